@@ -1,0 +1,160 @@
+"""``warp-explorer occupancy``: the theoretical-occupancy calculator, single or batch.
+
+Batch mode reads a CSV (header ``gpu,threads,regs,smem_static,smem_dynamic,carveout``
+and optionally ``barriers``) and prints one JSON object per row in input order; a
+bad row prints ``{"error": ...}`` on its line and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+
+from explorer.cli.output import print_json
+from explorer.model.errors import InputError
+
+BATCH_COLUMNS = ("gpu", "threads", "regs", "smem_static", "smem_dynamic", "carveout")
+OPTIONAL_COLUMNS = ("barriers",)
+
+
+def register(sub) -> None:
+    p = sub.add_parser("occupancy", help="theoretical occupancy of a launch configuration")
+    p.add_argument("--gpu", help="GPU name (see `warp-explorer gpus`)")
+    p.add_argument("--threads", help="threads per block")
+    p.add_argument("--regs", help="registers per thread")
+    p.add_argument("--smem-static", default="0", help="static shared memory per block, bytes (default 0)")
+    p.add_argument("--smem-dynamic", default="0", help="dynamic shared memory per block, bytes (default 0)")
+    p.add_argument("--carveout", default="-1", help="shared-memory carveout in percent, -1 = driver default")
+    p.add_argument("--barriers", default="1", help="named barriers per block (default 1: __syncthreads)")
+    p.add_argument("--batch", metavar="FILE.csv", help="compute every row of a CSV file ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="JSON output")
+    p.set_defaults(func=run)
+
+
+def compute(gpu_name, threads, regs, smem_static=0, smem_dynamic=0, carveout=-1, barriers=1, with_hints=True) -> dict:
+    """One calculator query as the JSON object the CLI contract defines."""
+    from explorer.model.catalog import get_gpu
+    from explorer.occupancy import Query, hints, theoretical_occupancy
+
+    gpu = get_gpu(gpu_name)
+    result = theoretical_occupancy(gpu, threads, regs, smem_static, smem_dynamic, carveout, barriers)
+    query = Query(int(threads), int(regs), int(smem_static), int(smem_dynamic), int(carveout), int(barriers))
+    out = {
+        "gpu": gpu.name,
+        "compute_capability": gpu.compute_capability,
+        "threads": query.threads,
+        "regs": query.registers,
+        "smem_static": query.static_shared,
+        "smem_dynamic": query.dynamic_shared,
+        "carveout": query.carveout,
+        "barriers": query.barriers,
+    }
+    out.update(result.to_json())
+    if with_hints:
+        out["hints"] = hints(gpu, query, result)
+    return out
+
+
+def run(args) -> int:
+    if args.batch:
+        return run_batch(args.batch, as_json=args.json)
+    missing = [flag for flag, v in (("--gpu", args.gpu), ("--threads", args.threads), ("--regs", args.regs)) if v is None]
+    if missing:
+        raise InputError(missing[0], "is required (or use --batch FILE.csv)")
+    out = compute(args.gpu, args.threads, args.regs, args.smem_static, args.smem_dynamic, args.carveout, args.barriers)
+    if args.json:
+        print_json(out)
+    else:
+        print(format_text(out))
+    return 0
+
+
+def format_text(o: dict) -> str:
+    def lim(v):
+        return "no limit" if v is None else str(v)
+
+    carve = "driver default" if o["carveout"] == -1 else f"{o['carveout']}%"
+    limits = " | ".join(f"{k.replace('_', ' ')} {lim(v)}" for k, v in o["block_limits"].items())
+    lines = [
+        f"{o['gpu']} (CC {o['compute_capability']}): {o['threads']} threads/block, {o['regs']} registers/thread, "
+        f"{o['smem_static']} B static + {o['smem_dynamic']} B dynamic shared memory, carveout {carve}",
+        f"  active blocks per SM   {o['active_blocks_per_sm']}",
+        f"  active warps per SM    {o['active_warps_per_sm']} of {o['max_warps_per_sm']}",
+        f"  occupancy              {100 * o['occupancy']:.1f}%",
+        f"  limited by             {', '.join(o['limiters'])}",
+        f"  blocks per SM allowed  {limits}",
+        f"  allocated per block    {o['allocated_registers_per_block']} registers, "
+        f"{o['allocated_shared_per_block']} B shared memory (SM configured for {o['shared_per_sm_config'] // 1024} KB)",
+    ]
+    lines += [f"  hint: {h}" for h in o["hints"]]
+    return "\n".join(lines)
+
+
+def _open_batch(path: str):
+    if path == "-":
+        return sys.stdin
+    try:
+        return open(path, newline="", encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError("--batch", f"{path}: file not found") from None
+    except IsADirectoryError:
+        raise InputError("--batch", f"{path}: is a folder, not a file") from None
+    except PermissionError:
+        raise InputError("--batch", f"{path}: permission denied") from None
+
+
+def run_batch(path: str, as_json: bool) -> int:
+    fh = _open_batch(path)
+    try:
+        reader = csv.reader(fh)
+        try:
+            header = [h.strip().lower() for h in next(reader)]
+        except StopIteration:
+            raise InputError("--batch", f"{path}: empty file; the header is {','.join(BATCH_COLUMNS)}") from None
+        except (UnicodeDecodeError, csv.Error) as exc:
+            raise InputError("--batch", f"{path}: not a CSV text file ({exc})") from None
+        missing = [c for c in BATCH_COLUMNS if c not in header]
+        unknown = [c for c in header if c not in BATCH_COLUMNS + OPTIONAL_COLUMNS]
+        if missing or unknown:
+            what = f"missing column {missing[0]!r}" if missing else f"unknown column {unknown[0]!r}"
+            raise InputError("--batch", f"{path}: {what}; the header is {','.join(BATCH_COLUMNS)}[,barriers]")
+        index = {name: header.index(name) for name in header}
+        line = 1
+        while True:
+            line += 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except (UnicodeDecodeError, csv.Error) as exc:
+                _emit({"error": f"line {line}: unreadable ({exc})"}, as_json)
+                continue
+            if not row or all(not c.strip() for c in row):
+                continue  # blank line, not a row
+            if len(row) != len(header):
+                _emit({"error": f"line {line}: {len(row)} fields, expected {len(header)} ({','.join(header)})"}, as_json)
+                continue
+            values = {name: row[i].strip() for name, i in index.items()}
+            try:
+                out = compute(
+                    values["gpu"], values["threads"], values["regs"], values["smem_static"], values["smem_dynamic"],
+                    values["carveout"], values.get("barriers", "1") or "1", with_hints=False,
+                )
+            except InputError as exc:
+                out = {"error": f"line {line}: {exc}"}
+            _emit(out, as_json)
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    return 0
+
+
+def _emit(out: dict, as_json: bool) -> None:
+    if as_json:
+        print_json(out)
+    elif "error" in out:
+        print(f"error: {out['error']}")
+    else:
+        print(f"{out['gpu']:8} {out['threads']:5} thr {out['regs']:4} regs {out['smem_static'] + out['smem_dynamic']:7} B"
+              f"  -> {out['active_blocks_per_sm']:3} blocks/SM {100 * out['occupancy']:6.1f}%  "
+              f"limited by {', '.join(out['limiters'])}")

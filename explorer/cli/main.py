@@ -1,0 +1,84 @@
+"""``warp-explorer``: every feature of the app reachable from a terminal.
+
+Exit codes (DESIGN.md): 0 ok, 2 bad input (one line naming the field and the
+limit), 3 no GPU/driver, 1 internal error. Bad input never prints a traceback.
+Subcommands import what they need lazily so ``occupancy`` starts fast and never
+touches Qt or numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from explorer import __version__
+from explorer.model.errors import InputError
+
+EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_NO_GPU = 0, 1, 2, 3
+
+
+class NoGpuError(Exception):
+    """No usable NVIDIA GPU or driver: exit code 3 with one clear line."""
+
+
+class CliParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit code 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
+        raise SystemExit(EXIT_INPUT)
+
+
+def _add_commands(sub) -> None:
+    from explorer.cli import commands
+
+    for register in commands.REGISTRY:
+        register(sub)
+
+
+def build_parser() -> CliParser:
+    parser = CliParser(
+        prog="warp-explorer",
+        description="See how a GPU runs a kernel: launched vs resident vs ready warps.",
+        epilog="With no command, the window opens on the default scenario.",
+    )
+    parser.add_argument("--version", action="version", version=f"warp-explorer {__version__}")
+    parser.add_argument("--lang", choices=("en", "ru"), help="user-interface language")
+    parser.add_argument("--smoke-test", action="store_true",
+                        help="load the example, simulate, render one frame, exit 0 (for installers)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
+    _add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors
+        return int(exc.code or 0)
+    try:
+        if args.command is None:
+            from explorer.cli.commands import run_gui
+
+            return run_gui(args)
+        return int(args.func(args) or 0)
+    except InputError as exc:
+        print(f"warp-explorer: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    except NoGpuError as exc:
+        print(f"warp-explorer: no GPU: {exc}", file=sys.stderr)
+        return EXIT_NO_GPU
+    except KeyboardInterrupt:
+        print("warp-explorer: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 1
+        if os.environ.get("WARP_EXPLORER_DEBUG"):
+            raise
+        print(f"warp-explorer: internal error: {type(exc).__name__}: {exc} "
+              "(set WARP_EXPLORER_DEBUG=1 for details)", file=sys.stderr)
+        return EXIT_INTERNAL

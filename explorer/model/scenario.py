@@ -1,0 +1,251 @@
+"""The Scenario: GPU + launch + workload + scheduler policy + seed.
+
+One Scenario drives the simulator, the real-GPU backend, the CLI and the GUI. It
+is immutable; edits make a new one (``with_values``), so a worker thread can hold
+one while the user types into the next.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from explorer.model.catalog import GpuSpec, get_gpu
+from explorer.model.errors import InputError, require_int
+from explorer.model.tomlio import atomic_write_text, dumps, load_toml, parse_value
+from explorer.model.workload import Workload, parse_workload
+
+# CUDA launch limits (CUDA C++ Programming Guide, "Technical Specifications per
+# Compute Capability": identical for every CC the catalog holds).
+GRID_MAX = (2**31 - 1, 65535, 65535)
+BLOCK_MAX = (1024, 1024, 64)
+# Sizes beyond this are not a GPU question but a typo; the occupancy rules use
+# 32-bit arithmetic.
+BYTES_MAX = 2**31 - 1
+MAX_BARRIERS = 16  # named barriers per block (PTX bar.sync 0..15)
+
+POLICIES = ("lrr", "gto", "oldest", "two_level")
+POLICY_DOC = {
+    "lrr": "loose round-robin: the next ready warp after the one that issued last",
+    "gto": "greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one",
+    "oldest": "oldest first: always the ready warp that was launched earliest",
+    "two_level": "two-level: round-robin among a small active set; stalled warps swap out",
+}
+
+
+@dataclass(frozen=True)
+class Dim3:
+    x: int = 1
+    y: int = 1
+    z: int = 1
+
+    @property
+    def size(self) -> int:
+        return self.x * self.y * self.z
+
+    def to_list(self) -> list[int]:
+        return [self.x, self.y, self.z]
+
+    def __str__(self) -> str:
+        return f"({self.x}, {self.y}, {self.z})"
+
+    @classmethod
+    def parse(cls, value, field_name: str, limits: tuple[int, int, int]) -> "Dim3":
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value]
+        if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 3:
+            raise InputError(field_name, f"{value!r} is not a dimension; write N or [x, y, z]")
+        dims = list(value) + [1] * (3 - len(value))
+        out = []
+        for axis, v, hi in zip("xyz", dims, limits):
+            out.append(require_int(f"{field_name}.{axis}", v, lo=1, hi=hi))
+        return cls(*out)
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    grid: Dim3 = Dim3(240)
+    block: Dim3 = Dim3(256)
+    registers_per_thread: int = 32
+    static_shared_bytes: int = 0
+    dynamic_shared_bytes: int = 0
+    carveout: int = -1
+    barriers: int = 1
+
+    @property
+    def total_blocks(self) -> int:
+        return self.grid.size
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.block.size
+
+    def warps_per_block(self, warp_size: int = 32) -> int:
+        return math.ceil(self.threads_per_block / warp_size)
+
+    def launched_warps(self, warp_size: int = 32) -> int:
+        return self.total_blocks * self.warps_per_block(warp_size)
+
+    def to_dict(self) -> dict:
+        return {
+            "grid": self.grid.to_list(),
+            "block": self.block.to_list(),
+            "registers_per_thread": self.registers_per_thread,
+            "static_shared_bytes": self.static_shared_bytes,
+            "dynamic_shared_bytes": self.dynamic_shared_bytes,
+            "carveout": self.carveout,
+            "barriers": self.barriers,
+        }
+
+
+def parse_launch(data, where: str = "launch") -> LaunchConfig:
+    if not isinstance(data, dict):
+        raise InputError(where, f"expected a table, got {data!r}")
+    known = set(LaunchConfig().to_dict())
+    unknown = set(data) - known
+    if unknown:
+        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(known))}")
+    base = LaunchConfig()
+    carveout = require_int(f"{where}.carveout", data.get("carveout", base.carveout), lo=-1, hi=100)
+    return LaunchConfig(
+        grid=Dim3.parse(data.get("grid", base.grid.to_list()), f"{where}.grid", GRID_MAX),
+        block=Dim3.parse(data.get("block", base.block.to_list()), f"{where}.block", BLOCK_MAX),
+        registers_per_thread=require_int(
+            f"{where}.registers_per_thread", data.get("registers_per_thread", base.registers_per_thread), lo=0, hi=65536
+        ),
+        static_shared_bytes=require_int(
+            f"{where}.static_shared_bytes", data.get("static_shared_bytes", 0), lo=0, hi=BYTES_MAX
+        ),
+        dynamic_shared_bytes=require_int(
+            f"{where}.dynamic_shared_bytes", data.get("dynamic_shared_bytes", 0), lo=0, hi=BYTES_MAX
+        ),
+        carveout=carveout,
+        barriers=require_int(f"{where}.barriers", data.get("barriers", base.barriers), lo=0, hi=MAX_BARRIERS),
+    )
+
+
+@dataclass(frozen=True)
+class SchedulerConfig:
+    policy: str = "gto"
+    active_warps: int = 4  # two-level: size of the active set per scheduler
+
+    def to_dict(self) -> dict:
+        return {"policy": self.policy, "active_warps": self.active_warps}
+
+
+def parse_scheduler(data, where: str = "scheduler") -> SchedulerConfig:
+    if data is None:
+        return SchedulerConfig()
+    if not isinstance(data, dict):
+        raise InputError(where, f"expected a table, got {data!r}")
+    unknown = set(data) - {"policy", "active_warps"}
+    if unknown:
+        raise InputError(f"{where}.{sorted(unknown)[0]}", "unknown key; allowed: active_warps, policy")
+    policy = data.get("policy", "gto")
+    if not isinstance(policy, str) or policy.lower() not in POLICIES:
+        raise InputError(f"{where}.policy", f"{policy!r} is not a policy; choose one of {', '.join(POLICIES)}")
+    active = require_int(f"{where}.active_warps", data.get("active_warps", 4), lo=1, hi=64)
+    return SchedulerConfig(policy=policy.lower(), active_warps=active)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    gpu_name: str = "H100"
+    launch: LaunchConfig = field(default_factory=LaunchConfig)
+    workload: Workload = field(default_factory=lambda: parse_workload(None))
+    scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
+    seed: int = 1
+    name: str = ""
+    description: str = ""
+
+    @property
+    def gpu(self) -> GpuSpec:
+        return get_gpu(self.gpu_name)
+
+    def to_dict(self) -> dict:
+        d: dict = {}
+        if self.name:
+            d["name"] = self.name
+        if self.description:
+            d["description"] = self.description
+        d["gpu"] = self.gpu_name
+        d["seed"] = self.seed
+        d["launch"] = self.launch.to_dict()
+        d["workload"] = self.workload.to_dict()
+        d["scheduler"] = self.scheduler.to_dict()
+        return d
+
+    @classmethod
+    def from_dict(cls, data) -> "Scenario":
+        if not isinstance(data, dict):
+            raise InputError("scenario", "expected a table")
+        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler"}
+        unknown = set(data) - known
+        if unknown:
+            raise InputError(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(known))}")
+        gpu = get_gpu(data.get("gpu", "H100"))  # validates the name
+        for key in ("name", "description"):
+            if not isinstance(data.get(key, ""), str):
+                raise InputError(key, "must be text")
+        return cls(
+            gpu_name=gpu.name,
+            launch=parse_launch(data.get("launch", {})),
+            workload=parse_workload(data.get("workload")),
+            scheduler=parse_scheduler(data.get("scheduler")),
+            seed=require_int("seed", data.get("seed", 1), lo=0, hi=2**63 - 1),
+            name=data.get("name", ""),
+            description=data.get("description", ""),
+        )
+
+    def with_values(self, **dotted) -> "Scenario":
+        """A copy with dotted keys replaced (``{"launch.grid": [480, 1, 1]}``), re-validated."""
+        data = self.to_dict()
+        for key, value in dotted.items():
+            _set_dotted(data, key, value)
+        return Scenario.from_dict(data)
+
+    def with_overrides(self, assignments: list[str]) -> "Scenario":
+        """Apply ``key=value`` strings (values in TOML syntax), as ``--set`` does."""
+        data = self.to_dict()
+        for text in assignments:
+            if "=" not in text:
+                raise InputError("--set", f"{text!r} is not key=value (e.g. launch.grid=[480,1,1])")
+            key, _, raw = text.partition("=")
+            key = key.strip()
+            if not key:
+                raise InputError("--set", f"{text!r} has no key")
+            _set_dotted(data, key, parse_value(raw, key))
+        return Scenario.from_dict(data)
+
+    def save(self, path: str | Path) -> None:
+        atomic_write_text(path, dumps(self.to_dict()))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Scenario":
+        data = load_toml(path)
+        try:
+            return cls.from_dict(data)
+        except InputError as exc:
+            raise InputError(f"{Path(path).name}: {exc.field}", exc.message) from None
+
+
+_SECTIONS = {"launch", "workload", "scheduler"}
+
+
+def _set_dotted(data: dict, key: str, value) -> None:
+    parts = key.split(".")
+    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description"}:
+        raise InputError(key, "unknown scenario key; e.g. gpu, seed, launch.grid, workload.loop, scheduler.policy")
+    node = data
+    for part in parts[:-1]:
+        nxt = node.get(part)
+        if not isinstance(nxt, dict):
+            raise InputError(key, f"'{part}' is not a table")
+        node = nxt
+    if parts == ["workload", "preset"]:
+        data["workload"] = {"preset": value}  # a new preset brings its own body and fields
+        return
+    if parts == ["workload", "body"]:
+        node.pop("preset", None)  # a hand-written body is no longer the preset
+    node[parts[-1]] = value

@@ -1,0 +1,104 @@
+"""Read and write the small TOML documents we own (scenarios), saving atomically.
+
+``tomllib`` reads; writing needs only tables of scalars and flat lists, so a
+40-line emitter beats another dependency. Saves go to a temporary file in the same
+folder and are renamed over the target, so a crash never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+import tomllib
+from pathlib import Path
+
+from explorer.model.errors import InputError
+
+
+def _scalar(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise ValueError(f"cannot write {value!r} to TOML")
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a valid TOML basic string
+    if isinstance(value, dict):  # inline table
+        return "{ " + ", ".join(f"{k} = {_scalar(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        if any(isinstance(v, dict) for v in value):  # one inline table per line
+            return "[\n" + "".join(f"  {_scalar(v)},\n" for v in value) + "]"
+        return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} to TOML")
+
+
+def dumps(doc: dict) -> str:
+    """Serialize a dict of scalars, lists and (nested) tables."""
+    lines: list[str] = []
+
+    def emit(table: dict, prefix: str) -> None:
+        subtables = []
+        for key, value in table.items():
+            if isinstance(value, dict):
+                subtables.append((key, value))
+            else:
+                lines.append(f"{key} = {_scalar(value)}")
+        for key, value in subtables:
+            name = f"{prefix}.{key}" if prefix else key
+            lines.append("")
+            lines.append(f"[{name}]")
+            emit(value, name)
+
+    emit(doc, "")
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def load_toml(path: str | os.PathLike) -> dict:
+    """Parse a TOML file; a missing or malformed file is an InputError naming it."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise InputError(str(path), "file not found") from None
+    except IsADirectoryError:
+        raise InputError(str(path), "is a folder, not a file") from None
+    except PermissionError:
+        raise InputError(str(path), "permission denied") from None
+    except UnicodeDecodeError:
+        raise InputError(str(path), "is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(str(path), f"invalid TOML: {exc}") from None
+
+
+def parse_value(text: str, field: str):
+    """Parse one value written in TOML syntax (``--set key=value``); bare words are strings."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        stripped = text.strip()
+        if stripped and all(c.isalnum() or c in "-_." for c in stripped):
+            return stripped
+        raise InputError(field, f"{text!r} is not a TOML value (e.g. 42, [480,1,1], \"gto\")") from None

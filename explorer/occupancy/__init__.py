@@ -1,0 +1,28 @@
+"""Theoretical occupancy by NVIDIA's rules, sweeps for the graphs, and hints."""
+
+from explorer.occupancy.calc import (
+    LIMITERS,
+    LIMITER_TEXT,
+    OccupancyResult,
+    occupancy_for_launch,
+    theoretical_occupancy,
+    why_no_block_fits,
+)
+from explorer.occupancy.hints import hints
+from explorer.occupancy.sweeps import Query, Sweep, best_block_size, sweep_registers, sweep_shared, sweep_threads
+
+__all__ = [
+    "LIMITERS",
+    "LIMITER_TEXT",
+    "OccupancyResult",
+    "occupancy_for_launch",
+    "theoretical_occupancy",
+    "why_no_block_fits",
+    "hints",
+    "Query",
+    "Sweep",
+    "best_block_size",
+    "sweep_registers",
+    "sweep_shared",
+    "sweep_threads",
+]
