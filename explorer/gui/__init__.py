@@ -1,0 +1,6 @@
+"""The desktop window (PySide6 + pyqtgraph): views and controllers only.
+
+Nothing here computes occupancy or simulates: widgets collect input, call
+``explorer.occupancy`` / ``explorer.sim`` and show what comes back. Importing this
+package does not import Qt; ``explorer.gui.app.run`` does.
+"""

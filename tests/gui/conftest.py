@@ -1,0 +1,86 @@
+"""GUI test set-up: settings in a temporary directory, a window fixture, leak checks.
+
+Every test gets its own QSettings location (``QSettings.setPath``) so nothing
+reads or writes the user's real settings, and the window fixture injects an
+INI file under ``tmp_path`` as well. After each test, no top-level widget the
+test created may survive (menus, dialogs, windows).
+"""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+import shiboken6
+from PySide6.QtCore import QEvent, QSettings
+from PySide6.QtWidgets import QApplication
+
+from explorer.gui.settings import set_application_names
+
+
+def _flush_deletes() -> None:
+    for _ in range(3):
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        QApplication.processEvents()
+        gc.collect()
+
+
+def _top_level_ids() -> set[int]:
+    return {shiboken6.getCppPointer(w)[0] for w in QApplication.topLevelWidgets()}
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(qapp, tmp_path_factory):
+    """Point every QSettings default location at a fresh temporary directory."""
+    root = tmp_path_factory.mktemp("qsettings")
+    set_application_names(qapp)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    for fmt in (QSettings.Format.IniFormat, QSettings.Format.NativeFormat):
+        for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
+            QSettings.setPath(fmt, scope, str(root))
+    yield root
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_top_level_widgets(qapp):
+    """Set up before qtbot, so this check runs after pytest-qt closed the test's widgets."""
+    _flush_deletes()
+    before = _top_level_ids()
+    yield
+    _flush_deletes()
+    leaked = [w for w in QApplication.topLevelWidgets() if shiboken6.getCppPointer(w)[0] not in before]
+    assert not leaked, f"top-level widgets left after the test: {[type(w).__name__ for w in leaked]}"
+
+
+@pytest.fixture
+def settings(tmp_path) -> QSettings:
+    return QSettings(str(tmp_path / "warp-explorer.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def light_theme(qapp):
+    """Tests that switch themes leave the app in the light theme for the next test."""
+    yield
+    from explorer.gui.theme import LIGHT
+
+    import pyqtgraph as pg
+
+    qapp.setPalette(LIGHT.palette())
+    qapp.setStyleSheet(LIGHT.style_sheet())
+    pg.setConfigOptions(background=LIGHT.plot_background, foreground=LIGHT.plot_foreground)
+
+
+@pytest.fixture
+def window(qtbot, settings, light_theme):
+    from explorer.gui.main_window import MainWindow
+
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+@pytest.fixture
+def panel(window):
+    return window.occupancy
