@@ -1,0 +1,181 @@
+"""The main window: tabs, menus, status bar, and the state it remembers.
+
+The window is a shell that later steps grow (an "Explorer" tab with the SM grid,
+timeline and playback): a view joins with :meth:`MainWindow.add_page`, and gets
+theme changes and persistence through the optional ``apply_theme`` /
+``save_state`` / ``restore_state`` methods, so the shell never needs to know
+what a page contains.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+
+from explorer import __version__
+from explorer.gui.occupancy_panel import OccupancyPanel
+from explorer.gui.settings import open_settings, read_bytes, read_str
+from explorer.gui.theme import MODES, Theme, ThemeManager
+
+DEFAULT_SIZE = (1400, 900)
+
+
+class MainWindow(QMainWindow):
+    """Tabs of views over the same core; settings and theme are injected for tests."""
+
+    def __init__(
+        self,
+        settings: QSettings | None = None,
+        theme: ThemeManager | None = None,
+        parent: QWidget | None = None,
+    ):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Warp Explorer"))
+        self.settings = settings if settings is not None else open_settings()
+        app = QApplication.instance()
+        self.theme = theme or ThemeManager(app, read_str(self.settings, "view/theme", "system"), parent=self)
+
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.setCentralWidget(self.tabs)
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("status_summary")
+        self.statusBar().addWidget(self.status_label, 1)
+
+        self.occupancy = OccupancyPanel(self)
+        self.add_page(self.occupancy, self.tr("&Occupancy calculator"))
+        self.occupancy.status.connect(self.status_label.setText)
+        self.status_label.setText(self.occupancy.status_text)
+
+        self._build_menus()
+        self.theme.changed.connect(self._on_theme_changed)
+        self._on_theme_changed(self.theme.theme)
+        self._restore()
+
+    # -- pages --------------------------------------------------------------------
+    def add_page(self, page: QWidget, title: str) -> int:
+        """Add a tab; ``&`` in the title gives it an Alt+letter shortcut."""
+        return self.tabs.addTab(page, title)
+
+    def pages(self) -> list[QWidget]:
+        return [self.tabs.widget(i) for i in range(self.tabs.count())]
+
+    # -- menus --------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu(self.tr("&File"))
+        self.quit_action = QAction(self.tr("&Quit"), self)
+        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        if self.quit_action.shortcut().isEmpty():  # some platforms define no standard Quit key
+            self.quit_action.setShortcut(QKeySequence("Ctrl+Q"))
+        self.quit_action.setMenuRole(QAction.MenuRole.QuitRole)
+        self.quit_action.triggered.connect(self.close)
+        file_menu.addAction(self.quit_action)
+
+        view_menu = bar.addMenu(self.tr("&View"))
+        theme_menu = view_menu.addMenu(self.tr("&Theme"))
+        self.theme_actions: dict[str, QAction] = {}
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        names = {"system": self.tr("&System"), "light": self.tr("&Light"), "dark": self.tr("&Dark")}
+        tips = {
+            "system": self.tr("Follow the operating system's light or dark setting."),
+            "light": self.tr("Dark text on a light background."),
+            "dark": self.tr("Light text on a dark background."),
+        }
+        for mode in MODES:
+            action = QAction(names[mode], self, checkable=True)
+            action.setStatusTip(tips[mode])
+            action.setChecked(mode == self.theme.mode)
+            action.triggered.connect(lambda _checked=False, m=mode: self.set_theme_mode(m))
+            group.addAction(action)
+            theme_menu.addAction(action)
+            self.theme_actions[mode] = action
+
+        help_menu = bar.addMenu(self.tr("&Help"))
+        self.about_action = QAction(self.tr("&About Warp Explorer"), self)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(self.show_about)
+        help_menu.addAction(self.about_action)
+        about_qt = QAction(self.tr("About &Qt"), self)
+        about_qt.setMenuRole(QAction.MenuRole.AboutQtRole)
+        about_qt.triggered.connect(QApplication.aboutQt)
+        help_menu.addAction(about_qt)
+
+    def set_theme_mode(self, mode: str) -> None:
+        self.theme.set_mode(mode)
+        self.theme_actions[mode].setChecked(True)
+        self.settings.setValue("view/theme", mode)
+
+    def _on_theme_changed(self, theme: Theme) -> None:
+        for page in self.pages():
+            if hasattr(page, "apply_theme"):
+                page.apply_theme(theme)
+
+    def show_about(self) -> QMessageBox:
+        """A non-blocking About box (window-modal; deletes itself when closed)."""
+        box = QMessageBox(self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setWindowTitle(self.tr("About Warp Explorer"))
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(
+            self.tr(
+                "<h3>Warp Explorer {version}</h3>"
+                "<p>See how a GPU runs a kernel: the work you <b>launch</b>, the work <b>resident</b> "
+                "on the SMs, and the warps <b>ready</b> to issue right now.</p>"
+                "<p>Occupancy follows NVIDIA's rules (cuda_occupancy.h). Colours: the Okabe–Ito "
+                "colour-blind-safe palette.</p>"
+            ).format(version=__version__)
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Close)
+        box.open()
+        return box
+
+    # -- persistence --------------------------------------------------------------
+    def _restore(self) -> None:
+        s = self.settings
+        geometry = read_bytes(s, "window/geometry")
+        if geometry is None or not self.restoreGeometry(geometry):
+            self._default_geometry()
+        state = read_bytes(s, "window/state")
+        if state is not None:
+            self.restoreState(state)
+        for page in self.pages():
+            if hasattr(page, "restore_state"):
+                page.restore_state(s)
+        try:
+            tab = int(s.value("window/tab", 0))
+        except (TypeError, ValueError):
+            tab = 0
+        if 0 <= tab < self.tabs.count():
+            self.tabs.setCurrentIndex(tab)
+
+    def _default_geometry(self) -> None:
+        """1400×900, or 90% of a smaller screen, centred."""
+        width, height = DEFAULT_SIZE
+        screen = self.screen()
+        if screen is not None:
+            area = screen.availableGeometry()
+            width, height = min(width, int(area.width() * 0.9)), min(height, int(area.height() * 0.9))
+            self.resize(width, height)
+            frame = self.frameGeometry()
+            frame.moveCenter(area.center())
+            self.move(frame.topLeft())
+        else:
+            self.resize(width, height)
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/tab", self.tabs.currentIndex())
+        s.setValue("view/theme", self.theme.mode)
+        for page in self.pages():
+            if hasattr(page, "save_state"):
+                page.save_state(s)
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        self.save_settings()
+        super().closeEvent(event)

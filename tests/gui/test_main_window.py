@@ -1,0 +1,125 @@
+"""The window shell: tabs, menus, themes, persistence, About, leaks."""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QKeySequence, QPalette
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from explorer.gui.main_window import MainWindow
+from explorer.gui.settings import open_settings
+from explorer.gui.theme import DARK, LIGHT
+
+
+def menu_titles(window) -> list[str]:
+    return [action.text() for action in window.menuBar().actions()]
+
+
+def test_shell_has_the_calculator_tab_and_menus(window):
+    assert window.windowTitle() == "Warp Explorer"
+    assert window.tabs.count() == 1
+    assert window.tabs.tabText(0) == "&Occupancy calculator"
+    assert window.tabs.currentWidget() is window.occupancy
+    assert menu_titles(window) == ["&File", "&View", "&Help"]
+    assert window.quit_action.shortcut() == QKeySequence("Ctrl+Q")
+    assert set(window.theme_actions) == {"system", "light", "dark"}
+    assert window.theme_actions["system"].isChecked()
+
+
+def test_status_bar_summarises_the_result(window, qtbot):
+    assert window.status_label.text().startswith("H100: occupancy 100%")
+    window.occupancy.inputs.fields["regs"].set_text("64")
+    assert window.status_label.text() == (
+        "H100: occupancy 50%, warps per SM 32/64, blocks per SM 4; limited by registers"
+    )
+
+
+def test_quit_closes_the_window(window, qtbot):
+    window.quit_action.trigger()
+    assert not window.isVisible()
+
+
+def test_ctrl_q_quits(window, qtbot):
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.isVisible(), timeout=2000)
+
+
+def test_theme_switch_recolours_window_and_plots(window, qapp, settings):
+    window.theme_actions["dark"].trigger()
+    assert window.theme.mode == "dark"
+    assert qapp.palette().color(QPalette.ColorRole.Window).name().upper() == DARK.window
+    assert pg.getConfigOption("background") == DARK.plot_background
+    plot = window.occupancy.graphs.registers
+    assert plot.backgroundBrush().color().name().upper() == DARK.plot_background.upper()
+    assert plot.curve.opts["pen"].color().name().upper() == DARK.curve.upper()
+    assert settings.value("view/theme") == "dark"
+
+    window.theme_actions["light"].trigger()
+    assert qapp.palette().color(QPalette.ColorRole.Window).name().upper() == LIGHT.window
+    assert plot.backgroundBrush().color().name().upper() == LIGHT.plot_background.upper()
+    assert window.theme_actions["light"].isChecked() and not window.theme_actions["dark"].isChecked()
+
+
+def test_state_survives_a_restart(qtbot, settings, light_theme):
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    first.show()
+    size = (first.minimumSizeHint().width() + 10, 500)  # fits the offscreen screen (800×600): nothing is clamped
+    first.resize(*size)
+    first.occupancy.inputs.set_gpu("T4")
+    first.occupancy.inputs.fields["regs"].set_text("64")
+    first.set_theme_mode("dark")
+    first.close()
+
+    second = MainWindow(settings=settings)
+    qtbot.addWidget(second)
+    second.show()
+    assert (second.width(), second.height()) == size
+    assert second.occupancy.inputs.gpu_name() == "T4"
+    assert second.occupancy.evaluation.query.registers == 64
+    assert second.theme.mode == "dark" and second.theme_actions["dark"].isChecked()
+
+
+def test_garbage_in_settings_falls_back_to_defaults(qtbot, settings, light_theme):
+    settings.setValue("window/geometry", "not a geometry")
+    settings.setValue("window/tab", "seven")
+    settings.setValue("view/theme", "purple")
+    settings.setValue("occupancy/gpu", "NoSuchGPU")
+    settings.setValue("occupancy/regs", "abc")
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    assert w.theme.mode == "system"
+    assert w.occupancy.inputs.gpu_name() == "H100"
+    assert w.occupancy.inputs.fields["regs"].message == "'abc' is not an integer"
+    assert w.occupancy.evaluation is not None  # the defaults were computed before the bad value arrived
+
+
+def test_tests_never_touch_the_users_settings(window, settings, tmp_path, isolated_settings):
+    assert settings.fileName().startswith(str(tmp_path))
+    assert open_settings().fileName().startswith(str(isolated_settings))
+    window.close()
+    assert (tmp_path / "warp-explorer.ini").is_file()
+
+
+def test_about_box_is_non_blocking(window, qtbot):
+    box = window.show_about()
+    assert isinstance(box, QMessageBox) and box.isVisible()
+    assert "Warp Explorer" in box.text()
+    box.close()  # deletes itself (WA_DeleteOnClose); the leak check proves it
+
+
+def test_closing_leaves_no_top_level_widgets(qtbot, settings, light_theme):
+    """Windows, menus and pyqtgraph's context menus all go when the window goes."""
+    before = set(QApplication.topLevelWidgets())
+    w = MainWindow(settings=settings)
+    w.show()
+    assert len(set(QApplication.topLevelWidgets()) - before) > 1  # the window and its menus
+    w.close()
+    w.deleteLater()
+    qtbot.waitUntil(lambda: not (set(QApplication.topLevelWidgets()) - before), timeout=2000)
+
+
+def test_settings_file_is_ini_in_tmp(settings):
+    assert settings.format() == QSettings.Format.IniFormat
