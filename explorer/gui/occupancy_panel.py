@@ -9,7 +9,7 @@ is invalid, the last valid answer stays on screen and says so.
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from explorer.gui.occupancy_advice import OccupancyAdvice
 from explorer.gui.occupancy_graphs import OccupancyGraphs
@@ -35,9 +35,14 @@ class OccupancyPanel(QWidget):
         top = QWidget(self)
         row = QHBoxLayout(top)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.inputs, 4)
-        row.addWidget(self.result, 3)
-        row.addWidget(self.advice, 4)
+        # Widths by stretch alone (size hints ignored), so the columns stay put while
+        # wrapped texts change length; the minimums keep every column readable.
+        for group, stretch, minimum in ((self.inputs, 4, 330), (self.result, 4, 330), (self.advice, 4, 260)):
+            policy = group.sizePolicy()
+            policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)
+            group.setSizePolicy(policy)
+            group.setMinimumWidth(minimum)
+            row.addWidget(group, stretch)
         scroll = QScrollArea(self)
         scroll.setWidget(top)
         scroll.setWidgetResizable(True)

@@ -56,6 +56,7 @@ class OccupancyResultView(QGroupBox):
         self.occupancy.setToolTip(self.tr("Active warps per SM ÷ the most warps an SM can hold."))
         self.summary = QLabel(self)
         self.summary.setObjectName("occupancy_summary")
+        self.summary.setWordWrap(True)
         self.stale = QLabel(self.tr("Showing the last valid result: fix the marked input."), self)
         self.stale.setProperty("role", "error")
         self.stale.setWordWrap(True)
@@ -72,6 +73,8 @@ class OccupancyResultView(QGroupBox):
         self.limit_mark: dict[str, QLabel] = {}
         for row, key in enumerate(LIMITERS):
             name, value, mark = QLabel(names[key], self), QLabel(self), QLabel(self)
+            for label in (name, value, mark):
+                label.setProperty("role", "limit")  # same padding as a limiter: rows never shift
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             value.setObjectName(f"limit_{key}")
             for label in (name, value):
@@ -85,9 +88,20 @@ class OccupancyResultView(QGroupBox):
         line.setFrameShape(QFrame.Shape.HLine)
         line.setFrameShadow(QFrame.Shadow.Plain)
         line.setForegroundRole(QPalette.ColorRole.Mid)
-        self.allocation = QLabel(self)
-        self.allocation.setObjectName("allocation")
-        self.allocation.setTextFormat(Qt.TextFormat.PlainText)
+        allocation = QGridLayout()
+        allocation.setHorizontalSpacing(12)
+        allocation.setVerticalSpacing(2)
+        allocation.setColumnStretch(1, 1)
+        self.allocation: dict[str, QLabel] = {}
+        for row, (key, text, tip) in enumerate(self._allocation_rows()):
+            name, value = QLabel(text, self), QLabel(self)
+            value.setObjectName(f"allocation_{key}")
+            value.setWordWrap(True)
+            for label in (name, value):
+                label.setToolTip(tip)
+            allocation.addWidget(name, row, 0, Qt.AlignmentFlag.AlignTop)
+            allocation.addWidget(value, row, 1, Qt.AlignmentFlag.AlignTop)
+            self.allocation[key] = value
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.occupancy)
@@ -98,9 +112,21 @@ class OccupancyResultView(QGroupBox):
         layout.addLayout(grid)
         layout.addSpacing(4)
         layout.addWidget(line)
-        layout.addWidget(self.allocation)
+        layout.addLayout(allocation)
         layout.addStretch(1)
         self.limiters: tuple[str, ...] = ()
+
+    def _allocation_rows(self) -> list[tuple[str, str, str]]:
+        return [
+            ("registers", self.tr("Registers per block:"),
+             self.tr("Registers allocated to one block: per warp, rounded up to the allocation unit.")),
+            ("shared", self.tr("Shared memory per block:"),
+             self.tr("Static + dynamic + the per-block reserve, rounded up to the allocation unit.")),
+            ("shared_limit", self.tr("Per-block limit:"),
+             self.tr("The most shared memory one block may allocate (48 KB, or the opt-in maximum), plus the reserve.")),
+            ("shared_sm", self.tr("Shared memory per SM:"),
+             self.tr("The SM's shared-memory size under this carveout, raised if one block needs more.")),
+        ]
 
     def set_stale(self, stale: bool) -> None:
         """Say that the numbers belong to an earlier, valid input."""
@@ -111,7 +137,7 @@ class OccupancyResultView(QGroupBox):
         loc.setNumberOptions(QLocale.NumberOption.DefaultNumberOptions)  # group digits even in the C locale
         self.occupancy.setText(percent(r.occupancy))
         self.summary.setText(
-            self.tr("Active warps per SM: {warps} of {max} · active blocks per SM: {blocks}").format(
+            self.tr("Active warps per SM: {warps} of {max}\nActive blocks per SM: {blocks}").format(
                 warps=r.active_warps_per_sm, max=r.max_warps_per_sm, blocks=r.active_blocks_per_sm
             )
         )
@@ -122,20 +148,21 @@ class OccupancyResultView(QGroupBox):
             is_limiter = key in r.limiters
             for label in (self.limit_name[key], self.limit_value[key], self.limit_mark[key]):
                 if (label.property("role") == "limiter") != is_limiter:
-                    label.setProperty("role", "limiter" if is_limiter else None)
+                    label.setProperty("role", "limiter" if is_limiter else "limit")
                     restyle(label)
             self.limit_mark[key].setText(self.tr("◀ limiter") if is_limiter else "")
             self.limit_name[key].setAccessibleDescription(self.tr("limiter") if is_limiter else "")
 
-        lines = [
-            self.tr("Registers per block: {regs} ({warp} per warp)").format(
+        values = {
+            "registers": self.tr("{regs} ({warp} per warp)").format(
                 regs=loc.toString(r.allocated_registers_per_block), warp=loc.toString(r.allocated_registers_per_warp)
             ),
-            self.tr("Shared memory per block: {bytes} B, {reserved} B of it reserved (limit {limit} B)").format(
+            "shared": self.tr("{bytes} B (incl. {reserved} B reserved)").format(
                 bytes=loc.toString(r.allocated_shared_per_block),
                 reserved=loc.toString(gpu.arch.shared_reserved_per_block),
-                limit=loc.toString(r.shared_limit_per_block),
             ),
-            self.tr("Shared memory per SM (carveout): {kb} KB").format(kb=loc.toString(r.shared_per_sm_config // 1024)),
-        ]
-        self.allocation.setText("\n".join(lines))
+            "shared_limit": self.tr("{bytes} B").format(bytes=loc.toString(r.shared_limit_per_block)),
+            "shared_sm": self.tr("{kb} KB").format(kb=loc.toString(r.shared_per_sm_config // 1024)),
+        }
+        for key, text in values.items():
+            self.allocation[key].setText(text)

@@ -86,6 +86,7 @@ class Theme:
 QLineEdit[invalid="true"] {{ border: 2px solid {self.error}; border-radius: 3px; padding: 1px 3px; }}
 QLabel[role="error"] {{ color: {self.error_text}; }}
 QLabel[role="big-number"] {{ font-size: 28pt; font-weight: bold; }}
+QLabel[role="limit"] {{ padding: 1px 4px; }}
 QLabel[role="limiter"] {{ font-weight: bold; background: {self.limiter}; padding: 1px 4px; }}
 QLabel[role="muted"] {{ color: {self.disabled_text}; }}
 """

@@ -46,7 +46,7 @@ def test_registers_change_updates_number_limiter_and_graphs(panel):
     assert panel.result.limit_mark["registers"].text().endswith("limiter")
     assert panel.result.limit_mark["warps"].text() == ""
     assert panel.result.limit_value["registers"].text() == "4"
-    assert "active blocks per SM: 4" in panel.result.summary.text()
+    assert "Active blocks per SM: 4" in panel.result.summary.text()
     assert panel.graphs.registers.current == (64, 50)
     assert panel.graphs.threads.current == (256, 50)
     assert panel.graphs.shared.current == (0, 50)
@@ -147,7 +147,8 @@ def test_shared_memory_and_carveout(panel):
     assert r.allocated_shared_per_block == 49 * 1024  # + 1 KB reserved on CC 9.0
     assert r.active_blocks_per_sm == 4 and r.limiters == ("shared_memory",)
     assert panel.graphs.shared.current == (48, 50)
-    assert "50,176" in panel.result.allocation.text()  # 48 KB + 1 KB reserved per-block limit
+    assert panel.result.allocation["shared"].text() == "50,176 B (incl. 1,024 B reserved)"
+    assert panel.result.allocation["shared_limit"].text() == "233,472 B"  # above 48 KB: the 227 KB opt-in + 1 KB
     set_field(panel, "carveout", "50")
     assert panel.evaluation.result.shared_per_sm_config < r.shared_per_sm_config
 
