@@ -23,24 +23,27 @@ def percent(fraction: float) -> str:
 
 
 def _resource_names() -> dict[str, str]:
-    tr = QCoreApplication.translate
     return {
-        "warps": tr("OccupancyResultView", "Warp slots"),
-        "registers": tr("OccupancyResultView", "Registers"),
-        "shared_memory": tr("OccupancyResultView", "Shared memory"),
-        "blocks": tr("OccupancyResultView", "Block slots"),
-        "barriers": tr("OccupancyResultView", "Named barriers"),
+        "warps": QCoreApplication.translate("OccupancyResultView", "Warp slots"),
+        "registers": QCoreApplication.translate("OccupancyResultView", "Registers"),
+        "shared_memory": QCoreApplication.translate("OccupancyResultView", "Shared memory"),
+        "blocks": QCoreApplication.translate("OccupancyResultView", "Block slots"),
+        "barriers": QCoreApplication.translate("OccupancyResultView", "Named barriers"),
     }
 
 
 def _resource_help() -> dict[str, str]:
-    tr = QCoreApplication.translate
     return {
-        "warps": tr("OccupancyResultView", "Blocks whose warps fit in the SM's warp slots."),
-        "registers": tr("OccupancyResultView", "Blocks whose registers fit in the SM's register file."),
-        "shared_memory": tr("OccupancyResultView", "Blocks whose shared memory fits in the SM's shared-memory carveout."),
-        "blocks": tr("OccupancyResultView", "The most blocks an SM can hold, however small."),
-        "barriers": tr("OccupancyResultView", "Blocks whose named barriers fit in the SM's barrier slots (CC 9.0+)."),
+        "warps": QCoreApplication.translate(
+            "OccupancyResultView", "Blocks whose warps fit in the SM's warp slots."),
+        "registers": QCoreApplication.translate(
+            "OccupancyResultView", "Blocks whose registers fit in the SM's register file."),
+        "shared_memory": QCoreApplication.translate(
+            "OccupancyResultView", "Blocks whose shared memory fits in the SM's shared-memory carveout."),
+        "blocks": QCoreApplication.translate(
+            "OccupancyResultView", "The most blocks an SM can hold, however small."),
+        "barriers": QCoreApplication.translate(
+            "OccupancyResultView", "Blocks whose named barriers fit in the SM's barrier slots (CC 9.0+)."),
     }
 
 
