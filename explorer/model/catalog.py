@@ -41,7 +41,6 @@ class ArchSpec:
     barriers_per_block_slot: int
     fp32_lanes_per_sub_partition: int
     sfu_lanes_per_sub_partition: int
-    ldst_lanes_per_sub_partition: int
     tensor_cores_per_sub_partition: int
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -82,6 +81,7 @@ class GpuSpec:
     lat_l2: int
     lat_dram: int
     lat_mma: int
+    tensor_fp16_tflops: float
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -91,6 +91,12 @@ class GpuSpec:
     @property
     def max_warps_per_sm(self) -> int:
         return self.arch.max_warps_per_sm
+
+    @property
+    def fp32_tflops(self) -> float:
+        """Peak FP32 (FMA = 2 FLOP) at boost clock, from the lanes per sub-partition."""
+        lanes = self.arch.fp32_lanes_per_sub_partition * self.arch.sub_partitions
+        return self.sm_count * lanes * 2 * self.boost_clock_mhz * 1e6 / 1e12
 
     @property
     def dram_bytes_per_cycle(self) -> float:
@@ -123,6 +129,8 @@ class GpuSpec:
             "memory_bytes": self.memory_bytes,
             "memory_kind": self.memory_kind,
             "l2_bytes": self.l2_bytes,
+            "fp32_tflops": round(self.fp32_tflops, 1),
+            "tensor_fp16_tflops": self.tensor_fp16_tflops,
             "latency_cycles": {
                 "fma": self.lat_fma,
                 "sfu": self.lat_sfu,
