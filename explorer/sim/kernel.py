@@ -1,0 +1,484 @@
+"""The cycle loop: block dispatch, per-sub-partition warp scheduling, issue.
+
+Written as plain loops over numpy arrays for numba (see ``jit.py``). Everything the
+loop needs lives in arrays owned by ``engine``; the loop runs a range of cycles and
+returns, so the caller can report progress, cancel, and hand it a fresh buffer.
+
+Per cycle ``t``:
+1. the dispatcher places pending blocks, in grid order, round-robin over SMs, at
+   most one per SM, on SMs with fewer resident blocks than theoretical occupancy
+   allows (all blocks of a launch are alike, so the count check *is* the
+   register/shared-memory/slot check);
+2. every sub-partition classifies its warps (stall reason or eligible) and issues
+   one eligible warp's next instruction, chosen by the policy;
+3. GPU-wide counts and, for recorded SMs, each slot's state are written for ``t``;
+4. when nothing issued anywhere, time jumps to the next event (every state is
+   constant until then) and the skipped cycles are filled in.
+
+Why it is fast: an instruction's result time is fixed when it issues (fixed
+latencies; memory through FIFO queues), so each warp's next possible change is
+known. A sub-partition none of whose warps can change this cycle is skipped
+outright (``sp_next``); per-state counts are kept incrementally.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from explorer.sim.jit import njit
+from explorer.sim.program import FMA, LDG, LDS, MMA, SFU, STG, STS, SYNC
+from explorer.sim.states import (
+    BARRIER,
+    DRAIN,
+    EMPTY,
+    LG_THROTTLE,
+    LONG_SB,
+    MATH_THROTTLE,
+    MIO_THROTTLE,
+    NOT_SELECTED,
+    SELECTED,
+    SHORT_SB,
+    WAIT,
+)
+
+# warp phases
+P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN = 0, 1, 2, 3, 4
+# policies (index into scenario.POLICIES)
+LRR, GTO, OLDEST, TWO_LEVEL = 0, 1, 2, 3
+READY = 255  # w_wkind: the next instruction's registers are all available
+NEVER = np.int64(2**62)
+MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit
+def _splitmix(state):
+    """One splitmix64 step: (next state, uniform float in [0, 1)). Scalars only, so it
+    inlines into the loop without touching reference counts."""
+    state = (state + np.uint64(0x9E3779B97F4A7C15)) & MASK64
+    z = state
+    z = ((z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)) & MASK64
+    z = ((z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)) & MASK64
+    z = z ^ (z >> np.uint64(31))
+    return state, (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit
+def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
+    """The warp leaves at cycle ``when``; the last warp of a block frees the block's place.
+
+    A real call (not inlined): it runs once per warp, and inlining it would put
+    array reference counting into the hot loop."""
+    w_phase[gi] = P_FREE
+    b = w_block[gi]
+    ne = g[5]
+    ev_t[ne] = when
+    ev_sm[ne] = sm
+    ev_d[ne] = -1
+    g[5] = ne + 1
+    g[3] += 1
+    b_alive[b] -= 1
+    if b_alive[b] == 0:
+        b_end[b] = when
+        sm_blocks[sm] -= 1
+        g[7] += 1  # a block slot became free
+        for s2 in range(W):
+            if w_block[sm * W + s2] == b:
+                w_block[sm * W + s2] = -1
+
+
+@njit
+def run_cycles(
+    # program
+    p_op, p_dst, p_src, p_req, loop,
+    # configuration (see engine._config_arrays)
+    cfg_i, cfg_f,
+    # warp state (flattened sm * W + slot)
+    w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
+    reg_ready, reg_kind,
+    # sub-partition and SM state
+    sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
+    # blocks
+    b_sm, b_start, b_end, b_alive, b_arrived,
+    # scalars: g = [t, next block, round-robin SM, exited warps, done, events, deadlock, free block slots]
+    g, sc, dram_free, rng,
+    # outputs
+    ev_t, ev_sm, ev_d,
+    rec_map, trace, counts, state_counts, mem_bytes,
+    t_limit,
+):
+    S = cfg_i[0]
+    W = cfg_i[1]
+    SP = cfg_i[2]
+    max_blocks_sm = cfg_i[3]
+    wpb = cfg_i[4]
+    total_blocks = cfg_i[5]
+    lat_fma = cfg_i[6]
+    lat_sfu = cfg_i[7]
+    lat_mma = cfg_i[8]
+    lat_shared = cfg_i[9]
+    lat_l1 = cfg_i[10]
+    lat_l2 = cfg_i[11]
+    lat_dram = cfg_i[12]
+    fma_int = cfg_i[13]
+    sfu_int = cfg_i[14]
+    mma_int = cfg_i[15]
+    l1_bpc = cfg_i[16]
+    l1_q = cfg_i[17]
+    sh_bpc = cfg_i[18]
+    sh_q = cfg_i[19]
+    launch_lat = cfg_i[20]
+    bar_lat = cfg_i[21]
+    policy = cfg_i[22]
+    active_cap = cfg_i[23]
+    total_warps = total_blocks * wpb
+    dram_bpc = cfg_f[0]
+    l1_hit = cfg_f[1]
+    l2_hit = cfg_f[2]
+    L = p_op.shape[0]
+    NSRC = p_src.shape[1]
+    per_sp = W // SP
+    n_rec = trace.shape[1]
+    n_states = state_counts.shape[1]
+    t0 = g[0]
+    t = t0
+    elig = np.zeros(per_sp, np.int64)
+    rng_state = rng[0]
+
+    while t < t_limit and g[4] == 0:
+        row = t - t0
+        # ------------------------------------------------------------ dispatch
+        if g[1] < total_blocks and g[7] > 0:
+            rr0 = g[2]
+            for i in range(S):
+                if g[1] >= total_blocks:
+                    break
+                sm = (rr0 + i) % S
+                if sm_blocks[sm] >= max_blocks_sm:
+                    continue
+                b = g[1]
+                g[1] += 1
+                sm_blocks[sm] += 1
+                g[7] -= 1
+                start = t + launch_lat
+                b_sm[b] = sm
+                b_start[b] = start
+                b_alive[b] = wpb
+                b_arrived[b] = 0
+                k = 0
+                for slot in range(W):
+                    if k == wpb:
+                        break
+                    gi = sm * W + slot
+                    if w_block[gi] != -1:
+                        continue
+                    w_block[gi] = b
+                    w_phase[gi] = P_PENDING
+                    w_start[gi] = start
+                    w_pc[gi] = 0
+                    w_iter[gi] = 0
+                    w_wake[gi] = start
+                    w_wkind[gi] = WAIT
+                    w_drain[gi] = 0
+                    w_age[gi] = b * wpb + k
+                    w_tl[gi] = 0
+                    for r in range(reg_ready.shape[1]):
+                        reg_ready[gi, r] = 0
+                    spi = sm * SP + slot % SP
+                    if start < sp_next[spi]:
+                        sp_next[spi] = start
+                    ne = g[5]
+                    ev_t[ne] = start
+                    ev_sm[ne] = sm
+                    ev_d[ne] = 1
+                    g[5] = ne + 1
+                    k += 1
+                g[2] = (sm + 1) % S
+        # ------------------------------------------------------------ issue
+        issued_total = 0
+        for sm in range(S):
+            for sp in range(SP):
+                spi = sm * SP + sp
+                if t < sp_next[spi]:
+                    continue  # nothing in this sub-partition can change this cycle
+                n_el = 0
+                nxt = NEVER
+                for k in range(per_sp):
+                    gi = sm * W + sp + k * SP
+                    ph = w_phase[gi]
+                    st = EMPTY
+                    when = NEVER  # earliest cycle this warp's state may change
+                    if ph == P_PENDING:
+                        if t >= w_start[gi]:
+                            ph = P_RUN
+                            w_phase[gi] = P_RUN
+                            if policy == TWO_LEVEL:
+                                cnt = 0
+                                for kk in range(per_sp):
+                                    g2 = sm * W + sp + kk * SP
+                                    if w_tl[g2] == 1 and w_phase[g2] >= P_RUN:
+                                        cnt += 1
+                                w_tl[gi] = 1 if cnt < active_cap else 0
+                        else:
+                            when = w_start[gi]
+                    if ph == P_RUN:
+                        if t < w_wake[gi]:
+                            st = w_wkind[gi]
+                            when = w_wake[gi]
+                        elif w_iter[gi] >= loop:
+                            st = SELECTED  # EXIT is always ready
+                        else:
+                            pc = w_pc[gi]
+                            ready = True
+                            if w_wkind[gi] != READY:
+                                # scoreboard: every register it reads, and the one it writes
+                                wake = t
+                                kind = WAIT
+                                r = p_dst[pc]
+                                if r >= 0 and reg_ready[gi, r] > wake:
+                                    wake = reg_ready[gi, r]
+                                    kind = reg_kind[gi, r]
+                                for q in range(NSRC):
+                                    r = p_src[pc, q]
+                                    if r >= 0 and reg_ready[gi, r] > wake:
+                                        wake = reg_ready[gi, r]
+                                        kind = reg_kind[gi, r]
+                                if wake > t:
+                                    w_wake[gi] = wake
+                                    w_wkind[gi] = kind
+                                    st = kind
+                                    when = wake
+                                    ready = False
+                                else:
+                                    w_wkind[gi] = READY
+                            if ready:
+                                op = p_op[pc]
+                                st = SELECTED
+                                if op == FMA:
+                                    if sp_fma[spi] > t:
+                                        st = MATH_THROTTLE
+                                        when = sp_fma[spi]
+                                elif op == SFU:
+                                    if sp_sfu[spi] > t:
+                                        st = MATH_THROTTLE
+                                        when = sp_sfu[spi]
+                                elif op == MMA:
+                                    if sp_mma[spi] > t:
+                                        st = MATH_THROTTLE
+                                        when = sp_mma[spi]
+                                elif op == LDG or op == STG:
+                                    if sm_l1[sm] - t > l1_q:
+                                        st = LG_THROTTLE
+                                        when = sm_l1[sm] - l1_q
+                                elif op == LDS or op == STS:
+                                    if sm_smem[sm] - t > sh_q:
+                                        st = MIO_THROTTLE
+                                        when = sm_smem[sm] - sh_q
+                    elif ph == P_BARRIER:
+                        st = BARRIER
+                    elif ph == P_DRAIN:
+                        if t >= w_drain[gi]:
+                            _exit_warp(gi, sm, W, t, w_phase, w_block, b_alive, b_end, sm_blocks, g,
+                                       ev_t, ev_sm, ev_d)
+                        else:
+                            st = DRAIN
+                            when = w_drain[gi]
+                    if st == SELECTED:
+                        elig[n_el] = k
+                        n_el += 1
+                        when = t + 1
+                    old = w_state[gi]
+                    if old != st:
+                        sc[old] -= 1
+                        sc[st] += 1
+                        w_state[gi] = st
+                    if when < nxt:
+                        nxt = when
+                if n_el > 0:
+                    # -- two-level: stalled-on-memory warps leave the active set, ready ones join
+                    if policy == TWO_LEVEL:
+                        cnt = 0
+                        for k in range(per_sp):
+                            gi = sm * W + sp + k * SP
+                            if w_tl[gi] == 1 and w_phase[gi] >= P_RUN:
+                                if w_state[gi] == LONG_SB:
+                                    w_tl[gi] = 0
+                                else:
+                                    cnt += 1
+                        while cnt < active_cap:
+                            best = -1
+                            best_age = NEVER
+                            for j in range(n_el):
+                                gi = sm * W + sp + elig[j] * SP
+                                if w_tl[gi] == 0 and w_age[gi] < best_age:
+                                    best = j
+                                    best_age = w_age[gi]
+                            if best < 0:
+                                break
+                            w_tl[sm * W + sp + elig[best] * SP] = 1
+                            cnt += 1
+                    # -- pick one eligible warp by the policy
+                    pick = -1
+                    last = sp_last[spi]
+                    if policy == GTO:
+                        for j in range(n_el):
+                            if elig[j] == last:
+                                pick = last
+                                break
+                    if pick < 0 and (policy == GTO or policy == OLDEST):
+                        best_age = NEVER
+                        for j in range(n_el):
+                            a = w_age[sm * W + sp + elig[j] * SP]
+                            if a < best_age:
+                                best_age = a
+                                pick = elig[j]
+                    if pick < 0:  # LRR; two-level: round-robin among the active set
+                        best_d = per_sp + 1
+                        for j in range(n_el):
+                            k = elig[j]
+                            if policy == TWO_LEVEL and w_tl[sm * W + sp + k * SP] == 0:
+                                continue
+                            d = k - last - 1  # distance after the last issued warp, circular
+                            if d < 0:
+                                d += per_sp
+                            if d < best_d:
+                                best_d = d
+                                pick = k
+                    if pick < 0:  # two-level, no active warp ready: the oldest ready one
+                        best_age = NEVER
+                        for j in range(n_el):
+                            a = w_age[sm * W + sp + elig[j] * SP]
+                            if a < best_age:
+                                best_age = a
+                                pick = elig[j]
+                    for j in range(n_el):
+                        if elig[j] != pick:
+                            g2 = sm * W + sp + elig[j] * SP
+                            sc[w_state[g2]] -= 1
+                            sc[NOT_SELECTED] += 1
+                            w_state[g2] = NOT_SELECTED
+                    sp_last[spi] = pick
+                    issued_total += 1
+                    nxt = t + 1
+                    # -- issue the picked warp's instruction
+                    gi = sm * W + sp + pick * SP
+                    b = w_block[gi]
+                    if w_iter[gi] >= loop:  # EXIT
+                        if w_drain[gi] > t + 1:
+                            w_phase[gi] = P_DRAIN
+                        else:
+                            _exit_warp(gi, sm, W, t + 1, w_phase, w_block, b_alive, b_end, sm_blocks, g,
+                                       ev_t, ev_sm, ev_d)
+                    else:
+                        pc = w_pc[gi]
+                        op = p_op[pc]
+                        dst = p_dst[pc]
+                        if op == FMA:
+                            sp_fma[spi] = t + fma_int
+                            reg_ready[gi, dst] = t + lat_fma
+                            reg_kind[gi, dst] = WAIT
+                        elif op == SFU:
+                            sp_sfu[spi] = t + sfu_int
+                            reg_ready[gi, dst] = t + lat_sfu
+                            reg_kind[gi, dst] = SHORT_SB
+                        elif op == MMA:
+                            sp_mma[spi] = t + mma_int
+                            reg_ready[gi, dst] = t + lat_mma
+                            reg_kind[gi, dst] = WAIT
+                        elif op == LDG or op == STG:
+                            nbytes = p_req[pc]
+                            waves = (nbytes + l1_bpc - 1) // l1_bpc
+                            t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
+                            sm_l1[sm] = t_l1 + waves
+                            rng_state, u = _splitmix(rng_state)
+                            if u < l1_hit and op == LDG:
+                                done_at = t_l1 + waves + lat_l1
+                                mem_bytes[0] += nbytes
+                            elif u < l1_hit + (1.0 - l1_hit) * l2_hit:
+                                done_at = t_l1 + waves + lat_l2
+                                mem_bytes[1] += nbytes
+                            else:
+                                begin = dram_free[0] if dram_free[0] > t_l1 else float(t_l1)
+                                dram_free[0] = begin + nbytes / dram_bpc
+                                done_at = np.int64(np.ceil(dram_free[0])) + waves + lat_dram
+                                mem_bytes[2] += nbytes
+                            if op == LDG:
+                                reg_ready[gi, dst] = done_at
+                                reg_kind[gi, dst] = LONG_SB
+                            elif done_at > w_drain[gi]:
+                                w_drain[gi] = done_at
+                        elif op == LDS or op == STS:
+                            waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
+                            t_s = sm_smem[sm] if sm_smem[sm] > t else t
+                            sm_smem[sm] = t_s + waves
+                            mem_bytes[3] += p_req[pc]
+                            if op == LDS:
+                                reg_ready[gi, dst] = t_s + waves + lat_shared
+                                reg_kind[gi, dst] = SHORT_SB
+                        pc += 1
+                        if pc == L:
+                            pc = 0
+                            w_iter[gi] += 1
+                        w_pc[gi] = pc
+                        w_wake[gi] = t + 1  # one instruction per warp per cycle
+                        w_wkind[gi] = WAIT
+                        if op == SYNC:
+                            b_arrived[b] += 1
+                            if b_arrived[b] >= b_alive[b]:
+                                # last arrival: release every warp of the block
+                                b_arrived[b] = 0
+                                for s2 in range(W):
+                                    g2 = sm * W + s2
+                                    if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
+                                        w_phase[g2] = P_RUN
+                                        w_wake[g2] = t + bar_lat
+                                        w_wkind[g2] = BARRIER
+                                        sp2 = sm * SP + s2 % SP
+                                        if t + 1 < sp_next[sp2]:
+                                            sp_next[sp2] = t + 1
+                            else:
+                                w_phase[gi] = P_BARRIER
+                sp_next[spi] = nxt
+        # ------------------------------------------------------------ record cycle t
+        n_res = S * W - sc[EMPTY]
+        counts[row, 0] = total_warps - g[3]
+        counts[row, 1] = n_res
+        counts[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
+        counts[row, 3] = issued_total
+        for c in range(n_states):
+            state_counts[row, c] = sc[c]
+        for sm in range(S):
+            ri = rec_map[sm]
+            if ri >= 0:
+                for s2 in range(W):
+                    trace[row, ri, s2] = w_state[sm * W + s2]
+        if g[3] == total_warps:
+            g[4] = 1
+            t += 1
+            break
+        # ------------------------------------------------------------ skip an idle stretch
+        nt = t + 1
+        if issued_total == 0:
+            nxt = NEVER
+            for spi in range(S * SP):
+                if sp_next[spi] < nxt:
+                    nxt = sp_next[spi]
+            if g[1] < total_blocks and g[7] > 0 and t + 1 < nxt:
+                nxt = t + 1
+            if nxt >= NEVER:
+                g[6] = 1  # nothing can ever change: a model bug, reported by the engine
+                g[4] = 1
+                t += 1
+                break
+            if nxt > t + 1:
+                nt = nxt if nxt < t_limit else t_limit
+                for rr in range(row + 1, nt - t0):
+                    for c in range(4):
+                        counts[rr, c] = counts[row, c]
+                    for c in range(n_states):
+                        state_counts[rr, c] = state_counts[row, c]
+                    for ri in range(n_rec):
+                        for s2 in range(W):
+                            trace[rr, ri, s2] = trace[row, ri, s2]
+        t = nt
+    g[0] = t
+    rng[0] = rng_state

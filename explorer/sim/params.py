@@ -1,0 +1,120 @@
+"""The numbers the simulator runs on, gathered in one place from the catalog.
+
+``SimParams`` is derived, never typed in: latencies and lanes from
+``resources/gpus.toml`` (per GPU and per architecture), queue sizes and the like
+from ``resources/sim_model.toml``, residency from the occupancy rules. A
+calibration from a real measurement may override the memory figures.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, replace
+from functools import cache
+
+from explorer.model.catalog import GpuSpec
+from explorer.model.errors import InputError
+from explorer.model.scenario import POLICIES, Scenario
+from explorer.occupancy import occupancy_for_launch, why_no_block_fits
+from explorer.paths import resource
+
+MMA_FLOPS = 2 * 16 * 8 * 16  # one m16n8k16 MMA instruction (per warp)
+
+
+@cache
+def model_constants() -> dict:
+    with open(resource("sim_model.toml"), "rb") as fh:
+        return tomllib.load(fh)
+
+
+@dataclass(frozen=True)
+class SimParams:
+    sm_count: int
+    warps_per_sm: int  # warp slots
+    sub_partitions: int
+    active_blocks_per_sm: int  # theoretical occupancy: the dispatcher never exceeds it
+    warps_per_block: int
+    total_blocks: int
+    # fixed latencies (cycles)
+    lat_fma: int
+    lat_sfu: int
+    lat_mma: int
+    lat_shared: int
+    lat_l1: int
+    lat_l2: int
+    lat_dram: int
+    # pipe issue intervals per sub-partition (cycles between warp-instructions)
+    fma_interval: int
+    sfu_interval: int
+    mma_interval: int
+    # memory system
+    l1_bytes_per_cycle: int
+    l1_queue_cycles: int
+    shared_bytes_per_cycle: int
+    shared_queue_cycles: int
+    dram_bytes_per_cycle: float
+    l1_hit_rate: float
+    l2_hit_rate: float
+    # dispatch and barriers
+    block_launch_latency: int
+    barrier_latency: int
+    # scheduler
+    policy: int
+    active_warps: int
+    seed: int
+    clock_mhz: int
+
+    def with_memory(self, **changes) -> "SimParams":
+        """A copy with calibrated memory figures (lat_dram, dram_bytes_per_cycle, ...)."""
+        return replace(self, **changes)
+
+
+def _interval(lanes_per_sub_partition: int, warp_size: int) -> int:
+    return max(1, -(-warp_size // lanes_per_sub_partition))
+
+
+def params_for(scenario: Scenario) -> SimParams:
+    """SimParams for a scenario; a launch that fits no block is an InputError naming the limiter."""
+    gpu: GpuSpec = scenario.gpu
+    arch = gpu.arch
+    launch = scenario.launch
+    occ = occupancy_for_launch(gpu, launch)
+    if occ.active_blocks_per_sm == 0:
+        raise InputError("launch", why_no_block_fits(gpu, launch, occ))
+    consts = model_constants()
+    limit = consts["trace"]["max_blocks"]
+    if launch.total_blocks > limit:
+        raise InputError("launch.grid", f"{launch.total_blocks} blocks is above the simulator's limit of {limit}")
+    per_sp_flops_per_clk = gpu.tensor_fp16_tflops * 1e12 / (gpu.sm_count * arch.sub_partitions * gpu.boost_clock_mhz * 1e6)
+    wl = scenario.workload
+    return SimParams(
+        sm_count=gpu.sm_count,
+        warps_per_sm=arch.max_warps_per_sm,
+        sub_partitions=arch.sub_partitions,
+        active_blocks_per_sm=occ.active_blocks_per_sm,
+        warps_per_block=occ.warps_per_block,
+        total_blocks=launch.total_blocks,
+        lat_fma=gpu.lat_fma,
+        lat_sfu=gpu.lat_sfu,
+        lat_mma=gpu.lat_mma,
+        lat_shared=gpu.lat_shared,
+        lat_l1=gpu.lat_l1,
+        lat_l2=gpu.lat_l2,
+        lat_dram=gpu.lat_dram,
+        fma_interval=_interval(arch.fp32_lanes_per_sub_partition, arch.warp_size),
+        sfu_interval=_interval(arch.sfu_lanes_per_sub_partition, arch.warp_size),
+        mma_interval=max(1, round(MMA_FLOPS / per_sp_flops_per_clk)),
+        l1_bytes_per_cycle=consts["l1tex"]["bytes_per_cycle"],
+        l1_queue_cycles=consts["l1tex"]["queue_cycles"],
+        shared_bytes_per_cycle=consts["shared"]["bytes_per_cycle"],
+        shared_queue_cycles=consts["shared"]["queue_cycles"],
+        dram_bytes_per_cycle=gpu.dram_bytes_per_cycle * consts["dram"]["efficiency"],
+        l1_hit_rate=wl.l1_hit_rate,
+        l2_hit_rate=wl.l2_hit_rate,
+        block_launch_latency=consts["dispatch"]["block_launch_latency"],
+        barrier_latency=consts["barrier"]["release_latency"],
+        policy=POLICIES.index(scenario.scheduler.policy),
+        active_warps=scenario.scheduler.active_warps,
+        seed=scenario.seed,
+        clock_mhz=gpu.boost_clock_mhz,
+    )
