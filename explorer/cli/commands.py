@@ -1,10 +1,21 @@
-"""The subcommand registry and the no-argument GUI start."""
+"""The subcommand registry and the no-argument GUI start.
+
+One line per subcommand module (each has ``register(subparsers)``); modules are
+imported when the parser is built, and import their own heavy dependencies lazily.
+"""
 
 from __future__ import annotations
 
-from explorer.cli import cmd_gpus, cmd_occupancy
+import importlib
 
-REGISTRY = [cmd_gpus.register, cmd_occupancy.register]
+COMMAND_MODULES = [
+    "explorer.cli.cmd_gpus",
+    "explorer.cli.cmd_occupancy",
+    "explorer.cli.cmd_simulate",
+    "explorer.cli.cmd_bench",
+]
+
+REGISTRY = [importlib.import_module(name).register for name in COMMAND_MODULES]
 
 
 def run_gui(args) -> int:

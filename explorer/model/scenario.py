@@ -51,7 +51,7 @@ class Dim3:
         return f"({self.x}, {self.y}, {self.z})"
 
     @classmethod
-    def parse(cls, value, field_name: str, limits: tuple[int, int, int]) -> "Dim3":
+    def parse(cls, value, field_name: str, limits: tuple[int, int, int], note: str = "") -> "Dim3":
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 3:
@@ -59,7 +59,12 @@ class Dim3:
         dims = list(value) + [1] * (3 - len(value))
         out = []
         for axis, v, hi in zip("xyz", dims, limits):
-            out.append(require_int(f"{field_name}.{axis}", v, lo=1, hi=hi))
+            try:
+                out.append(require_int(f"{field_name}.{axis}", v, lo=1, hi=hi))
+            except InputError as exc:
+                if note and "above the maximum" in exc.message:
+                    raise InputError(exc.field, f"{exc.message} {note}") from None
+                raise
         return cls(*out)
 
 
@@ -110,7 +115,8 @@ def parse_launch(data, where: str = "launch") -> LaunchConfig:
     carveout = require_int(f"{where}.carveout", data.get("carveout", base.carveout), lo=-1, hi=100)
     return LaunchConfig(
         grid=Dim3.parse(data.get("grid", base.grid.to_list()), f"{where}.grid", GRID_MAX),
-        block=Dim3.parse(data.get("block", base.block.to_list()), f"{where}.block", BLOCK_MAX),
+        block=Dim3.parse(data.get("block", base.block.to_list()), f"{where}.block", BLOCK_MAX,
+                         note="(limiter: warps; a block holds at most 1024 threads)"),
         registers_per_thread=require_int(
             f"{where}.registers_per_thread", data.get("registers_per_thread", base.registers_per_thread), lo=0, hi=65536
         ),

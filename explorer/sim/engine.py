@@ -100,6 +100,81 @@ def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray]:
     return cfg_i, cfg_f
 
 
+class _TraceSink:
+    """Where the loop writes per-slot states (1 byte per slot-cycle), within a budget.
+
+    One buffer sized for the budget but allocated lazily (np.empty: the OS maps a
+    page only when the loop first writes it), so a run that fits returns a view and
+    copies nothing. A run that outgrows it either continues in chunks (an explicit,
+    small set of SMs) or stops recording (all SMs by default: the caller re-runs
+    with as many SMs as the budget allows for the now known length — runs are
+    deterministic, and growing or trimming a big trace costs more than that here).
+    """
+
+    def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int, may_drop: bool):
+        self.recorded = recorded
+        self.W = warps_per_sm
+        self.chunk = chunk
+        self.may_drop = may_drop
+        self.capacity = max(chunk, budget // max(1, len(recorded) * warps_per_sm))
+        self.buffer = np.empty((self.capacity + chunk, len(recorded), warps_per_sm), np.uint8)
+        self.parts: list[np.ndarray] | None = None
+        self.overflowed = False
+        self.t0 = 0
+
+    def rec_map(self, sm_count: int) -> np.ndarray:
+        rec_map = np.full(sm_count, -1, np.int64)
+        if not self.overflowed:
+            rec_map[self.recorded] = np.arange(len(self.recorded))
+        return rec_map
+
+    def window(self, t0: int) -> np.ndarray:
+        self.t0 = t0
+        if self.overflowed:
+            return np.empty((self.chunk, 0, self.W), np.uint8)
+        if self.parts is None and t0 + self.chunk > self.buffer.shape[0]:
+            if self.may_drop:
+                self.overflowed = True
+                self.buffer = None
+                return np.empty((self.chunk, 0, self.W), np.uint8)
+            self.parts = [self.buffer[:t0]]
+        if self.parts is None:
+            return self.buffer[t0:t0 + self.chunk]
+        self.parts.append(np.empty((self.chunk, len(self.recorded), self.W), np.uint8))
+        return self.parts[-1]
+
+    def advance(self, t_now: int) -> None:
+        if self.parts is not None and not self.overflowed:
+            self.parts[-1] = self.parts[-1][: t_now - self.t0]
+
+    def result(self, cycles: int) -> np.ndarray:
+        if self.parts is None:
+            return self.buffer[:cycles]
+        return np.concatenate(self.parts)[:cycles]
+
+
+def estimate_cycles(p: SimParams, program) -> int:
+    """A quick lower-bound-style estimate of a run's length, to size the trace up front.
+
+    The largest of three bounds: issue (every scheduler busy every cycle), DRAM
+    bandwidth (all missing bytes at the sustained rate), and latency (each warp's
+    dependent chain, once per wave). Usually within a factor of two of the truth.
+    """
+    from explorer.sim.program import FMA, LDG, LDS, MMA, SFU, STG
+
+    warps = p.total_blocks * p.warps_per_block
+    issue = warps * program.instructions_per_warp / (p.sm_count * p.sub_partitions)
+    miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
+    dram_bytes = sum(int(b) for op, b in zip(program.op, program.req_bytes) if op in (LDG, STG))
+    bandwidth = warps * program.loop * dram_bytes * miss / p.dram_bytes_per_cycle
+    mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
+    per_op = {LDG: mean_load, LDS: p.lat_shared, FMA: p.lat_fma, MMA: p.lat_mma, SFU: p.lat_sfu}
+    chain = sum(per_op.get(int(op), 1) for op in program.op)
+    waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
+    latency = waves * program.loop * chain
+    return int(max(issue, bandwidth, latency))
+
+
 def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.ndarray:
     """The SMs whose per-slot states are kept: all (the default) or the ones asked for."""
     if record_sms is None:
@@ -109,6 +184,23 @@ def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.nd
         if not 0 <= s < p.sm_count:
             raise InputError("record_sms", f"SM {s} does not exist; this GPU has SMs 0..{p.sm_count - 1}")
     return np.asarray(sms, dtype=np.int64)
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Load (or, on a new machine, compile) the cycle loop before anything is timed.
+
+    numba compiles on first call and caches to disk; ``sim_seconds`` must measure
+    the simulation, not the loading, so the first simulate() of a process runs a
+    one-block scenario first (about a millisecond once the cache exists).
+    """
+    global _WARM
+    if not _WARM:
+        _WARM = True
+        tiny = Scenario().with_values(**{"launch.grid": [1, 1, 1], "launch.block": [32, 1, 1], "workload.loop": 1})
+        simulate(tiny)
 
 
 def simulate(
@@ -126,12 +218,19 @@ def simulate(
     returning True raises :class:`Cancelled` at the next chunk boundary.
     """
     p = params or params_for(scenario)
+    warm_up()
     program = build_program(scenario.workload)
     consts = model_constants()["trace"]
     budget = consts["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
     chunk = int(consts["chunk_cycles"])
     max_cycles = int(consts["max_cycles"])
     recorded = choose_recorded_sms(p, record_sms)
+    if record_sms is None:
+        expected = estimate_cycles(p, program)
+        if expected * p.sm_count * p.warps_per_sm > budget:
+            # clearly too long to keep every SM: keep the first SMs the budget allows
+            record_sms = range(max(1, min(p.sm_count, budget // max(1, expected * p.warps_per_sm))))
+            recorded = choose_recorded_sms(p, record_sms)
 
     state = _State.allocate(p, program.n_regs)
     a = state.arrays
@@ -140,17 +239,17 @@ def simulate(
     W = p.warps_per_sm
     nstates = len(NAMES)
 
-    traces: list[np.ndarray] = []
-    counts: list[np.ndarray] = []
-    state_counts: list[np.ndarray] = []
+    sink = _TraceSink(recorded, W, budget, chunk, may_drop=record_sms is None and len(recorded) > 1)
+    counts_parts: list[np.ndarray] = []
+    state_parts: list[np.ndarray] = []
     started = time.perf_counter()
     while True:
-        rec_map = np.full(p.sm_count, -1, np.int64)
-        rec_map[recorded] = np.arange(len(recorded))
         t0 = int(a["g"][0])
-        trace = np.zeros((chunk, len(recorded), W), np.uint8)
-        cnt = np.zeros((chunk, 4), np.int32)
-        scnt = np.zeros((chunk, nstates), np.int32)
+        counts = np.empty((chunk, 4), np.int32)  # the loop writes every row it covers
+        state_counts = np.empty((chunk, nstates), np.int32)
+        window = sink.window(t0)  # first: it may switch recording off, which rec_map must see
+        rec_map = sink.rec_map(p.sm_count)
+        assert window.shape[1] == (rec_map >= 0).sum()  # the loop does not bounds-check
         run_cycles(
             program.op, program.dst, program.src, program.req_bytes, program.loop,
             cfg_i, cfg_f,
@@ -160,28 +259,21 @@ def simulate(
             a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"],
             a["g"], a["sc"], a["dram_free"], a["rng"],
             a["ev_t"], a["ev_sm"], a["ev_d"],
-            rec_map, trace, cnt, scnt, a["mem_bytes"],
+            rec_map, window, counts, state_counts, a["mem_bytes"],
             t0 + chunk,
         )
-        n = int(a["g"][0]) - t0
-        traces.append(trace[:n])
-        counts.append(cnt[:n])
-        state_counts.append(scnt[:n])
-        # keep the dense trace within budget: drop to the first SMs when it outgrows it
-        kept = sum(tr.nbytes for tr in traces)
-        if kept > budget and len(recorded) > 1:
-            keep = max(1, int(len(recorded) * budget // max(kept, 1)))
-            keep = min(keep, len(recorded) - 1)
-            recorded = recorded[:keep]
-            traces = [tr[:, :keep].copy() for tr in traces]
+        t_now = int(a["g"][0])
+        counts_parts.append(counts[: t_now - t0])
+        state_parts.append(state_counts[: t_now - t0])
+        sink.advance(t_now)
         if progress is not None:
             progress(int(a["g"][3]), total_warps)
         if a["g"][6]:
-            raise SimulationError(f"the simulation stalled for good at cycle {int(a['g'][0])} "
+            raise SimulationError(f"the simulation stalled for good at cycle {t_now} "
                                   f"(no warp can ever issue): {scenario.to_dict()}")
         if a["g"][4]:
             break
-        if int(a["g"][0]) >= max_cycles:
+        if t_now >= max_cycles:
             raise InputError("scenario", f"the run needs more than {max_cycles} cycles, the simulator's limit; "
                                          "shorten workload.loop or the grid")
         if cancel is not None and cancel():
@@ -189,6 +281,15 @@ def simulate(
     sim_seconds = time.perf_counter() - started
 
     cycles = int(a["g"][0])
+    if sink.overflowed:
+        # the whole trace would not fit: run again, recording the first SMs the budget allows
+        keep = max(1, min(p.sm_count, budget // max(1, cycles * W)))
+        first_pass = time.perf_counter() - started
+        result = simulate(scenario, record_sms=range(keep), trace_budget_bytes=budget, progress=progress,
+                          cancel=cancel, params=params)
+        result.sim_seconds += first_pass
+        return result
+    trace = sink.result(cycles)
     n_events = int(a["g"][5])
     blocks = BlockRecords(
         block=np.arange(p.total_blocks, dtype=np.int64),
@@ -201,9 +302,9 @@ def simulate(
         scenario=scenario,
         params=p,
         cycles=cycles,
-        counts=np.concatenate(counts),
-        state_counts=np.concatenate(state_counts),
-        trace=np.concatenate(traces) if traces else np.zeros((0, len(recorded), W), np.uint8),
+        counts=np.concatenate(counts_parts),
+        state_counts=np.concatenate(state_parts),
+        trace=trace,
         recorded_sms=np.asarray(recorded, dtype=np.int64),
         blocks=blocks,
         residency=residency,

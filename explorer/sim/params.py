@@ -80,7 +80,7 @@ def params_for(scenario: Scenario) -> SimParams:
     launch = scenario.launch
     occ = occupancy_for_launch(gpu, launch)
     if occ.active_blocks_per_sm == 0:
-        raise InputError("launch", why_no_block_fits(gpu, launch, occ))
+        raise InputError("", why_no_block_fits(gpu, launch, occ))
     consts = model_constants()
     limit = consts["trace"]["max_blocks"]
     if launch.total_blocks > limit:

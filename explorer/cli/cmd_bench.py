@@ -1,0 +1,30 @@
+"""``warp-explorer bench [--json]``: the simulator's performance benchmarks."""
+
+from __future__ import annotations
+
+from explorer.cli.output import print_json, table
+
+
+def register(sub) -> None:
+    p = sub.add_parser("bench", help="measure simulator speed and trace memory on this machine")
+    p.add_argument("--json", action="store_true", help="JSON output")
+    p.add_argument("--quick", action="store_true", help="smaller grids (seconds instead of a minute)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from explorer.sim.bench import run_benchmarks
+
+    report = run_benchmarks(quick=args.quick)
+    if args.json:
+        print_json(report)
+        return 0
+    m = report["machine"]
+    print(f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}")
+    rows = [
+        [c["case"], str(c["cycles"]), f"{c['sim_seconds']:.3f}", f"{c['warp_instructions_per_second'] / 1e6:.1f}",
+         f"{c['cycles_per_second'] / 1e3:.0f}", f"{c['result_bytes_per_warp_slot_cycle']:.3f}"]
+        for c in report["cases"]
+    ]
+    print(table(rows, ["case", "cycles", "sim s", "M warp-instr/s", "k cycles/s", "bytes/slot-cycle"]))
+    return 0
