@@ -76,7 +76,7 @@ class _State:
             # warp slots in each state, GPU-wide (all empty at first)
             "sc": np.array([G] + [0] * (len(NAMES) - 1), np.int64),
             "dram_free": np.zeros(1, np.float64),
-            "rng": np.array([np.uint64(p.seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(1)], np.uint64),
+            "rng": np.array([(p.seed * 0x2545F4914F6CDD1D + 1) % 2**64], np.uint64),
             "ev_t": np.zeros(2 * B * p.warps_per_block, np.int64),
             "ev_sm": np.zeros(2 * B * p.warps_per_block, np.int32),
             "ev_d": np.zeros(2 * B * p.warps_per_block, np.int32),

@@ -195,6 +195,7 @@ def run_cycles(
                 g[2] = (sm + 1) % S
         # ------------------------------------------------------------ issue
         issued_total = 0
+        leaving_next = 0  # warps whose EXIT issued this cycle: still launched until t + 1
         for sm in range(S):
             for sp in range(SP):
                 spi = sm * SP + sp
@@ -368,6 +369,7 @@ def run_cycles(
                         else:
                             _exit_warp(gi, sm, W, t + 1, w_phase, w_block, b_alive, b_end, sm_blocks, g,
                                        ev_t, ev_sm, ev_d)
+                            leaving_next += 1
                     else:
                         pc = w_pc[gi]
                         op = p_op[pc]
@@ -440,7 +442,7 @@ def run_cycles(
                 sp_next[spi] = nxt
         # ------------------------------------------------------------ record cycle t
         n_res = S * W - sc[EMPTY]
-        counts[row, 0] = total_warps - g[3]
+        counts[row, 0] = total_warps - (g[3] - leaving_next)
         counts[row, 1] = n_res
         counts[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
         counts[row, 3] = issued_total
@@ -472,7 +474,8 @@ def run_cycles(
             if nxt > t + 1:
                 nt = nxt if nxt < t_limit else t_limit
                 for rr in range(row + 1, nt - t0):
-                    for c in range(4):
+                    counts[rr, 0] = total_warps - g[3]
+                    for c in range(1, 4):
                         counts[rr, c] = counts[row, c]
                     for c in range(n_states):
                         state_counts[rr, c] = state_counts[row, c]

@@ -1,0 +1,118 @@
+"""Invariants on random scenarios (hypothesis): what must hold for any kernel, any policy."""
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explorer.model.catalog import load_catalog
+from explorer.model.errors import InputError
+from explorer.model.scenario import POLICIES, Scenario
+from explorer.sim import simulate
+from explorer.sim.states import EMPTY, NOT_SELECTED, SELECTED
+
+OPS = st.sampled_from(["ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync"])
+
+
+@st.composite
+def bodies(draw):
+    steps = []
+    for _ in range(draw(st.integers(1, 5))):
+        op = draw(OPS)
+        step = {"op": op}
+        if op != "sync":
+            step["count"] = draw(st.integers(1, 4))
+        if op in ("ldg", "stg", "lds", "sts"):
+            step["bytes"] = draw(st.sampled_from([4, 8, 16]))
+        if op in ("ldg", "stg"):
+            step["stride"] = draw(st.sampled_from([1, 2, 32]))
+        if op in ("ffma", "mma"):
+            step["ilp"] = draw(st.integers(1, step["count"]))
+        steps.append(step)
+    return steps
+
+
+@st.composite
+def scenarios(draw):
+    gpu = draw(st.sampled_from(sorted(load_catalog())))
+    threads = draw(st.sampled_from([32, 64, 96, 128, 160, 256, 512, 1024]))
+    values = {
+        "gpu": gpu,
+        "launch.grid": [draw(st.integers(1, 300)), 1, 1],
+        "launch.block": [threads, 1, 1],
+        "launch.registers_per_thread": draw(st.sampled_from([16, 32, 40, 64, 96, 128, 255])),
+        "launch.static_shared_bytes": draw(st.sampled_from([0, 1024, 8192, 40000])),
+        "workload.body": draw(bodies()),
+        "workload.loop": draw(st.integers(1, 3)),
+        "workload.l1_hit_rate": draw(st.sampled_from([0.0, 0.5])),
+        "workload.l2_hit_rate": draw(st.sampled_from([0.0, 0.5, 1.0])),
+        "scheduler.policy": draw(st.sampled_from(POLICIES)),
+        "scheduler.active_warps": draw(st.integers(1, 8)),
+        "seed": draw(st.integers(0, 2**32)),
+    }
+    try:
+        return Scenario().with_values(**values)
+    except InputError:
+        return None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_invariants(scenario):
+    if scenario is None:
+        return
+    try:
+        r = simulate(scenario)
+    except InputError:
+        return  # a launch that fits no block is refused, not simulated
+    p = r.params
+    launched, resident, eligible, issued = r.launched, r.resident, r.eligible, r.issued
+    # issued <= eligible <= resident <= launched, every cycle
+    assert (issued <= eligible).all()
+    assert (eligible <= resident).all()
+    assert (resident <= launched).all()
+    # at most one issue per scheduler per cycle
+    assert (issued <= p.sm_count * p.sub_partitions).all()
+    tr = r.trace  # [cycles, recorded SMs, slots]
+    per_sp = (tr == SELECTED).reshape(tr.shape[0], tr.shape[1], -1, p.sub_partitions).sum(axis=2)
+    assert per_sp.max(initial=0) <= 1
+    # 'selected' is exactly the issued warps; eligible = selected + not_selected
+    assert (r.state_counts[:, SELECTED] == issued).all()
+    assert (r.state_counts[:, SELECTED] + r.state_counts[:, NOT_SELECTED] == eligible).all()
+    # non-empty states sum to resident warps; all states sum to the warp slots
+    non_empty = r.state_counts.sum(axis=1) - r.state_counts[:, EMPTY]
+    assert (non_empty == resident).all()
+    assert (r.state_counts.sum(axis=1) == p.sm_count * p.warps_per_sm).all()
+    # residency never exceeds theoretical occupancy, per SM, at any moment
+    assert r.blocks.max_concurrent_per_sm(p.sm_count).max() <= r.theoretical.active_blocks_per_sm
+    levels = r.residency.sample(np.unique(r.residency.time))
+    assert levels.max() <= r.theoretical.active_warps_per_sm
+    # every warp issued its whole program, every block ran, the kernel drained
+    assert int(issued.sum()) == r.warp_instructions
+    assert (r.blocks.start >= 0).all() and (r.blocks.end > r.blocks.start).all()
+    assert (np.diff(launched) <= 0).all() and launched[0] == p.total_blocks * p.warps_per_block
+    summary = r.summary()
+    assert 0 <= summary["achieved_occupancy"] <= summary["theoretical_occupancy"] + 1e-9
+    assert 0 <= summary["issue_slot_utilization"] <= 1
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios())
+def test_deterministic_for_a_seed(scenario):
+    if scenario is None:
+        return
+    try:
+        a = simulate(scenario)
+    except InputError:
+        return
+    b = simulate(scenario)
+    assert a.cycles == b.cycles
+    assert np.array_equal(a.counts, b.counts)
+    assert np.array_equal(a.trace, b.trace)
+    assert np.array_equal(a.blocks.sm, b.blocks.sm)
+
+
+def test_seed_changes_memory_hits_but_not_the_contract():
+    base = Scenario().with_values(**{"workload.l2_hit_rate": 0.5, "launch.grid": [132, 1, 1]})
+    a, b = simulate(base.with_values(seed=1)), simulate(base.with_values(seed=2))
+    assert a.memory_bytes != b.memory_bytes  # different draws of which loads hit L2
+    assert a.warp_instructions == b.warp_instructions

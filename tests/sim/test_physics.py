@@ -1,0 +1,103 @@
+"""What the mission teaches must come out of the model, not be scripted into it."""
+
+import pytest
+
+from explorer.model.presets import load_preset
+from explorer.sim import simulate
+
+
+@pytest.fixture(scope="module")
+def example():
+    return load_preset("example-240x256")
+
+
+def test_mission_example_counts(example):
+    r = simulate(example)
+    s = r.summary()
+    # launched: 240 x 256 threads = 1,920 warps; all resident at once (one partial wave)
+    assert s["launched_warps"] == 1920 and r.launched[0] == 1920
+    assert r.resident.max() == 1920
+    assert s["waves"] == pytest.approx(240 / (8 * 132))
+    # ready is a small fraction of resident: most warps wait on HBM
+    assert r.eligible.mean() < 0.05 * r.resident.mean()
+    assert s["warp_state_cycles"]["long_scoreboard"] > 0.5 * sum(s["warp_state_cycles"].values())
+    # 108 SMs hold 2 blocks, 24 hold 1: achieved occupancy ~ (108*16 + 24*8) / 132 / 64
+    assert r.blocks.blocks_per_sm(132).tolist().count(2) == 108
+    assert s["achieved_occupancy"] == pytest.approx((108 * 16 + 24 * 8) / 132 / 64, rel=0.05)
+
+
+def test_nvml_utilization_is_full_while_issue_slots_idle(example):
+    s = simulate(example).summary()
+    assert s["kernel_active_fraction"] > 0.99
+    assert s["issue_slot_utilization"] < 0.10
+
+
+def test_255_registers_need_two_waves_and_run_longer(example):
+    base = simulate(example)
+    fat = simulate(example.with_values(**{"launch.registers_per_thread": 255}))
+    assert fat.summary()["active_blocks_per_sm"] == 1
+    assert fat.summary()["waves"] == pytest.approx(240 / 132)
+    assert fat.blocks.start.max() > base.blocks.start.max() + 1000  # a second wave starts late
+    assert fat.cycles > 1.5 * base.cycles
+
+
+def test_raising_occupancy_hides_latency_until_bandwidth_caps_it():
+    s = load_preset("latency-bound-low-occupancy")
+    cycles = {}
+    for regs in (168, 128, 80, 64, 40, 32):
+        r = simulate(s.with_values(**{"launch.registers_per_thread": regs}))
+        cycles[regs] = (r.cycles, r.summary()["theoretical_occupancy"], r.summary()["dram_bandwidth_gbs"])
+    runs = [cycles[r] for r in (168, 128, 80, 64, 40, 32)]
+    # more occupancy -> shorter runs ...
+    assert all(b[0] <= a[0] for a, b in zip(runs, runs[1:]))
+    assert runs[-1][0] < runs[0][0] / 3
+    # ... until HBM bandwidth saturates: the last steps gain little, bandwidth near the cap
+    cap = s.gpu.memory_bandwidth_gbs
+    assert runs[-1][2] > 0.7 * cap
+    assert runs[-2][0] / runs[-1][0] < 1.3
+
+
+def test_streaming_reaches_bandwidth_and_no_further():
+    s = load_preset("memory-bound-stream")
+    r = simulate(s).summary()
+    cap = s.gpu.memory_bandwidth_gbs
+    assert 0.8 * cap < r["dram_bandwidth_gbs"] <= cap
+    # doubling the grid doubles the time: bandwidth, not warps, is the limit
+    r2 = simulate(s.with_values(**{"launch.grid": [2 * s.launch.grid.x, 1, 1]})).summary()
+    assert r2["cycles"] / r["cycles"] == pytest.approx(2.0, rel=0.08)
+    assert r2["dram_bandwidth_gbs"] <= cap
+
+
+def test_compute_bound_saturates_issue():
+    r = simulate(load_preset("compute-bound-fma")).summary()
+    assert r["issue_slot_utilization"] > 0.9
+
+
+def test_tail_effect_one_block_more_than_a_wave():
+    s = load_preset("tail-effect")  # 133 blocks, 132 fit at once (one per SM)
+    full = simulate(s.with_values(**{"launch.grid": [132, 1, 1]}))
+    tail = simulate(s)
+    assert tail.cycles > 1.7 * full.cycles
+    # during the tail one SM works and the rest idle
+    late = tail.cycles - 10
+    assert (tail.residency.at(late) > 0).sum() == 1
+    assert tail.summary()["sm_active_fraction"] < 0.6
+
+
+def test_barrier_preset_spends_time_in_barrier():
+    s = simulate(load_preset("barrier-tiling")).summary()
+    assert s["warp_state_cycles"]["barrier"] > 0.05 * sum(s["warp_state_cycles"].values())
+
+
+def test_tensor_gemm_uses_the_mma_pipe_and_other_units():
+    s = simulate(load_preset("tensor-gemm")).summary()
+    states = s["warp_state_cycles"]
+    assert states["barrier"] > 0 and states["short_scoreboard"] > 0 and states["long_scoreboard"] > 0
+
+
+def test_gto_vs_lrr_differ_on_a_shared_scheduler():
+    s = load_preset("compute-bound-fma")
+    a = simulate(s.with_values(**{"scheduler.policy": "lrr"}))
+    b = simulate(s.with_values(**{"scheduler.policy": "gto"}))
+    assert a.warp_instructions == b.warp_instructions
+    assert not (a.trace[: min(a.cycles, b.cycles)] == b.trace[: min(a.cycles, b.cycles)]).all()

@@ -1,0 +1,88 @@
+"""`simulate` and `bench` against the CLI contract."""
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.helpers import assert_one_line_error, run_cli
+
+CONTRACT_KEYS = {
+    "gpu", "total_blocks", "launched_warps", "cycles", "theoretical_occupancy", "achieved_occupancy", "waves",
+    "issue_slot_utilization", "kernel_active_fraction", "sm_active_fraction", "avg_eligible_per_scheduler", "ipc",
+    "warp_state_cycles", "limiters", "warp_instructions", "sim_seconds",
+}
+
+
+def test_simulate_json_contract(tmp_path):
+    out = tmp_path / "run.npz"
+    proc = run_cli("simulate", "example-240x256", "--json", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    s = json.loads(proc.stdout)
+    assert CONTRACT_KEYS <= set(s)
+    assert s["gpu"] == "H100" and s["total_blocks"] == 240 and s["launched_warps"] == 1920
+    assert s["theoretical_occupancy"] == 1.0 and set(s["limiters"]) == {"warps", "registers"}
+    assert 0 < s["sim_seconds"] < 5
+    data = np.load(out)
+    for key in ("launched", "resident", "eligible", "issued"):
+        assert data[key].shape == (s["cycles"],)
+    assert data["launched"][0] == 1920
+    assert int(data["issued"].sum()) == s["warp_instructions"]
+    assert json.loads(str(data["summary_json"]))["cycles"] == s["cycles"]
+
+
+def test_simulate_set_overrides_and_scenario_file(tmp_path):
+    proc = run_cli("simulate", "example-240x256", "--set", "launch.grid=[480,1,1]", "--set", "scheduler.policy=lrr",
+                   "--set", "seed=5", "--json")
+    s = json.loads(proc.stdout)
+    assert s["total_blocks"] == 480 and s["scheduler_policy"] == "lrr" and s["seed"] == 5
+    scenario = tmp_path / "mine.toml"
+    scenario.write_text('gpu = "A100"\n[launch]\ngrid = [108, 1, 1]\nblock = [128, 1, 1]\n'
+                        '[workload]\npreset = "compute"\nloop = 2\n')
+    s = json.loads(run_cli("simulate", str(scenario), "--json").stdout)
+    assert s["gpu"] == "A100" and s["total_blocks"] == 108
+
+
+def test_simulate_text_output():
+    proc = run_cli("simulate", "example-240x256")
+    assert proc.returncode == 0
+    assert "launched warps           1920" in proc.stdout
+    assert "issue slots used" in proc.stdout and "'GPU utilization' (NVML)" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "args,contains",
+    [
+        (["--set", "launch.block=[32,32,2]"], "limiter: warps"),
+        (["--set", "launch.registers_per_thread=300"], "limiter: registers"),
+        (["--set", "launch.dynamic_shared_bytes=300000"], "limiter: shared_memory"),
+        (["--set", "launch.grid=[0,1,1]"], "launch.grid.x: 0 is below the minimum of 1"),
+        (["--set", "scheduler.policy=random"], "scheduler.policy"),
+        (["--set", "nonsense"], "not key=value"),
+        (["--set", "launch.grid=[1,"], "launch.grid"),
+        (["--out", "/tmp/x.txt"], "must end in .npz"),
+        (["--out", "/nonexistent-dir/x.npz"], "--out"),
+    ],
+)
+def test_simulate_bad_input(args, contains):
+    assert_one_line_error(run_cli("simulate", "example-240x256", *args), 2, contains)
+
+
+def test_simulate_bad_scenario_files(tmp_path):
+    assert_one_line_error(run_cli("simulate", "no-such-preset"), 2, "unknown preset")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[launch\n")
+    assert_one_line_error(run_cli("simulate", str(bad)), 2, "invalid TOML")
+    bad.write_text('[workload]\nbody = [{ op = "ffma", count = 0 }]\n')
+    assert_one_line_error(run_cli("simulate", str(bad)), 2, "workload.body[0].count: 0 is below the minimum of 1")
+
+
+def test_bench_quick_json():
+    proc = run_cli("bench", "--quick", "--json", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["machine"]["cores"] >= 1
+    cases = report["cases"]
+    assert len(cases) == 4
+    for case in cases:
+        assert case["warp_instructions_per_second"] > 0 and case["result_bytes_per_warp_slot_cycle"] <= 1.1
