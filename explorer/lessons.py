@@ -1,0 +1,172 @@
+"""Guided lessons: data files under ``resources/lessons/``, validated here (Qt-free).
+
+A lesson is a sequence of steps. Each step may load a scenario (a preset name),
+change fields of the current one (dotted keys, as ``--set`` takes them), switch
+the view, move to a cycle, select an SM, name the panels to highlight, and carries
+2-5 sentences of narration in every shipped language. The GUI's lesson panel plays
+them; ``warp-explorer render --lesson NAME --step K`` draws a step for a slide.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from explorer.model.errors import InputError
+from explorer.model.presets import load_preset
+from explorer.model.scenario import Scenario
+from explorer.paths import resource
+
+LANGUAGES = ("en", "ru")
+VIEWS = ("explorer", "occupancy", "gemm", "memory")
+# Panels a step can point at; the GUI maps each to a widget.
+TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "legend", "occupancy", "occupancy_graphs",
+           "gemm", "roofline", "memory")
+_CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
+
+
+@dataclass(frozen=True)
+class Step:
+    narration: dict  # language -> text
+    scenario: str = ""  # preset name to load (empty: keep the current scenario)
+    changes: dict = field(default_factory=dict)  # dotted key -> value
+    view: str = "explorer"
+    cycle: int | str = "start"  # a cycle number, "start", "end" or "N%" of the run
+    select_sm: int | None = None
+    highlight: tuple[str, ...] = ()
+    gemm: dict = field(default_factory=dict)  # inputs for the GEMM view (m, n, k, dtype, tile)
+
+    def text(self, lang: str) -> str:
+        return self.narration.get(lang) or self.narration["en"]
+
+    def resolve_cycle(self, cycles: int) -> int:
+        """The step's cycle within a run of ``cycles`` cycles."""
+        last = max(0, cycles - 1)
+        if isinstance(self.cycle, int):
+            return min(max(0, self.cycle), last)
+        if self.cycle == "start":
+            return 0
+        if self.cycle == "end":
+            return last
+        return min(last, int(round(float(self.cycle[:-1]) / 100 * last)))
+
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str
+    order: int
+    title: dict
+    steps: tuple[Step, ...]
+
+    def title_text(self, lang: str) -> str:
+        return self.title.get(lang) or self.title["en"]
+
+    def scenario_at(self, index: int, current: Scenario | None = None) -> Scenario:
+        """The scenario in effect at step ``index``: the last loaded one plus every change since."""
+        scenario = current
+        for step in self.steps[: index + 1]:
+            if step.scenario:
+                scenario = load_preset(step.scenario)
+            if step.changes:
+                if scenario is None:
+                    raise InputError(f"lesson {self.name}", "a step changes fields before any scenario is loaded")
+                scenario = scenario.with_values(**step.changes)
+        if scenario is None:
+            raise InputError(f"lesson {self.name}", "no step loads a scenario")
+        return scenario
+
+
+def _texts(value, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise InputError(where, "needs a text per language, e.g. { en = \"...\", ru = \"...\" }")
+    for lang in LANGUAGES:
+        if not isinstance(value.get(lang), str) or not value[lang].strip():
+            raise InputError(f"{where}.{lang}", "missing text")
+    return {k: " ".join(v.split()) for k, v in value.items()}
+
+
+def _parse_step(data, where: str) -> Step:
+    if not isinstance(data, dict):
+        raise InputError(where, "expected a table")
+    known = {"narration", "scenario", "set", "view", "cycle", "select_sm", "highlight", "gemm"}
+    unknown = set(data) - known
+    if unknown:
+        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(known))}")
+    view = data.get("view", "explorer")
+    if view not in VIEWS:
+        raise InputError(f"{where}.view", f"{view!r}; choose one of {', '.join(VIEWS)}")
+    cycle = data.get("cycle", "start")
+    if not (isinstance(cycle, int) and not isinstance(cycle, bool) and cycle >= 0) and not (
+        isinstance(cycle, str) and _CYCLE.match(cycle)
+    ):
+        raise InputError(f"{where}.cycle", f"{cycle!r}; write a cycle number, \"start\", \"end\" or \"40%\"")
+    highlight = data.get("highlight", [])
+    if isinstance(highlight, str):
+        highlight = [highlight]
+    for target in highlight:
+        if target not in TARGETS:
+            raise InputError(f"{where}.highlight", f"{target!r}; choose from {', '.join(TARGETS)}")
+    sm = data.get("select_sm")
+    if sm is not None and (not isinstance(sm, int) or isinstance(sm, bool) or sm < 0):
+        raise InputError(f"{where}.select_sm", f"{sm!r} is not an SM index")
+    changes = data.get("set", {})
+    if not isinstance(changes, dict):
+        raise InputError(f"{where}.set", "expected a table of dotted keys")
+    gemm = data.get("gemm", {})
+    if not isinstance(gemm, dict):
+        raise InputError(f"{where}.gemm", "expected a table (m, n, k, dtype, tile)")
+    return Step(
+        narration=_texts(data.get("narration"), f"{where}.narration"),
+        scenario=data.get("scenario", ""),
+        changes=dict(changes),
+        view=view,
+        cycle=cycle,
+        select_sm=sm,
+        highlight=tuple(highlight),
+        gemm=dict(gemm),
+    )
+
+
+def parse_lesson(data: dict, name: str) -> Lesson:
+    steps_raw = data.get("steps")
+    if not isinstance(steps_raw, list) or not steps_raw:
+        raise InputError(f"lesson {name}", "has no [[steps]]")
+    lesson = Lesson(
+        name=name,
+        order=int(data.get("order", 99)),
+        title=_texts(data.get("title"), f"lesson {name}.title"),
+        steps=tuple(_parse_step(s, f"lesson {name}.steps[{i}]") for i, s in enumerate(steps_raw)),
+    )
+    # every scenario a step reaches must be valid (presets exist, changes validate)
+    for i in range(len(lesson.steps)):
+        try:
+            lesson.scenario_at(i)
+        except InputError as exc:
+            raise InputError(f"lesson {name}.steps[{i}]", str(exc)) from None
+    return lesson
+
+
+def load_lesson_file(path: Path) -> Lesson:
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(str(path), f"cannot read the lesson: {exc}") from None
+    name = Path(path).stem.split("-", 1)[-1] if Path(path).stem[:2].isdigit() else Path(path).stem
+    return parse_lesson(data, name)
+
+
+@cache
+def load_lessons() -> tuple[Lesson, ...]:
+    """Every shipped lesson, in teaching order."""
+    lessons = [load_lesson_file(p) for p in sorted(resource("lessons").glob("*.toml"))]
+    return tuple(sorted(lessons, key=lambda l: (l.order, l.name)))
+
+
+def get_lesson(name: str) -> Lesson:
+    for lesson in load_lessons():
+        if lesson.name == name:
+            return lesson
+    raise InputError("--lesson", f"unknown lesson {name!r}; lessons: {', '.join(l.name for l in load_lessons())}")

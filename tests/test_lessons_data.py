@@ -1,0 +1,62 @@
+"""The shipped lessons: valid data, both languages, every scenario they reach is valid."""
+
+import pytest
+
+from explorer.lessons import LANGUAGES, TARGETS, VIEWS, Step, get_lesson, load_lessons, parse_lesson
+from explorer.model.errors import InputError
+from explorer.occupancy import occupancy_for_launch
+
+CONCEPTS = [
+    "launched-resident-ready", "what-limits-residency", "latency-hiding", "scheduler-picks-ready-warps",
+    "occupancy-vs-utilization", "waves-and-tail", "memory-hierarchy", "tensor-cores",
+]
+
+
+def test_one_lesson_per_mission_concept_in_order():
+    assert [lesson.name for lesson in load_lessons()] == CONCEPTS
+
+
+@pytest.mark.parametrize("lesson", load_lessons(), ids=lambda l: l.name)
+def test_lesson_is_complete_in_every_language(lesson):
+    for lang in LANGUAGES:
+        assert lesson.title_text(lang)
+    assert lesson.steps[0].scenario, "the first step loads a scenario"
+    for i, step in enumerate(lesson.steps):
+        assert step.view in VIEWS and set(step.highlight) <= set(TARGETS)
+        for lang in LANGUAGES:
+            sentences = [s for s in step.text(lang).replace("?", ".").split(". ") if s.strip()]
+            assert 2 <= len(sentences) <= 6, (lesson.name, i, lang, len(sentences))
+        scenario = lesson.scenario_at(i)
+        assert occupancy_for_launch(scenario.gpu, scenario.launch).active_blocks_per_sm > 0
+
+
+def test_russian_text_is_russian():
+    for lesson in load_lessons():
+        for step in lesson.steps:
+            text = step.text("ru")
+            assert sum("а" <= c.lower() <= "я" for c in text) > len(text) // 3
+
+
+def test_cycle_resolution():
+    step = Step(narration={"en": "a. b", "ru": "а. б"}, cycle="50%")
+    assert step.resolve_cycle(101) == 50
+    assert Step(narration={}, cycle="end").resolve_cycle(10) == 9
+    assert Step(narration={}, cycle=10**9).resolve_cycle(10) == 9
+
+
+def test_bad_lessons_are_refused_with_the_field():
+    good_text = {"en": "One. Two.", "ru": "Раз. Два."}
+    with pytest.raises(InputError, match="has no"):
+        parse_lesson({"title": good_text}, "x")
+    with pytest.raises(InputError, match=r"steps\[0\].view"):
+        parse_lesson({"title": good_text, "steps": [{"scenario": "example-240x256", "view": "cockpit",
+                                                      "narration": good_text}]}, "x")
+    with pytest.raises(InputError, match=r"narration.ru"):
+        parse_lesson({"title": good_text, "steps": [{"scenario": "example-240x256", "narration": {"en": "a"}}]}, "x")
+    with pytest.raises(InputError, match="unknown preset"):
+        parse_lesson({"title": good_text, "steps": [{"scenario": "nope", "narration": good_text}]}, "x")
+    with pytest.raises(InputError, match="registers_per_thread"):
+        parse_lesson({"title": good_text, "steps": [{"scenario": "example-240x256", "narration": good_text,
+                                                      "set": {"launch.registers_per_thread": -3}}]}, "x")
+    with pytest.raises(InputError, match="unknown lesson"):
+        get_lesson("nope")
