@@ -8,7 +8,7 @@ one while the user types into the next.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu

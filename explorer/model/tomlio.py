@@ -1,8 +1,8 @@
-"""Read and write the small TOML documents we own (scenarios), saving atomically.
+"""Read and write the small TOML documents we own (scenarios).
 
-``tomllib`` reads; writing needs only tables of scalars and flat lists, so a
-40-line emitter beats another dependency. Saves go to a temporary file in the same
-folder and are renamed over the target, so a crash never leaves half a file.
+``tomllib`` reads; writing needs only tables of scalars, flat lists and inline
+tables, so a short emitter beats another dependency. Saves are atomic
+(``explorer.atomic``).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import tomllib
 from pathlib import Path
 
+from explorer.atomic import atomic_write_text  # noqa: F401 - re-exported for scenario saving
 from explorer.model.errors import InputError
 
 
@@ -56,23 +56,6 @@ def dumps(doc: dict) -> str:
 
     emit(doc, "")
     return "\n".join(lines).lstrip("\n") + "\n"
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def load_toml(path: str | os.PathLike) -> dict:

@@ -23,7 +23,7 @@ MMA chains accumulate across iterations (loop-carried).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from explorer.model.errors import InputError, require_int
 

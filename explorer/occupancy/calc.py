@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, asdict
 
 from explorer.model.catalog import ArchSpec, GpuSpec
-from explorer.model.errors import InputError, require_int
+from explorer.model.errors import require_int
 from explorer.model.scenario import BYTES_MAX, MAX_BARRIERS
 
 LIMITERS = ("warps", "registers", "shared_memory", "blocks", "barriers")

@@ -146,27 +146,6 @@ class SimResult:
 
 
 def _atomic_savez(path, payload: dict) -> None:
-    import os
-    import tempfile
-    from pathlib import Path
+    from explorer.atomic import atomic_write
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.savez_compressed(fh, **payload)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def issue_efficiency_text(summary: dict) -> str:
-    """One line contrasting NVML-style utilization with issue-slot use (the mission's point)."""
-    return (f"GPU 'utilization' (a kernel is running): {100 * summary['kernel_active_fraction']:.0f}%  |  "
-            f"issue slots used: {100 * summary['issue_slot_utilization']:.1f}%  |  "
-            f"achieved occupancy: {100 * summary['achieved_occupancy']:.1f}%")
-
+    atomic_write(path, lambda fh: np.savez_compressed(fh, **payload))
