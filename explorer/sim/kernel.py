@@ -92,7 +92,8 @@ def run_cycles(
     p_op, p_dst, p_src, p_req, loop,
     # configuration (see engine._config_arrays)
     cfg_i, cfg_f,
-    # warp state (flattened sm * W + slot)
+    # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
+    # contiguous (warp slot = sub-partition + k * SP, which the trace records)
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
     reg_ready, reg_kind,
     # sub-partition and SM state
@@ -168,7 +169,7 @@ def run_cycles(
                 for slot in range(W):
                     if k == wpb:
                         break
-                    gi = sm * W + slot
+                    gi = sm * W + (slot % SP) * per_sp + slot // SP
                     if w_block[gi] != -1:
                         continue
                     w_block[gi] = b
@@ -201,10 +202,11 @@ def run_cycles(
                 spi = sm * SP + sp
                 if t < sp_next[spi]:
                     continue  # nothing in this sub-partition can change this cycle
+                base = sm * W + sp * per_sp  # this sub-partition's warps are contiguous
                 n_el = 0
                 nxt = NEVER
                 for k in range(per_sp):
-                    gi = sm * W + sp + k * SP
+                    gi = base + k
                     ph = w_phase[gi]
                     st = EMPTY
                     when = NEVER  # earliest cycle this warp's state may change
@@ -215,7 +217,7 @@ def run_cycles(
                             if policy == TWO_LEVEL:
                                 cnt = 0
                                 for kk in range(per_sp):
-                                    g2 = sm * W + sp + kk * SP
+                                    g2 = base + kk
                                     if w_tl[g2] == 1 and w_phase[g2] >= P_RUN:
                                         cnt += 1
                                 w_tl[gi] = 1 if cnt < active_cap else 0
@@ -299,7 +301,7 @@ def run_cycles(
                     if policy == TWO_LEVEL:
                         cnt = 0
                         for k in range(per_sp):
-                            gi = sm * W + sp + k * SP
+                            gi = base + k
                             if w_tl[gi] == 1 and w_phase[gi] >= P_RUN:
                                 if w_state[gi] == LONG_SB:
                                     w_tl[gi] = 0
@@ -309,13 +311,13 @@ def run_cycles(
                             best = -1
                             best_age = NEVER
                             for j in range(n_el):
-                                gi = sm * W + sp + elig[j] * SP
+                                gi = base + elig[j]
                                 if w_tl[gi] == 0 and w_age[gi] < best_age:
                                     best = j
                                     best_age = w_age[gi]
                             if best < 0:
                                 break
-                            w_tl[sm * W + sp + elig[best] * SP] = 1
+                            w_tl[base + elig[best]] = 1
                             cnt += 1
                     # -- pick one eligible warp by the policy
                     pick = -1
@@ -328,7 +330,7 @@ def run_cycles(
                     if pick < 0 and (policy == GTO or policy == OLDEST):
                         best_age = NEVER
                         for j in range(n_el):
-                            a = w_age[sm * W + sp + elig[j] * SP]
+                            a = w_age[base + elig[j]]
                             if a < best_age:
                                 best_age = a
                                 pick = elig[j]
@@ -336,7 +338,7 @@ def run_cycles(
                         best_d = per_sp + 1
                         for j in range(n_el):
                             k = elig[j]
-                            if policy == TWO_LEVEL and w_tl[sm * W + sp + k * SP] == 0:
+                            if policy == TWO_LEVEL and w_tl[base + k] == 0:
                                 continue
                             d = k - last - 1  # distance after the last issued warp, circular
                             if d < 0:
@@ -347,13 +349,13 @@ def run_cycles(
                     if pick < 0:  # two-level, no active warp ready: the oldest ready one
                         best_age = NEVER
                         for j in range(n_el):
-                            a = w_age[sm * W + sp + elig[j] * SP]
+                            a = w_age[base + elig[j]]
                             if a < best_age:
                                 best_age = a
                                 pick = elig[j]
                     for j in range(n_el):
                         if elig[j] != pick:
-                            g2 = sm * W + sp + elig[j] * SP
+                            g2 = base + elig[j]
                             sc[w_state[g2]] -= 1
                             sc[NOT_SELECTED] += 1
                             w_state[g2] = NOT_SELECTED
@@ -361,7 +363,7 @@ def run_cycles(
                     issued_total += 1
                     nxt = t + 1
                     # -- issue the picked warp's instruction
-                    gi = sm * W + sp + pick * SP
+                    gi = base + pick
                     b = w_block[gi]
                     if w_iter[gi] >= loop:  # EXIT
                         if w_drain[gi] > t + 1:
@@ -434,7 +436,7 @@ def run_cycles(
                                         w_phase[g2] = P_RUN
                                         w_wake[g2] = t + bar_lat
                                         w_wkind[g2] = BARRIER
-                                        sp2 = sm * SP + s2 % SP
+                                        sp2 = sm * SP + s2 // per_sp
                                         if t + 1 < sp_next[sp2]:
                                             sp_next[sp2] = t + 1
                             else:
@@ -451,8 +453,9 @@ def run_cycles(
         for sm in range(S):
             ri = rec_map[sm]
             if ri >= 0:
-                for s2 in range(W):
-                    trace[row, ri, s2] = w_state[sm * W + s2]
+                for sp in range(SP):
+                    for k in range(per_sp):
+                        trace[row, ri, sp + k * SP] = w_state[sm * W + sp * per_sp + k]
         if g[3] == total_warps:
             g[4] = 1
             t += 1
