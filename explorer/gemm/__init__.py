@@ -1,0 +1,1 @@
+"""GEMM on the hardware and the memory hierarchy (Qt-free; every result is plain data)."""

@@ -1,0 +1,305 @@
+"""Typed, validated loaders for ``resources/gemm.toml`` and ``resources/gpu_throughput.toml``.
+
+Hardware figures and model assumptions live in the data files with a source next
+to each one; this module checks each is present, of the right type and sourced,
+and turns them into frozen dataclasses. Nothing here imports Qt or numpy.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from explorer.model.catalog import GpuSpec, load_catalog
+from explorer.model.errors import InputError
+from explorer.paths import resource
+
+DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
+TENSOR_DTYPES = ("tf32", "fp16", "bf16", "fp8")
+
+
+class GemmDataError(Exception):
+    """A shipped data file (gemm.toml, gpu_throughput.toml) is malformed."""
+
+
+# ---------------------------------------------------------------------------
+# small typed readers
+# ---------------------------------------------------------------------------
+def _num(table: dict, key: str, where: str, *, integer: bool = False, allow_zero: bool = False) -> float | int:
+    if key not in table:
+        raise GemmDataError(f"{where}: missing '{key}'")
+    v = table[key]
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise GemmDataError(f"{where}.{key}: expected a number, got {v!r}")
+    if integer and not isinstance(v, int):
+        raise GemmDataError(f"{where}.{key}: expected an integer, got {v!r}")
+    if v < 0 or (v == 0 and not allow_zero):
+        raise GemmDataError(f"{where}.{key}: expected a {'non-negative' if allow_zero else 'positive'} number, got {v!r}")
+    return v if integer else float(v)
+
+
+def _source(table: dict, key: str, where: str) -> str:
+    src = table.get("sources", {}).get(key)
+    if not isinstance(src, str) or not src.strip():
+        raise GemmDataError(f"{where}.{key}: the figure has no source in {where}.sources")
+    return src
+
+
+def _load(name: str, path: Path | None) -> dict:
+    path = path or resource(name)
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise GemmDataError(f"{path}: not valid TOML ({exc})") from None
+
+
+# ---------------------------------------------------------------------------
+# gemm.toml
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DTypeSpec:
+    """One GEMM input type: element size, MMA instruction shape, default tiling."""
+
+    name: str
+    label: str
+    bytes: int
+    tensor_core: bool
+    mma_m: int
+    mma_n: int
+    mma_k: int
+    default_tile: tuple[int, int, int]
+    default_warps: int
+    default_stages: int
+    sources: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def flops_per_instruction(self) -> int:
+        """FLOPs of one warp-instruction: an m x n x k MMA, or 32 lanes x one FFMA."""
+        if self.tensor_core:
+            return 2 * self.mma_m * self.mma_n * self.mma_k
+        return 2 * 32
+
+
+@dataclass(frozen=True)
+class GemmModel:
+    """The assumptions of the GEMM performance model (see gemm.toml [model])."""
+
+    register_overhead: int
+    fragment_buffers: int
+    copy_bytes_per_thread: int
+    shared_bytes_per_warp_load: int
+    address_ops_per_memory_op: int
+    loop_ops_per_k_step: int
+    epilogue_ops_per_accumulator: int
+    l2_usable_fraction: float
+    launch_overhead_us: float
+    sources: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class AttentionModel:
+    softmax_flops_per_score: int
+    block_q: int
+    block_kv: int
+    lse_bytes: int
+    sources: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class GemmData:
+    dtypes: dict  # name -> DTypeSpec
+    model: GemmModel
+    attention: AttentionModel
+
+
+def parse_gemm_data(data: dict) -> GemmData:
+    dt_tables = data.get("dtype", {})
+    dtypes: dict[str, DTypeSpec] = {}
+    for name in DTYPES:
+        where = f"dtype.{name}"
+        t = dt_tables.get(name)
+        if not isinstance(t, dict):
+            raise GemmDataError(f"gemm.toml: missing [{where}]")
+        for key in ("bytes", "mma_shape", "tile"):
+            _source(t, key, where)
+        label = t.get("label")
+        if not isinstance(label, str) or not label:
+            raise GemmDataError(f"{where}.label: expected text")
+        tc = t.get("tensor_core")
+        if not isinstance(tc, bool):
+            raise GemmDataError(f"{where}.tensor_core: expected true or false")
+        shape = t.get("mma_shape")
+        tile = t.get("tile")
+        for key, v in (("mma_shape", shape), ("tile", tile)):
+            if not (isinstance(v, list) and len(v) == 3 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                                and x > 0 for x in v)):
+                raise GemmDataError(f"{where}.{key}: expected three positive integers, got {v!r}")
+        if tc and (tile[0] % shape[0] or tile[1] % shape[1] or tile[2] % shape[2]):
+            raise GemmDataError(f"{where}.tile: {tile} is not a multiple of the MMA shape {shape}")
+        dtypes[name] = DTypeSpec(
+            name=name,
+            label=label,
+            bytes=int(_num(t, "bytes", where, integer=True)),
+            tensor_core=tc,
+            mma_m=shape[0], mma_n=shape[1], mma_k=shape[2],
+            default_tile=tuple(tile),
+            default_warps=int(_num(t, "warps", where, integer=True)),
+            default_stages=int(_num(t, "stages", where, integer=True)),
+            sources=dict(t.get("sources", {})),
+        )
+    unknown = set(dt_tables) - set(DTYPES)
+    if unknown:
+        raise GemmDataError(f"gemm.toml: unknown data type [dtype.{min(unknown)}]")
+
+    m = data.get("model", {})
+    ints = ("register_overhead", "fragment_buffers", "copy_bytes_per_thread", "shared_bytes_per_warp_load",
+            "address_ops_per_memory_op", "loop_ops_per_k_step", "epilogue_ops_per_accumulator")
+    kw = {k: int(_num(m, k, "model", integer=True, allow_zero=True)) for k in ints}
+    for k in ints + ("l2_usable_fraction", "launch_overhead_us"):
+        _source(m, k, "model")
+    frac = _num(m, "l2_usable_fraction", "model")
+    if frac > 1:
+        raise GemmDataError(f"model.l2_usable_fraction: {frac} is above 1")
+    if m.get("output_same_as_input") is not True:
+        raise GemmDataError("model.output_same_as_input: only true is modelled (the CLI contract's min_hbm_bytes)")
+    model = GemmModel(**kw, l2_usable_fraction=frac,
+                      launch_overhead_us=_num(m, "launch_overhead_us", "model", allow_zero=True),
+                      sources=dict(m.get("sources", {})))
+    if model.fragment_buffers < 1 or model.copy_bytes_per_thread < 1 or model.shared_bytes_per_warp_load < 1:
+        raise GemmDataError("model: fragment_buffers, copy_bytes_per_thread, shared_bytes_per_warp_load must be >= 1")
+
+    a = data.get("attention", {})
+    akeys = ("softmax_flops_per_score", "block_q", "block_kv", "lse_bytes")
+    for k in akeys:
+        _source(a, k, "attention")
+    attention = AttentionModel(**{k: int(_num(a, k, "attention", integer=True, allow_zero=(k == "lse_bytes")))
+                                  for k in akeys}, sources=dict(a.get("sources", {})))
+    return GemmData(dtypes=dtypes, model=model, attention=attention)
+
+
+@cache
+def gemm_data(path: Path | None = None) -> GemmData:
+    return parse_gemm_data(_load("gemm.toml", path))
+
+
+def dtype_spec(name, field_name: str = "dtype") -> DTypeSpec:
+    """The data type by name (case-insensitive), or an InputError listing the choices."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    specs = gemm_data().dtypes
+    if key not in specs:
+        raise InputError(field_name, f"{name!r} is not a data type; choose one of {', '.join(DTYPES)}")
+    return specs[key]
+
+
+# ---------------------------------------------------------------------------
+# gpu_throughput.toml
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figure:
+    """A number with the source it comes from (what the views show on hover)."""
+
+    value: float
+    source: str
+
+
+@dataclass(frozen=True)
+class GpuThroughput:
+    """Peak math throughput per data type and L2/L1 figures of one GPU."""
+
+    gpu: str
+    peak_tflops: dict  # dtype -> Figure (0 = no Tensor Core path for that type)
+    l2_bytes_per_clock: Figure
+    l2_bandwidth_gbs: Figure
+    l1_shared_bytes_per_sm: Figure
+
+    def supports(self, dtype: str) -> bool:
+        return self.peak_tflops[dtype].value > 0
+
+    @property
+    def supported_dtypes(self) -> tuple[str, ...]:
+        return tuple(d for d in DTYPES if self.supports(d))
+
+
+def _tensor_figure(table: dict, key: str, where: str) -> Figure:
+    value = _num(table, key, where, allow_zero=True)
+    src = _source(table, key, where)
+    if value == 0 and not src.lower().startswith("unsupported"):
+        raise GemmDataError(f"{where}.{key}: 0 means unsupported, and its source must start with 'unsupported:'")
+    return Figure(value, src)
+
+
+def parse_throughput(data: dict, catalog: dict[str, GpuSpec]) -> dict[str, GpuThroughput]:
+    archs = data.get("arch", {})
+    l1: dict[str, Figure] = {}
+    for cc, t in archs.items():
+        where = f"arch.{cc}"
+        l1[cc] = Figure(float(_num(t, "l1_shared_bytes_per_sm", where, integer=True)),
+                        _source(t, "l1_shared_bytes_per_sm", where))
+    gpus = data.get("gpu", {})
+    out: dict[str, GpuThroughput] = {}
+    for name, spec in catalog.items():
+        where = f"gpu.{name}"
+        t = gpus.get(name)
+        if not isinstance(t, dict):
+            raise GemmDataError(f"gpu_throughput.toml: no [{where}] for the catalog's GPU {name}")
+        cc = spec.compute_capability
+        if cc not in l1:
+            raise GemmDataError(f"gpu_throughput.toml: no [arch.\"{cc}\"] (needed by {name})")
+        if l1[cc].value < spec.arch.shared_per_sm:
+            raise GemmDataError(f"arch.{cc}.l1_shared_bytes_per_sm is below the catalog's shared_per_sm")
+        lanes = spec.arch.fp32_lanes_per_sub_partition * spec.arch.sub_partitions
+        peaks = {
+            "fp32": Figure(spec.fp32_tflops,
+                           f"derived (gpus.toml): {lanes} FP32 lanes/SM x {spec.sm_count} SMs x 2 FLOP x "
+                           f"{spec.boost_clock_mhz} MHz"),
+            "fp16": Figure(spec.tensor_fp16_tflops, spec.sources.get("tensor_fp16_tflops", "gpus.toml")),
+        }
+        for dt in ("tf32", "bf16", "fp8"):
+            peaks[dt] = _tensor_figure(t, f"{dt}_tflops", where)
+        bpc = _num(t, "l2_bytes_per_clock", where)
+        bpc_src = _source(t, "l2_bytes_per_clock", where)
+        out[name] = GpuThroughput(
+            gpu=name,
+            peak_tflops={d: peaks[d] for d in DTYPES},
+            l2_bytes_per_clock=Figure(bpc, bpc_src),
+            l2_bandwidth_gbs=Figure(bpc * spec.boost_clock_mhz / 1000.0,
+                                    f"{bpc:g} B/clk x {spec.boost_clock_mhz} MHz boost clock; {bpc_src}"),
+            l1_shared_bytes_per_sm=l1[cc],
+        )
+    extra = set(gpus) - set(catalog)
+    if extra:
+        raise GemmDataError(f"gpu_throughput.toml: [gpu.{min(extra)}] is not in gpus.toml")
+    return out
+
+
+@cache
+def load_throughput(path: Path | None = None) -> dict[str, GpuThroughput]:
+    return parse_throughput(_load("gpu_throughput.toml", path), load_catalog())
+
+
+def throughput(gpu: GpuSpec) -> GpuThroughput:
+    return load_throughput()[gpu.name]
+
+
+def peak_tflops(gpu: GpuSpec, dtype: str, field_name: str = "dtype") -> Figure:
+    """Peak dense TFLOPS for ``dtype`` on ``gpu``; an InputError if the type has no path there."""
+    spec = dtype_spec(dtype, field_name)
+    tp = throughput(gpu)
+    fig = tp.peak_tflops[spec.name]
+    if fig.value <= 0:
+        raise InputError(
+            field_name,
+            f"{spec.name} has no Tensor Core support on {gpu.name} (CC {gpu.compute_capability}); "
+            f"choose one of {', '.join(tp.supported_dtypes)}",
+        )
+    return fig
+
+
+@cache
+def sim_model_constants() -> dict:
+    """``resources/sim_model.toml`` (read directly: importing explorer.sim would pull in numpy)."""
+    with open(resource("sim_model.toml"), "rb") as fh:
+        return tomllib.load(fh)
