@@ -1,0 +1,282 @@
+"""Attention, naive vs FlashAttention-style tiled: HBM bytes, FLOPs, intensity, time.
+
+One forward pass of softmax(Q Kᵀ / sqrt(d)) V for ``batch x heads`` independent
+(sequence length N, head size d) problems, inputs and outputs in ``dtype``.
+
+Naive (three kernels, as in FlashAttention's "standard attention" algorithm):
+  1. S = Q Kᵀ          reads Q, K (2·N·d), writes S (N²)
+  2. P = softmax(S)    reads S (N²), writes P (N²)
+  3. O = P V           reads P (N²) and V (N·d), writes O (N·d)
+  HBM bytes = (4·N·d + 4·N²) x element size per (batch, head): exact for this
+  algorithm (S and P are stored in the input type).
+
+FlashAttention-2 style (one kernel; each CTA owns Br query rows and streams all
+key/value blocks of Bc rows through shared memory, with an online softmax):
+  reads Q once (N·d), K and V once per query block (2·N·d·ceil(N/Br)), writes O
+  (N·d) and the logsumexp (N x 4 B) for the backward pass.
+  HBM bytes = (N·d·(2 + 2·ceil(N/Br))) x element size + 4·N: exact for this
+  tiling when no K/V re-read hits L2 (FlashAttention's own IO accounting).
+  ``hbm_bytes_if_l2_holds_kv`` gives the other extreme (K, V read once).
+
+FLOPs: the two matrix products are 2·N²·d each (exact, both variants). The
+softmax is counted as ``softmax_flops_per_score`` per score (gemm.toml); the
+online softmax adds a rescale of the output rows per key/value block. Times are
+roofline estimates: per kernel max(Tensor Core time, SFU exp time, HBM time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from explorer.gemm.data import dtype_spec, gemm_data, peak_tflops, sim_model_constants
+from explorer.gemm.waves import ceil_div
+from explorer.model.catalog import GpuSpec, get_gpu
+from explorer.model.errors import InputError, require_int
+
+MAX_SEQ = 1 << 22
+MAX_HEAD = 512
+MAX_INSTANCES = 1 << 20
+
+
+@dataclass(frozen=True)
+class AttentionStep:
+    """One kernel (or phase) of an attention variant."""
+
+    name: str
+    read_bytes: int
+    write_bytes: int
+    matmul_flops: int
+    other_flops: int
+    exps: int
+    seconds: float
+    bound: str  # compute, sfu, memory
+    modelled_bytes: int  # HBM bytes the time uses (with L2 hits where the model has them)
+
+    @property
+    def bytes(self) -> int:
+        return self.read_bytes + self.write_bytes
+
+
+@dataclass(frozen=True)
+class AttentionCost:
+    variant: str  # naive, flash
+    label: str
+    steps: tuple[AttentionStep, ...]
+    kernels: int
+    shared_bytes_per_block: int  # 0 for naive (its GEMMs' tiling is not modelled here)
+    launch_overhead_seconds: float
+
+    @property
+    def hbm_bytes(self) -> int:
+        return sum(s.bytes for s in self.steps)
+
+    @property
+    def matmul_flops(self) -> int:
+        return sum(s.matmul_flops for s in self.steps)
+
+    @property
+    def flops(self) -> int:
+        return sum(s.matmul_flops + s.other_flops for s in self.steps)
+
+    @property
+    def arithmetic_intensity(self) -> float:
+        return self.flops / self.hbm_bytes
+
+    @property
+    def modelled_hbm_bytes(self) -> int:
+        """HBM bytes with the L2 hits the model assumes (the time uses these)."""
+        return sum(s.modelled_bytes for s in self.steps)
+
+    @property
+    def modelled_intensity(self) -> float:
+        return self.flops / self.modelled_hbm_bytes
+
+    @property
+    def predicted_seconds(self) -> float:
+        return sum(s.seconds for s in self.steps)
+
+    @property
+    def bound(self) -> str:
+        return max(self.steps, key=lambda s: s.seconds).bound
+
+    def to_json(self) -> dict:
+        return {
+            "variant": self.variant, "label": self.label, "kernels": self.kernels,
+            "hbm_bytes": self.hbm_bytes, "flops": self.flops, "matmul_flops": self.matmul_flops,
+            "arithmetic_intensity": self.arithmetic_intensity, "modelled_hbm_bytes": self.modelled_hbm_bytes,
+            "modelled_intensity": self.modelled_intensity, "predicted_seconds": self.predicted_seconds,
+            "launch_overhead_seconds": self.launch_overhead_seconds, "bound": self.bound,
+            "shared_bytes_per_block": self.shared_bytes_per_block,
+            "steps": [{"name": s.name, "read_bytes": s.read_bytes, "write_bytes": s.write_bytes,
+                       "matmul_flops": s.matmul_flops, "other_flops": s.other_flops, "exps": s.exps,
+                       "seconds": s.seconds, "bound": s.bound, "modelled_bytes": s.modelled_bytes}
+                      for s in self.steps],
+        }
+
+
+@dataclass(frozen=True)
+class AttentionComparison:
+    gpu: str
+    seq_len: int
+    head_dim: int
+    heads: int
+    batch: int
+    dtype: str
+    element_bytes: int
+    block_q: int
+    block_kv: int
+    naive: AttentionCost
+    flash: AttentionCost
+    hbm_bytes_if_l2_holds_kv: int  # flash, if every K/V re-read hit L2
+    assumptions: tuple[str, ...] = field(default=(), compare=False)
+    notes: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def hbm_reduction(self) -> float:
+        """Naive HBM bytes / flash HBM bytes."""
+        return self.naive.hbm_bytes / self.flash.hbm_bytes
+
+    @property
+    def speedup(self) -> float:
+        return self.naive.predicted_seconds / self.flash.predicted_seconds
+
+    def to_json(self) -> dict:
+        return {
+            "gpu": self.gpu, "seq_len": self.seq_len, "head_dim": self.head_dim, "heads": self.heads,
+            "batch": self.batch, "dtype": self.dtype, "element_bytes": self.element_bytes,
+            "block_q": self.block_q, "block_kv": self.block_kv,
+            "naive": self.naive.to_json(), "flash": self.flash.to_json(),
+            "hbm_bytes_if_l2_holds_kv": self.hbm_bytes_if_l2_holds_kv,
+            "hbm_reduction": self.hbm_reduction, "speedup": self.speedup,
+            "assumptions": list(self.assumptions), "notes": list(self.notes),
+        }
+
+
+def naive_hbm_bytes(seq_len: int, head_dim: int, element_bytes: int, instances: int = 1) -> int:
+    """(4·N·d + 4·N²) x element size x instances."""
+    n, d = seq_len, head_dim
+    return (4 * n * d + 4 * n * n) * element_bytes * instances
+
+
+def flash_hbm_bytes(seq_len: int, head_dim: int, element_bytes: int, block_q: int, lse_bytes: int = 4,
+                    instances: int = 1) -> int:
+    """(N·d·(2 + 2·ceil(N/Br))) x element size + N x lse_bytes, per instance."""
+    n, d = seq_len, head_dim
+    tr = ceil_div(n, block_q)
+    return ((2 + 2 * tr) * n * d * element_bytes + n * lse_bytes) * instances
+
+
+def compare_attention(
+    gpu: GpuSpec | str,
+    seq_len,
+    head_dim,
+    heads=1,
+    batch=1,
+    dtype: str = "fp16",
+    block_q=None,
+    block_kv=None,
+) -> AttentionComparison:
+    """Naive vs FlashAttention-style forward attention, side by side (plain data)."""
+    gpu = get_gpu(gpu) if isinstance(gpu, str) else gpu
+    n = require_int("seq_len", seq_len, lo=1, hi=MAX_SEQ)
+    d = require_int("head_dim", head_dim, lo=1, hi=MAX_HEAD)
+    heads = require_int("heads", heads, lo=1, hi=MAX_INSTANCES)
+    batch = require_int("batch", batch, lo=1, hi=MAX_INSTANCES)
+    dt = dtype_spec(dtype)
+    peak = peak_tflops(gpu, dt.name)
+    am = gemm_data().attention
+    model = gemm_data().model
+    b = dt.bytes
+    inst = heads * batch
+    notes: list[str] = []
+
+    # -- flash tiling: Q block + K block + V block in shared memory --------------------
+    limit = gpu.arch.shared_per_block_optin
+    br = require_int("block_q", block_q, lo=16, hi=1024) if block_q is not None else am.block_q
+    bc = require_int("block_kv", block_kv, lo=16, hi=1024) if block_kv is not None else am.block_kv
+
+    def smem(br_, bc_):
+        return (br_ + 2 * bc_) * d * b
+
+    if block_q is None and block_kv is None:
+        while smem(br, bc) > limit and bc > 16:
+            bc //= 2
+        while smem(br, bc) > limit and br > 16:
+            br //= 2
+        if (br, bc) != (am.block_q, am.block_kv):
+            notes.append(f"blocks {am.block_q}x{am.block_kv} do not fit {gpu.name}'s shared memory at head size {d}; "
+                         f"using {br}x{bc}")
+    if smem(br, bc) > limit:
+        field_name = "block_kv" if block_kv is not None else ("block_q" if block_q is not None else "head_dim")
+        raise InputError(field_name, f"Q, K and V blocks of {br}, {bc} and {bc} rows x {d} x {b} B need "
+                                     f"{smem(br, bc)} B of shared memory per block, above the limit of {limit} B "
+                                     f"on {gpu.name}")
+
+    # -- rates ------------------------------------------------------------------------------
+    clock = gpu.boost_clock_mhz * 1e6
+    hbm_eff = float(sim_model_constants()["dram"]["efficiency"])
+    bw = gpu.memory_bandwidth_gbs * 1e9 * hbm_eff
+    mm_rate = peak.value * 1e12
+    sfu_rate = gpu.arch.sfu_lanes_per_sub_partition * gpu.arch.sub_partitions * gpu.sm_count * clock  # exp/s
+    other_rate = gpu.fp32_tflops * 1e12
+
+    def step(name, rd, wr, mm, other, exps, modelled=None) -> AttentionStep:
+        modelled = rd + wr if modelled is None else modelled
+        terms = {"compute": mm / mm_rate + other / other_rate, "sfu": exps / sfu_rate, "memory": modelled / bw}
+        bound = max(terms, key=lambda k: terms[k])
+        return AttentionStep(name, rd, wr, mm, other, exps, terms[bound], bound, modelled)
+
+    nn, nd = n * n * inst, n * d * inst
+    mm_flops = 2 * n * n * d * inst
+    soft = am.softmax_flops_per_score * nn
+    naive = AttentionCost(
+        "naive", "standard attention (S and P stored in HBM)",
+        (
+            step("S = Q K^T", 2 * nd * b, nn * b, mm_flops, 0, 0),
+            step("P = softmax(S)", nn * b, nn * b, 0, soft, nn),
+            step("O = P V", nn * b + nd * b, nd * b, mm_flops, 0, 0),
+        ),
+        kernels=3, shared_bytes_per_block=0, launch_overhead_seconds=3 * model.launch_overhead_us * 1e-6,
+    )
+    tr, tc = ceil_div(n, br), ceil_div(n, bc)
+    rescale = (n * d * tc + n * d) * inst  # O rows rescaled once per K/V block, normalised once at the end
+    flash_reads = nd * b + 2 * nd * b * tr
+    flash_writes = nd * b + n * am.lse_bytes * inst
+    # L2: the CTAs in flight (one per SM, query blocks of a head next to each other) work on a few heads;
+    # if those heads' K and V fit the usable L2, every re-read after the first hits L2.
+    ctas = tr * inst
+    heads_in_flight = min(inst, ceil_div(min(ctas, gpu.sm_count), tr) + 1)
+    kv_working_set = heads_in_flight * 2 * n * d * b
+    l2_usable = int(gpu.l2_bytes * model.l2_usable_fraction)
+    l2_best = (4 * nd) * b + n * am.lse_bytes * inst
+    kv_in_l2 = kv_working_set <= l2_usable
+    flash = AttentionCost(
+        "flash", "FlashAttention-2 style (tiles in shared memory, online softmax)",
+        (step("fused: S, softmax, O per block", flash_reads, flash_writes, 2 * mm_flops, soft + rescale, nn,
+              l2_best if kv_in_l2 else None),),
+        kernels=1, shared_bytes_per_block=smem(br, bc), launch_overhead_seconds=model.launch_overhead_us * 1e-6,
+    )
+    assert naive.hbm_bytes == naive_hbm_bytes(n, d, b, inst)
+    assert flash.hbm_bytes == flash_hbm_bytes(n, d, b, br, am.lse_bytes, inst)
+
+    assumptions = (
+        "forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into the softmax",
+        f"S and P are stored in {dt.name} ({b} B per element); Q, K, V and O too",
+        (f"softmax = {am.softmax_flops_per_score} FLOP per score (max, subtract, exp, sum, divide); exp also occupies "
+        f"the SFU ({gpu.arch.sfu_lanes_per_sub_partition} lanes per sub-partition)"),
+        ("flash: FlashAttention-2 loop order (query blocks outer, key/value blocks inner); hbm_bytes counts K and V "
+        "re-read for every query block (no L2 hits: FlashAttention's IO accounting); logsumexp saved in FP32"),
+        (f"flash time: one CTA per SM, so about {heads_in_flight} (batch, head) pairs are in flight; their K and V "
+        f"({kv_working_set} B) {'fit' if kv_in_l2 else 'do not fit'} the usable L2 "
+        f"({model.l2_usable_fraction:g} x {gpu.l2_bytes} B), so the time uses "
+        f"{'K and V read from HBM once' if kv_in_l2 else 'every re-read from HBM'} (modelled_hbm_bytes)"),
+        "naive: S and P go to HBM and back (no L2 hits; they are N x N per head)",
+        (f"each kernel takes max(matmul at {peak.value:g} TFLOPS + other FLOPs at the FP32 peak, exps on the SFUs, "
+        f"HBM bytes at {hbm_eff:g} x {gpu.memory_bandwidth_gbs:g} GB/s); a kernel's own tiling and waves are "
+        "not modelled; launch overhead is reported apart"),
+    )
+    return AttentionComparison(
+        gpu=gpu.name, seq_len=n, head_dim=d, heads=heads, batch=batch, dtype=dt.name, element_bytes=b,
+        block_q=br, block_kv=bc, naive=naive, flash=flash, hbm_bytes_if_l2_holds_kv=l2_best,
+        assumptions=assumptions, notes=tuple(notes),
+    )
