@@ -1,4 +1,19 @@
-"""GEMM on the hardware and the memory hierarchy (Qt-free; every result is plain data)."""
+"""GEMM on the hardware and the memory hierarchy (Qt-free; every result is plain data).
+
+For the views:
+
+* :func:`plan_gemm` -> :class:`GemmPlan`: grid, tile resources and occupancy,
+  waves, FLOPs, bytes per level, instruction mix, time terms, bound;
+  ``plan.schedule()`` -> :class:`TileSchedule` (tile -> SM, wave);
+  ``plan.to_json()`` is the ``warp-explorer gemm --json`` object.
+* :func:`roofline` -> :class:`Roofline` (compute roofs per data type, HBM/L2
+  slopes); :func:`gemm_points` places a plan on it.
+* :func:`memory_hierarchy` -> tuple of :class:`MemoryLevel`;
+  :func:`access_pattern` / :func:`coalescing_table` for bytes per request.
+* :func:`compare_attention` -> :class:`AttentionComparison` (naive vs flash).
+* :func:`gemm_scenario` -> a :class:`explorer.model.scenario.Scenario` that the
+  simulator runs (the GEMM's main loop).
+"""
 
 from explorer.gemm.attention import (
     AttentionComparison,
@@ -8,7 +23,16 @@ from explorer.gemm.attention import (
     flash_hbm_bytes,
     naive_hbm_bytes,
 )
-from explorer.gemm.data import DTYPES, TENSOR_DTYPES, DTypeSpec, Figure, GpuThroughput, dtype_spec, peak_tflops, throughput
+from explorer.gemm.data import (
+    DTYPES,
+    TENSOR_DTYPES,
+    DTypeSpec,
+    Figure,
+    GpuThroughput,
+    dtype_spec,
+    peak_tflops,
+    throughput,
+)
 from explorer.gemm.hierarchy import (
     SCOPES,
     AccessPattern,
@@ -28,5 +52,56 @@ from explorer.gemm.mapper import (
     plan_gemm,
     tile_resources,
 )
-from explorer.gemm.roofline import BandwidthSlope, ComputeRoof, Roofline, RooflinePoint, gemm_points, roofline
+from explorer.gemm.roofline import (
+    BandwidthSlope,
+    ComputeRoof,
+    Roofline,
+    RooflinePoint,
+    gemm_points,
+    roofline,
+)
+from explorer.gemm.scenario import gemm_scenario, gemm_workload
 from explorer.gemm.waves import TileSchedule, WaveStats, wave_stats
+
+__all__ = [
+    "DTYPES",
+    "SCOPES",
+    "TENSOR_DTYPES",
+    "AccessPattern",
+    "AttentionComparison",
+    "AttentionCost",
+    "AttentionStep",
+    "BandwidthSlope",
+    "ComputeRoof",
+    "DTypeSpec",
+    "Figure",
+    "GemmPlan",
+    "GpuThroughput",
+    "LevelTraffic",
+    "MemoryLevel",
+    "Roofline",
+    "RooflinePoint",
+    "Tile",
+    "TileResources",
+    "TileSchedule",
+    "WaveStats",
+    "access_pattern",
+    "coalescing_table",
+    "compare_attention",
+    "dtype_spec",
+    "flash_hbm_bytes",
+    "gemm_points",
+    "gemm_scenario",
+    "gemm_workload",
+    "hierarchy_json",
+    "memory_hierarchy",
+    "naive_hbm_bytes",
+    "parse_tile",
+    "parse_warp_tile",
+    "peak_tflops",
+    "plan_gemm",
+    "roofline",
+    "throughput",
+    "tile_resources",
+    "wave_stats",
+]
