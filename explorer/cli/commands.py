@@ -13,6 +13,7 @@ COMMAND_MODULES = [
     "explorer.cli.cmd_occupancy",
     "explorer.cli.cmd_simulate",
     "explorer.cli.cmd_bench",
+    "explorer.cli.cmd_gemm",
 ]
 
 REGISTRY = [importlib.import_module(name).register for name in COMMAND_MODULES]
