@@ -14,6 +14,8 @@ COMMAND_MODULES = [
     "explorer.cli.cmd_simulate",
     "explorer.cli.cmd_bench",
     "explorer.cli.cmd_gemm",
+    "explorer.cli.cmd_compile",
+    "explorer.cli.cmd_measure",
 ]
 
 REGISTRY = [importlib.import_module(name).register for name in COMMAND_MODULES]

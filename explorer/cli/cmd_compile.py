@@ -1,0 +1,102 @@
+"""``warp-explorer compile FILE.cu --kernel NAME --arch sm_XX [--json] [--cubin-out FILE]``.
+
+Compiles a CUDA C++ file with NVRTC (or nvcc) for one architecture, no GPU needed, and
+prints the kernel's registers, static shared memory, spill bytes and barriers as the
+occupancy calculator wants them. Exit 2 for a file that does not compile or a kernel
+that is not there; exit 3 when no CUDA compiler is installed.
+"""
+
+from __future__ import annotations
+
+from explorer.cli.output import print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("compile", help="compile a .cu file (no GPU needed) and show a kernel's resources")
+    p.add_argument("file", metavar="FILE.cu", help="CUDA C++ source file")
+    p.add_argument("--kernel", metavar="NAME", help="kernel name (a template instance like 'k<float>' works too); "
+                   "optional when the file has one kernel")
+    p.add_argument("--arch", required=True, metavar="sm_XX", help="target architecture, e.g. sm_90 (or 9.0)")
+    p.add_argument("--maxrregcount", type=int, metavar="N", help="register limit per thread, as nvcc's")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="a macro")
+    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR", help="an include folder")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--cubin-out", metavar="FILE", help="also write the cubin")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from explorer.cli.main import NoGpuError
+    from explorer.gpu.compiler import compile_file, normalize_arch
+    from explorer.gpu.cubin import Cubin
+    from explorer.gpu.errors import GpuUnavailable
+    from explorer.model.errors import InputError
+
+    arch = normalize_arch(args.arch)
+    if args.maxrregcount is not None and not 16 <= args.maxrregcount <= 255:
+        raise InputError("--maxrregcount", f"{args.maxrregcount} is outside 16..255")
+    options = [f"-D{d}" for d in args.defines] + [f"-I{i}" for i in args.includes]
+    kernel = args.kernel
+    try:
+        if kernel is None:
+            kernel = _only_kernel(args.file)
+        result = compile_file(args.file, kernel, arch, options=options, maxrregcount=args.maxrregcount)
+    except GpuUnavailable as exc:
+        raise NoGpuError(str(exc)) from None
+    if args.cubin_out:
+        out = Path(args.cubin_out)
+        try:
+            out.write_bytes(result.cubin)
+        except OSError as exc:
+            raise InputError("--cubin-out", f"{out}: cannot write ({exc.strerror or exc})") from None
+    data = result.to_json()
+    data["file"] = str(args.file)
+    if args.cubin_out:
+        data["cubin_out"] = str(args.cubin_out)
+    if args.json:
+        print_json(data)
+        return 0
+    r = result.resources
+    name = result.kernel if result.symbol == result.kernel else f"{result.kernel} ({result.symbol})"
+    spill = "unknown (no ptxas log)" if r.spill_bytes is None else \
+        f"{r.spill_store_bytes} B stores, {r.spill_load_bytes} B loads (stack frame {r.stack_frame_bytes} B)"
+    shared = f"{r.static_shared_bytes} B"
+    if r.reserved_shared_bytes:
+        shared += f" (the cubin's .nv.shared section is {r.shared_section_bytes} B incl. {r.reserved_shared_bytes} B reserved)"
+    lines = [
+        f"{name} for {result.arch} ({result.compiler}, {len(result.cubin)} B cubin)",
+        f"  registers per thread   {r.registers}" + (f" (limit {r.max_registers})" if r.max_registers and r.max_registers < 255 else ""),
+        f"  static shared memory   {shared}",
+        f"  spills                 {spill}",
+        f"  barriers               {r.barriers}",
+    ]
+    if r.max_threads_per_block:
+        lines.append(f"  max threads per block  {r.max_threads_per_block} (__launch_bounds__)")
+    if args.cubin_out:
+        lines.append(f"  cubin written to       {args.cubin_out}")
+    lines.append(f"  occupancy: warp-explorer occupancy --gpu GPU --threads N --regs {r.registers} "
+                 f"--smem-static {r.static_shared_bytes} --barriers {max(r.barriers, 1)}")
+    print("\n".join(lines))
+    return 0
+
+
+def _only_kernel(path: str) -> str:
+    """Without --kernel: the file's one ``__global__`` function."""
+    import re
+
+    from explorer.model.errors import InputError
+
+    try:
+        source = open(path, encoding="utf-8").read()
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(str(path), "is not a UTF-8 text file") from None
+    names = sorted(set(re.findall(r"__global__\s+(?:void|[\w:<>]+)\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(",
+                                  source)))
+    if len(names) == 1:
+        return names[0]
+    raise InputError("--kernel", f"{path} has {len(names) or 'no'} kernels"
+                                 + (f" ({', '.join(names)}); name one" if names else ""))

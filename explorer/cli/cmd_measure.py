@@ -1,0 +1,235 @@
+"""``warp-explorer measure SCENARIO|PRESET [--out FILE] [--dry-run]``: run the scenario on the real GPU.
+
+Without a usable GPU: exit code 3 and one line saying why. ``--dry-run`` generates and
+compiles the kernel (NVRTC, no GPU) and prints the source path and its resources.
+``--from FILE.npz`` opens saved measurements instead of running; ``--calibrate`` fits
+the simulator's memory figures to the measurements; ``--compare`` re-simulates each
+one (with the compiled registers) and prints both side by side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from explorer.cli.output import print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("measure", help="run a scenario's kernel on the real GPU and measure placement and occupancy")
+    p.add_argument("scenario", nargs="?", metavar="SCENARIO|PRESET", help="a scenario file or a preset name")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a scenario field (as simulate --set)")
+    p.add_argument("--out", metavar="FILE", help="save the measurement (.npz); with --dry-run: where the .cu/.cubin go")
+    p.add_argument("--dry-run", action="store_true", help="generate and compile only (no GPU needed)")
+    p.add_argument("--json", action="store_true", help="JSON output (one object per line)")
+    p.add_argument("--per-block", action="store_true", help="record per block instead of per warp")
+    p.add_argument("--match-occupancy", action="store_true",
+                   help="pad dynamic shared memory so blocks per SM equal the scenario's (when the compiled kernel "
+                        "uses fewer registers than the scenario says)")
+    p.add_argument("--repeats", default="5", metavar="N", help="timed launches (default 5; records from the last)")
+    p.add_argument("--nvml-seconds", default="1.0", metavar="S",
+                   help="seconds of back-to-back launches while NVML samples utilization (0: skip; default 1)")
+    p.add_argument("--timeout", default="180", metavar="S", help="stop the measuring process after S seconds")
+    p.add_argument("--from", dest="from_files", action="append", default=[], metavar="FILE.npz",
+                   help="open a saved measurement instead of running (repeatable)")
+    p.add_argument("--calibrate", action="store_true", help="fit the simulator's DRAM latency and bandwidth")
+    p.add_argument("--compare", action="store_true", help="re-simulate and show simulated vs measured")
+    p.set_defaults(func=run)
+
+
+def _number(flag: str, text: str, lo: float, hi: float, integer: bool = False):
+    from explorer.model.errors import InputError, require_int
+
+    if integer:
+        return require_int(flag, text, lo=int(lo), hi=int(hi))
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise InputError(flag, f"{text!r} is not a number") from None
+    if not lo <= value <= hi:
+        raise InputError(flag, f"{value:g} is outside {lo:g}..{hi:g}")
+    return value
+
+
+def run(args) -> int:
+    from explorer.cli.main import NoGpuError
+    from explorer.gpu.errors import GpuUnavailable
+    from explorer.model.errors import InputError
+
+    repeats = _number("--repeats", args.repeats, 1, 1000, integer=True)
+    nvml_seconds = _number("--nvml-seconds", args.nvml_seconds, 0, 120)
+    timeout = _number("--timeout", args.timeout, 1, 86400)
+    try:
+        if args.from_files:
+            if args.scenario or args.dry_run or args.overrides:
+                raise InputError("--from", "opens saved measurements; give it without a scenario, --set or --dry-run")
+            from explorer.gpu.measurement import load_measurement
+
+            measurements = [load_measurement(f) for f in args.from_files]
+            saved = [str(f) for f in args.from_files]
+        else:
+            if not args.scenario:
+                raise InputError("scenario", "give a scenario file or a preset name (or --from FILE.npz)")
+            from explorer.model.presets import load_scenario_arg
+
+            scenario = load_scenario_arg(args.scenario)
+            if args.overrides:
+                scenario = scenario.with_overrides(args.overrides)
+            if args.dry_run:
+                return _dry_run(args, scenario)
+            from explorer.gpu.measure import MeasureOptions, measure
+
+            options = MeasureOptions(per_warp=False if args.per_block else None, repeats=repeats,
+                                     nvml_seconds=nvml_seconds, timeout=timeout,
+                                     match_occupancy=args.match_occupancy)
+            m = measure(scenario, options)
+            saved = [""]
+            if args.out:
+                try:
+                    saved = [str(m.save(args.out))]
+                except OSError as exc:
+                    raise InputError("--out", f"{args.out}: cannot write ({exc.strerror or exc})") from None
+            measurements = [m]
+    except GpuUnavailable as exc:
+        raise NoGpuError(str(exc)) from None
+
+    for m, path in zip(measurements, saved):
+        comparison = _compare(m) if args.compare else None
+        if args.json:
+            out = {**m.summary(), "notes": m.meta.get("notes", []), "file": path}
+            if comparison is not None:
+                out["simulated"] = comparison
+            print_json(out)
+        else:
+            print(format_measurement(m, path))
+            if comparison is not None:
+                print(format_comparison(m, comparison))
+    if args.calibrate:
+        from explorer.gpu.calibrate import calibrate
+
+        result = calibrate(measurements)
+        if args.json:
+            print_json({"calibration": result.to_json()})
+        else:
+            print(result.text())
+    return 0
+
+
+def _dry_run(args, scenario) -> int:
+    from explorer.gpu.measure import default_workdir, prepare, write_sources
+
+    prepared = prepare(scenario, match_occupancy=args.match_occupancy, per_warp=False if args.per_block else None)
+    if args.out:
+        out = Path(args.out)
+        stem = out.with_suffix("") if out.suffix else out
+    else:
+        stem = default_workdir() / f"{scenario.name or 'scenario'}-{prepared.arch}"
+    try:
+        src, cubin = write_sources(prepared, stem)
+    except OSError as exc:
+        from explorer.model.errors import InputError
+
+        raise InputError("--out", f"{stem}: cannot write ({exc.strerror or exc})") from None
+    data = {**prepared.to_json(), "source": str(src), "cubin": str(cubin)}
+    if args.json:
+        print_json(data)
+        return 0
+    occ_s, occ_c = prepared.occupancy_scenario, prepared.occupancy_compiled
+    lines = [
+        f"source   {src}",
+        f"cubin    {cubin}",
+        f"kernel   {data['kernel']} for {data['arch']} ({data['compiler']}), {scenario.gpu.name} scenario "
+        f"'{scenario.name or '(unnamed)'}'",
+        f"  registers per thread   {data['registers']} (scenario: {data['registers_requested']}"
+        + (f"; --maxrregcount={data['maxrregcount']}" if data["maxrregcount"] else "") + ")",
+        f"  static shared memory   {data['static_shared_bytes']} B",
+        f"  dynamic shared memory  {data['dynamic_shared_bytes']} B"
+        + (f" (incl. {prepared.occupancy_pad_bytes} B padding)" if prepared.occupancy_pad_bytes else ""),
+        f"  spills                 {data['spill_bytes']} B",
+        f"  barriers               {data['barriers']}",
+        f"  occupancy              {occ_c['active_blocks_per_sm']} blocks/SM ({100 * occ_c['occupancy']:.1f}%, "
+        f"limited by {', '.join(occ_c['limiters'])}); scenario: {occ_s['active_blocks_per_sm']} blocks/SM "
+        f"({100 * occ_s['occupancy']:.1f}%)",
+        f"  records                one per {'warp' if data['per_warp'] else 'block'} ({data['records']})",
+    ]
+    lines += [f"  note: {n}" for n in prepared.notes]
+    print("\n".join(lines))
+    return 0
+
+
+def _fmt(value, spec: str, none: str = "n/a") -> str:
+    return none if value is None else format(value, spec)
+
+
+def format_measurement(m, path: str = "") -> str:
+    s = m.summary()
+    meta = m.meta
+    dev = meta.get("device", {})
+    nvml = meta.get("nvml", {})
+    timing = meta.get("timing", {})
+    kernel = meta.get("kernel", {})
+    launch = meta.get("launch", {})
+    occ = meta.get("occupancy", {})
+    head = "SYNTHETIC (from a simulation) " if s["synthetic"] else ""
+    name = meta.get("scenario_name") or "scenario"
+    lines = [
+        f"{head}{name} on {dev.get('name', '?')} ({s['gpu']}, CC {dev.get('compute_capability', '?')}, "
+        f"{m.sm_count} SMs)",
+        f"  kernel         {s['registers']} registers, {kernel.get('static_shared_bytes', 0)} B static + "
+        f"{launch.get('dynamic_shared_bytes', 0)} B dynamic shared memory, grid {launch.get('grid')}, "
+        f"block {launch.get('block')}",
+        f"  time           {_fmt(s['kernel_time_us'], '.1f')} us (events, median of {timing.get('repeats', '?')}); "
+        f"records {s['records_time_us']:.1f} us = {s['cycles']:,} cycles at {s['clock_mhz']:.0f} MHz",
+        f"  occupancy      theoretical {_pct(s['theoretical_occupancy'])} ({s['active_blocks_per_sm']} blocks/SM; "
+        f"driver: {_fmt(s['driver_active_blocks_per_sm'], 'd')}), achieved {_pct(s['achieved_occupancy'])}",
+        f"  blocks per SM  at most {s['measured_max_blocks_per_sm']} at once; SMs busy {_pct(s['sm_active_fraction'])} "
+        f"of the kernel",
+    ]
+    if nvml.get("available"):
+        gpm = nvml.get("gpm", {})
+        gpm_text = (f"GPM SM occupancy {_fmt(gpm.get('sm_occupancy'), '.1f')}%, SM util {_fmt(gpm.get('sm_util'), '.1f')}%"
+                    if gpm.get("available") else f"GPM: {gpm.get('reason', 'n/a')}")
+        lines.append(f"  NVML           utilization {_fmt(nvml.get('utilization_gpu_mean'), '.0f')}% | {gpm_text} | "
+                     f"kernels busy {_pct(nvml.get('kernel_busy_fraction'))} of {nvml.get('launches', 0):,} launches "
+                     f"in {_fmt(nvml.get('elapsed_s'), '.1f')} s")
+    elif nvml:
+        lines.append(f"  NVML           {nvml.get('reason', 'n/a')}")
+    tick = timing.get("globaltimer", {})
+    if tick.get("tick_ns") is not None:
+        lines.append(f"  globaltimer    step {tick['tick_ns']:.0f} ns; clock {s['clock_mhz']:.0f} MHz from the records "
+                     f"(timer probe: {_fmt(timing.get('clock_mhz_tick_kernel'), '.0f')} MHz); {timing.get('alignment', '')}")
+    lines += [f"  note: {n}" for n in meta.get("notes", [])]
+    lines += [f"  problem: {p}" for p in meta.get("problems", [])]
+    if path:
+        lines.append(f"  file           {path}")
+    return "\n".join(lines)
+
+
+def _pct(x) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _compare(m) -> dict:
+    from explorer.gpu.measure import resim_scenario
+    from explorer.sim import simulate
+
+    r = simulate(resim_scenario(m))
+    s = r.summary()
+    return {k: s[k] for k in ("cycles", "achieved_occupancy", "theoretical_occupancy", "active_blocks_per_sm",
+                              "kernel_time_us")} | {
+        "mean_block_cycles": float((r.blocks.end - r.blocks.start).mean()) if len(r.blocks) else 0.0,
+        "max_blocks_per_sm": int(r.blocks.max_concurrent_per_sm(r.params.sm_count).max()) if len(r.blocks) else 0}
+
+
+def format_comparison(m, sim: dict) -> str:
+    s = m.summary()
+    mean_block = float((m.blocks.end - m.blocks.start).mean()) if len(m.blocks) else 0.0
+    rows = [
+        ("duration (cycles)", f"{sim['cycles']:,}", f"{s['cycles']:,}"),
+        ("mean block (cycles)", f"{sim['mean_block_cycles']:,.0f}", f"{mean_block:,.0f}"),
+        ("achieved occupancy", _pct(sim["achieved_occupancy"]), _pct(s["achieved_occupancy"])),
+        ("max blocks per SM", str(sim["max_blocks_per_sm"]), str(s["measured_max_blocks_per_sm"])),
+    ]
+    w = max(len(r[0]) for r in rows)
+    return "\n".join(["  simulated vs measured (simulation with the compiled kernel's resources):"] +
+                     [f"    {a.ljust(w)}  {b:>12}  {c:>12}" for a, b, c in rows])

@@ -1,0 +1,428 @@
+"""Measure a scenario on the real GPU: prepare (codegen + compile, no GPU), then run in a child.
+
+``prepare`` works anywhere NVRTC (or nvcc) does; ``measure`` additionally needs a
+GPU: it probes the driver in a child process first (no hang, no poisoned process),
+then runs ``explorer.gpu.worker`` in another child with a timeout, and turns its raw
+records into a :class:`~explorer.gpu.measurement.Measurement`.
+
+Registers: ``__launch_bounds__``/``--maxrregcount`` can only lower a kernel's register
+count. When the scenario asks for fewer registers than the compiler uses, the kernel
+is recompiled with ``--maxrregcount``; when it asks for more, nothing can force them.
+Either way the count the compiler produced is reported (and the overlay should
+re-simulate with it: :func:`resim_scenario`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from explorer.gpu.codegen import GeneratedKernel, generate
+from explorer.gpu.compiler import CompileResult, compile_source
+from explorer.gpu.errors import GpuRunError, GpuUnavailable
+from explorer.model.catalog import GpuSpec, load_catalog
+from explorer.model.errors import InputError
+from explorer.model.scenario import Scenario
+from explorer.model.tomlio import dumps
+from explorer.occupancy import occupancy_for_launch, theoretical_occupancy, why_no_block_fits
+
+MIN_MAXRREGCOUNT = 16  # ptxas does not go below this
+
+
+@dataclass
+class MeasureOptions:
+    per_warp: bool | None = None  # None: per warp unless the grid has millions of warps
+    repeats: int = 5
+    warmup: int = 1
+    nvml_seconds: float = 1.0
+    timeout: float = 180.0
+    probe_timeout: float = 20.0
+    ordinal: int = 0
+    steer_registers: bool = True
+    match_occupancy: bool = False  # pad dynamic shared memory so blocks/SM equal the scenario's
+    workdir: str | None = None  # keep the source, cubin and raw files here (default: a temporary folder)
+
+
+@dataclass
+class Prepared:
+    scenario: Scenario
+    gpu: GpuSpec  # the catalog GPU the kernel is built for
+    arch: str
+    generated: GeneratedKernel
+    compiled: CompileResult
+    steering: dict
+    occupancy_scenario: dict
+    occupancy_compiled: dict
+    notes: list[str] = field(default_factory=list)
+    occupancy_pad_bytes: int = 0  # dynamic shared memory added so blocks/SM match the scenario
+
+    @property
+    def dynamic_shared_bytes(self) -> int:
+        return self.generated.dynamic_shared_bytes + self.occupancy_pad_bytes
+
+    def to_json(self) -> dict:
+        r = self.compiled.resources
+        return {
+            "scenario": self.scenario.name,
+            "gpu": self.gpu.name,
+            "arch": self.arch,
+            "kernel": self.compiled.symbol,
+            "compiler": self.compiled.compiler,
+            "registers": r.registers,
+            "static_shared_bytes": r.static_shared_bytes,
+            "dynamic_shared_bytes": self.dynamic_shared_bytes,
+            "spill_bytes": r.spill_bytes,
+            "barriers": r.barriers,
+            "stack_frame_bytes": r.stack_frame_bytes,
+            "max_threads_per_block": r.max_threads_per_block,
+            "registers_requested": self.steering["requested"],
+            "registers_natural": self.steering["natural"],
+            "maxrregcount": self.steering.get("maxrregcount"),
+            "occupancy_pad_bytes": self.occupancy_pad_bytes,
+            "records": self.generated.records,
+            "per_warp": self.generated.per_warp,
+            "buffer_bytes": self.generated.buffer_bytes,
+            "occupancy_scenario": self.occupancy_scenario,
+            "occupancy_compiled": self.occupancy_compiled,
+            "notes": list(self.notes),
+        }
+
+
+def _occ_json(result) -> dict:
+    return {"active_blocks_per_sm": result.active_blocks_per_sm, "active_warps_per_sm": result.active_warps_per_sm,
+            "occupancy": result.occupancy, "limiters": list(result.limiters),
+            "block_limits": dict(result.block_limits)}
+
+
+def match_catalog_gpu(device: dict) -> GpuSpec | None:
+    """The catalog entry for a device (by name, checked against CC and SM count), or None."""
+    name = re.sub(r"[^a-z0-9]+", " ", str(device.get("name", "")).lower()).split()
+    cc = device.get("compute_capability")
+    sms = device.get("sm_count") or device.get("multiprocessor_count")
+    best = None
+    for spec in load_catalog().values():
+        keys = {spec.name.lower(), *[a.lower() for a in spec.aliases]}
+        tokens = set(name)
+        joined = "".join(name)
+        hit = any(k in tokens or k.replace("-", "") in joined for k in keys if len(k) >= 2)
+        if not hit:
+            continue
+        if cc and spec.compute_capability != cc:
+            continue
+        if sms and spec.sm_count != sms:
+            best = best or spec  # same product name, another SKU: keep looking for an exact one
+            continue
+        return spec
+    return best
+
+
+def check_launch_fits(scenario: Scenario) -> None:
+    occ = occupancy_for_launch(scenario.gpu, scenario.launch)
+    if occ.active_blocks_per_sm == 0:
+        raise InputError("launch", why_no_block_fits(scenario.gpu, scenario.launch, occ))
+
+
+def occupancy_pad(gpu: GpuSpec, launch, registers: int, static_shared: int, dynamic_shared: int, barriers: int,
+                  target_blocks: int) -> int:
+    """The least extra dynamic shared memory that brings blocks/SM down to ``target_blocks`` (0 if none can)."""
+    arch = gpu.arch
+    unit = arch.shared_alloc_unit
+
+    def blocks(pad: int) -> int:
+        return theoretical_occupancy(gpu, launch.threads_per_block, registers, static_shared, dynamic_shared + pad,
+                                     launch.carveout, barriers).active_blocks_per_sm
+
+    if blocks(0) <= target_blocks:
+        return 0
+    hi = max(0, arch.shared_per_block_optin - static_shared - dynamic_shared)
+    hi -= hi % unit
+    if blocks(hi) > target_blocks:
+        return 0
+    lo = 0  # blocks(lo) > target, blocks(hi) <= target
+    while hi - lo > unit:
+        mid = (lo + hi) // 2
+        mid -= mid % unit
+        if mid <= lo:
+            break
+        if blocks(mid) > target_blocks:
+            lo = mid
+        else:
+            hi = mid
+    return hi if blocks(hi) == target_blocks else 0
+
+
+def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | None = None,
+            steer_registers: bool = True, match_occupancy: bool = False) -> Prepared:
+    """Generate and compile the scenario's kernel for ``gpu`` (default: the scenario's GPU). No GPU needed.
+
+    ``match_occupancy``: when the compiled kernel would fit more blocks per SM than the
+    scenario (it uses fewer registers than the scenario says), request extra dynamic
+    shared memory so the SM holds exactly the scenario's number of blocks.
+    """
+    check_launch_fits(scenario)
+    gpu = gpu or scenario.gpu
+    arch = gpu.arch.sm_arch
+    gen = generate(scenario, per_warp=per_warp, gpu=gpu)
+    name = f"{scenario.name or 'scenario'}.cu"
+    compiled = compile_source(gen.source, gen.kernel, arch, filename=name)
+    want = scenario.launch.registers_per_thread
+    natural = compiled.resources.registers
+    steering = {"requested": want, "natural": natural}
+    notes = list(gen.notes)
+    if steer_registers and 0 < want < natural:
+        limit = max(want, MIN_MAXRREGCOUNT)
+        compiled = compile_source(gen.source, gen.kernel, arch, filename=name, maxrregcount=limit)
+        steering["maxrregcount"] = limit
+    actual = compiled.resources.registers
+    steering["actual"] = actual
+    if want and actual != want:
+        why = ("registers can only be lowered (maxrregcount / __launch_bounds__), never forced up"
+               if actual < want else "the compiler could not fit the kernel in fewer")
+        notes.append(f"the scenario asks for {want} registers per thread, the compiled kernel uses {actual}: {why}; "
+                     f"re-simulate with {actual} for a fair comparison")
+    if compiled.resources.spill_bytes:
+        notes.append(f"the kernel spills {compiled.resources.spill_bytes} B per thread to local memory")
+    r = compiled.resources
+    occ_s = occupancy_for_launch(gpu, scenario.launch)
+    occ_c = theoretical_occupancy(gpu, scenario.launch.threads_per_block, r.registers, r.static_shared_bytes,
+                                  gen.dynamic_shared_bytes, scenario.launch.carveout, r.barriers)
+    if occ_c.active_blocks_per_sm == 0:
+        raise InputError("launch", f"the compiled kernel fits no block on an SM ({r.registers} registers, "
+                                   f"{r.static_shared_bytes} B static + {gen.dynamic_shared_bytes} B dynamic shared "
+                                   f"memory; limiters: {', '.join(occ_c.limiters)})")
+    pad = 0
+    if match_occupancy and occ_c.active_blocks_per_sm > occ_s.active_blocks_per_sm:
+        pad = occupancy_pad(gpu, scenario.launch, r.registers, r.static_shared_bytes, gen.dynamic_shared_bytes,
+                            r.barriers, occ_s.active_blocks_per_sm)
+        if pad:
+            occ_c = theoretical_occupancy(gpu, scenario.launch.threads_per_block, r.registers, r.static_shared_bytes,
+                                          gen.dynamic_shared_bytes + pad, scenario.launch.carveout, r.barriers)
+            notes.append(f"{pad} B of dynamic shared memory added per block so an SM holds "
+                         f"{occ_c.active_blocks_per_sm} blocks, as the scenario's {want} registers allow")
+        else:
+            notes.append("cannot match the scenario's occupancy with shared-memory padding")
+    if occ_c.active_blocks_per_sm != occ_s.active_blocks_per_sm:
+        notes.append(f"theoretical occupancy: {occ_s.active_blocks_per_sm} blocks/SM as the scenario says, "
+                     f"{occ_c.active_blocks_per_sm} with the compiled kernel's resources")
+    return Prepared(scenario=scenario, gpu=gpu, arch=arch, generated=gen, compiled=compiled, steering=steering,
+                    occupancy_scenario=_occ_json(occ_s), occupancy_compiled=_occ_json(occ_c), notes=notes,
+                    occupancy_pad_bytes=pad)
+
+
+def write_sources(prepared: Prepared, stem: str | os.PathLike) -> tuple[Path, Path]:
+    """Write ``STEM.cu`` and ``STEM.cubin``; return their paths."""
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    src = stem.with_name(stem.name + ".cu")
+    cubin = stem.with_name(stem.name + ".cubin")
+    src.write_text(prepared.generated.source, encoding="utf-8")
+    cubin.write_bytes(prepared.compiled.cubin)
+    return src, cubin
+
+
+def default_workdir() -> Path:
+    return Path(tempfile.gettempdir()) / "warp-explorer"
+
+
+def _package_root() -> str:
+    return str(Path(__file__).resolve().parents[2])
+
+
+def run_worker(request: dict, workdir: Path, timeout: float, progress: Callable[[str], None] | None = None,
+               cancel: Callable[[], bool] | None = None) -> tuple[dict, dict]:
+    """Run ``explorer.gpu.worker`` in a child process; kill it (and its group) on timeout or cancel."""
+    import numpy as np
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    req_path = workdir / "request.json"
+    out_path = workdir / "raw.npz"
+    err_path = workdir / "worker.log"
+    for p in (out_path, Path(str(out_path) + ".json")):
+        if p.exists():
+            p.unlink()
+    req_path.write_text(json.dumps(request), encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([_package_root(), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    kwargs = {"start_new_session": True} if os.name == "posix" else {}
+    with open(err_path, "w", encoding="utf-8") as err:
+        proc = subprocess.Popen([sys.executable, "-m", "explorer.gpu.worker", str(req_path), str(out_path)],
+                                stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=env, **kwargs)
+        started = time.monotonic()
+        seen = 0
+        reason = None
+        while proc.poll() is None:
+            if time.monotonic() - started > timeout:
+                reason = f"the measurement did not finish within {timeout:g} s and was stopped"
+            elif cancel is not None and cancel():
+                reason = "cancelled"
+            if reason:
+                _kill(proc)
+                break
+            if progress is not None:
+                seen = _forward_progress(err_path, seen, progress)
+            time.sleep(0.1)
+        proc.wait()
+    if progress is not None:
+        _forward_progress(err_path, seen, progress)
+    if reason:
+        raise GpuRunError(reason)
+    info_path = Path(str(out_path) + ".json")
+    if not info_path.exists():
+        tail = [line for line in err_path.read_text(encoding="utf-8", errors="replace").splitlines()
+                if line.strip() and not line.startswith("stage:")]
+        what = f"signal {-proc.returncode}" if proc.returncode < 0 else f"exit code {proc.returncode}"
+        raise GpuRunError(f"the measurement process died ({what})" + (f": {tail[-1]}" if tail else ""))
+    info = json.loads(info_path.read_text(encoding="utf-8"))
+    if not info.get("ok"):
+        if info.get("unavailable"):
+            raise GpuUnavailable(info.get("error", "no GPU"))
+        raise GpuRunError(info.get("error", "the measurement failed"))
+    with np.load(out_path, allow_pickle=False) as npz:
+        arrays = {k: npz[k] for k in npz.files}
+    return info, arrays
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except (ProcessLookupError, PermissionError, OSError):
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
+def _forward_progress(path: Path, seen: int, progress: Callable[[str], None]) -> int:
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return seen
+    for line in lines[seen:]:
+        if line.startswith("stage: "):
+            progress(line[len("stage: "):])
+    return len(lines)
+
+
+def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
+            progress: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None):
+    """Run the scenario on the GPU and return a Measurement (GpuUnavailable without one)."""
+    import numpy as np
+
+    from explorer.gpu.analysis import RawRecords, analyze, tick_from_deltas
+    from explorer.gpu.measurement import Measurement
+    from explorer.gpu.probe import require_gpu
+
+    options = options or MeasureOptions()
+    check_launch_fits(scenario)
+    if progress:
+        progress("probing the driver")
+    probe, device = require_gpu(options.probe_timeout, options.ordinal)
+    catalog_gpu = match_catalog_gpu(device)
+    cc = device.get("compute_capability", "")
+    gpu = catalog_gpu
+    notes = []
+    if gpu is None:
+        same_arch = [g for g in load_catalog().values() if g.compute_capability == cc]
+        if not same_arch:
+            raise GpuUnavailable(f"{device.get('name', 'the GPU')} (CC {cc}) is not an architecture Warp Explorer knows")
+        gpu = scenario.gpu if scenario.gpu.compute_capability == cc else same_arch[0]
+        notes.append(f"{device.get('name')} is not in the GPU catalog; the kernel is built as for {gpu.name} (CC {cc})")
+    if gpu.name != scenario.gpu.name:
+        notes.append(f"the scenario is for {scenario.gpu.name}; it runs on {device.get('name')} ({gpu.name})")
+    if progress:
+        progress("compiling")
+    prepared = prepare(scenario, gpu=gpu, per_warp=options.per_warp, steer_registers=options.steer_registers,
+                       match_occupancy=options.match_occupancy)
+    notes = prepared.notes + notes
+
+    work = Path(options.workdir) if options.workdir else Path(tempfile.mkdtemp(prefix="warp-explorer-measure-"))
+    src, cubin = write_sources(prepared, work / "kernel")
+    gen = prepared.generated
+    request = {
+        "cubin_path": str(cubin), "kernel": prepared.compiled.symbol, "tick_kernel": gen.tick_kernel,
+        "arch": prepared.arch, "ordinal": options.ordinal, "grid": list(gen.grid), "block": list(gen.block),
+        "dynamic_shared_bytes": prepared.dynamic_shared_bytes, "carveout": scenario.launch.carveout,
+        "per_warp": gen.per_warp, "records": gen.records, "buffer_bytes": gen.buffer_bytes,
+        "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "repeats": options.repeats,
+        "nvml_seconds": options.nvml_seconds, "seed": scenario.seed,
+    }
+    info, arrays = run_worker(request, work, options.timeout, progress, cancel)
+
+    props = info["device"]
+    tick_words = arrays["tick"].astype(np.int64)
+    changes = int(tick_words[2])
+    tick = tick_from_deltas(tick_words[4:4 + min(changes, len(tick_words) - 4)])
+    tick["span_ns"] = int(tick_words[0])
+    tick["span_cycles"] = int(tick_words[1])
+    tick["clock_mhz"] = (tick_words[1] / tick_words[0] * 1000.0) if tick_words[0] > 0 else None
+    raw = RawRecords.decode(arrays["records"], gen.per_warp)
+    max_warps = int(props.get("max_threads_per_multiprocessor", gpu.arch.max_threads_per_sm)) // 32
+    analysis = analyze(raw, warps_per_block=gen.warps_per_block,
+                       device_sm_count=int(props.get("multiprocessor_count", gpu.sm_count)),
+                       max_warps_per_sm=max_warps, tick_ns=float(tick.get("tick_ns") or 0.0))
+    driver_blocks = info.get("driver_active_blocks_per_sm")
+    ours = prepared.occupancy_compiled
+    if driver_blocks is not None and driver_blocks != ours["active_blocks_per_sm"]:
+        notes.append(f"the driver allows {driver_blocks} blocks/SM, our occupancy rules {ours['active_blocks_per_sm']}")
+    fattr = info.get("function_attributes", {})
+    r = prepared.compiled.resources
+    if fattr.get("num_regs") is not None and fattr["num_regs"] != r.registers:
+        notes.append(f"the driver reports {fattr['num_regs']} registers, the cubin {r.registers}")
+    meta = {
+        "scenario_toml": dumps(scenario.to_dict()),
+        "scenario_name": scenario.name,
+        "gpu": catalog_gpu.name if catalog_gpu else "",
+        "device": {**props, "driver_version": info.get("driver_version"), "cuda_bindings": info.get("cuda_bindings"),
+                   "memory_free_bytes": info.get("memory_free_bytes")},
+        "kernel": {**prepared.compiled.to_json(), "sha256": prepared.compiled.sha256,
+                   "function_attributes": fattr, "steering": prepared.steering},
+        "source": gen.source,
+        "launch": {"grid": list(gen.grid), "block": list(gen.block), "threads_per_block": gen.threads_per_block,
+                   "warps_per_block": gen.warps_per_block, "total_blocks": gen.total_blocks,
+                   "dynamic_shared_bytes": prepared.dynamic_shared_bytes, "carveout": scenario.launch.carveout,
+                   "occupancy_pad_bytes": prepared.occupancy_pad_bytes,
+                   "per_warp": gen.per_warp, "buffer_bytes": gen.buffer_bytes, "footprint_bytes": gen.footprint},
+        "occupancy": {"ours": ours, "scenario": prepared.occupancy_scenario,
+                      "driver_active_blocks_per_sm": driver_blocks},
+        "timing": {"event_ms": info.get("event_ms"), "kernel_ms": info.get("kernel_ms"), "globaltimer": tick,
+                   "clock_mhz_tick_kernel": tick.get("clock_mhz"), "repeats": options.repeats},
+        "nvml": info.get("nvml", {}),
+        "notes": notes,
+        "warnings": info.get("warnings", []),
+        "synthetic": False,
+    }
+    return Measurement.from_analysis(meta, analysis)
+
+
+def resim_scenario(measurement) -> Scenario:
+    """The scenario to simulate beside a measurement: the measured GPU, the compiled registers and shared memory."""
+    scenario = measurement.scenario
+    if scenario is None:
+        raise InputError("measurement", "the file carries no scenario to simulate")
+    kernel = measurement.meta.get("kernel", {})
+    changes = {}
+    gpu = measurement.meta.get("gpu")
+    if gpu:
+        changes["gpu"] = gpu
+    if kernel.get("registers"):
+        changes["launch.registers_per_thread"] = int(kernel["registers"])
+    if kernel.get("static_shared_bytes") is not None:
+        changes["launch.static_shared_bytes"] = int(kernel["static_shared_bytes"])
+    launch = measurement.meta.get("launch", {})
+    if launch.get("dynamic_shared_bytes") is not None:
+        changes["launch.dynamic_shared_bytes"] = int(launch["dynamic_shared_bytes"])
+    if kernel.get("barriers") is not None and not measurement.meta.get("synthetic"):
+        changes["launch.barriers"] = int(kernel["barriers"])
+    return scenario.with_values(**changes) if changes else scenario
