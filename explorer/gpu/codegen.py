@@ -14,7 +14,9 @@ operations, in order, ``workload.loop`` times, with the same register dependenci
 - an SFU step is a chain on one value (ex2, rsqrt, ex2...; one MUFU instruction each);
 - a store reads the previous step's values; ``sync`` is ``bar.sync 0``;
 - shared loads and stores hit ``conflict_ways`` addresses per bank; a shared load reads
-  another warp's region (what a tile exchange after a barrier does).
+  another warp's region (what a tile exchange after a barrier does). They are
+  ``ld/st.volatile.shared`` (plain LDS/STS in SASS) so ptxas neither merges two loads of
+  one address nor drops a store that a later one overwrites;
 
 L1/L2 hit rates: when the workload asks for hits, each warp draws (warp-uniformly, an
 LCG step per memory instruction, as the simulator draws per warp-instruction) whether
@@ -144,11 +146,18 @@ class _Emitter:
 
 
 def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec | None = None,
-             stream_cap_bytes: int = STREAM_CAP_BYTES) -> GeneratedKernel:
+             stream_cap_bytes: int = STREAM_CAP_BYTES, max_registers: int | None = None,
+             launch_bounds: bool = True) -> GeneratedKernel:
     """The instrumented kernel for ``scenario`` (``gpu`` sizes the L2-hit region; default: the scenario's).
 
     ``stream_cap_bytes`` bounds the streaming buffer: a longer stream restarts at its start
-    (the cap is many times any L2, so restarted addresses still miss)."""
+    (the cap is many times any L2, so restarted addresses still miss).
+
+    Registers: the kernel carries ``__launch_bounds__(threads per block)``; with
+    ``max_registers`` it carries ``__maxnreg__(max_registers)`` instead (the two cannot be
+    combined, and ptxas ignores ``--maxrregcount`` under ``__launch_bounds__``);
+    ``launch_bounds=False`` leaves both out (for ``--maxrregcount`` on compilers older
+    than CUDA 12.4, which lack ``__maxnreg__``)."""
     gpu = gpu or scenario.gpu
     wl: Workload = scenario.workload
     launch = scenario.launch
@@ -300,7 +309,7 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
                     e(f'asm volatile("ld.global{_ptx_vec(op.bytes)} {_braces(n, 0)}, [%{n}{imm}];" : {outs} : "l"({addr}));')
                 else:
                     value_decls.append(_zero_decl(vt, name))
-                    e(f'asm volatile("ld.shared{_ptx_vec(op.bytes)} {_braces(n, 0)}, [%{n}];" : {outs} : "r"(sh_lds{lds_index}));')
+                    e(f'asm volatile("ld.volatile.shared{_ptx_vec(op.bytes)} {_braces(n, 0)}, [%{n}];" : {outs} : "r"(sh_lds{lds_index}));')
                     lds_index += 1
                 made.append(_Val(comps))
                 acc_decl += comps
@@ -315,7 +324,7 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
                     q_out += 1
                     e(f'asm volatile("st.global{_ptx_vec(op.bytes)} [%0{imm}], {_braces(words, 1)};" :: "l"({addr}), {ins} : "memory");')
                 else:
-                    e(f'asm volatile("st.shared{_ptx_vec(op.bytes)} [%0], {_braces(words, 1)};" :: "r"(sh_own), {ins} : "memory");')
+                    e(f'asm volatile("st.volatile.shared{_ptx_vec(op.bytes)} [%0], {_braces(words, 1)};" :: "r"(sh_own), {ins} : "memory");')
         elif op.op == "ffma":
             for j in range(op.count):
                 c = j % op.ilp
@@ -383,6 +392,8 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
         keep_static = f"        we_smem[tib % {static_bytes}u] = (unsigned char)s;  // keeps the declared static shared memory\n"
     source = _TEMPLATE.format(
         header=_header(scenario, gpu, wl, per_warp, notes),
+        qualifier=(f"__maxnreg__({int(max_registers)}) " if max_registers
+                   else (f"__launch_bounds__({threads}) " if launch_bounds else "")),
         threads=threads,
         wpb=wpb,
         static_decl=(f"    __shared__ __align__(16) unsigned char we_smem[{static_bytes}];\n" if static_bytes else ""),
@@ -511,7 +522,7 @@ __device__ __forceinline__ u32 we_smid() {{ u32 r; asm volatile("mov.u32 %0, %%s
 __device__ __forceinline__ u32 we_nsmid() {{ u32 r; asm volatile("mov.u32 %0, %%nsmid;" : "=r"(r)); return r; }}
 __device__ __forceinline__ u32 we_warpid() {{ u32 r; asm volatile("mov.u32 %0, %%warpid;" : "=r"(r)); return r; }}
 
-extern "C" __global__ void __launch_bounds__({threads}) {kernel}(
+extern "C" __global__ void {qualifier}{kernel}(
     {params})
 {{
 {static_decl}{dyn_decl}    const u64 t_start = we_globaltimer();

@@ -28,7 +28,7 @@ from typing import Callable
 
 from explorer.gpu.codegen import GeneratedKernel, generate
 from explorer.gpu.compiler import CompileResult, compile_source
-from explorer.gpu.errors import GpuRunError, GpuUnavailable
+from explorer.gpu.errors import CompileError, GpuRunError, GpuUnavailable
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
@@ -180,7 +180,14 @@ def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | 
     notes = list(gen.notes)
     if steer_registers and 0 < want < natural:
         limit = max(want, MIN_MAXRREGCOUNT)
-        compiled = compile_source(gen.source, gen.kernel, arch, filename=name, maxrregcount=limit)
+        try:  # __maxnreg__ (CUDA 12.4+): ptxas ignores --maxrregcount under __launch_bounds__
+            gen = generate(scenario, per_warp=per_warp, gpu=gpu, max_registers=limit)
+            compiled = compile_source(gen.source, gen.kernel, arch, filename=name)
+            steering["method"] = "__maxnreg__"
+        except CompileError:
+            gen = generate(scenario, per_warp=per_warp, gpu=gpu, launch_bounds=False)
+            compiled = compile_source(gen.source, gen.kernel, arch, filename=name, maxrregcount=limit)
+            steering["method"] = "--maxrregcount"
         steering["maxrregcount"] = limit
     actual = compiled.resources.registers
     steering["actual"] = actual

@@ -1,0 +1,116 @@
+"""Skip conditions and helpers shared by the GPU-backend tests (no conftest: the device
+script may run these with ``--noconftest`` on a machine without the test extras)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "tests" / "data"
+
+
+@cache
+def compiler_problem() -> str:
+    """Why no CUDA compiler is usable here ('' when one is)."""
+    try:
+        from explorer.gpu.compiler import compiler_backend
+
+        compiler_backend()
+        return ""
+    except Exception as exc:  # noqa: BLE001 - any failure is a reason to skip
+        return f"{type(exc).__name__}: {exc}"
+
+
+@cache
+def nvrtc_problem() -> str:
+    try:
+        from explorer.gpu.compiler import nvrtc_version
+
+        nvrtc_version()
+        return ""
+    except Exception as exc:  # noqa: BLE001
+        return f"{type(exc).__name__}: {exc}"
+
+
+needs_compiler = pytest.mark.skipif(
+    bool(compiler_problem()),
+    reason=f"needs NVRTC (pip install cuda-bindings nvidia-cuda-nvrtc) or nvcc: {compiler_problem()}",
+)
+needs_nvrtc = pytest.mark.skipif(
+    bool(nvrtc_problem()),
+    reason=f"needs NVRTC (pip install cuda-bindings nvidia-cuda-nvrtc): {nvrtc_problem()}",
+)
+
+
+@cache
+def gpu_problem() -> str:
+    from explorer.gpu.probe import probe
+
+    result = probe(30.0)
+    return "" if result.ok else result.reason
+
+
+def needs_gpu(fn):
+    """``@pytest.mark.gpu`` plus a skip naming why no GPU is usable."""
+    reason = gpu_problem()
+    fn = pytest.mark.gpu(fn)
+    return pytest.mark.skipif(bool(reason), reason=f"needs an NVIDIA GPU and driver: {reason}")(fn)
+
+
+@cache
+def cuobjdump() -> str | None:
+    from explorer.gpu.tools import find_tool
+
+    return find_tool("cuobjdump")
+
+
+@cache
+def sass_available() -> bool:
+    """cuobjdump -sass needs nvdisasm next to it or on PATH."""
+    from explorer.gpu.tools import find_tool
+
+    return cuobjdump() is not None and find_tool("nvdisasm") is not None
+
+
+def sass(cubin_path, function: str) -> list[str]:
+    """The SASS instructions of one function (opcode first), via cuobjdump -sass."""
+    from explorer.gpu.tools import find_tool
+
+    nvdisasm = find_tool("nvdisasm")
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(nvdisasm).parent), env.get("PATH", "")])
+    out = subprocess.run([cuobjdump(), "-sass", "-fun", function, str(cubin_path)], capture_output=True, text=True,
+                         env=env, timeout=60, check=True).stdout
+    import re
+
+    lines = []
+    for line in out.splitlines():
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
+        if m:
+            lines.append(f"{m.group(1)} {m.group(2)}")
+    return lines
+
+
+def run_cli(*args, env=None, timeout=300):
+    full = dict(os.environ)
+    full.setdefault("QT_QPA_PLATFORM", "offscreen")
+    full["PYTHONPATH"] = os.pathsep.join([str(REPO), full.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    if env:
+        full.update(env)
+    return subprocess.run([sys.executable, "-m", "explorer", *args], capture_output=True, text=True, env=full,
+                          timeout=timeout, cwd=str(REPO))
+
+
+def assert_one_line_error(proc, code: int, contains: str = "") -> str:
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert contains in lines[0], lines[0]
+    return lines[0]
