@@ -227,6 +227,15 @@ def load_measurement(path: str | os.PathLike) -> Measurement:
     if p.is_dir():
         raise bad("is a folder, not a measurement file")
     try:
+        with open(p, "rb") as fh:
+            magic = fh.read(4)
+    except PermissionError:
+        raise bad("permission denied") from None
+    except OSError as exc:
+        raise bad(f"unreadable ({exc.strerror or exc})") from None
+    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):  # a zip archive (an empty one ends at once)
+        raise bad("not a measurement file (not a .npz archive)")
+    try:
         with np.load(p, allow_pickle=False) as npz:
             data = {k: npz[k] for k in npz.files}
     except (zipfile.BadZipFile, EOFError):
