@@ -322,6 +322,19 @@ def _forward_progress(path: Path, seen: int, progress: Callable[[str], None]) ->
     return len(lines)
 
 
+def worker_request(prepared: Prepared, cubin_path: str | os.PathLike, options: MeasureOptions) -> dict:
+    """What the worker process needs to run a prepared kernel (JSON-able)."""
+    gen = prepared.generated
+    return {
+        "cubin_path": str(cubin_path), "kernel": prepared.compiled.symbol, "tick_kernel": gen.tick_kernel,
+        "arch": prepared.arch, "ordinal": options.ordinal, "grid": list(gen.grid), "block": list(gen.block),
+        "dynamic_shared_bytes": prepared.dynamic_shared_bytes, "carveout": prepared.scenario.launch.carveout,
+        "per_warp": gen.per_warp, "records": gen.records, "buffer_bytes": gen.buffer_bytes,
+        "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "repeats": options.repeats,
+        "nvml_seconds": options.nvml_seconds, "seed": prepared.scenario.seed,
+    }
+
+
 def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
             progress: Callable[[str], None] | None = None, cancel: Callable[[], bool] | None = None):
     """Run the scenario on the GPU and return a Measurement (GpuUnavailable without one)."""
@@ -357,14 +370,7 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
     work = Path(options.workdir) if options.workdir else Path(tempfile.mkdtemp(prefix="warp-explorer-measure-"))
     src, cubin = write_sources(prepared, work / "kernel")
     gen = prepared.generated
-    request = {
-        "cubin_path": str(cubin), "kernel": prepared.compiled.symbol, "tick_kernel": gen.tick_kernel,
-        "arch": prepared.arch, "ordinal": options.ordinal, "grid": list(gen.grid), "block": list(gen.block),
-        "dynamic_shared_bytes": prepared.dynamic_shared_bytes, "carveout": scenario.launch.carveout,
-        "per_warp": gen.per_warp, "records": gen.records, "buffer_bytes": gen.buffer_bytes,
-        "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "repeats": options.repeats,
-        "nvml_seconds": options.nvml_seconds, "seed": scenario.seed,
-    }
+    request = worker_request(prepared, cubin, options)
     info, arrays = run_worker(request, work, options.timeout, progress, cancel)
 
     props = info["device"]

@@ -1,0 +1,67 @@
+"""Calibration recovers memory figures from (synthetic) measurements and reports before/after error."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explorer.gpu.calibrate import calibrate
+from explorer.gpu.measurement import measurement_from_sim
+from explorer.model.scenario import Scenario
+from explorer.sim import simulate
+from explorer.sim.params import params_for
+from tests.gpu.support import run_cli
+
+TRUE_LAT = 800
+BW_FACTOR = 0.55
+
+
+def small(preset: str, grid: int, block: int, loop: int) -> Scenario:
+    return Scenario.from_dict({"name": preset, "gpu": "H100", "launch": {"grid": [grid, 1, 1], "block": [block, 1, 1]},
+                               "workload": {"preset": preset, "loop": loop}})
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    """A latency-bound and a bandwidth-bound kernel 'measured' on a GPU with other memory figures."""
+    out = []
+    for sc in (small("latency", 132, 128, 6), small("stream", 528, 256, 4)):
+        p = params_for(sc)
+        truth = p.with_memory(lat_dram=TRUE_LAT, dram_bytes_per_cycle=p.dram_bytes_per_cycle * BW_FACTOR)
+        m = measurement_from_sim(simulate(sc, params=truth))
+        m.meta["scenario_name"] = sc.name
+        out.append(m)
+    return out
+
+
+def test_recovers_latency_and_bandwidth(synthetic):
+    cal = calibrate(synthetic)
+    base_bw = params_for(small("stream", 528, 256, 4)).dram_bytes_per_cycle
+    assert cal.after["lat_dram"] == pytest.approx(TRUE_LAT, rel=0.08)
+    assert cal.after["dram_bytes_per_cycle"] == pytest.approx(base_bw * BW_FACTOR, rel=0.12)
+    assert cal.error_after < 0.05 < cal.error_before
+    j = cal.to_json()
+    assert j["before"]["lat_dram"] == params_for(small("latency", 132, 128, 6)).lat_dram
+    assert len(j["measurements"]) == 2 and j["rms_error_after"] < j["rms_error_before"]
+    assert "synthetic" in " ".join(j["notes"])
+    assert "lat_dram" in cal.text() and "->" in cal.text()
+    tuned = cal.params(small("latency", 132, 128, 6))
+    assert tuned.lat_dram == cal.after["lat_dram"]
+
+
+def test_different_gpus_are_refused(synthetic):
+    from explorer.model.errors import InputError
+
+    other = measurement_from_sim(simulate(small("latency", 8, 64, 2).with_values(gpu="A100")))
+    with pytest.raises(InputError, match="different GPUs"):
+        calibrate([synthetic[0], other])
+
+
+def test_cli_calibrates_saved_measurements(synthetic, tmp_path):
+    paths = [str(m.save(tmp_path / f"m{i}.npz")) for i, m in enumerate(synthetic)]
+    proc = run_cli("measure", "--from", paths[0], "--from", paths[1], "--calibrate", "--json", timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(lines) == 3 and "calibration" in lines[-1]
+    assert lines[-1]["calibration"]["rms_error_after"] < lines[-1]["calibration"]["rms_error_before"]
