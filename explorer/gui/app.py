@@ -87,7 +87,7 @@ def run(args) -> int:
 
     from explorer.gui.main_window import MainWindow
 
-    window = MainWindow()
+    window = MainWindow(autoplay=True)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # its settings are saved in closeEvent
     window.show()
     return app.exec()

@@ -1,10 +1,11 @@
 """The main window: tabs, menus, status bar, and the state it remembers.
 
-The window is a shell that later steps grow (an "Explorer" tab with the SM grid,
-timeline and playback): a view joins with :meth:`MainWindow.add_page`, and gets
-theme changes and persistence through the optional ``apply_theme`` /
-``save_state`` / ``restore_state`` methods, so the shell never needs to know
-what a page contains.
+The first tab is the Explorer (SM grid, timeline, counts, playback) on the
+mission's example; the occupancy calculator follows. A view joins with
+:meth:`MainWindow.add_page`, and gets theme changes, persistence and shutdown
+through the optional ``apply_theme`` / ``save_state`` / ``restore_state`` /
+``shutdown`` methods and its ``status`` signal (shown while its tab is
+current), so the shell never needs to know what a page contains.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from explorer import __version__
+from explorer.gui.explorer_page import ExplorerPage
 from explorer.gui.occupancy_panel import OccupancyPanel
 from explorer.gui.settings import open_settings, read_bytes, read_str
 from explorer.gui.theme import MODES, Theme, ThemeManager
 
-DEFAULT_SIZE = (1400, 900)
+DEFAULT_SIZE = (1600, 900)
 
 
 class MainWindow(QMainWindow):
@@ -29,6 +31,7 @@ class MainWindow(QMainWindow):
         settings: QSettings | None = None,
         theme: ThemeManager | None = None,
         parent: QWidget | None = None,
+        autoplay: bool = False,
     ):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Warp Explorer"))
@@ -43,10 +46,12 @@ class MainWindow(QMainWindow):
         self.status_label.setObjectName("status_summary")
         self.statusBar().addWidget(self.status_label, 1)
 
+        self.explorer = ExplorerPage(self, autoplay=autoplay)
+        self.add_page(self.explorer, self.tr("&Explorer"))
         self.occupancy = OccupancyPanel(self)
         self.add_page(self.occupancy, self.tr("&Occupancy calculator"))
-        self.occupancy.status.connect(self.status_label.setText)
-        self.status_label.setText(self.occupancy.status_text)
+        self.tabs.currentChanged.connect(self._show_page_status)
+        self._show_page_status()
 
         self._build_menus()
         self.theme.changed.connect(self._on_theme_changed)
@@ -56,7 +61,15 @@ class MainWindow(QMainWindow):
     # -- pages --------------------------------------------------------------------
     def add_page(self, page: QWidget, title: str) -> int:
         """Add a tab; ``&`` in the title gives it an Alt+letter shortcut."""
-        return self.tabs.addTab(page, title)
+        index = self.tabs.addTab(page, title)
+        if hasattr(page, "status"):
+            page.status.connect(lambda _text, p=page: self._show_page_status())
+        return index
+
+    def _show_page_status(self, *_args) -> None:
+        """The status bar speaks for the current tab."""
+        page = self.tabs.currentWidget()
+        self.status_label.setText(getattr(page, "status_text", ""))
 
     def pages(self) -> list[QWidget]:
         return [self.tabs.widget(i) for i in range(self.tabs.count())]
@@ -178,4 +191,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         self.save_settings()
+        for page in self.pages():
+            if hasattr(page, "shutdown"):
+                page.shutdown()
         super().closeEvent(event)

@@ -83,4 +83,6 @@ def window(qtbot, settings, light_theme):
 
 @pytest.fixture
 def panel(window):
+    """The occupancy calculator, on screen (the Explorer is the first tab)."""
+    window.tabs.setCurrentWidget(window.occupancy)
     return window.occupancy

@@ -16,11 +16,12 @@ def menu_titles(window) -> list[str]:
     return [action.text() for action in window.menuBar().actions()]
 
 
-def test_shell_has_the_calculator_tab_and_menus(window):
+def test_shell_has_the_explorer_and_calculator_tabs_and_menus(window):
     assert window.windowTitle() == "Warp Explorer"
-    assert window.tabs.count() == 1
-    assert window.tabs.tabText(0) == "&Occupancy calculator"
-    assert window.tabs.currentWidget() is window.occupancy
+    assert window.tabs.count() == 2
+    assert window.tabs.tabText(0) == "&Explorer"
+    assert window.tabs.tabText(1) == "&Occupancy calculator"
+    assert window.tabs.currentWidget() is window.explorer  # what a new user sees first
     assert menu_titles(window) == ["&File", "&View", "&Help"]
     assert window.quit_action.shortcut() == QKeySequence("Ctrl+Q")
     assert set(window.theme_actions) == {"system", "light", "dark"}
@@ -28,6 +29,9 @@ def test_shell_has_the_calculator_tab_and_menus(window):
 
 
 def test_status_bar_summarises_the_result(window, qtbot):
+    qtbot.waitUntil(lambda: window.explorer.session.run is not None, timeout=60_000)
+    assert window.status_label.text().startswith("H100: 1920 warps launched")
+    window.tabs.setCurrentWidget(window.occupancy)
     assert window.status_label.text().startswith("H100: occupancy 100%")
     window.occupancy.inputs.fields["regs"].set_text("64")
     assert window.status_label.text() == (
@@ -66,7 +70,10 @@ def test_state_survives_a_restart(qtbot, settings, light_theme):
     first = MainWindow(settings=settings)
     qtbot.addWidget(first)
     first.show()
-    size = (first.minimumSizeHint().width() + 10, 500)  # fits the offscreen screen (800×600): nothing is clamped
+    # a size the offscreen screen (800×600) holds, so restoring clamps nothing
+    hint = first.minimumSizeHint()
+    assert hint.width() <= 800 and hint.height() <= 560, "the window must fit a small screen"
+    size = (hint.width(), hint.height() + 30)
     first.resize(*size)
     first.occupancy.inputs.set_gpu("T4")
     first.occupancy.inputs.fields["regs"].set_text("64")

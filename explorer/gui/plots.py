@@ -1,0 +1,87 @@
+"""What the explorer's two pyqtgraph plots share: theme colours, menus, a movable cursor.
+
+The cursor is the playback position: dragging it (or clicking in the plot) asks
+for a cycle through ``cycle_requested``; playback moves it with ``set_cycle``,
+which touches nothing but the line, so a frame never re-uploads an image or a
+curve.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QApplication, QMenu, QWidget
+
+from explorer.gui.theme import LIGHT, Theme
+
+
+class CursorPlot(pg.PlotWidget):
+    """A PlotWidget with a playback cursor, x-only zoom and themed axes."""
+
+    cycle_requested = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        existing = set(QApplication.topLevelWidgets())
+        super().__init__(parent=parent)
+        self._adopt_menus(existing)
+        self.setMenuEnabled(False)
+        self.hideButtons()
+        self.setMouseEnabled(x=True, y=False)
+        self.theme: Theme = LIGHT
+        item = self.getPlotItem()
+        item.getViewBox().setLimits(xMin=0)
+        self.cursor = pg.InfiniteLine(angle=90, movable=True)
+        self.cursor.setZValue(20)
+        self.cursor.setHoverPen(pg.mkPen(LIGHT.marker, width=4))
+        self.cursor.sigDragged.connect(self._cursor_dragged)
+        self.addItem(self.cursor, ignoreBounds=True)
+        self.scene().sigMouseClicked.connect(self._clicked)
+        self._x_max = 1.0
+        self.paint_count = 0
+
+    def _adopt_menus(self, existing: set) -> None:
+        """Parent pyqtgraph's parentless context menus so they go with the plot (no leaked windows)."""
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, QMenu) and widget not in existing:
+                widget.setParent(self, widget.windowFlags())
+
+    def set_cycle(self, cycle: int) -> None:
+        self.cursor.setValue(cycle + 0.5)
+
+    def set_x_max(self, x_max: float) -> None:
+        self._x_max = max(1.0, float(x_max))
+        vb = self.getPlotItem().getViewBox()
+        vb.setLimits(xMin=0, xMax=self._x_max, minXRange=min(20.0, self._x_max))
+
+    def show_all(self) -> None:
+        self.getPlotItem().setXRange(0, self._x_max, padding=0)
+
+    def _cursor_dragged(self) -> None:
+        self.cycle_requested.emit(int(self.cursor.value()))
+
+    def _clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton or event.isAccepted():
+            return
+        vb = self.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        x = vb.mapSceneToView(event.scenePos()).x()
+        if 0 <= x <= self._x_max:
+            self.cycle_requested.emit(int(x))
+            event.accept()
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        fg = theme.plot_foreground
+        self.setBackground(theme.plot_background)
+        item = self.getPlotItem()
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            axis.setPen(pg.mkPen(fg))
+            axis.setTextPen(pg.mkPen(fg))
+        self.cursor.setPen(pg.mkPen(theme.marker, width=2))
+        self.cursor.setHoverPen(pg.mkPen(theme.marker, width=4))
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        self.paint_count += 1
+        super().paintEvent(event)

@@ -1,0 +1,191 @@
+"""The timeline: one SM's warp slots (rows, grouped by scheduler) × cycles, coloured by state.
+
+An ``ImageItem`` of uint8 priority ranks with a 256-entry colour table and fixed
+levels (pyqtgraph's fast path). ``autoDownsample=False`` on every ``setImage``:
+pyqtgraph otherwise switches it on for images of 32,768 px or more, and frames
+get ~100× slower. Zoomed out, the image is a level of the run's pyramid
+(``run_data.pyramid``) chosen so one image column covers at least one screen
+pixel: each column shows the most important state of its cycles, so a single
+issue cycle is never dropped by scaling. The image changes only on zoom and on a
+new run or SM; playback only moves the cursor.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QRectF, Signal
+from PySide6.QtWidgets import QToolTip, QWidget
+
+from explorer.gui.plots import CursorPlot
+from explorer.gui.run_data import SimRun
+from explorer.gui.state_colors import PRIORITY, display_names, meanings, priority_table
+from explorer.gui.theme import LIGHT, Theme
+
+_CODE_OF_RANK = {rank: code for code, rank in enumerate(PRIORITY)}
+
+
+class TimelineView(CursorPlot):
+    """Warp states of the selected SM over the whole run."""
+
+    needs_trace = Signal(int)  # the SM's trace was not kept: the page re-simulates it
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("timeline")
+        self.setMinimumHeight(110)
+        self.image = pg.ImageItem(axisOrder="col-major")
+        self.image.setAutoDownsample(False)
+        self.addItem(self.image)
+        item = self.getPlotItem()
+        item.invertY(True)
+        item.getAxis("left").setWidth(64)
+        self.message = pg.TextItem(anchor=(0.5, 0.5))
+        self.message.setZValue(30)
+        self.addItem(self.message, ignoreBounds=True)
+        self.separators: list[pg.InfiniteLine] = []
+        self.run: SimRun | None = None
+        self.sm = 0
+        self.level = -1
+        self._levels: list[np.ndarray] | None = None
+        self._lut = priority_table(False)
+        self.getPlotItem().getViewBox().sigXRangeChanged.connect(self._range_changed)
+        self.scene().sigMouseMoved.connect(self._hover)
+        self.apply_theme(LIGHT)
+
+    # -- data -----------------------------------------------------------------------
+    def set_run(self, run: SimRun | None, sm: int, keep_range: bool = False) -> None:
+        new_length = run is None or self.run is None or run.cycles != self.run.cycles
+        self.run = run
+        self.sm = sm
+        if run is None:
+            self.image.clear()
+            return
+        self.set_x_max(run.cycles)
+        W, SP = run.warps_per_sm, run.sub_partitions
+        vb = self.getPlotItem().getViewBox()
+        vb.setLimits(yMin=0, yMax=W)
+        self.getPlotItem().setYRange(0, W, padding=0)
+        self._set_scheduler_axis(W, SP)
+        self._show_sm(sm)
+        if new_length or not keep_range:
+            self.show_all()
+        self._update_title()
+
+    def set_sm(self, sm: int) -> None:
+        self.sm = sm
+        if self.run is not None:
+            self._show_sm(sm)
+            self._update_title()
+
+    def trace_arrived(self, sm: int) -> None:
+        if sm == self.sm and self.run is not None:
+            self._show_sm(sm)
+
+    def _show_sm(self, sm: int) -> None:
+        self._levels = self.run.pyramid(sm)
+        self.level = -1
+        if self._levels is None:
+            self.image.clear()
+            self.message.setText(self.tr("SM {sm}'s warp states were not kept for this long run; "
+                                         "re-simulating this SM…").format(sm=sm))
+            self.message.setPos(self.run.cycles / 2, self.run.warps_per_sm / 2)
+            self.message.show()
+            self.needs_trace.emit(sm)
+            return
+        self.message.hide()
+        self._choose_level()
+
+    def _set_scheduler_axis(self, W: int, SP: int) -> None:
+        per = W // SP
+        ticks = [(k * per + per / 2, self.tr("sched {k}").format(k=k)) for k in range(SP)]
+        minor = [(k * per, "") for k in range(SP + 1)]
+        self.getPlotItem().getAxis("left").setTicks([ticks, minor])
+        for line in self.separators:
+            self.removeItem(line)
+        self.separators = []
+        for k in range(1, SP):
+            line = pg.InfiniteLine(pos=k * per, angle=0, movable=False,
+                                   pen=pg.mkPen(self.theme.plot_background, width=2))
+            line.setZValue(10)
+            self.addItem(line, ignoreBounds=True)
+            self.separators.append(line)
+
+    def _update_title(self) -> None:
+        if self.run is None:
+            return
+        item = self.getPlotItem()
+        fg = self.theme.plot_foreground
+        item.setTitle(self.tr("Timeline of SM {sm}: each row is a warp slot, grouped by scheduler").format(sm=self.sm),
+                      color=fg, size="10pt")
+
+    # -- zoom -----------------------------------------------------------------------
+    def _range_changed(self, *_args) -> None:
+        self._choose_level()
+
+    def cycles_per_pixel(self) -> float:
+        vb = self.getPlotItem().getViewBox()
+        (x0, x1), _ = vb.viewRange()
+        return max(x1 - x0, 1e-9) / max(vb.width(), 1.0)
+
+    def _choose_level(self) -> None:
+        if not self._levels:
+            return
+        cpp = self.cycles_per_pixel()
+        level = 0 if cpp <= 1 else math.ceil(math.log2(cpp) - 1e-9)
+        level = max(0, min(level, len(self._levels) - 1))
+        if level == self.level:
+            return
+        self.level = level
+        img = self._levels[level]
+        self.image.setImage(img, autoDownsample=False, levels=(0, 255), lut=self._lut)
+        self.image.setRect(QRectF(0, 0, img.shape[0] * (1 << level), img.shape[1]))
+
+    # -- look -----------------------------------------------------------------------
+    def apply_theme(self, theme: Theme) -> None:
+        super().apply_theme(theme)
+        item = self.getPlotItem()
+        item.setLabel("bottom", self.tr("cycle"), color=theme.plot_foreground)
+        self._lut = priority_table(theme.dark)
+        for line in self.separators:
+            line.setPen(pg.mkPen(theme.plot_background, width=2))
+        self.message.setColor(theme.plot_foreground)
+        if self._levels:
+            self.level = -1
+            self._choose_level()
+        self._update_title()
+
+    # -- hover ----------------------------------------------------------------------
+    def state_at(self, cycle: int, row: int) -> int | None:
+        """State code of the slot on image row ``row`` at ``cycle`` (full resolution)."""
+        if not self._levels or not (0 <= cycle < self.run.cycles) or not (0 <= row < self.run.warps_per_sm):
+            return None
+        return _CODE_OF_RANK.get(int(self._levels[0][cycle, row]))
+
+    def _hover(self, pos) -> None:
+        if self.run is None or not self._levels:
+            return
+        vb = self.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(pos):
+            QToolTip.hideText()
+            return
+        p = vb.mapSceneToView(pos)
+        cycle, row = int(p.x()), int(p.y())
+        code = self.state_at(cycle, row)
+        if code is None:
+            QToolTip.hideText()
+            return
+        slot = int(self.run.order[row])
+        SP = self.run.sub_partitions
+        text = self.tr("SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}").format(
+            sm=self.sm, slot=slot, sp=slot % SP, cycle=cycle)
+        text += "<br><b>{}</b>: {}".format(display_names()[code], meanings()[code])
+        if self.level > 0:
+            text += "<br><i>" + self.tr(
+                "Zoomed out: each column covers {n} cycles and shows its most important state "
+                "(issued > eligible > stalls > memory wait > empty). Zoom in (mouse wheel) for single cycles."
+            ).format(n=1 << self.level) + "</i>"
+        view = self.mapFromScene(pos)
+        QToolTip.showText(self.viewport().mapToGlobal(view), text, self)
