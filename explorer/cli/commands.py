@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "explorer.cli.cmd_gemm",
     "explorer.cli.cmd_compile",
     "explorer.cli.cmd_measure",
+    "explorer.cli.cmd_render",
 ]
 
 REGISTRY = [importlib.import_module(name).register for name in COMMAND_MODULES]

@@ -1,0 +1,141 @@
+"""Draw the main window's Explorer tab into a PNG, headless (``warp-explorer render``).
+
+The window is the real one (same widgets, same theme code), built offscreen at
+the requested size with throw-away settings, given a simulation computed right
+here (synchronously: no worker, no playback), moved to the requested cycle and
+grabbed. The PNG is written to a temporary file next to the target and renamed
+over it, so a reader never sees half an image.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from explorer.model.errors import InputError
+from explorer.model.scenario import Scenario
+
+MIN_SIZE = (800, 500)
+MAX_SIZE = (7680, 4320)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """'1600x900' -> (1600, 900), within MIN_SIZE..MAX_SIZE."""
+    parts = text.lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise InputError("--size", f"{text!r} is not WIDTHxHEIGHT (e.g. 1600x900)")
+    w, h = (int(p) for p in parts)
+    if not (MIN_SIZE[0] <= w <= MAX_SIZE[0] and MIN_SIZE[1] <= h <= MAX_SIZE[1]):
+        raise InputError("--size", f"{w}x{h} is outside {MIN_SIZE[0]}x{MIN_SIZE[1]} .. {MAX_SIZE[0]}x{MAX_SIZE[1]}")
+    return w, h
+
+
+def default_cycle(run) -> int:
+    """A representative moment: the middle of the cycles with the most warps resident."""
+    resident = run.result.resident
+    if resident.size == 0:
+        return 0
+    peak = np.nonzero(resident == resident.max())[0]
+    return int(peak[len(peak) // 2])
+
+
+def atomic_save(image, out: Path) -> None:
+    out = Path(out)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".png", dir=out.parent)
+    os.close(fd)
+    try:
+        if not image.save(tmp, "PNG"):
+            raise InputError("--out", f"cannot write a PNG to {out}")
+        os.replace(tmp, out)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _quiet_offscreen_warnings() -> None:
+    """The offscreen plugin warns that it cannot propagate size hints: true, and no use to a CLI user."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    previous = None
+
+    def handler(mode, context, message):
+        if "propagateSizeHints" in message:
+            return
+        if previous is not None:
+            previous(mode, context, message)
+        else:
+            import sys
+
+            sys.stderr.write(message + "\n")
+
+    previous = qInstallMessageHandler(handler)
+
+
+def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None = None, theme: str = "light",
+                  sm: int | None = None, tab: str = "explorer"):
+    """The grabbed QImage of the main window, and the (run, cycle) it shows."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.gui.app import create_application
+    from explorer.gui.run_data import SimRun
+    from explorer.sim import simulate
+
+    if QApplication.instance() is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # headless, whatever display there is
+        _quiet_offscreen_warnings()
+    app = create_application()
+    run = SimRun.from_result(simulate(scenario))
+    if cycle is None:
+        cycle = default_cycle(run)
+    elif not 0 <= cycle < run.cycles:
+        raise InputError("--cycle", f"{cycle} is outside the run's cycles 0..{run.cycles - 1}")
+    if sm is not None and not 0 <= sm < run.sm_count:
+        raise InputError("--sm", f"SM {sm} does not exist; this GPU has SMs 0..{run.sm_count - 1}")
+
+    from explorer.gui.main_window import MainWindow
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = QSettings(str(Path(tmp) / "render.ini"), QSettings.Format.IniFormat)
+        settings.setValue("view/theme", theme)
+        window = MainWindow(settings=settings)
+        try:
+            page = window.explorer
+            page.show_run(run)
+            if sm is not None:
+                page.session.select_sm(sm)
+            window.tabs.setCurrentWidget(page if tab == "explorer" else window.occupancy)
+            window.resize(*size)
+            window.show()
+            for _ in range(3):
+                app.processEvents()
+            page.session.set_cycle(cycle)
+            for _ in range(3):
+                app.processEvents()
+            image = window.grab().toImage()
+            if (image.width(), image.height()) != tuple(size):
+                from PySide6.QtCore import Qt
+
+                image = image.scaled(size[0], size[1], Qt.AspectRatioMode.IgnoreAspectRatio,
+                                     Qt.TransformationMode.SmoothTransformation)
+        finally:
+            window.explorer.shutdown()
+            window.hide()
+            window.deleteLater()
+            app.processEvents()
+    return image, run, cycle
+
+
+def render_png(scenario: Scenario, out, size: tuple[int, int] = (1600, 900), cycle: int | None = None,
+               theme: str = "light", sm: int | None = None) -> tuple[int, int, int]:
+    """Write the PNG; returns (width, height, cycle)."""
+    out = Path(out)
+    image, _run, cycle = render_window(scenario, size, cycle, theme, sm)
+    atomic_save(image, out)
+    return image.width(), image.height(), cycle
