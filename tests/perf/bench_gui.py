@@ -1,0 +1,238 @@
+"""GUI benchmark: playback frame time, real playback rate, start-up, re-simulation.
+
+Drives the real widgets of the real main window at 1600×900 (offscreen unless
+QT_QPA_PLATFORM says otherwise; run it under ``xvfb-run`` for X11) on the
+mission's example (240 × 256 on an H100):
+
+* **frame**: what one playback frame costs — the cycle advances, the SM grid,
+  the cursors, the "right now" numbers and the slider update, and the event loop
+  runs until the frame is painted (``processEvents``; the SM grid's paint count
+  proves a paint happened). Median / 95th percentile / max in ms and the fps
+  the median allows;
+* **playback**: the real clock playing for a few seconds: frames painted per
+  second (the clock ticks every 16 ms, so ~60 is the ceiling);
+* **start-up**: a fresh process until the window is shown and painted, and until
+  the first simulation is on screen;
+* **re-simulation**: typing a register count until the new run is shown, with the
+  longest gap between 5 ms heartbeat timer ticks meanwhile (a stall the user
+  would see).
+
+Usage: ``python tests/perf/bench_gui.py [--json] [--frames N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = (1600, 900)
+
+
+def _wait(app, predicate, timeout: float = 60.0) -> None:
+    end = time.perf_counter() + timeout
+    while not predicate():
+        app.processEvents()
+        time.sleep(0.002)
+        if time.perf_counter() > end:
+            raise TimeoutError("the window did not get there in time")
+
+
+def _window(app, settings_dir: str):
+    from PySide6.QtCore import QSettings
+
+    from explorer.gui.main_window import MainWindow
+
+    settings = QSettings(str(Path(settings_dir) / "bench.ini"), QSettings.Format.IniFormat)
+    settings.setValue("view/theme", "light")
+    w = MainWindow(settings=settings)
+    w.resize(*SIZE)
+    w.show()
+    page = w.explorer
+    _wait(app, lambda: page.session.run is not None and not page.simulating)
+    for _ in range(5):
+        app.processEvents()
+    return w, page
+
+
+def frame_times(app, page, frames: int) -> dict:
+    """Advance like playback does (300 cycles/s at 60 Hz = 5 cycles a frame) and paint."""
+    s = page.session
+    s.set_cycle(0)
+    app.processEvents()
+    times = []
+    painted0 = page.grid.paint_count
+    step = 5
+    for i in range(frames):
+        t0 = time.perf_counter()
+        if s.cycle + step > s.last_cycle:
+            s.set_cycle(0)
+        else:
+            s.step(step)
+        app.processEvents()
+        times.append((time.perf_counter() - t0) * 1000.0)
+    painted = page.grid.paint_count - painted0
+    times.sort()
+    med = statistics.median(times)
+    return {
+        "frames": frames,
+        "grid_paints": painted,
+        "median_ms": round(med, 2),
+        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 2),
+        "max_ms": round(times[-1], 2),
+        "fps_at_median": round(1000.0 / med, 1) if med else None,
+    }
+
+
+def playback_rate(app, page, seconds: float = 3.0) -> dict:
+    s = page.session
+    s.set_cycle(0)
+    page.clock.speed = 300
+    app.processEvents()
+    painted0 = page.grid.paint_count
+    cycle0 = s.cycle
+    ticks = []
+    page.clock.advance.connect(ticks.append)
+    page.clock.play()
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds and page.clock.playing:
+        app.processEvents()
+        time.sleep(0.001)
+    elapsed = time.perf_counter() - t0
+    page.clock.pause()
+    page.clock.advance.disconnect(ticks.append)
+    painted = page.grid.paint_count - painted0
+    return {"seconds": round(elapsed, 2), "clock_ticks": len(ticks), "grid_paints": painted,
+            "fps": round(min(painted, len(ticks)) / elapsed, 1), "cycles_advanced": s.cycle - cycle0}
+
+
+def resimulation(app, page, rounds: int = 5) -> dict:
+    """Registers 33, 34, ...: time from the edit to the new run on screen, and the worst GUI stall."""
+    from PySide6.QtCore import QTimer
+
+    field = page.panel.fields["regs"]
+    latencies, stalls = [], []
+    for k in range(rounds):
+        beats = []
+        timer = QTimer()
+        timer.setInterval(5)
+        timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+        timer.start()
+        old = page.session.run
+        t0 = time.perf_counter()
+        field.set_text(str(33 + k))
+        _wait(app, lambda: page.session.run is not old and not page.simulating)
+        t1 = time.perf_counter()
+        for _ in range(3):
+            app.processEvents()
+        timer.stop()
+        latencies.append((t1 - t0) * 1000.0)
+        gaps = [b - a for a, b in zip([t0] + beats, beats + [t1])]
+        stalls.append(max(gaps) * 1000.0 if gaps else 0.0)
+    return {
+        "rounds": rounds,
+        "median_ms": round(statistics.median(latencies), 1),
+        "max_ms": round(max(latencies), 1),
+        "worst_event_loop_gap_ms": round(max(stalls), 1),
+    }
+
+
+STARTUP = textwrap.dedent("""
+    import time
+    t0 = time.perf_counter()
+    import os, sys
+    from PySide6.QtCore import QSettings
+    from explorer.gui.app import create_application
+    app = create_application()
+    from explorer.gui.main_window import MainWindow
+    w = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat))
+    w.resize(1600, 900)
+    w.show()
+    page = w.explorer
+    while page.grid.paint_count == 0:
+        app.processEvents()
+    shown = time.perf_counter() - t0
+    while page.session.run is None:
+        app.processEvents()
+        time.sleep(0.002)
+    while page.grid.paint_count < 2 or page.simulating:
+        app.processEvents()
+    print(shown, time.perf_counter() - t0)
+    w.close()
+""")
+
+
+def startup(settings_dir: str, runs: int = 3) -> dict:
+    shown, first = [], []
+    for i in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-c", STARTUP, str(Path(settings_dir) / f"startup{i}.ini")],
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+        )
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr)
+        a, b = map(float, proc.stdout.split()[-2:])
+        shown.append(a)
+        first.append(b)
+    return {
+        "runs": runs,
+        "window_painted_s": round(statistics.median(shown), 2),
+        "first_simulation_shown_s": round(statistics.median(first), 2),
+        "note": "from the first line of the script (imports included) to the first paint; "
+                "python interpreter start (~0.05 s) not included",
+        "last_wall_s": round(wall, 2),
+    }
+
+
+def run_benchmark(frames: int = 600, with_startup: bool = True) -> dict:
+    from explorer.gui.app import create_application
+
+    app = create_application()
+    out = {"platform": os.environ.get("QT_QPA_PLATFORM"), "size": f"{SIZE[0]}x{SIZE[1]}",
+           "scenario": "example-240x256"}
+    with tempfile.TemporaryDirectory() as tmp:
+        if with_startup:
+            out["startup"] = startup(tmp)
+        w, page = _window(app, tmp)
+        try:
+            assert (w.width(), w.height()) == SIZE, (w.width(), w.height())
+            out["frame"] = frame_times(app, page, frames)
+            out["playback"] = playback_rate(app, page)
+            out["resimulation"] = resimulation(app, page)
+        finally:
+            w.close()
+            w.deleteLater()
+            app.processEvents()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--frames", type=int, default=600)
+    parser.add_argument("--no-startup", action="store_true")
+    args = parser.parse_args(argv)
+    result = run_benchmark(args.frames, not args.no_startup)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    raise SystemExit(main())
