@@ -30,7 +30,6 @@ def run(args) -> int:
 
     from explorer.cli.main import NoGpuError
     from explorer.gpu.compiler import compile_file, normalize_arch
-    from explorer.gpu.cubin import Cubin
     from explorer.gpu.errors import GpuUnavailable
     from explorer.model.errors import InputError
 

@@ -169,7 +169,6 @@ def format_measurement(m, path: str = "") -> str:
     timing = meta.get("timing", {})
     kernel = meta.get("kernel", {})
     launch = meta.get("launch", {})
-    occ = meta.get("occupancy", {})
     head = "SYNTHETIC (from a simulation) " if s["synthetic"] else ""
     name = meta.get("scenario_name") or "scenario"
     lines = [

@@ -271,7 +271,7 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
     e("")
     loop_at = len(e.lines)  # value declarations go here, before the loop
     value_decls: list[str] = []
-    e(f"#pragma unroll 1")
+    e("#pragma unroll 1")
     e(f"for (u32 it = 0; it < {wl.loop}u; ++it) {{")
     e.indent += 1
     prev: list[_Val] = []

@@ -6,12 +6,15 @@ import json
 
 import pytest
 
-from explorer.gpu.calibrate import calibrate
-from explorer.gpu.measurement import measurement_from_sim
-from explorer.model.scenario import Scenario
-from explorer.sim import simulate
-from explorer.sim.params import params_for
-from tests.gpu.support import run_cli
+pytest.importorskip("numba", reason="the simulator without numba is too slow for calibration tests "
+                                    "(dozens of simulations)")
+
+from explorer.gpu.calibrate import calibrate  # noqa: E402
+from explorer.gpu.measurement import measurement_from_sim  # noqa: E402
+from explorer.model.scenario import Scenario  # noqa: E402
+from explorer.sim import simulate  # noqa: E402
+from explorer.sim.params import params_for  # noqa: E402
+from tests.gpu.support import run_cli  # noqa: E402
 
 TRUE_LAT = 800
 BW_FACTOR = 0.55

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer.gpu.measure import MeasureOptions, measure, prepare, run_worker, worker_request, write_sources
+from explorer.gpu.measure import MeasureOptions, measure, prepare, run_worker, worker_request
 from explorer.gpu.measurement import load_measurement
 from explorer.model.presets import load_preset
 from tests.gpu.support import needs_gpu
