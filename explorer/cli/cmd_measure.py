@@ -53,7 +53,7 @@ def _number(flag: str, text: str, lo: float, hi: float, integer: bool = False):
 
 def run(args) -> int:
     from explorer.cli.main import NoGpuError
-    from explorer.gpu.errors import GpuUnavailable
+    from explorer.gpu.errors import GpuRunError, GpuUnavailable
     from explorer.model.errors import InputError
 
     repeats = _number("--repeats", args.repeats, 1, 1000, integer=True)
@@ -92,6 +92,11 @@ def run(args) -> int:
             measurements = [m]
     except GpuUnavailable as exc:
         raise NoGpuError(str(exc)) from None
+    except GpuRunError as exc:  # the GPU is there but the run failed: one line, exit 1
+        import sys
+
+        print(f"warp-explorer: the GPU run failed: {exc}", file=sys.stderr)
+        return 1
 
     for m, path in zip(measurements, saved):
         comparison = _compare(m) if args.compare else None

@@ -1,0 +1,150 @@
+/* A stand-in for libcuda.so.1 that implements the driver calls explorer.gpu.worker makes,
+ * so the whole measure path (cuda-bindings included) runs on a machine without a GPU.
+ * "Device memory" is host memory; launching we_kernel writes plausible per-warp records
+ * (132 SMs, 8 blocks per SM, 1980 MHz, a 32 ns globaltimer), we_tick writes timer steps.
+ * FAKE_CUDA_FAULT=1 makes every kernel launch fail with CUDA_ERROR_ILLEGAL_ADDRESS (700);
+ * FAKE_CUDA_HANG=1 makes cuStreamSynchronize wait forever (a kernel that never ends).
+ * Build: cc -shared -fPIC -o libcuda.so.1 fake_libcuda.c -ldl */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef int CUresult;
+typedef uint64_t u64;
+enum { SMS = 132, PER_SM = 8 };
+static int fault(void) { const char* f = getenv("FAKE_CUDA_FAULT"); return f && *f == '1'; }
+
+CUresult cuInit(unsigned flags) { return 0; }
+CUresult cuDriverGetVersion(int* v) { *v = 13000; return 0; }
+CUresult cuDeviceGetCount(int* n) { *n = 1; return 0; }
+CUresult cuDeviceGet(int* d, int i) { *d = i; return i == 0 ? 0 : 101; }
+CUresult cuDeviceGetName(char* b, int len, int d) { strncpy(b, "NVIDIA H200", len); return 0; }
+CUresult cuDeviceGetAttribute(int* v, int a, int d) {
+    switch (a) {
+    case 16: *v = SMS; break;             /* MULTIPROCESSOR_COUNT */
+    case 75: *v = 9; break; case 76: *v = 0; break;
+    case 39: *v = 2048; break;            /* MAX_THREADS_PER_MULTIPROCESSOR */
+    case 13: *v = 1980000; break;         /* CLOCK_RATE (kHz) */
+    case 38: *v = 52428800; break;        /* L2 */
+    case 81: *v = 233472; break;          /* shared per SM */
+    case 97: *v = 232448; break;          /* optin */
+    default: *v = 0;
+    }
+    return 0;
+}
+CUresult cuDeviceTotalMem_v2(size_t* b, int d) { *b = (size_t)141 << 30; return 0; }
+CUresult cuDeviceGetPCIBusId(char* b, int len, int d) { strncpy(b, "0000:1B:00.0", len); return 0; }
+CUresult cuDeviceGetUuid(char* u, int d) { memset(u, 0xab, 16); return 0; }
+CUresult cuDeviceGetUuid_v2(char* u, int d) { memset(u, 0xab, 16); return 0; }
+static int ctx_token;
+CUresult cuDevicePrimaryCtxRetain(void** c, int d) { *c = &ctx_token; return 0; }
+CUresult cuDevicePrimaryCtxRelease_v2(int d) { return 0; }
+CUresult cuCtxSetCurrent(void* c) { return 0; }
+CUresult cuCtxSynchronize(void) { return 0; }
+CUresult cuMemGetInfo_v2(size_t* f, size_t* t) { *f = (size_t)100 << 30; *t = (size_t)141 << 30; return 0; }
+
+typedef struct { int kind; } Func;   /* 1 = we_kernel, 2 = we_tick */
+static Func f_kernel = {1}, f_tick = {2};
+static int module_token;
+CUresult cuModuleLoadData(void** m, const void* image) {
+    const unsigned char* p = image;
+    if (!p || p[0] != 0x7f || p[1] != 'E') return 200; /* CUDA_ERROR_INVALID_IMAGE */
+    *m = &module_token; return 0;
+}
+CUresult cuModuleUnload(void* m) { return 0; }
+CUresult cuModuleGetFunction(void** f, void* m, const char* name) {
+    if (!strcmp(name, "we_kernel")) { *f = &f_kernel; return 0; }
+    if (!strcmp(name, "we_tick")) { *f = &f_tick; return 0; }
+    return 500; /* CUDA_ERROR_NOT_FOUND */
+}
+static int last_regs = 24;
+CUresult cuFuncGetAttribute(int* v, int attr, void* f) {
+    switch (attr) { case 4: *v = last_regs; break; /* NUM_REGS */ case 0: *v = 1024; break; default: *v = 0; }
+    return 0;
+}
+CUresult cuFuncSetAttribute(void* f, int attr, int value) { return 0; }
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* f, int block, size_t dyn) {
+    *n = 2048 / block; if (*n > 32) *n = 32; if (dyn > 100000) *n = 1; return 0;
+}
+CUresult cuMemAlloc_v2(u64* p, size_t n) { void* m = calloc(1, n); if (!m) return 2; *p = (u64)(uintptr_t)m; return 0; }
+CUresult cuMemFree_v2(u64 p) { free((void*)(uintptr_t)p); return 0; }
+CUresult cuMemsetD8_v2(u64 p, unsigned char c, size_t n) { memset((void*)(uintptr_t)p, c, n); return 0; }
+CUresult cuMemsetD8Async(u64 p, unsigned char c, size_t n, void* s) { memset((void*)(uintptr_t)p, c, n); return 0; }
+CUresult cuMemcpyDtoH_v2(void* dst, u64 src, size_t n) { memcpy(dst, (void*)(uintptr_t)src, n); return 0; }
+static int stream_token;
+CUresult cuStreamCreate(void** s, unsigned flags) { *s = &stream_token; return 0; }
+CUresult cuStreamDestroy_v2(void* s) { return 0; }
+CUresult cuStreamSynchronize(void* s) {
+    const char* h = getenv("FAKE_CUDA_HANG");
+    if (h && *h == '1') for (;;) sleep(1);  /* a kernel that never finishes */
+    return 0;
+}
+typedef struct { double t; } Event;
+static double now_ms = 0;
+CUresult cuEventCreate(void** e, unsigned flags) { *e = calloc(1, sizeof(Event)); return 0; }
+CUresult cuEventRecord(void* e, void* s) { ((Event*)e)->t = now_ms; return 0; }
+CUresult cuEventSynchronize(void* e) { return 0; }
+CUresult cuEventElapsedTime(float* ms, void* a, void* b) { *ms = (float)(((Event*)b)->t - ((Event*)a)->t); return 0; }
+CUresult cuEventElapsedTime_v2(float* ms, void* a, void* b) { return cuEventElapsedTime(ms, a, b); }
+CUresult cuEventDestroy_v2(void* e) { free(e); return 0; }
+
+CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shmem, void* stream, void** params, void** extra) {
+    if (fault()) return 700;
+    Func* fn = f;
+    if (fn->kind == 2) {
+        u64* out = (u64*)(uintptr_t)(*(u64*)params[0]);
+        unsigned n = *(unsigned*)params[1];
+        u64 span = *(u64*)params[2];
+        out[0] = span; out[1] = span * 198 / 100; out[2] = n < 10 ? n : 10; out[3] = 0;
+        for (unsigned i = 0; i < 10 && i < n; i++) out[4 + i] = 32;
+        return 0;
+    }
+    u64* rec = (u64*)(uintptr_t)(*(u64*)params[2]);
+    unsigned threads = bx * by * bz, wpb = (threads + 31) / 32;
+    u64 blocks = (u64)gx * gy * gz;
+    u64 t0 = 1000000000ull;
+    for (u64 b = 0; b < blocks; b++) {
+        unsigned sm = (unsigned)(b % SMS);
+        u64 wave = b / (SMS * PER_SM);
+        for (unsigned w = 0; w < wpb; w++) {
+            u64* r = rec + (b * wpb + w) * 8;
+            u64 s = t0 + wave * 6000 + (b / SMS % PER_SM) * 20 + w * 3, e = s + 5000 + (w % 4) * 100;
+            r[0] = s - s % 32; r[1] = e - e % 32;
+            r[2] = 777000 * (sm + 1) + (s - t0) * 198 / 100; r[3] = 777000 * (sm + 1) + (e - t0) * 198 / 100;
+            r[4] = (u64)sm | ((u64)sm << 32); r[5] = (b % PER_SM) * wpb + w; r[6] = SMS; r[7] = b;
+        }
+    }
+    now_ms += 0.006 * (double)((blocks + SMS * PER_SM - 1) / (SMS * PER_SM));
+    return 0;
+}
+
+static const char* errname(int e) {
+    switch (e) { case 0: return "CUDA_SUCCESS"; case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+                 case 200: return "CUDA_ERROR_INVALID_IMAGE"; case 500: return "CUDA_ERROR_NOT_FOUND";
+                 default: return "CUDA_ERROR_UNKNOWN"; }
+}
+CUresult cuGetErrorName(int e, const char** s) { *s = errname(e); return 0; }
+CUresult cuGetErrorString(int e, const char** s) { *s = e == 700 ? "an illegal memory access was encountered" : errname(e); return 0; }
+
+/* cuda-bindings resolves every entry point through cuGetProcAddress: answer with our
+ * symbols, preferring the _v2 ABI where we define one. */
+static CUresult lookup(const char* symbol, void** pfn, int* status) {
+    char name[256];
+    snprintf(name, sizeof name, "%s_v2", symbol);
+    void* p = dlsym(RTLD_DEFAULT, name);
+    if (!p) p = dlsym(RTLD_DEFAULT, symbol);
+    if (status) *status = p ? 0 : 1;
+    *pfn = p;
+    return p ? 0 : 500;
+}
+CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int version, u64 flags, int* status) {
+    return lookup(symbol, pfn, status);
+}
+CUresult cuGetProcAddress(const char* symbol, void** pfn, int version, u64 flags) { return lookup(symbol, pfn, 0); }
+/* NVRTC looks for the driver's private tables when a driver is present: say there are none. */
+CUresult cuGetExportTable(const void** table, const void* id) { *table = 0; return 801; }
