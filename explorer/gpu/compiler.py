@@ -125,6 +125,30 @@ def nvrtc_supported_archs() -> list[int]:
         return []
 
 
+def cuda_include_dirs() -> list[str]:
+    """CUDA toolkit header folders NVRTC does not search by itself (cuda_fp16.h, cuda_bf16.h...)."""
+    dirs = []
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            dirs.append(os.path.join(os.environ[var], "include"))
+    dirs.append("/usr/local/cuda/include")
+    try:
+        from cuda.pathfinder import find_nvidia_header_directory
+
+        for lib in ("cudart",):
+            found = find_nvidia_header_directory(lib)
+            if found:
+                dirs.append(str(found))
+    except Exception:  # noqa: BLE001 - optional helper
+        pass
+    seen, out = set(), []
+    for d in dirs:
+        if d not in seen and os.path.isfile(os.path.join(d, "cuda_fp16.h")):
+            seen.add(d)
+            out.append(d)
+    return out
+
+
 def _log(nvrtc, prog) -> str:
     size = _nvrtc_check(nvrtc, nvrtc.nvrtcGetProgramLogSize(prog), "nvrtcGetProgramLogSize")
     buf = b" " * int(size)
@@ -140,6 +164,8 @@ def _compile_nvrtc(source: str, kernel: str, arch: str, options: list[str], file
         raise InputError("--arch", f"{arch} is not a target of NVRTC {major}.{minor} "
                                    f"(it supports sm_{min(supported)} to sm_{max(supported)})")
     opts = [f"--gpu-architecture={arch}", "--ptxas-options=-v", *options]
+    if "#include" in source:  # users' kernels: let <cuda_fp16.h> and friends resolve
+        opts += [f"-I{d}" for d in cuda_include_dirs()]
 
     def attempt(with_name: bool):
         prog = _nvrtc_check(nvrtc, nvrtc.nvrtcCreateProgram(source.encode(), filename.encode(), 0, [], []),

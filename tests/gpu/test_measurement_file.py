@@ -147,3 +147,16 @@ def test_cli_opens_measurements_and_rejects_bad_ones(tmp_path):
     assert_one_line_error(run_cli("measure", "--from", str(tmp_path / "bad.npz")), 2, "bad.npz")
     assert_one_line_error(run_cli("measure", "--from", str(tmp_path / "nope.npz")), 2, "file not found")
     assert_one_line_error(run_cli("measure", "example-240x256", "--from", str(path)), 2, "--from")
+
+
+def test_version_1_fixture_keeps_loading():
+    """A file written by format version 1 (tests/data) must open in every later version."""
+    from tests.gpu.support import DATA
+
+    m = load_measurement(DATA / "measurement-v1-synthetic-example.npz")
+    assert m.meta["version"] == 1 and m.meta["synthetic"]
+    assert len(m.blocks) == 240 and m.sm_count == 132 and m.warps_per_block == 8
+    assert m.cycles > 0 and 0 < m.achieved_occupancy() < 1
+    assert m.scenario.name == "example-240x256"
+    s = m.summary()
+    assert s["gpu"] == "H100" and s["launched_warps"] == 1920 and s["synthetic"]
