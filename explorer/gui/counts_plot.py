@@ -54,9 +54,9 @@ class CountsPlot(CursorPlot):
 
     def _names(self) -> dict[str, str]:
         return {
-            "launched": self.tr("launched (not finished)"),
-            "resident": self.tr("resident on SMs"),
-            "eligible": self.tr("eligible (ready)"),
+            "launched": self.tr("launched"),
+            "resident": self.tr("resident"),
+            "eligible": self.tr("ready (eligible)"),
             "issued": self.tr("issued"),
         }
 
@@ -149,9 +149,17 @@ class CurveLegend(QWidget):
         layout.setContentsMargins(4, 0, 4, 0)
         layout.setSpacing(4)
         self.samples = []
+        tips = {
+            "launched": self.tr("Warps of the grid not finished yet: resident plus still waiting for a place."),
+            "resident": self.tr("Warps placed on an SM (holding a slot, registers, shared memory)."),
+            "eligible": self.tr("Resident warps whose next instruction could issue this cycle."),
+            "issued": self.tr("Warp-instructions issued this cycle (at most one per scheduler)."),
+        }
         for key in SERIES:
             sample = _LineSample(plot, key, self)
             label = QLabel(plot._names()[key], self)
+            sample.setToolTip(tips[key])
+            label.setToolTip(tips[key])
             layout.addWidget(sample)
             layout.addWidget(label)
             layout.addSpacing(10)

@@ -46,6 +46,9 @@ def atomic_save(image, out: Path) -> None:
     out = Path(out)
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".png", dir=out.parent)
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is for secrets; a picture gets the usual mode
     try:
         if not image.save(tmp, "PNG"):
             raise InputError("--out", f"cannot write a PNG to {out}")

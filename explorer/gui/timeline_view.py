@@ -17,7 +17,8 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
-from PySide6.QtWidgets import QToolTip, QWidget
+from PySide6.QtGui import QPainterPath
+from PySide6.QtWidgets import QGraphicsPathItem, QToolTip, QWidget
 
 from explorer.gui.plots import CursorPlot
 from explorer.gui.run_data import SimRun
@@ -25,6 +26,8 @@ from explorer.gui.state_colors import PRIORITY, display_names, meanings, priorit
 from explorer.gui.theme import LIGHT, Theme
 
 _CODE_OF_RANK = {rank: code for code, rank in enumerate(PRIORITY)}
+MAX_OUTLINED_BLOCKS = 2000  # per SM; beyond that outlines would be a grey smear anyway
+MAX_LABELLED_BLOCKS = 300
 
 
 class TimelineView(CursorPlot):
@@ -46,12 +49,18 @@ class TimelineView(CursorPlot):
         self.message.setZValue(30)
         self.addItem(self.message, ignoreBounds=True)
         self.separators: list[pg.InfiniteLine] = []
+        # blocks on this SM: outlined over their slots and lifetime, labelled when there is room
+        self.outlines = QGraphicsPathItem()
+        self.outlines.setZValue(5)
+        self.addItem(self.outlines, ignoreBounds=True)
+        self.labels: list[tuple[pg.TextItem, float, int]] = []  # label, cycles, rows it spans
         self.run: SimRun | None = None
         self.sm = 0
         self.level = -1
         self._levels: list[np.ndarray] | None = None
         self._lut = priority_table(False)
         self.getPlotItem().getViewBox().sigXRangeChanged.connect(self._range_changed)
+        self.getPlotItem().getViewBox().sigResized.connect(self._range_changed)  # pixels per cycle changed too
         self.scene().sigMouseMoved.connect(self._hover)
         self.apply_theme(LIGHT)
 
@@ -84,7 +93,58 @@ class TimelineView(CursorPlot):
         if sm == self.sm and self.run is not None:
             self._show_sm(sm)
 
+    def _show_blocks(self, sm: int) -> None:
+        """Outline each block of the SM: its slots' rows (runs of adjacent rows) from start to end."""
+        for label, _, _ in self.labels:
+            self.removeItem(label)
+        self.labels = []
+        run = self.run
+        path = QPainterPath()
+        if run is None:
+            self.outlines.setPath(path)
+            return
+        b = run.result.blocks
+        mine = np.nonzero((b.sm == sm) & (b.start >= 0))[0]
+        if len(mine) > MAX_OUTLINED_BLOCKS:
+            self.outlines.setPath(path)
+            return
+        row_of = np.empty(run.warps_per_sm, np.int64)
+        row_of[run.order] = np.arange(run.warps_per_sm)
+        end_default = run.cycles
+        for blk in mine.tolist():
+            start = float(b.start[blk])
+            end = float(b.end[blk]) if b.end[blk] >= 0 else float(end_default)
+            rows = np.sort(row_of[run.block_slots[blk][run.block_slots[blk] >= 0]])
+            if rows.size == 0:
+                continue
+            breaks = np.nonzero(np.diff(rows) != 1)[0]
+            firsts = np.concatenate([[rows[0]], rows[breaks + 1]])
+            lasts = np.concatenate([rows[breaks], [rows[-1]]])
+            for r0, r1 in zip(firsts.tolist(), lasts.tolist()):
+                path.addRect(QRectF(start, r0, end - start, r1 - r0 + 1))
+            if len(mine) <= MAX_LABELLED_BLOCKS:
+                label = pg.TextItem(self.tr("block {b}").format(b=blk), anchor=(0, 0), color=self.theme.plot_foreground)
+                label.setPos(start, float(firsts[0]))
+                label.setZValue(6)
+                self.addItem(label, ignoreBounds=True)
+                self.labels.append((label, end - start, int(lasts[0] - firsts[0] + 1)))
+        self.outlines.setPath(path)
+        self._place_labels()
+
+    def _place_labels(self) -> None:
+        """A label shows when its block spans enough pixels for it."""
+        if not self.labels:
+            return
+        cpp = self.cycles_per_pixel()
+        vb = self.getPlotItem().getViewBox()
+        row_px = vb.height() / max(self.run.warps_per_sm, 1) if self.run is not None else 0.0
+        width = self.fontMetrics().horizontalAdvance(self.tr("block {b}").format(b=88888)) + 6
+        height = self.fontMetrics().height()
+        for label, cycles, rows in self.labels:
+            label.setVisible(cycles / cpp >= width and rows * row_px >= height)
+
     def _show_sm(self, sm: int) -> None:
+        self._show_blocks(sm)
         self._levels = self.run.pyramid(sm)
         self.level = -1
         if self._levels is None:
@@ -124,6 +184,7 @@ class TimelineView(CursorPlot):
     # -- zoom -----------------------------------------------------------------------
     def _range_changed(self, *_args) -> None:
         self._choose_level()
+        self._place_labels()
 
     def cycles_per_pixel(self) -> float:
         vb = self.getPlotItem().getViewBox()
@@ -152,6 +213,11 @@ class TimelineView(CursorPlot):
         for line in self.separators:
             line.setPen(pg.mkPen(theme.plot_background, width=2))
         self.message.setColor(theme.plot_foreground)
+        pen = pg.mkPen(theme.plot_foreground, width=1)
+        pen.setCosmetic(True)
+        self.outlines.setPen(pen)
+        for label, _, _ in self.labels:
+            label.setColor(theme.plot_foreground)
         if self._levels:
             self.level = -1
             self._choose_level()

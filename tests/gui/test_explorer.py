@@ -272,6 +272,17 @@ def test_clicking_an_sm_selects_it_in_the_timeline(page, qtbot):
     assert page.session.selected_sm == 37
 
 
+def test_timeline_outlines_the_blocks_of_the_selected_sm(page):
+    page.session.select_sm(3)
+    run = page.session.run
+    b = run.result.blocks
+    mine = np.nonzero(b.sm == 3)[0]
+    rect = page.timeline.outlines.path().boundingRect()
+    assert rect.left() == pytest.approx(b.start[mine].min())
+    assert rect.right() == pytest.approx(b.end[mine].max())
+    assert len(page.timeline.labels) == len(mine)
+
+
 def test_per_sm_counts_follow_the_selection(page, qtbot):
     page.per_sm.setChecked(True)
     page.session.select_sm(3)
