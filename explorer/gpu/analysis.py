@@ -77,22 +77,31 @@ class RawRecords:
         return out
 
 
-def clock_mhz_from_records(raw: RawRecords, tick_ns: float) -> float | None:
-    """The SM clock while the kernel ran: median of clock64 / globaltimer over long records."""
-    dur_ns = raw.end_ns.astype(np.float64) - raw.start_ns.astype(np.float64)
-    dur_clk = raw.end_clk.astype(np.float64) - raw.start_clk.astype(np.float64)
-    same_sm = raw.sm_start == raw.sm_end
-    ok = same_sm & (dur_ns > 0) & (dur_clk > 0)
+def clock_mhz_from_records(raw: RawRecords, tick_ns: float, *, min_ticks: float = 0.0) -> float | None:
+    """The SM clock while the kernel ran: clock64 cycles over globaltimer ns, per SM over its whole span.
+
+    Each SM contributes (last clock64 - first clock64) / (last ns - first ns) over all its
+    records, the longest interval it offers, so the timer's step matters least; the median
+    over SMs is returned. None when no SM's span covers ``min_ticks`` timer steps (and at
+    least one ns)."""
+    ok = (raw.sm_start == raw.sm_end) & (raw.end_ns > raw.start_ns) & (raw.end_clk > raw.start_clk)
     if not ok.any():
         return None
-    long_enough = ok & (dur_ns >= max(20.0 * max(tick_ns, 1.0), 1000.0))
-    pick = long_enough if long_enough.sum() >= 3 else ok
-    if not long_enough.any():  # short records: use the longest ones, quantization error shrinks with length
-        idx = np.argsort(np.where(ok, dur_ns, -1))[::-1][: max(3, int(ok.sum()) // 10)]
-        pick = np.zeros_like(ok)
-        pick[idx] = True
-        pick &= ok
-    rates = dur_clk[pick] / dur_ns[pick]  # cycles per ns = GHz
+    sms = raw.sm_start[ok]
+    s_ns, e_ns = raw.start_ns[ok].astype(np.float64), raw.end_ns[ok].astype(np.float64)
+    base = int(raw.start_clk[ok].min())
+    s_clk = (raw.start_clk[ok] - np.uint64(base)).astype(np.float64)
+    e_clk = (raw.end_clk[ok] - np.uint64(base)).astype(np.float64)
+    rates, spans = [], []
+    for sm in np.unique(sms):
+        m = sms == sm
+        span_ns = e_ns[m].max() - s_ns[m].min()
+        span_clk = e_clk[m].max() - s_clk[m].min()
+        if span_ns > 0 and span_clk > 0:
+            rates.append(span_clk / span_ns)
+            spans.append(span_ns)
+    if not rates or max(spans) < max(min_ticks * max(tick_ns, 0.0), 1.0):
+        return None
     return float(np.median(rates) * 1000.0)
 
 
@@ -171,13 +180,21 @@ def analyze(
     max_warps_per_sm: int,
     tick_ns: float = 0.0,
     clock_mhz: float | None = None,
+    fallback_clock_mhz: float | None = None,
 ) -> Analysis:
     """Block records, per-SM residency and achieved occupancy from one launch's records."""
     if len(raw) == 0:
         raise ValueError("no records")
     problems = list(raw.problems())
-    measured_clock = clock_mhz_from_records(raw, tick_ns)
-    clock = clock_mhz or measured_clock
+    if clock_mhz:
+        clock, source = clock_mhz, "given"
+    else:
+        clock = clock_mhz_from_records(raw, tick_ns, min_ticks=50)  # spans of >= 50 timer steps: < 2% error
+        source = "records"
+        if clock is None and fallback_clock_mhz:
+            clock, source = fallback_clock_mhz, "timer-probe kernel (records too short for the timer step)"
+        if clock is None:
+            clock = clock_mhz_from_records(raw, tick_ns)
     if not clock or clock <= 0:
         raise ValueError("cannot tell the SM clock from the records (no record has both timers advancing)")
     start, end, method = align_cycles(raw, clock, tick_ns)
@@ -245,7 +262,7 @@ def analyze(
         cycles=cycles,
         duration_ns=int(end_ns.max()) if end_ns.size else 0,
         clock_mhz=float(clock),
-        alignment=method,
+        alignment=f"{method}; clock from {source}",
         achieved_occupancy=residency.achieved_occupancy(max_warps_per_sm),
         max_warps_per_sm=max_warps_per_sm,
         problems=tuple(problems),

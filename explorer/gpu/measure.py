@@ -384,7 +384,8 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
     max_warps = int(props.get("max_threads_per_multiprocessor", gpu.arch.max_threads_per_sm)) // 32
     analysis = analyze(raw, warps_per_block=gen.warps_per_block,
                        device_sm_count=int(props.get("multiprocessor_count", gpu.sm_count)),
-                       max_warps_per_sm=max_warps, tick_ns=float(tick.get("tick_ns") or 0.0))
+                       max_warps_per_sm=max_warps, tick_ns=float(tick.get("tick_ns") or 0.0),
+                       fallback_clock_mhz=tick.get("clock_mhz"))
     driver_blocks = info.get("driver_active_blocks_per_sm")
     ours = prepared.occupancy_compiled
     if driver_blocks is not None and driver_blocks != ours["active_blocks_per_sm"]:

@@ -122,3 +122,14 @@ def test_tick_from_deltas():
     t = tick_from_deltas(np.array([32, 32, 64, 32, 0, 32]))
     assert t["tick_ns"] == 32 and t["min_ns"] == 32 and t["changes"] == 5
     assert tick_from_deltas(np.array([]))["tick_ns"] is None
+
+
+def test_short_kernels_on_a_coarse_timer_take_the_probe_clock():
+    # 150 ns of records on a 1 us timer: the records cannot tell the clock; the probe kernel can
+    raw = RawRecords.decode(words(WARPS, mhz=1000.0), per_warp=True)
+    a = analyze(raw, warps_per_block=2, device_sm_count=2, max_warps_per_sm=4, tick_ns=1000.0,
+                fallback_clock_mhz=1755.0)
+    assert a.clock_mhz == 1755.0 and "timer-probe" in a.alignment
+    b = analyze(raw, warps_per_block=2, device_sm_count=2, max_warps_per_sm=4, tick_ns=1.0,
+                fallback_clock_mhz=1755.0)
+    assert b.clock_mhz == pytest.approx(1000.0) and "clock from records" in b.alignment
