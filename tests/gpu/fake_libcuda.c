@@ -70,8 +70,17 @@ CUresult cuFuncSetAttribute(void* f, int attr, int value) { return 0; }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* f, int block, size_t dyn) {
     *n = 2048 / block; if (*n > 32) *n = 32; if (dyn > 100000) *n = 1; return 0;
 }
-CUresult cuMemAlloc_v2(u64* p, size_t n) { void* m = calloc(1, n); if (!m) return 2; *p = (u64)(uintptr_t)m; return 0; }
-CUresult cuMemFree_v2(u64 p) { free((void*)(uintptr_t)p); return 0; }
+static struct { u64 p; size_t n; } allocs[64];
+CUresult cuMemAlloc_v2(u64* p, size_t n) {
+    void* m = calloc(1, n); if (!m) return 2; *p = (u64)(uintptr_t)m;
+    for (int i = 0; i < 64; i++) if (!allocs[i].p) { allocs[i].p = *p; allocs[i].n = n; break; }
+    return 0;
+}
+static size_t alloc_size(u64 p) { for (int i = 0; i < 64; i++) if (allocs[i].p == p) return allocs[i].n; return 0; }
+CUresult cuMemFree_v2(u64 p) {
+    for (int i = 0; i < 64; i++) if (allocs[i].p == p) allocs[i].p = 0;
+    free((void*)(uintptr_t)p); return 0;
+}
 CUresult cuMemsetD8_v2(u64 p, unsigned char c, size_t n) { memset((void*)(uintptr_t)p, c, n); return 0; }
 CUresult cuMemsetD8Async(u64 p, unsigned char c, size_t n, void* s) { memset((void*)(uintptr_t)p, c, n); return 0; }
 CUresult cuMemcpyDtoH_v2(void* dst, u64 src, size_t n) { memcpy(dst, (void*)(uintptr_t)src, n); return 0; }
@@ -108,14 +117,23 @@ CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned
     unsigned threads = bx * by * bz, wpb = (threads + 31) / 32;
     u64 blocks = (u64)gx * gy * gz;
     u64 t0 = 1000000000ull;
+    int per_block = alloc_size(*(u64*)params[2]) < blocks * wpb * 64;  /* records per block: fold warps */
     for (u64 b = 0; b < blocks; b++) {
         unsigned sm = (unsigned)(b % SMS);
         u64 wave = b / (SMS * PER_SM);
         for (unsigned w = 0; w < wpb; w++) {
-            u64* r = rec + (b * wpb + w) * 8;
+            u64* r = rec + (per_block ? b : b * wpb + w) * 8;
             u64 s = t0 + wave * 6000 + (b / SMS % PER_SM) * 20 + w * 3, e = s + 5000 + (w % 4) * 100;
-            r[0] = s - s % 32; r[1] = e - e % 32;
-            r[2] = 777000 * (sm + 1) + (s - t0) * 198 / 100; r[3] = 777000 * (sm + 1) + (e - t0) * 198 / 100;
+            u64 gs = s - s % 32, ge = e - e % 32;
+            u64 cs = 777000 * (sm + 1) + (s - t0) * 198 / 100, ce = 777000 * (sm + 1) + (e - t0) * 198 / 100;
+            if (per_block) {  /* as the kernel's atomicMax: starts stored inverted */
+                if (~gs > r[0]) r[0] = ~gs;
+                if (ge > r[1]) r[1] = ge;
+                if (~cs > r[2]) r[2] = ~cs;
+                if (ce > r[3]) r[3] = ce;
+            } else {
+                r[0] = gs; r[1] = ge; r[2] = cs; r[3] = ce;
+            }
             r[4] = (u64)sm | ((u64)sm << 32); r[5] = (b % PER_SM) * wpb + w; r[6] = SMS; r[7] = b;
         }
     }

@@ -90,3 +90,12 @@ def test_a_hung_kernel_is_stopped(fake_driver):
                    env={**fake_driver, "FAKE_CUDA_HANG": "1"}, timeout=300)
     assert_one_line_error(proc, 1, "did not finish within 5 s")
     assert time.monotonic() - t < 90
+
+
+def test_per_block_records(fake_driver, tmp_path):
+    proc = run_cli("measure", "tensor-gemm", "--per-block", "--nvml-seconds", "0", "--out", str(tmp_path / "b.npz"),
+                   env=fake_driver, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    m = load_measurement(tmp_path / "b.npz")
+    assert m.warps is None and len(m.blocks) == 264 and not m.meta["launch"]["per_warp"]
+    assert (m.blocks.end > m.blocks.start).all()
