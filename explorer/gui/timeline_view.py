@@ -56,6 +56,7 @@ class TimelineView(CursorPlot):
         self.labels: list[tuple[pg.TextItem, float, int]] = []  # label, cycles, rows it spans
         self.run: SimRun | None = None
         self.sm = 0
+        self.rows = np.zeros(0, np.int64)  # the slot shown on each row
         self.level = -1
         self._levels: list[np.ndarray] | None = None
         self._lut = priority_table(False)
@@ -73,11 +74,6 @@ class TimelineView(CursorPlot):
             self.image.clear()
             return
         self.set_x_max(run.cycles)
-        W, SP = run.warps_per_sm, run.sub_partitions
-        vb = self.getPlotItem().getViewBox()
-        vb.setLimits(yMin=0, yMax=W)
-        self.getPlotItem().setYRange(0, W, padding=0)
-        self._set_scheduler_axis(W, SP)
         self._show_sm(sm)
         if new_length or not keep_range:
             self.show_all()
@@ -108,13 +104,14 @@ class TimelineView(CursorPlot):
         if len(mine) > MAX_OUTLINED_BLOCKS:
             self.outlines.setPath(path)
             return
-        row_of = np.empty(run.warps_per_sm, np.int64)
-        row_of[run.order] = np.arange(run.warps_per_sm)
+        row_of = np.full(run.warps_per_sm, -1, np.int64)
+        row_of[self.rows] = np.arange(len(self.rows))
         end_default = run.cycles
         for blk in mine.tolist():
             start = float(b.start[blk])
             end = float(b.end[blk]) if b.end[blk] >= 0 else float(end_default)
-            rows = np.sort(row_of[run.block_slots[blk][run.block_slots[blk] >= 0]])
+            rows = row_of[run.block_slots[blk][run.block_slots[blk] >= 0]]
+            rows = np.sort(rows[rows >= 0])
             if rows.size == 0:
                 continue
             breaks = np.nonzero(np.diff(rows) != 1)[0]
@@ -137,38 +134,64 @@ class TimelineView(CursorPlot):
             return
         cpp = self.cycles_per_pixel()
         vb = self.getPlotItem().getViewBox()
-        row_px = vb.height() / max(self.run.warps_per_sm, 1) if self.run is not None else 0.0
+        row_px = vb.height() / max(len(self.rows), 1)
         width = self.fontMetrics().horizontalAdvance(self.tr("block {b}").format(b=88888)) + 6
         height = self.fontMetrics().height()
         for label, cycles, rows in self.labels:
             label.setVisible(cycles / cpp >= width and rows * row_px >= height)
 
     def _show_sm(self, sm: int) -> None:
-        self._show_blocks(sm)
-        self._levels = self.run.pyramid(sm)
+        run = self.run
+        levels = run.pyramid(sm)
         self.level = -1
-        if self._levels is None:
+        if levels is None:
+            self.rows = run.order
+            self._levels = None
+            self._set_rows(run.warps_per_sm)
+            self._show_blocks(sm)
             self.image.clear()
-            self.message.setText(self.tr("SM {sm}'s warp states were not kept for this long run; "
-                                         "re-simulating this SM…").format(sm=sm))
-            self.message.setPos(self.run.cycles / 2, self.run.warps_per_sm / 2)
-            self.message.show()
+            self._say(self.tr("SM {sm}'s warp states were not kept for this long run; re-simulating this SM…").format(sm=sm))
             self.needs_trace.emit(sm)
+            return
+        used = np.nonzero(levels[-1].max(axis=0) > 0)[0]  # the top level holds every slot's busiest state
+        self.rows = run.order[used]
+        self._levels = [lvl[:, used] for lvl in levels] if len(used) < run.warps_per_sm else levels
+        self._set_rows(len(used))
+        self._show_blocks(sm)
+        if len(used) == 0:
+            self.image.clear()
+            self._say(self.tr("SM {sm} ran no warp in this run.").format(sm=sm))
             return
         self.message.hide()
         self._choose_level()
 
-    def _set_scheduler_axis(self, W: int, SP: int) -> None:
-        per = W // SP
-        ticks = [(k * per + per / 2, self.tr("sched {k}").format(k=k)) for k in range(SP)]
-        minor = [(k * per, "") for k in range(SP + 1)]
+    def _say(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setPos(self.run.cycles / 2, max(len(self.rows), 1) / 2)
+        self.message.show()
+
+    def _set_rows(self, n: int) -> None:
+        """Y range and scheduler groups for the displayed rows (slots in scheduler order)."""
+        n_view = max(n, 1)
+        vb = self.getPlotItem().getViewBox()
+        vb.setLimits(yMin=0, yMax=n_view)
+        self.getPlotItem().setYRange(0, n_view, padding=0)
+        SP = self.run.sub_partitions
+        sched = self.rows % SP if n else np.zeros(0, np.int64)
+        ticks, minor, bounds = [], [(0, "")], []
+        for k in range(SP):
+            where = np.nonzero(sched == k)[0]
+            if where.size:
+                ticks.append(((where[0] + where[-1] + 1) / 2, self.tr("sched {k}").format(k=k)))
+                minor.append((where[-1] + 1, ""))
+                if where[-1] + 1 < n:
+                    bounds.append(where[-1] + 1)
         self.getPlotItem().getAxis("left").setTicks([ticks, minor])
         for line in self.separators:
             self.removeItem(line)
         self.separators = []
-        for k in range(1, SP):
-            line = pg.InfiniteLine(pos=k * per, angle=0, movable=False,
-                                   pen=pg.mkPen(self.theme.plot_background, width=2))
+        for y in bounds:
+            line = pg.InfiniteLine(pos=y, angle=0, movable=False, pen=pg.mkPen(self.theme.plot_background, width=2))
             line.setZValue(10)
             self.addItem(line, ignoreBounds=True)
             self.separators.append(line)
@@ -178,8 +201,13 @@ class TimelineView(CursorPlot):
             return
         item = self.getPlotItem()
         fg = self.theme.plot_foreground
-        item.setTitle(self.tr("Timeline of SM {sm}: each row is a warp slot, grouped by scheduler").format(sm=self.sm),
-                      color=fg, size="10pt")
+        shown, total = len(self.rows), self.run.warps_per_sm
+        if shown < total:
+            text = self.tr("Timeline of SM {sm}: its {n} busy warp slots (of {w}), grouped by scheduler").format(
+                sm=self.sm, n=shown, w=total)
+        else:
+            text = self.tr("Timeline of SM {sm}: each row is a warp slot, grouped by scheduler").format(sm=self.sm)
+        item.setTitle(text, color=fg, size="10pt")
 
     # -- zoom -----------------------------------------------------------------------
     def _range_changed(self, *_args) -> None:
@@ -226,7 +254,7 @@ class TimelineView(CursorPlot):
     # -- hover ----------------------------------------------------------------------
     def state_at(self, cycle: int, row: int) -> int | None:
         """State code of the slot on image row ``row`` at ``cycle`` (full resolution)."""
-        if not self._levels or not (0 <= cycle < self.run.cycles) or not (0 <= row < self.run.warps_per_sm):
+        if not self._levels or not (0 <= cycle < self.run.cycles) or not (0 <= row < len(self.rows)):
             return None
         return _CODE_OF_RANK.get(int(self._levels[0][cycle, row]))
 
@@ -243,7 +271,7 @@ class TimelineView(CursorPlot):
         if code is None:
             QToolTip.hideText()
             return
-        slot = int(self.run.order[row])
+        slot = int(self.rows[row])
         SP = self.run.sub_partitions
         text = self.tr("SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}").format(
             sm=self.sm, slot=slot, sp=slot % SP, cycle=cycle)

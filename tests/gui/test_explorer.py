@@ -265,8 +265,14 @@ def test_clicking_an_sm_selects_it_in_the_timeline(page, qtbot):
     assert grid.selected_sm == 37
     assert page.timeline.sm == 37
     assert "SM 37" in page.timeline.getPlotItem().titleLabel.text
-    expected = page.session.run.pyramid(37)[page.timeline.level]
-    assert np.array_equal(page.timeline.image.image, expected)
+    run = page.session.run
+    trace = run.sm_trace(37)
+    used = np.nonzero((trace != 0).any(axis=0))[0]  # slots SM 37 ever used
+    assert sorted(page.timeline.rows.tolist()) == used.tolist()
+    assert [int(s) % 4 for s in page.timeline.rows] == sorted(int(s) % 4 for s in used)  # grouped by scheduler
+    full = run.pyramid(37)[page.timeline.level]
+    shown = [int(np.nonzero(run.order == s)[0][0]) for s in page.timeline.rows]
+    assert np.array_equal(page.timeline.image.image, full[:, shown])
     # a click between tiles changes nothing
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=QPoint(1, 1))
     assert page.session.selected_sm == 37
@@ -342,7 +348,8 @@ def test_zoomed_out_timeline_keeps_one_cycle_issues(page, qtbot):
     assert tl.image.autoDownsample is False
     level = tl.level
     img = tl.image.image
-    full = run.pyramid(0)[0]
+    full = tl._levels[0]  # full resolution, the rows on display
+    assert full.shape == (run.cycles, len(tl.rows)) and len(tl.rows) == 16  # 2 blocks x 8 warps on SM 0
     # every issue (SELECTED) in the full trace shows as SELECTED in its bin
     cycles, rows = np.nonzero(full == PRIORITY[SELECTED])
     assert cycles.size
