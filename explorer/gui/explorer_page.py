@@ -76,6 +76,7 @@ class ExplorerPage(QWidget):
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._pending: int | None = None
+        self._pending_scenario: Scenario | None = None
         self._progress = 0.0
         self._shown_once = False
         self._last_error = ""
@@ -290,10 +291,13 @@ class ExplorerPage(QWidget):
     def _submit(self) -> None:
         scenario = self.session.scenario
         run = self.session.run
+        if self._pending is not None and self._pending_scenario == scenario:
+            return  # already on its way
         if run is not None and run.result.scenario == scenario and self._pending is None:
             return
         self.runner.prefetch_sm = self.session.selected_sm
         self._pending = self.runner.submit(scenario)
+        self._pending_scenario = scenario
         self._progress = 0.0
         self._update_run_state()
 

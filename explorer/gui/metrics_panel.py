@@ -15,7 +15,7 @@ new numbers never trigger a relayout.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLocale, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui import palette as oi
@@ -73,7 +73,7 @@ class NowBox(QGroupBox):
         name_font.setBold(True)
         digits = QFontMetrics(big).horizontalAdvance("888,888")
         rows = (
-            ("launched", self.tr("Launched"), self.tr("warps not finished yet"), oi.BLACK),
+            ("launched", self.tr("Launched"), self.tr("warps not finished yet"), None),  # the theme's text colour
             ("resident", self.tr("Resident"), self.tr("warps on the SMs"), oi.REDDISH_PURPLE),
             ("eligible", self.tr("Ready"), self.tr("eligible: could issue this cycle"), oi.ORANGE),
             ("issued", self.tr("Issued"), self.tr("this cycle"), oi.BLUISH_GREEN),
@@ -81,9 +81,10 @@ class NowBox(QGroupBox):
         grid = QGridLayout()
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(0)
-        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
         self.values: dict[str, QLabel] = {}
         self.notes: dict[str, QLabel] = {}
+        self.marks: dict[str, QFrame] = {}
         tips = {
             "launched": self.tr("Warps of the launched grid that have not finished: resident ones plus those "
                                 "still waiting for a place on an SM."),
@@ -106,10 +107,15 @@ class NowBox(QGroupBox):
             small.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             for w in (label, value, small):
                 w.setToolTip(tips[key])
-            grid.addWidget(label, 2 * row, 0)
-            grid.addWidget(value, 2 * row, 1, 2, 1)
-            grid.addWidget(small, 2 * row + 1, 0)
-            self.values[key], self.notes[key] = value, small
+            mark = QFrame(self)  # the colour of this count's curve in the plot below
+            mark.setFixedWidth(5)
+            mark.setAutoFillBackground(True)
+            mark.setProperty("curve_color", color)
+            grid.addWidget(mark, 2 * row, 0, 2, 1)
+            grid.addWidget(label, 2 * row, 1)
+            grid.addWidget(value, 2 * row, 2, 2, 1)
+            grid.addWidget(small, 2 * row + 1, 1)
+            self.values[key], self.notes[key], self.marks[key] = value, small, mark
         self.bar = StateBar(self)
         self.bar.setObjectName("now_state_bar")
         self.why = QLabel(self)
@@ -182,6 +188,10 @@ class NowBox(QGroupBox):
 
     def apply_theme(self, theme: Theme) -> None:
         self.bar.apply_theme(theme)
+        for mark in self.marks.values():
+            pal = mark.palette()
+            pal.setColor(QPalette.ColorRole.Window, QColor(mark.property("curve_color") or theme.plot_foreground))
+            mark.setPalette(pal)
 
 
 class RunBox(QGroupBox):

@@ -401,6 +401,7 @@ def test_explorer_state_survives_a_restart(qtbot, settings, light_theme):
     assert p2.clock.speed == 1000
     run = wait_run(qtbot, p2)
     assert run.result.scenario.launch.registers_per_thread == 64
+    assert p2.runner._next == 1  # only the restored scenario was simulated (not the default first)
 
 
 def test_closing_mid_simulation_stops_the_worker(qtbot, settings, light_theme):

@@ -126,12 +126,12 @@ def resimulation(app, page, rounds: int = 5) -> dict:
         beats = []
         timer = QTimer()
         timer.setInterval(5)
-        timer.timeout.connect(lambda: beats.append(time.perf_counter()))
+        timer.timeout.connect(lambda beats=beats: beats.append(time.perf_counter()))
         timer.start()
         old = page.session.run
         t0 = time.perf_counter()
         field.set_text(str(33 + k))
-        _wait(app, lambda: page.session.run is not old and not page.simulating)
+        _wait(app, lambda old=old: page.session.run is not old and not page.simulating)
         t1 = time.perf_counter()
         for _ in range(3):
             app.processEvents()
