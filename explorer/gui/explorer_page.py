@@ -426,7 +426,7 @@ class ExplorerPage(QWidget):
             restyle(self.run_state)
         self.run_state.setText(text)
         self.grid.set_placeholder(text or self.tr("Simulating…"))
-        self.metrics.whole.set_stale(stale)
+        self.metrics.whole.set_stale(stale, invalid=bool(s.errors or self._last_error))
         self._set_status(self._summary_text() if not (s.errors or self._last_error) else text)
 
     def _summary_text(self) -> str:

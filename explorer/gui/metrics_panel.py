@@ -315,7 +315,9 @@ class RunBox(QGroupBox):
         names = short_names()
         self.bar_text.setText(" · ".join(f"{names[c]} {pct(v / total, 0)}" for c, v in parts[:4]))
 
-    def set_stale(self, stale: bool) -> None:
+    def set_stale(self, stale: bool, invalid: bool = False) -> None:
+        self.stale.setText(self.tr("Numbers of the last good simulation: fix the marked input.") if invalid
+                           else self.tr("Numbers of the previous simulation: the new one is still running."))
         self.stale.setVisible(stale)
 
     def apply_theme(self, theme: Theme) -> None:

@@ -130,10 +130,11 @@ def build_scenario(base: Scenario, texts: dict[str, str], good: dict[str, str]) 
             errors[key] = exc.message
             texts[key] = good[key]
             continue
+        occ = occupancy_for_launch(scenario.gpu, scenario.launch)
+        if occ.active_blocks_per_sm == 0:  # judged with the other fields at their last good values
+            for key, message in _no_block_errors(why_no_block_fits(scenario.gpu, scenario.launch, occ)).items():
+                errors.setdefault(key, message)
         if errors:
             return None, errors
-        occ = occupancy_for_launch(scenario.gpu, scenario.launch)
-        if occ.active_blocks_per_sm == 0:
-            return None, _no_block_errors(why_no_block_fits(scenario.gpu, scenario.launch, occ))
         return scenario, {}
     raise AssertionError("unreachable: every field was replaced by its last good value")

@@ -127,7 +127,10 @@ def test_several_bad_fields_are_all_marked(page, qtbot):
     type_into(f["grid"], "0")
     type_into(f["seed"], "-3")
     type_into(f["l2_hit"], "150")
-    qtbot.waitUntil(lambda: len(page.session.errors) == 3, timeout=2000)
+    type_into(f["regs"], "300")  # fits no block: judged with the others at their last good values
+    qtbot.waitUntil(lambda: len(page.session.errors) == 4, timeout=2000)
+    assert "above the limit of 255" in f["regs"].message
+    assert "fix the marked input" in page.metrics.whole.stale.text()
     assert f["grid"].message == "0 is below the minimum of 1"
     assert f["seed"].message == "-3 is below the minimum of 0"
     assert f["l2_hit"].message == "150 is above the maximum of 100"
