@@ -107,8 +107,8 @@ class CountsPlot(CursorPlot):
         pens = {
             "launched": pg.mkPen(fg, width=2, style=Qt.PenStyle.DashLine),
             "resident": pg.mkPen(oi.REDDISH_PURPLE, width=3),
-            "eligible": pg.mkPen(oi.ORANGE, width=2),
-            "issued": pg.mkPen(oi.BLUISH_GREEN, width=1.5),
+            "eligible": pg.mkPen(oi.ORANGE, width=1),
+            "issued": pg.mkPen(oi.BLUISH_GREEN, width=1),
         }
         for key, curve in self.curves.items():
             curve.setPen(pens[key])
