@@ -3,11 +3,6 @@
 ``SimRun`` wraps a ``SimResult`` with the few derived arrays the views need and
 the core does not keep:
 
-* which warp slots each block holds. The dispatcher places a block's warps in
-  the lowest free slots of its SM (``explorer.sim.kernel``: first fit at the
-  dispatch cycle, ``start - block_launch_latency``) and frees them when the
-  block's last warp exits, so replaying the block records in dispatch order
-  gives the exact slots; a test checks every recorded non-empty slot against it;
 * the timeline's zoom pyramid per SM: level k holds, for each bin of 2**k
   cycles, the most important state in the bin (``state_colors.PRIORITY``), so a
   one-cycle issue stays visible when a pixel covers a hundred cycles;
@@ -19,7 +14,6 @@ costs anything) or per selected SM, never per frame.
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,63 +28,6 @@ def scheduler_order(warps_per_sm: int, sub_partitions: int) -> np.ndarray:
     """Slots sorted by scheduler, then by position: [0, 4, 8, ..., 1, 5, ...] for 4 schedulers."""
     slots = np.arange(warps_per_sm)
     return np.lexsort((slots // sub_partitions, slots % sub_partitions)).astype(np.int64)
-
-
-def assign_block_slots(sm: np.ndarray, start: np.ndarray, end: np.ndarray, sm_count: int,
-                       warps_per_sm: int, warps_per_block: int, launch_latency: int,
-                       sm_trace=None) -> np.ndarray:
-    """int16[blocks, warps_per_block]: the warp slots each block held on its SM (-1: never placed).
-
-    Replays the dispatcher: blocks in dispatch order per SM, each taking the lowest
-    free slots at its dispatch cycle ``d = start - launch_latency``. A block whose
-    last warp exited at ``end`` freed its slots either during cycle ``end - 1``
-    (EXIT issued) or during ``end`` (after draining), which the records alone cannot
-    tell apart; where ``sm_trace(sm)`` has the SM's states, the slots that wake up
-    at ``start`` settle it, elsewhere a block ending exactly at ``d`` is released
-    only when the newcomer needs its slots.
-    """
-    n = len(sm)
-    out = np.full((n, warps_per_block), -1, np.int16)
-    placed = np.nonzero(start >= 0)[0]
-    if placed.size == 0:
-        return out
-    order = placed[np.lexsort((placed, start[placed]))]
-    free = [set(range(warps_per_sm)) for _ in range(sm_count)]
-    busy: list[list[tuple[int, int]]] = [[] for _ in range(sm_count)]  # heaps of (end, block)
-    traces: dict[int, np.ndarray | None] = {}
-
-    def release(s: int, until: int) -> None:  # free the blocks of SM s that ended before ``until``
-        held = busy[s]
-        while held and held[0][0] < until:
-            _, done = heapq.heappop(held)
-            free[s].update(out[done].tolist())
-
-    for b in order.tolist():
-        s, st = int(sm[b]), int(start[b])
-        d = st - launch_latency
-        release(s, d)
-        wanted = None
-        if sm_trace is not None:
-            if s not in traces:
-                traces[s] = sm_trace(s)
-            tr = traces[s]
-            if tr is not None and 1 <= st < tr.shape[0]:
-                woke = np.nonzero((tr[st] != EMPTY) & (tr[st - 1] == EMPTY))[0]
-                if len(woke) == warps_per_block:
-                    wanted = woke.tolist()
-        if wanted is None:
-            if len(free[s]) < warps_per_block:
-                release(s, d + 1)
-            if len(free[s]) < warps_per_block:
-                raise ValueError(f"block {b}: SM {s} has {len(free[s])} free slots at cycle {d}")
-            wanted = sorted(free[s])[:warps_per_block]
-        elif not free[s].issuperset(wanted):
-            release(s, d + 1)
-        free[s].difference_update(wanted)
-        out[b] = wanted
-        end_b = int(end[b]) if end[b] >= 0 else np.iinfo(np.int64).max
-        heapq.heappush(busy[s], (end_b, b))
-    return out
 
 
 def pyramid(trace_sm: np.ndarray, order: np.ndarray) -> list[np.ndarray]:
@@ -119,10 +56,7 @@ class SimRun:
     @classmethod
     def from_result(cls, result) -> "SimRun":
         p = result.params
-        b = result.blocks
-        slots = assign_block_slots(b.sm, b.start, b.end, p.sm_count, p.warps_per_sm, p.warps_per_block,
-                                   p.block_launch_latency, sm_trace=result.sm_trace)
-        return cls(result, result.summary(), slots, scheduler_order(p.warps_per_sm, p.sub_partitions))
+        return cls(result, result.summary(), result.block_slots, scheduler_order(p.warps_per_sm, p.sub_partitions))
 
     # -- shape ----------------------------------------------------------------------
     @property

@@ -70,6 +70,7 @@ class _State:
             "b_end": np.full(B, -1, np.int64),
             "b_alive": np.zeros(B, np.int32),
             "b_arrived": np.zeros(B, np.int32),
+            "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
             # t, next block, round-robin SM, exited warps, done, events written, deadlock,
             # free block slots
             "g": np.array([0, 0, 0, 0, 0, 0, 0, p.sm_count * p.active_blocks_per_sm], np.int64),
@@ -256,7 +257,7 @@ def simulate(
             a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"], a["w_wkind"],
             a["w_drain"], a["w_age"], a["w_tl"], a["reg_ready"], a["reg_kind"],
             a["sp_next"], a["sp_last"], a["sp_fma"], a["sp_sfu"], a["sp_mma"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-            a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"],
+            a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
             a["g"], a["sc"], a["dram_free"], a["rng"],
             a["ev_t"], a["ev_sm"], a["ev_d"],
             rec_map, window, counts, state_counts, a["mem_bytes"],
@@ -308,6 +309,7 @@ def simulate(
         recorded_sms=np.asarray(recorded, dtype=np.int64),
         blocks=blocks,
         residency=residency,
+        block_slots=a["b_slot"],
         memory_bytes={"l1": a["mem_bytes"][0], "l2": a["mem_bytes"][1], "dram": a["mem_bytes"][2],
                       "shared": a["mem_bytes"][3]},
         warp_instructions=total_warps * program.instructions_per_warp,

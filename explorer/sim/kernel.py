@@ -99,7 +99,7 @@ def run_cycles(
     # sub-partition and SM state
     sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
     # blocks
-    b_sm, b_start, b_end, b_alive, b_arrived,
+    b_sm, b_start, b_end, b_alive, b_arrived, b_slot,
     # scalars: g = [t, next block, round-robin SM, exited warps, done, events, deadlock, free block slots]
     g, sc, dram_free, rng,
     # outputs
@@ -173,6 +173,7 @@ def run_cycles(
                     if w_block[gi] != -1:
                         continue
                     w_block[gi] = b
+                    b_slot[b, k] = slot
                     w_phase[gi] = P_PENDING
                     w_start[gi] = start
                     w_pc[gi] = 0

@@ -26,6 +26,7 @@ class SimResult:
     trace: np.ndarray  # uint8[cycles, len(recorded_sms), warps_per_sm]: state per warp slot
     recorded_sms: np.ndarray  # int64[k]: which SMs ``trace`` holds, in order
     blocks: BlockRecords
+    block_slots: np.ndarray  # int16[blocks, warps_per_block]: the warp slots each block held on its SM
     residency: Residency
     memory_bytes: dict
     warp_instructions: int
@@ -134,6 +135,7 @@ class SimResult:
             "block_sm": self.blocks.sm,
             "block_start": self.blocks.start,
             "block_end": self.blocks.end,
+            "block_slots": self.block_slots,
             "residency_time": self.residency.time,
             "residency_sm": self.residency.sm,
             "residency_delta": self.residency.delta,

@@ -7,7 +7,7 @@ import pytest
 
 from explorer.gui import state_colors
 from explorer.gui.explorer_session import ExplorerSession
-from explorer.gui.run_data import SimRun, assign_block_slots, pyramid, scheduler_order
+from explorer.gui.run_data import SimRun, pyramid, scheduler_order
 from explorer.model.presets import default_scenario, load_preset, preset_names
 from explorer.sim import simulate
 from explorer.sim import states as core_states
@@ -41,7 +41,7 @@ def run(request) -> SimRun:
 
 
 def test_block_slots_match_the_trace(run):
-    """Wherever a recorded slot is busy, the replayed dispatcher says which block holds it."""
+    """Wherever a recorded slot is busy, the simulator's block-slot records say which block holds it."""
     r = run.result
     rec = r.recorded_sms
     for c in np.unique(np.linspace(0, r.cycles - 1, 300).astype(int)):
@@ -72,15 +72,6 @@ def test_resident_per_sm_matches_busy_slots(run):
     for c in (0, r.cycles // 3, r.cycles // 2):
         busy = (r.trace[c] != 0).sum(axis=1)
         assert np.array_equal(run.resident_per_sm(c)[rec], busy)
-
-
-def test_assign_without_a_trace_falls_back_to_first_fit():
-    # two SMs, 4 slots, blocks of 2 warps; block 2 reuses block 0's slots after it ends
-    sm = np.array([0, 0, 0, 1])
-    start = np.array([8, 9, 30, 8])
-    end = np.array([20, 40, 50, 20])
-    slots = assign_block_slots(sm, start, end, 2, 4, 2, 8)
-    assert slots.tolist() == [[0, 1], [2, 3], [0, 1], [0, 1]]
 
 
 def test_pyramid_keeps_the_most_important_state_per_bin():
