@@ -10,9 +10,13 @@ current), so the shell never needs to know what a page contains.
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+from typing import Callable
+
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from explorer import __version__
 from explorer.gui.explorer_page import ExplorerPage
@@ -21,6 +25,11 @@ from explorer.gui.settings import open_settings, read_bytes, read_str
 from explorer.gui.theme import MODES, Theme, ThemeManager
 
 DEFAULT_SIZE = (1600, 900)
+
+# Features that plug into the window: each module has ``install(window)``, which adds
+# its pages, menu actions and file handlers through the hooks below. One line each.
+FEATURES: list[str] = [
+]
 
 
 class MainWindow(QMainWindow):
@@ -53,7 +62,11 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._show_page_status)
         self._show_page_status()
 
+        self._file_handlers: list[tuple[tuple[str, ...], str, Callable[[Path], None]]] = []
         self._build_menus()
+        self.setAcceptDrops(True)
+        for name in FEATURES:
+            importlib.import_module(name).install(self)
         self.theme.changed.connect(self._on_theme_changed)
         self._on_theme_changed(self.theme.theme)
         self._restore()
@@ -74,10 +87,60 @@ class MainWindow(QMainWindow):
     def pages(self) -> list[QWidget]:
         return [self.tabs.widget(i) for i in range(self.tabs.count())]
 
+    # -- files ----------------------------------------------------------------------
+    def register_file_handler(self, suffixes: tuple[str, ...], description: str,
+                              open_file: Callable[[Path], None]) -> None:
+        """Let File > Open and drag-and-drop open files ending in ``suffixes`` (e.g. ``(".toml",)``)."""
+        self._file_handlers.append((tuple(s.lower() for s in suffixes), description, open_file))
+
+    def handler_for(self, path: Path) -> Callable[[Path], None] | None:
+        name = path.name.lower()
+        for suffixes, _description, open_file in self._file_handlers:
+            if name.endswith(suffixes):
+                return open_file
+        return None
+
+    def open_path(self, path: str | Path) -> bool:
+        """Open a file with the handler for its kind; an unknown kind or a bad file is a message, never a crash."""
+        path = Path(path)
+        handler = self.handler_for(path)
+        if handler is None:
+            kinds = ", ".join(s for suffixes, _d, _o in self._file_handlers for s in suffixes) or "none"
+            self.statusBar().showMessage(self.tr("Cannot open {name}: not a file kind this app reads ({kinds}).")
+                                         .format(name=path.name, kinds=kinds), 8000)
+            return False
+        handler(path)
+        return True
+
+    def open_dialog(self) -> None:
+        filters = [f"{d} ({' '.join('*' + s for s in suffixes)})" for suffixes, d, _o in self._file_handlers]
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open"), "", ";;".join(filters))
+        if path:
+            self.open_path(path)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt API
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if any(url.isLocalFile() and self.handler_for(Path(url.toLocalFile())) for url in urls):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt API
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_path(url.toLocalFile())
+        event.acceptProposedAction()
+
     # -- menus --------------------------------------------------------------------
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu(self.tr("&File"))
+        file_menu = self.file_menu = bar.addMenu(self.tr("&File"))
+        self.open_action = QAction(self.tr("&Open…"), self)
+        self.open_action.setShortcut(QKeySequence.StandardKey.Open)
+        self.open_action.setStatusTip(self.tr("Open a scenario or a measurement (files can also be dropped on the window)."))
+        self.open_action.triggered.connect(self.open_dialog)
+        file_menu.addAction(self.open_action)
+        self.file_menu_end = file_menu.addSeparator()  # features insert their actions before this
         self.quit_action = QAction(self.tr("&Quit"), self)
         self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
         if self.quit_action.shortcut().isEmpty():  # some platforms define no standard Quit key
@@ -86,7 +149,7 @@ class MainWindow(QMainWindow):
         self.quit_action.triggered.connect(self.close)
         file_menu.addAction(self.quit_action)
 
-        view_menu = bar.addMenu(self.tr("&View"))
+        view_menu = self.view_menu = bar.addMenu(self.tr("&View"))
         theme_menu = view_menu.addMenu(self.tr("&Theme"))
         self.theme_actions: dict[str, QAction] = {}
         group = QActionGroup(self)
@@ -106,7 +169,7 @@ class MainWindow(QMainWindow):
             theme_menu.addAction(action)
             self.theme_actions[mode] = action
 
-        help_menu = bar.addMenu(self.tr("&Help"))
+        help_menu = self.help_menu = bar.addMenu(self.tr("&Help"))
         self.about_action = QAction(self.tr("&About Warp Explorer"), self)
         self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
         self.about_action.triggered.connect(self.show_about)

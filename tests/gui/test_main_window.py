@@ -130,3 +130,15 @@ def test_closing_leaves_no_top_level_widgets(qtbot, settings, light_theme):
 
 def test_settings_file_is_ini_in_tmp(settings):
     assert settings.format() == QSettings.Format.IniFormat
+
+
+def test_files_open_through_registered_handlers(window, tmp_path):
+    opened = []
+    window.register_file_handler((".wxtest",), "Test files", opened.append)
+    good = tmp_path / "a.WXTEST"
+    good.write_text("x")
+    assert window.open_path(good) is True
+    assert opened == [good]
+    assert window.open_path(tmp_path / "b.unknown") is False
+    assert "not a file kind this app reads" in window.statusBar().currentMessage()
+    assert window.acceptDrops()
