@@ -55,10 +55,19 @@ class MainWindow(QMainWindow):
         self.status_label.setObjectName("status_summary")
         self.statusBar().addWidget(self.status_label, 1)
 
+        # lesson hooks: view id -> tab page, panel id -> widget (explorer.lessons.VIEWS / TARGETS)
+        self.views: dict[str, QWidget] = {}
+        self.lesson_targets: dict[str, QWidget] = {}
         self.explorer = ExplorerPage(self, autoplay=autoplay)
-        self.add_page(self.explorer, self.tr("&Explorer"))
+        self.add_page(self.explorer, self.tr("&Explorer"), view_id="explorer")
+        self.lesson_targets.update({
+            "scenario": self.explorer.panel, "sm_grid": self.explorer.grid, "timeline": self.explorer.timeline,
+            "counts": self.explorer.counts, "metrics": self.explorer.metrics, "legend": self.explorer.legend,
+        })
         self.occupancy = OccupancyPanel(self)
-        self.add_page(self.occupancy, self.tr("&Occupancy calculator"))
+        self.add_page(self.occupancy, self.tr("&Occupancy calculator"), view_id="occupancy")
+        self.lesson_targets["occupancy"] = self.occupancy
+        self.lesson_targets["occupancy_graphs"] = self.occupancy.graphs
         self.tabs.currentChanged.connect(self._show_page_status)
         self._show_page_status()
 
@@ -72,9 +81,11 @@ class MainWindow(QMainWindow):
         self._restore()
 
     # -- pages --------------------------------------------------------------------
-    def add_page(self, page: QWidget, title: str) -> int:
-        """Add a tab; ``&`` in the title gives it an Alt+letter shortcut."""
+    def add_page(self, page: QWidget, title: str, view_id: str | None = None) -> int:
+        """Add a tab; ``&`` in the title gives it an Alt+letter shortcut; ``view_id`` lets lessons show it."""
         index = self.tabs.addTab(page, title)
+        if view_id:
+            self.views[view_id] = page
         if hasattr(page, "status"):
             page.status.connect(lambda _text, p=page: self._show_page_status())
         return index
@@ -83,6 +94,14 @@ class MainWindow(QMainWindow):
         """The status bar speaks for the current tab."""
         page = self.tabs.currentWidget()
         self.status_label.setText(getattr(page, "status_text", ""))
+
+    def show_view(self, view_id: str) -> bool:
+        """Bring a view's tab to the front (False if this build has no such view)."""
+        page = self.views.get(view_id)
+        if page is None:
+            return False
+        self.tabs.setCurrentWidget(page)
+        return True
 
     def pages(self) -> list[QWidget]:
         return [self.tabs.widget(i) for i in range(self.tabs.count())]

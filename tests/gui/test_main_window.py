@@ -142,3 +142,13 @@ def test_files_open_through_registered_handlers(window, tmp_path):
     assert window.open_path(tmp_path / "b.unknown") is False
     assert "not a file kind this app reads" in window.statusBar().currentMessage()
     assert window.acceptDrops()
+
+
+def test_lesson_hooks_name_views_and_panels(window):
+    from explorer.lessons import TARGETS, VIEWS
+
+    assert {"explorer", "occupancy"} <= set(window.views) <= set(VIEWS)
+    assert set(window.lesson_targets) <= set(TARGETS)
+    assert {"sm_grid", "timeline", "counts", "metrics", "legend", "scenario", "occupancy"} <= set(window.lesson_targets)
+    assert window.show_view("occupancy") and window.tabs.currentWidget() is window.occupancy
+    assert window.show_view("no-such-view") is False
