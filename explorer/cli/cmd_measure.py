@@ -182,7 +182,8 @@ def format_measurement(m, path: str = "") -> str:
         f"  kernel         {s['registers']} registers, {kernel.get('static_shared_bytes', 0)} B static + "
         f"{launch.get('dynamic_shared_bytes', 0)} B dynamic shared memory, grid {launch.get('grid')}, "
         f"block {launch.get('block')}",
-        f"  time           {_fmt(s['kernel_time_us'], '.1f')} us (events, median of {timing.get('repeats', '?')}); "
+        f"  time           {_fmt(s['kernel_time_us'], '.1f')} us "
+        f"({'events, median of ' + str(timing['repeats']) if timing.get('repeats') else 'from the block records'}); "
         f"records {s['records_time_us']:.1f} us = {s['cycles']:,} cycles at {s['clock_mhz']:.0f} MHz",
         f"  occupancy      theoretical {_pct(s['theoretical_occupancy'])} ({s['active_blocks_per_sm']} blocks/SM; "
         f"driver: {_fmt(s['driver_active_blocks_per_sm'], 'd')}), achieved {_pct(s['achieved_occupancy'])}",
