@@ -77,8 +77,9 @@ def create_application(argv: list[str] | None = None):
 def run(args) -> int:
     """Open the main window and run the event loop; the exit code of the app."""
     if getattr(args, "smoke_test", False):
-        sys.stderr.write("warp-explorer: --smoke-test is not available in this version yet\n")
-        return 2
+        from explorer.smoke import run as run_smoke_test
+
+        return run_smoke_test(args)
     app = create_application()
 
     from explorer.gui.i18n import install_translators

@@ -41,11 +41,6 @@ def test_run_shows_the_window_and_returns_the_exit_code(qapp, light_theme):
     assert qapp.organizationName() == "WarpExplorer" and qapp.applicationName() == "Warp Explorer"
 
 
-def test_smoke_test_is_refused_until_it_exists(capsys):
-    assert gui_app.run(types.SimpleNamespace(lang=None, smoke_test=True)) == 2
-    assert "not available" in capsys.readouterr().err
-
-
 def test_missing_platform_plugin_is_one_line_not_a_crash(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "explorer"],
