@@ -44,6 +44,9 @@ class CountsPlot(CursorPlot):
         self.per_sm: int | None = None  # None: the whole GPU
         self.legends: list[CurveLegend] = []
         self.pens: dict = {}
+        # room that curves added from outside (a GPU measurement) need: cycles, warps
+        self.extra_cycles = 0
+        self.extra_top = 0.0
         self.apply_theme(LIGHT)
 
     def make_legend(self, parent: QWidget) -> "CurveLegend":
@@ -67,7 +70,7 @@ class CountsPlot(CursorPlot):
             for curve in self.curves.values():
                 curve.clear()
             return
-        self.set_x_max(run.cycles)
+        self.set_x_max(max(run.cycles, self.extra_cycles))
         self._fill()
         if new_length or not keep_range:
             self.show_all()
@@ -96,7 +99,7 @@ class CountsPlot(CursorPlot):
             self.curves[key].setData(x, np.asarray(y, dtype=np.float64), stepMode="center")
         top = max(float(np.max(v)) if len(v) else 0.0 for v in data.values())
         item = self.getPlotItem()
-        top = max(top * 1.3, 4.0)  # headroom for the legend
+        top = max(max(top, self.extra_top) * 1.3, 4.0)  # headroom for the legend
         item.setYRange(0, top, padding=0)
         item.getViewBox().setLimits(yMin=0, yMax=top)
         item.setTitle(title, color=self.theme.plot_foreground, size="10pt")
