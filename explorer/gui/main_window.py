@@ -29,6 +29,7 @@ DEFAULT_SIZE = (1600, 900)
 # Features that plug into the window: each module has ``install(window)``, which adds
 # its pages, menu actions and file handlers through the hooks below. One line each.
 FEATURES: list[str] = [
+    "explorer.gui.gpu_feature",
 ]
 
 
