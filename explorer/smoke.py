@@ -82,6 +82,15 @@ def smoke_test() -> str:
         from explorer.sim import simulate
         from explorer.sim.jit import JIT
 
+        if not JIT and not os.environ.get("WARP_EXPLORER_NO_JIT"):
+            try:  # the reason numba did not load, for the one line
+                import numba  # noqa: F401
+
+                reason = "explorer.sim.jit could not use it"
+            except Exception as exc:  # noqa: BLE001
+                reason = f"{type(exc).__name__}: {exc}"
+            raise SmokeFailure(f"numba does not work, so the simulator would run ~1000x slower ({reason})")
+
         t0 = time.perf_counter()
         result = simulate(scenario)
         sim_s = time.perf_counter() - t0
