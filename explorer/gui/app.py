@@ -71,6 +71,14 @@ def create_application(argv: list[str] | None = None):
         startup.replay()
     set_application_names(app)
     app.setApplicationDisplayName("Warp Explorer")
+    app.setDesktopFileName("warp-explorer")  # the installed warp-explorer.desktop (Wayland app id, taskbar)
+    from explorer.paths import resource
+
+    icon = resource("icons", "warp-explorer-256.png")
+    if icon.is_file():
+        from PySide6.QtGui import QIcon
+
+        app.setWindowIcon(QIcon(str(icon)))
     return app
 
 
