@@ -170,3 +170,15 @@ def test_hints_name_the_fix():
     assert "cannot launch" in text
     text = " ".join(hints(h100, Query(32, 16), occ(h100, 32, 16)))
     assert "at most 32 blocks" in text and "64 threads" in text
+
+
+def test_hints_are_templates_a_translator_can_fill():
+    from explorer.occupancy import hint_items
+    from explorer.occupancy.hints import STATE, TEMPLATES
+
+    h100 = get_gpu("H100")
+    items = hint_items(h100, Query(256, 64), occ(h100, 256, 64))
+    assert items[0].parts[0][0] == "regs_fewer"
+    fake = {TEMPLATES["regs_fewer"]: "R:{state}|{regs}|{better}", STATE: "{blocks}b"}
+    assert items[0].text(lambda t: fake.get(t, t)) == "R:4b|48|5b"
+    assert items[0].text() == hints(h100, Query(256, 64), occ(h100, 256, 64))[0]

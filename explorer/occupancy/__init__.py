@@ -8,7 +8,7 @@ from explorer.occupancy.calc import (
     theoretical_occupancy,
     why_no_block_fits,
 )
-from explorer.occupancy.hints import hints
+from explorer.occupancy.hints import Hint, hint_items, hints
 from explorer.occupancy.sweeps import Query, Sweep, best_block_size, sweep_registers, sweep_shared, sweep_threads
 
 __all__ = [
@@ -18,6 +18,8 @@ __all__ = [
     "occupancy_for_launch",
     "theoretical_occupancy",
     "why_no_block_fits",
+    "Hint",
+    "hint_items",
     "hints",
     "Query",
     "Sweep",
