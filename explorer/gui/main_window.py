@@ -31,6 +31,7 @@ DEFAULT_SIZE = (1600, 900)
 FEATURES: list[str] = [
     "explorer.gui.gpu_feature",
     "explorer.gui.lesson_panel",
+    "explorer.gui.presentation",
 ]
 
 
