@@ -32,6 +32,7 @@ FEATURES: list[str] = [
     "explorer.gui.gpu_feature",
     "explorer.gui.lesson_panel",
     "explorer.gui.presentation",
+    "explorer.gui.scenario_files",
 ]
 
 
