@@ -33,6 +33,7 @@ FEATURES: list[str] = [
     "explorer.gui.lesson_panel",
     "explorer.gui.presentation",
     "explorer.gui.scenario_files",
+    "explorer.gui.export_menu",
 ]
 
 
