@@ -12,8 +12,10 @@ def register(sub) -> None:
         description="Simulate a scenario and draw the main window's Explorer tab at one cycle into a PNG "
                     "(offscreen: no display needed). For slides, docs and tests.",
     )
-    p.add_argument("scenario", metavar="SCENARIO|PRESET", help="a scenario .toml file or a preset name")
-    p.add_argument("--out", required=True, metavar="FILE.png", help="the PNG to write (replaced atomically)")
+    p.add_argument("scenario", metavar="SCENARIO|PRESET", nargs="?", default=None,
+                   help="a scenario .toml file or a preset name (not with --lesson)")
+    p.add_argument("--out", required=True, metavar="FILE.png",
+                   help="the PNG to write, or .gif/.mp4 with --animate (replaced atomically)")
     p.add_argument("--cycle", type=int, default=None, metavar="N",
                    help="the cycle to show (default: the middle of the busiest stretch)")
     p.add_argument("--size", default="1600x900", metavar="WxH", help="image size in pixels (default 1600x900)")
@@ -21,6 +23,13 @@ def register(sub) -> None:
     p.add_argument("--sm", type=int, default=None, metavar="N", help="the SM shown in the timeline (default 0)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a scenario value, as in simulate (e.g. launch.registers_per_thread=64)")
+    p.add_argument("--lesson", default=None, metavar="NAME",
+                   help="draw a lesson step as the lesson panel plays it (e.g. launched-resident-ready)")
+    p.add_argument("--step", type=int, default=None, metavar="K", help="the lesson's step, 1..n (default 1)")
+    p.add_argument("--animate", default=None, metavar="START:END[:STEP]",
+                   help="a cycle range as an animation (cycles, start, end or N%%; END included; STEP default: "
+                        "about 100 frames); --out must end in .gif or .mp4 (MP4: the optional video extra)")
+    p.add_argument("--fps", type=float, default=10.0, metavar="N", help="frames per second of --animate (default 10)")
     p.set_defaults(func=run)
 
 
@@ -29,6 +38,12 @@ def run(args) -> int:
     from explorer.model.presets import load_scenario_arg
 
     out = Path(args.out)
+    if args.lesson is not None or args.animate is not None or args.step is not None:
+        from explorer.cli.cmd_render_slides import run_slides
+
+        return run_slides(args)
+    if args.scenario is None:
+        raise InputError("render", "give a scenario file or a preset name, or --lesson NAME")
     if out.suffix.lower() != ".png":
         raise InputError("--out", f"{args.out!r} must end in .png")
     if not out.parent.is_dir():

@@ -1,0 +1,170 @@
+"""Slides from the command line: ``warp-explorer render`` for a lesson step and for animations.
+
+``render --lesson NAME --step K`` draws the window as the lesson panel plays step K
+(1-based, as the panel's "step k of n" counts): the step's scenario simulated,
+its cycle, SM and view, the spotlight on its panels and the narration.
+``render ... --animate START:END[:STEP] --out FILE.gif|FILE.mp4`` steps the
+Explorer through the cycle range instead of drawing one cycle. Both are built on
+the real window, offscreen, as :mod:`explorer.gui.render` does for one PNG.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+from explorer.model.errors import InputError
+from explorer.model.scenario import Scenario
+
+
+@contextmanager
+def offscreen_window(size: tuple[int, int], theme: str = "light"):
+    """The main window, offscreen at ``size``, with throw-away settings; closed afterwards."""
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from explorer.gui.app import create_application
+    from explorer.gui.render import _quiet_offscreen_warnings
+
+    if QApplication.instance() is None:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        _quiet_offscreen_warnings()
+    app = create_application()
+    from explorer.gui.main_window import MainWindow
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = QSettings(str(Path(tmp) / "render.ini"), QSettings.Format.IniFormat)
+        settings.setValue("view/theme", theme)
+        window = MainWindow(settings=settings)
+        try:
+            window.resize(*size)
+            window.show()
+            settle(app)
+            yield app, window
+        finally:
+            for page in window.pages():
+                if hasattr(page, "shutdown"):
+                    page.shutdown()
+            window.hide()
+            window.deleteLater()
+            app.processEvents()
+
+
+def settle(app, rounds: int = 4) -> None:
+    for _ in range(rounds):
+        app.processEvents()
+
+
+def grab(window, size: tuple[int, int]):
+    """The window's pixels at exactly ``size``."""
+    from PySide6.QtCore import Qt
+
+    image = window.grab().toImage()
+    if (image.width(), image.height()) != tuple(size):
+        image = image.scaled(size[0], size[1], Qt.AspectRatioMode.IgnoreAspectRatio,
+                             Qt.TransformationMode.SmoothTransformation)
+    return image
+
+
+def lesson_step_index(lesson, step: int | None) -> int:
+    """``--step K`` (1-based) as an index into the lesson's steps."""
+    if step is None:
+        return 0
+    if not 1 <= step <= len(lesson.steps):
+        raise InputError("--step", f"{step} is outside the lesson's steps 1..{len(lesson.steps)}")
+    return step - 1
+
+
+def _simulate(scenario: Scenario):
+    from explorer.gui.run_data import SimRun
+    from explorer.sim import simulate
+
+    return SimRun.from_result(simulate(scenario))
+
+
+def _show_lesson_step(window, app, lesson, index: int, lang: str):
+    lessons = getattr(window, "lessons", None)
+    if lessons is None:
+        raise InputError("--lesson", "this build of the window has no lesson panel")
+    lessons.set_language(lang)
+    run = _simulate(lesson.scenario_at(index))
+    lessons.show_step_with_run(lesson, index, run)
+    settle(app)
+    lessons._fit_dock()
+    settle(app)
+    window.lecture_overlay.set_targets(window.lecture_overlay.targets, window.lecture_overlay.keep_bright)
+    window.lecture_overlay._pulse_start = 0.0  # a still picture: no pulse
+    settle(app)
+    return run
+
+
+def render_still(out: Path, size: tuple[int, int], theme: str, *, scenario: Scenario | None = None,
+                 lesson=None, step: int | None = None, cycle: int | None = None, sm: int | None = None,
+                 lang: str = "en") -> tuple[int, int, int]:
+    """One PNG of the window for a lesson step (or a scenario at a cycle); (width, height, cycle)."""
+    from explorer.gui.render import atomic_save, default_cycle
+
+    with offscreen_window(size, theme) as (app, window):
+        page = window.explorer
+        if lesson is not None:
+            run = _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
+            if cycle is not None:
+                _check_cycle(run, cycle)
+                page.session.set_cycle(cycle)
+            if sm is not None:
+                _check_sm(run, sm)
+                page.session.select_sm(sm)
+        else:
+            run = _simulate(scenario)
+            page.show_run(run)
+            if sm is not None:
+                _check_sm(run, sm)
+                page.session.select_sm(sm)
+            page.session.set_cycle(default_cycle(run) if cycle is None else _check_cycle(run, cycle))
+        settle(app)
+        image = grab(window, size)
+        shown = page.session.cycle
+    atomic_save(image, out)
+    return image.width(), image.height(), shown
+
+
+def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str, fps: float, *,
+                     scenario: Scenario | None = None, lesson=None, step: int | None = None,
+                     sm: int | None = None, lang: str = "en") -> tuple[int, int, int]:
+    """A GIF or MP4 of the window over a cycle range; (width, height, frames)."""
+    from explorer.gui import export as ex
+
+    ex.check_fps(fps)
+    kind = ex.format_of(out)
+    if kind == "gif":
+        ex.require_pillow()
+    else:
+        ex.require_ffmpeg()
+    with offscreen_window(size, theme) as (app, window):
+        page = window.explorer
+        if lesson is not None:
+            run = _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
+        else:
+            run = _simulate(scenario)
+            page.show_run(run)
+        if sm is not None:
+            _check_sm(run, sm)
+            page.session.select_sm(sm)
+        cycle_range = ex.parse_cycle_range(animate, run.cycles)
+        settle(app)
+        frames = ex.export_animation(page, window, out, cycle_range, fps, 1.0)
+        width, height = window.width(), window.height()
+    return width, height, frames
+
+
+def _check_cycle(run, cycle: int) -> int:
+    if not 0 <= cycle < run.cycles:
+        raise InputError("--cycle", f"{cycle} is outside the run's cycles 0..{run.cycles - 1}")
+    return cycle
+
+
+def _check_sm(run, sm: int) -> None:
+    if not 0 <= sm < run.sm_count:
+        raise InputError("--sm", f"SM {sm} does not exist; this GPU has SMs 0..{run.sm_count - 1}")
