@@ -15,7 +15,16 @@ import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFileDialog, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from explorer.gui.gpu_tasks import TaskRunner
 from explorer.gui.metrics_panel import n
@@ -166,8 +175,9 @@ class CudaSourceRow(QWidget):
             role = "error"
         else:
             parts.append(self.tr("no spills"))
-        text = self.tr("{kernel} for {arch} ({compiler}): {parts}.").format(
-            kernel=name, arch=result.arch, compiler=result.compiler, parts=", ".join(parts))
+        text = self.tr("{kernel} in {file} for {arch} ({compiler}): {parts}.").format(
+            kernel=name, file=self.path.name if self.path else "?", arch=result.arch, compiler=result.compiler,
+            parts=", ".join(parts))
         threads = self.inputs.raw_values().get("threads", "")
         if r.max_threads_per_block and threads.strip().isdigit() and int(threads) > r.max_threads_per_block:
             text += " " + self.tr("Its __launch_bounds__ allow at most {m} threads per block.").format(

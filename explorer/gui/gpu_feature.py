@@ -25,12 +25,19 @@ fault, a malformed file) ends as a message; the state on screen is kept.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QFileDialog, QLabel, QMessageBox, QProgressBar, QPushButton, QSizePolicy
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+)
 
 from explorer.gui import measurement_data as md
 from explorer.gui.cu_source import CudaSourceRow
@@ -42,7 +49,7 @@ MEASUREMENT_SUFFIXES = (".npz",)
 CUDA_SUFFIXES = (".cu",)
 
 
-def install(window) -> "GpuController":
+def install(window) -> GpuController:
     controller = GpuController(window)
     window.gpu = controller
     return controller
@@ -95,19 +102,19 @@ class GpuController(QObject):
         self.open_action.setStatusTip(self.tr("Open a GPU measurement (warp-explorer measure --out FILE.npz) and "
                                               "draw it over the simulation."))
         self.open_action.triggered.connect(self.open_dialog)
-        self.run_action = QAction(self.tr("&Run on GPU"), w)
+        self.run_action = QAction(self.tr("Run on &GPU"), w)
         self.run_action.setObjectName("run_on_gpu_action")
         self.run_action.setShortcut("Ctrl+G")
         self.run_action.triggered.connect(self.run_on_gpu)
-        self.save_action = QAction(self.tr("&Save measurement as…"), w)
+        self.save_action = QAction(self.tr("Sa&ve measurement as…"), w)
         self.save_action.setObjectName("save_measurement_action")
         self.save_action.triggered.connect(self.save_dialog)
-        self.resim_action = QAction(self.tr("Re-simulate with the &compiled kernel's resources"), w)
+        self.resim_action = QAction(self.tr("Re-simulate with the compiled &kernel's resources"), w)
         self.resim_action.setObjectName("resim_action")
         self.resim_action.setStatusTip(self.tr("Simulate the measured launch with the registers and shared memory "
                                                "the compiler actually produced, on the measured GPU."))
         self.resim_action.triggered.connect(self.resimulate)
-        self.calibrate_action = QAction(self.tr("&Calibrate the simulator from the measurement(s)"), w)
+        self.calibrate_action = QAction(self.tr("Ca&librate the simulator from the measurement(s)"), w)
         self.calibrate_action.setObjectName("calibrate_action")
         self.calibrate_action.setStatusTip(self.tr("Fit the simulator's DRAM latency and bandwidth to the open "
                                                    "measurements of this GPU and show the error before and after."))

@@ -18,8 +18,8 @@ from __future__ import annotations
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
@@ -70,7 +70,7 @@ class Task:
 
 
 class _Job(QRunnable):
-    def __init__(self, runner: "TaskRunner", task: Task, fn: Callable):
+    def __init__(self, runner: TaskRunner, task: Task, fn: Callable):
         super().__init__()
         self.setAutoDelete(True)
         self.runner, self.task, self.fn = runner, task, fn

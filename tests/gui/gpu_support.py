@@ -39,7 +39,7 @@ def synthetic_measurement(preset: str = "example-240x256", *, lat_scale: float =
     scenario = load_preset(preset)
     params = params_for(scenario)
     if lat_scale != 1.0:
-        params = params.with_memory(lat_dram=int(round(params.lat_dram * lat_scale)))
+        params = params.with_memory(lat_dram=round(params.lat_dram * lat_scale))
     m = measurement_from_sim(simulate(scenario, params=params), clock_mhz=clock_mhz, note="test fixture")
     if registers is not None:
         m.meta["kernel"]["registers"] = registers

@@ -9,7 +9,13 @@ from PySide6.QtCore import Qt
 from explorer.gpu.measurement import load_measurement
 from explorer.gui import measurement_data as md
 from explorer.gui.metrics_panel import n, pct
-from tests.gui.gpu_support import FIXTURE, close_message, step_value, synthetic_measurement, wait_for_run
+from tests.gui.gpu_support import (
+    FIXTURE,
+    close_message,
+    step_value,
+    synthetic_measurement,
+    wait_for_run,
+)
 
 
 @pytest.fixture
@@ -20,11 +26,11 @@ def gpu(window, qtbot):
 
 def test_file_menu_has_the_gpu_actions(window):
     texts = [a.text() for a in window.file_menu.actions()]
-    for text in ("Open &measurement…", "&Run on GPU", "&Save measurement as…",
-                 "Re-simulate with the &compiled kernel's resources",
-                 "&Calibrate the simulator from the measurement(s)", "Close measuremen&t"):
+    for text in ("Open &measurement…", "Run on &GPU", "Sa&ve measurement as…",
+                 "Re-simulate with the compiled &kernel's resources",
+                 "Ca&librate the simulator from the measurement(s)", "Close measuremen&t"):
         assert text in texts
-    assert texts.index("&Run on GPU") < texts.index("&Quit")
+    assert texts.index("Run on &GPU") < texts.index("&Quit")
     g = window.gpu
     assert not g.save_action.isEnabled() and not g.resim_action.isEnabled() and not g.calibrate_action.isEnabled()
     assert window.handler_for(FIXTURE) == g.open_measurement
@@ -250,3 +256,19 @@ def test_comparison_rows_match_the_summaries_without_qt():
     assert rows["cycles"].difference == pytest.approx(m.cycles / result.cycles - 1)
     assert rows["achieved_occupancy"].difference is None
     assert SimRun.from_result(result).summary["cycles"] == result.cycles
+
+
+def test_another_gpu_in_the_simulation_keeps_the_curves_but_not_the_grid_boxes(window, gpu, qtbot):
+    window.open_path(FIXTURE)
+    scenario = window.explorer.session.scenario
+    window.explorer.set_scenario(scenario.with_values(gpu="T4"))
+    run = wait_for_run(qtbot, window)
+    assert run.sm_count == 40
+    overlay = gpu.grid_overlay
+    assert "132 SMs" in overlay.mismatch and "40" in overlay.mismatch
+    assert "not drawn on the SM grid" in gpu.grid_note.text()
+    assert gpu.counts_overlay.curves["resident"].isVisible()  # time still lines up: cycles from kernel start
+    assert window.explorer.counts._x_max == max(run.cycles, gpu.measurement.cycles + 1)
+    assert window.explorer.timeline._x_max == window.explorer.counts._x_max
+    assert gpu.box.rows["cycles"].simulated == run.summary["cycles"]
+    assert gpu.resim_action.isEnabled() and "GPU T4 vs H100" in gpu.box.differs.text()

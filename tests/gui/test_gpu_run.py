@@ -16,7 +16,12 @@ import pytest
 
 from explorer.gpu.errors import GpuRunError, GpuUnavailable
 from explorer.gpu.measurement import load_measurement
-from tests.gui.gpu_support import REPO, close_message, synthetic_measurement, wait_for_run
+from tests.gui.gpu_support import (
+    REPO,
+    close_message,
+    synthetic_measurement,
+    wait_for_run,
+)
 
 
 @pytest.fixture
@@ -160,9 +165,10 @@ def test_closing_the_window_cancels_a_running_measurement(qtbot, settings, light
     w.show()
     g = w.gpu
     fake_gpu(g, qtbot)
-    cancelled = threading.Event()
+    started, cancelled = threading.Event(), threading.Event()
 
     def measure(scenario, options, *, progress, cancel):
+        started.set()
         while not cancel():
             time.sleep(0.01)
         cancelled.set()
@@ -170,6 +176,7 @@ def test_closing_the_window_cancels_a_running_measurement(qtbot, settings, light
 
     g.measure_fn = measure
     g.run_on_gpu()
+    assert started.wait(10)
     w.close()
     assert cancelled.is_set()  # shutdown cancelled it and waited for the worker
 
