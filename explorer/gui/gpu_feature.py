@@ -89,7 +89,8 @@ class GpuController(QObject):
         window.theme.changed.connect(self.apply_theme)
         self.apply_theme(window.theme.theme)
         s = self.page.session
-        s.scenario_changed.connect(lambda _sc: self._update_actions())
+        s.scenario_changed.connect(lambda _sc: (self._update_actions(), self._update_comparison()))
+        s.errors_changed.connect(lambda _errors: self._update_comparison())
         s.run_changed.connect(lambda _run: self._update_comparison())
         self._update_actions()
         self.check_gpu()
@@ -324,7 +325,7 @@ class GpuController(QObject):
         if m is None:
             return
         if run is not None:
-            self.box.show_comparison(md.comparison(run.summary, run.result, m))
+            self.box.show_comparison(md.comparison(run.summary, run.result, m), self.page.session.run_is_current)
         mismatch = self.grid_overlay.mismatch
         if mismatch:
             self.grid_note.setText(self.tr("Measured blocks are not drawn on the SM grid: {why}.").format(why=mismatch))

@@ -111,6 +111,7 @@ class CountsOverlay(QObject):
             else:
                 curve.setData(d.x, d.y, stepMode="center")
                 curve.show()
+            self.legend.show_key(key, d is not None)
         if top != self.plot.extra_top:
             self.plot.extra_top = top
             if self.plot.run is not None:
@@ -210,6 +211,12 @@ class MeasuredLegend(QWidget):
         if synthetic:
             tip += " " + self.tr("Synthetic: made from a simulation, not measured.")
         self.title.setToolTip(tip)
+
+    def show_key(self, key: str, shown: bool) -> None:
+        """Name only the curves on the plot (one SM's counts have no "launched")."""
+        i = ("resident", "launched").index(key)
+        self.samples[i].setVisible(shown)
+        self.labels[key].setVisible(shown)
 
     def refresh(self) -> None:
         for s in self.samples:

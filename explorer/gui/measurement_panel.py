@@ -201,7 +201,8 @@ class MeasurementBox(QGroupBox):
         self.notes.setText("\n".join(f"• {t}" for t in notes))
         self.notes.setVisible(bool(notes))
 
-    def show_comparison(self, rows: list[md.Row]) -> None:
+    def show_comparison(self, rows: list[md.Row], current: bool = True) -> None:
+        """The rows; ``current`` False while the simulation on screen is not of the scenario shown (yet)."""
         self.rows = {r.key: r for r in rows}
         for key, cells in self.cells.items():
             row = self.rows.get(key)
@@ -209,10 +210,12 @@ class MeasurementBox(QGroupBox):
                 cell.setVisible(row is not None)
             if row is None:
                 continue
-            cells[1].setText(self.format(row.simulated, row.kind))
+            cells[1].setText(self.format(row.simulated, row.kind) if current else "…")
             cells[2].setText(self.format(row.measured, row.kind))
             d = row.difference
-            cells[3].setText("" if d is None else f"{100 * d:+.1f}%".replace("-", "−"))
+            cells[3].setText("" if d is None or not current else f"{100 * d:+.1f}%".replace("-", "−"))
+        self.cells["cycles"][1].setToolTip(self.names["cycles"][1] if current else self.tr(
+            "The simulation of the scenario shown is still running (or its input is invalid)."))
 
     def show_differences(self, diffs: list[tuple[str, object, object]], resim_possible: bool) -> None:
         if not diffs:

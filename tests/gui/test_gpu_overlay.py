@@ -79,7 +79,9 @@ def test_per_sm_counts_show_the_measured_sm(window, gpu, qtbot):
     cycles = np.unique(np.linspace(0, m.cycles, 200).astype(np.int64))
     assert np.array_equal(step_value(curve.xData, curve.yData, cycles), m.residency.sample(cycles)[:, 5])
     assert not gpu.counts_overlay.curves["launched"].isVisible()
+    assert not gpu.counts_overlay.legend.labels["launched"].isVisible()
     page.per_sm.setChecked(False)
+    assert gpu.counts_overlay.legend.labels["launched"].isVisible()
     assert gpu.counts_overlay.per_sm() is None
     assert np.array_equal(step_value(curve.xData, curve.yData, cycles), m.residency.total(cycles))
 
@@ -169,8 +171,11 @@ def test_a_malformed_measurement_is_a_message_and_keeps_the_state(window, gpu, q
 def test_opening_switches_to_the_measured_scenario(window, gpu, qtbot):
     window.explorer.load_preset("tensor-gemm")
     qtbot.waitUntil(lambda: window.explorer.session.scenario.name == "tensor-gemm")
+    assert wait_for_run(qtbot, window).result.scenario.name == "tensor-gemm"
     window.open_path(FIXTURE)
     assert window.explorer.session.scenario == load_measurement(FIXTURE).scenario
+    assert gpu.box.cells["cycles"][1].text() == "…"  # the old run's numbers are not shown as this one's
+    assert gpu.box.cells["cycles"][2].text() == n(load_measurement(FIXTURE).cycles)
     run = wait_for_run(qtbot, window)
     assert run.result.scenario.name == "example-240x256"
     assert gpu.box.rows["cycles"].simulated == run.summary["cycles"]
