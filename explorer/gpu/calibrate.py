@@ -10,7 +10,8 @@ registers and shared memory):
 - the mean block duration in cycles (a latency-bound kernel's blocks are chains of
   dependent loads: they pin the latency).
 
-The fit minimises the sum of squared log ratios sim/measured over a log-spaced grid,
+The fit minimises the sum of squared relative errors sim/measured - 1 (the error it
+reports, so the error after is never above the error before) over a log-spaced grid,
 then refines around the best point three times with half the step each time. Measurements of several kernels (a streaming one
 and a latency-bound one) constrain both parameters; one measurement constrains what
 it can. The result reports the error before and after, per measurement.
@@ -153,7 +154,7 @@ def calibrate(measurements, *, lat_scale=(0.5, 2.0), bw_scale=(0.3, 1.5), steps:
 
     def cost(lat: float, bw: float) -> float:
         sims = run(lat, bw)
-        return sum(math.log(s[0] / c[3]) ** 2 + math.log(s[1] / c[4]) ** 2 for s, c in zip(sims, cases))
+        return sum((s[0] / c[3] - 1.0) ** 2 + (s[1] / c[4] - 1.0) ** 2 for s, c in zip(sims, cases))
 
     lats = np.geomspace(lat0 * lat_scale[0], lat0 * lat_scale[1], steps)
     bws = np.geomspace(bw0 * bw_scale[0], bw0 * bw_scale[1], steps)

@@ -68,3 +68,18 @@ def test_cli_calibrates_saved_measurements(synthetic, tmp_path):
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert len(lines) == 3 and "calibration" in lines[-1]
     assert lines[-1]["calibration"]["rms_error_after"] < lines[-1]["calibration"]["rms_error_before"]
+
+
+def test_the_error_after_is_never_above_the_error_before():
+    """A coarse search that misses the truth keeps the error it reports from growing (the fit minimises it)."""
+    from explorer.model.presets import load_preset
+
+    sc = load_preset("example-240x256")  # the log-ratio fit of old went from 24.2% to 25.3% here
+    p = params_for(sc)
+    m = measurement_from_sim(simulate(sc, params=p.with_memory(lat_dram=round(p.lat_dram * 1.35))))
+    cal = calibrate([m], steps=3, refine=False)
+    assert cal.error_after <= cal.error_before
+    for point in cal.points:
+        after = point.errors("after")
+        before = point.errors("before")
+        assert after[0] ** 2 + after[1] ** 2 <= before[0] ** 2 + before[1] ** 2 + 1e-12
