@@ -30,6 +30,11 @@ from explorer.gui import measurement_data as md
 from explorer.gui.metrics_panel import _loc, n, pct
 
 
+def signed(fraction: float) -> str:
+    """+3.2% / −3.2% (a real minus sign)."""
+    return f"{100 * fraction:+.1f}%".replace("-", "−")
+
+
 def _wrap(label: QLabel) -> QLabel:
     label.setWordWrap(True)
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -213,7 +218,7 @@ class MeasurementBox(QGroupBox):
             cells[1].setText(self.format(row.simulated, row.kind) if current else "…")
             cells[2].setText(self.format(row.measured, row.kind))
             d = row.difference
-            cells[3].setText("" if d is None or not current else f"{100 * d:+.1f}%".replace("-", "−"))
+            cells[3].setText("" if d is None or not current else signed(d))
         self.cells["cycles"][1].setToolTip(self.names["cycles"][1] if current else self.tr(
             "The simulation of the scenario shown is still running (or its input is invalid)."))
 
@@ -246,9 +251,9 @@ class MeasurementBox(QGroupBox):
         for m in j["measurements"]:
             eb, ea = m["error_before"], m["error_after"]
             lines.append(self.tr("{name}: kernel {kb} → {ka}, mean block {bb} → {ba}").format(
-                name=m["name"], kb=f"{100 * eb[0]:+.1f}%", ka=f"{100 * ea[0]:+.1f}%",
-                bb=f"{100 * eb[1]:+.1f}%", ba=f"{100 * ea[1]:+.1f}%"))
-        lines += [f"<i>{note}</i>" for note in cal.notes]
+                name=html.escape(str(m["name"])), kb=signed(eb[0]), ka=signed(ea[0]), bb=signed(eb[1]),
+                ba=signed(ea[1])))
+        lines += [f"<i>{html.escape(note)}</i>" for note in cal.notes]
         self.calibration.setText("<br>".join(lines))
         self.calibration.show()
 
