@@ -30,6 +30,7 @@ DEFAULT_SIZE = (1600, 900)
 # its pages, menu actions and file handlers through the hooks below. One line each.
 FEATURES: list[str] = [
     "explorer.gui.gpu_feature",
+    "explorer.gui.gemm_feature",
     "explorer.gui.lesson_panel",
     "explorer.gui.presentation",
     "explorer.gui.scenario_files",
