@@ -1,0 +1,103 @@
+"""What a bundle needs from the system, as Debian packages (a small dpkg-shlibdeps).
+
+    python packaging/debdeps.py BUNDLE_DIR            -> "libc6 (>= 2.34), libegl1, libgl1, ..."
+    python packaging/debdeps.py BUNDLE_DIR --missing  -> the sonames this machine cannot provide
+
+Every ELF file's DT_NEEDED names that the bundle does not contain itself are looked
+up with ``ldconfig -p`` and mapped to the package owning the file (``dpkg -S``).
+PyInstaller deliberately leaves out libc, libGL/libEGL and libxcb; this lists them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from elfdeps import is_elf, needed  # noqa: E402
+
+GLIBC_MIN = "2.34"  # the PySide6 wheels' floor (manylinux_2_34)
+# loaded at run time only when present (never DT_NEEDED by anything we ship, listed for clarity)
+OPTIONAL = {"libcuda.so.1", "libnvidia-ml.so.1"}
+
+
+def external_sonames(bundle: Path) -> set[str]:
+    provided, wanted = set(), set()
+    for root, _dirs, files in os.walk(bundle):
+        for name in files:
+            provided.add(name)
+            path = Path(root) / name
+            if not path.is_symlink() and is_elf(path):
+                wanted.update(needed(path))
+    return wanted - provided - OPTIONAL
+
+
+def _ldconfig() -> dict[str, str]:
+    out = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, check=True).stdout
+    arch = "x86-64" if os.uname().machine == "x86_64" else os.uname().machine
+    found: dict[str, str] = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*(\S+) \(([^)]*)\) => (\S+)", line)
+        if m and (arch in m.group(2) or "64" in m.group(2)):
+            found.setdefault(m.group(1), m.group(3))
+    return found
+
+
+def _owner(path: str) -> str | None:
+    variants = [path, os.path.realpath(path)]
+    for p in list(variants):  # merged /usr: dpkg may know the file under the other spelling
+        variants.append(p[4:] if p.startswith("/usr/") else "/usr" + p)
+    for p in variants:
+        proc = subprocess.run(["dpkg-query", "-S", p], capture_output=True, text=True)
+        if proc.returncode == 0 and proc.stdout:
+            return proc.stdout.split(":", 1)[0].strip()
+    return None
+
+
+def policy_name(soname: str) -> str:
+    """Debian's package name for a library (libwayland-egl.so.1 -> libwayland-egl1)."""
+    m = re.match(r"(.+)\.so\.(\d+)", soname)
+    if not m:
+        return soname
+    base, major = m.group(1).lower().replace("_", "-"), m.group(2)
+    return f"{base}-{major}" if base[-1].isdigit() else f"{base}{major}"
+
+
+def depends(bundle: Path) -> tuple[list[str], list[str]]:
+    """(Debian package names, sonames this machine lacks: named by Debian's policy instead).
+
+    The only ones expected missing on a build machine are the Wayland client libraries
+    (the wayland platform plugin is optional: without them Qt falls back to xcb)."""
+    libs = _ldconfig()
+    packages, missing = set(), []
+    for soname in sorted(external_sonames(bundle)):
+        path = libs.get(soname)
+        owner = _owner(path) if path else None
+        if owner is None:
+            missing.append(soname)
+            owner = policy_name(soname)
+        packages.add(owner)
+    packages.discard("libc6")
+    return ["libc6 (>= %s)" % GLIBC_MIN] + sorted(packages), missing
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    pkgs, missing = depends(Path(argv[0]))
+    if "--missing" in argv:
+        print("\n".join(missing))
+        return 0
+    if missing:
+        print(f"debdeps: this machine lacks {', '.join(missing)}; named by Debian policy", file=sys.stderr)
+    print(", ".join(pkgs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
