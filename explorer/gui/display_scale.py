@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import weakref
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QPen
 from PySide6.QtWidgets import QApplication, QSplitter, QWidget
 
@@ -42,6 +42,9 @@ class DisplayScaler:
         self.root = root
         self.scale = 1.0
         self._seen: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # widget -> base values
+        self._pending: weakref.WeakSet = weakref.WeakSet()
+        self._watching = False
+        self._filter = _FontWatch(self)
 
     # -- entry point ----------------------------------------------------------------
     def apply(self, scale: float) -> None:
@@ -60,10 +63,42 @@ class DisplayScaler:
             self._scale_plot(w, previous)
         for w in widgets:
             self._scale_painted(w, previous)
+        self._watch()
         if previous != self.scale:
             for w in widgets:
                 if isinstance(w, QSplitter):
                     self._scale_splitter(w, self.scale / previous)
+
+    def _watch(self) -> None:
+        """Style sheets put a widget's old font back when a dynamic property changes (a row
+        that stops being the limiter): while scaled, put the scaled one back."""
+        app = QApplication.instance()
+        if self.scale != 1.0 and not self._watching:
+            app.installEventFilter(self._filter)
+            self._watching = True
+        elif self.scale == 1.0 and self._watching:
+            app.removeEventFilter(self._filter)
+            self._watching = False
+
+    def _font_changed(self, w: QWidget) -> None:
+        base = self._seen.get(w)
+        if base is None or base["font"] is None or self.scale == 1.0:
+            return
+        want = base["font"] * self.scale
+        if abs(w.font().pointSizeF() - want) > 1e-6 and w not in self._pending:
+            self._pending.add(w)
+            QTimer.singleShot(0, lambda: self._fix_font(w))
+
+    def _fix_font(self, w: QWidget) -> None:
+        self._pending.discard(w)
+        try:
+            base = self._seen.get(w)
+            if base is not None and base["font"] is not None:
+                want = base["font"] * self.scale
+                if abs(w.font().pointSizeF() - want) > 1e-6:
+                    w.setFont(_scaled_font(w.font(), base["font"], self.scale))
+        except RuntimeError:
+            pass
 
     def reapply(self) -> None:
         """Re-scale what changed underneath (a theme reset pens, a page was added)."""
@@ -184,6 +219,8 @@ class DisplayScaler:
                 self._scale_axis(item, app_font, previous)
             elif isinstance(item, pg.LabelItem):
                 self._scale_label(item, previous)
+            elif isinstance(item, pg.TextItem):
+                self._scale_text(item, previous)
             elif isinstance(item, (pg.PlotDataItem, pg.PlotCurveItem, pg.InfiniteLine)):
                 self._scale_pen(item, previous)
         w.viewport().update()
@@ -215,6 +252,17 @@ class DisplayScaler:
         axis.picture = None
         axis.update()
 
+    def _scale_text(self, item, previous: float) -> None:
+        """Annotations in plots (pg.TextItem): their QGraphicsTextItem's font."""
+        text = item.textItem
+        base = self._item_base(item, previous, lambda: {"pt": text.font().pointSizeF() / previous})
+        want = base["pt"] * self.scale
+        if base["pt"] > 0 and abs(text.font().pointSizeF() - want) > 1e-6:
+            font = QFont(text.font())
+            font.setPointSizeF(want)
+            text.setFont(font)
+            item.updateTextPos()
+
     def _scale_label(self, label, previous: float) -> None:
         """Plot titles: pyqtgraph writes their size into the HTML (``size="10pt"``)."""
         scaler = self
@@ -222,7 +270,7 @@ class DisplayScaler:
             original = label.setText  # bound method of the class
 
             def set_text(text, **opts):
-                size = opts.get("size", label.opts.get("size"))
+                size = opts.get("size")  # given by the owner: unscaled, the new base
                 if isinstance(size, str) and size.endswith("pt"):
                     label.__dict__[_BASE]["size"] = float(size[:-2])
                 base_size = label.__dict__[_BASE].get("size")
@@ -261,3 +309,19 @@ class DisplayScaler:
             new.setWidthF(want)
             item.setPen(new)
         base["applied"] = want
+
+
+class _FontWatch(QObject):
+    def __init__(self, scaler: DisplayScaler):
+        super().__init__()
+        self.scaler = scaler
+
+    def eventFilter(self, obj, event) -> bool:
+        if event.type() == QEvent.Type.FontChange and isinstance(obj, QWidget):
+            try:
+                mine = obj.window() is self.scaler.root
+            except RuntimeError:
+                mine = False
+            if mine:
+                self.scaler._font_changed(obj)
+        return False

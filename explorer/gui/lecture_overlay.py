@@ -260,15 +260,18 @@ class LectureOverlay(QWidget):
 
 
 def merge_touching(rects: list[QRect], gap: int) -> list[QRect]:
-    """Rectangles closer than ``gap`` become their union: one outline around neighbours
-    (the legend under the SM grid), so no outline covers the other panel's edge."""
+    """Neighbours closer than ``gap`` that line up (the legend above the timeline) become
+    their union: one outline, so no outline covers the other panel's edge. Panels that
+    do not line up keep their own outlines (the union would take in others)."""
     out = [QRect(r) for r in rects]
     merged = True
     while merged:
         merged = False
         for i in range(len(out)):
             for j in range(i + 1, len(out)):
-                if out[i].adjusted(-gap, -gap, gap, gap).intersects(out[j]):
+                union = out[i].united(out[j])
+                tight = _area(union) <= 1.15 * (_area(out[i]) + _area(out[j]))  # stacked or side by side
+                if tight and out[i].adjusted(-gap, -gap, gap, gap).intersects(out[j]):
                     out[i] = out[i].united(out[j])
                     del out[j]
                     merged = True
@@ -276,6 +279,10 @@ def merge_touching(rects: list[QRect], gap: int) -> list[QRect]:
             if merged:
                 break
     return out
+
+
+def _area(r: QRect) -> int:
+    return max(0, r.width()) * max(0, r.height())
 
 
 def window_point(window: QWidget, widget: QWidget, pos: QPoint) -> QPointF:

@@ -87,6 +87,9 @@ class Presentation(QObject):
         self._build_actions()
         window.theme.changed.connect(self._theme_changed)
         window.tabs.currentChanged.connect(self._tab_changed)
+        lessons = getattr(window, "lessons", None)
+        if lessons is not None:  # a step may show new labels (a timeline's block numbers)
+            lessons.step_shown.connect(lambda _i: self.presenting and QTimer.singleShot(0, self, self.scaler.reapply))
         window.installEventFilter(self)
 
     # -- menu -----------------------------------------------------------------------

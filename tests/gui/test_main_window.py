@@ -22,7 +22,7 @@ def test_shell_has_the_explorer_and_calculator_tabs_and_menus(window):
     assert window.tabs.tabText(0) == "&Explorer"
     assert window.tabs.tabText(1) == "&Occupancy calculator"
     assert window.tabs.currentWidget() is window.explorer  # what a new user sees first
-    assert menu_titles(window) == ["&File", "&View", "&Help"]
+    assert menu_titles(window) == ["&File", "&View", "&Lessons", "&Help"]
     assert window.quit_action.shortcut() == QKeySequence("Ctrl+Q")
     assert set(window.theme_actions) == {"system", "light", "dark"}
     assert window.theme_actions["system"].isChecked()

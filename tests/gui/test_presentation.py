@@ -192,3 +192,24 @@ def test_garbage_options_fall_back(qtbot, settings, light_theme):
     assert w.presentation.scale == 1.5 and w.presentation.high_contrast is False
     settings.setValue("presentation/scale", 9)
     w.close()
+
+
+def test_scaled_fonts_survive_a_restyle_and_new_plot_labels_scale(win, qtbot):
+    """A style-sheet rule (the limiter row in bold) puts a label's old font back when it stops
+    applying; presentation mode puts the scaled one back. Plot annotations scale too."""
+    p = win.presentation
+    p.set_scale(2.0)
+    win.tabs.setCurrentWidget(win.occupancy)
+    result = win.occupancy.result
+    label = next(lbl for lbl in result.findChildren(QLabel) if lbl.text() == "Warp slots")
+    assert label.property("role") == "limiter"  # 256 threads, 32 registers: warps and registers tie
+    base = label.font().pointSizeF()
+    annotation = win.occupancy.graphs.registers.label.textItem.font().pointSizeF()
+    p.set_presenting(True)
+    assert label.font().pointSizeF() == pytest.approx(2 * base)
+    assert win.occupancy.graphs.registers.label.textItem.font().pointSizeF() == pytest.approx(2 * annotation)
+    win.occupancy.inputs.fields["regs"].set_text("64")
+    assert label.property("role") == "limit"
+    qtbot.waitUntil(lambda: label.font().pointSizeF() == pytest.approx(2 * base), timeout=2000)
+    p.set_presenting(False)
+    assert label.font().pointSizeF() == pytest.approx(base)
