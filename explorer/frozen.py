@@ -106,6 +106,9 @@ def prepare() -> None:
     """Environment for a frozen app; a no-op in a normal install."""
     if not is_frozen():
         return
+    for name in ("stdout", "stderr"):  # a windowed executable (Windows, macOS) has none
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - for the whole run
     if not os.environ.get("NUMBA_CACHE_DIR"):
         path = numba_cache_dir()
         if path is not None:
