@@ -124,6 +124,7 @@ install -m 644 "$ROOT/resources/icons/warp-explorer-256.png" \
     "$DEBROOT/usr/share/icons/hicolor/256x256/apps/warp-explorer.png"
 install -m 644 "$ROOT/packaging/linux/copyright" "$DEBROOT/usr/share/doc/warp-explorer/"
 DEPENDS=$("$PY" "$ROOT/packaging/debdeps.py" "$BUNDLE")
+GLIBC_FLOOR=$("$PY" "$ROOT/packaging/debdeps.py" "$BUNDLE" --glibc)
 INSTALLED_KB=$(du -sk --exclude=DEBIAN "$DEBROOT" | cut -f1)
 cat > "$DEBROOT/DEBIAN/control" <<CONTROL
 Package: warp-explorer
@@ -174,6 +175,7 @@ BUNDLE_BYTES=$(du -sb "$BUNDLE" | cut -f1)
     echo "bundle   $BUNDLE  $(mib "$BUNDLE_BYTES")"
     echo "tarball  $TARBALL  $(mib "$(stat -c %s "$TARBALL")") (gzip -$GZ_LEVEL)"
     echo "deb      $DEB  $(mib "$(stat -c %s "$DEB")") (${COMP[*]}), installed $(mib $((INSTALLED_KB * 1024)))"
+    echo "runs on glibc >= $GLIBC_FLOOR (the newest glibc symbol the bundled libraries use)"
     echo "Depends: $DEPENDS"
     printf "time     total %ss:" $((SECONDS - START))
     for k in env bundle tarball deb selftest; do [ -n "${TIMES[$k]:-}" ] && printf " %s %ss" "$k" "${TIMES[$k]}"; done

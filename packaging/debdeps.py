@@ -2,6 +2,7 @@
 
     python packaging/debdeps.py BUNDLE_DIR            -> "libc6 (>= 2.34), libegl1, libgl1, ..."
     python packaging/debdeps.py BUNDLE_DIR --missing  -> the sonames this machine cannot provide
+    python packaging/debdeps.py BUNDLE_DIR --glibc    -> the oldest glibc the bundle runs on
 
 Every ELF file's DT_NEEDED names that the bundle does not contain itself are looked
 up with ``ldconfig -p`` and mapped to the package owning the file (``dpkg -S``).
@@ -19,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from elfdeps import is_elf, needed  # noqa: E402
 
-GLIBC_MIN = "2.34"  # the PySide6 wheels' floor (manylinux_2_34)
+GLIBC_MIN = "2.34"  # the PySide6 wheels' floor (manylinux_2_34); the build machine's libraries may raise it
 # loaded at run time only when present (never DT_NEEDED by anything we ship, listed for clarity)
 OPTIONAL = {"libcuda.so.1", "libnvidia-ml.so.1"}
 
@@ -33,6 +34,27 @@ def external_sonames(bundle: Path) -> set[str]:
             if not path.is_symlink() and is_elf(path):
                 wanted.update(needed(path))
     return wanted - provided - OPTIONAL
+
+
+def _version_key(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))
+
+
+def glibc_floor(bundle: Path) -> str:
+    """The newest GLIBC_2.x symbol version any bundled file needs: the oldest glibc it runs on.
+
+    Bundled system libraries come from the build machine (libstdc++, libexpat...), so a
+    bundle built on Debian 12 needs glibc 2.36 even though PySide6 itself needs 2.34."""
+    floor = GLIBC_MIN
+    for root, _dirs, files in os.walk(bundle):
+        for name in files:
+            path = Path(root) / name
+            if path.is_symlink() or not is_elf(path):
+                continue
+            for v in re.findall(rb"GLIBC_(2\.\d+)", path.read_bytes()):
+                if _version_key(v.decode()) > _version_key(floor):
+                    floor = v.decode()
+    return floor
 
 
 def _ldconfig() -> dict[str, str]:
@@ -81,7 +103,7 @@ def depends(bundle: Path) -> tuple[list[str], list[str]]:
             owner = policy_name(soname)
         packages.add(owner)
     packages.discard("libc6")
-    return ["libc6 (>= %s)" % GLIBC_MIN] + sorted(packages), missing
+    return ["libc6 (>= %s)" % glibc_floor(bundle)] + sorted(packages), missing
 
 
 def main(argv=None) -> int:
@@ -89,6 +111,9 @@ def main(argv=None) -> int:
     if not argv:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
+    if "--glibc" in argv:
+        print(glibc_floor(Path(argv[0])))
+        return 0
     pkgs, missing = depends(Path(argv[0]))
     if "--missing" in argv:
         print("\n".join(missing))

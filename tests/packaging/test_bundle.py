@@ -209,7 +209,8 @@ def test_deb_control_and_files(built):
     info = subprocess.run(["dpkg-deb", "-f", str(built["deb"])], capture_output=True, text=True, check=True).stdout
     fields = dict(re.findall(r"^(\S+): (.*)$", info, re.M))
     assert fields["Package"] == "warp-explorer" and fields["Version"] == VERSION
-    assert fields["Depends"].startswith("libc6 (>= 2.34)")
+    glibc = re.match(r"libc6 \(>= 2\.(\d+)\)", fields["Depends"])
+    assert glibc and int(glibc.group(1)) >= 34, fields["Depends"]  # PySide6's floor, or the build machine's
     assert "libgl1" in fields["Depends"] and "libxcb1" in fields["Depends"]
     assert int(fields["Installed-Size"]) > 100_000
     listing = subprocess.run(["dpkg-deb", "-c", str(built["deb"])], capture_output=True, text=True, check=True).stdout
