@@ -288,6 +288,26 @@ def explorer_frames(page, widget: QWidget, cycles: Iterable[int], scale: float =
         session.set_cycle(was)
 
 
+def essential_colours() -> list[tuple[int, int, int]]:
+    """Okabe-Ito, the warp-state colours (both themes), black and white."""
+    from PySide6.QtGui import QColor
+
+    from explorer.gui import palette as oi
+    from explorer.gui import state_colors as sc
+
+    names = list(oi.OKABE_ITO) + list(sc.STATE_COLORS) + [
+        sc.EMPTY_LIGHT, sc.EMPTY_DARK, sc.UNKNOWN_LIGHT, sc.UNKNOWN_DARK, "#FFFFFF"]
+    for code in range(sc.N_STATES):
+        names += [sc.state_color(code, False), sc.state_color(code, True)]
+    out: list[tuple[int, int, int]] = []
+    for name in names:
+        c = QColor(name)
+        rgb_ = (c.red(), c.green(), c.blue())
+        if rgb_ not in out:
+            out.append(rgb_)
+    return out[:64]
+
+
 def write_gif(frames: Iterable[QImage], path: str | Path, fps: float, sample: list[QImage] | None = None) -> int:
     """An animated GIF, looping; one shared palette (from ``sample`` frames, else the first)."""
     Image = require_pillow()
@@ -307,7 +327,12 @@ def write_gif(frames: Iterable[QImage], path: str | Path, fps: float, sample: li
     mosaic = Image.new("RGB", (first_pil.width, first_pil.height * len(samples)))
     for k, im in enumerate(samples):
         mosaic.paste(im.resize(first_pil.size) if im.size != first_pil.size else im, (0, k * first_pil.height))
-    palette = mosaic.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    fixed = essential_colours()
+    adaptive = mosaic.quantize(colors=256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    # the colours that carry meaning (warp states, curves) exactly, however small their share
+    entries = fixed + [tuple(adaptive.getpalette()[3 * i: 3 * i + 3]) for i in range(256 - len(fixed))]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([c for rgb_ in entries for c in rgb_])
 
     def quantized(im):
         return im.quantize(palette=palette, dither=Image.Dither.NONE)
