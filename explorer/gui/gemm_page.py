@@ -482,6 +482,10 @@ class GemmPage(QWidget):
         self.tiles.show_wave(None)
         self.recompute()
 
+    def show_lesson_step(self, step) -> None:
+        """The lesson panel's hook: a step on this view brings its ``gemm`` inputs."""
+        self.apply_lesson_gemm(dict(getattr(step, "gemm", {}) or {}))
+
     # -- window hooks -------------------------------------------------------------------
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme

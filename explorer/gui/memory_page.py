@@ -684,6 +684,10 @@ class MemoryPage(QWidget):
         if values or dtype:
             self.attention.set_inputs(values, dtype)
 
+    def show_lesson_step(self, step) -> None:
+        """The lesson panel's hook: a step on this view brings its attention inputs (``gemm`` table)."""
+        self.apply_lesson_gemm(dict(getattr(step, "gemm", {}) or {}))
+
     # -- window hooks -----------------------------------------------------------------------
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme

@@ -328,3 +328,25 @@ def test_gemm_inputs_survive_a_restart(qtbot, settings, light_theme):
     assert g.inputs.gpu_name() == "A100" and g.inputs.fields["tile"].text() == "128x256x64"
     assert g.plan.m == 896 and g.tiles.view.mode == "sm"
     assert wave_color(1) == WAVE_COLORS[1]
+
+
+def test_the_lesson_panel_plays_the_gemm_and_memory_steps(window, qtbot):
+    lessons = getattr(window, "lessons", None)
+    if lessons is None:
+        pytest.skip("this build has no lesson panel")
+    from explorer.gui.run_data import SimRun
+    from explorer.sim import simulate
+
+    lesson = get_lesson("waves-and-tail")
+    index = next(i for i, s in enumerate(lesson.steps) if s.view == "gemm")
+    lessons.show_step_with_run(lesson, index, SimRun.from_result(simulate(lesson.scenario_at(index))))
+    page = window.views["gemm"]
+    assert window.tabs.currentWidget() is page
+    assert (page.plan.tiles, page.plan.waves.full_waves, page.plan.waves.last_wave_tiles) == (133, 2, 1)
+    assert page.tiles in lessons.highlighted()
+    lesson = get_lesson("memory-hierarchy")
+    index = next(i for i, s in enumerate(lesson.steps) if s.gemm)
+    lessons.show_step_with_run(lesson, index, SimRun.from_result(simulate(lesson.scenario_at(index))))
+    memory = window.views["memory"]
+    assert window.tabs.currentWidget() is memory
+    assert (memory.attention.comparison.seq_len, memory.attention.comparison.head_dim) == (4096, 128)
