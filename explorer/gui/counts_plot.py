@@ -100,8 +100,8 @@ class CountsPlot(CursorPlot):
         top = max(float(np.max(v)) if len(v) else 0.0 for v in data.values())
         item = self.getPlotItem()
         top = max(max(top, self.extra_top) * 1.3, 4.0)  # headroom for the legend
+        item.getViewBox().setLimits(yMin=0, yMax=top)  # first: the old limit would clamp a taller range
         item.setYRange(0, top, padding=0)
-        item.getViewBox().setLimits(yMin=0, yMax=top)
         item.setTitle(title, color=self.theme.plot_foreground, size="10pt")
 
     def apply_theme(self, theme: Theme) -> None:

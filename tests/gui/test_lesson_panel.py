@@ -218,3 +218,15 @@ def array(img) -> np.ndarray:
     w, h, stride = img.width(), img.height(), img.bytesPerLine()
     buf = np.frombuffer(img.constBits(), np.uint8, count=stride * h).reshape(h, stride)
     return buf[:, : 3 * w].reshape(h, w, 3).copy()
+
+
+def test_a_taller_run_gets_a_taller_counts_plot(win, qtbot):
+    """Lesson 1's last step launches 8,448 warps after 1,920: the counts plot must show them all
+    (its old y limit used to clamp the new range)."""
+    ctl = win.lessons
+    lesson = ctl.find("launched-resident-ready")
+    ctl.start(lesson, len(lesson.steps) - 1)
+    wait_ready(qtbot, ctl)
+    run = win.explorer.session.run
+    top = win.explorer.counts.getPlotItem().viewRange()[1][1]
+    assert top >= run.result.counts.max()
