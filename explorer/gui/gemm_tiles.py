@@ -570,8 +570,8 @@ class TilePanel(QWidget):
             items = " &nbsp; ".join(
                 f'<span style="color:{wave_color(w)}">■</span>&nbsp;{self.tr("wave {n}").format(n=w + 1)}'
                 for w in range(shown))
-            more = self.tr(" … (the colours repeat every {n} waves; the number in a tile is its wave)").format(
-                n=len(WAVE_COLORS)) if s.waves > len(WAVE_COLORS) else self.tr(" (the number in a tile is its wave)")
+            more = self.tr(" … (the colours repeat every {n} waves; a tile big enough shows its wave number, hover for more)").format(
+                n=len(WAVE_COLORS)) if s.waves > len(WAVE_COLORS) else self.tr(" (a tile big enough shows its wave number; hover for more)")
             self.legend.setText(items + more + sample)
         else:
             lut = _sm_lut(s.sm_count)
