@@ -55,9 +55,12 @@ stage_start "build environment"
 if [ -z "$PY" ]; then
     rm -rf "$OUT/venv"
     python3 -m venv "$OUT/venv" || die "python3 -m venv failed (apt-get install python3-venv)"
-    "$OUT/venv/bin/python" -m pip install -q --upgrade pip
-    "$OUT/venv/bin/python" -m pip install -q "$ROOT[gpu]" -r "$ROOT/packaging/requirements-build.txt"
     PY="$OUT/venv/bin/python"
+    if ! { "$PY" -m pip install --upgrade pip \
+           && "$PY" -m pip install "$ROOT[gpu]" -r "$ROOT/packaging/requirements-build.txt"; } > "$OUT/pip.log" 2>&1; then
+        tail -n 20 "$OUT/pip.log" >&2
+        die "pip install failed (the whole log: $OUT/pip.log)"
+    fi
 fi
 "$PY" -c "import PyInstaller, PySide6, pyqtgraph, numba, numpy, explorer" 2>/dev/null \
     || die "$PY lacks the app's dependencies or PyInstaller (pip install '.[gpu]' -r packaging/requirements-build.txt)"
