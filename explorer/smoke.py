@@ -136,7 +136,7 @@ def smoke_test() -> str:
         check_not_blank(back, str(out))
     except SmokeFailure as exc:
         raise SmokeFailure(f"{step}: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - every failure becomes the one line
+    except Exception as exc:  # every failure becomes the one line
         raise SmokeFailure(f"{step}: {type(exc).__name__}: {exc}") from exc
     jit = "numba" if JIT else "no JIT"
     return (f"warp-explorer: smoke test ok: {DEFAULT_PRESET} on {scenario.gpu_name} simulated "

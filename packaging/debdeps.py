@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from elfdeps import is_elf, needed  # noqa: E402
+from elfdeps import is_elf, needed
 
 GLIBC_MIN = "2.34"  # the PySide6 wheels' floor (manylinux_2_34); the build machine's libraries may raise it
 # loaded at run time only when present (never DT_NEEDED by anything we ship, listed for clarity)
@@ -73,7 +73,7 @@ def _owner(path: str) -> str | None:
     for p in list(variants):  # merged /usr: dpkg may know the file under the other spelling
         variants.append(p[4:] if p.startswith("/usr/") else "/usr" + p)
     for p in variants:
-        proc = subprocess.run(["dpkg-query", "-S", p], capture_output=True, text=True)
+        proc = subprocess.run(["dpkg-query", "-S", p], check=False, capture_output=True, text=True)
         if proc.returncode == 0 and proc.stdout:
             return proc.stdout.split(":", 1)[0].strip()
     return None
@@ -103,7 +103,7 @@ def depends(bundle: Path) -> tuple[list[str], list[str]]:
             owner = policy_name(soname)
         packages.add(owner)
     packages.discard("libc6")
-    return ["libc6 (>= %s)" % glibc_floor(bundle)] + sorted(packages), missing
+    return [f"libc6 (>= {glibc_floor(bundle)})"] + sorted(packages), missing
 
 
 def main(argv=None) -> int:
