@@ -10,7 +10,7 @@
 #                 (".[gpu]") and PyInstaller; default: a fresh venv in OUT/venv
 #   --fast        quick compression (gzip -1, zstd -1): for tests, not for releases
 #   --no-test     skip the bundle's --version / --smoke-test run at the end
-# Needs: Linux with glibc >= 2.34, python3 (3.11+) with venv, dpkg-deb, tar, gzip, ldd,
+# Needs: Linux with glibc >= 2.34, python3 (3.11+) with venv, dpkg-deb, tar, gzip, ldd, binutils,
 # and Qt's X libraries (PyInstaller copies them into the bundle; see packaging/README.md).
 set -euo pipefail
 
@@ -41,8 +41,8 @@ stage_end() { TIMES[$1]=$((SECONDS - STAGE_T)); }
 
 # -- 0. the build machine --------------------------------------------------------------
 [ "$(uname -s)" = Linux ] || die "this script builds the Linux packages; Windows and macOS: see packaging/README.md"
-for tool in dpkg-deb dpkg tar gzip ldd python3; do
-    command -v "$tool" >/dev/null || die "$tool is missing (apt-get install dpkg-dev tar gzip python3-venv)"
+for tool in dpkg-deb dpkg tar gzip ldd objdump objcopy python3; do
+    command -v "$tool" >/dev/null || die "$tool is missing (apt-get install binutils python3-venv)"
 done
 glibc=$(getconf GNU_LIBC_VERSION | awk '{print $2}')
 [ "$(printf '%s\n' 2.34 "$glibc" | sort -V | head -1)" = 2.34 ] \

@@ -42,6 +42,7 @@ OPTIONAL_LIBS = {"libwayland-client.so.0", "libwayland-cursor.so.0", "libwayland
 
 def _missing_tools() -> list[str]:
     missing = [t for t in ("dpkg-deb", "dpkg", "tar", "gzip", "ldd") if shutil.which(t) is None]
+    missing += [f"{t} (apt-get install binutils)" for t in ("objdump", "objcopy") if shutil.which(t) is None]
     try:
         import PyInstaller  # noqa: F401
     except ImportError:
