@@ -408,6 +408,33 @@ class LessonController(QObject):
     def highlighted(self) -> list[QWidget]:
         return list(self.overlay.targets)
 
+    # -- a rebuilt window (View > Language) -----------------------------------------------
+    def state(self) -> dict | None:
+        """What :meth:`resume` needs to go on with the lesson in another window (None: no lesson)."""
+        if self.lesson is None:
+            return None
+        targets = self.overlay.targets
+        return {"lesson": self.lesson.name, "index": self.index, "start": self._start, "ready": self.ready,
+                "highlight": [name for name, w in self.window.lesson_targets.items() if w in targets]}
+
+    def resume(self, state: dict) -> None:
+        """Go on with a lesson where another window's controller was; a shown step is not replayed."""
+        self.lesson = self.find(state["lesson"])
+        self.index = max(0, min(int(state["index"]), len(self.lesson.steps) - 1))
+        self._start = state["start"]
+        self.dock.show()
+        self._refresh_texts()
+        self._update_actions()
+        run = self.window.explorer.session.run
+        if not state["ready"] or run is None:
+            self.go(self.index)  # the step was still waiting for its simulation: wait again
+            return
+        self._target = run.result.scenario
+        self.ready = True
+        targets = [self.window.lesson_targets.get(name) for name in state["highlight"]]
+        self.overlay.set_targets([t for t in targets if t is not None], keep_bright=[self.dock])
+        QTimer.singleShot(0, self, self._fit_dock)
+
     # -- layout ---------------------------------------------------------------------------
     def _fit_dock(self) -> None:
         """Tall enough for the whole narration, never more than 40% of the window."""

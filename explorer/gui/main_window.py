@@ -32,6 +32,7 @@ FEATURES: list[str] = [
     "explorer.gui.gpu_feature",
     "explorer.gui.gemm_feature",
     "explorer.gui.lesson_panel",
+    "explorer.gui.language",
     "explorer.gui.presentation",
     "explorer.gui.scenario_files",
     "explorer.gui.export_menu",
@@ -130,7 +131,7 @@ class MainWindow(QMainWindow):
         path = Path(path)
         handler = self.handler_for(path)
         if handler is None:
-            kinds = ", ".join(s for suffixes, _d, _o in self._file_handlers for s in suffixes) or "none"
+            kinds = ", ".join(s for suffixes, _d, _o in self._file_handlers for s in suffixes) or self.tr("none")
             self.statusBar().showMessage(self.tr("Cannot open {name}: not a file kind this app reads ({kinds}).")
                                          .format(name=path.name, kinds=kinds), 8000)
             return False
@@ -278,7 +279,8 @@ class MainWindow(QMainWindow):
         s.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
-        self.save_settings()
+        if getattr(self, "replaced_by", None) is None:  # a language switch saved already, for its new window
+            self.save_settings()
         for page in self.pages():
             if hasattr(page, "shutdown"):
                 page.shutdown()
