@@ -7,11 +7,68 @@ configuration; the view only lays them out and offers to apply the block size.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from explorer.gui.occupancy_result import percent
 from explorer.gui.occupancy_session import Evaluation
+
+
+def hint_templates() -> dict[str, str]:
+    """The core's hint templates (``explorer.occupancy.hints``: TEMPLATES, STATE, STATE_ONE) -> this language.
+
+    Literal copies, so lupdate finds them; a test checks they match the core's exactly.
+    """
+    translate = QCoreApplication.translate
+    return {
+        "Every warp slot is in use: {state}.": translate("OccupancyHints", "Every warp slot is in use: {state}."),
+        "Registers are at the edge: {regs} or more per thread would drop occupancy.": translate(
+            "OccupancyHints", "Registers are at the edge: {regs} or more per thread would drop occupancy."),
+        "Up to {regs} registers per thread keep full occupancy.": translate(
+            "OccupancyHints", "Up to {regs} registers per thread keep full occupancy."),
+        "{regs} registers per thread is above the hardware maximum of {limit}: the kernel cannot launch.": translate(
+            "OccupancyHints",
+            "{regs} registers per thread is above the hardware maximum of {limit}: the kernel cannot launch."),
+        "Registers limit you to {state}. With at most {regs} registers per thread, {better} would fit.": translate(
+            "OccupancyHints",
+            "Registers limit you to {state}. With at most {regs} registers per thread, {better} would fit."),
+        "Registers limit you to {state}; fewer registers alone would not help, another limit binds too.": translate(
+            "OccupancyHints",
+            "Registers limit you to {state}; fewer registers alone would not help, another limit binds too."),
+        "The block needs {bytes} bytes of shared memory (with {reserved} reserved), above the per-block "
+        "limit of {limit}: the kernel cannot launch.": translate(
+            "OccupancyHints",
+            "The block needs {bytes} bytes of shared memory (with {reserved} reserved), above the per-block "
+            "limit of {limit}: the kernel cannot launch."),
+        "Shared memory limits you to {state}.": translate("OccupancyHints", "Shared memory limits you to {state}."),
+        "The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.": translate(
+            "OccupancyHints", "The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}."),
+        "With at most {bytes} bytes per block, {better} would fit.": translate(
+            "OccupancyHints", "With at most {bytes} bytes per block, {better} would fit."),
+        "{threads} threads per block is above the limit of {limit}: the kernel cannot launch.": translate(
+            "OccupancyHints", "{threads} threads per block is above the limit of {limit}: the kernel cannot launch."),
+        "Blocks of {warps} warps leave {empty} of {max} warp slots empty ({state}).": translate(
+            "OccupancyHints", "Blocks of {warps} warps leave {empty} of {max} warp slots empty ({state})."),
+        "Blocks of {threads} threads would reach {pct}%.": translate(
+            "OccupancyHints", "Blocks of {threads} threads would reach {pct}%."),
+        "An SM holds at most {limit} blocks: {state}.": translate(
+            "OccupancyHints", "An SM holds at most {limit} blocks: {state}."),
+        "Blocks of at least {threads} threads could fill every warp slot.": translate(
+            "OccupancyHints", "Blocks of at least {threads} threads could fill every warp slot."),
+        "Named barriers limit you to {state}: the SM has {total} and each block uses {barriers}.": translate(
+            "OccupancyHints",
+            "Named barriers limit you to {state}: the SM has {total} and each block uses {barriers}."),
+        "{blocks} blocks per SM ({warps} of {max} warps, {pct}%)": translate(
+            "OccupancyHints", "{blocks} blocks per SM ({warps} of {max} warps, {pct}%)"),
+        "1 block per SM ({warps} of {max} warps, {pct}%)": translate(
+            "OccupancyHints", "1 block per SM ({warps} of {max} warps, {pct}%)"),
+    }
+
+
+def hint_text(hint) -> str:
+    """A core ``Hint`` in the interface language (a template the table lacks stays English)."""
+    table = hint_templates()
+    return hint.text(lambda template: table.get(template, template))
 
 
 class OccupancyAdvice(QGroupBox):
@@ -61,7 +118,7 @@ class OccupancyAdvice(QGroupBox):
         else:
             self.best.setText(self.tr("No block size fits with these registers and shared memory."))
         self.use_best.setEnabled(bool(threads) and threads != ev.query.threads)
-        self.hints.setText("\n\n".join(f"• {line}" for line in ev.hints))
+        self.hints.setText("\n\n".join(f"• {hint_text(h)}" for h in ev.hint_items))
 
     def _on_use(self) -> None:
         if self._best_threads:

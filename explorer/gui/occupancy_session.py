@@ -18,7 +18,16 @@ from functools import lru_cache
 
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError
-from explorer.occupancy import Query, Sweep, best_block_size, hints, sweep_registers, sweep_shared, sweep_threads
+from explorer.occupancy import (
+    Hint,
+    Query,
+    Sweep,
+    best_block_size,
+    hint_items,
+    sweep_registers,
+    sweep_shared,
+    sweep_threads,
+)
 from explorer.occupancy.calc import OccupancyResult, validate_inputs
 
 # The core's field names, in Query's order; the window's inputs use the same keys.
@@ -39,7 +48,12 @@ class Evaluation:
     shared_sweep: Sweep
     best_block: tuple[int, int]  # (threads, blocks per SM)
     best_occupancy: float
-    hints: tuple[str, ...]
+    hint_items: tuple[Hint, ...]  # the window shows them in its language (Hint.text(translate))
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """The hints in English, as the CLI prints them."""
+        return tuple(h.text() for h in self.hint_items)
 
 
 def to_query(values: dict) -> Query:
@@ -112,4 +126,4 @@ def evaluate(gpu_name: str, values: dict) -> Evaluation:
     threads, registers, shared = sweeps(gpu, q)
     best = best_block_size(gpu, q)
     best_occ = q.run(gpu, threads=best[0]).occupancy if best[0] else 0.0
-    return Evaluation(gpu, q, result, threads, registers, shared, best, best_occ, tuple(hints(gpu, q, result)))
+    return Evaluation(gpu, q, result, threads, registers, shared, best, best_occ, tuple(hint_items(gpu, q, result)))
