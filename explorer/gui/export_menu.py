@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -92,7 +92,7 @@ class ExportFeature(QObject):
             return w.tabs.currentWidget()
         widget = w.lesson_targets.get(subject)
         if widget is None:
-            raise ex.ExportError(f"there is no {subject!r} panel in this window")
+            raise ex.ExportError(self.tr("there is no {subject} panel in this window").format(subject=repr(subject)))
         return widget
 
     # -- doing it (also what tests call) ----------------------------------------------
@@ -110,12 +110,13 @@ class ExportFeature(QObject):
         w = self.window
         page = w.explorer
         if page.session.run is None:
-            raise ex.ExportError("there is no simulation on screen yet")
+            raise ex.ExportError(self.tr("there is no simulation on screen yet"))
         if subject == "view":
             w.show_view("explorer")
         widget = self.widget_for(subject)
         if subject not in ("window", "view") and not page.isAncestorOf(widget):
-            raise ex.ExportError("animations show the Explorer: choose the window, the Explorer or one of its panels")
+            raise ex.ExportError(self.tr("animations show the Explorer: choose the window, the Explorer or one of its "
+                                         "panels"))
         overlay = overlay_for(w)
         overlay.show_laser = False
         try:
@@ -256,7 +257,7 @@ class _ExportDialog(QDialog):
 
 class PictureDialog(_ExportDialog):
     def __init__(self, feature: ExportFeature):
-        super().__init__(feature, feature.tr("Export Picture"), feature.subjects())
+        super().__init__(feature, QCoreApplication.translate("PictureDialog", "Export Picture"), feature.subjects())
         for label, key in ((self.tr("PNG image"), "png"), (self.tr("SVG drawing"), "svg"), (self.tr("PDF document"), "pdf")):
             self.format.addItem(label, key)
         self.scale = QComboBox(self)
@@ -301,7 +302,8 @@ class PictureDialog(_ExportDialog):
 
 class AnimationDialog(_ExportDialog):
     def __init__(self, feature: ExportFeature):
-        super().__init__(feature, feature.tr("Export Animation"), feature.subjects(explorer_only=True))
+        super().__init__(feature, QCoreApplication.translate("AnimationDialog", "Export Animation"),
+                         feature.subjects(explorer_only=True))
         self.subject.setItemText(0, self.tr("The Explorer tab"))
         run = feature.window.explorer.session.run
         last = max(0, run.cycles - 1)

@@ -15,11 +15,10 @@ from explorer.gui.memory_page import MemoryPage
 
 
 def install(window) -> None:
-    tr = QCoreApplication.translate
     gemm = GemmPage(window)
     memory = MemoryPage(window)
-    window.add_page(gemm, tr("GemmFeature", "&GEMM"), view_id="gemm")
-    window.add_page(memory, tr("GemmFeature", "&Memory"), view_id="memory")
+    window.add_page(gemm, QCoreApplication.translate("GemmFeature", "&GEMM"), view_id="gemm")
+    window.add_page(memory, QCoreApplication.translate("GemmFeature", "&Memory"), view_id="memory")
     window.gemm = gemm
     window.memory = memory
     window.lesson_targets.update({"gemm": gemm.tiles, "roofline": gemm.roofline_box, "memory": memory.hierarchy})

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gemm import DTYPES, GemmPlan, WaveStats, dtype_spec, roofline
 from explorer.gemm.data import GemmDataError
+from explorer.gui.core_texts import dtype_labels, translated
 from explorer.gui.gemm_charts import LevelTrafficView, RooflinePlot, TimeSplitView, tflops_text
 from explorer.gui.gemm_session import (
     DEFAULT_DTYPE,
@@ -95,7 +96,8 @@ class GemmInputs(QGroupBox):
         for name in DTYPES:
             spec = dtype_spec(name)
             self.dtype.addItem(name.upper(), name)
-            self.dtype.setItemData(self.dtype.count() - 1, spec.label, Qt.ItemDataRole.ToolTipRole)
+            self.dtype.setItemData(self.dtype.count() - 1, translated(dtype_labels(), spec.label),
+                                   Qt.ItemDataRole.ToolTipRole)
         self.dtype.setCurrentIndex(self.dtype.findData(DEFAULT_DTYPE))
         self.dtype_error = QLabel(self)
         self.dtype_error.setProperty("role", "error")
@@ -408,9 +410,17 @@ class GemmPage(QWidget):
                 idle=f"{idle:,}", eff=eff)
         return f"{head} {body}"
 
+    def wave_sentence(self, w: WaveStats) -> str:
+        """``WaveStats.explain()`` in the interface language (the same words in English; a test compares)."""
+        return self.tr("{tiles} tiles on {sms} SMs x {b} CTA(s) = {slots} slots per wave: {waves:.3f} waves of work "
+                       "take {full} wave(s); the last wave runs {last} of {slots} slots, so {eff:.1f}% of the "
+                       "slot-time is used").format(
+            tiles=w.tiles, sms=w.sm_count, b=w.blocks_per_sm, slots=w.slots, waves=w.waves, full=w.full_waves,
+            last=w.last_wave_tiles, eff=100 * w.efficiency)
+
     def _show_explanation(self, w: WaveStats) -> None:
         self.explain.setText(self.wave_explanation(w))
-        self.explain_core.setText(w.explain() + ".")
+        self.explain_core.setText(self.wave_sentence(w) + ".")
 
     def _show_roofline_caption(self, plan: GemmPlan) -> None:
         roof = self.roofline.roofline

@@ -567,9 +567,9 @@ class TilePanel(QWidget):
             if self.view.sampled else ""
         if self.view.mode == "wave":
             shown = min(s.waves, len(WAVE_COLORS))
+            wave = self.tr("wave {n}")
             items = " &nbsp; ".join(
-                f'<span style="color:{wave_color(w)}">■</span>&nbsp;{self.tr("wave {n}").format(n=w + 1)}'
-                for w in range(shown))
+                f'<span style="color:{wave_color(w)}">■</span>&nbsp;{wave.format(n=w + 1)}' for w in range(shown))
             more = self.tr(" … (the colours repeat every {n} waves; a tile big enough shows its wave number, hover for more)").format(
                 n=len(WAVE_COLORS)) if s.waves > len(WAVE_COLORS) else self.tr(" (a tile big enough shows its wave number; hover for more)")
             self.legend.setText(items + more + sample)

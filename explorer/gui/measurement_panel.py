@@ -230,7 +230,8 @@ class MeasurementBox(QGroupBox):
                  "registers_per_thread": self.tr("registers/thread"), "static_shared_bytes": self.tr("static shared"),
                  "dynamic_shared_bytes": self.tr("dynamic shared"), "carveout": self.tr("carveout"),
                  "barriers": self.tr("barriers"), "workload": self.tr("workload")}
-        parts = [names.get(k, k) if k == "workload" else f"{names.get(k, k)} {a} vs {b}" for k, a, b in diffs]
+        parts = [names.get(k, k) if k == "workload"
+                 else self.tr("{name} {a} vs {b}").format(name=names.get(k, k), a=a, b=b) for k, a, b in diffs]
         text = self.tr("The simulation differs from what ran on the GPU: {parts}.").format(parts="; ".join(parts))
         if resim_possible:
             text += " " + self.tr("Re-simulate for a like-for-like comparison.")

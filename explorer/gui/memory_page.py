@@ -18,6 +18,7 @@ selects its GPU. Lessons set the attention inputs through ``apply_lesson_gemm``.
 from __future__ import annotations
 
 import math
+import re
 
 from PySide6.QtCore import QRectF, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
 from explorer.gemm import DTYPES, AttentionComparison, MemoryLevel, coalescing_table, memory_hierarchy
 from explorer.gui import palette as oi
 from explorer.gui.bars import Meter
+from explorer.gui.core_texts import memory_places, translated
 from explorer.gui.gemm_charts import bandwidth_text
 from explorer.gui.gemm_session import (
     ATTENTION_DEFAULTS,
@@ -174,10 +176,11 @@ class HierarchyView(QGroupBox):
         for r, lv in enumerate(self.levels, start=1):
             row = self._row(lv.key, r)
             row["name"].setText(f"<b>{self._level_name(lv)}</b>")
-            row["name"].setToolTip(self.tr("{where}; managed by the {who}.").format(where=lv.location,
-                                                                                     who=lv.managed_by))
+            places = memory_places()
+            row["name"].setToolTip(self.tr("{where}; managed by the {who}.").format(
+                where=translated(places, lv.location), who=translated(places, lv.managed_by)))
             row["scope"].setText(scopes.get(lv.scope, lv.scope))
-            row["scope"].setToolTip(self.tr("Managed by the {who}").format(who=lv.managed_by))
+            row["scope"].setToolTip(self.tr("Managed by the {who}").format(who=translated(places, lv.managed_by)))
             where = self.tr("per SM") if lv.instances > 1 else self.tr("on the GPU")
             row["capacity"].set_value(log_fraction(lv.capacity_bytes, *CAPACITY_AXIS),
                                       f"{binary_bytes(lv.capacity_bytes)} {where}")
@@ -210,6 +213,9 @@ class HierarchyView(QGroupBox):
     def _level_name(self, lv: MemoryLevel) -> str:
         names = {"registers": self.tr("Registers"), "shared": self.tr("Shared memory"), "l1": self.tr("L1 cache"),
                  "l2": self.tr("L2 cache")}
+        kind = re.fullmatch(r"Device memory \((.+)\)", lv.name)
+        if lv.key == "hbm" and kind:
+            return self.tr("Device memory ({kind})").format(kind=kind.group(1))
         return names.get(lv.key, lv.name)
 
     def set_traffic(self, traffic: dict[str, int], seconds: float, text: str) -> None:

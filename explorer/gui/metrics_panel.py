@@ -45,13 +45,13 @@ def pct(fraction: float, digits: int = 1) -> str:
 
 
 def limiter_names() -> dict[str, str]:
-    t = QCoreApplication.translate
+    translate = QCoreApplication.translate
     return {
-        "warps": t("MetricsPanel", "warp slots"),
-        "registers": t("MetricsPanel", "registers"),
-        "shared_memory": t("MetricsPanel", "shared memory"),
-        "blocks": t("MetricsPanel", "block slots"),
-        "barriers": t("MetricsPanel", "named barriers"),
+        "warps": translate("MetricsPanel", "warp slots"),
+        "registers": translate("MetricsPanel", "registers"),
+        "shared_memory": translate("MetricsPanel", "shared memory"),
+        "blocks": translate("MetricsPanel", "block slots"),
+        "barriers": translate("MetricsPanel", "named barriers"),
     }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from explorer.gui.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.int_field import IntField
 from explorer.gui.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
 from explorer.model.catalog import load_catalog
@@ -51,7 +52,8 @@ class ScenarioPanel(QGroupBox):
         self.workload.setObjectName("field_workload")
         for name, body in PRESETS.items():
             self.workload.addItem(name, name)
-            self.workload.setItemData(self.workload.count() - 1, body["doc"], Qt.ItemDataRole.ToolTipRole)
+            self.workload.setItemData(self.workload.count() - 1, translated(workload_docs(), body["doc"]),
+                                      Qt.ItemDataRole.ToolTipRole)
         self.workload.addItem(self.tr("custom (from the scenario file)"), CUSTOM_WORKLOAD)
         self.workload_info = QLabel(self)
         self.workload_info.setWordWrap(True)
@@ -61,7 +63,8 @@ class ScenarioPanel(QGroupBox):
         self.policy.setObjectName("field_policy")
         for name in POLICIES:
             self.policy.addItem(name, name)
-            self.policy.setItemData(self.policy.count() - 1, POLICY_DOC[name], Qt.ItemDataRole.ToolTipRole)
+            self.policy.setItemData(self.policy.count() - 1, translated(policy_docs(), POLICY_DOC[name]),
+                                    Qt.ItemDataRole.ToolTipRole)
 
         self.fields: dict[str, IntField] = {}
         for key in STEPS:
@@ -160,7 +163,7 @@ class ScenarioPanel(QGroupBox):
             index = self.preset.findData(name)
             if index >= 0:
                 self.preset.setCurrentIndex(index)
-            self.description.setText(" ".join(scenario.description.split()))
+            self.description.setText(translated(scenario_descriptions(), " ".join(scenario.description.split())))
             self.description.setVisible(bool(scenario.description))
             self._update_workload_info(scenario)
             self.update_summary(scenario)
@@ -191,7 +194,7 @@ class ScenarioPanel(QGroupBox):
         self._update_workload_info(scenario)
 
     def _update_workload_info(self, scenario: Scenario) -> None:
-        doc = PRESETS.get(scenario.workload.preset, {}).get("doc", "")
+        doc = translated(workload_docs(), PRESETS.get(scenario.workload.preset, {}).get("doc", ""))
         text = scenario.workload.describe()
         self.workload_info.setText(f"{doc}: {text}" if doc else text)
 

@@ -102,58 +102,61 @@ def priority_table(dark: bool) -> np.ndarray:
 
 def display_names() -> dict[int, str]:
     """Code -> short name for people, with Nsight's identifier."""
-    t = QCoreApplication.translate
+    translate = QCoreApplication.translate
     return {
-        0: t("WarpStates", "Empty slot"),
-        1: t("WarpStates", "Issued (selected)"),
-        2: t("WarpStates", "Eligible, not picked (not_selected)"),
-        3: t("WarpStates", "Arithmetic dependency (wait)"),
-        4: t("WarpStates", "Shared memory / SFU (short_scoreboard)"),
-        5: t("WarpStates", "Global memory (long_scoreboard)"),
-        6: t("WarpStates", "Barrier (barrier)"),
-        7: t("WarpStates", "Math pipe busy (math_pipe_throttle)"),
-        8: t("WarpStates", "Shared-memory queue full (mio_throttle)"),
-        9: t("WarpStates", "Global-memory queue full (lg_throttle)"),
-        10: t("WarpStates", "Exited, draining stores (drain)"),
-        UNKNOWN: t("WarpStates", "Not recorded"),
+        0: translate("WarpStates", "Empty slot"),
+        1: translate("WarpStates", "Issued (selected)"),
+        2: translate("WarpStates", "Eligible, not picked (not_selected)"),
+        3: translate("WarpStates", "Arithmetic dependency (wait)"),
+        4: translate("WarpStates", "Shared memory / SFU (short_scoreboard)"),
+        5: translate("WarpStates", "Global memory (long_scoreboard)"),
+        6: translate("WarpStates", "Barrier (barrier)"),
+        7: translate("WarpStates", "Math pipe busy (math_pipe_throttle)"),
+        8: translate("WarpStates", "Shared-memory queue full (mio_throttle)"),
+        9: translate("WarpStates", "Global-memory queue full (lg_throttle)"),
+        10: translate("WarpStates", "Exited, draining stores (drain)"),
+        UNKNOWN: translate("WarpStates", "Not recorded"),
     }
 
 
 def short_names() -> dict[int, str]:
     """Code -> a word or two, for legends where space is tight."""
-    t = QCoreApplication.translate
+    translate = QCoreApplication.translate
     return {
-        0: t("WarpStates", "empty"),
-        1: t("WarpStates", "issued"),
-        2: t("WarpStates", "eligible"),
-        3: t("WarpStates", "ALU wait"),
-        4: t("WarpStates", "smem/SFU wait"),
-        5: t("WarpStates", "memory wait"),
-        6: t("WarpStates", "barrier"),
-        7: t("WarpStates", "pipe busy"),
-        8: t("WarpStates", "MIO queue full"),
-        9: t("WarpStates", "LSU queue full"),
-        10: t("WarpStates", "drain"),
-        UNKNOWN: t("WarpStates", "not recorded"),
+        0: translate("WarpStates", "empty"),
+        1: translate("WarpStates", "issued"),
+        2: translate("WarpStates", "eligible"),
+        3: translate("WarpStates", "ALU wait"),
+        4: translate("WarpStates", "smem/SFU wait"),
+        5: translate("WarpStates", "memory wait"),
+        6: translate("WarpStates", "barrier"),
+        7: translate("WarpStates", "pipe busy"),
+        8: translate("WarpStates", "MIO queue full"),
+        9: translate("WarpStates", "LSU queue full"),
+        10: translate("WarpStates", "drain"),
+        UNKNOWN: translate("WarpStates", "not recorded"),
     }
 
 
 def meanings() -> dict[int, str]:
     """Code -> one sentence: what the warp is doing (the core's MEANING, translatable)."""
-    t = QCoreApplication.translate
+    translate = QCoreApplication.translate
     return {
-        0: t("WarpStates", "No warp runs in this slot (free, or reserved by a block whose other warps still run)."),
-        1: t("WarpStates", "Eligible and picked: the scheduler issued this warp's instruction this cycle."),
-        2: t("WarpStates", "Eligible, but the scheduler issued another warp's instruction this cycle."),
-        3: t("WarpStates", "Waiting a fixed number of cycles for an arithmetic result it depends on (e.g. a previous FMA)."),
-        4: t("WarpStates", "Waiting for a shared-memory or special-function (MUFU) result."),
-        5: t("WarpStates", "Waiting for a global-memory load to come back from L1, L2 or HBM."),
-        6: t("WarpStates", "Waiting at __syncthreads() for the other warps of its block."),
-        7: t("WarpStates", "Ready, but the arithmetic pipe it needs (FMA, SFU or Tensor Core) is busy."),
-        8: t("WarpStates", "Ready, but the shared-memory (MIO) queue is full."),
-        9: t("WarpStates", "Ready, but the global-memory (L1TEX) queue is full."),
-        10: t("WarpStates", "Has exited and waits for its outstanding memory stores to finish."),
-        UNKNOWN: t("WarpStates", "This SM's per-slot states were not kept for this run; select it to re-simulate it."),
+        0: translate(
+            "WarpStates", "No warp runs in this slot (free, or reserved by a block whose other warps still run)."),
+        1: translate("WarpStates", "Eligible and picked: the scheduler issued this warp's instruction this cycle."),
+        2: translate("WarpStates", "Eligible, but the scheduler issued another warp's instruction this cycle."),
+        3: translate("WarpStates",
+                     "Waiting a fixed number of cycles for an arithmetic result it depends on (e.g. a previous FMA)."),
+        4: translate("WarpStates", "Waiting for a shared-memory or special-function (MUFU) result."),
+        5: translate("WarpStates", "Waiting for a global-memory load to come back from L1, L2 or HBM."),
+        6: translate("WarpStates", "Waiting at __syncthreads() for the other warps of its block."),
+        7: translate("WarpStates", "Ready, but the arithmetic pipe it needs (FMA, SFU or Tensor Core) is busy."),
+        8: translate("WarpStates", "Ready, but the shared-memory (MIO) queue is full."),
+        9: translate("WarpStates", "Ready, but the global-memory (L1TEX) queue is full."),
+        10: translate("WarpStates", "Has exited and waits for its outstanding memory stores to finish."),
+        UNKNOWN: translate(
+            "WarpStates", "This SM's per-slot states were not kept for this run; select it to re-simulate it."),
     }
 
 
