@@ -135,3 +135,14 @@ def test_coalescing_bytes_per_request():
     assert Op("ldg", bytes=4, stride=2).bytes_per_request == 256
     assert Op("ldg", bytes=4, stride=8).bytes_per_request == 1024
     assert Op("ldg", bytes=4, stride=32).bytes_per_request == 1024
+
+
+def test_saved_files_get_the_usual_mode_not_mkstemps_0600(tmp_path):
+    path = tmp_path / "s.toml"
+    Scenario().save(path)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+    os.chmod(path, 0o640)  # an existing file keeps its mode
+    Scenario().with_values(seed=3).save(path)
+    assert path.stat().st_mode & 0o777 == 0o640

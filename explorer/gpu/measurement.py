@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
+
+from explorer.atomic import atomic_write
 
 from explorer.gpu.analysis import Analysis
 from explorer.gpu.errors import MeasurementFormatError
@@ -184,17 +185,7 @@ class Measurement:
             for key in WARP_ARRAYS:
                 payload[key] = np.asarray(self.warps[key[len("warp_"):] if key != "warp_hw_id" else "hw_warp"])
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez_compressed(fh, **payload)
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        atomic_write(path, lambda fh: np.savez_compressed(fh, **payload))
         return path
 
     @classmethod

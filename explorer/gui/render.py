@@ -43,22 +43,11 @@ def default_cycle(run) -> int:
 
 
 def atomic_save(image, out: Path) -> None:
-    out = Path(out)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".png", dir=out.parent)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)  # mkstemp's 0600 is for secrets; a picture gets the usual mode
-    try:
-        if not image.save(tmp, "PNG"):
+    from explorer.atomic import atomic_target
+
+    with atomic_target(out, suffix=".png") as tmp:
+        if not image.save(str(tmp), "PNG"):
             raise InputError("--out", f"cannot write a PNG to {out}")
-        os.replace(tmp, out)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def _quiet_offscreen_warnings() -> None:
