@@ -10,6 +10,7 @@ from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from explorer.gui.numbers import num
 from explorer.gui.state_colors import display_names, meanings, state_color
 from explorer.gui.theme import LIGHT, Theme
 
@@ -72,8 +73,9 @@ class StateBar(QWidget):
         if event.type() == QEvent.Type.ToolTip:
             for code, v, r in self._rects():
                 if r.left() <= event.pos().x() <= r.right():
-                    QToolTip.showText(event.globalPos(), "<b>{}</b>: {:,.0f} {} ({:.1f}%)<br>{}".format(
-                        display_names()[code], v, self.unit, 100 * v / self.total, meanings()[code]), self)
+                    QToolTip.showText(event.globalPos(), "<b>{}</b>: {} {} ({}%)<br>{}".format(
+                        display_names()[code], num(v), self.unit, num(100 * v / self.total, 1), meanings()[code]),
+                        self)
                     return True
             QToolTip.hideText()
             return True

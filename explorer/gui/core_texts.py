@@ -143,3 +143,15 @@ def dtype_labels() -> dict[str, str]:
 def translated(table: dict[str, str], text: str) -> str:
     """``text`` in the interface language when ``table`` knows it (whitespace runs count as one space)."""
     return table.get(" ".join(text.split()), text)
+
+
+def unit_symbols() -> dict[str, str]:
+    """The unit symbols the GEMM and Memory views write (``explorer.gui.numbers.unit``)."""
+    translate = QCoreApplication.translate
+    return {
+        "B": translate("Units", "B"), "kB": translate("Units", "kB"), "MB": translate("Units", "MB"),
+        "GB": translate("Units", "GB"), "TB": translate("Units", "TB"), "KiB": translate("Units", "KiB"),
+        "MiB": translate("Units", "MiB"), "GiB": translate("Units", "GiB"), "TiB": translate("Units", "TiB"),
+        "s": translate("Units", "s"), "ms": translate("Units", "ms"), "µs": translate("Units", "µs"),
+        "ns": translate("Units", "ns"), "GB/s": translate("Units", "GB/s"), "TB/s": translate("Units", "TB/s"),
+    }

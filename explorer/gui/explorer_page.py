@@ -33,6 +33,7 @@ from explorer.gui.counts_plot import CountsPlot
 from explorer.gui.explorer_session import ExplorerSession
 from explorer.gui.legend import StateLegend
 from explorer.gui.metrics_panel import MetricsPanel
+from explorer.gui.numbers import num
 from explorer.gui.run_data import SimRun
 from explorer.gui.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.scenario_panel import ScenarioPanel
@@ -434,10 +435,11 @@ class ExplorerPage(QWidget):
         if run is None:
             return self.tr("Simulating {name}…").format(name=self.session.scenario.name or self.tr("the scenario"))
         sm = run.summary
-        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach:.1f}% · "
-                       "issue slots used {iss:.1f}% · {cycles} cycles").format(
+        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach}% · "
+                       "issue slots used {iss}% · {cycles} cycles").format(
             gpu=sm["gpu"], warps=sm["launched_warps"], theo=100 * sm["theoretical_occupancy"],
-            ach=100 * sm["achieved_occupancy"], iss=100 * sm["issue_slot_utilization"], cycles=sm["cycles"])
+            ach=num(100 * sm["achieved_occupancy"], 1), iss=num(100 * sm["issue_slot_utilization"], 1),
+            cycles=sm["cycles"])
 
     def _set_status(self, text: str) -> None:
         if text != self.status_text:

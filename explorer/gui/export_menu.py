@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gui import export as ex
 from explorer.gui.lecture_overlay import overlay_for
+from explorer.gui.numbers import num
 
 PANEL_NAMES = ("sm_grid", "timeline", "counts", "metrics", "legend", "scenario", "occupancy", "occupancy_graphs",
                "gemm", "roofline", "memory")
@@ -353,7 +354,8 @@ class AnimationDialog(_ExportDialog):
         if cr is None:
             self.frames.setText(self.tr("The last cycle must come after the first."))
             return
-        self.frames.setText(self.tr("{n} frames, {secs:.1f} s").format(n=cr.frames, secs=cr.frames / self.fps.value()))
+        self.frames.setText(self.tr("{n} frames, {secs} s").format(n=cr.frames,
+                                                                  secs=num(cr.frames / self.fps.value(), 1)))
 
     def _format_changed(self, *_args) -> None:
         super()._format_changed()

@@ -35,6 +35,7 @@ from explorer.gemm import GemmPlan, Roofline, gemm_points
 from explorer.gui import palette as oi
 from explorer.gui.bars import Meter
 from explorer.gui.gemm_session import count_text, seconds_text, si_bytes
+from explorer.gui.numbers import localize, num, unit
 from explorer.gui.theme import LIGHT, Theme
 
 HBM_COLOR = oi.VERMILLION
@@ -42,14 +43,14 @@ L2_COLOR = oi.BLUISH_GREEN
 
 
 def _fmt(x: float) -> str:
-    """Three significant figures for axis-like numbers: 0.54, 20.2, 605, 1,979."""
+    """Three significant figures for axis-like numbers: 0.54, 20.2, 605, 1,979 (in the interface's style)."""
     if x >= 100:
-        return f"{x:,.0f}"
+        return num(x)
     if x >= 10:
-        return f"{x:.1f}"
+        return localize(f"{x:.1f}")
     if x >= 1:
-        return f"{x:.2f}"
-    return f"{x:.3g}"
+        return localize(f"{x:.2f}")
+    return localize(f"{x:.3g}")
 
 
 def tflops_text(x: float) -> str:
@@ -57,7 +58,7 @@ def tflops_text(x: float) -> str:
 
 
 def bandwidth_text(gbs: float) -> str:
-    return f"{_fmt(gbs / 1000)} TB/s" if gbs >= 1000 else f"{_fmt(gbs)} GB/s"
+    return f"{_fmt(gbs / 1000)} {unit('TB/s')}" if gbs >= 1000 else f"{_fmt(gbs)} {unit('GB/s')}"
 
 
 # ---------------------------------------------------------------------------
@@ -237,7 +238,7 @@ class StackBar(QWidget):
             for name, v, _c, r in self._rects():
                 if r.left() <= event.pos().x() <= r.right():
                     QToolTip.showText(event.globalPos(), f"<b>{name}</b>: {self.format_value(v)} "
-                                                         f"({100 * v / self.total:.1f}%)", self)
+                                                         f"({num(100 * v / self.total, 1)}%)", self)
                     return True
             QToolTip.hideText()
             return True

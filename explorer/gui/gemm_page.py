@@ -49,6 +49,7 @@ from explorer.gui.gemm_session import (
 from explorer.gui.gemm_tiles import TilePanel
 from explorer.gui.int_field import IntField
 from explorer.gui.metrics_panel import limiter_names
+from explorer.gui.numbers import num
 from explorer.gui.settings import read_bytes, read_str
 from explorer.gui.theme import LIGHT, Theme, restyle
 from explorer.model.catalog import load_catalog
@@ -363,18 +364,18 @@ class GemmPage(QWidget):
         occ = r.occupancy
         v = self.values
         v["grid"].setText(self.tr("{tn} × {tm} = {tiles} CTAs, one per {bm}×{bn} tile of C").format(
-            tn=f"{plan.tiles_n:,}", tm=f"{plan.tiles_m:,}", tiles=f"{plan.tiles:,}", bm=r.tile.bm, bn=r.tile.bn))
+            tn=num(plan.tiles_n), tm=num(plan.tiles_m), tiles=num(plan.tiles), bm=r.tile.bm, bn=r.tile.bn))
         v["cta"].setText(self.tr("{warps} warps ({wm}×{wn} each) · {stages} stage(s) · {k} K-steps of {bk}").format(
-            warps=r.warps, wm=r.warp_tile_m, wn=r.warp_tile_n, stages=r.stages, k=f"{plan.k_steps:,}", bk=r.tile.bk))
+            warps=r.warps, wm=r.warp_tile_m, wn=r.warp_tile_n, stages=r.stages, k=num(plan.k_steps), bk=r.tile.bk))
         v["resources"].setText(self.tr("{regs} registers per thread · {smem} KiB shared memory per CTA").format(
-            regs=r.registers_per_thread, smem=f"{r.shared_bytes_per_block / 1024:,.0f}"))
+            regs=r.registers_per_thread, smem=num(r.shared_bytes_per_block / 1024)))
         names = limiter_names()
         limiters = ", ".join(names.get(key, key.replace("_", " ")) for key in occ.limiters)
-        v["occupancy"].setText(self.tr("{b} CTA(s) per SM: {aw} of {mw} warps ({occ:.1f}%), limited by {lim}").format(
+        v["occupancy"].setText(self.tr("{b} CTA(s) per SM: {aw} of {mw} warps ({occ}%), limited by {lim}").format(
             b=occ.active_blocks_per_sm, aw=occ.active_warps_per_sm, mw=occ.max_warps_per_sm,
-            occ=100 * occ.occupancy, lim=limiters))
-        v["waves"].setText(self.tr("{waves:.3f} waves of work → {full} wave(s); wave efficiency {eff:.1f}%").format(
-            waves=w.waves, full=f"{w.full_waves:,}", eff=100 * w.efficiency))
+            occ=num(100 * occ.occupancy, 1), lim=limiters))
+        v["waves"].setText(self.tr("{waves} waves of work → {full} wave(s); wave efficiency {eff}%").format(
+            waves=num(w.waves, 3), full=num(w.full_waves), eff=num(100 * w.efficiency, 1)))
         v["flops"].setText(self.tr("{flops} (2·M·N·K)").format(flops=flops_text(plan.flops)))
         v["time"].setText(self.tr("{t} → {tf} of {peak} (+ about {launch} launch)").format(
             t=seconds_text(plan.predicted_seconds), tf=tflops_text(plan.achieved_tflops),
@@ -391,32 +392,32 @@ class GemmPage(QWidget):
     def wave_explanation(self, w: WaveStats) -> str:
         """The wave-quantization story in plain words (numbers from ``WaveStats``)."""
         head = self.tr("The GPU runs <b>{slots} tiles at a time</b>: {sms} SMs × {b} CTA(s) each.").format(
-            slots=f"{w.slots:,}", sms=w.sm_count, b=w.blocks_per_sm)
+            slots=num(w.slots), sms=w.sm_count, b=w.blocks_per_sm)
         idle = w.slots - w.last_wave_tiles
-        eff = f"{100 * w.efficiency:.1f}%"
+        eff = num(100 * w.efficiency, 1) + "%"
         if w.tiles % w.slots == 0:
             body = self.tr("{tiles} tiles fill exactly {full} wave(s): no slot waits, wave efficiency 100%.").format(
-                tiles=f"{w.tiles:,}", full=f"{w.full_waves:,}")
+                tiles=num(w.tiles), full=num(w.full_waves))
         elif w.full_waves == 1:
             body = self.tr("{tiles} tiles fill one wave only partly: {idle} slots stay empty for the whole run, "
                            "so only {eff} of the GPU's CTA slots work.").format(
-                tiles=f"{w.tiles:,}", idle=f"{idle:,}", eff=eff)
+                tiles=num(w.tiles), idle=num(idle), eff=eff)
         else:
             body = self.tr(
-                "{tiles} tiles are {waves:.3f} waves of work, so they need <b>{full} waves</b>. The last wave "
+                "{tiles} tiles are {waves} waves of work, so they need <b>{full} waves</b>. The last wave "
                 "computes only {last} tile(s) while {idle} slots wait, yet it takes as long as a full wave: the "
                 "GPU pays for {full} waves and {eff} of the slot-time does useful work.").format(
-                tiles=f"{w.tiles:,}", waves=w.waves, full=f"{w.full_waves:,}", last=f"{w.last_wave_tiles:,}",
-                idle=f"{idle:,}", eff=eff)
+                tiles=num(w.tiles), waves=num(w.waves, 3), full=num(w.full_waves), last=num(w.last_wave_tiles),
+                idle=num(idle), eff=eff)
         return f"{head} {body}"
 
     def wave_sentence(self, w: WaveStats) -> str:
         """``WaveStats.explain()`` in the interface language (the same words in English; a test compares)."""
-        return self.tr("{tiles} tiles on {sms} SMs x {b} CTA(s) = {slots} slots per wave: {waves:.3f} waves of work "
-                       "take {full} wave(s); the last wave runs {last} of {slots} slots, so {eff:.1f}% of the "
+        return self.tr("{tiles} tiles on {sms} SMs x {b} CTA(s) = {slots} slots per wave: {waves} waves of work "
+                       "take {full} wave(s); the last wave runs {last} of {slots} slots, so {eff}% of the "
                        "slot-time is used").format(
-            tiles=w.tiles, sms=w.sm_count, b=w.blocks_per_sm, slots=w.slots, waves=w.waves, full=w.full_waves,
-            last=w.last_wave_tiles, eff=100 * w.efficiency)
+            tiles=w.tiles, sms=w.sm_count, b=w.blocks_per_sm, slots=w.slots, waves=num(w.waves, 3, group=False),
+            full=w.full_waves, last=w.last_wave_tiles, eff=num(100 * w.efficiency, 1, group=False))
 
     def _show_explanation(self, w: WaveStats) -> None:
         self.explain.setText(self.wave_explanation(w))
@@ -431,15 +432,15 @@ class GemmPage(QWidget):
         self.roofline_caption.setText(self.tr(
             "{dtype} roof {peak}. The GEMM (● at its HBM intensity, ◆ at its L2 intensity) sits {side}; "
             "predicted {tf}, {pct:.0f}% of the roof.").format(
-            dtype=plan.dtype.upper(), peak=tflops_text(plan.peak.value), side=side.format(r=f"{ridge:,.0f}"),
+            dtype=plan.dtype.upper(), peak=tflops_text(plan.peak.value), side=side.format(r=num(ridge)),
             tf=tflops_text(plan.achieved_tflops), pct=100 * plan.achieved_tflops / plan.peak.value))
 
     def _summary(self, plan: GemmPlan) -> str:
         w = plan.waves
-        return self.tr("GEMM {m}×{n}×{k} {dtype} on {gpu}: {tiles} tiles in {full} wave(s) ({eff:.1f}% wave "
+        return self.tr("GEMM {m}×{n}×{k} {dtype} on {gpu}: {tiles} tiles in {full} wave(s) ({eff}% wave "
                        "efficiency) · predicted {t} · bound: {bound}").format(
-            m=plan.m, n=plan.n, k=plan.k, dtype=plan.dtype, gpu=plan.gpu, tiles=f"{plan.tiles:,}",
-            full=f"{w.full_waves:,}", eff=100 * w.efficiency, t=seconds_text(plan.predicted_seconds),
+            m=plan.m, n=plan.n, k=plan.k, dtype=plan.dtype, gpu=plan.gpu, tiles=num(plan.tiles),
+            full=num(w.full_waves), eff=num(100 * w.efficiency, 1), t=seconds_text(plan.predicted_seconds),
             bound=self.bound_name(plan))
 
     def _set_status(self, text: str) -> None:
@@ -461,12 +462,12 @@ class GemmPage(QWidget):
         if sent.shortened:
             self.send_note.setText(self.tr(
                 "Sent {tiles} CTAs × {k} K-steps (the whole GEMM has {all_tiles} × {all_k}: shortened so the "
-                "simulation takes seconds).").format(tiles=f"{sent.tiles:,}", k=f"{sent.k_steps:,}",
-                                                       all_tiles=f"{self.plan.tiles:,}",
-                                                       all_k=f"{self.plan.k_steps:,}"))
+                "simulation takes seconds).").format(tiles=num(sent.tiles), k=num(sent.k_steps),
+                                                       all_tiles=num(self.plan.tiles),
+                                                       all_k=num(self.plan.k_steps)))
         else:
             self.send_note.setText(self.tr("Sent the whole GEMM: {tiles} CTAs × {k} K-steps.").format(
-                tiles=f"{sent.tiles:,}", k=f"{sent.k_steps:,}"))
+                tiles=num(sent.tiles), k=num(sent.k_steps)))
         self.scenario_requested.emit(sent.scenario)
         return sent.scenario
 

@@ -29,6 +29,7 @@ from explorer.gemm import (
     tile_resources,
 )
 from explorer.gemm.mapper import MAX_DIM, MAX_STAGES
+from explorer.gui.numbers import localize, num, unit
 from explorer.model.errors import InputError, require_int
 from explorer.model.scenario import Scenario
 
@@ -218,43 +219,45 @@ def evaluate_attention(gpu: str, dtype: str, raw: dict) -> AttentionEvaluation:
 # ---------------------------------------------------------------------------
 # Units
 # ---------------------------------------------------------------------------
+# Numbers and unit symbols are written in the interface language's style (explorer.gui.numbers:
+# English unless the window's language set another).
 def si_bytes(value: float) -> str:
     """Decimal units (traffic, as GB/s are): 59.0 MB, 1.53 GB."""
     value = float(value)
-    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+    for symbol, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if abs(value) >= scale:
-            return f"{_three(value / scale)} {unit}"
-    return f"{value:.0f} B"
+            return f"{_three(value / scale)} {unit(symbol)}"
+    return f"{value:.0f} {unit('B')}"
 
 
 def binary_bytes(value: float) -> str:
     """Binary units (capacities): 256 KiB, 50 MiB, 80 GiB."""
     value = float(value)
-    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+    for symbol, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
         if abs(value) >= scale:
-            return f"{_three(value / scale)} {unit}"
-    return f"{value:,.0f} B"
+            return f"{_three(value / scale)} {unit(symbol)}"
+    return f"{num(value)} {unit('B')}"
 
 
 def _three(x: float) -> str:
     """Three significant digits, no trailing zeros after the point: 59, 1.53, 605."""
     if x >= 100:
-        return f"{x:,.0f}"
+        return num(x)
     if x >= 10:
         text = f"{x:.1f}"
     else:
         text = f"{x:.2f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return localize(text.rstrip("0").rstrip(".") if "." in text else text)
 
 
 def seconds_text(s: float) -> str:
     if s >= 1:
-        return f"{_three(s)} s"
+        return f"{_three(s)} {unit('s')}"
     if s >= 1e-3:
-        return f"{_three(s * 1e3)} ms"
+        return f"{_three(s * 1e3)} {unit('ms')}"
     if s >= 1e-6:
-        return f"{_three(s * 1e6)} µs"
-    return f"{_three(s * 1e9)} ns"
+        return f"{_three(s * 1e6)} {unit('µs')}"
+    return f"{_three(s * 1e9)} {unit('ns')}"
 
 
 def flops_text(x: float) -> str:
@@ -266,7 +269,7 @@ def flops_text(x: float) -> str:
 def count_text(x: float) -> str:
     """1.2 k, 8.72 M, 35.7 G (counts and FLOPs)."""
     x = float(x)
-    for unit, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+    for prefix, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
         if abs(x) >= scale:
-            return f"{_three(x / scale)} {unit}"
-    return f"{x:,.0f}"
+            return f"{_three(x / scale)} {prefix}"
+    return num(x)

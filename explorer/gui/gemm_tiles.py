@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 from explorer.gemm import GemmPlan, TileSchedule
 from explorer.gui import palette as oi
 from explorer.gui.gemm_session import sample_axis, sm_image, wave_image, wave_sms
+from explorer.gui.numbers import num
 from explorer.gui.theme import LIGHT, Theme
 
 # Seven distinguishable Okabe–Ito colours for waves 1, 2, 3, … (black is kept for text).
@@ -274,12 +275,12 @@ class TileGridView(QWidget):
         p.setPen(QColor(self.theme.text))
         p.setFont(self.font())
         fm = QFontMetrics(self.font())
-        top = self.tr("N = {n} → {cols} tiles of {bn}").format(n=f"{pl.n:,}", cols=f"{s.tiles_n:,}", bn=pl.tile.bn)
+        top = self.tr("N = {n} → {cols} tiles of {bn}").format(n=num(pl.n), cols=num(s.tiles_n), bn=pl.tile.bn)
         if not self.to_scale:
             top += "  " + self.tr("(stretched: not to scale)")
         p.drawText(QRectF(g.x(), 0, max(g.width(), fm.horizontalAdvance(top) + 4), g.y() - 2),
                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, top)
-        left = self.tr("M = {m} ↓ {rows} tiles of {bm}").format(m=f"{pl.m:,}", rows=f"{s.tiles_m:,}", bm=pl.tile.bm)
+        left = self.tr("M = {m} ↓ {rows} tiles of {bm}").format(m=num(pl.m), rows=num(s.tiles_m), bm=pl.tile.bm)
         p.save()
         p.translate(g.x() - 6, g.y())
         p.rotate(-90)
@@ -298,9 +299,9 @@ class TileGridView(QWidget):
             "<b>Tile {t}</b>: C rows {r0}–{r1}, columns {c0}–{c1}<br>"
             "CTA blockIdx = ({col}, {row}) · runs on <b>SM {sm}</b> (CTA slot {slot})<br>"
             "<b>wave {w} of {waves}</b>"
-        ).format(t=f"{t:,}", r0=f"{row * bm:,}", r1=f"{min(pl.m, (row + 1) * bm) - 1:,}", c0=f"{col * bn:,}",
-                 c1=f"{min(pl.n, (col + 1) * bn) - 1:,}", col=f"{col:,}", row=f"{row:,}", sm=s.sm_of(t),
-                 slot=s.slot_of(t), w=f"{s.wave_of(t) + 1:,}", waves=f"{s.waves:,}")
+        ).format(t=num(t), r0=num(row * bm), r1=num(min(pl.m, (row + 1) * bm) - 1), c0=num(col * bn),
+                 c1=num(min(pl.n, (col + 1) * bn) - 1), col=num(col), row=num(row), sm=s.sm_of(t),
+                 slot=s.slot_of(t), w=num(s.wave_of(t) + 1), waves=num(s.waves))
 
     def event(self, event) -> bool:  # noqa: D401 - Qt API
         if event.type() == QEvent.Type.ToolTip:
@@ -361,7 +362,7 @@ class WaveStrip(QWidget):
             p.end()
             return
         p.setPen(QColor(self.theme.text))
-        title = self.tr("CTA slots busy in each wave ({slots} per wave; time →)").format(slots=f"{s.slots:,}")
+        title = self.tr("CTA slots busy in each wave ({slots} per wave; time →)").format(slots=num(s.slots))
         p.drawText(QRectF(2, 0, self.width() - 4, fm.height()), Qt.AlignmentFlag.AlignLeft, title)
         area = QRectF(1, fm.height() + 4, self.width() - 2, self.height() - fm.height() - 6)
         p.fillRect(area, QColor(self.theme.base))
@@ -374,7 +375,7 @@ class WaveStrip(QWidget):
             if self.current is not None and w != self.current:
                 color.setAlphaF(0.35)
             p.fillRect(QRectF(x, area.bottom() - h, cw, h), color)
-            label = f"{busy:,} / {s.slots:,}"
+            label = f"{num(busy)} / {num(s.slots)}"
             if cw >= fm.horizontalAdvance(label) + 8:
                 rgb = (color.red(), color.green(), color.blue())
                 inside = h >= fm.height() + 2
@@ -476,7 +477,7 @@ class TilePanel(QWidget):
         self.strip.set_current(self.view.current)
         self.title.setText(self.tr("<b>Output matrix C</b> — {tiles} tiles ({tm} × {tn}) of {bm} × {bn} · "
                                    "one CTA per tile").format(
-            tiles=f"{s.tiles:,}", tm=f"{s.tiles_m:,}", tn=f"{s.tiles_n:,}", bm=plan.tile.bm, bn=plan.tile.bn))
+            tiles=num(s.tiles), tm=num(s.tiles_m), tn=num(s.tiles_n), bm=plan.tile.bm, bn=plan.tile.bn))
         self.slider.blockSignals(True)
         self.slider.setRange(0, min(s.waves, 2**31 - 2))  # 0 = all waves, w = wave w
         self.slider.setValue(0 if self.view.current is None else self.view.current + 1)
@@ -549,17 +550,17 @@ class TilePanel(QWidget):
         if cur is None:
             self.wave_label.setText(self.tr("All {waves} wave(s) at once: {slots} tiles run together "
                                             "({sms} SMs × {b} CTA(s) each).").format(
-                waves=f"{s.waves:,}", slots=f"{s.slots:,}", sms=s.sm_count, b=s.blocks_per_sm))
+                waves=num(s.waves), slots=num(s.slots), sms=s.sm_count, b=s.blocks_per_sm))
         else:
             tiles, busy = wave_sms(s, cur)
             idle = s.sm_count - busy
             text = self.tr("Wave {w} of {waves}: {tiles} tile(s) on {busy} SM(s)").format(
-                w=f"{cur + 1:,}", waves=f"{s.waves:,}", tiles=f"{tiles:,}", busy=f"{busy:,}")
+                w=num(cur + 1), waves=num(s.waves), tiles=num(tiles), busy=num(busy))
             if idle:
-                text += self.tr("; {idle} SM(s) have nothing to do.").format(idle=f"{idle:,}")
+                text += self.tr("; {idle} SM(s) have nothing to do.").format(idle=num(idle))
             elif tiles < s.slots:
                 text += self.tr("; {free} of {slots} CTA slots are empty.").format(
-                    free=f"{s.slots - tiles:,}", slots=f"{s.slots:,}")
+                    free=num(s.slots - tiles), slots=num(s.slots))
             else:
                 text += self.tr(": every CTA slot busy.")
             self.wave_label.setText(text)

@@ -44,6 +44,7 @@ from explorer.gui.cu_source import CudaSourceRow
 from explorer.gui.gpu_tasks import TaskRunner
 from explorer.gui.measurement_overlay import CountsOverlay, GridOverlay
 from explorer.gui.measurement_panel import MeasurementBox
+from explorer.gui.numbers import num
 
 MEASUREMENT_SUFFIXES = (".npz",)
 CUDA_SUFFIXES = (".cu",)
@@ -469,8 +470,8 @@ class GpuController(QObject):
     def _calibrated(self, cal) -> None:
         self.calibration = cal
         self.box.show_calibration(cal)
-        self.window.statusBar().showMessage(self.tr("Calibrated: RMS error {b:.1f}% → {a:.1f}%.").format(
-            b=100 * cal.error_before, a=100 * cal.error_after), 10000)
+        self.window.statusBar().showMessage(self.tr("Calibrated: RMS error {b}% → {a}%.").format(
+            b=num(100 * cal.error_before, 1), a=num(100 * cal.error_after, 1)), 10000)
 
     # -- .cu files ----------------------------------------------------------------------
     def open_cuda_source(self, path) -> None:

@@ -3,7 +3,8 @@
 Source strings are English; a language other than English loads Qt's own
 ``qtbase_<lang>.qm`` (standard buttons, dialogs) and ours from
 ``resources/translations/warp_explorer_<lang>.qm`` when it exists. Numbers are
-formatted in the same locale (``QLocale.setDefault``).
+formatted in the same locale (``QLocale.setDefault``, and ``explorer.gui.numbers`` for the
+views that format numbers in Python).
 
 Calling :func:`install_translators` again replaces what an earlier call
 installed, so the language can change while the app runs (View > Language
@@ -68,6 +69,7 @@ def install_translators(app: QCoreApplication, lang: str | None) -> list[str]:
     locale = QLocale(lang) if lang else QLocale.system()
     QLocale.setDefault(locale)
     if locale.language() == QLocale.Language.English:
+        _number_style(locale)
         return []
     loaded = []
     qt = QTranslator(app)
@@ -86,4 +88,13 @@ def install_translators(app: QCoreApplication, lang: str | None) -> list[str]:
         ours.deleteLater()
         if lang:  # asked for explicitly: say why the window is still English
             sys.stderr.write(f"warp-explorer: no '{lang}' translation of the interface is installed; using English\n")
+    _number_style(locale)
     return loaded
+
+
+def _number_style(locale: QLocale) -> None:
+    """Numbers and unit symbols of the views that format them in Python (explorer.gui.numbers)."""
+    from explorer.gui import numbers
+    from explorer.gui.core_texts import unit_symbols
+
+    numbers.set_style(locale.groupSeparator(), locale.decimalPoint(), unit_symbols())

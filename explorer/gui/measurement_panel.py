@@ -28,11 +28,12 @@ from PySide6.QtWidgets import (
 
 from explorer.gui import measurement_data as md
 from explorer.gui.metrics_panel import _loc, n, pct
+from explorer.gui.numbers import localize
 
 
 def signed(fraction: float) -> str:
     """+3.2% / −3.2% (a real minus sign)."""
-    return f"{100 * fraction:+.1f}%".replace("-", "−")
+    return localize(f"{100 * fraction:+.1f}%".replace("-", "−"))
 
 
 def _wrap(label: QLabel) -> QLabel:

@@ -51,6 +51,7 @@ from explorer.gui.gemm_session import (
     si_bytes,
 )
 from explorer.gui.int_field import IntField
+from explorer.gui.numbers import localize, num
 from explorer.gui.settings import read_bytes, read_str
 from explorer.gui.theme import LIGHT, Theme, restyle
 from explorer.model.catalog import get_gpu, load_catalog
@@ -169,7 +170,7 @@ class HierarchyView(QGroupBox):
         gpu = get_gpu(gpu_name)
         self.gpu_name = gpu.name
         self.setTitle(self.tr("Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale").format(
-            gpu=gpu.name, sms=gpu.sm_count, clock=f"{gpu.boost_clock_mhz:,.0f}"))
+            gpu=gpu.name, sms=gpu.sm_count, clock=num(gpu.boost_clock_mhz)))
         self.levels = memory_hierarchy(gpu)
         scopes = self.scope_names()
         longest = max(lv.latency_cycles or 0 for lv in self.levels)
@@ -199,11 +200,11 @@ class HierarchyView(QGroupBox):
                 row["latency"].set_value(lv.latency_cycles / longest,
                                          self.tr("{c} cycles").format(c=lv.latency_cycles))
                 row["latency_note"].setText(self.tr("{ns:.0f} ns at {clock} MHz").format(
-                    ns=lv.latency_ns(gpu.boost_clock_mhz), clock=f"{gpu.boost_clock_mhz:,.0f}"))
+                    ns=lv.latency_ns(gpu.boost_clock_mhz), clock=num(gpu.boost_clock_mhz)))
             row["bandwidth"].set_value(log_fraction(lv.bandwidth_gbs, *BANDWIDTH_AXIS),
                                        bandwidth_text(lv.bandwidth_gbs))
-            row["bandwidth_note"].setText(self.tr("{b:,.0f} B per clock per SM").format(
-                b=lv.bandwidth_bytes_per_clock_per_sm) + (self.tr(" (estimate)") if "estimate" in
+            row["bandwidth_note"].setText(self.tr("{b} B per clock per SM").format(
+                b=num(lv.bandwidth_bytes_per_clock_per_sm)) + (self.tr(" (estimate)") if "estimate" in
                                                           lv.sources.get("bandwidth_gbs", "") else ""))
             for key in ("capacity", "latency", "bandwidth"):
                 row[key].setToolTip(lv.sources.get(f"{key}_cycles" if key == "latency" else
@@ -243,7 +244,7 @@ class HierarchyView(QGroupBox):
             if key == "registers":
                 note = self.tr("operands are not counted")
             elif b:
-                note = self.tr("{b:,} bytes").format(b=b)
+                note = self.tr("{b} bytes").format(b=num(b))
             row["traffic_note"].setText(note)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -356,8 +357,8 @@ class CoalescingView(QGroupBox):
             label.setText(self.tr("stride {s}").format(s=a.stride) +
                           (self.tr(" (coalesced)") if a.stride == 1 else ""))
             bar.set_value(a.useful_bytes, a.bytes_per_request, scale, self.tr(
-                "{moved:,} B moved, {sectors} sectors · {eff:g}% used").format(
-                moved=a.bytes_per_request, sectors=a.sectors, eff=100 * a.efficiency))
+                "{moved} B moved, {sectors} sectors · {eff}% used").format(
+                moved=num(a.bytes_per_request), sectors=a.sectors, eff=localize(f"{100 * a.efficiency:g}")))
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -527,12 +528,12 @@ class AttentionView(QGroupBox):
             self.cells[(key, "flash")].setText(flash)
             self.cells[(key, "ratio")].setText(ratio)
 
-        put("hbm", si_bytes(nv.hbm_bytes), si_bytes(fl.hbm_bytes), f"×{c.hbm_reduction:.2f}")
-        put("flops", flops_text(nv.flops), flops_text(fl.flops), f"×{nv.flops / fl.flops:.2f}")
-        put("intensity", self.tr("{v:,.1f} FLOP/B").format(v=nv.arithmetic_intensity),
-            self.tr("{v:,.1f} FLOP/B").format(v=fl.arithmetic_intensity),
-            f"×{nv.arithmetic_intensity / fl.arithmetic_intensity:.2f}")
-        put("time", seconds_text(nv.predicted_seconds), seconds_text(fl.predicted_seconds), f"×{c.speedup:.2f}")
+        put("hbm", si_bytes(nv.hbm_bytes), si_bytes(fl.hbm_bytes), "×" + num(c.hbm_reduction, 2))
+        put("flops", flops_text(nv.flops), flops_text(fl.flops), "×" + num(nv.flops / fl.flops, 2))
+        put("intensity", self.tr("{v} FLOP/B").format(v=num(nv.arithmetic_intensity, 1)),
+            self.tr("{v} FLOP/B").format(v=num(fl.arithmetic_intensity, 1)),
+            "×" + num(nv.arithmetic_intensity / fl.arithmetic_intensity, 2))
+        put("time", seconds_text(nv.predicted_seconds), seconds_text(fl.predicted_seconds), "×" + num(c.speedup, 2))
         put("bound", bound.get(nv.bound, nv.bound), bound.get(fl.bound, fl.bound))
         put("smem", self.tr("(its GEMMs' own tiling)"),
             self.tr("{b} (blocks of {q} and {kv} rows)").format(b=binary_bytes(fl.shared_bytes_per_block),
@@ -544,10 +545,10 @@ class AttentionView(QGroupBox):
         self.time_bars[0].set_value(nv.predicted_seconds / slow, seconds_text(nv.predicted_seconds))
         self.time_bars[1].set_value(fl.predicted_seconds / slow, seconds_text(fl.predicted_seconds))
         self.verdict.setText(self.tr(
-            "At N = {n:,}, d = {d}: the FlashAttention-style kernel moves {r:.1f}× fewer HBM bytes and is predicted "
-            "{s:.1f}× faster on the {gpu}, for exactly the same result: the N × N scores S and probabilities P "
+            "At N = {n}, d = {d}: the FlashAttention-style kernel moves {r}× fewer HBM bytes and is predicted "
+            "{s}× faster on the {gpu}, for exactly the same result: the N × N scores S and probabilities P "
             "({sp} each) never leave the chip.").format(
-            n=c.seq_len, d=c.head_dim, r=c.hbm_reduction, s=c.speedup, gpu=c.gpu,
+            n=num(c.seq_len), d=c.head_dim, r=num(c.hbm_reduction, 1), s=num(c.speedup, 1), gpu=c.gpu,
             sp=si_bytes(c.seq_len * c.seq_len * c.element_bytes)))
         items = "".join(f"<li>{a}</li>" for a in c.assumptions + c.notes)
         self.assumptions.setText(self.tr("<b>Assumptions</b> (bytes and FLOPs are exact; times are estimates):")
@@ -660,7 +661,7 @@ class MemoryPage(QWidget):
             "<b>This simulation</b> (the Explorer's “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count "
             "the bytes of the global loads they served, HBM the bytes that came from device memory "
             "({bw} of {peak}), shared memory every shared load and store.").format(
-            name=sc.name or self.tr("scenario"), gpu=s["gpu"], cycles=f"{s['cycles']:,}",
+            name=sc.name or self.tr("scenario"), gpu=s["gpu"], cycles=num(s['cycles']),
             t=seconds_text(s["kernel_time_us"] * 1e-6), bw=bandwidth_text(s["dram_bandwidth_gbs"]),
             peak=bandwidth_text(sc.gpu.memory_bandwidth_gbs))
         if sc.gpu_name != self.gpu_name():

@@ -13,6 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QMenu, QWidget
 
+from explorer.gui.numbers import localize
 from explorer.gui.occupancy_result import percent
 from explorer.gui.occupancy_session import Evaluation
 from explorer.gui.theme import LIGHT, Theme
@@ -78,7 +79,7 @@ class SweepPlot(pg.PlotWidget):
     def format_x(self, x: float) -> str:
         if self.x_scale == 1:
             return f"{x:g}"
-        return f"{x:.1f}".removesuffix(".0") + " " + QCoreApplication.translate("OccupancyGraphs", "KB")
+        return localize(f"{x:.1f}".removesuffix(".0")) + " " + QCoreApplication.translate("OccupancyGraphs", "KB")
 
     def show_sweep(self, sweep: Sweep, current_x: float, occupancy: float) -> None:
         """Redraw the curve only when the sweep changed; always move the point."""

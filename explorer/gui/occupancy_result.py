@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
+from explorer.gui.numbers import localize
 from explorer.gui.theme import restyle
 from explorer.model.catalog import GpuSpec
 from explorer.occupancy import LIMITERS, OccupancyResult
@@ -19,7 +20,7 @@ from explorer.occupancy import LIMITERS, OccupancyResult
 def percent(fraction: float) -> str:
     """62.5%, 50%, 33.3%: one decimal, none when it is zero."""
     text = f"{100 * fraction:.1f}"
-    return (text[:-2] if text.endswith(".0") else text) + "%"
+    return localize(text[:-2] if text.endswith(".0") else text) + "%"
 
 
 def _resource_names() -> dict[str, str]:
