@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 
@@ -30,6 +31,8 @@ def register(sub) -> None:
                    help="a cycle range as an animation (cycles, start, end or N%%; END included; STEP default: "
                         "about 100 frames); --out must end in .gif or .mp4 (MP4: the optional video extra)")
     p.add_argument("--fps", type=float, default=10.0, metavar="N", help="frames per second of --animate (default 10)")
+    p.add_argument("--lang", choices=("en", "ru"), default=argparse.SUPPRESS,
+                   help="language of the window's text and the lesson's narration (default en)")
     p.set_defaults(func=run)
 
 
@@ -56,6 +59,7 @@ def run(args) -> int:
     scenario = load_scenario_arg(args.scenario)
     if args.set:
         scenario = scenario.with_overrides(args.set)
-    width, height, cycle = render_png(scenario, out, size=size, cycle=args.cycle, theme=args.theme, sm=args.sm)
+    width, height, cycle = render_png(scenario, out, size=size, cycle=args.cycle, theme=args.theme, sm=args.sm,
+                                      lang=getattr(args, "lang", None))
     print(f"wrote {out} ({width}x{height}, cycle {cycle})")
     return 0

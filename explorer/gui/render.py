@@ -69,8 +69,16 @@ def _quiet_offscreen_warnings() -> None:
     previous = qInstallMessageHandler(handler)
 
 
+def use_language(app, lang: str | None) -> None:
+    """Draw the window in ``lang`` ("en", "ru"); None leaves the interface as it is (English in a CLI)."""
+    if lang:
+        from explorer.gui.i18n import install_translators
+
+        install_translators(app, lang)
+
+
 def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None = None, theme: str = "light",
-                  sm: int | None = None, tab: str = "explorer"):
+                  sm: int | None = None, tab: str = "explorer", lang: str | None = None):
     """The grabbed QImage of the main window, and the (run, cycle) it shows."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -83,6 +91,7 @@ def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None =
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # headless, whatever display there is
         _quiet_offscreen_warnings()
     app = create_application()
+    use_language(app, lang)
     run = SimRun.from_result(simulate(scenario))
     if cycle is None:
         cycle = default_cycle(run)
@@ -125,9 +134,9 @@ def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None =
 
 
 def render_png(scenario: Scenario, out, size: tuple[int, int] = (1600, 900), cycle: int | None = None,
-               theme: str = "light", sm: int | None = None) -> tuple[int, int, int]:
+               theme: str = "light", sm: int | None = None, lang: str | None = None) -> tuple[int, int, int]:
     """Write the PNG; returns (width, height, cycle)."""
     out = Path(out)
-    image, _run, cycle = render_window(scenario, size, cycle, theme, sm)
+    image, _run, cycle = render_window(scenario, size, cycle, theme, sm, lang=lang)
     atomic_save(image, out)
     return image.width(), image.height(), cycle

@@ -20,18 +20,19 @@ from explorer.model.scenario import Scenario
 
 
 @contextmanager
-def offscreen_window(size: tuple[int, int], theme: str = "light"):
-    """The main window, offscreen at ``size``, with throw-away settings; closed afterwards."""
+def offscreen_window(size: tuple[int, int], theme: str = "light", lang: str | None = None):
+    """The main window, offscreen at ``size`` and in ``lang``, with throw-away settings; closed afterwards."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from explorer.gui.app import create_application
-    from explorer.gui.render import _quiet_offscreen_warnings
+    from explorer.gui.render import _quiet_offscreen_warnings, use_language
 
     if QApplication.instance() is None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         _quiet_offscreen_warnings()
     app = create_application()
+    use_language(app, lang)
     from explorer.gui.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -106,7 +107,7 @@ def render_still(out: Path, size: tuple[int, int], theme: str, *, scenario: Scen
     """One PNG of the window for a lesson step (or a scenario at a cycle); (width, height, cycle)."""
     from explorer.gui.render import atomic_save, default_cycle
 
-    with offscreen_window(size, theme) as (app, window):
+    with offscreen_window(size, theme, lang) as (app, window):
         page = window.explorer
         if lesson is not None:
             run = _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
@@ -142,7 +143,7 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
         ex.require_pillow()
     else:
         ex.require_ffmpeg()
-    with offscreen_window(size, theme) as (app, window):
+    with offscreen_window(size, theme, lang) as (app, window):
         page = window.explorer
         if lesson is not None:
             run = _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
