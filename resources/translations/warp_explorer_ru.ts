@@ -1,0 +1,4185 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ru_RU" sourcelanguage="en">
+<context>
+    <name>AnimationDialog</name>
+    <message>
+        <location filename="../../explorer/gui/export_menu.py" line="+306"/>
+        <source>Export Animation</source>
+        <translation>Экспорт анимации</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The Explorer tab</source>
+        <translation>Вкладка Explorer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Animated GIF</source>
+        <translation>Анимированный GIF</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MP4 video</source>
+        <translation>Видео MP4</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source> cycles</source>
+        <translation> тактов</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Cycles:</source>
+        <translation>&amp;Такты:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;One frame every:</source>
+        <translation>&amp;Кадр каждые:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Frames per &amp;second:</source>
+        <translation>Кадров в &amp;секунду:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Resolution:</source>
+        <translation>&amp;Разрешение:</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+24"/>
+        <source>The last cycle must come after the first.</source>
+        <translation>Последний такт должен идти после первого.</translation>
+    </message>
+    <message>
+        <location line="-22"/>
+        <source>{n} frames, {secs} s</source>
+        <translation>Кадров: {n}, {secs} с</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>MP4 needs the optional video extra: {hint}</source>
+        <translation>Для MP4 нужен необязательный пакет video: {hint}</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>{n} frames is more than {max}; take a frame every more cycles.</source>
+        <translation>Кадров: {n}, это больше {max}; берите кадр реже (через большее число тактов).</translation>
+    </message>
+</context>
+<context>
+    <name>AttentionView</name>
+    <message>
+        <location filename="../../explorer/gui/memory_page.py" line="+380"/>
+        <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
+        <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Sequence length &amp;N:</source>
+        <translation>Длина последовательности &amp;N:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tokens in the sequence (rows of Q, K and V).</source>
+        <translation>Число токенов в последовательности (строк Q, K и V).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Head size d:</source>
+        <translation>&amp;Размер головы d:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Columns of Q, K and V per head.</source>
+        <translation>Столбцов Q, K и V на одну голову.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Data type:</source>
+        <translation>Тип данных:</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Naive (3 kernels)</source>
+        <translation>Наивное (3 ядра)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FlashAttention-style (1 kernel)</source>
+        <translation>В стиле FlashAttention (1 ядро)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Naive ÷ flash</source>
+        <translation>Наивное ÷ flash</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>HBM bytes (exact)</source>
+        <translation>Байты HBM (точно)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FLOPs</source>
+        <translation>FLOP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Arithmetic intensity</source>
+        <translation>Арифметическая интенсивность</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Predicted time</source>
+        <translation>Прогноз времени</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Limited by</source>
+        <translation>Ограничено</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shared memory per CTA</source>
+        <translation>Разделяемая память на CTA</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>HBM bytes:</source>
+        <translation>Байты HBM:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+5"/>
+        <source>naive</source>
+        <translation>наивное</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <location line="+5"/>
+        <source>flash</source>
+        <translation>flash</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Time:</source>
+        <translation>Время:</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>enter a whole number</source>
+        <translation>введите целое число</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Invalid input: showing the last valid comparison.</source>
+        <translation>Неверный ввод: показано последнее корректное сравнение.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>compute</source>
+        <translation>вычисления</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>exp on the SFUs</source>
+        <translation>exp на блоках SFU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>HBM bandwidth</source>
+        <translation>пропускная способность HBM</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+1"/>
+        <source>{v} FLOP/B</source>
+        <translation>{v} FLOP/Б</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>At N = {n}, d = {d}: the FlashAttention-style kernel moves {r}× fewer HBM bytes and is predicted {s}× faster on the {gpu}, for exactly the same result: the N × N scores S and probabilities P ({sp} each) never leave the chip.</source>
+        <translation>При N = {n}, d = {d} ядро в стиле FlashAttention перемещает в {r}× меньше байтов HBM и, по прогнозу, в {s}× быстрее на {gpu} — при точно таком же результате: оценки S и вероятности P размером N × N (по {sp} каждая матрица) не покидают кристалл.</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>(its GEMMs&apos; own tiling)</source>
+        <translation>(собственное разбиение его GEMM на плитки)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{b} (blocks of {q} and {kv} rows)</source>
+        <translation>{b} (блоки из {q} и {kv} строк)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&lt;b&gt;Assumptions&lt;/b&gt; (bytes and FLOPs are exact; times are estimates):</source>
+        <translation>&lt;b&gt;Допущения&lt;/b&gt; (байты и FLOP точные; время — оценка):</translation>
+    </message>
+</context>
+<context>
+    <name>CoalescingView</name>
+    <message>
+        <location line="-244"/>
+        <source>Coalesced vs strided loads: bytes per request</source>
+        <translation>Объединённые и разреженные загрузки: байты на запрос</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{b} bytes per thread</source>
+        <translation>{b} Б на поток</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The size each thread loads: 4 = a float, 16 = a float4 vector load.</source>
+        <translation>Сколько загружает каждый поток: 4 — один float, 16 — векторная загрузка float4.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Each thread loads:</source>
+        <translation>Каждый поток загружает:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;span style=&quot;color:{u}&quot;&gt;■&lt;/span&gt; bytes the threads use &amp;nbsp; &lt;span style=&quot;color:{w}&quot;&gt;▨&lt;/span&gt; bytes moved but not used</source>
+        <translation>&lt;span style=&quot;color:{u}&quot;&gt;■&lt;/span&gt; байты, которые используют потоки &amp;nbsp; &lt;span style=&quot;color:{w}&quot;&gt;▨&lt;/span&gt; перемещённые, но неиспользованные байты</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>A warp&apos;s 32 threads each load {b} B, neighbouring threads &lt;i&gt;stride&lt;/i&gt; elements apart. Memory moves whole 32-byte sectors, so the further apart the threads read, the more bytes move for the same {useful} B the warp uses.</source>
+        <translation>Каждый из 32 потоков варпа загружает {b} Б, соседние потоки отстоят на &lt;i&gt;stride&lt;/i&gt; элементов. Память перемещает целые 32-байтовые секторы, поэтому чем дальше друг от друга читают потоки, тем больше байтов перемещается ради тех же {useful} Б, которые использует варп.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>stride {s}</source>
+        <translation>шаг {s}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (coalesced)</source>
+        <translation> (объединённые)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{moved} B moved, {sectors} sectors · {eff}% used</source>
+        <translation>перемещено {moved} Б, секторов: {sectors} · использовано {eff}%</translation>
+    </message>
+</context>
+<context>
+    <name>CoreTexts</name>
+    <message>
+        <location filename="../../explorer/gui/core_texts.py" line="+21"/>
+        <source>loose round-robin: the next ready warp after the one that issued last</source>
+        <translation>нестрогий круговой порядок (LRR): следующий готовый варп после того, что выдавал последним</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one</source>
+        <translation>жадно, затем старейший (GTO): выдавать инструкции одного варпа, пока он не застрянет, затем самого старого из готовых</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>oldest first: always the ready warp that was launched earliest</source>
+        <translation>старейший первым: всегда готовый варп, запущенный раньше всех</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>two-level: round-robin among a small active set; stalled warps swap out</source>
+        <translation>двухуровневый: круговой порядок в небольшом активном наборе; застрявшие варпы из него вытесняются</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>load one value, eight dependent FMAs on it, store it (the mission&apos;s example)</source>
+        <translation>загрузить одно значение, восемь зависимых FMA над ним, сохранить (пример из исходного текста)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>memory-bound streaming: c[i] = a[i] * s + b[i] with 16-byte vectors</source>
+        <translation>потоковая обработка, ограниченная памятью: c[i] = a[i] * s + b[i] 16-байтовыми векторами</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>compute-bound: long FMA chains with 4-way instruction-level parallelism</source>
+        <translation>ограничено вычислениями: длинные цепочки FMA с 4-кратным параллелизмом на уровне инструкций</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>latency-bound: a load, then a dependent FMA chain that needs its result</source>
+        <translation>ограничено задержкой: загрузка, затем зависимая цепочка FMA, которой нужен её результат</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>uncoalesced: threads 32 elements apart, every thread its own 32-byte sector</source>
+        <translation>без объединения обращений: потоки через 32 элемента, у каждого потока свой 32-байтовый сектор</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>shared-memory tiling: stage a tile, barrier, compute from shared memory, barrier</source>
+        <translation>плитки в разделяемой памяти: загрузить плитку, барьер, вычисления из разделяемой памяти, барьер</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>GEMM-like main loop: global-&gt;shared stage, barrier, fragments from shared, MMAs</source>
+        <translation>главный цикл как в GEMM: загрузка global-&gt;shared, барьер, фрагменты из shared, MMA</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>special functions: each value goes through exp and rsqrt</source>
+        <translation>специальные функции: каждое значение проходит через exp и rsqrt</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Shared-memory tiling: each block stages a tile from global memory into shared memory, waits at __syncthreads, computes from shared memory and waits again. Watch whole blocks stall in &apos;barrier&apos; while their slowest warp catches up.</source>
+        <translation>Плитки в разделяемой памяти: каждый блок загружает плитку из глобальной памяти в разделяемую, ждёт на __syncthreads, считает из разделяемой памяти и снова ждёт. Посмотрите, как целые блоки стоят в состоянии «barrier», пока их самый медленный варп догоняет остальных.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Long FMA chains with 4-way instruction-level parallelism: the schedulers issue almost every cycle. Issue slots, not memory, limit this kernel.</source>
+        <translation>Длинные цепочки FMA с 4-кратным параллелизмом на уровне инструкций: планировщики выдают инструкции почти каждый такт. Это ядро ограничивают слоты выдачи, а не память.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The mission&apos;s example: 240 blocks of 256 threads (61,440 threads, 1,920 warps) on an H100. All 1,920 warps fit on the GPU at once (one partial wave: 240 of 1,056 block places), but each warp loads a value from HBM and waits ~565 cycles for it, so only a handful are ready to issue at any moment.</source>
+        <translation>Пример из исходного текста: 240 блоков по 256 потоков (61 440 потоков, 1 920 варпов) на H100. Все 1 920 варпов помещаются на GPU одновременно (одна неполная волна: 240 из 1 056 мест для блоков), но каждый варп загружает значение из HBM и ждёт его около 565 тактов, поэтому в любой момент готовы выдать инструкцию лишь единицы.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A load-then-compute kernel, 1,056 blocks, with 168 registers per thread: registers allow only one block of 256 threads per SM (8 of 64 warps), too few warps to hide HBM latency, and the grid runs in 8 waves. Lower the registers (128, 64, 32) and the run gets shorter as occupancy rises, until HBM bandwidth is the limit. (40 registers is slower than 64: 6 blocks per SM make 1.33 waves.)</source>
+        <translation>Ядро «загрузить, потом считать», 1 056 блоков, 168 регистров на поток: регистры допускают лишь один блок из 256 потоков на SM (8 из 64 варпов) — слишком мало варпов, чтобы скрыть задержку HBM, и сетка выполняется за 8 волн. Уменьшайте число регистров (128, 64, 32) — и прогон укорачивается по мере роста заполняемости, пока ограничением не станет пропускная способность HBM. (40 регистров медленнее, чем 64: 6 блоков на SM дают 1,33 волны.)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>A streaming kernel (c = a * s + b, 16-byte vectors) on a full H100: every SM full of warps, almost all of them waiting on HBM. Throughput is capped by memory bandwidth, not by warps or issue slots.</source>
+        <translation>Потоковое ядро (c = a * s + b, 16-байтовые векторы) на всём H100: каждый SM полон варпов, и почти все они ждут HBM. Производительность ограничена пропускной способностью памяти, а не варпами или слотами выдачи.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>One block more than a full wave: 133 blocks of 1,024 threads with 64 registers per thread, so each SM holds exactly one block (registers: 64 x 1,024 = 65,536, the whole register file). 132 blocks run in the first wave; the 133rd runs alone on one SM while 131 SMs sit idle, and the kernel takes nearly twice as long as 132 blocks would - the same wave quantization as 133 GEMM tiles on 132 SMs.</source>
+        <translation>На один блок больше полной волны: 133 блока по 1 024 потока с 64 регистрами на поток, поэтому каждый SM вмещает ровно один блок (регистры: 64 x 1 024 = 65 536, весь регистровый файл). 132 блока выполняются в первой волне; 133-й выполняется в одиночку на одном SM, пока 131 SM простаивает, и ядро работает почти вдвое дольше, чем 132 блока, — то же квантование по волнам, что и у 133 плиток GEMM на 132 SM.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A GEMM-like main loop: stage a tile global-&gt;shared, barrier, load fragments from shared memory, issue Tensor Core MMAs, barrier. The Tensor Cores do only the MMA; loads, barriers and address math still run on the other units.</source>
+        <translation>Главный цикл как в GEMM: загрузить плитку global-&gt;shared, барьер, загрузить фрагменты из разделяемой памяти, выдать MMA тензорным ядрам, барьер. Тензорные ядра выполняют только MMA; загрузки, барьеры и адресная арифметика по-прежнему идут на других блоках.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>each SM sub-partition&apos;s register file</source>
+        <translation>регистровый файл каждого подраздела SM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>on the SM, in the L1/shared SRAM</source>
+        <translation>на SM, в SRAM L1/shared</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>on the SM, the same SRAM as shared memory</source>
+        <translation>на SM, в той же SRAM, что и разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>on the die, shared by all SMs</source>
+        <translation>на кристалле, общий для всех SM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>off the die (stacks or chips beside it)</source>
+        <translation>вне кристалла (стеки или микросхемы рядом с ним)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>compiler</source>
+        <translation>компилятор</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>program (__shared__)</source>
+        <translation>программа (__shared__)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>hardware</source>
+        <translation>аппаратура</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>program (cudaMalloc), cached by L2</source>
+        <translation>программа (cudaMalloc), кэшируется в L2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>FP32 (FFMA on the CUDA cores)</source>
+        <translation>FP32 (FFMA на ядрах CUDA)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TF32 (Tensor Cores, FP32 accumulate)</source>
+        <translation>TF32 (тензорные ядра, накопление в FP32)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP16 (Tensor Cores, FP32 accumulate)</source>
+        <translation>FP16 (тензорные ядра, накопление в FP32)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BF16 (Tensor Cores, FP32 accumulate)</source>
+        <translation>BF16 (тензорные ядра, накопление в FP32)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP8 E4M3/E5M2 (Tensor Cores, FP32 accumulate)</source>
+        <translation>FP8 E4M3/E5M2 (тензорные ядра, накопление в FP32)</translation>
+    </message>
+</context>
+<context>
+    <name>CountsPlot</name>
+    <message>
+        <location filename="../../explorer/gui/counts_plot.py" line="+60"/>
+        <source>launched</source>
+        <translation>запущено</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>resident</source>
+        <translation>размещено</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ready (eligible)</source>
+        <translation>готово (eligible)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>issued</source>
+        <translation>выдано</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Warps per cycle, whole GPU ({sms} SMs)</source>
+        <translation>Варпы по тактам, весь GPU ({sms} SM)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Warps per cycle on SM {sm}</source>
+        <translation>Варпы по тактам на SM {sm}</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>warps</source>
+        <translation>варпы</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cycle</source>
+        <translation>такт</translation>
+    </message>
+</context>
+<context>
+    <name>CudaSourceRow</name>
+    <message>
+        <location filename="../../explorer/gui/cu_source.py" line="+64"/>
+        <source>Open .cu…</source>
+        <translation>Открыть .cu…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compile a CUDA source file (no GPU needed) and fill in the registers, static shared memory and barriers its kernel uses.</source>
+        <translation>Скомпилировать исходный файл CUDA (GPU не нужен) и подставить регистры, статическую разделяемую память и барьеры, которые использует его ядро.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The kernel whose resources fill the fields.</source>
+        <translation>Ядро, ресурсы которого подставляются в поля.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>or type the numbers below</source>
+        <translation>или введите числа ниже</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Open a CUDA source</source>
+        <translation>Открыть исходный файл CUDA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CUDA sources (*.cu *.cuh);;All files (*)</source>
+        <translation>Исходные файлы CUDA (*.cu *.cuh);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{name} is not a UTF-8 text file</source>
+        <translation>{name} — не текстовый файл в UTF-8</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cannot read {name}: {why}</source>
+        <translation>не удаётся прочитать {name}: {why}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name} has no __global__ kernel</source>
+        <translation>в {name} нет ядра __global__</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Compiling {kernel} in {name} for {arch}…</source>
+        <translation>Компиляция {kernel} из {name} для {arch}…</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>{n} registers</source>
+        <translation>регистров: {n}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{b} B static shared memory</source>
+        <translation>статической разделяемой памяти: {b} Б</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} barriers</source>
+        <translation>барьеров: {n}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>spills unknown (no ptxas log)</source>
+        <translation>вытеснения неизвестны (нет журнала ptxas)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SPILLS {s} B per thread to local memory (loads {l} B)</source>
+        <translation>ВЫТЕСНЯЕТ {s} Б на поток в локальную память (загружает {l} Б)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>no spills</source>
+        <translation>без вытеснений</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{kernel} in {file} for {arch} ({compiler}): {parts}.</source>
+        <translation>{kernel} из {file} для {arch} ({compiler}): {parts}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Its __launch_bounds__ allow at most {m} threads per block.</source>
+        <translation>Его __launch_bounds__ допускают не больше {m} потоков на блок.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>no CUDA compiler: {m}</source>
+        <translation>нет компилятора CUDA: {m}</translation>
+    </message>
+</context>
+<context>
+    <name>CurveLegend</name>
+    <message>
+        <location filename="../../explorer/gui/counts_plot.py" line="+36"/>
+        <source>Warps of the grid not finished yet: resident plus still waiting for a place.</source>
+        <translation>Ещё не завершённые варпы сетки: размещённые плюс ожидающие места.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warps placed on an SM (holding a slot, registers, shared memory).</source>
+        <translation>Варпы, размещённые на SM (занимают слот, регистры, разделяемую память).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resident warps whose next instruction could issue this cycle.</source>
+        <translation>Размещённые варпы, чья следующая инструкция может быть выдана в этом такте.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warp-instructions issued this cycle (at most one per scheduler).</source>
+        <translation>Инструкции варпов, выданные в этом такте (не больше одной на планировщик).</translation>
+    </message>
+</context>
+<context>
+    <name>ExplorerPage</name>
+    <message>
+        <location filename="../../explorer/gui/explorer_page.py" line="+105"/>
+        <source>Counts of the selected SM only</source>
+        <translation>Только выбранный SM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show resident, eligible and issued warps of the selected SM instead of the whole GPU.</source>
+        <translation>Показать размещённые, готовые и выданные варпы выбранного SM вместо всего GPU.</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>Play / pause</source>
+        <translation>Пуск / пауза</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back one cycle</source>
+        <translation>Назад на один такт</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forward one cycle</source>
+        <translation>Вперёд на один такт</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back 100 cycles</source>
+        <translation>Назад на 100 тактов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forward 100 cycles</source>
+        <translation>Вперёд на 100 тактов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>First cycle</source>
+        <translation>Первый такт</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last cycle</source>
+        <translation>Последний такт</translation>
+    </message>
+    <message>
+        <location line="+111"/>
+        <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
+        <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The simulation failed (a bug): {msg}</source>
+        <translation>Симуляция завершилась с ошибкой (это баг): {msg}</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · outline = block · bar = resident warps</source>
+        <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Invalid input ({n}): showing the last good simulation</source>
+        <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Simulating… {pct:.0f}%</source>
+        <translation>Симуляция… {pct:.0f}%</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(showing the previous run)</source>
+        <translation>(показан предыдущий прогон)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Simulation refused: showing the last good run</source>
+        <translation>Симуляция отклонена: показан последний удачный прогон</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Simulating…</source>
+        <translation>Симуляция…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Simulating {name}…</source>
+        <translation>Симуляция {name}…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the scenario</source>
+        <translation>сценария</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach}% · issue slots used {iss}% · {cycles} cycles</source>
+        <translation>{gpu}: запущено варпов: {warps} · теоретическая заполняемость {theo:.0f}% · достигнутая {ach}% · использовано слотов выдачи {iss}% · тактов: {cycles}</translation>
+    </message>
+</context>
+<context>
+    <name>ExportFeature</name>
+    <message>
+        <location filename="../../explorer/gui/export_menu.py" line="-331"/>
+        <source>&amp;Export</source>
+        <translation>&amp;Экспорт</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Picture of a View…</source>
+        <translation>&amp;Изображение вида…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG (1×, 2×, 3×), SVG or PDF of the current view, a panel or the whole window.</source>
+        <translation>PNG (1×, 2×, 3×), SVG или PDF текущего вида, панели или всего окна.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Animation of Cycles…</source>
+        <translation>&amp;Анимация тактов…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
+        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The current view (tab)</source>
+        <translation>Текущий вид (вкладка)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The whole window</source>
+        <translation>Всё окно</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SM grid</source>
+        <translation>Сетка SM</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Timeline</source>
+        <translation>Временная диаграмма</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Counts plot</source>
+        <translation>График числа варпов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Metrics</source>
+        <translation>Метрики</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>State legend</source>
+        <translation>Легенда состояний</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Scenario panel</source>
+        <translation>Панель сценария</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occupancy calculator</source>
+        <translation>Калькулятор заполняемости</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Occupancy graphs</source>
+        <translation>Графики заполняемости</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GEMM view</source>
+        <translation>Вид GEMM</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Roofline</source>
+        <translation>Roofline</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Memory hierarchy</source>
+        <translation>Иерархия памяти</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>there is no {subject} panel in this window</source>
+        <translation>в этом окне нет панели {subject}</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>there is no simulation on screen yet</source>
+        <translation>на экране ещё нет симуляции</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
+        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Export failed</source>
+        <translation>Экспорт не удался</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
+        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Drawing {n} frames…</source>
+        <translation>Рисуются кадры ({n})…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Cannot write {path}: {err}</source>
+        <translation>Не удаётся записать {path}: {err}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Export cancelled; {path} was not written.</source>
+        <translation>Экспорт отменён; {path} не записан.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Wrote {path} ({n} frames)</source>
+        <translation>Записан {path} (кадров: {n})</translation>
+    </message>
+</context>
+<context>
+    <name>GemmFeature</name>
+    <message>
+        <location filename="../../explorer/gui/gemm_feature.py" line="+20"/>
+        <source>&amp;GEMM</source>
+        <translation>&amp;GEMM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Memory</source>
+        <translation>&amp;Память</translation>
+    </message>
+</context>
+<context>
+    <name>GemmInputs</name>
+    <message>
+        <location filename="../../explorer/gui/gemm_page.py" line="+87"/>
+        <source>GEMM  C = A × B</source>
+        <translation>GEMM  C = A × B</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{full}: {sms} SMs</source>
+        <translation>{full}: {sms} SM</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>&amp;M (rows of C):</source>
+        <translation>&amp;M (строк C):</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Rows of A and of the output C.</source>
+        <translation>Строк A и результата C.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;N (columns of C):</source>
+        <translation>&amp;N (столбцов C):</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Columns of B and of the output C.</source>
+        <translation>Столбцов B и результата C.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;K (inner size):</source>
+        <translation>&amp;K (внутренний размер):</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Columns of A = rows of B: the length of every dot product.</source>
+        <translation>Столбцов A = строк B: длина каждого скалярного произведения.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CTA &amp;tile BM×BN×BK:</source>
+        <translation>Пл&amp;итка CTA BM×BN×BK:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The C tile one CTA computes (BM × BN), and the K slice it loads per step (BK), e.g. 128x256x64. Empty: the data type&apos;s default.</source>
+        <translation>Плитка C, которую вычисляет один CTA (BM × BN), и срез по K, загружаемый за шаг (BK), например 128x256x64. Пусто — значение по умолчанию для типа данных.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Warps per CTA:</source>
+        <translation>Ва&amp;рпов на CTA:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Optional. Empty: chosen to fit the tile.</source>
+        <translation>Необязательно. Пусто — подбирается под плитку.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pipeline &amp;stages:</source>
+        <translation>Ста&amp;дий конвейера:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optional: tiles in flight in shared memory (double buffering = 2). Empty: the data type&apos;s default, fewer if shared memory is short.</source>
+        <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;GPU:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Data type:</source>
+        <translation>&amp;Тип данных:</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>enter a whole number</source>
+        <translation>введите целое число</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>auto: {v}</source>
+        <translation>авто: {v}</translation>
+    </message>
+</context>
+<context>
+    <name>GemmPage</name>
+    <message>
+        <location line="+19"/>
+        <source>The mapping</source>
+        <translation>Отображение на GPU</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Grid:</source>
+        <translation>Сетка:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Per CTA:</source>
+        <translation>На CTA:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resources:</source>
+        <translation>Ресурсы:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occupancy:</source>
+        <translation>Заполняемость:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Waves:</source>
+        <translation>Волны:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Work:</source>
+        <translation>Работа:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Predicted:</source>
+        <translation>Прогноз:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Bound:</source>
+        <translation>Ограничение:</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Simulate in the &amp;Explorer</source>
+        <translation>Симулировать в &amp;Explorer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Run this GEMM&apos;s main loop (global loads, shared-memory stores, barrier, fragment loads, MMAs per K-step) in the simulator, one CTA per tile.</source>
+        <translation>Запустить главный цикл этого GEMM (глобальные загрузки, сохранения в разделяемую память, барьер, загрузки фрагментов, MMA на каждом шаге по K) в симуляторе, один CTA на плитку.</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Roofline</source>
+        <translation>Roofline</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Invalid input ({n}): the views show the last valid GEMM.</source>
+        <translation>Неверный ввод ({n}): виды показывают последний корректный GEMM.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Invalid input ({n}): showing the last valid GEMM.</source>
+        <translation>Неверный ввод ({n}): показан последний корректный GEMM.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>{tn} × {tm} = {tiles} CTAs, one per {bm}×{bn} tile of C</source>
+        <translation>{tn} × {tm} = {tiles} CTA, по одному на плитку C {bm}×{bn}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{warps} warps ({wm}×{wn} each) · {stages} stage(s) · {k} K-steps of {bk}</source>
+        <translation>варпов: {warps} (по {wm}×{wn}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{regs} registers per thread · {smem} KiB shared memory per CTA</source>
+        <translation>регистров на поток: {regs} · разделяемой памяти на CTA: {smem} КиБ</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{b} CTA(s) per SM: {aw} of {mw} warps ({occ}%), limited by {lim}</source>
+        <translation>CTA на SM: {b}; варпов {aw} из {mw} ({occ}%), ограничение: {lim}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{waves} waves of work → {full} wave(s); wave efficiency {eff}%</source>
+        <translation>работы на {waves} волны → волн: {full}; эффективность волн {eff}%</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>{tiles} tiles are {waves} waves of work, so they need &lt;b&gt;{full} waves&lt;/b&gt;. The last wave computes only {last} tile(s) while {idle} slots wait, yet it takes as long as a full wave: the GPU pays for {full} waves and {eff} of the slot-time does useful work.</source>
+        <translation>Плиток — {tiles}, это {waves} волны работы, поэтому нужно &lt;b&gt;{full} волн(ы)&lt;/b&gt;. В последней волне плиток всего {last}, а слотов в простое — {idle}, но длится она столько же, сколько полная: GPU платит за {full} волн(ы), и полезной работой занято лишь {eff} времени слотов.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>{tiles} tiles on {sms} SMs x {b} CTA(s) = {slots} slots per wave: {waves} waves of work take {full} wave(s); the last wave runs {last} of {slots} slots, so {eff}% of the slot-time is used</source>
+        <translation>Плиток {tiles} на {sms} SM x {b} CTA (слотов на волну: {slots}): {waves} волны работы занимают {full} волн(ы); последняя волна занимает {last} из {slots} слотов, поэтому используется {eff}% времени слотов</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>GEMM {m}×{n}×{k} {dtype} on {gpu}: {tiles} tiles in {full} wave(s) ({eff}% wave efficiency) · predicted {t} · bound: {bound}</source>
+        <translation>GEMM {m}×{n}×{k} {dtype} на {gpu}: плиток {tiles}, волн {full} (эффективность волн {eff}%) · прогноз {t} · ограничение: {bound}</translation>
+    </message>
+    <message>
+        <location line="-61"/>
+        <source>{flops} (2·M·N·K)</source>
+        <translation>{flops} (2·M·N·K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{t} → {tf} of {peak} (+ about {launch} launch)</source>
+        <translation>{t} → {tf} из {peak} (+ около {launch} на запуск)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;{bound}&lt;/b&gt; ({term})</source>
+        <translation>&lt;b&gt;{bound}&lt;/b&gt; ({term})</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>compute</source>
+        <translation>вычисления</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>memory</source>
+        <translation>память</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>latency</source>
+        <translation>задержка</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The GPU runs &lt;b&gt;{slots} tiles at a time&lt;/b&gt;: {sms} SMs × {b} CTA(s) each.</source>
+        <translation>GPU выполняет &lt;b&gt;до {slots} плиток одновременно&lt;/b&gt;: {sms} SM × {b} CTA на каждом.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{tiles} tiles fill exactly {full} wave(s): no slot waits, wave efficiency 100%.</source>
+        <translation>Плиток — {tiles}, они заполняют ровно {full} волн(ы) без остатка: ни один слот не ждёт, эффективность волн 100%.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{tiles} tiles fill one wave only partly: {idle} slots stay empty for the whole run, so only {eff} of the GPU&apos;s CTA slots work.</source>
+        <translation>Плиток — {tiles}, они заполняют одну волну лишь частично: пустых слотов {idle} на весь прогон, поэтому работает лишь {eff} слотов CTA на GPU.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>right of the HBM ridge ({r} FLOP/B): HBM bandwidth is not the limit</source>
+        <translation>правее точки перегиба HBM ({r} FLOP/Б): пропускная способность HBM не ограничивает</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>left of the HBM ridge ({r} FLOP/B): HBM bandwidth limits it</source>
+        <translation>левее точки перегиба HBM ({r} FLOP/Б): ограничивает пропускная способность HBM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{dtype} roof {peak}. The GEMM (● at its HBM intensity, ◆ at its L2 intensity) sits {side}; predicted {tf}, {pct:.0f}% of the roof.</source>
+        <translation>Потолок {dtype}: {peak}. GEMM (● — по интенсивности относительно HBM, ◆ — относительно L2) лежит {side}; прогноз {tf}, {pct:.0f}% потолка.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The simulator cannot run this GEMM: {msg}</source>
+        <translation>Симулятор не может выполнить этот GEMM: {msg}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sent {tiles} CTAs × {k} K-steps (the whole GEMM has {all_tiles} × {all_k}: shortened so the simulation takes seconds).</source>
+        <translation>Отправлено CTA: {tiles}, шагов по K: {k} (во всём GEMM — {all_tiles} × {all_k}; сокращено, чтобы симуляция заняла секунды).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Sent the whole GEMM: {tiles} CTAs × {k} K-steps.</source>
+        <translation>Отправлен весь GEMM: CTA — {tiles}, шагов по K — {k}.</translation>
+    </message>
+</context>
+<context>
+    <name>GpuController</name>
+    <message>
+        <location filename="../../explorer/gui/gpu_feature.py" line="+75"/>
+        <location line="+107"/>
+        <source>Looking for an NVIDIA GPU…</source>
+        <translation>Поиск GPU NVIDIA…</translation>
+    </message>
+    <message>
+        <location line="-95"/>
+        <source>GPU measurements</source>
+        <translation>Измерения на GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CUDA sources</source>
+        <translation>Исходные файлы CUDA</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Open &amp;measurement…</source>
+        <translation>Открыть &amp;измерение…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a GPU measurement (warp-explorer measure --out FILE.npz) and draw it over the simulation.</source>
+        <translation>Открыть измерение на GPU (warp-explorer measure --out FILE.npz) и наложить его на симуляцию.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Run on &amp;GPU</source>
+        <translation>Запустить на &amp;GPU</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Sa&amp;ve measurement as…</source>
+        <translation>Сохранить измерени&amp;е как…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Re-simulate with the compiled &amp;kernel&apos;s resources</source>
+        <translation>Пересимулировать с &amp;ресурсами скомпилированного ядра</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Simulate the measured launch with the registers and shared memory the compiler actually produced, on the measured GPU.</source>
+        <translation>Симулировать измеренный запуск с теми регистрами и разделяемой памятью, которые на самом деле выдал компилятор, на измеренном GPU.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Ca&amp;librate the simulator from the measurement(s)</source>
+        <translation>Ка&amp;либровать симулятор по измерениям</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fit the simulator&apos;s DRAM latency and bandwidth to the open measurements of this GPU and show the error before and after.</source>
+        <translation>Подогнать задержку и пропускную способность DRAM в симуляторе под открытые измерения этого GPU и показать ошибку до и после.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close measuremen&amp;t</source>
+        <translation>&amp;Закрыть измерение</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Kernel source:</source>
+        <translation>&amp;Исходник ядра:</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Measure the explorer&apos;s scenario on {gpu}.</source>
+        <translation>Измерить сценарий Explorer на {gpu}.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Run on GPU is unavailable: {why}</source>
+        <translation>Запуск на GPU недоступен: {why}</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Open a GPU measurement</source>
+        <translation>Открыть измерение на GPU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPU measurements (*.npz);;All files (*)</source>
+        <translation>Измерения на GPU (*.npz);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <location line="+4"/>
+        <source>Cannot open the measurement {name}: {why}</source>
+        <translation>Не удаётся открыть измерение {name}: {why}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Opened the measurement {name}.</source>
+        <translation>Открыто измерение {name}.</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Save the measurement</source>
+        <translation>Сохранить измерение</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GPU measurements (*.npz)</source>
+        <translation>Измерения на GPU (*.npz)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot save the measurement to {path}: {why}</source>
+        <translation>Не удаётся сохранить измерение в {path}: {why}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Saved the measurement to {path}.</source>
+        <translation>Измерение сохранено в {path}.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Measured blocks are not drawn on the SM grid: {why}.</source>
+        <translation>Измеренные блоки не рисуются на сетке SM: {why}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Hatched boxes&lt;/b&gt; = blocks resident on the real GPU at this cycle (how many, not which slots) · solid outlines = simulated blocks</source>
+        <translation>&lt;b&gt;Штрихованные прямоугольники&lt;/b&gt; = блоки, размещённые на настоящем GPU в этом такте (сколько, а не в каких слотах) · сплошные рамки = симулированные блоки</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This measurement carries no scenario to re-simulate.</source>
+        <translation>В этом измерении нет сценария для повторной симуляции.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>GPU run</source>
+        <translation>Запуск на GPU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Calibration</source>
+        <translation>Калибровка</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Cancelled.</source>
+        <translation>Отменено.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No usable GPU: {m}</source>
+        <translation>Нет пригодного GPU: {m}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kernel could not be prepared: {m}</source>
+        <translation>Не удалось подготовить ядро: {m}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The GPU run failed: {m}</source>
+        <translation>Запуск на GPU не удался: {m}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unexpected error (a bug; details on the console): {m}</source>
+        <translation>Непредвиденная ошибка (это баг; подробности в консоли): {m}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot calibrate: {m}</source>
+        <translation>Калибровка невозможна: {m}</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The calibration failed: {m}</source>
+        <translation>Калибровка не удалась: {m}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cancelling…</source>
+        <translation>Отмена…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>GPU run: starting…</source>
+        <translation>Запуск на GPU: начало…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Measured on {device}. File &gt; Save measurement as… keeps it.</source>
+        <translation>Измерено на {device}. Чтобы сохранить: Файл &gt; Сохранить измерение как…</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Open a measurement (with its scenario) to calibrate from.</source>
+        <translation>Откройте измерение (со сценарием), чтобы калибровать по нему.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>simulation {k} of about {n}</source>
+        <translation>симуляция {k} из примерно {n}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Calibration: starting…</source>
+        <translation>Калибровка: начало…</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Calibrated: RMS error {b}% → {a}%.</source>
+        <translation>Калибровка выполнена: среднеквадратичная ошибка {b}% → {a}%.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Warp Explorer</source>
+        <translation>Warp Explorer</translation>
+    </message>
+</context>
+<context>
+    <name>GridOverlay</name>
+    <message>
+        <location filename="../../explorer/gui/measurement_overlay.py" line="+267"/>
+        <source>the measured GPU has {ms} SMs × {mw} warp slots, the simulated one {ss} × {sw}</source>
+        <translation>измеренный GPU: {ms} SM, слотов варпов на SM: {mw}; симулированный: {ss} SM, {sw}</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>&lt;b&gt;Measured&lt;/b&gt; (hatched boxes): {w} warps in {b} blocks{ids} at this cycle; {total} blocks ran here in all</source>
+        <translation>&lt;b&gt;Измерено&lt;/b&gt; (штриховка): варпов {w} в блоках ({b}){ids} в этом такте; всего здесь выполнено блоков: {total}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> (hardware %smid {hw})</source>
+        <translation> (аппаратный %smid {hw})</translation>
+    </message>
+</context>
+<context>
+    <name>HierarchyView</name>
+    <message>
+        <location filename="../../explorer/gui/memory_page.py" line="-251"/>
+        <source>Level</source>
+        <translation>Уровень</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Who sees it</source>
+        <translation>Кому видна</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Scope: the data is private to a thread, shared by a block&apos;s threads, by everything on one SM, or by the whole GPU.</source>
+        <translation>Область видимости: данные принадлежат одному потоку, общие для потоков блока, для всего на одном SM или для всего GPU.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Capacity (log scale)</source>
+        <translation>Объём (лог. шкала)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Size of one instance; the bar&apos;s scale runs from 1 KiB to 1 TiB, each tick a factor of 1,024.</source>
+        <translation>Размер одного экземпляра; шкала полосы — от 1 КиБ до 1 ТиБ, каждое деление — множитель 1024.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Latency (cycles)</source>
+        <translation>Задержка (такты)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cycles from issuing a load to its data, drawn to a linear scale.</source>
+        <translation>Такты от выдачи загрузки до получения данных, в линейном масштабе.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bandwidth, whole GPU (log scale)</source>
+        <translation>Пропускная способность, весь GPU (лог. шкала)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Bytes per second the level can deliver to all SMs together; scale 100 GB/s to 1 PB/s.</source>
+        <translation>Байт в секунду, которые уровень может отдать всем SM вместе; шкала от 100 ГБ/с до 1 ПБ/с.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This simulation</source>
+        <translation>Эта симуляция</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>per thread</source>
+        <translation>на поток</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>per block</source>
+        <translation>на блок</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+49"/>
+        <source>per SM</source>
+        <translation>на SM</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>whole GPU</source>
+        <translation>весь GPU</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale</source>
+        <translation>Иерархия памяти {gpu} ({sms} SM, {clock} МГц) — в масштабе</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>{where}; managed by the {who}.</source>
+        <translation>{where}; управляет: {who}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Managed by the {who}</source>
+        <translation>Управляет: {who}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>on the GPU</source>
+        <translation>на GPU</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>× {n} SMs = {total}</source>
+        <translation>× {n} SM = {total}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>thread</source>
+        <translation>поток</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>block</source>
+        <translation>блок</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at most {b} per {who}</source>
+        <translation>не больше {b} на {who}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>in the pipeline</source>
+        <translation>в конвейере</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a dependent FMA waits {c} cycles</source>
+        <translation>зависимая FMA ждёт тактов: {c}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{c} cycles</source>
+        <translation>тактов: {c}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{ns:.0f} ns at {clock} MHz</source>
+        <translation>{ns:.0f} нс при {clock} МГц</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{b} B per clock per SM</source>
+        <translation>{b} Б за такт на SM</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>{b} bytes</source>
+        <translation>{b} Б</translation>
+    </message>
+    <message>
+        <location line="-40"/>
+        <source> (estimate)</source>
+        <translation> (оценка)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Registers</source>
+        <translation>Регистры</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shared memory</source>
+        <translation>Разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>L1 cache</source>
+        <translation>Кэш L1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L2 cache</source>
+        <translation>Кэш L2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Device memory ({kind})</source>
+        <translation>Память устройства ({kind})</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>not counted</source>
+        <translation>не учитывается</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no simulation yet</source>
+        <translation>симуляции ещё нет</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>0 B</source>
+        <translation>0 Б</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{bytes} · {rate}</source>
+        <translation>{bytes} · {rate}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>operands are not counted</source>
+        <translation>операнды не учитываются</translation>
+    </message>
+</context>
+<context>
+    <name>LanguageMenu</name>
+    <message>
+        <location filename="../../explorer/gui/language.py" line="+33"/>
+        <source>&amp;Language</source>
+        <translation>&amp;Язык</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Show the interface and the lessons in this language.</source>
+        <translation>Показывать интерфейс и уроки на этом языке.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Finish or cancel the GPU run first: changing the language rebuilds the window.</source>
+        <translation>Сначала завершите или отмените запуск на GPU: смена языка пересоздаёт окно.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Language: {name}</source>
+        <translation>Язык: {name}</translation>
+    </message>
+</context>
+<context>
+    <name>LessonController</name>
+    <message>
+        <location filename="../../explorer/gui/lesson_panel.py" line="+197"/>
+        <location line="+60"/>
+        <source>Lesson</source>
+        <translation>Урок</translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <source>&amp;Lessons</source>
+        <translation>&amp;Уроки</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Next step</source>
+        <translation>&amp;Следующий шаг</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Previous step</source>
+        <translation>&amp;Предыдущий шаг</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;End lesson</source>
+        <translation>&amp;Завершить урок</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Show the lesson &amp;panel</source>
+        <translation>Показать панель &amp;урока</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Lesson: {title}</source>
+        <translation>Урок: {title}</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>This step&apos;s scenario is not valid: {msg}</source>
+        <translation>Сценарий этого шага некорректен: {msg}</translation>
+    </message>
+    <message>
+        <location line="+66"/>
+        <source>(This step belongs to a view this version does not have; the narration still applies.)</source>
+        <translation>(Этот шаг относится к виду, которого нет в этой версии; пояснение всё равно в силе.)</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPanel</name>
+    <message>
+        <location line="-336"/>
+        <source>Choose a lesson</source>
+        <translation>Выберите урок</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>◀ Previous</source>
+        <translation>◀ Назад</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Previous step (Page Up)</source>
+        <translation>Предыдущий шаг (Page Up)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next ▶</source>
+        <translation>Далее ▶</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Next step (Page Down)</source>
+        <translation>Следующий шаг (Page Down)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>End lesson</source>
+        <translation>Завершить урок</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Leave the lesson; the scenario it reached stays, ready to edit.</source>
+        <translation>Выйти из урока; достигнутый сценарий остаётся, его можно редактировать.</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Choose a lesson…</source>
+        <translation>Выберите урок…</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Choose a lesson above or in the Lessons menu. Page Down and Page Up (what presentation clickers send) move through its steps.</source>
+        <translation>Выберите урок выше или в меню «Уроки». Page Down и Page Up (их посылают пульты для презентаций) переключают шаги.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Step {k} of {n}</source>
+        <translation>Шаг {k} из {n}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Simulating…</source>
+        <translation>Симуляция…</translation>
+    </message>
+</context>
+<context>
+    <name>LevelTrafficView</name>
+    <message>
+        <location filename="../../explorer/gui/gemm_charts.py" line="+390"/>
+        <source>Bytes per level: where the data comes from</source>
+        <translation>Байты по уровням: откуда приходят данные</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Path</source>
+        <translation>Путь</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Bytes moved (log scale)</source>
+        <translation>Перемещено байтов (лог. шкала)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FLOP/byte</source>
+        <translation>FLOP/байт</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Reuse</source>
+        <translation>Повт. исп.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes crossing this boundary over the whole GEMM (reads toward the math units + writes of C).</source>
+        <translation>Байты, пересекающие эту границу за весь GEMM (чтения в сторону вычислительных блоков + запись C).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>FLOPs of the whole GEMM per byte crossing this boundary.</source>
+        <translation>FLOP всего GEMM на каждый байт, пересекающий эту границу.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many times each operand byte read here is used: 2·M·N·K·element size / bytes read. An untiled GEMM that read every operand from memory would have reuse 1.</source>
+        <translation>Сколько раз используется каждый прочитанный здесь байт операндов: 2·M·N·K·размер элемента / прочитанные байты. У GEMM без плиток, читающего каждый операнд из памяти, повторное использование было бы 1.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>HBM → L2</source>
+        <translation>HBM → L2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>L2 → shared memory</source>
+        <translation>L2 → разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared memory → registers</source>
+        <translation>разделяемая память → регистры</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>registers → math units</source>
+        <translation>регистры → вычислительные блоки</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>registers → Tensor Cores</source>
+        <translation>регистры → тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>{path}: read {rd}, written {wr}. {note}</source>
+        <translation>{path}: прочитано {rd}, записано {wr}. {note}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Minimum HBM traffic (A and B read once, C written once): {min} → arithmetic intensity {ai} FLOP/byte. The model&apos;s HBM traffic: {hbm} (L2 hit rate of the tile loads {hit}).</source>
+        <translation>Минимальный трафик HBM (A и B читаются один раз, C записывается один раз): {min} → арифметическая интенсивность {ai} FLOP/байт. Трафик HBM по модели: {hbm} (доля попаданий в L2 при загрузке плиток {hit}).</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../explorer/gui/main_window.py" line="+53"/>
+        <source>Warp Explorer</source>
+        <translation>Warp Explorer</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;Explorer</source>
+        <translation>&amp;Explorer</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Occupancy calculator</source>
+        <translation>&amp;Калькулятор заполняемости</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>none</source>
+        <translation>нет</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot open {name}: not a file kind this app reads ({kinds}).</source>
+        <translation>Не удаётся открыть {name}: приложение не читает файлы такого типа ({kinds}).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Open</source>
+        <translation>Открыть</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>&amp;File</source>
+        <translation>&amp;Файл</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Open…</source>
+        <translation>&amp;Открыть…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a scenario or a measurement (files can also be dropped on the window).</source>
+        <translation>Открыть сценарий или измерение (файлы можно и перетащить в окно).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Quit</source>
+        <translation>В&amp;ыход</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;View</source>
+        <translation>&amp;Вид</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Theme</source>
+        <translation>&amp;Тема</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;System</source>
+        <translation>&amp;Системная</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Light</source>
+        <translation>С&amp;ветлая</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Dark</source>
+        <translation>&amp;Тёмная</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow the operating system&apos;s light or dark setting.</source>
+        <translation>Как в операционной системе: светлая или тёмная.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dark text on a light background.</source>
+        <translation>Тёмный текст на светлом фоне.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Light text on a dark background.</source>
+        <translation>Светлый текст на тёмном фоне.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Справка</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;About Warp Explorer</source>
+        <translation>&amp;О программе Warp Explorer</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>About &amp;Qt</source>
+        <translation>О &amp;Qt</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>About Warp Explorer</source>
+        <translation>О программе Warp Explorer</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;h3&gt;Warp Explorer {version}&lt;/h3&gt;&lt;p&gt;See how a GPU runs a kernel: the work you &lt;b&gt;launch&lt;/b&gt;, the work &lt;b&gt;resident&lt;/b&gt; on the SMs, and the warps &lt;b&gt;ready&lt;/b&gt; to issue right now.&lt;/p&gt;&lt;p&gt;Occupancy follows NVIDIA&apos;s rules (cuda_occupancy.h). Colours: the Okabe–Ito colour-blind-safe palette.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Warp Explorer {version}&lt;/h3&gt;&lt;p&gt;Как GPU выполняет ядро: работа, которую вы &lt;b&gt;запускаете&lt;/b&gt;, работа, &lt;b&gt;размещённая&lt;/b&gt; на SM, и варпы, &lt;b&gt;готовые&lt;/b&gt; выдать инструкцию прямо сейчас.&lt;/p&gt;&lt;p&gt;Заполняемость считается по правилам NVIDIA (cuda_occupancy.h). Цвета: палитра Окабэ–Ито, различимая при нарушениях цветового зрения.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>MeasuredLegend</name>
+    <message>
+        <location filename="../../explorer/gui/measurement_overlay.py" line="-133"/>
+        <source>measured resident</source>
+        <translation>размещено (измерено)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>measured unfinished (launched)</source>
+        <translation>не завершено (запущено, измерено)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Warps resident on the SMs of the real GPU, from each warp&apos;s (or block&apos;s) start and end timestamps. Dotted; the simulated curve is solid.</source>
+        <translation>Варпы, размещённые на SM настоящего GPU, по отметкам времени начала и конца каждого варпа (или блока). Пунктир; симулированная кривая — сплошная.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Warps of the real launch not finished yet. Dash-dot; the simulated &apos;launched&apos; curve is dashed.</source>
+        <translation>Ещё не завершённые варпы настоящего запуска. Штрихпунктир; симулированная кривая «запущено» — штриховая.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>&lt;b&gt;GPU (synthetic):&lt;/b&gt;</source>
+        <translation>&lt;b&gt;GPU (синтетическое):&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&lt;b&gt;GPU:&lt;/b&gt;</source>
+        <translation>&lt;b&gt;GPU:&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured on {device}; time from the kernel&apos;s first warp, in its SM cycles.</source>
+        <translation>Измерено на {device}; время от первого варпа ядра, в тактах его SM.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Synthetic: made from a simulation, not measured.</source>
+        <translation>Синтетическое: получено из симуляции, а не измерено.</translation>
+    </message>
+</context>
+<context>
+    <name>MeasurementBox</name>
+    <message>
+        <location filename="../../explorer/gui/measurement_panel.py" line="+51"/>
+        <source>Simulated vs measured on the GPU</source>
+        <translation>Симуляция и измерение на GPU</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Sim.</source>
+        <translation>Сим.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Simulated: the simulation on screen (solid curves, solid block outlines).</source>
+        <translation>Симуляция: та, что на экране (сплошные кривые, сплошные рамки блоков).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured</source>
+        <translation>Измерено</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Measured: the GPU run (dotted curves, hatched block boxes).</source>
+        <translation>Измерено: запуск на GPU (пунктирные кривые, штрихованные блоки).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Δ</source>
+        <translation>Δ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Measured ÷ simulated − 1, where a ratio means something.</source>
+        <translation>Измерено ÷ симуляция − 1, где отношение имеет смысл.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Re-simulate with the compiled kernel</source>
+        <translation>Пересимулировать со скомпилированным ядром</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Calibrate…</source>
+        <translation>Калибровать…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close</source>
+        <translation>Закрыть</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Simulate the measured launch with the registers and shared memory the compiler actually produced, on the measured GPU.</source>
+        <translation>Симулировать измеренный запуск с теми регистрами и разделяемой памятью, которые на самом деле выдал компилятор, на измеренном GPU.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Fit the simulator&apos;s DRAM latency and bandwidth to the open measurements of this GPU; shows the error before and after.</source>
+        <translation>Подогнать задержку и пропускную способность DRAM в симуляторе под открытые измерения этого GPU; показывает ошибку до и после.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop showing the measurement.</source>
+        <translation>Больше не показывать измерение.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Duration (cyc.)</source>
+        <translation>Длительность (такты)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From the first warp&apos;s start to the last warp&apos;s end, in SM cycles of each run&apos;s clock.</source>
+        <translation>От начала первого варпа до конца последнего, в тактах SM на частоте каждого прогона.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Duration (µs)</source>
+        <translation>Длительность (мкс)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulated: cycles at the catalog&apos;s boost clock. Measured: CUDA events (median of the timed launches).</source>
+        <translation>Симуляция: такты на boost-частоте из каталога. Измерено: события CUDA (медиана замеренных запусков).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SM clock (MHz)</source>
+        <translation>Частота SM (МГц)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured: clock64 cycles over globaltimer nanoseconds while the kernel ran.</source>
+        <translation>Измерено: такты clock64, делённые на наносекунды globaltimer за время работы ядра.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean block (cyc.)</source>
+        <translation>Средний блок (такты)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Average time from a block&apos;s first warp starting to its last warp ending.</source>
+        <translation>Среднее время от начала первого варпа блока до конца его последнего варпа.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Achieved occ.</source>
+        <translation>Достигнутая заполн.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resident warps averaged over the cycles an SM was active ÷ its warp slots, from the residency curves (Nsight&apos;s sm__warps_active).</source>
+        <translation>Размещённые варпы, усреднённые по тактам, когда SM был активен, ÷ его слоты варпов, по кривым размещения (sm__warps_active в Nsight).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Theoretical occ.</source>
+        <translation>Теоретическая заполн.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NVIDIA&apos;s occupancy rules. Measured: with the compiled kernel&apos;s registers and shared memory.</source>
+        <translation>Правила заполняемости NVIDIA. Измерено: с регистрами и разделяемой памятью скомпилированного ядра.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks/SM allowed</source>
+        <translation>Блоков/SM допустимо</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocks one SM can hold by NVIDIA&apos;s occupancy rules (our calculator). Measured: with the compiled kernel&apos;s resources.</source>
+        <translation>Сколько блоков вмещает один SM по правилам заполняемости NVIDIA (наш калькулятор). Измерено: с ресурсами скомпилированного ядра.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>  driver&apos;s answer</source>
+        <translation>  ответ драйвера</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The driver&apos;s own occupancy answer for the compiled kernel (cuOccupancyMaxActiveBlocksPerMultiprocessor), beside ours.</source>
+        <translation>Собственный ответ драйвера о заполняемости для скомпилированного ядра (cuOccupancyMaxActiveBlocksPerMultiprocessor) рядом с нашим.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks/SM (peak)</source>
+        <translation>Блоков/SM (пик)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The most blocks any SM actually held at the same time.</source>
+        <translation>Наибольшее число блоков, одновременно размещённых на каком-либо SM.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SMs busy</source>
+        <translation>Занятость SM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of SM-cycles with at least one resident warp.</source>
+        <translation>Доля SM-тактов, в которых размещён хотя бы один варп.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“GPU util.” (NVML)</source>
+        <translation>«Загрузка GPU» (NVML)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulated: share of cycles with a kernel running. Measured: NVML&apos;s utilization.gpu sampled during repeated launches.</source>
+        <translation>Симуляция: доля тактов, когда работает ядро. Измерено: utilization.gpu из NVML, снятая во время повторных запусков.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>GPM SM occupancy</source>
+        <translation>Заполняемость SM по GPM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Measured: NVML GPM&apos;s SM occupancy; simulated: achieved occupancy.</source>
+        <translation>Измерено: заполняемость SM по NVML GPM; симуляция: достигнутая заполняемость.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers/thread</source>
+        <translation>Регистров/поток</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulated: the scenario&apos;s. Measured: what the compiler produced (cubin).</source>
+        <translation>Симуляция: из сценария. Измерено: что выдал компилятор (cubin).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Static smem (B)</source>
+        <translation>Статич. smem (Б)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulated: the scenario&apos;s. Measured: the cubin&apos;s .nv.shared section without the reserved 1 KB.</source>
+        <translation>Симуляция: из сценария. Измерено: секция .nv.shared в cubin без зарезервированного 1 КБ.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>kernel</source>
+        <translation>ядро</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not saved yet</source>
+        <translation>ещё не сохранено</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;{name}&lt;/b&gt; on {device} ({sms} SMs) — {file}</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt; на {device} ({sms} SM) — {file}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Synthetic: made from a simulation, not measured on a GPU.</source>
+        <translation>Синтетическое: получено из симуляции, а не измерено на GPU.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>problem: {p}</source>
+        <translation>проблема: {p}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>time axis: {a}</source>
+        <translation>ось времени: {a}</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>The simulation of the scenario shown is still running (or its input is invalid).</source>
+        <translation>Симуляция показанного сценария ещё идёт (или его ввод некорректен).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>grid</source>
+        <translation>сетка</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>block</source>
+        <translation>блок</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>registers/thread</source>
+        <translation>регистров/поток</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>static shared</source>
+        <translation>статич. разделяемая</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>dynamic shared</source>
+        <translation>динамич. разделяемая</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>carveout</source>
+        <translation>carveout</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>barriers</source>
+        <translation>барьеры</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>workload</source>
+        <translation>нагрузка</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{name} {a} vs {b}</source>
+        <translation>{name}: {a} против {b}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The simulation differs from what ran on the GPU: {parts}.</source>
+        <translation>Симуляция отличается от того, что выполнялось на GPU: {parts}.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re-simulate for a like-for-like comparison.</source>
+        <translation>Пересимулируйте, чтобы сравнивать одинаковое.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&lt;b&gt;Calibration&lt;/b&gt; ({count} measurement(s), {sims} simulations): RMS error &lt;b&gt;{before}&lt;/b&gt; → &lt;b&gt;{after}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Калибровка&lt;/b&gt; (измерений: {count}, симуляций: {sims}): среднеквадратичная ошибка &lt;b&gt;{before}&lt;/b&gt; → &lt;b&gt;{after}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>DRAM latency {lb} → {la} cycles; bandwidth {bb} → {ba} GB/s</source>
+        <translation>Задержка DRAM, такты: {lb} → {la}; пропускная способность, ГБ/с: {bb} → {ba}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{name}: kernel {kb} → {ka}, mean block {bb} → {ba}</source>
+        <translation>{name}: ядро {kb} → {ka}, средний блок {bb} → {ba}</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPage</name>
+    <message>
+        <location filename="../../explorer/gui/memory_page.py" line="+338"/>
+        <source>&amp;GPU:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
+        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>This simulation: nothing simulated yet in the Explorer.</source>
+        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>scenario</source>
+        <translation>сценарий</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(The hierarchy above is the {gpu}&apos;s, not the simulated GPU&apos;s.)</source>
+        <translation>(Иерархия выше — для {gpu}, а не для симулированного GPU.)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Memory hierarchy of the {gpu}</source>
+        <translation>Иерархия памяти {gpu}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · this simulation: HBM {hbm}, L2 {l2}, shared {sh}</source>
+        <translation> · эта симуляция: HBM {hbm}, L2 {l2}, разделяемая {sh}</translation>
+    </message>
+</context>
+<context>
+    <name>MetricsPanel</name>
+    <message>
+        <location filename="../../explorer/gui/metrics_panel.py" line="+50"/>
+        <source>warp slots</source>
+        <translation>слоты варпов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>registers</source>
+        <translation>регистры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared memory</source>
+        <translation>разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>block slots</source>
+        <translation>слоты блоков</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>named barriers</source>
+        <translation>именованные барьеры</translation>
+    </message>
+</context>
+<context>
+    <name>NowBox</name>
+    <message>
+        <location line="+10"/>
+        <source>Right now</source>
+        <translation>Прямо сейчас</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Launched</source>
+        <translation>Запущено</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>warps not finished yet</source>
+        <translation>варпы, ещё не завершённые</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resident</source>
+        <translation>Размещено</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>warps on the SMs</source>
+        <translation>варпы на SM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ready</source>
+        <translation>Готово</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>eligible: could issue this cycle</source>
+        <translation>eligible: могут выдать инструкцию в этом такте</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Issued</source>
+        <translation>Выдано</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>this cycle</source>
+        <translation>в этом такте</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Warps of the launched grid that have not finished: resident ones plus those still waiting for a place on an SM.</source>
+        <translation>Незавершённые варпы запущенной сетки: размещённые плюс ещё ожидающие места на SM.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Warps placed on an SM, holding a warp slot, registers and shared memory.</source>
+        <translation>Варпы, размещённые на SM: занимают слот варпа, регистры и разделяемую память.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resident warps whose next instruction could issue this cycle; each scheduler picks one of its eligible warps.</source>
+        <translation>Размещённые варпы, чья следующая инструкция может быть выдана в этом такте; каждый планировщик выбирает один из своих готовых варпов.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Warp-instructions issued this cycle: at most one per scheduler.</source>
+        <translation>Инструкции варпов, выданные в этом такте: не больше одной на планировщик.</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>What the resident warps are doing:</source>
+        <translation>Чем заняты размещённые варпы:</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Cycle {c} of {total} ({us} µs)</source>
+        <translation>Такт {c} из {total} ({us} мкс)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>on the SMs (of {slots} slots)</source>
+        <translation>на SM (из {slots} слотов)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>this cycle (max {n})</source>
+        <translation>в этом такте (макс. {n})</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>warps</source>
+        <translation>варпов</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>No warp is resident at this cycle.</source>
+        <translation>В этом такте нет размещённых варпов.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{ready} of {resident} resident warps are ready.</source>
+        <translation>Готовы {ready} из {resident} размещённых варпов.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{k} {name}</source>
+        <translation>{name} — {k}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The others wait: {items}.</source>
+        <translation>Остальные ждут: {items}.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The kernel has finished.</source>
+        <translation>Ядро завершилось.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every unfinished warp is resident. At most {cap} fit at once ({b} blocks per SM, limited by {limit}).</source>
+        <translation>Все незавершённые варпы размещены. Вмещается до {cap} (блоков на SM: {b}; ограничение: {limit}).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit at once: {b} blocks per SM, limited by {limit}) or are being launched.</source>
+        <translation>Ещё не размещено запущенных варпов: {w} — ждут места (вмещается до {cap}: блоков на SM — {b}, ограничение: {limit}) или запускаются.</translation>
+    </message>
+</context>
+<context>
+    <name>OccupancyAdvice</name>
+    <message>
+        <location filename="../../explorer/gui/occupancy_advice.py" line="+81"/>
+        <source>What limits occupancy</source>
+        <translation>Что ограничивает заполняемость</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The block size with the most active threads per SM for these registers and shared memory (the rule of cudaOccupancyMaxPotentialBlockSize).</source>
+        <translation>Размер блока с наибольшим числом активных потоков на SM при этих регистрах и разделяемой памяти (правило cudaOccupancyMaxPotentialBlockSize).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Use it</source>
+        <translation>При&amp;менить</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Put the best block size into the threads-per-block field.</source>
+        <translation>Подставить лучший размер блока в поле «Потоков на блок».</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Best block size: {threads} threads (occupancy {occ}, blocks per SM: {blocks}).</source>
+        <translation>Лучший размер блока (потоков): {threads} — заполняемость {occ}, блоков на SM: {blocks}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No block size fits with these registers and shared memory.</source>
+        <translation>При таких регистрах и разделяемой памяти не подходит ни один размер блока.</translation>
+    </message>
+</context>
+<context>
+    <name>OccupancyGraphs</name>
+    <message>
+        <location filename="../../explorer/gui/occupancy_graphs.py" line="+72"/>
+        <source>Occupancy (%)</source>
+        <translation>Заполняемость (%)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>KB</source>
+        <translation>КБ</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Varying block size</source>
+        <translation>Меняем размер блока</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Threads per block</source>
+        <translation>Потоков на блок</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Varying register count</source>
+        <translation>Меняем число регистров</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Registers per thread</source>
+        <translation>Регистров на поток</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Varying shared memory</source>
+        <translation>Меняем разделяемую память</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shared memory per block (KB)</source>
+        <translation>Разделяемая память на блок (КБ)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Occupancy for every block size, the other inputs unchanged.</source>
+        <translation>Заполняемость для каждого размера блока при прочих неизменных параметрах.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occupancy for every register count, the other inputs unchanged.</source>
+        <translation>Заполняемость для каждого числа регистров при прочих неизменных параметрах.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Occupancy for every shared-memory size per block (static + dynamic), the other inputs unchanged.</source>
+        <translation>Заполняемость для каждого объёма разделяемой памяти на блок (статическая + динамическая) при прочих неизменных параметрах.</translation>
+    </message>
+</context>
+<context>
+    <name>OccupancyHints</name>
+    <message>
+        <location filename="../../explorer/gui/occupancy_advice.py" line="-95"/>
+        <source>Every warp slot is in use: {state}.</source>
+        <translation>Заняты все слоты варпов: {state}.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers are at the edge: {regs} or more per thread would drop occupancy.</source>
+        <translation>Регистры на пределе: при {regs} и более регистрах на поток заполняемость упадёт.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Up to {regs} registers per thread keep full occupancy.</source>
+        <translation>Вплоть до {regs} регистров на поток заполняемость остаётся полной.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{regs} registers per thread is above the hardware maximum of {limit}: the kernel cannot launch.</source>
+        <translation>Регистров на поток: {regs} — это больше аппаратного максимума {limit}: ядро не запустится.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Registers limit you to {state}. With at most {regs} registers per thread, {better} would fit.</source>
+        <translation>Регистры ограничивают заполняемость: {state}. Если регистров на поток не больше {regs}, будет: {better}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Registers limit you to {state}; fewer registers alone would not help, another limit binds too.</source>
+        <translation>Регистры ограничивают заполняемость: {state}; одно лишь уменьшение числа регистров не поможет — действует и другое ограничение.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The block needs {bytes} bytes of shared memory (with {reserved} reserved), above the per-block limit of {limit}: the kernel cannot launch.</source>
+        <translation>Блоку нужно {bytes} Б разделяемой памяти (включая {reserved} Б резерва) — больше предела на блок {limit}: ядро не запустится.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Shared memory limits you to {state}.</source>
+        <translation>Разделяемая память ограничивает заполняемость: {state}.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
+        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>With at most {bytes} bytes per block, {better} would fit.</source>
+        <translation>Если на блок не больше {bytes} Б, будет: {better}.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{threads} threads per block is above the limit of {limit}: the kernel cannot launch.</source>
+        <translation>Потоков на блок: {threads} — это больше предела {limit}: ядро не запустится.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks of {warps} warps leave {empty} of {max} warp slots empty ({state}).</source>
+        <translation>При {warps} варпах на блок пустуют {empty} из {max} слотов варпов ({state}).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks of {threads} threads would reach {pct}%.</source>
+        <translation>При {threads} потоках на блок заполняемость была бы {pct}%.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>An SM holds at most {limit} blocks: {state}.</source>
+        <translation>SM вмещает не больше {limit} блоков: {state}.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks of at least {threads} threads could fill every warp slot.</source>
+        <translation>Блоки не меньше {threads} потоков могли бы занять все слоты варпов.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Named barriers limit you to {state}: the SM has {total} and each block uses {barriers}.</source>
+        <translation>Именованные барьеры ограничивают заполняемость ({state}): на SM их {total}, а каждый блок использует {barriers}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{blocks} blocks per SM ({warps} of {max} warps, {pct}%)</source>
+        <translation>на SM блоков — {blocks} (варпов {warps} из {max}, {pct}%)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 block per SM ({warps} of {max} warps, {pct}%)</source>
+        <translation>на SM 1 блок (варпов {warps} из {max}, {pct}%)</translation>
+    </message>
+</context>
+<context>
+    <name>OccupancyInputs</name>
+    <message>
+        <location filename="../../explorer/gui/occupancy_inputs.py" line="+27"/>
+        <source>Kernel launch</source>
+        <translation>Запуск ядра</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>&amp;GPU:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The GPU whose per-SM limits the calculator applies.</source>
+        <translation>GPU, ограничения SM которого применяет калькулятор.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;Threads per block:</source>
+        <translation>&amp;Потоков на блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Threads in one block (blockDim.x × y × z); the SM allocates whole warps of 32.</source>
+        <translation>Потоков в одном блоке (blockDim.x × y × z); SM выделяет целые варпы по 32 потока.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Registers per thread:</source>
+        <translation>&amp;Регистров на поток:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers the compiler gave each thread (nvcc -Xptxas -v, or the compile command).</source>
+        <translation>Сколько регистров компилятор выделил каждому потоку (nvcc -Xptxas -v или команда компиляции).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Static shared memory (bytes):</source>
+        <translation>&amp;Статич. разделяемая память (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes of __shared__ arrays declared in the kernel, fixed at compile time.</source>
+        <translation>Байты массивов __shared__, объявленных в ядре; известны при компиляции.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Dynamic shared memory (bytes):</source>
+        <translation>&amp;Динамич. разделяемая память (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes passed as the third launch parameter &lt;&lt;&lt;grid, block, bytes&gt;&gt;&gt;.</source>
+        <translation>Байты, переданные третьим параметром запуска &lt;&lt;&lt;grid, block, bytes&gt;&gt;&gt;.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Carveout (%):</source>
+        <translation>C&amp;arveout (%):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Preferred share of L1/shared storage used as shared memory, 0–100; −1 lets the driver choose.</source>
+        <translation>Желаемая доля памяти L1/shared, отводимая под разделяемую память, 0–100; −1 — выбирает драйвер.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Barriers per block:</source>
+        <translation>&amp;Барьеров на блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Named barriers the kernel uses (1 for __syncthreads); limits blocks only on CC 9.0 and newer.</source>
+        <translation>Именованные барьеры ядра (1 для __syncthreads); ограничивают число блоков только на CC 9.0 и новее.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{full}
+Compute capability {cc} · {sms} SMs · {warps} warps per SM</source>
+        <translation>{full}
+Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{full} · CC {cc} · {sms} SMs</source>
+        <translation>{full} · CC {cc} · {sms} SM</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>enter a whole number</source>
+        <translation>введите целое число</translation>
+    </message>
+</context>
+<context>
+    <name>OccupancyPanel</name>
+    <message>
+        <location filename="../../explorer/gui/occupancy_panel.py" line="+76"/>
+        <source>Invalid inputs: {count}. Showing the last valid result.</source>
+        <translation>Неверных полей: {count}. Показан последний корректный результат.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>{gpu}: occupancy {occ}, warps per SM {warps}/{max}, blocks per SM {blocks}; limited by {limiters}</source>
+        <translation>{gpu}: заполняемость {occ}, варпов на SM {warps}/{max}, блоков на SM {blocks}; ограничение: {limiters}</translation>
+    </message>
+</context>
+<context>
+    <name>OccupancyResultView</name>
+    <message>
+        <location filename="../../explorer/gui/occupancy_result.py" line="+28"/>
+        <source>Warp slots</source>
+        <translation>Слоты варпов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers</source>
+        <translation>Регистры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared memory</source>
+        <translation>Разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Block slots</source>
+        <translation>Слоты блоков</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Named barriers</source>
+        <translation>Именованные барьеры</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Blocks whose warps fit in the SM&apos;s warp slots.</source>
+        <translation>Сколько блоков помещается в слоты варпов SM.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks whose registers fit in the SM&apos;s register file.</source>
+        <translation>Сколько блоков помещается в регистровый файл SM.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks whose shared memory fits in the SM&apos;s shared-memory carveout.</source>
+        <translation>Сколько блоков помещается в разделяемую память SM при данном carveout.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The most blocks an SM can hold, however small.</source>
+        <translation>Наибольшее число блоков на SM, какими бы маленькими они ни были.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Blocks whose named barriers fit in the SM&apos;s barrier slots (CC 9.0+).</source>
+        <translation>Сколько блоков помещается в слоты именованных барьеров SM (CC 9.0+).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Theoretical occupancy</source>
+        <translation>Теоретическая заполняемость</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Active warps per SM ÷ the most warps an SM can hold.</source>
+        <translation>Активные варпы на SM ÷ наибольшее число варпов, которое вмещает SM.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Showing the last valid result: fix the marked input.</source>
+        <translation>Показан последний корректный результат: исправьте отмеченное поле.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Blocks per SM each resource allows:</source>
+        <translation>Сколько блоков на SM допускает каждый ресурс:</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>Registers per block:</source>
+        <translation>Регистров на блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers allocated to one block: per warp, rounded up to the allocation unit.</source>
+        <translation>Регистры, выделенные одному блоку: по варпам, с округлением вверх до единицы выделения.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared memory per block:</source>
+        <translation>Разделяемой памяти на блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Static + dynamic + the per-block reserve, rounded up to the allocation unit.</source>
+        <translation>Статическая + динамическая + резерв на блок, с округлением вверх до единицы выделения.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Per-block limit:</source>
+        <translation>Предел на блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The most shared memory one block may allocate (48 KB, or the opt-in maximum), plus the reserve.</source>
+        <translation>Наибольший объём разделяемой памяти, который может выделить один блок (48 КБ или максимум по opt-in), плюс резерв.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared memory per SM:</source>
+        <translation>Разделяемой памяти на SM:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The SM&apos;s shared-memory size under this carveout, raised if one block needs more.</source>
+        <translation>Объём разделяемой памяти SM при этом carveout; увеличивается, если одному блоку нужно больше.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Active warps per SM: {warps} of {max}
+Active blocks per SM: {blocks}</source>
+        <translation>Активных варпов на SM: {warps} из {max}
+Активных блоков на SM: {blocks}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>no limit</source>
+        <translation>без ограничения</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>◀ limiter</source>
+        <translation>◀ ограничитель</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>limiter</source>
+        <translation>ограничитель</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{regs} ({warp} per warp)</source>
+        <translation>{regs} ({warp} на варп)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{bytes} B (incl. {reserved} B reserved)</source>
+        <translation>{bytes} Б (вкл. {reserved} Б резерва)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{bytes} B</source>
+        <translation>{bytes} Б</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{kb} KB</source>
+        <translation>{kb} КБ</translation>
+    </message>
+</context>
+<context>
+    <name>PictureDialog</name>
+    <message>
+        <location filename="../../explorer/gui/export_menu.py" line="+71"/>
+        <source>Export Picture</source>
+        <translation>Экспорт изображения</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image</source>
+        <translation>Изображение PNG</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SVG drawing</source>
+        <translation>Рисунок SVG</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PDF document</source>
+        <translation>Документ PDF</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+14"/>
+        <source>{s}× ({w} × {h} pixels)</source>
+        <translation>{s}× ({w} × {h} пикс.)</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>&amp;Resolution:</source>
+        <translation>&amp;Разрешение:</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Cannot write {path}: {err}</source>
+        <translation>Не удаётся записать {path}: {err}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Wrote {path}</source>
+        <translation>Записан {path}</translation>
+    </message>
+</context>
+<context>
+    <name>Presentation</name>
+    <message>
+        <location filename="../../explorer/gui/presentation.py" line="+98"/>
+        <source>&amp;Presentation</source>
+        <translation>&amp;Презентация</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Presentation mode</source>
+        <translation>&amp;Режим презентации</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Full screen, larger text and lines, only the views and the narration; Esc leaves.</source>
+        <translation>Полный экран, крупнее текст и линии, только виды и пояснения; Esc — выход.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Full screen</source>
+        <translation>&amp;Полный экран</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Leave presentation mode</source>
+        <translation>Выйти из режима презентации</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Scale in presentation mode</source>
+        <translation>&amp;Масштаб в режиме презентации</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{pct}%</source>
+        <translation>{pct}%</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Larger</source>
+        <translation>&amp;Крупнее</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>S&amp;maller</source>
+        <translation>&amp;Мельче</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Show only the &amp;views and the narration</source>
+        <translation>Только &amp;виды и пояснения</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>In presentation mode, hide the menu bar, tabs, scenario panel, transport and status bar (their keys still work).</source>
+        <translation>В режиме презентации скрыть меню, вкладки, панель сценария, панель воспроизведения и строку состояния (их клавиши продолжают работать).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;High-contrast colours</source>
+        <translation>&amp;Контрастные цвета</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>In presentation mode, pure black and white behind the views.</source>
+        <translation>В режиме презентации — чисто чёрный и белый фон под видами.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Laser &amp;pointer on click</source>
+        <translation>&amp;Лазерная указка по щелчку</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>In presentation mode, a click leaves a red dot that fades.</source>
+        <translation>В режиме презентации щелчок оставляет гаснущую красную точку.</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>Presentation mode (F5) will show text and lines at {pct}%.</source>
+        <translation>Режим презентации (F5) покажет текст и линии в масштабе {pct}%.</translation>
+    </message>
+</context>
+<context>
+    <name>RooflinePlot</name>
+    <message>
+        <location filename="../../explorer/gui/gemm_charts.py" line="-347"/>
+        <source>Arithmetic intensity (FLOP per byte, log scale)</source>
+        <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TFLOPS (log scale)</source>
+        <translation>TFLOPS (лог. шкала)</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>HBM</source>
+        <translation>HBM</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+28"/>
+        <source>L2</source>
+        <translation>L2</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>this GEMM</source>
+        <translation>этот GEMM</translation>
+    </message>
+</context>
+<context>
+    <name>RunBox</name>
+    <message>
+        <location filename="../../explorer/gui/metrics_panel.py" line="+18"/>
+        <source>Whole run</source>
+        <translation>Весь прогон</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Theoretical occupancy</source>
+        <translation>Теоретическая заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The most warps an SM can hold for this launch ÷ its warp slots (NVIDIA&apos;s occupancy rules).</source>
+        <translation>Наибольшее число варпов, которое SM вмещает при этом запуске, ÷ его слоты варпов (правила заполняемости NVIDIA).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Achieved occupancy</source>
+        <translation>Достигнутая заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resident warps averaged over the cycles an SM was active ÷ its warp slots (Nsight&apos;s sm__warps_active).</source>
+        <translation>Размещённые варпы, усреднённые по тактам, когда SM был активен, ÷ его слоты варпов (sm__warps_active в Nsight).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>“GPU utilization” (NVML)</source>
+        <translation>«Загрузка GPU» (NVML)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What nvidia-smi reports: the share of time at least one kernel was running. One resident warp is enough for 100%.</source>
+        <translation>То, что показывает nvidia-smi: доля времени, когда работало хотя бы одно ядро. Для 100% достаточно одного размещённого варпа.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Issue slots used</source>
+        <translation>Использовано слотов выдачи</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Instructions issued ÷ (cycles × SMs × schedulers): how much of the GPU&apos;s issue capacity did work.</source>
+        <translation>Выданные инструкции ÷ (такты × SM × планировщики): какая часть возможностей GPU по выдаче инструкций действительно работала.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Warp states over the run (Nsight-style breakdown):</source>
+        <translation>Состояния варпов за прогон (разбивка как в Nsight):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+47"/>
+        <source>Numbers of the previous simulation: the new one is still running.</source>
+        <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
+    </message>
+    <message>
+        <location line="-36"/>
+        <source>Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.</source>
+        <translation>Ограничитель: {limit} — блоков на SM: {b} (варпов {w} из {max}).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
+        <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: utilization only says a kernel was running.</source>
+        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
+IPC: {ipc} instructions per active SM per cycle (max {sp})
+Ready warps per scheduler: {elig} on average</source>
+        <translation>Волны: {waves} (блоков {blocks}; одновременно помещается {per_wave})
+IPC (инструкций за такт на активный SM): {ipc} (макс. {sp})
+Готовых варпов на планировщик: в среднем {elig}</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>warp-cycles</source>
+        <translation>варпо-тактов</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Numbers of the last good simulation: fix the marked input.</source>
+        <translation>Числа последней удачной симуляции: исправьте отмеченное поле.</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioFiles</name>
+    <message>
+        <location filename="../../explorer/gui/scenario_files.py" line="+74"/>
+        <source>Scenarios</source>
+        <translation>Сценарии</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Open &amp;Recent</source>
+        <translation>Открыть &amp;недавние</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Save Scenario</source>
+        <translation>&amp;Сохранить сценарий</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
+        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Scenario &amp;As…</source>
+        <translation>Сохранить сценарий &amp;как…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
+        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>(no recent files)</source>
+        <translation>(нет недавних файлов)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Clear the list</source>
+        <translation>&amp;Очистить список</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+5"/>
+        <location line="+14"/>
+        <source>Cannot open {name}</source>
+        <translation>Не удаётся открыть {name}</translation>
+    </message>
+    <message>
+        <location line="-18"/>
+        <source>{name} is not a scenario this app can use:
+{problem}</source>
+        <translation>{name} — не сценарий, который может использовать приложение:
+{problem}</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Opened {path}</source>
+        <translation>Открыт {path}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{path} no longer exists; it was taken off the recent files.</source>
+        <translation>{path} больше не существует; он убран из недавних файлов.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+33"/>
+        <source>Not saved</source>
+        <translation>Не сохранено</translation>
+    </message>
+    <message>
+        <location line="-32"/>
+        <source>Some fields are invalid ({fields}). Fix them first: saving now would not save what you see.</source>
+        <translation>Некоторые поля неверны ({fields}). Сначала исправьте их: иначе сохранится не то, что вы видите.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Save Scenario</source>
+        <translation>Сохранить сценарий</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scenarios (*.toml)</source>
+        <translation>Сценарии (*.toml)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Cannot write {path}: {err}</source>
+        <translation>Не удаётся записать {path}: {err}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Saved {path}</source>
+        <translation>Сохранено: {path}</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>{name}[*] — Warp Explorer</source>
+        <translation>{name}[*] — Warp Explorer</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioPanel</name>
+    <message>
+        <location filename="../../explorer/gui/scenario_panel.py" line="+33"/>
+        <source>Kernel and GPU</source>
+        <translation>Ядро и GPU</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Start from one of the shipped scenarios; every field below can then be changed.</source>
+        <translation>Начните с одного из готовых сценариев; затем любое поле ниже можно изменить.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{full}: {sms} SMs × {warps} warp slots</source>
+        <translation>{full}: {sms} SM, слотов варпов на SM: {warps}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>custom (from the scenario file)</source>
+        <translation>своя (из файла сценария)</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>&amp;GPU:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The GPU to simulate: its SM count, limits and latencies.</source>
+        <translation>Какой GPU симулировать: число SM, ограничения и задержки.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>G&amp;rid (blocks):</source>
+        <translation>С&amp;етка (блоков):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocks in the grid: N or x, y, z (gridDim).</source>
+        <translation>Блоков в сетке: N или x, y, z (gridDim).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Block (threads):</source>
+        <translation>&amp;Блок (потоков):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Threads per block: N or x, y, z (blockDim); the SM allocates whole warps of 32.</source>
+        <translation>Потоков на блок: N или x, y, z (blockDim); SM выделяет целые варпы по 32 потока.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;gisters / thread:</source>
+        <translation>&amp;Регистров / поток:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers the compiler gave each thread; more registers, fewer blocks per SM.</source>
+        <translation>Сколько регистров компилятор выделил каждому потоку; больше регистров — меньше блоков на SM.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Static shared (B):</source>
+        <translation>Стат&amp;ич. shared (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes of __shared__ arrays declared in the kernel.</source>
+        <translation>Байты массивов __shared__, объявленных в ядре.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Dynamic shared (B):</source>
+        <translation>&amp;Динамич. shared (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes passed as the third launch parameter &lt;&lt;&lt;grid, block, bytes&gt;&gt;&gt;.</source>
+        <translation>Байты, переданные третьим параметром запуска &lt;&lt;&lt;grid, block, bytes&gt;&gt;&gt;.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Carveout (%):</source>
+        <translation>C&amp;arveout (%):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Preferred share of L1/shared storage used as shared memory, 0–100; −1 lets the driver choose.</source>
+        <translation>Желаемая доля памяти L1/shared, отводимая под разделяемую память, 0–100; −1 — выбирает драйвер.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B&amp;arriers / block:</source>
+        <translation>Барьер&amp;ов / блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Named barriers the kernel uses (1 for __syncthreads); limits blocks on CC 9.0 and newer.</source>
+        <translation>Именованные барьеры ядра (1 для __syncthreads); ограничивают число блоков на CC 9.0 и новее.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Workload:</source>
+        <translation>&amp;Нагрузка:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What every warp executes: a loop over a short body of loads, math and barriers.</source>
+        <translation>Что выполняет каждый варп: цикл по короткому телу из загрузок, вычислений и барьеров.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Loop iterations:</source>
+        <translation>Итераций &amp;цикла:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>How many times each warp runs the body.</source>
+        <translation>Сколько раз каждый варп выполняет тело цикла.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L&amp;2 hit rate (%):</source>
+        <translation>Попадания в &amp;L2 (%):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of global loads served by L2 instead of HBM (the rest wait the full HBM latency).</source>
+        <translation>Доля глобальных загрузок, обслуженных L2 вместо HBM (остальные ждут полную задержку HBM).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sc&amp;heduler:</source>
+        <translation>П&amp;ланировщик:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How each scheduler picks among its eligible warps.</source>
+        <translation>Как каждый планировщик выбирает среди своих готовых варпов.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>S&amp;eed:</source>
+        <translation>&amp;Зерно (seed):</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Seed of the simulation&apos;s random choices (cache hits).</source>
+        <translation>Зерно случайных решений симуляции (попадания в кэш).</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>enter a value</source>
+        <translation>введите значение</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Launched: {blocks} blocks × {tpb} threads = {threads} threads = {warps} warps</source>
+        <translation>Запущено: блоков {blocks} × потоков {tpb} = потоков {threads} = варпов {warps}</translation>
+    </message>
+</context>
+<context>
+    <name>SmGridView</name>
+    <message>
+        <location filename="../../explorer/gui/sm_grid.py" line="+173"/>
+        <source>SM grid</source>
+        <translation>Сетка SM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every SM of the GPU; each cell is a warp slot coloured by its state at the current cycle.</source>
+        <translation>Все SM GPU; каждая клетка — слот варпа, окрашенный по его состоянию в текущем такте.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Simulating…</source>
+        <translation>Симуляция…</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <location line="+73"/>
+        <location line="+6"/>
+        <source>SM {n}</source>
+        <translation>SM {n}</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <source>Too small to draw every SM: enlarge the window.</source>
+        <translation>Слишком мало места, чтобы нарисовать все SM: увеличьте окно.</translation>
+    </message>
+    <message>
+        <location line="+139"/>
+        <source>&lt;b&gt;SM {sm}&lt;/b&gt;: {n} of {w} warp slots resident ({pct:.0f}%)</source>
+        <translation>&lt;b&gt;SM {sm}&lt;/b&gt;: занято {n} из {w} слотов варпов ({pct:.0f}%)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Blocks here: {blocks}</source>
+        <translation>Блоки здесь: {blocks}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Block {b}, warp {k} of {n} (warp {g} of the grid)</source>
+        <translation>Блок {b}, варп {k} из {n} (варп {g} сетки)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Slot {slot} · scheduler {sp}</source>
+        <translation>Слот {slot} · планировщик {sp}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;i&gt;Click to show this SM in the timeline.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;Щёлкните, чтобы показать этот SM на временной диаграмме.&lt;/i&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>TileGridView</name>
+    <message>
+        <location filename="../../explorer/gui/gemm_tiles.py" line="+202"/>
+        <source>No valid GEMM yet</source>
+        <translation>Корректного GEMM пока нет</translation>
+    </message>
+    <message>
+        <location line="+76"/>
+        <source>N = {n} → {cols} tiles of {bn}</source>
+        <translation>N = {n} → плиток: {cols} по {bn}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(stretched: not to scale)</source>
+        <translation>(растянуто: не в масштабе)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>M = {m} ↓ {rows} tiles of {bm}</source>
+        <translation>M = {m} ↓ плиток: {rows} по {bm}</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&lt;b&gt;Tile {t}&lt;/b&gt;: C rows {r0}–{r1}, columns {c0}–{c1}&lt;br&gt;CTA blockIdx = ({col}, {row}) · runs on &lt;b&gt;SM {sm}&lt;/b&gt; (CTA slot {slot})&lt;br&gt;&lt;b&gt;wave {w} of {waves}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Плитка {t}&lt;/b&gt;: строки C {r0}–{r1}, столбцы {c0}–{c1}&lt;br&gt;CTA blockIdx = ({col}, {row}) · выполняется на &lt;b&gt;SM {sm}&lt;/b&gt; (слот CTA {slot})&lt;br&gt;&lt;b&gt;волна {w} из {waves}&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>TilePanel</name>
+    <message>
+        <location line="+116"/>
+        <source>Colour by wave</source>
+        <translation>Цвет по волне</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour by SM</source>
+        <translation>Цвет по SM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Colour each tile by the wave it runs in, or by the SM that computes it.</source>
+        <translation>Окрасить каждую плитку по волне, в которой она выполняется, или по SM, который её вычисляет.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>First wave</source>
+        <translation>Первая волна</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Previous wave</source>
+        <translation>Предыдущая волна</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+95"/>
+        <source>▶ Play waves</source>
+        <translation>▶ Волны по очереди</translation>
+    </message>
+    <message>
+        <location line="-92"/>
+        <source>Show the waves one after another, as the GPU runs them.</source>
+        <translation>Показывать волны одну за другой, как их выполняет GPU.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Next wave</source>
+        <translation>Следующая волна</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All waves</source>
+        <translation>Все волны</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show every tile coloured at once.</source>
+        <translation>Показать сразу все плитки в цвете.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The wave to show</source>
+        <translation>Какую волну показать</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>&lt;b&gt;Output matrix C&lt;/b&gt; — {tiles} tiles ({tm} × {tn}) of {bm} × {bn} · one CTA per tile</source>
+        <translation>&lt;b&gt;Выходная матрица C&lt;/b&gt; — плиток {tiles} ({tm} × {tn}) размером {bm} × {bn} · один CTA на плитку</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>⏸ Pause</source>
+        <translation>⏸ Пауза</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>All {waves} wave(s) at once: {slots} tiles run together ({sms} SMs × {b} CTA(s) each).</source>
+        <translation>Все волны ({waves}) сразу: одновременно выполняется до {slots} плиток ({sms} SM × {b} CTA на каждом).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Wave {w} of {waves}: {tiles} tile(s) on {busy} SM(s)</source>
+        <translation>Волна {w} из {waves}: плиток {tiles} на SM: {busy}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>; {idle} SM(s) have nothing to do.</source>
+        <translation>; SM без работы: {idle}.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>; {free} of {slots} CTA slots are empty.</source>
+        <translation>; пусто {free} из {slots} слотов CTA.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>: every CTA slot busy.</source>
+        <translation>: все слоты CTA заняты.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> Too many tiles to draw one by one: every cell is a sample of the tiles around it.</source>
+        <translation> Плиток слишком много, чтобы рисовать каждую: клетка показывает выборку из соседних плиток.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>wave {n}</source>
+        <translation>волна {n}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> … (the colours repeat every {n} waves; a tile big enough shows its wave number, hover for more)</source>
+        <translation> … (цвета повторяются каждые {n} волн; достаточно большая плитка показывает номер волны, наведите курсор для подробностей)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> (a tile big enough shows its wave number; hover for more)</source>
+        <translation> (достаточно большая плитка показывает номер волны; наведите курсор для подробностей)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;span style=&quot;color:{c0}&quot;&gt;■&lt;/span&gt;&amp;nbsp;SM 0 → &lt;span style=&quot;color:{c1}&quot;&gt;■&lt;/span&gt;&amp;nbsp;SM {last}: the number in a tile is the SM that computes it.</source>
+        <translation>&lt;span style=&quot;color:{c0}&quot;&gt;■&lt;/span&gt;&amp;nbsp;SM 0 → &lt;span style=&quot;color:{c1}&quot;&gt;■&lt;/span&gt;&amp;nbsp;SM {last}: число в плитке — номер SM, который её вычисляет.</translation>
+    </message>
+</context>
+<context>
+    <name>TimeSplitView</name>
+    <message>
+        <location filename="../../explorer/gui/gemm_charts.py" line="+105"/>
+        <source>Tensor Cores beside everything else</source>
+        <translation>Тензорные ядра и всё остальное</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Tensor Core math</source>
+        <translation>вычисления на тензорных ядрах</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP32 math (CUDA cores)</source>
+        <translation>вычисления FP32 (ядра CUDA)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>instruction issue</source>
+        <translation>выдача инструкций</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared-memory bandwidth</source>
+        <translation>пропускная способность разделяемой памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HBM bandwidth</source>
+        <translation>пропускная способность HBM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L2 bandwidth</source>
+        <translation>пропускная способность L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency (waves one after another)</source>
+        <translation>задержка (волны одна за другой)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>MMA (Tensor Cores)</source>
+        <translation>MMA (тензорные ядра)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FFMA (FP32 math)</source>
+        <translation>FFMA (вычисления FP32)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>global → shared copies</source>
+        <translation>копирование global → shared</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared → register loads</source>
+        <translation>загрузки shared → регистры</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>barriers</source>
+        <translation>барьеры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>address math and loop</source>
+        <translation>адресная арифметика и цикл</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>epilogue</source>
+        <translation>эпилог</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Tensor Cores</source>
+        <translation>тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP32 pipes</source>
+        <translation>конвейеры FP32</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>everything else</source>
+        <translation>всё остальное</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Predicted {total}: the {unit} need {math} at their peak ({share} of the time); the other {other} go to moving data, waiting and the last wave. Tensor Core instructions are {ishare} of all warp-instructions ({mma} of {total_i}).</source>
+        <translation>Прогноз {total}: на {unit} при пиковой скорости приходится {math} ({share} времени); остальные {other} уходят на перемещение данных, ожидание и последнюю волну. Инструкции тензорных ядер — {ishare} всех инструкций варпов ({mma} из {total_i}).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>warp-instructions</source>
+        <translation>инструкций варпов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warp-instructions: </source>
+        <translation>Инструкции варпов: </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;What limits the time&lt;/b&gt; (the model&apos;s terms; the largest is the bound):</source>
+        <translation>&lt;b&gt;Что ограничивает время&lt;/b&gt; (слагаемые модели; наибольшее — ограничение):</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>the bound</source>
+        <translation>ограничение</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <location filename="../../explorer/gui/timeline_view.py" line="+123"/>
+        <location line="+15"/>
+        <source>block {b}</source>
+        <translation>блок {b}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>SM {sm}&apos;s warp states were not kept for this long run; re-simulating this SM…</source>
+        <translation>Состояния варпов SM {sm} для этого длинного прогона не сохранялись; SM симулируется заново…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>SM {sm} ran no warp in this run.</source>
+        <translation>SM {sm} не выполнял варпов в этом прогоне.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>sched {k}</source>
+        <translation>план. {k}</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Timeline of SM {sm}: its {n} busy warp slots (of {w}), grouped by scheduler</source>
+        <translation>Временная диаграмма SM {sm}: занятые слоты варпов ({n} из {w}) по планировщикам</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Timeline of SM {sm}: each row is a warp slot, grouped by scheduler</source>
+        <translation>Временная диаграмма SM {sm}: каждая строка — слот варпа, по планировщикам</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>cycle</source>
+        <translation>такт</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}</source>
+        <translation>SM {sm} · слот {slot} (планировщик {sp}) · такт {cycle}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Zoomed out: each column covers {n} cycles and shows its most important state (issued &gt; eligible &gt; stalls &gt; memory wait &gt; empty). Zoom in (mouse wheel) for single cycles.</source>
+        <translation>Мелкий масштаб: тактов в столбце — {n}, показано самое важное состояние (выдача &gt; готов &gt; простои &gt; ожидание памяти &gt; пусто). Увеличьте масштаб (колесо мыши), чтобы видеть отдельные такты.</translation>
+    </message>
+</context>
+<context>
+    <name>TransportBar</name>
+    <message>
+        <location filename="../../explorer/gui/transport.py" line="+88"/>
+        <source>Go to the first cycle (Home)</source>
+        <translation>К первому такту (Home)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back 100 cycles (Shift+Left)</source>
+        <translation>Назад на 100 тактов (Shift+Left)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back one cycle (Left)</source>
+        <translation>Назад на один такт (Left)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+64"/>
+        <source>▶ Play</source>
+        <translation>▶ Пуск</translation>
+    </message>
+    <message>
+        <location line="-64"/>
+        <source>Play or pause (Space)</source>
+        <translation>Пуск или пауза (Space)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+63"/>
+        <source>▮▮ Pause</source>
+        <translation>▮▮ Пауза</translation>
+    </message>
+    <message>
+        <location line="-62"/>
+        <source>Forward one cycle (Right)</source>
+        <translation>Вперёд на один такт (Right)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Forward 100 cycles (Shift+Right)</source>
+        <translation>Вперёд на 100 тактов (Shift+Right)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Go to the last cycle (End)</source>
+        <translation>К последнему такту (End)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Drag to scrub through the run.</source>
+        <translation>Перетащите, чтобы пролистать прогон.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>cycle 88,888,888 of 88,888,888</source>
+        <translation>такт 88 888 888 из 88 888 888</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Speed:</source>
+        <translation>Скорос&amp;ть:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{n} cycles/s</source>
+        <translation>{n} тактов/с</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Simulated cycles per second of playback.</source>
+        <translation>Симулированных тактов в секунду воспроизведения.</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>cycle {c} of {n}</source>
+        <translation>такт {c} из {n}</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <location filename="../../explorer/gui/core_texts.py" line="+14"/>
+        <source>B</source>
+        <translation>Б</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>kB</source>
+        <translation>кБ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>MB</source>
+        <translation>МБ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GB</source>
+        <translation>ГБ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TB</source>
+        <translation>ТБ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>KiB</source>
+        <translation>КиБ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MiB</source>
+        <translation>МиБ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GiB</source>
+        <translation>ГиБ</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TiB</source>
+        <translation>ТиБ</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>s</source>
+        <translation>с</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ms</source>
+        <translation>мс</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>µs</source>
+        <translation>мкс</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ns</source>
+        <translation>нс</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>GB/s</source>
+        <translation>ГБ/с</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TB/s</source>
+        <translation>ТБ/с</translation>
+    </message>
+</context>
+<context>
+    <name>WarpStates</name>
+    <message>
+        <location filename="../../explorer/gui/state_colors.py" line="+107"/>
+        <source>Empty slot</source>
+        <translation>Пустой слот</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Issued (selected)</source>
+        <translation>Выдаёт инструкцию (selected)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Eligible, not picked (not_selected)</source>
+        <translation>Готов, но не выбран (not_selected)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Arithmetic dependency (wait)</source>
+        <translation>Зависимость от арифметики (wait)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared memory / SFU (short_scoreboard)</source>
+        <translation>Разделяемая память / SFU (short_scoreboard)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Global memory (long_scoreboard)</source>
+        <translation>Глобальная память (long_scoreboard)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Barrier (barrier)</source>
+        <translation>Барьер (barrier)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Math pipe busy (math_pipe_throttle)</source>
+        <translation>Вычислительный конвейер занят (math_pipe_throttle)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared-memory queue full (mio_throttle)</source>
+        <translation>Очередь разделяемой памяти полна (mio_throttle)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Global-memory queue full (lg_throttle)</source>
+        <translation>Очередь глобальной памяти полна (lg_throttle)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exited, draining stores (drain)</source>
+        <translation>Завершён, дописывает сохранения (drain)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not recorded</source>
+        <translation>Не записано</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>empty</source>
+        <translation>пусто</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>issued</source>
+        <translation>выдача</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>eligible</source>
+        <translation>готов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ALU wait</source>
+        <translation>ожид. ALU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>smem/SFU wait</source>
+        <translation>ожид. smem/SFU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>memory wait</source>
+        <translation>ожид. памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>barrier</source>
+        <translation>барьер</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pipe busy</source>
+        <translation>конвейер занят</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MIO queue full</source>
+        <translation>очередь MIO полна</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LSU queue full</source>
+        <translation>очередь LSU полна</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>drain</source>
+        <translation>drain</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not recorded</source>
+        <translation>не записано</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No warp runs in this slot (free, or reserved by a block whose other warps still run).</source>
+        <translation>В этом слоте нет варпа (он свободен или зарезервирован блоком, другие варпы которого ещё работают).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Eligible and picked: the scheduler issued this warp&apos;s instruction this cycle.</source>
+        <translation>Готов и выбран: планировщик выдал инструкцию этого варпа в этом такте.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Eligible, but the scheduler issued another warp&apos;s instruction this cycle.</source>
+        <translation>Готов, но в этом такте планировщик выдал инструкцию другого варпа.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waiting a fixed number of cycles for an arithmetic result it depends on (e.g. a previous FMA).</source>
+        <translation>Ждёт фиксированное число тактов результата арифметики, от которого зависит (например, предыдущей FMA).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Waiting for a shared-memory or special-function (MUFU) result.</source>
+        <translation>Ждёт результата из разделяемой памяти или блока специальных функций (MUFU).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waiting for a global-memory load to come back from L1, L2 or HBM.</source>
+        <translation>Ждёт, пока загрузка из глобальной памяти вернётся из L1, L2 или HBM.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waiting at __syncthreads() for the other warps of its block.</source>
+        <translation>Ждёт на __syncthreads() остальные варпы своего блока.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ready, but the arithmetic pipe it needs (FMA, SFU or Tensor Core) is busy.</source>
+        <translation>Готов, но нужный ему вычислительный конвейер (FMA, SFU или тензорное ядро) занят.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ready, but the shared-memory (MIO) queue is full.</source>
+        <translation>Готов, но очередь разделяемой памяти (MIO) полна.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ready, but the global-memory (L1TEX) queue is full.</source>
+        <translation>Готов, но очередь глобальной памяти (L1TEX) полна.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Has exited and waits for its outstanding memory stores to finish.</source>
+        <translation>Завершился и ждёт окончания своих незавершённых сохранений в память.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This SM&apos;s per-slot states were not kept for this run; select it to re-simulate it.</source>
+        <translation>Состояния слотов этого SM для этого прогона не сохранялись; выберите его, чтобы симулировать заново.</translation>
+    </message>
+</context>
+<context>
+    <name>WaveStrip</name>
+    <message>
+        <location filename="../../explorer/gui/gemm_tiles.py" line="-216"/>
+        <source>CTA slots busy in each wave ({slots} per wave; time →)</source>
+        <translation>Занятые слоты CTA в каждой волне ({slots} на волну; время →)</translation>
+    </message>
+</context>
+<context>
+    <name>_ExportDialog</name>
+    <message>
+        <location filename="../../explorer/gui/export_menu.py" line="-93"/>
+        <source>Browse…</source>
+        <translation>Обзор…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>&amp;What:</source>
+        <translation>&amp;Что:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Format:</source>
+        <translation>&amp;Формат:</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;File:</source>
+        <translation>Ф&amp;айл:</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Choose a file to write.</source>
+        <translation>Выберите файл для записи.</translation>
+    </message>
+</context>
+</TS>
