@@ -18,6 +18,7 @@ import sys
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
+from explorer.gui import numbers
 from explorer.paths import resource
 
 # Languages the interface is shipped in: code -> its own name (menus show each in itself).
@@ -54,8 +55,11 @@ def remove_translators(app: QCoreApplication) -> None:
     """Uninstall what :func:`install_translators` installed (the interface goes back to English)."""
     while _installed:
         translator = _installed.pop()
-        app.removeTranslator(translator)
-        translator.deleteLater()
+        try:
+            app.removeTranslator(translator)
+            translator.deleteLater()
+        except RuntimeError:  # already deleted by someone else (a test tidying the app)
+            pass
 
 
 def install_translators(app: QCoreApplication, lang: str | None) -> list[str]:
@@ -69,7 +73,6 @@ def install_translators(app: QCoreApplication, lang: str | None) -> list[str]:
     locale = QLocale(lang) if lang else QLocale.system()
     QLocale.setDefault(locale)
     if locale.language() == QLocale.Language.English:
-        _number_style(locale)
         return []
     loaded = []
     qt = QTranslator(app)
@@ -88,13 +91,15 @@ def install_translators(app: QCoreApplication, lang: str | None) -> list[str]:
         ours.deleteLater()
         if lang:  # asked for explicitly: say why the window is still English
             sys.stderr.write(f"warp-explorer: no '{lang}' translation of the interface is installed; using English\n")
-    _number_style(locale)
     return loaded
 
 
-def _number_style(locale: QLocale) -> None:
-    """Numbers and unit symbols of the views that format them in Python (explorer.gui.numbers)."""
-    from explorer.gui import numbers
+def number_style() -> tuple[str, str, object]:
+    """The default locale's separators and the unit symbols in the interface language (explorer.gui.numbers)."""
     from explorer.gui.core_texts import unit_symbols
 
-    numbers.set_style(locale.groupSeparator(), locale.decimalPoint(), unit_symbols())
+    locale = QLocale()
+    return locale.groupSeparator(), locale.decimalPoint(), lambda symbol: unit_symbols().get(symbol, symbol)
+
+
+numbers.set_style_source(number_style)

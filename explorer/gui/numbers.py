@@ -1,28 +1,35 @@
 """How the views write numbers and unit symbols: English by default, else the interface language's.
 
-Qt-free, so the Qt-free formatters (``gemm_session``) use it too. The window's
-language sets the style (``explorer.gui.i18n.install_translators``): the locale's
-digit-group separator and decimal point (Russian: ``1 024`` and ``97,5``) and
-the unit symbols in that language (``ГБ/с``, ``мкс``). With the English style
-every function here returns exactly what Python's own formatting gives.
+Qt-free, so the Qt-free formatters (``gemm_session``) use it too. The window
+plugs in a *style source* (``explorer.gui.i18n``): a function giving, at the
+moment of formatting, the default locale's digit-group separator and decimal
+point (Russian: ``1 024`` and ``97,5``) and a unit-symbol translator (``ГБ/с``,
+``мкс``). Without one, or with the English style, every function here returns
+exactly what Python's own formatting gives.
 """
 
 from __future__ import annotations
 
-_style = {"group": ",", "decimal": "."}
-_units: dict[str, str] = {}
+from typing import Callable
+
+# () -> (group separator, decimal point, unit symbol -> its text); None: English
+_source: Callable[[], tuple[str, str, Callable[[str], str]]] | None = None
 
 
-def set_style(group: str = ",", decimal: str = ".", units: dict[str, str] | None = None) -> None:
-    """The separators and unit symbols to write from now on (no arguments: English)."""
-    _style["group"], _style["decimal"] = group or ",", decimal or "."
-    _units.clear()
-    _units.update(units or {})
+def set_style_source(source: Callable[[], tuple[str, str, Callable[[str], str]]] | None) -> None:
+    global _source
+    _source = source
+
+
+def _style() -> tuple[str, str, Callable[[str], str] | None]:
+    if _source is None:
+        return ",", ".", None
+    return _source()
 
 
 def localize(text: str) -> str:
     """A number Python formatted (``1,234.5``) in the current style."""
-    group, decimal = _style["group"], _style["decimal"]
+    group, decimal, _unit = _style()
     if (group, decimal) == (",", "."):
         return text
     return "".join(group if c == "," else decimal if c == "." else c for c in text)
@@ -35,4 +42,5 @@ def num(value: float, decimals: int = 0, group: bool = True) -> str:
 
 def unit(symbol: str) -> str:
     """A unit symbol (``GB/s``, ``ms``, ``KiB``) in the current language."""
-    return _units.get(symbol, symbol)
+    translate = _style()[2]
+    return translate(symbol) if translate is not None else symbol
