@@ -419,7 +419,7 @@ class GpuController(QObject):
         self.show_measurement(m, saved=False)
         self.window.statusBar().showMessage(
             self.tr("Measured on {device}. File > Save measurement as… keeps it.").format(
-                device=m.meta.get("device", {}).get("name", "the GPU")), 10000)
+                device=m.meta.get("device", {}).get("name") or self.tr("the GPU")), 10000)
 
     def _calibration_set(self) -> list:
         """The open measurements of the current measurement's GPU (calibration fits one GPU at a time)."""

@@ -1341,7 +1341,12 @@
         <translation>Измерено на {device}. Чтобы сохранить: Файл &gt; Сохранить измерение как…</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+1"/>
+        <source>the GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Open a measurement (with its scenario) to calibrate from.</source>
         <translation>Откройте измерение (со сценарием), чтобы калибровать по нему.</translation>
     </message>
