@@ -60,6 +60,6 @@ def run(args) -> int:
     if args.set:
         scenario = scenario.with_overrides(args.set)
     width, height, cycle = render_png(scenario, out, size=size, cycle=args.cycle, theme=args.theme, sm=args.sm,
-                                      lang=getattr(args, "lang", None))
+                                      lang=getattr(args, "lang", None) or "en")
     print(f"wrote {out} ({width}x{height}, cycle {cycle})")
     return 0
