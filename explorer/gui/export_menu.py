@@ -192,6 +192,13 @@ class ExportFeature(QObject):
         return True
 
 
+def _buddy_label(text: str, buddy: QWidget, parent: QWidget) -> QLabel:
+    """A form label for a row that is a layout: its Alt+letter goes to ``buddy`` (and no '&' shows)."""
+    label = QLabel(text, parent)
+    label.setBuddy(buddy)
+    return label
+
+
 class _ExportDialog(QDialog):
     def __init__(self, feature: ExportFeature, title: str, subjects: list[str]):
         super().__init__(feature.window)
@@ -221,7 +228,7 @@ class _ExportDialog(QDialog):
         self.path_row.addWidget(self.browse)
 
     def finish_layout(self) -> None:
-        self.form.addRow(self.tr("&File:"), self.path_row)
+        self.form.addRow(_buddy_label(self.tr("&File:"), self.path, self), self.path_row)
         self.form.addRow(self.note)
         self.form.addRow(self.buttons)
         self.format.currentIndexChanged.connect(self._format_changed)
@@ -331,7 +338,7 @@ class AnimationDialog(_ExportDialog):
         range_row.addWidget(self.start, 1)
         range_row.addWidget(QLabel("–", self))
         range_row.addWidget(self.end, 1)
-        self.form.addRow(self.tr("&Cycles:"), range_row)
+        self.form.addRow(_buddy_label(self.tr("&Cycles:"), self.start, self), range_row)
         self.form.addRow(self.tr("&One frame every:"), self.every)
         self.form.addRow(self.tr("Frames per &second:"), self.fps)
         self.form.addRow(self.tr("&Resolution:"), self.scale)

@@ -4,7 +4,7 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/export_menu.py" line="+306"/>
+        <location filename="../../explorer/gui/export_menu.py" line="+313"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
@@ -707,7 +707,7 @@
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/export_menu.py" line="-331"/>
+        <location filename="../../explorer/gui/export_menu.py" line="-338"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -2929,7 +2929,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>PictureDialog</name>
     <message>
-        <location filename="../../explorer/gui/export_menu.py" line="+71"/>
+        <location filename="../../explorer/gui/export_menu.py" line="+78"/>
         <source>Export Picture</source>
         <translation>Экспорт изображения</translation>
     </message>
