@@ -15,6 +15,7 @@ The sources are kept up to date by ``scripts/update_translations.py``.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
@@ -51,6 +52,18 @@ def current_language() -> str:
     return code if code in LANGUAGES else "en"
 
 
+def _qt_translation_dirs() -> list[str]:
+    """Where Qt's own catalogues are: Qt's configured path, then PySide6's folder (a frozen bundle)."""
+    dirs = [QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)]
+    try:
+        import PySide6
+
+        dirs.append(str(Path(PySide6.__file__).resolve().parent / "Qt" / "translations"))
+    except (ImportError, TypeError):
+        pass
+    return dirs
+
+
 def remove_translators(app: QCoreApplication) -> None:
     """Uninstall what :func:`install_translators` installed (the interface goes back to English)."""
     while _installed:
@@ -76,7 +89,7 @@ def install_translators(app: QCoreApplication, lang: str | None) -> list[str]:
         return []
     loaded = []
     qt = QTranslator(app)
-    if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+    if any(qt.load(locale, "qtbase", "_", folder) for folder in _qt_translation_dirs()):
         app.installTranslator(qt)
         _installed.append(qt)
         loaded.append("qtbase")

@@ -335,3 +335,15 @@ def test_untranslated_is_english_and_translated_differs(qapp, english):
     assert QCoreApplication.translate("ExportFeature", source) == source
     install_translators(qapp, "ru")
     assert QCoreApplication.translate("ExportFeature", source) == "Калькулятор заполняемости"
+
+
+def test_presentation_mode_survives_the_switch(qtbot, window, english):
+    wait_run(qtbot, window)
+    window.presentation.set_presenting(True)
+    ru = switch_language(window, "ru")
+    qtbot.addWidget(ru)
+    try:
+        assert ru.presentation.presenting and not window.presentation.presenting
+        assert ru.presentation.present_action.text() == "&Режим презентации"
+    finally:
+        ru.presentation.set_presenting(False)
