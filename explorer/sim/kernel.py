@@ -323,19 +323,13 @@ def run_cycles(
                     # -- pick one eligible warp by the policy
                     pick = -1
                     last = sp_last[spi]
-                    if policy == GTO:
+                    if policy == GTO:  # greedy: stay with the last warp while it is ready
                         for j in range(n_el):
                             if elig[j] == last:
                                 pick = last
                                 break
-                    if pick < 0 and (policy == GTO or policy == OLDEST):
-                        best_age = NEVER
-                        for j in range(n_el):
-                            a = w_age[base + elig[j]]
-                            if a < best_age:
-                                best_age = a
-                                pick = elig[j]
-                    if pick < 0:  # LRR; two-level: round-robin among the active set
+                    elif policy == LRR or policy == TWO_LEVEL:
+                        # round-robin after the last issued warp (two-level: within the active set)
                         best_d = per_sp + 1
                         for j in range(n_el):
                             k = elig[j]
@@ -347,7 +341,7 @@ def run_cycles(
                             if d < best_d:
                                 best_d = d
                                 pick = k
-                    if pick < 0:  # two-level, no active warp ready: the oldest ready one
+                    if pick < 0:  # oldest; GTO after a stall; two-level with no active warp ready
                         best_age = NEVER
                         for j in range(n_el):
                             a = w_age[base + elig[j]]
