@@ -20,7 +20,7 @@ from pathlib import Path
 from explorer.gpu.cubin import Cubin, KernelResources, ptxas_spills
 from explorer.gpu.errors import CompileError, CompilerUnavailable
 from explorer.gpu.tools import find_tool
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, read_user_text
 
 ARCH_RE = re.compile(r"^(?:sm_?)?(\d)(\d{1,2})([af]?)$", re.IGNORECASE)
 INSTALL_HINT = "pip install 'warp-explorer[gpu]' (cuda-bindings and nvidia-cuda-nvrtc)"
@@ -310,16 +310,7 @@ def compile_source(
 
 def compile_file(path: str | os.PathLike, kernel: str, arch: str, **kwargs) -> CompileResult:
     p = Path(path)
-    try:
-        source = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise InputError(str(path), "is a folder, not a .cu file") from None
-    except UnicodeDecodeError:
-        raise InputError(str(path), "is not a UTF-8 text file") from None
-    except PermissionError:
-        raise InputError(str(path), "permission denied") from None
+    source = read_user_text(p, kind="a .cu file")
     options = list(kwargs.pop("options", ()))
     if p.parent != Path(""):
         options.append(f"-I{p.parent.resolve()}")  # #include "x.cuh" next to the file

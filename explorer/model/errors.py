@@ -33,3 +33,24 @@ def require_int(field: str, value, *, lo: int | None = None, hi: int | None = No
     if hi is not None and value > hi:
         raise InputError(field, f"{value} is above the maximum of {hi}")
     return value
+
+
+def read_user_text(path, field: str | None = None, kind: str = "file", encoding: str = "utf-8") -> str:
+    """Read a text file the user named; a missing, unreadable or binary file is an InputError.
+
+    ``field`` names the input in the message (default: the path itself); ``kind``
+    says what was expected ("a .cu file").
+    """
+    from pathlib import Path
+
+    name = field or str(path)
+    try:
+        return Path(path).read_text(encoding=encoding)
+    except FileNotFoundError:
+        raise InputError(name, f"{path}: file not found" if field else "file not found") from None
+    except IsADirectoryError:
+        raise InputError(name, f"{path}: is a folder, not {kind}" if field else f"is a folder, not {kind}") from None
+    except PermissionError:
+        raise InputError(name, f"{path}: permission denied" if field else "permission denied") from None
+    except UnicodeDecodeError:
+        raise InputError(name, f"{path}: is not UTF-8 text" if field else "is not UTF-8 text") from None

@@ -11,10 +11,9 @@ import json
 import math
 import os
 import tomllib
-from pathlib import Path
 
 from explorer.atomic import atomic_write_text  # noqa: F401 - re-exported for scenario saving
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, read_user_text
 
 
 def _scalar(value) -> str:
@@ -60,18 +59,9 @@ def dumps(doc: dict) -> str:
 
 def load_toml(path: str | os.PathLike) -> dict:
     """Parse a TOML file; a missing or malformed file is an InputError naming it."""
-    path = Path(path)
+    text = read_user_text(path, kind="a file")
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise InputError(str(path), "file not found") from None
-    except IsADirectoryError:
-        raise InputError(str(path), "is a folder, not a file") from None
-    except PermissionError:
-        raise InputError(str(path), "permission denied") from None
-    except UnicodeDecodeError:
-        raise InputError(str(path), "is not UTF-8 text") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(str(path), f"invalid TOML: {exc}") from None
 
