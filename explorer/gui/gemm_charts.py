@@ -20,11 +20,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
-    QApplication,
     QGridLayout,
     QGroupBox,
     QLabel,
-    QMenu,
     QSizePolicy,
     QToolTip,
     QVBoxLayout,
@@ -36,6 +34,7 @@ from explorer.gui import palette as oi
 from explorer.gui.bars import Meter
 from explorer.gui.gemm_session import count_text, seconds_text, si_bytes
 from explorer.gui.numbers import localize, num, unit
+from explorer.gui.plots import ThemedPlot
 from explorer.gui.theme import LIGHT, Theme
 
 HBM_COLOR = oi.VERMILLION
@@ -64,24 +63,16 @@ def bandwidth_text(gbs: float) -> str:
 # ---------------------------------------------------------------------------
 # Roofline
 # ---------------------------------------------------------------------------
-class RooflinePlot(pg.PlotWidget):
+class RooflinePlot(ThemedPlot):
     """Attainable TFLOPS against FLOP/byte, both axes logarithmic."""
 
     def __init__(self, parent: QWidget | None = None):
-        existing = set(QApplication.topLevelWidgets())
-        super().__init__(parent=parent)
-        for widget in QApplication.topLevelWidgets():  # pyqtgraph's parentless menus go with the plot
-            if isinstance(widget, QMenu) and widget not in existing:
-                widget.setParent(self, widget.windowFlags())
+        super().__init__(parent)
         self.setObjectName("gemm_roofline")
-        self.setMenuEnabled(False)
-        self.setMouseEnabled(x=False, y=False)
-        self.hideButtons()
         self.setMinimumSize(260, 200)
         item = self.getPlotItem()
         item.setLogMode(x=True, y=True)
         item.showGrid(x=True, y=True, alpha=0.18)
-        self.theme: Theme = LIGHT
         self.plan: GemmPlan | None = None
         self.roofline: Roofline | None = None
         self.point_xy: dict[str, tuple[float, float]] = {}  # level -> (FLOP/B, TFLOPS) of the kernel
@@ -92,14 +83,9 @@ class RooflinePlot(pg.PlotWidget):
         self.apply_theme(LIGHT)
 
     def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
+        super().apply_theme(theme)
         fg = theme.plot_foreground
-        self.setBackground(theme.plot_background)
         item = self.getPlotItem()
-        for side in ("left", "bottom"):
-            axis = item.getAxis(side)
-            axis.setPen(pg.mkPen(fg))
-            axis.setTextPen(pg.mkPen(fg))
         item.setLabel("bottom", self.tr("Arithmetic intensity (FLOP per byte, log scale)"), color=fg)
         item.setLabel("left", self.tr("TFLOPS (log scale)"), color=fg)
         if self.plan is not None:

@@ -11,29 +11,25 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QMenu, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from explorer.gui.numbers import localize
 from explorer.gui.occupancy_result import percent
 from explorer.gui.occupancy_session import Evaluation
+from explorer.gui.plots import ThemedPlot
 from explorer.gui.theme import LIGHT, Theme
 from explorer.occupancy import Sweep
 
 KB = 1024
 
 
-class SweepPlot(pg.PlotWidget):
+class SweepPlot(ThemedPlot):
     """One graph: a step curve, the current point, a dashed line through it."""
 
     def __init__(self, title: str, x_label: str, x_scale: float = 1.0, parent: QWidget | None = None):
-        existing = set(QApplication.topLevelWidgets())
-        super().__init__(parent=parent)
-        self._adopt_menus(existing)
+        super().__init__(parent)  # a fixed 0–100% graph: no pan or zoom
         self.title, self.x_label, self.x_scale = title, x_label, x_scale
         self.setMinimumSize(200, 180)
-        self.setMenuEnabled(False)  # pan/zoom/export menus add nothing to a fixed 0–100% graph
-        self.setMouseEnabled(x=False, y=False)
-        self.hideButtons()
         item = self.getPlotItem()
         item.showGrid(x=True, y=True, alpha=0.2)
         item.setYRange(-3, 105, padding=0)  # a little room below 0 so a 0% curve is not hidden by the axis
@@ -49,24 +45,10 @@ class SweepPlot(pg.PlotWidget):
         self.current = (0.0, 0.0)
         self.apply_theme(LIGHT)
 
-    def _adopt_menus(self, existing: set) -> None:
-        """Parent the context menus pyqtgraph creates without one.
-
-        Parentless, they are top-level windows that outlive the plot for as long
-        as any Python reference to it does; as children they go with the plot.
-        """
-        for widget in QApplication.topLevelWidgets():
-            if isinstance(widget, QMenu) and widget not in existing:
-                widget.setParent(self, widget.windowFlags())
-
     def apply_theme(self, theme: Theme) -> None:
+        super().apply_theme(theme)
         fg = theme.plot_foreground
-        self.setBackground(theme.plot_background)
         item = self.getPlotItem()
-        for side in ("left", "bottom"):
-            axis = item.getAxis(side)
-            axis.setPen(pg.mkPen(fg))
-            axis.setTextPen(pg.mkPen(fg))
         item.setTitle(self.title, color=fg, size="11pt")
         item.setLabel("bottom", self.x_label, color=fg)
         item.setLabel("left", QCoreApplication.translate("OccupancyGraphs", "Occupancy (%)"), color=fg)

@@ -1,9 +1,13 @@
-"""What the explorer's two pyqtgraph plots share: theme colours, menus, a movable cursor.
+"""What the window's pyqtgraph plots share: theme colours, no pyqtgraph menus, a movable cursor.
 
-The cursor is the playback position: dragging it (or clicking in the plot) asks
-for a cycle through ``cycle_requested``; playback moves it with ``set_cycle``,
-which touches nothing but the line, so a frame never re-uploads an image or a
-curve.
+:class:`ThemedPlot` is every plot's base (the explorer's timeline and counts, the
+calculator's sweeps, the GEMM roofline): pyqtgraph's context menus and buttons
+off, its parentless menus parented, axes in the theme's colours.
+
+:class:`CursorPlot` adds the playback position: dragging the cursor (or clicking
+in the plot) asks for a cycle through ``cycle_requested``; playback moves it with
+``set_cycle``, which touches nothing but the line, so a frame never re-uploads an
+image or a curve.
 """
 
 from __future__ import annotations
@@ -15,19 +19,47 @@ from PySide6.QtWidgets import QApplication, QMenu, QWidget
 from explorer.gui.theme import LIGHT, Theme
 
 
-class CursorPlot(pg.PlotWidget):
-    """A PlotWidget with a playback cursor, x-only zoom and themed axes."""
+class ThemedPlot(pg.PlotWidget):
+    """A PlotWidget without pyqtgraph's menus and buttons, zoomed by the mouse along x at most."""
+
+    def __init__(self, parent: QWidget | None = None, mouse_x: bool = False):
+        existing = set(QApplication.topLevelWidgets())
+        super().__init__(parent=parent)
+        self._adopt_menus(existing)
+        self.setMenuEnabled(False)  # pan/zoom/export menus add nothing to these plots
+        self.hideButtons()
+        self.setMouseEnabled(x=mouse_x, y=False)
+        self.theme: Theme = LIGHT
+
+    def _adopt_menus(self, existing: set) -> None:
+        """Parent the context menus pyqtgraph creates without one.
+
+        Parentless, they are top-level windows that outlive the plot for as long
+        as any Python reference to it does; as children they go with the plot.
+        """
+        for widget in QApplication.topLevelWidgets():
+            if isinstance(widget, QMenu) and widget not in existing:
+                widget.setParent(self, widget.windowFlags())
+
+    def apply_theme(self, theme: Theme) -> None:
+        """Background and the left and bottom axes in the theme's plot colours."""
+        self.theme = theme
+        fg = theme.plot_foreground
+        self.setBackground(theme.plot_background)
+        item = self.getPlotItem()
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            axis.setPen(pg.mkPen(fg))
+            axis.setTextPen(pg.mkPen(fg))
+
+
+class CursorPlot(ThemedPlot):
+    """A themed plot with a playback cursor and x-only zoom."""
 
     cycle_requested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
-        existing = set(QApplication.topLevelWidgets())
-        super().__init__(parent=parent)
-        self._adopt_menus(existing)
-        self.setMenuEnabled(False)
-        self.hideButtons()
-        self.setMouseEnabled(x=True, y=False)
-        self.theme: Theme = LIGHT
+        super().__init__(parent, mouse_x=True)
         item = self.getPlotItem()
         item.getViewBox().setLimits(xMin=0)
         self.cursor = pg.InfiniteLine(angle=90, movable=True)
@@ -38,12 +70,6 @@ class CursorPlot(pg.PlotWidget):
         self.scene().sigMouseClicked.connect(self._clicked)
         self._x_max = 1.0
         self.paint_count = 0
-
-    def _adopt_menus(self, existing: set) -> None:
-        """Parent pyqtgraph's parentless context menus so they go with the plot (no leaked windows)."""
-        for widget in QApplication.topLevelWidgets():
-            if isinstance(widget, QMenu) and widget not in existing:
-                widget.setParent(self, widget.windowFlags())
 
     def set_cycle(self, cycle: int) -> None:
         self.cursor.setValue(cycle + 0.5)
@@ -71,14 +97,7 @@ class CursorPlot(pg.PlotWidget):
             event.accept()
 
     def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
-        fg = theme.plot_foreground
-        self.setBackground(theme.plot_background)
-        item = self.getPlotItem()
-        for side in ("left", "bottom"):
-            axis = item.getAxis(side)
-            axis.setPen(pg.mkPen(fg))
-            axis.setTextPen(pg.mkPen(fg))
+        super().apply_theme(theme)
         self.cursor.setPen(pg.mkPen(theme.marker, width=2))
         self.cursor.setHoverPen(pg.mkPen(theme.marker, width=4))
 
