@@ -22,9 +22,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QLabel,
-    QScrollArea,
     QSizePolicy,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -43,20 +41,12 @@ from explorer.gui.sm_grid import SmGridView
 from explorer.gui.theme import LIGHT, Theme
 from explorer.gui.timeline_view import TimelineView
 from explorer.gui.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar
+from explorer.gui.widgets import scroll_area, splitter
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
 
 EDIT_DEBOUNCE_MS = 30
-
-
-def _scroll(widget: QWidget, parent: QWidget) -> QScrollArea:
-    area = QScrollArea(parent)
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QScrollArea.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    return area
 
 
 class ExplorerPage(QWidget):
@@ -128,31 +118,17 @@ class ExplorerPage(QWidget):
         row.addWidget(self.per_sm)
         cl.addLayout(row)
 
-        self.center = QSplitter(Qt.Orientation.Vertical, self)
-        self.center.setObjectName("explorer_center")
-        self.center.setChildrenCollapsible(False)
-        self.center.addWidget(grid_box)
-        self.center.addWidget(self.timeline)
-        self.center.addWidget(counts_box)
-        self.center.setStretchFactor(0, 5)
-        self.center.setStretchFactor(1, 3)
-        self.center.setStretchFactor(2, 3)
+        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.timeline, counts_box),
+                               stretch=(5, 3, 3))
 
-        self.panel_scroll = _scroll(self.panel, self)
+        self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
-        self.metrics_scroll = _scroll(self.metrics, self)
+        self.metrics_scroll = scroll_area(self.metrics, self)
         # never narrower than the panel: clipped numbers would be worse than a narrower grid
         self.metrics_scroll.setMinimumWidth(max(260, self.metrics.minimumSizeHint().width()
                                                 + self.metrics_scroll.verticalScrollBar().sizeHint().width() + 2))
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.setObjectName("explorer_splitter")
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.panel_scroll)
-        self.splitter.addWidget(self.center)
-        self.splitter.addWidget(self.metrics_scroll)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setStretchFactor(2, 0)
+        self.splitter = splitter(Qt.Orientation.Horizontal, self, "explorer_splitter",
+                                 (self.panel_scroll, self.center, self.metrics_scroll), stretch=(0, 1, 0))
         self._sized = False
 
         layout = QVBoxLayout(self)

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -51,29 +50,13 @@ from explorer.gui.int_field import IntField
 from explorer.gui.metrics_panel import limiter_names
 from explorer.gui.numbers import num
 from explorer.gui.settings import read_bytes, read_str
-from explorer.gui.theme import LIGHT, Theme, restyle
+from explorer.gui.theme import LIGHT, Theme
+from explorer.gui.widgets import error_label, muted_label, scroll_area, show_combo_error, splitter
 from explorer.model.catalog import load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
 STEPS = {"m": 128, "n": 128, "k": 64, "tile": 1, "warps": 1, "stages": 1}
-
-
-def _scroll(widget: QWidget, parent: QWidget) -> QScrollArea:
-    area = QScrollArea(parent)
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QScrollArea.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    return area
-
-
-def _muted(parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setProperty("role", "muted")
-    label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 class GemmInputs(QGroupBox):
@@ -100,10 +83,7 @@ class GemmInputs(QGroupBox):
             self.dtype.setItemData(self.dtype.count() - 1, translated(dtype_labels(), spec.label),
                                    Qt.ItemDataRole.ToolTipRole)
         self.dtype.setCurrentIndex(self.dtype.findData(DEFAULT_DTYPE))
-        self.dtype_error = QLabel(self)
-        self.dtype_error.setProperty("role", "error")
-        self.dtype_error.setWordWrap(True)
-        self.dtype_error.hide()
+        self.dtype_error = error_label(self)
 
         self.fields: dict[str, IntField] = {}
         for name in GEMM_FIELDS:
@@ -184,11 +164,7 @@ class GemmInputs(QGroupBox):
             if message is not None and not f.text().strip():
                 message = self.tr("enter a whole number")
             f.set_error(message)
-        message = errors.get("dtype") or errors.get("gpu")
-        self.dtype_error.setText(message or "")
-        self.dtype_error.setVisible(bool(message))
-        self.dtype.setProperty("invalid", bool(message))
-        restyle(self.dtype)
+        show_combo_error(self.dtype, self.dtype_error, errors.get("dtype") or errors.get("gpu"))
 
     def show_defaults(self, plan: GemmPlan) -> None:
         """Empty optional fields show the value in use as their placeholder."""
@@ -231,20 +207,17 @@ class GemmPage(QWidget):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             form.addRow(text, label)
             self.values[key] = label
-        self.notes = _muted(self.mapping)
+        self.notes = muted_label(self.mapping)
         self.notes.setObjectName("gemm_notes")
         form.addRow(self.notes)
-        self.stale = QLabel(self)
+        self.stale = error_label(self)
         self.stale.setObjectName("gemm_stale")
-        self.stale.setProperty("role", "error")
-        self.stale.setWordWrap(True)
-        self.stale.hide()
 
         self.send = QPushButton(self.tr("Simulate in the &Explorer"), self)
         self.send.setObjectName("gemm_send")
         self.send.setToolTip(self.tr("Run this GEMM's main loop (global loads, shared-memory stores, barrier, "
                                      "fragment loads, MMAs per K-step) in the simulator, one CTA per tile."))
-        self.send_note = _muted(self)
+        self.send_note = muted_label(self)
         self.send_note.setObjectName("gemm_send_note")
 
         left = QWidget(self)
@@ -256,7 +229,7 @@ class GemmPage(QWidget):
         ll.addWidget(self.send)
         ll.addWidget(self.send_note)
         ll.addStretch(1)
-        self.left_scroll = _scroll(left, self)
+        self.left_scroll = scroll_area(left, self)
         self.left_scroll.setMinimumWidth(250)
 
         self.tiles = TilePanel(self)
@@ -268,7 +241,7 @@ class GemmPage(QWidget):
         big = QFont(self.explain.font())
         big.setPointSizeF(big.pointSizeF() * 1.15)
         self.explain.setFont(big)
-        self.explain_core = _muted(self)
+        self.explain_core = muted_label(self)
         self.explain_core.setObjectName("gemm_explain_core")
         self.levels = LevelTrafficView(self)
         center_top = QWidget(self)
@@ -277,13 +250,8 @@ class GemmPage(QWidget):
         ct.addWidget(self.tiles, 1)
         ct.addWidget(self.explain)
         ct.addWidget(self.explain_core)
-        self.center = QSplitter(Qt.Orientation.Vertical, self)
-        self.center.setObjectName("gemm_center")
-        self.center.setChildrenCollapsible(False)
-        self.center.addWidget(center_top)
-        self.center.addWidget(_scroll(self.levels, self))
-        self.center.setStretchFactor(0, 3)
-        self.center.setStretchFactor(1, 1)
+        self.center = splitter(Qt.Orientation.Vertical, self, "gemm_center",
+                               (center_top, scroll_area(self.levels, self)), stretch=(3, 1))
 
         self.roofline = RooflinePlot(self)
         self.roofline_caption = QLabel(self)
@@ -296,23 +264,11 @@ class GemmPage(QWidget):
         rl.addWidget(self.roofline, 1)
         rl.addWidget(self.roofline_caption)
         self.time_split = TimeSplitView(self)
-        self.right = QSplitter(Qt.Orientation.Vertical, self)
-        self.right.setObjectName("gemm_right")
-        self.right.setChildrenCollapsible(False)
-        self.right.addWidget(self.roofline_box)
-        self.right.addWidget(_scroll(self.time_split, self))
-        self.right.setStretchFactor(0, 3)
-        self.right.setStretchFactor(1, 2)
+        self.right = splitter(Qt.Orientation.Vertical, self, "gemm_right",
+                              (self.roofline_box, scroll_area(self.time_split, self)), stretch=(3, 2))
 
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.setObjectName("gemm_splitter")
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(self.left_scroll)
-        self.splitter.addWidget(self.center)
-        self.splitter.addWidget(self.right)
-        self.splitter.setStretchFactor(0, 0)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setStretchFactor(2, 1)
+        self.splitter = splitter(Qt.Orientation.Horizontal, self, "gemm_splitter",
+                                 (self.left_scroll, self.center, self.right), stretch=(0, 1, 1))
         self._sized = False
         # below the columns' minimum widths (a small screen) the page scrolls instead of squeezing them
         self.page_scroll = QScrollArea(self)
@@ -529,8 +485,8 @@ class GemmPage(QWidget):
         for name, text in self.inputs.raw_values().items():
             settings.setValue(name, text)
         settings.setValue("color_by", self.tiles.color_by.currentData())
-        for key, splitter in (("splitter", self.splitter), ("center", self.center), ("right", self.right)):
-            settings.setValue(key, splitter.saveState())
+        for key, view in (("splitter", self.splitter), ("center", self.center), ("right", self.right)):
+            settings.setValue(key, view.saveState())
         settings.endGroup()
 
     def restore_state(self, settings: QSettings) -> None:
@@ -544,9 +500,9 @@ class GemmPage(QWidget):
             index = self.tiles.color_by.findData(mode)
             if index >= 0:
                 self.tiles.color_by.setCurrentIndex(index)
-            for key, splitter in (("splitter", self.splitter), ("center", self.center), ("right", self.right)):
+            for key, view in (("splitter", self.splitter), ("center", self.center), ("right", self.right)):
                 state = read_bytes(settings, key)
-                if state is not None and splitter.restoreState(state):
+                if state is not None and view.restoreState(state):
                     self._sized = True
         finally:
             self.inputs.blockSignals(False)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.theme import restyle
+from explorer.gui.widgets import error_label
 
 
 class _StepEdit(QLineEdit):
@@ -51,11 +52,8 @@ class IntField(QWidget):
         self.edit.setText(text)
         self.edit.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.error = QLabel(self)
-        self.error.setProperty("role", "error")
-        self.error.setWordWrap(True)
+        self.error = error_label(self)
         self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)

@@ -29,17 +29,12 @@ from PySide6.QtWidgets import (
 from explorer.gui import measurement_data as md
 from explorer.gui.metrics_panel import _loc, n, pct
 from explorer.gui.numbers import localize
+from explorer.gui.widgets import wrap
 
 
 def signed(fraction: float) -> str:
     """+3.2% / −3.2% (a real minus sign)."""
     return localize(f"{100 * fraction:+.1f}%".replace("-", "−"))
-
-
-def _wrap(label: QLabel) -> QLabel:
-    label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 class MeasurementBox(QGroupBox):
@@ -49,10 +44,10 @@ class MeasurementBox(QGroupBox):
         super().__init__(parent)
         self.setObjectName("measurement_box")
         self.setTitle(self.tr("Simulated vs measured on the GPU"))
-        self.heading = _wrap(QLabel(self))
+        self.heading = wrap(QLabel(self))
         self.heading.setObjectName("measurement_heading")
         self.heading.setTextFormat(Qt.TextFormat.RichText)
-        self.warning = _wrap(QLabel(self))
+        self.warning = wrap(QLabel(self))
         self.warning.setObjectName("measurement_warning")
         self.warning.setProperty("role", "error")
         self.warning.hide()
@@ -89,11 +84,11 @@ class MeasurementBox(QGroupBox):
             self.cells[key] = cells
         self.rows: dict[str, md.Row] = {}
 
-        self.notes = _wrap(QLabel(self))
+        self.notes = wrap(QLabel(self))
         self.notes.setObjectName("measurement_notes")
         self.notes.setProperty("role", "muted")
         self.notes.setTextFormat(Qt.TextFormat.PlainText)
-        self.differs = _wrap(QLabel(self))
+        self.differs = wrap(QLabel(self))
         self.differs.setObjectName("measurement_differs")
         self.differs.hide()
 
@@ -120,7 +115,7 @@ class MeasurementBox(QGroupBox):
         buttons.addWidget(self.close_button, 1, 1)
         buttons.setColumnStretch(0, 1)
 
-        self.calibration = _wrap(QLabel(self))
+        self.calibration = wrap(QLabel(self))
         self.calibration.setObjectName("calibration_result")
         self.calibration.setTextFormat(Qt.TextFormat.RichText)
         self.calibration.hide()

@@ -28,9 +28,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QScrollArea,
     QSizePolicy,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -53,7 +51,8 @@ from explorer.gui.gemm_session import (
 from explorer.gui.int_field import IntField
 from explorer.gui.numbers import localize, num
 from explorer.gui.settings import read_bytes, read_str
-from explorer.gui.theme import LIGHT, Theme, restyle
+from explorer.gui.theme import LIGHT, Theme
+from explorer.gui.widgets import error_label, muted_label, scroll_area, show_combo_error, splitter
 from explorer.model.catalog import get_gpu, load_catalog
 
 # SimResult.memory_bytes key for each hierarchy level (registers: not counted by the simulator)
@@ -68,14 +67,6 @@ def log_fraction(value: float, lo: float, hi: float) -> float:
     if value <= 0:
         return 0.0
     return max(0.0, min(1.0, math.log(value / lo) / math.log(hi / lo)))
-
-
-def _muted(parent: QWidget, text: str = "") -> QLabel:
-    label = QLabel(text, parent)
-    label.setProperty("role", "muted")
-    label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 def _cell(parent: QWidget, bar: QWidget, note: QLabel) -> QWidget:
@@ -124,7 +115,7 @@ class HierarchyView(QGroupBox):
         for col, stretch in enumerate((0, 0, 3, 2, 3, 3)):
             grid.setColumnStretch(col, stretch)
         self.rows: dict[str, dict[str, QWidget]] = {}
-        self.run_text = _muted(self)
+        self.run_text = muted_label(self)
         self.run_text.setObjectName("memory_run_text")
         self.run_text.setProperty("role", "")
         layout = QVBoxLayout(self)
@@ -143,10 +134,10 @@ class HierarchyView(QGroupBox):
         color = LEVEL_COLORS.get(key, oi.BLUE)
         row = {
             "name": QLabel(self), "scope": QLabel(self),
-            "capacity": Meter(color, self, height=22), "capacity_note": _muted(self),
-            "latency": Meter(color, self, height=22), "latency_note": _muted(self),
-            "bandwidth": Meter(color, self, height=22), "bandwidth_note": _muted(self),
-            "traffic": Meter(color, self, height=22), "traffic_note": _muted(self),
+            "capacity": Meter(color, self, height=22), "capacity_note": muted_label(self),
+            "latency": Meter(color, self, height=22), "latency_note": muted_label(self),
+            "bandwidth": Meter(color, self, height=22), "bandwidth_note": muted_label(self),
+            "traffic": Meter(color, self, height=22), "traffic_note": muted_label(self),
         }
         row["name"].setObjectName(f"memory_level_{key}")
         row["scope"].setObjectName(f"memory_scope_{key}")
@@ -313,7 +304,7 @@ class CoalescingView(QGroupBox):
         for b in (4, 8, 16):
             self.width_box.addItem(self.tr("{b} bytes per thread").format(b=b), b)
         self.width_box.setToolTip(self.tr("The size each thread loads: 4 = a float, 16 = a float4 vector load."))
-        self.intro = _muted(self)
+        self.intro = muted_label(self)
         self.intro.setProperty("role", "")
         self.grid = QGridLayout()
         self.grid.setHorizontalSpacing(10)
@@ -403,10 +394,7 @@ class AttentionView(QGroupBox):
             self.dtype.addItem(name.upper(), name)
         self.dtype.setCurrentIndex(self.dtype.findData("fp16"))
         self.dtype.currentIndexChanged.connect(lambda _i: self.recompute())
-        self.dtype_error = QLabel(self)
-        self.dtype_error.setProperty("role", "error")
-        self.dtype_error.setWordWrap(True)
-        self.dtype_error.hide()
+        self.dtype_error = error_label(self)
         inputs.addWidget(QLabel(self.tr("Data type:"), self), 0, 4, Qt.AlignmentFlag.AlignTop)
         inputs.addWidget(self.dtype, 0, 5, Qt.AlignmentFlag.AlignTop)
         inputs.setColumnStretch(1, 1)
@@ -455,11 +443,8 @@ class AttentionView(QGroupBox):
         f = QFont(self.verdict.font())
         f.setBold(True)
         self.verdict.setFont(f)
-        self.stale = QLabel(self)
-        self.stale.setProperty("role", "error")
-        self.stale.setWordWrap(True)
-        self.stale.hide()
-        self.assumptions = _muted(self)
+        self.stale = error_label(self)
+        self.assumptions = muted_label(self)
         self.assumptions.setObjectName("attention_assumptions")
         self.assumptions.setTextFormat(Qt.TextFormat.RichText)
         layout = QVBoxLayout(self)
@@ -507,11 +492,7 @@ class AttentionView(QGroupBox):
             if message is not None and not f.text().strip():
                 message = self.tr("enter a whole number")
             f.set_error(message)
-        message = ev.errors.get("dtype")
-        self.dtype_error.setText(message or "")
-        self.dtype_error.setVisible(bool(message))
-        self.dtype.setProperty("invalid", bool(message))
-        restyle(self.dtype)
+        show_combo_error(self.dtype, self.dtype_error, ev.errors.get("dtype"))
         self.stale.setVisible(bool(ev.errors) and self.comparison is not None)
         self.stale.setText(self.tr("Invalid input: showing the last valid comparison."))
         if ev.comparison is not None:
@@ -582,7 +563,7 @@ class MemoryPage(QWidget):
         self.gpu.setCurrentIndex(max(0, self.gpu.findData(DEFAULT_GPU)))
         gpu_label = QLabel(self.tr("&GPU:"), self)
         gpu_label.setBuddy(self.gpu)
-        gpu_note = _muted(self, self.tr("Follows the Explorer's GPU whenever it finishes a simulation."))
+        gpu_note = muted_label(self, self.tr("Follows the Explorer's GPU whenever it finishes a simulation."))
         top = QHBoxLayout()
         top.addWidget(gpu_label)
         top.addWidget(self.gpu)
@@ -592,26 +573,10 @@ class MemoryPage(QWidget):
         self.coalescing = CoalescingView(self)
         self.attention = AttentionView(self)
 
-        def scroll(w: QWidget) -> QScrollArea:
-            area = QScrollArea(self)
-            area.setWidget(w)
-            area.setWidgetResizable(True)
-            area.setFrameShape(QScrollArea.Shape.NoFrame)
-            area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-            return area
-
-        self.bottom = QSplitter(Qt.Orientation.Horizontal, self)
-        self.bottom.setObjectName("memory_bottom")
-        self.bottom.setChildrenCollapsible(False)
-        self.bottom.addWidget(scroll(self.coalescing))
-        self.bottom.addWidget(scroll(self.attention))
-        self.bottom.setStretchFactor(0, 2)
-        self.bottom.setStretchFactor(1, 3)
-        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.setObjectName("memory_splitter")
-        self.splitter.setChildrenCollapsible(False)
-        self.splitter.addWidget(scroll(self.hierarchy))
-        self.splitter.addWidget(self.bottom)
+        self.bottom = splitter(Qt.Orientation.Horizontal, self, "memory_bottom",
+                               (scroll_area(self.coalescing, self), scroll_area(self.attention, self)), stretch=(2, 3))
+        self.splitter = splitter(Qt.Orientation.Vertical, self, "memory_splitter",
+                                 (scroll_area(self.hierarchy, self), self.bottom))
         self._sized = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 0)

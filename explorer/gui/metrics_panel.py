@@ -23,6 +23,7 @@ from explorer.gui.bars import Meter, StateBar
 from explorer.gui.run_data import SimRun, state_breakdown
 from explorer.gui.state_colors import short_names
 from explorer.gui.theme import LIGHT, Theme
+from explorer.gui.widgets import error_label, muted_label
 from explorer.occupancy import OccupancyResult
 
 
@@ -101,10 +102,7 @@ class NowBox(QGroupBox):
             value.setObjectName(f"now_{key}")
             value.setMinimumWidth(digits)
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            small = QLabel(note, self)
-            small.setProperty("role", "muted")
-            small.setWordWrap(True)
-            small.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            small = muted_label(self, note)
             for w in (label, value, small):
                 w.setToolTip(tips[key])
             mark = QFrame(self)  # the colour of this count's curve in the plot below
@@ -270,11 +268,8 @@ class RunBox(QGroupBox):
         layout.addWidget(caption)
         layout.addWidget(self.bar)
         layout.addWidget(self.bar_text)
-        self.stale = QLabel(self.tr("Numbers of the previous simulation: the new one is still running."), self)
-        self.stale.setProperty("role", "error")
-        self.stale.setWordWrap(True)
+        self.stale = error_label(self, self.tr("Numbers of the previous simulation: the new one is still running."))
         self.stale.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.stale.hide()
         layout.addWidget(self.stale)
 
     def show_occupancy(self, occ: OccupancyResult) -> None:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayou
 
 from explorer.gui.numbers import localize
 from explorer.gui.theme import restyle
+from explorer.gui.widgets import error_label
 from explorer.model.catalog import GpuSpec
 from explorer.occupancy import LIMITERS, OccupancyResult
 
@@ -61,10 +62,7 @@ class OccupancyResultView(QGroupBox):
         self.summary = QLabel(self)
         self.summary.setObjectName("occupancy_summary")
         self.summary.setWordWrap(True)
-        self.stale = QLabel(self.tr("Showing the last valid result: fix the marked input."), self)
-        self.stale.setProperty("role", "error")
-        self.stale.setWordWrap(True)
-        self.stale.hide()
+        self.stale = error_label(self, self.tr("Showing the last valid result: fix the marked input."))
 
         caption = QLabel(self.tr("Blocks per SM each resource allows:"), self)
         grid = QGridLayout()

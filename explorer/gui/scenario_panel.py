@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePo
 from explorer.gui.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.int_field import IntField
 from explorer.gui.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
+from explorer.gui.widgets import muted_label
 from explorer.model.catalog import load_catalog
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
@@ -37,10 +38,7 @@ class ScenarioPanel(QGroupBox):
         for name in preset_names():
             self.preset.addItem(name, name)
         self.preset.setToolTip(self.tr("Start from one of the shipped scenarios; every field below can then be changed."))
-        self.description = QLabel(self)
-        self.description.setWordWrap(True)
-        self.description.setProperty("role", "muted")
-        self.description.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.description = muted_label(self)
 
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("field_gpu")
@@ -55,10 +53,7 @@ class ScenarioPanel(QGroupBox):
             self.workload.setItemData(self.workload.count() - 1, translated(workload_docs(), body["doc"]),
                                       Qt.ItemDataRole.ToolTipRole)
         self.workload.addItem(self.tr("custom (from the scenario file)"), CUSTOM_WORKLOAD)
-        self.workload_info = QLabel(self)
-        self.workload_info.setWordWrap(True)
-        self.workload_info.setProperty("role", "muted")
-        self.workload_info.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.workload_info = muted_label(self)
         self.policy = QComboBox(self)
         self.policy.setObjectName("field_policy")
         for name in POLICIES:

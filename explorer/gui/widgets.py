@@ -1,0 +1,69 @@
+"""Small building blocks the pages share: scroll areas, splitters, wrapped, muted and error labels.
+
+Each is what several pages wrote out line by line; the pages keep their own
+object names, texts and stretch factors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QSizePolicy, QSplitter, QWidget
+
+from explorer.gui.theme import restyle
+
+
+def scroll_area(widget: QWidget, parent: QWidget) -> QScrollArea:
+    """``widget`` in a frameless scroll area that scrolls vertically only (a column of a page)."""
+    area = QScrollArea(parent)
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    return area
+
+
+def splitter(orientation: Qt.Orientation, parent: QWidget, name: str, widgets: Sequence[QWidget],
+             stretch: Sequence[int] = ()) -> QSplitter:
+    """A splitter named ``name`` holding ``widgets`` (never collapsed), with their stretch factors if given."""
+    s = QSplitter(orientation, parent)
+    s.setObjectName(name)
+    s.setChildrenCollapsible(False)
+    for widget in widgets:
+        s.addWidget(widget)
+    for index, factor in enumerate(stretch):
+        s.setStretchFactor(index, factor)
+    return s
+
+
+def wrap(label: QLabel) -> QLabel:
+    """Word-wrapped, and as narrow as its column (a long text never widens the window)."""
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+def muted_label(parent: QWidget, text: str = "") -> QLabel:
+    """A wrapped label in the theme's muted colour (notes, explanations)."""
+    label = QLabel(text, parent)
+    label.setProperty("role", "muted")
+    return wrap(label)
+
+
+def error_label(parent: QWidget, text: str = "") -> QLabel:
+    """A word-wrapped label in the theme's error colour, hidden until there is something to say."""
+    label = QLabel(text, parent)
+    label.setProperty("role", "error")
+    label.setWordWrap(True)
+    label.hide()
+    return label
+
+
+def show_combo_error(combo: QComboBox, label: QLabel, message: str | None) -> None:
+    """Mark ``combo`` invalid (red border) and show ``message`` in ``label``; None or "" clears both."""
+    label.setText(message or "")
+    label.setVisible(bool(message))
+    combo.setProperty("invalid", bool(message))
+    restyle(combo)
+
