@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSizePolicy,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -35,7 +36,7 @@ from explorer.gui.numbers import num
 from explorer.gui.run_data import SimRun
 from explorer.gui.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.scenario_panel import ScenarioPanel
-from explorer.gui.settings import read_bytes, read_str
+from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.sim_runner import SimRunner
 from explorer.gui.sm_grid import SmGridView
 from explorer.gui.theme import LIGHT, Theme
@@ -445,6 +446,9 @@ class ExplorerPage(QWidget):
         self._debounce.stop()
         self.runner.shutdown()
 
+    def _splitters(self) -> dict[str, QSplitter]:
+        return {"splitter": self.splitter, "center": self.center}
+
     def save_state(self, settings: QSettings) -> None:
         from explorer.model.tomlio import dumps
 
@@ -453,8 +457,7 @@ class ExplorerPage(QWidget):
         settings.setValue("sm", self.session.selected_sm)
         settings.setValue("speed", self.clock.speed)
         settings.setValue("per_sm", self.per_sm.isChecked())
-        settings.setValue("splitter", self.splitter.saveState())
-        settings.setValue("center", self.center.saveState())
+        save_splitters(settings, self._splitters())
         settings.endGroup()
 
     def restore_state(self, settings: QSettings) -> None:
@@ -481,10 +484,8 @@ class ExplorerPage(QWidget):
                 self.transport.set_speed(speed)
                 self.clock.speed = speed
             self.per_sm.setChecked(str(settings.value("per_sm", "false")).lower() == "true")
-            for key, splitter in (("splitter", self.splitter), ("center", self.center)):
-                state = read_bytes(settings, key)
-                if state is not None and splitter.restoreState(state):
-                    self._sized = True
+            if restore_splitters(settings, self._splitters()):
+                self._sized = True
         finally:
             settings.endGroup()
 

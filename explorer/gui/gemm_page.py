@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -49,7 +50,7 @@ from explorer.gui.gemm_tiles import TilePanel
 from explorer.gui.int_field import IntField
 from explorer.gui.metrics_panel import limiter_names
 from explorer.gui.numbers import num
-from explorer.gui.settings import read_bytes, read_str
+from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.theme import LIGHT, Theme
 from explorer.gui.widgets import error_label, muted_label, scroll_area, show_combo_error, splitter
 from explorer.model.catalog import load_catalog
@@ -478,6 +479,9 @@ class GemmPage(QWidget):
     def shutdown(self) -> None:
         self.tiles.stop()
 
+    def _splitters(self) -> dict[str, QSplitter]:
+        return {"splitter": self.splitter, "center": self.center, "right": self.right}
+
     def save_state(self, settings: QSettings) -> None:
         settings.beginGroup("gemm")
         settings.setValue("gpu", self.inputs.gpu_name())
@@ -485,8 +489,7 @@ class GemmPage(QWidget):
         for name, text in self.inputs.raw_values().items():
             settings.setValue(name, text)
         settings.setValue("color_by", self.tiles.color_by.currentData())
-        for key, view in (("splitter", self.splitter), ("center", self.center), ("right", self.right)):
-            settings.setValue(key, view.saveState())
+        save_splitters(settings, self._splitters())
         settings.endGroup()
 
     def restore_state(self, settings: QSettings) -> None:
@@ -500,10 +503,8 @@ class GemmPage(QWidget):
             index = self.tiles.color_by.findData(mode)
             if index >= 0:
                 self.tiles.color_by.setCurrentIndex(index)
-            for key, view in (("splitter", self.splitter), ("center", self.center), ("right", self.right)):
-                state = read_bytes(settings, key)
-                if state is not None and view.restoreState(state):
-                    self._sized = True
+            if restore_splitters(settings, self._splitters()):
+                self._sized = True
         finally:
             self.inputs.blockSignals(False)
             settings.endGroup()

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSizePolicy,
+    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -50,7 +51,7 @@ from explorer.gui.gemm_session import (
 )
 from explorer.gui.int_field import IntField
 from explorer.gui.numbers import localize, num
-from explorer.gui.settings import read_bytes, read_str
+from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.theme import LIGHT, Theme
 from explorer.gui.widgets import error_label, muted_label, scroll_area, show_combo_error, splitter
 from explorer.model.catalog import get_gpu, load_catalog
@@ -677,6 +678,9 @@ class MemoryPage(QWidget):
             w = max(self.bottom.width(), 1000)
             self.bottom.setSizes([int(w * 0.42), w - int(w * 0.42)])
 
+    def _splitters(self) -> dict[str, QSplitter]:
+        return {"splitter": self.splitter, "bottom": self.bottom}
+
     def save_state(self, settings: QSettings) -> None:
         settings.beginGroup("memory")
         settings.setValue("gpu", self.gpu_name())
@@ -684,8 +688,7 @@ class MemoryPage(QWidget):
             settings.setValue(name, text)
         settings.setValue("dtype", self.attention.dtype.currentData())
         settings.setValue("bytes_per_thread", str(self.coalescing.width_box.currentData()))
-        settings.setValue("splitter", self.splitter.saveState())
-        settings.setValue("bottom", self.bottom.saveState())
+        save_splitters(settings, self._splitters())
         settings.endGroup()
 
     def restore_state(self, settings: QSettings) -> None:
@@ -698,10 +701,8 @@ class MemoryPage(QWidget):
             i = self.coalescing.width_box.findData(int(read_str(settings, "bytes_per_thread", "4") or 4))
             if i >= 0:
                 self.coalescing.width_box.setCurrentIndex(i)
-            for key, splitter in (("splitter", self.splitter), ("bottom", self.bottom)):
-                state = read_bytes(settings, key)
-                if state is not None and splitter.restoreState(state):
-                    self._sized = True
+            if restore_splitters(settings, self._splitters()):
+                self._sized = True
         except ValueError:
             pass
         finally:

@@ -16,7 +16,7 @@ from explorer.gui.occupancy_graphs import OccupancyGraphs
 from explorer.gui.occupancy_inputs import OccupancyInputs
 from explorer.gui.occupancy_result import OccupancyResultView, percent
 from explorer.gui.occupancy_session import DEFAULTS, FIELDS, Evaluation, check_fields, evaluate
-from explorer.gui.settings import read_bytes, read_str
+from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.theme import Theme
 
 
@@ -112,7 +112,7 @@ class OccupancyPanel(QWidget):
         settings.setValue("gpu", self.inputs.gpu_name())
         for name, text in self.inputs.raw_values().items():
             settings.setValue(name, text)
-        settings.setValue("splitter", self.splitter.saveState())
+        save_splitters(settings, {"splitter": self.splitter})
         settings.endGroup()
 
     def restore_state(self, settings: QSettings) -> None:
@@ -121,8 +121,7 @@ class OccupancyPanel(QWidget):
             self.inputs.blockSignals(True)
             self.inputs.set_gpu(read_str(settings, "gpu", self.inputs.gpu_name()))
             self.inputs.set_values({name: read_str(settings, name, str(DEFAULTS[name])) for name in FIELDS})
-            splitter = read_bytes(settings, "splitter")
-            if splitter is not None and self.splitter.restoreState(splitter):
+            if restore_splitters(settings, {"splitter": self.splitter}):
                 self._sized = True
         finally:
             self.inputs.blockSignals(False)

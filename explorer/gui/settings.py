@@ -7,7 +7,12 @@ uses the organization/application names set by :func:`set_application_names`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QSplitter
 
 ORGANIZATION = "WarpExplorer"
 ORGANIZATION_DOMAIN = "warp-explorer.invalid"
@@ -38,3 +43,19 @@ def read_str(settings: QSettings, key: str, default: str) -> str:
     """A string setting; anything else stored under the key (a hand edit) gives the default."""
     value = settings.value(key, default)
     return value if isinstance(value, str) else default
+
+
+def save_splitters(settings: QSettings, splitters: dict[str, QSplitter]) -> None:
+    """Each splitter's sizes under its key (in the settings' current group)."""
+    for key, splitter in splitters.items():
+        settings.setValue(key, splitter.saveState())
+
+
+def restore_splitters(settings: QSettings, splitters: dict[str, QSplitter]) -> bool:
+    """Give each splitter its saved sizes; True when at least one was restored."""
+    restored = False
+    for key, splitter in splitters.items():
+        state = read_bytes(settings, key)
+        if state is not None and splitter.restoreState(state):
+            restored = True
+    return restored
