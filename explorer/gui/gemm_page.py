@@ -47,13 +47,20 @@ from explorer.gui.gemm_session import (
     seconds_text,
 )
 from explorer.gui.gemm_tiles import TilePanel
-from explorer.gui.int_field import IntField
+from explorer.gui.int_field import IntField, show_field_errors
 from explorer.gui.metrics_panel import limiter_names
 from explorer.gui.numbers import num
 from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.theme import LIGHT, Theme
-from explorer.gui.widgets import error_label, muted_label, scroll_area, show_combo_error, splitter
-from explorer.model.catalog import load_catalog
+from explorer.gui.widgets import (
+    add_gpus,
+    error_label,
+    muted_label,
+    scroll_area,
+    select_data,
+    show_combo_error,
+    splitter,
+)
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
@@ -71,10 +78,7 @@ class GemmInputs(QGroupBox):
         self.setTitle(self.tr("GEMM  C = A × B"))
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("gemm_gpu")
-        for spec in load_catalog().values():
-            self.gpu.addItem(spec.name, spec.name)
-            self.gpu.setItemData(self.gpu.count() - 1, self.tr("{full}: {sms} SMs").format(
-                full=spec.full_name, sms=spec.sm_count), Qt.ItemDataRole.ToolTipRole)
+        add_gpus(self.gpu, lambda spec: self.tr("{full}: {sms} SMs").format(full=spec.full_name, sms=spec.sm_count))
         self.gpu.setCurrentIndex(max(0, self.gpu.findData(DEFAULT_GPU)))
         self.dtype = QComboBox(self)
         self.dtype.setObjectName("gemm_dtype")
@@ -146,10 +150,7 @@ class GemmInputs(QGroupBox):
         return i >= 0
 
     def set_dtype(self, name: str) -> bool:
-        i = self.dtype.findData(name.lower())
-        if i >= 0:
-            self.dtype.setCurrentIndex(i)
-        return i >= 0
+        return select_data(self.dtype, name.lower())
 
     def raw_values(self) -> dict[str, str]:
         return {name: f.text() for name, f in self.fields.items()}
@@ -160,11 +161,7 @@ class GemmInputs(QGroupBox):
                 self.fields[name].set_text(str(value))
 
     def show_errors(self, errors: dict[str, str]) -> None:
-        for name, f in self.fields.items():
-            message = errors.get(name)
-            if message is not None and not f.text().strip():
-                message = self.tr("enter a whole number")
-            f.set_error(message)
+        show_field_errors(self.fields, errors, self.tr("enter a whole number"))
         show_combo_error(self.dtype, self.dtype_error, errors.get("dtype") or errors.get("gpu"))
 
     def show_defaults(self, plan: GemmPlan) -> None:
@@ -499,10 +496,7 @@ class GemmPage(QWidget):
             self.inputs.set_gpu(read_str(settings, "gpu", self.inputs.gpu_name()))
             self.inputs.set_dtype(read_str(settings, "dtype", self.inputs.dtype_name()))
             self.inputs.set_values({name: read_str(settings, name, GEMM_DEFAULTS[name]) for name in GEMM_FIELDS})
-            mode = read_str(settings, "color_by", "wave")
-            index = self.tiles.color_by.findData(mode)
-            if index >= 0:
-                self.tiles.color_by.setCurrentIndex(index)
+            select_data(self.tiles.color_by, read_str(settings, "color_by", "wave"))
             if restore_splitters(settings, self._splitters()):
                 self._sized = True
         finally:

@@ -93,3 +93,12 @@ class IntField(QWidget):
         self.error.setText(message or "")
         self.error.setVisible(invalid)
         self.edit.setToolTip(f"{self._help}\n\n{message}" if invalid and self._help else (message or self._help))
+
+
+def show_field_errors(fields: dict[str, IntField], errors: dict[str, str], empty_message: str) -> None:
+    """Mark each field with its message in ``errors`` (clear the others); an empty field says ``empty_message``."""
+    for name, field in fields.items():
+        message = errors.get(name)
+        if message is not None and not field.text().strip():
+            message = empty_message
+        field.set_error(message)

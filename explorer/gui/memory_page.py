@@ -49,12 +49,20 @@ from explorer.gui.gemm_session import (
     seconds_text,
     si_bytes,
 )
-from explorer.gui.int_field import IntField
+from explorer.gui.int_field import IntField, show_field_errors
 from explorer.gui.numbers import localize, num
 from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.theme import LIGHT, Theme
-from explorer.gui.widgets import error_label, muted_label, scroll_area, show_combo_error, splitter
-from explorer.model.catalog import get_gpu, load_catalog
+from explorer.gui.widgets import (
+    add_gpus,
+    error_label,
+    muted_label,
+    scroll_area,
+    select_data,
+    show_combo_error,
+    splitter,
+)
+from explorer.model.catalog import get_gpu
 
 # SimResult.memory_bytes key for each hierarchy level (registers: not counted by the simulator)
 TRAFFIC_KEY = {"shared": "shared", "l1": "l1", "l2": "l2", "hbm": "dram"}
@@ -477,8 +485,8 @@ class AttentionView(QGroupBox):
             for name, value in values.items():
                 if name in self.fields:
                     self.fields[name].set_text(str(value))
-            if dtype is not None and self.dtype.findData(dtype) >= 0:
-                self.dtype.setCurrentIndex(self.dtype.findData(dtype))
+            if dtype is not None:
+                select_data(self.dtype, dtype)
         finally:
             for f in self.fields.values():
                 f.blockSignals(False)
@@ -488,11 +496,7 @@ class AttentionView(QGroupBox):
     def recompute(self) -> None:
         ev = evaluate_attention(self.gpu_name, self.dtype.currentData(), self.raw_values())
         self.errors = dict(ev.errors)
-        for name, f in self.fields.items():
-            message = ev.errors.get(name)
-            if message is not None and not f.text().strip():
-                message = self.tr("enter a whole number")
-            f.set_error(message)
+        show_field_errors(self.fields, ev.errors, self.tr("enter a whole number"))
         show_combo_error(self.dtype, self.dtype_error, ev.errors.get("dtype"))
         self.stale.setVisible(bool(ev.errors) and self.comparison is not None)
         self.stale.setText(self.tr("Invalid input: showing the last valid comparison."))
@@ -558,9 +562,7 @@ class MemoryPage(QWidget):
         self.run = None  # the Explorer's SimRun shown as live traffic
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("memory_gpu")
-        for spec in load_catalog().values():
-            self.gpu.addItem(spec.name, spec.name)
-            self.gpu.setItemData(self.gpu.count() - 1, spec.full_name, Qt.ItemDataRole.ToolTipRole)
+        add_gpus(self.gpu, lambda spec: spec.full_name)
         self.gpu.setCurrentIndex(max(0, self.gpu.findData(DEFAULT_GPU)))
         gpu_label = QLabel(self.tr("&GPU:"), self)
         gpu_label.setBuddy(self.gpu)
@@ -592,10 +594,7 @@ class MemoryPage(QWidget):
         return self.gpu.currentData()
 
     def set_gpu(self, name: str) -> bool:
-        i = self.gpu.findData(name)
-        if i >= 0:
-            self.gpu.setCurrentIndex(i)
-        return i >= 0
+        return select_data(self.gpu, name)
 
     def _gpu_changed(self) -> None:
         self.hierarchy.show_gpu(self.gpu_name())
@@ -698,9 +697,7 @@ class MemoryPage(QWidget):
                 self.set_gpu(read_str(settings, "gpu", self.gpu_name()))
             self.attention.set_inputs({name: read_str(settings, name, ATTENTION_DEFAULTS[name])
                                        for name in ATTENTION_FIELDS}, read_str(settings, "dtype", "fp16"))
-            i = self.coalescing.width_box.findData(int(read_str(settings, "bytes_per_thread", "4") or 4))
-            if i >= 0:
-                self.coalescing.width_box.setCurrentIndex(i)
+            select_data(self.coalescing.width_box, int(read_str(settings, "bytes_per_thread", "4") or 4))
             if restore_splitters(settings, self._splitters()):
                 self._sized = True
         except ValueError:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QWidget
 
-from explorer.gui.int_field import IntField
+from explorer.gui.int_field import IntField, show_field_errors
 from explorer.gui.occupancy_session import DEFAULT_GPU, DEFAULTS, FIELDS
+from explorer.gui.widgets import add_gpus, select_data
 from explorer.model.catalog import GpuSpec, load_catalog
 
 # Up/Down step per field: a warp of threads, one register, 1 KB of shared memory.
@@ -27,9 +28,7 @@ class OccupancyInputs(QGroupBox):
         self.setTitle(self.tr("Kernel launch"))
         self.gpu = QComboBox(self)
         self.gpu.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        for spec in load_catalog().values():
-            self.gpu.addItem(spec.name, spec.name)
-            self.gpu.setItemData(self.gpu.count() - 1, self._gpu_tooltip(spec), Qt.ItemDataRole.ToolTipRole)
+        add_gpus(self.gpu, self._gpu_tooltip)
         self.gpu_info = QLabel(self)
         self.gpu_info.setProperty("role", "muted")
         self.gpu_info.setWordWrap(True)
@@ -114,10 +113,7 @@ class OccupancyInputs(QGroupBox):
         return self.gpu.currentData()
 
     def set_gpu(self, name: str) -> bool:
-        index = self.gpu.findData(name)
-        if index >= 0:
-            self.gpu.setCurrentIndex(index)
-        return index >= 0
+        return select_data(self.gpu, name)
 
     def raw_values(self) -> dict[str, str]:
         return {name: field.text() for name, field in self.fields.items()}
@@ -129,8 +125,4 @@ class OccupancyInputs(QGroupBox):
 
     def show_errors(self, errors: dict[str, str]) -> None:
         """Mark the bad fields with the core's message; clear the rest."""
-        for name, field in self.fields.items():
-            message = errors.get(name)
-            if message is not None and not field.text().strip():
-                message = self.tr("enter a whole number")
-            field.set_error(message)
+        show_field_errors(self.fields, errors, self.tr("enter a whole number"))

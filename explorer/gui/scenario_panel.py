@@ -11,10 +11,9 @@ from PySide6.QtCore import QLocale, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
-from explorer.gui.int_field import IntField
+from explorer.gui.int_field import IntField, show_field_errors
 from explorer.gui.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
-from explorer.gui.widgets import muted_label
-from explorer.model.catalog import load_catalog
+from explorer.gui.widgets import add_gpus, muted_label, select_data
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
 from explorer.model.workload import PRESETS
@@ -42,10 +41,8 @@ class ScenarioPanel(QGroupBox):
 
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("field_gpu")
-        for spec in load_catalog().values():
-            self.gpu.addItem(spec.name, spec.name)
-            self.gpu.setItemData(self.gpu.count() - 1, self.tr("{full}: {sms} SMs × {warps} warp slots").format(
-                full=spec.full_name, sms=spec.sm_count, warps=spec.max_warps_per_sm), Qt.ItemDataRole.ToolTipRole)
+        add_gpus(self.gpu, lambda spec: self.tr("{full}: {sms} SMs × {warps} warp slots").format(
+            full=spec.full_name, sms=spec.sm_count, warps=spec.max_warps_per_sm))
         self.workload = QComboBox(self)
         self.workload.setObjectName("field_workload")
         for name, body in PRESETS.items():
@@ -151,13 +148,10 @@ class ScenarioPanel(QGroupBox):
             for key, field in self.fields.items():
                 field.set_text(texts[key])
                 field.set_error(None)
-            self._select(self.gpu, texts["gpu"])
-            self._select(self.policy, texts["policy"])
-            self._select(self.workload, texts["workload"])
-            name = preset if preset is not None else scenario.name
-            index = self.preset.findData(name)
-            if index >= 0:
-                self.preset.setCurrentIndex(index)
+            select_data(self.gpu, texts["gpu"])
+            select_data(self.policy, texts["policy"])
+            select_data(self.workload, texts["workload"])
+            select_data(self.preset, preset if preset is not None else scenario.name)
             self.description.setText(translated(scenario_descriptions(), " ".join(scenario.description.split())))
             self.description.setVisible(bool(scenario.description))
             self._update_workload_info(scenario)
@@ -165,18 +159,8 @@ class ScenarioPanel(QGroupBox):
         finally:
             self._loading = False
 
-    @staticmethod
-    def _select(combo: QComboBox, value: str) -> None:
-        index = combo.findData(value)
-        if index >= 0:
-            combo.setCurrentIndex(index)
-
     def show_errors(self, errors: dict[str, str]) -> None:
-        for key, field in self.fields.items():
-            message = errors.get(key)
-            if message is not None and not field.text().strip():
-                message = self.tr("enter a value")
-            field.set_error(message)
+        show_field_errors(self.fields, errors, self.tr("enter a value"))
 
     def update_summary(self, scenario: Scenario) -> None:
         launch = scenario.launch

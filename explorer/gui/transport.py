@@ -12,6 +12,8 @@ import time
 from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QWidget
 
+from explorer.gui.widgets import select_data
+
 SPEEDS = (10, 30, 100, 300, 1000, 3000, 10000, 30000)  # cycles per second
 DEFAULT_SPEED = 300
 FRAME_MS = 16
@@ -155,9 +157,7 @@ class TransportBar(QWidget):
         self.play.setText(self.tr("▮▮ Pause") if playing else self.tr("▶ Play"))
 
     def set_speed(self, speed: int) -> None:
-        index = self.speed.findData(speed)
-        if index >= 0:
-            self.speed.setCurrentIndex(index)
+        select_data(self.speed, speed)
 
     def _slider_moved(self, value: int) -> None:
         if not self._updating:

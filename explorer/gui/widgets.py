@@ -1,4 +1,4 @@
-"""Small building blocks the pages share: scroll areas, splitters, wrapped, muted and error labels.
+"""Small building blocks the pages share: scroll areas, splitters, labels, combo boxes.
 
 Each is what several pages wrote out line by line; the pages keep their own
 object names, texts and stretch factors.
@@ -6,12 +6,13 @@ object names, texts and stretch factors.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QSizePolicy, QSplitter, QWidget
 
 from explorer.gui.theme import restyle
+from explorer.model.catalog import GpuSpec, load_catalog
 
 
 def scroll_area(widget: QWidget, parent: QWidget) -> QScrollArea:
@@ -67,3 +68,18 @@ def show_combo_error(combo: QComboBox, label: QLabel, message: str | None) -> No
     combo.setProperty("invalid", bool(message))
     restyle(combo)
 
+
+
+def select_data(combo: QComboBox, value) -> bool:
+    """Make the item whose data is ``value`` current; False (and no change) when there is none."""
+    index = combo.findData(value)
+    if index >= 0:
+        combo.setCurrentIndex(index)
+    return index >= 0
+
+
+def add_gpus(combo: QComboBox, tooltip: Callable[[GpuSpec], str]) -> None:
+    """One item per catalog GPU (text and data: its name), with ``tooltip(spec)`` as the item's tooltip."""
+    for spec in load_catalog().values():
+        combo.addItem(spec.name, spec.name)
+        combo.setItemData(combo.count() - 1, tooltip(spec), Qt.ItemDataRole.ToolTipRole)
