@@ -1,7 +1,9 @@
 """Small painted bars: a stacked warp-state bar (Nsight style) and a labelled meter.
 
 Both carry their numbers in text too (inside the bar where it fits, and in the
-tooltip), so colour is never the only carrier.
+tooltip), so colour is never the only carrier. :class:`PaintedBar` and
+:class:`SegmentBar` are what every painted bar of the window shares (the GEMM
+view's stacked bar and the Memory view's request bar too).
 """
 
 from __future__ import annotations
@@ -15,29 +17,64 @@ from explorer.gui.state_colors import display_names, meanings, state_color
 from explorer.gui.theme import LIGHT, Theme
 
 
-class StateBar(QWidget):
-    """Segments (state code, amount) side by side, widths proportional to the amounts."""
+class PaintedBar(QWidget):
+    """A custom-painted bar: as wide as its column, ``height`` pixels high, in the theme's colours."""
 
-    def __init__(self, parent: QWidget | None = None, height: int = 22):
+    HINT_WIDTH = 200
+
+    def __init__(self, parent: QWidget | None = None, height: int = 18):
         super().__init__(parent)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(height)
-        self.segments: list[tuple[int, float]] = []
-        self.total = 0.0
-        self.unit = ""  # e.g. "warps", "warp-cycles"
         self.theme: Theme = LIGHT
 
     def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
-        return QSize(240, self.height())
+        return QSize(self.HINT_WIDTH, self.height())
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        self.update()
+
+    def draw_frame(self, p: QPainter) -> None:
+        """The theme's one-pixel outline around the whole bar."""
+        p.setPen(QPen(QColor(self.theme.mid), 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(self.rect().adjusted(0, 0, -1, -1))
+
+
+class SegmentBar(PaintedBar):
+    """Segments side by side; hovering one shows :meth:`tooltip_at` for it."""
+
+    def tooltip_at(self, x: int) -> str:
+        """The tooltip of the segment under ``x`` ("" between or beside the segments)."""
+        return ""
+
+    def event(self, event) -> bool:  # noqa: D401 - Qt API
+        if event.type() == QEvent.Type.ToolTip:
+            tip = self.tooltip_at(event.pos().x())
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
+
+
+class StateBar(SegmentBar):
+    """Segments (state code, amount) side by side, widths proportional to the amounts."""
+
+    HINT_WIDTH = 240
+
+    def __init__(self, parent: QWidget | None = None, height: int = 22):
+        super().__init__(parent, height)
+        self.segments: list[tuple[int, float]] = []
+        self.total = 0.0
+        self.unit = ""  # e.g. "warps", "warp-cycles"
 
     def set_segments(self, segments: list[tuple[int, float]], unit: str) -> None:
         self.segments = [(c, float(v)) for c, v in segments if v > 0]
         self.total = sum(v for _, v in self.segments)
         self.unit = unit
-        self.update()
-
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
         self.update()
 
     def _rects(self) -> list[tuple[int, float, QRect]]:
@@ -64,46 +101,29 @@ class StateBar(QWidget):
                 light = color.lightness() > 140 and code not in (5,)
                 p.setPen(QColor("#000000") if light else QColor("#FFFFFF"))
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter, share)
-        p.setPen(QPen(QColor(self.theme.mid), 1))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRect(self.rect().adjusted(0, 0, -1, -1))
+        self.draw_frame(p)
         p.end()
 
-    def event(self, event) -> bool:  # noqa: D401 - Qt API
-        if event.type() == QEvent.Type.ToolTip:
-            for code, v, r in self._rects():
-                if r.left() <= event.pos().x() <= r.right():
-                    QToolTip.showText(event.globalPos(), "<b>{}</b>: {} {} ({}%)<br>{}".format(
-                        display_names()[code], num(v), self.unit, num(100 * v / self.total, 1), meanings()[code]),
-                        self)
-                    return True
-            QToolTip.hideText()
-            return True
-        return super().event(event)
+    def tooltip_at(self, x: int) -> str:
+        for code, v, r in self._rects():
+            if r.left() <= x <= r.right():
+                return "<b>{}</b>: {} {} ({}%)<br>{}".format(
+                    display_names()[code], num(v), self.unit, num(100 * v / self.total, 1), meanings()[code])
+        return ""
 
 
-class Meter(QWidget):
+class Meter(PaintedBar):
     """A fraction as a filled bar with its text ("5.5%") drawn beside the fill."""
 
     def __init__(self, color: str, parent: QWidget | None = None, height: int = 18):
-        super().__init__(parent)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(height)
+        super().__init__(parent, height)
         self.color = color
         self.fraction = 0.0
         self.text = ""
-        self.theme: Theme = LIGHT
-
-    def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
-        return QSize(200, self.height())
 
     def set_value(self, fraction: float, text: str) -> None:
         self.fraction = max(0.0, min(1.0, float(fraction)))
         self.text = text
-        self.update()
-
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
         self.update()
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
@@ -112,8 +132,7 @@ class Meter(QWidget):
         p.fillRect(r, QColor(self.theme.base))
         fill = QRect(r.x(), r.y(), round(r.width() * self.fraction), r.height())
         p.fillRect(fill, QColor(self.color))
-        p.setPen(QPen(QColor(self.theme.mid), 1))
-        p.drawRect(r)
+        self.draw_frame(p)
         fm = QFontMetrics(self.font())
         tw = fm.horizontalAdvance(self.text) + 8
         if fill.width() >= tw:

@@ -17,21 +17,20 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QLabel,
     QSizePolicy,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from explorer.gemm import GemmPlan, Roofline, gemm_points
 from explorer.gui import palette as oi
-from explorer.gui.bars import Meter
+from explorer.gui.bars import Meter, SegmentBar
 from explorer.gui.gemm_session import count_text, seconds_text, si_bytes
 from explorer.gui.numbers import localize, num, unit
 from explorer.gui.plots import ThemedPlot
@@ -161,19 +160,15 @@ class RooflinePlot(ThemedPlot):
 # ---------------------------------------------------------------------------
 # Stacked bar
 # ---------------------------------------------------------------------------
-class StackBar(QWidget):
+class StackBar(SegmentBar):
     """Segments (name, value, colour) side by side; shares written inside where they fit."""
 
+    HINT_WIDTH = 260
+
     def __init__(self, parent: QWidget | None = None, height: int = 26):
-        super().__init__(parent)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(height)
+        super().__init__(parent, height)
         self.segments: list[tuple[str, float, str]] = []
         self.unit = ""
-        self.theme: Theme = LIGHT
-
-    def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
-        return QSize(260, self.height())
 
     def set_segments(self, segments: list[tuple[str, float, str]], unit: str = "") -> None:
         self.segments = [(n, float(v), c) for n, v, c in segments if v > 0]
@@ -183,10 +178,6 @@ class StackBar(QWidget):
     @property
     def total(self) -> float:
         return sum(v for _n, v, _c in self.segments)
-
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
-        self.update()
 
     def _rects(self) -> list[tuple[str, float, str, QRectF]]:
         total = self.total
@@ -214,21 +205,14 @@ class StackBar(QWidget):
                 color = QColor(c)
                 p.setPen(QColor("#000000") if color.lightness() > 140 else QColor("#FFFFFF"))
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter, text)
-        p.setPen(QPen(QColor(self.theme.mid), 1))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRect(self.rect().adjusted(0, 0, -1, -1))
+        self.draw_frame(p)
         p.end()
 
-    def event(self, event) -> bool:  # noqa: D401 - Qt API
-        if event.type() == QEvent.Type.ToolTip:
-            for name, v, _c, r in self._rects():
-                if r.left() <= event.pos().x() <= r.right():
-                    QToolTip.showText(event.globalPos(), f"<b>{name}</b>: {self.format_value(v)} "
-                                                         f"({num(100 * v / self.total, 1)}%)", self)
-                    return True
-            QToolTip.hideText()
-            return True
-        return super().event(event)
+    def tooltip_at(self, x: int) -> str:
+        for name, v, _c, r in self._rects():
+            if r.left() <= x <= r.right():
+                return f"<b>{name}</b>: {self.format_value(v)} ({num(100 * v / self.total, 1)}%)"
+        return ""
 
     def format_value(self, v: float) -> str:
         if self.unit == "s":

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QRectF, QSettings, QSize, Qt, Signal
+from PySide6.QtCore import QRectF, QSettings, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gemm import DTYPES, AttentionComparison, MemoryLevel, coalescing_table, memory_hierarchy
 from explorer.gui import palette as oi
-from explorer.gui.bars import Meter
+from explorer.gui.bars import Meter, PaintedBar
 from explorer.gui.core_texts import memory_places, translated
 from explorer.gui.gemm_charts import bandwidth_text
 from explorer.gui.gemm_session import (
@@ -258,28 +258,20 @@ class HierarchyView(QGroupBox):
 # ---------------------------------------------------------------------------
 # Coalescing
 # ---------------------------------------------------------------------------
-class RequestBar(QWidget):
+class RequestBar(PaintedBar):
     """Bytes one warp-wide load moves, to scale: the used part solid, the rest hatched."""
 
+    HINT_WIDTH = 260
+
     def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(24)
+        super().__init__(parent, height=24)
         self.useful = 0
         self.moved = 0
         self.scale = 1
         self.text = ""
-        self.theme: Theme = LIGHT
-
-    def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
-        return QSize(260, self.height())
 
     def set_value(self, useful: int, moved: int, scale: int, text: str) -> None:
         self.useful, self.moved, self.scale, self.text = useful, moved, max(1, scale), text
-        self.update()
-
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
         self.update()
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
