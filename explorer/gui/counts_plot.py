@@ -8,6 +8,8 @@ curve has its own colour *and* line style, and the legend names them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QSize, Qt
@@ -125,33 +127,63 @@ class CountsPlot(CursorPlot):
             self._fill()
 
 
-class _LineSample(QWidget):
-    def __init__(self, plot: CountsPlot, key: str, parent: QWidget):
+class LineSample(QWidget):
+    """A short line drawn with a curve's pen (``pen()``, read at every paint; None draws nothing)."""
+
+    def __init__(self, pen: Callable[[], QPen | None], parent: QWidget, antialias: bool = True):
         super().__init__(parent)
-        self.plot, self.key = plot, key
+        self.pen, self.antialias = pen, antialias
         self.setFixedSize(QSize(28, 12))
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
-        pen = self.plot.pens.get(self.key)
+        pen = self.pen()
         if pen is None:
             return
         p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if self.antialias:
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setPen(QPen(pen))
         p.drawLine(QPointF(1, self.height() / 2), QPointF(self.width() - 1, self.height() / 2))
         p.end()
 
 
-class CurveLegend(QWidget):
+class LegendRow(QWidget):
+    """Line samples and curve names in one row, outside the plot; clipped rather than widening the window."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 0, 4, 0)
+        layout.setSpacing(4)
+        self.samples: list[LineSample] = []
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(0)
+
+    def add_curve(self, pen: Callable[[], QPen | None], name: str, tip: str, antialias: bool = True) -> QLabel:
+        """A sample and the curve's name (both with ``tip``); returns the name's label."""
+        sample = LineSample(pen, self, antialias)
+        label = QLabel(name, self)
+        sample.setToolTip(tip)
+        label.setToolTip(tip)
+        layout = self.layout()
+        layout.addWidget(sample)
+        layout.addWidget(label)
+        layout.addSpacing(10)
+        self.samples.append(sample)
+        return label
+
+    def refresh(self) -> None:
+        """Repaint the samples (the pens changed with the theme)."""
+        for sample in self.samples:
+            sample.update()
+
+
+class CurveLegend(LegendRow):
     """Line samples and names of the counts plot's curves, in one row."""
 
     def __init__(self, plot: CountsPlot, parent: QWidget):
         super().__init__(parent)
         self.plot = plot
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 0, 4, 0)
-        layout.setSpacing(4)
-        self.samples = []
         tips = {
             "launched": self.tr("Warps of the grid not finished yet: resident plus still waiting for a place."),
             "resident": self.tr("Warps placed on an SM (holding a slot, registers, shared memory)."),
@@ -159,19 +191,5 @@ class CurveLegend(QWidget):
             "issued": self.tr("Warp-instructions issued this cycle (at most one per scheduler)."),
         }
         for key in SERIES:
-            sample = _LineSample(plot, key, self)
-            label = QLabel(plot._names()[key], self)
-            sample.setToolTip(tips[key])
-            label.setToolTip(tips[key])
-            layout.addWidget(sample)
-            layout.addWidget(label)
-            layout.addSpacing(10)
-            self.samples.append(sample)
-        layout.addStretch(1)
-        # clipped rather than widening the window: the plot's title and tooltips say the same
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(0)
-
-    def refresh(self) -> None:
-        for sample in self.samples:
-            sample.update()
+            self.add_curve(lambda k=key: plot.pens.get(k), plot._names()[key], tips[key])
+        self.layout().addStretch(1)  # the plot's title and tooltips say what a clipped row leaves out

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolTip, QWidget
+from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
 from explorer.gui import measurement_data as md
+from explorer.gui.counts_plot import LegendRow
 from explorer.gui.theme import LIGHT, Theme
 
 
@@ -148,33 +149,16 @@ class CountsOverlay(QObject):
         self.legend.refresh()
 
 
-class _Sample(QWidget):
-    def __init__(self, overlay: CountsOverlay, key: str, parent: QWidget):
-        super().__init__(parent)
-        self.overlay, self.key = overlay, key
-        self.setFixedSize(QSize(28, 12))
-
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
-        p = QPainter(self)
-        p.setPen(measured_pens(self.overlay.theme)[self.key])
-        p.drawLine(QPointF(1, self.height() / 2), QPointF(self.width() - 1, self.height() / 2))
-        p.end()
-
-
-class MeasuredLegend(QWidget):
+class MeasuredLegend(LegendRow):
     """"Measured on <device>: ┈ resident ┈· unfinished" under the counts plot."""
 
     def __init__(self, overlay: CountsOverlay):
         super().__init__(None)
         self.setObjectName("measured_legend")
         self.overlay = overlay
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(4, 0, 4, 0)
-        layout.setSpacing(4)
         self.title = QLabel(self)
         self.title.setObjectName("measured_legend_title")
-        layout.addWidget(self.title)
-        self.samples = []
+        self.layout().addWidget(self.title)
         names = {
             "resident": self.tr("measured resident"),
             "launched": self.tr("measured unfinished (launched)"),
@@ -187,19 +171,11 @@ class MeasuredLegend(QWidget):
         }
         self.labels: dict[str, QLabel] = {}
         for key in ("resident", "launched"):
-            sample = _Sample(overlay, key, self)
-            label = QLabel(names[key], self)
+            label = self.add_curve(lambda k=key: measured_pens(overlay.theme)[k], names[key], tips[key],
+                                   antialias=False)
             label.setObjectName(f"measured_legend_{key}")
-            sample.setToolTip(tips[key])
-            label.setToolTip(tips[key])
-            layout.addWidget(sample)
-            layout.addWidget(label)
-            layout.addSpacing(10)
-            self.samples.append(sample)
             self.labels[key] = label
-        layout.addStretch(1)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(0)
+        self.layout().addStretch(1)
         self.hide()
 
     def set_measurement(self, m) -> None:
@@ -217,10 +193,6 @@ class MeasuredLegend(QWidget):
         i = ("resident", "launched").index(key)
         self.samples[i].setVisible(shown)
         self.labels[key].setVisible(shown)
-
-    def refresh(self) -> None:
-        for s in self.samples:
-            s.update()
 
 
 class GridOverlay(QWidget):
