@@ -23,7 +23,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QFont, QPen
 from PySide6.QtWidgets import QApplication, QSplitter, QWidget
 
-QWIDGETSIZE_MAX = (1 << 24) - 1
 _BASE = "_display_scale_base"  # a Python attribute on wrappers / items: values at scale 1.0
 
 _app_base_font: QFont | None = None
@@ -225,7 +224,8 @@ class DisplayScaler:
                 self._scale_pen(item, previous)
         w.viewport().update()
 
-    def _item_base(self, item, previous: float, make) -> dict:
+    @staticmethod
+    def _item_base(item, make) -> dict:
         base = getattr(item, _BASE, None)
         if base is None:
             base = make()
@@ -234,7 +234,7 @@ class DisplayScaler:
 
     def _scale_axis(self, axis, app_font: QFont, previous: float) -> None:
         # fixed widths are the owner's constants (unscaled); the label font followed the app font
-        base = self._item_base(axis, previous, lambda: {
+        base = self._item_base(axis, lambda: {
             "width": axis.fixedWidth, "height": axis.fixedHeight,
             "label": (_app_base_font or axis.label.font()).pointSizeF(),
         })
@@ -255,7 +255,7 @@ class DisplayScaler:
     def _scale_text(self, item, previous: float) -> None:
         """Annotations in plots (pg.TextItem): their QGraphicsTextItem's font."""
         text = item.textItem
-        base = self._item_base(item, previous, lambda: {"pt": text.font().pointSizeF() / previous})
+        base = self._item_base(item, lambda: {"pt": text.font().pointSizeF() / previous})
         want = base["pt"] * self.scale
         if base["pt"] > 0 and abs(text.font().pointSizeF() - want) > 1e-6:
             font = QFont(text.font())

@@ -39,7 +39,7 @@ from explorer.gui.scenario_panel import ScenarioPanel
 from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.sim_runner import SimRunner
 from explorer.gui.sm_grid import SmGridView
-from explorer.gui.theme import LIGHT, Theme
+from explorer.gui.theme import LIGHT, Theme, restyle
 from explorer.gui.timeline_view import TimelineView
 from explorer.gui.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar
 from explorer.gui.widgets import scroll_area, splitter
@@ -291,7 +291,6 @@ class ExplorerPage(QWidget):
         self._last_error = ""
         self.session.set_run(run)
         if self.autoplay and not self._shown_once:
-            self._shown_once = True
             self.clock.play()
         self._shown_once = True
 
@@ -399,8 +398,6 @@ class ExplorerPage(QWidget):
             text, role = "", "muted"
         if self.run_state.property("role") != role:
             self.run_state.setProperty("role", role)
-            from explorer.gui.theme import restyle
-
             restyle(self.run_state)
         self.run_state.setText(text)
         self.grid.set_placeholder(text or self.tr("Simulating…"))

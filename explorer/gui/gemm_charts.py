@@ -75,8 +75,6 @@ class RooflinePlot(ThemedPlot):
         self.plan: GemmPlan | None = None
         self.roofline: Roofline | None = None
         self.point_xy: dict[str, tuple[float, float]] = {}  # level -> (FLOP/B, TFLOPS) of the kernel
-        self.x_range = (1.0, 1.0)
-        self.y_range = (1.0, 1.0)
         self._label_font = QFont(self.font())
         self._label_font.setPointSizeF(self.font().pointSizeF() * 1.05)
         self.apply_theme(LIGHT)
@@ -115,7 +113,6 @@ class RooflinePlot(ThemedPlot):
         y_lo = min(slopes["hbm"].gbs * 1e9 * lo / 1e12, min_roof / 10)
         y_lo = min([y_lo] + [p.tflops / 3 for p in points.values()])
         y_hi = max_roof * 2.2
-        self.x_range, self.y_range = (lo, hi), (y_lo, y_hi)
 
         # bandwidth slopes: from the left edge up to the highest roof
         for level, color, style in (("hbm", HBM_COLOR, Qt.PenStyle.SolidLine),

@@ -237,7 +237,6 @@ class TileGridView(QWidget):
         values = self.waves + 1 if self.mode == "wave" else self.sms
         widest = max(1, len(str(int(values.max()))) if values.size else 1)
         font = QFont(self.font())
-        fm = QFontMetrics(font)
         # the largest font (up to 1.5x) whose widest number fits a cell
         size = font.pointSizeF()
         for factor in (1.5, 1.25, 1.0, 0.85):  # smaller would be unreadable on a projector
@@ -460,6 +459,7 @@ class TilePanel(QWidget):
         layout.addWidget(self.wave_label)
 
         self.timer = QTimer(self)
+        self._stride = 1  # waves per tick, set when playing starts
         self.timer.timeout.connect(self._tick)
         self.color_by.currentIndexChanged.connect(lambda _i: self._set_mode(self.color_by.currentData()))
         self.first.clicked.connect(lambda: self.show_wave(0))

@@ -13,6 +13,7 @@ window. It is hidden while it has nothing to draw, so it costs nothing then.
 
 from __future__ import annotations
 
+import math
 import time
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, Qt, QTimer
@@ -207,8 +208,6 @@ class LectureOverlay(QWidget):
         if self._pulse_start:
             age = time.monotonic() - self._pulse_start
             if age < 1.6:  # two gentle pulses when the step appears
-                import math
-
                 pulse = 0.5 * (1 - math.cos(age / 0.8 * 2 * math.pi)) * (1 - age / 1.6)
         bounds = QRectF(self.rect())
         edge = width / 2 + 2 * s
@@ -272,7 +271,7 @@ def merge_touching(rects: list[QRect], gap: int) -> list[QRect]:
                 union = out[i].united(out[j])
                 tight = _area(union) <= 1.15 * (_area(out[i]) + _area(out[j]))  # stacked or side by side
                 if tight and out[i].adjusted(-gap, -gap, gap, gap).intersects(out[j]):
-                    out[i] = out[i].united(out[j])
+                    out[i] = union
                     del out[j]
                     merged = True
                     break
@@ -284,7 +283,3 @@ def merge_touching(rects: list[QRect], gap: int) -> list[QRect]:
 def _area(r: QRect) -> int:
     return max(0, r.width()) * max(0, r.height())
 
-
-def window_point(window: QWidget, widget: QWidget, pos: QPoint) -> QPointF:
-    """``pos`` in ``widget`` as a point in ``window`` (for tests and callers placing dots)."""
-    return QPointF(widget.mapTo(window, pos))

@@ -178,9 +178,7 @@ class MeasurementBox(QGroupBox):
             return pct(float(value))
         if kind == "us":
             return _loc().toString(float(value), "f", 2)
-        if kind == "mhz":
-            return n(round(float(value)))
-        return n(round(float(value)))
+        return n(round(float(value)))  # "int", "mhz", "blocks"
 
     def show_measurement(self, m, saved: bool) -> None:
         meta = m.meta

@@ -602,7 +602,6 @@ class MemoryPage(QWidget):
         mb = run.result.memory_bytes
         traffic = {level: int(mb[key]) for level, key in TRAFFIC_KEY.items() if key in mb}
         seconds = float(run.summary["kernel_time_us"]) * 1e-6
-        self.hierarchy.traffic_seconds = seconds
         self.hierarchy.set_traffic(traffic, seconds, "")
         self._show_run_text()
         self._update_status()

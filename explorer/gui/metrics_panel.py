@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QSizePolic
 from explorer.gui import palette as oi
 from explorer.gui.bars import Meter, StateBar
 from explorer.gui.run_data import SimRun, state_breakdown
-from explorer.gui.state_colors import short_names
+from explorer.gui.state_colors import NAMES, short_names
 from explorer.gui.theme import LIGHT, Theme
 from explorer.gui.widgets import error_label, muted_label
 from explorer.occupancy import OccupancyResult
@@ -301,8 +301,6 @@ class RunBox(QGroupBox):
             waves=_loc().toString(s["waves"], "f", 2), blocks=n(s["total_blocks"]), per_wave=n(per_wave),
             ipc=_loc().toString(s["ipc"], "f", 2), sp=p.sub_partitions,
             elig=_loc().toString(s["avg_eligible_per_scheduler"], "f", 2)))
-        from explorer.gui.state_colors import NAMES
-
         cycles = s["warp_state_cycles"]
         parts = sorted(((NAMES.index(k), v) for k, v in cycles.items() if v > 0), key=lambda p: -p[1])
         self.bar.set_segments(parts, self.tr("warp-cycles"))

@@ -190,9 +190,6 @@ class Presentation(QObject):
         elif self.window.isFullScreen() or self.fullscreen_action.isChecked():
             self.set_full_screen(False)
 
-    def toggle(self) -> None:
-        self.set_presenting(not self.presenting)
-
     def set_full_screen(self, on: bool) -> None:
         w = self.window
         on = bool(on)

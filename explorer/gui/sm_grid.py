@@ -187,7 +187,6 @@ class SmGridView(QWidget):
         self._live = np.zeros(0, np.int64)
         self._overlay: QPixmap | None = None
         self._overlay_key = None
-        self._image_buf: np.ndarray | None = None
         self.paint_count = 0  # for the benchmark and tests: frames actually painted
         self._title_font = QFont(self.font())
         self._title_font.setPointSizeF(max(6.5, self.font().pointSizeF() * 0.75))
@@ -253,7 +252,6 @@ class SmGridView(QWidget):
         self._map = pixel_map(self.layout_, self.width(), self.height()) if self.layout_ else None
         self._codes = np.empty(run.sm_count * run.warps_per_sm + 1, np.uint8)
         self._codes[-1] = BACKGROUND
-        self._image_buf = None
         self._overlay_key = None
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
@@ -277,7 +275,6 @@ class SmGridView(QWidget):
         L = self.layout_
         self._codes[:-1] = self._states.ravel()
         pixels = self._colors[self._codes][self._map]  # state -> colour, then slot -> pixel
-        self._image_buf = pixels
         h, w = pixels.shape
         image = QImage(pixels.data, w, h, w * 4, QImage.Format.Format_RGB32)
         p.drawImage(0, 0, image)

@@ -51,9 +51,6 @@ class PlaybackClock(QObject):
             self.timer.stop()
             self.playing_changed.emit(False)
 
-    def toggle(self) -> None:
-        self.pause() if self.playing else self.play()
-
     def _tick(self) -> None:
         now = time.perf_counter()
         dt = min(now - self._last, 0.25)  # after a stall, do not leap
