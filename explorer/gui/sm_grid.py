@@ -180,6 +180,7 @@ class SmGridView(QWidget):
         self.placeholder = self.tr("Simulating…")
         self.layout_: GridLayout | None = None
         self._map: np.ndarray | None = None
+        self._bars: list[QRect] = []  # each SM's resident-warps bar, from the layout
         self._colors = argb32_table(False, LIGHT.plot_background)
         self._states: np.ndarray | None = None
         self._codes = None  # flat codes + background entry, reused every frame
@@ -243,13 +244,14 @@ class SmGridView(QWidget):
     def _relayout(self) -> None:
         run = self.run
         if run is None or self.width() < 10 or self.height() < 10:
-            self.layout_, self._map = None, None
+            self.layout_, self._map, self._bars = None, None, []
             return
         fm = QFontMetrics(self._title_font)
         label_w = fm.horizontalAdvance(self.tr("SM {n}").format(n=run.sm_count - 1)) + 6
         self.layout_ = compute_layout(self.width(), self.height(), run.sm_count, run.warps_per_sm,
                                       run.sub_partitions, fm.height(), label_w)
         self._map = pixel_map(self.layout_, self.width(), self.height()) if self.layout_ else None
+        self._bars = [self.layout_.bar_rect(sm) for sm in range(run.sm_count)] if self.layout_ else []
         self._codes = np.empty(run.sm_count * run.warps_per_sm + 1, np.uint8)
         self._codes[-1] = BACKGROUND
         self._overlay_key = None
@@ -283,8 +285,7 @@ class SmGridView(QWidget):
         fill = QColor(self.theme.plot_foreground)
         trough = QColor(self.theme.mid)
         W = L.warps_per_sm
-        for sm in range(L.sm_count):
-            r = self.bar_rect_cached(sm)
+        for sm, r in enumerate(self._bars):
             p.fillRect(r, trough)
             n = int(self.resident[sm]) if sm < len(self.resident) else 0
             if n > 0:
@@ -296,9 +297,6 @@ class SmGridView(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(sel)
         p.end()
-
-    def bar_rect_cached(self, sm: int) -> QRect:
-        return self.layout_.bar_rect(sm)
 
     def _overlay_pixmap(self) -> QPixmap:
         """Block outlines and labels, SM numbers: redrawn only when a block starts or ends."""
