@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.gpu_tasks import TaskRunner
-from explorer.gui.metrics_panel import n
+from explorer.gui.qt_numbers import n
 from explorer.gui.theme import restyle
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)

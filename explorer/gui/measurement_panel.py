@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui import measurement_data as md
-from explorer.gui.metrics_panel import _loc, n, pct
 from explorer.gui.numbers import localize
+from explorer.gui.qt_numbers import fixed, n, pct
 from explorer.gui.widgets import wrap
 
 
@@ -177,7 +177,7 @@ class MeasurementBox(QGroupBox):
         if kind == "pct":
             return pct(float(value))
         if kind == "us":
-            return _loc().toString(float(value), "f", 2)
+            return fixed(float(value), 2)
         return n(round(float(value)))  # "int", "mhz", "blocks"
 
     def show_measurement(self, m, saved: bool) -> None:

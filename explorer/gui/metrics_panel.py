@@ -14,35 +14,18 @@ new numbers never trigger a relayout.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui import palette as oi
 from explorer.gui.bars import Meter, StateBar
+from explorer.gui.qt_numbers import fixed, n, pct
 from explorer.gui.run_data import SimRun, state_breakdown
 from explorer.gui.state_colors import NAMES, short_names
 from explorer.gui.theme import LIGHT, Theme
 from explorer.gui.widgets import error_label, muted_label
 from explorer.occupancy import OccupancyResult
-
-
-def _loc() -> QLocale:
-    loc = QLocale()
-    loc.setNumberOptions(QLocale.NumberOption.DefaultNumberOptions)  # group digits even in the C locale
-    return loc
-
-
-def n(value) -> str:
-    return _loc().toString(int(value))
-
-
-def pct(fraction: float, digits: int = 1) -> str:
-    text = _loc().toString(100.0 * fraction, "f", digits)
-    zero = _loc().toString(0.0, "f", digits)[1:] if digits else ""
-    if digits and text.endswith(zero):
-        text = text[: -len(zero)]
-    return text + "%"
 
 
 def limiter_names() -> dict[str, str]:
@@ -145,7 +128,7 @@ class NowBox(QGroupBox):
         p = run.result.params
         us = cycle / p.clock_mhz
         self.heading.setText(self.tr("Cycle {c} of {total} ({us} µs)").format(
-            c=n(cycle), total=n(run.cycles), us=_loc().toString(us, "f", 2)))
+            c=n(cycle), total=n(run.cycles), us=fixed(us, 2)))
         for key, value in zip(("launched", "resident", "eligible", "issued"), self.counts):
             self.values[key].setText(n(value))
         slots = p.sm_count * p.warps_per_sm
@@ -285,7 +268,7 @@ class RunBox(QGroupBox):
         self.heading.setText(self.tr("{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles "
                                      "({us} µs at {mhz} MHz)").format(
             gpu=s["gpu"], blocks=n(s["total_blocks"]), wpb=s["warps_per_block"], warps=n(s["launched_warps"]),
-            cycles=n(s["cycles"]), us=_loc().toString(s["kernel_time_us"], "f", 2), mhz=n(p.clock_mhz)))
+            cycles=n(s["cycles"]), us=fixed(s["kernel_time_us"], 2), mhz=n(p.clock_mhz)))
         self.occ_achieved.set_value(s["achieved_occupancy"], pct(s["achieved_occupancy"]))
         self.nvml.set_value(s["kernel_active_fraction"], pct(s["kernel_active_fraction"], 0))
         self.issue.set_value(s["issue_slot_utilization"], pct(s["issue_slot_utilization"]))
@@ -298,9 +281,9 @@ class RunBox(QGroupBox):
             "Waves: {waves} ({blocks} blocks; {per_wave} fit at once)\n"
             "IPC: {ipc} instructions per active SM per cycle (max {sp})\n"
             "Ready warps per scheduler: {elig} on average").format(
-            waves=_loc().toString(s["waves"], "f", 2), blocks=n(s["total_blocks"]), per_wave=n(per_wave),
-            ipc=_loc().toString(s["ipc"], "f", 2), sp=p.sub_partitions,
-            elig=_loc().toString(s["avg_eligible_per_scheduler"], "f", 2)))
+            waves=fixed(s["waves"], 2), blocks=n(s["total_blocks"]), per_wave=n(per_wave),
+            ipc=fixed(s["ipc"], 2), sp=p.sub_partitions,
+            elig=fixed(s["avg_eligible_per_scheduler"], 2)))
         cycles = s["warp_state_cycles"]
         parts = sorted(((NAMES.index(k), v) for k, v in cycles.items() if v > 0), key=lambda p: -p[1])
         self.bar.set_segments(parts, self.tr("warp-cycles"))

@@ -7,11 +7,12 @@ and for colour-blind viewers.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QLocale, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
 from explorer.gui.numbers import localize
+from explorer.gui.qt_numbers import grouping_locale
 from explorer.gui.theme import restyle
 from explorer.gui.widgets import error_label
 from explorer.model.catalog import GpuSpec
@@ -135,8 +136,7 @@ class OccupancyResultView(QGroupBox):
         self.stale.setVisible(stale)
 
     def show_result(self, gpu: GpuSpec, r: OccupancyResult) -> None:
-        loc = QLocale()
-        loc.setNumberOptions(QLocale.NumberOption.DefaultNumberOptions)  # group digits even in the C locale
+        loc = grouping_locale()
         self.occupancy.setText(percent(r.occupancy))
         self.summary.setText(
             self.tr("Active warps per SM: {warps} of {max}\nActive blocks per SM: {blocks}").format(

@@ -7,11 +7,12 @@ fields are wrong and why; the message appears under the field, which turns red.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.int_field import IntField, show_field_errors
+from explorer.gui.qt_numbers import grouping_locale
 from explorer.gui.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
 from explorer.gui.widgets import add_gpus, muted_label, select_data
 from explorer.model.presets import preset_names
@@ -164,8 +165,7 @@ class ScenarioPanel(QGroupBox):
 
     def update_summary(self, scenario: Scenario) -> None:
         launch = scenario.launch
-        loc = QLocale()
-        loc.setNumberOptions(QLocale.NumberOption.DefaultNumberOptions)
+        loc = grouping_locale()
         threads = launch.total_blocks * launch.threads_per_block
         self.launched.setText(self.tr("Launched: {blocks} blocks × {tpb} threads = {threads} threads = {warps} warps").format(
             blocks=loc.toString(launch.total_blocks), tpb=loc.toString(launch.threads_per_block),

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QWidget
 
+from explorer.gui.qt_numbers import grouping_locale
 from explorer.gui.widgets import select_data
 
 SPEEDS = (10, 30, 100, 300, 1000, 3000, 10000, 30000)  # cycles per second
@@ -104,8 +105,7 @@ class TransportBar(QWidget):
         speed_label = QLabel(self.tr("&Speed:"), self)
         self.speed = QComboBox(self)
         self.speed.setObjectName("speed")
-        loc = QLocale()
-        loc.setNumberOptions(QLocale.NumberOption.DefaultNumberOptions)
+        loc = grouping_locale()
         for s in SPEEDS:
             self.speed.addItem(self.tr("{n} cycles/s").format(n=loc.toString(s)), s)
         self.speed.setCurrentIndex(SPEEDS.index(DEFAULT_SPEED))
@@ -146,8 +146,7 @@ class TransportBar(QWidget):
         self._updating = True
         self.slider.setValue(cycle)
         self._updating = False
-        loc = QLocale()
-        loc.setNumberOptions(QLocale.NumberOption.DefaultNumberOptions)
+        loc = grouping_locale()
         self.cycle_label.setText(self.tr("cycle {c} of {n}").format(c=loc.toString(cycle), n=loc.toString(self._total)))
 
     def set_playing(self, playing: bool) -> None:
