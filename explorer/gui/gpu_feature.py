@@ -168,8 +168,9 @@ class GpuController(QObject):
             bar.addPermanentWidget(widget)
             widget.hide()
         # the occupancy calculator takes a .cu file instead of typed-in numbers
-        self.cu_row = CudaSourceRow(self.window.occupancy.inputs)
-        form = self.window.occupancy.inputs.layout()
+        inputs = self.window.occupancy.inputs
+        self.cu_row = CudaSourceRow(inputs, inputs)
+        form = inputs.layout()
         form.insertRow(2, self.tr("&Kernel source:"), self.cu_row)
         label = form.labelForField(self.cu_row)
         if label is not None:

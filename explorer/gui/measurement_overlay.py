@@ -54,7 +54,7 @@ class CountsOverlay(QObject):
         self.data: dict[str, md.StepCurve | None] = {"resident": None, "launched": None}
         self._gpu_top = 0.0
         self._sm_top = 0.0
-        self.legend = MeasuredLegend(self)
+        self.legend = MeasuredLegend(self, self.plot.parentWidget())  # the box the legend row joins
         s = page.session
         s.run_changed.connect(lambda _run: self._run_changed())
         s.selection_changed.connect(lambda _sm: self._selection())
@@ -152,8 +152,8 @@ class CountsOverlay(QObject):
 class MeasuredLegend(LegendRow):
     """"Measured on <device>: ┈ resident ┈· unfinished" under the counts plot."""
 
-    def __init__(self, overlay: CountsOverlay):
-        super().__init__(None)
+    def __init__(self, overlay: CountsOverlay, parent: QWidget | None = None):
+        super().__init__(parent)
         self.setObjectName("measured_legend")
         self.overlay = overlay
         self.title = QLabel(self)
