@@ -42,6 +42,30 @@ def default_cycle(run) -> int:
     return int(peak[len(peak) // 2])
 
 
+def check_cycle(run, cycle: int) -> int:
+    """``cycle`` when the run has it (``--cycle``), else an InputError that says the range."""
+    if not 0 <= cycle < run.cycles:
+        raise InputError("--cycle", f"{cycle} is outside the run's cycles 0..{run.cycles - 1}")
+    return cycle
+
+
+def check_sm(run, sm: int) -> None:
+    """An InputError (``--sm``) unless the run's GPU has SM ``sm``."""
+    if not 0 <= sm < run.sm_count:
+        raise InputError("--sm", f"SM {sm} does not exist; this GPU has SMs 0..{run.sm_count - 1}")
+
+
+def grab(window, size: tuple[int, int]):
+    """The window's pixels at exactly ``size``."""
+    from PySide6.QtCore import Qt
+
+    image = window.grab().toImage()
+    if (image.width(), image.height()) != tuple(size):
+        image = image.scaled(size[0], size[1], Qt.AspectRatioMode.IgnoreAspectRatio,
+                             Qt.TransformationMode.SmoothTransformation)
+    return image
+
+
 def atomic_save(image, out: Path) -> None:
     from explorer.atomic import atomic_target
 
@@ -93,12 +117,9 @@ def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None =
     app = create_application()
     use_language(app, lang)
     run = SimRun.from_result(simulate(scenario))
-    if cycle is None:
-        cycle = default_cycle(run)
-    elif not 0 <= cycle < run.cycles:
-        raise InputError("--cycle", f"{cycle} is outside the run's cycles 0..{run.cycles - 1}")
-    if sm is not None and not 0 <= sm < run.sm_count:
-        raise InputError("--sm", f"SM {sm} does not exist; this GPU has SMs 0..{run.sm_count - 1}")
+    cycle = default_cycle(run) if cycle is None else check_cycle(run, cycle)
+    if sm is not None:
+        check_sm(run, sm)
 
     from explorer.gui.main_window import MainWindow
 
@@ -119,12 +140,7 @@ def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None =
             page.session.set_cycle(cycle)
             for _ in range(3):
                 app.processEvents()
-            image = window.grab().toImage()
-            if (image.width(), image.height()) != tuple(size):
-                from PySide6.QtCore import Qt
-
-                image = image.scaled(size[0], size[1], Qt.AspectRatioMode.IgnoreAspectRatio,
-                                     Qt.TransformationMode.SmoothTransformation)
+            image = grab(window, size)
         finally:
             window.explorer.shutdown()
             window.hide()

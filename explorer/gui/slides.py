@@ -58,17 +58,6 @@ def settle(app, rounds: int = 4) -> None:
         app.processEvents()
 
 
-def grab(window, size: tuple[int, int]):
-    """The window's pixels at exactly ``size``."""
-    from PySide6.QtCore import Qt
-
-    image = window.grab().toImage()
-    if (image.width(), image.height()) != tuple(size):
-        image = image.scaled(size[0], size[1], Qt.AspectRatioMode.IgnoreAspectRatio,
-                             Qt.TransformationMode.SmoothTransformation)
-    return image
-
-
 def lesson_step_index(lesson, step: int | None) -> int:
     """``--step K`` (1-based) as an index into the lesson's steps."""
     if step is None:
@@ -101,29 +90,35 @@ def _show_lesson_step(window, app, lesson, index: int, lang: str):
     return run
 
 
+def _show(window, app, scenario: Scenario | None, lesson, step: int | None, lang: str):
+    """The lesson step (with its narration and spotlight), or the scenario, simulated and on screen; its run."""
+    if lesson is not None:
+        return _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
+    run = _simulate(scenario)
+    window.explorer.show_run(run)
+    return run
+
+
 def render_still(out: Path, size: tuple[int, int], theme: str, *, scenario: Scenario | None = None,
                  lesson=None, step: int | None = None, cycle: int | None = None, sm: int | None = None,
                  lang: str = "en") -> tuple[int, int, int]:
     """One PNG of the window for a lesson step (or a scenario at a cycle); (width, height, cycle)."""
-    from explorer.gui.render import atomic_save, default_cycle
+    from explorer.gui.render import atomic_save, check_cycle, check_sm, default_cycle, grab
 
     with offscreen_window(size, theme, lang) as (app, window):
         page = window.explorer
+        run = _show(window, app, scenario, lesson, step, lang)
         if lesson is not None:
-            run = _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
             if cycle is not None:
-                _check_cycle(run, cycle)
-                page.session.set_cycle(cycle)
+                page.session.set_cycle(check_cycle(run, cycle))
             if sm is not None:
-                _check_sm(run, sm)
+                check_sm(run, sm)
                 page.session.select_sm(sm)
         else:
-            run = _simulate(scenario)
-            page.show_run(run)
             if sm is not None:
-                _check_sm(run, sm)
+                check_sm(run, sm)
                 page.session.select_sm(sm)
-            page.session.set_cycle(default_cycle(run) if cycle is None else _check_cycle(run, cycle))
+            page.session.set_cycle(default_cycle(run) if cycle is None else check_cycle(run, cycle))
         settle(app)
         image = grab(window, size)
         shown = page.session.cycle
@@ -136,6 +131,7 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
                      sm: int | None = None, lang: str = "en") -> tuple[int, int, int]:
     """A GIF or MP4 of the window over a cycle range; (width, height, frames)."""
     from explorer.gui import export as ex
+    from explorer.gui.render import check_sm
 
     ex.check_fps(fps)
     kind = ex.format_of(out)
@@ -145,27 +141,12 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
         ex.require_ffmpeg()
     with offscreen_window(size, theme, lang) as (app, window):
         page = window.explorer
-        if lesson is not None:
-            run = _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
-        else:
-            run = _simulate(scenario)
-            page.show_run(run)
+        run = _show(window, app, scenario, lesson, step, lang)
         if sm is not None:
-            _check_sm(run, sm)
+            check_sm(run, sm)
             page.session.select_sm(sm)
         cycle_range = ex.parse_cycle_range(animate, run.cycles)
         settle(app)
         frames = ex.export_animation(page, window, out, cycle_range, fps, 1.0)
         width, height = window.width(), window.height()
     return width, height, frames
-
-
-def _check_cycle(run, cycle: int) -> int:
-    if not 0 <= cycle < run.cycles:
-        raise InputError("--cycle", f"{cycle} is outside the run's cycles 0..{run.cycles - 1}")
-    return cycle
-
-
-def _check_sm(run, sm: int) -> None:
-    if not 0 <= sm < run.sm_count:
-        raise InputError("--sm", f"SM {sm} does not exist; this GPU has SMs 0..{run.sm_count - 1}")
