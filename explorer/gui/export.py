@@ -100,45 +100,52 @@ def png_bytes(image: QImage) -> bytes:
     return data
 
 
+def _painted_bytes(widget: QWidget, device_for: Callable[[QBuffer], object]) -> bytes:
+    """The bytes ``device_for(buffer)`` (an SVG generator, a PDF writer) writes when the widget is drawn on it."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    device = device_for(buffer)
+    painter = QPainter(device)
+    _draw(widget, painter)
+    del painter, device  # the generator or writer goes before the buffer it writes to
+    data = bytes(buffer.data().data())
+    buffer.close()
+    return data
+
+
 def svg_bytes(widget: QWidget, title: str = "Warp Explorer") -> bytes:
     from PySide6.QtSvg import QSvgGenerator
 
     w, h = widget.width(), widget.height()
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    gen = QSvgGenerator()
-    gen.setOutputDevice(buffer)
-    gen.setSize(QSize(w, h))
-    gen.setViewBox(QRect(0, 0, w, h))
-    gen.setResolution(round(widget.logicalDpiX()))
-    gen.setTitle(title)
-    gen.setDescription("Drawn by Warp Explorer")
-    painter = QPainter(gen)
-    _draw(widget, painter)
-    del painter, gen  # the generator goes before the device it writes to
-    data = bytes(buffer.data().data())
-    buffer.close()
-    return data
+
+    def generator(buffer: QBuffer) -> QSvgGenerator:
+        gen = QSvgGenerator()
+        gen.setOutputDevice(buffer)
+        gen.setSize(QSize(w, h))
+        gen.setViewBox(QRect(0, 0, w, h))
+        gen.setResolution(round(widget.logicalDpiX()))
+        gen.setTitle(title)
+        gen.setDescription("Drawn by Warp Explorer")
+        return gen
+
+    return _painted_bytes(widget, generator)
 
 
 def pdf_bytes(widget: QWidget, title: str = "Warp Explorer") -> bytes:
     w, h = widget.width(), widget.height()
     dpi = max(1, round(widget.logicalDpiX()))
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buffer)
-    writer.setResolution(dpi)
-    writer.setTitle(title)
-    writer.setCreator("Warp Explorer")
-    page = QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize.Unit.Point, "view",
-                     QPageSize.SizeMatchPolicy.ExactMatch)
-    writer.setPageLayout(QPageLayout(page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
-    painter = QPainter(writer)
-    _draw(widget, painter)
-    del painter, writer  # the writer goes before the device it writes to
-    data = bytes(buffer.data().data())
-    buffer.close()
-    return data
+
+    def writer(buffer: QBuffer) -> QPdfWriter:
+        pdf = QPdfWriter(buffer)
+        pdf.setResolution(dpi)
+        pdf.setTitle(title)
+        pdf.setCreator("Warp Explorer")
+        page = QPageSize(QSizeF(w * 72.0 / dpi, h * 72.0 / dpi), QPageSize.Unit.Point, "view",
+                         QPageSize.SizeMatchPolicy.ExactMatch)
+        pdf.setPageLayout(QPageLayout(page, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+        return pdf
+
+    return _painted_bytes(widget, writer)
 
 
 def export_image(widget: QWidget, path: str | Path, scale: float = 1.0, title: str = "Warp Explorer") -> Path:
