@@ -14,14 +14,7 @@ from PySide6.QtWidgets import QApplication
 from explorer.gui.explorer_page import ExplorerPage
 from explorer.gui.main_window import MainWindow
 from explorer.gui.state_colors import PRIORITY, SELECTED
-
-RUN_TIMEOUT = 60_000  # ms: the first simulation of a test session loads numba's cache
-
-
-def wait_run(qtbot, page: ExplorerPage, timeout: int = RUN_TIMEOUT):
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating, timeout=timeout)
-    return page.session.run
-
+from tests.gui.support import RUN_TIMEOUT, wait_run
 
 @pytest.fixture
 def page(window, qtbot) -> ExplorerPage:

@@ -11,15 +11,13 @@ import pytest
 from PySide6.QtGui import QImage
 
 from explorer.gui import export as ex
-
-RUN_TIMEOUT = 60_000
+from tests.gui.support import wait_run
 
 
 @pytest.fixture
 def win(window, qtbot):
     window.resize(1280, 760)
-    qtbot.waitUntil(lambda: window.explorer.session.run is not None and not window.explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    wait_run(qtbot, window.explorer)
     window.explorer.session.set_cycle(3000)
     return window
 

@@ -28,11 +28,11 @@ from explorer.gui import numbers
 from explorer.gui.i18n import SETTINGS_KEY, current_language, install_translators
 from explorer.gui.language import switch_language
 from explorer.gui.main_window import MainWindow
+from tests.gui.support import RUN_TIMEOUT, wait_run
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "resources" / "translations" / "warp_explorer_ru.ts"
 QM = TS.with_suffix(".qm")
-RUN_TIMEOUT = 60_000
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\d+|%n")
 TAG = re.compile(r"<[^<>]+>")
@@ -63,11 +63,6 @@ def english(qapp):
     yield
     install_translators(qapp, "en")
     assert current_language() == "en" and numbers.num(1234.5, 1) == "1,234.5"
-
-
-def wait_run(qtbot, window) -> None:
-    page = window.explorer
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating, timeout=RUN_TIMEOUT)
 
 
 def menu_texts(window) -> list[str]:
@@ -168,7 +163,7 @@ def test_the_gemm_views_wave_sentence_is_the_cores_in_english(qtbot):
 
 # -- the window ----------------------------------------------------------------------------
 def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_state(qtbot, window, english):
-    wait_run(qtbot, window)
+    wait_run(qtbot, window.explorer)
     panel = window.occupancy
     edit = panel.inputs.fields["regs"].edit
     edit.selectAll()
@@ -219,7 +214,7 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
 
 
 def test_the_language_menu_switches_and_the_new_window_replaces_the_old(qtbot, window, english):
-    wait_run(qtbot, window)
+    wait_run(qtbot, window.explorer)
     views = window.language_menu.menu
     assert views.menuAction() in window.view_menu.actions()
     assert [a.text() for a in views.actions()] == ["English", "Русский"]
@@ -338,7 +333,7 @@ def test_untranslated_is_english_and_translated_differs(qapp, english):
 
 
 def test_presentation_mode_survives_the_switch(qtbot, window, english):
-    wait_run(qtbot, window)
+    wait_run(qtbot, window.explorer)
     window.presentation.set_presenting(True)
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)

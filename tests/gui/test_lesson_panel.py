@@ -11,8 +11,8 @@ from explorer.gui import palette as oi
 from explorer.gui.lesson_panel import LessonController
 from explorer.lessons import load_lessons, parse_lesson
 from explorer.sim import simulate
+from tests.gui.support import RUN_TIMEOUT, wait_run
 
-RUN_TIMEOUT = 60_000
 LESSONS = load_lessons()
 
 
@@ -23,8 +23,7 @@ def wait_ready(qtbot, lessons: LessonController, timeout: int = RUN_TIMEOUT) -> 
 @pytest.fixture
 def win(window, qtbot):
     window.resize(1600, 900)
-    qtbot.waitUntil(lambda: window.explorer.session.run is not None and not window.explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    wait_run(qtbot, window.explorer)
     window.lessons.set_language("en")
     return window
 

@@ -14,8 +14,8 @@ from explorer.gui.run_data import SimRun
 from explorer.lessons import get_lesson
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
+from tests.gui.support import RUN_TIMEOUT, wait_run
 
-RUN_TIMEOUT = 60_000
 
 
 @pytest.fixture
@@ -25,11 +25,6 @@ def page(window, qtbot) -> MemoryPage:
     p = window.views["memory"]
     qtbot.waitExposed(p)
     return p
-
-
-def wait_run(qtbot, explorer):
-    qtbot.waitUntil(lambda: explorer.session.run is not None and not explorer.simulating, timeout=RUN_TIMEOUT)
-    return explorer.session.run
 
 
 def count_color(widget, hex_color: str, tol: int = 4) -> int:

@@ -13,15 +13,13 @@ from PySide6.QtWidgets import QLabel
 from explorer.gui.main_window import MainWindow
 from explorer.gui.presentation import SCALES, high_contrast
 from explorer.gui.theme import DARK, LIGHT
-
-RUN_TIMEOUT = 60_000
+from tests.gui.support import wait_run
 
 
 @pytest.fixture
 def win(window, qtbot):
     window.resize(1600, 900)
-    qtbot.waitUntil(lambda: window.explorer.session.run is not None and not window.explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    wait_run(qtbot, window.explorer)
     yield window
     window.presentation.set_presenting(False)
 
