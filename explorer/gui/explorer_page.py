@@ -228,26 +228,24 @@ class ExplorerPage(QWidget):
 
     def set_scenario(self, scenario: Scenario) -> None:
         """Show and simulate a whole scenario (a preset, a file, the saved one)."""
-        self._debounce.stop()
-        self._base = scenario
-        self._good = scenario_to_texts(scenario)
-        self.panel.set_scenario(scenario)
-        self.session.set_errors({})
-        self.session.set_scenario(scenario)
+        self._take_scenario(scenario)
         self._submit_soon()
 
     def show_run(self, run: SimRun) -> None:
         """Show a run computed elsewhere (``render``, tests): its scenario fills the panel, nothing re-simulates."""
-        scenario = run.result.scenario
-        self._debounce.stop()
         self.runner.cancel_all()
         self._pending = None
+        self._take_scenario(run.result.scenario)
+        self.session.set_run(run)
+
+    def _take_scenario(self, scenario: Scenario) -> None:
+        """A whole new scenario: pending edits dropped, the panel filled, no errors, the session's scenario."""
+        self._debounce.stop()
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self.panel.set_scenario(scenario)
         self.session.set_errors({})
         self.session.set_scenario(scenario)
-        self.session.set_run(run)
 
     def apply_edits(self) -> None:
         """The panel's texts -> a valid scenario (simulated) or the errors (last run kept)."""
