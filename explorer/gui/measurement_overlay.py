@@ -85,7 +85,7 @@ class CountsOverlay(QObject):
     def per_sm(self) -> int | None:
         """The SM the plot shows now (None: the whole GPU), by the plot's own rule."""
         plot = self.plot
-        if plot.per_sm is None or plot.run is None or plot.run.sm_counts(plot.per_sm) is None:
+        if plot.per_sm is None or plot.run is None or not plot.run.is_recorded(plot.per_sm):
             return None
         return plot.per_sm
 
