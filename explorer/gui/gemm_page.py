@@ -47,7 +47,7 @@ from explorer.gui.gemm_session import (
     seconds_text,
 )
 from explorer.gui.gemm_tiles import TilePanel
-from explorer.gui.int_field import IntField, show_field_errors
+from explorer.gui.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.metrics_panel import limiter_names
 from explorer.gui.numbers import num
 from explorer.gui.settings import read_str, restore_splitters, save_splitters
@@ -67,7 +67,7 @@ from explorer.model.scenario import Scenario
 STEPS = {"m": 128, "n": 128, "k": 64, "tile": 1, "warps": 1, "stages": 1}
 
 
-class GemmInputs(QGroupBox):
+class GemmInputs(QGroupBox, FieldTexts):
     """GPU, data type and the text fields; emits ``changed`` on every edit."""
 
     changed = Signal()
@@ -151,14 +151,6 @@ class GemmInputs(QGroupBox):
 
     def set_dtype(self, name: str) -> bool:
         return select_data(self.dtype, name.lower())
-
-    def raw_values(self) -> dict[str, str]:
-        return {name: f.text() for name, f in self.fields.items()}
-
-    def set_values(self, values: dict) -> None:
-        for name, value in values.items():
-            if name in self.fields:
-                self.fields[name].set_text(str(value))
 
     def show_errors(self, errors: dict[str, str]) -> None:
         show_field_errors(self.fields, errors, self.tr("enter a whole number"))

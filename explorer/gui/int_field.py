@@ -95,6 +95,21 @@ class IntField(QWidget):
         self.edit.setToolTip(f"{self._help}\n\n{message}" if invalid and self._help else (message or self._help))
 
 
+class FieldTexts:
+    """For a form that keeps its IntFields in ``self.fields`` (name -> field): their texts by name."""
+
+    fields: dict[str, IntField]
+
+    def raw_values(self) -> dict[str, str]:
+        return {name: field.text() for name, field in self.fields.items()}
+
+    def set_values(self, values: dict) -> None:
+        """Set the fields ``values`` names (other names are ignored)."""
+        for name, value in values.items():
+            if name in self.fields:
+                self.fields[name].set_text(str(value))
+
+
 def show_field_errors(fields: dict[str, IntField], errors: dict[str, str], empty_message: str) -> None:
     """Mark each field with its message in ``errors`` (clear the others); an empty field says ``empty_message``."""
     for name, field in fields.items():

@@ -49,7 +49,7 @@ from explorer.gui.gemm_session import (
     seconds_text,
     si_bytes,
 )
-from explorer.gui.int_field import IntField, show_field_errors
+from explorer.gui.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.numbers import localize, num
 from explorer.gui.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.theme import LIGHT, Theme
@@ -361,7 +361,7 @@ class CoalescingView(QGroupBox):
 # ---------------------------------------------------------------------------
 # Attention
 # ---------------------------------------------------------------------------
-class AttentionView(QGroupBox):
+class AttentionView(QGroupBox, FieldTexts):
     """Naive vs FlashAttention-style, side by side, for the N and d typed."""
 
     changed = Signal()
@@ -465,18 +465,13 @@ class AttentionView(QGroupBox):
             self.gpu_name = gpu_name
             self.recompute()
 
-    def raw_values(self) -> dict[str, str]:
-        return {name: f.text() for name, f in self.fields.items()}
-
     def set_inputs(self, values: dict, dtype: str | None = None) -> None:
         """Set the fields (and the data type) at once, then recompute once."""
         for f in self.fields.values():
             f.blockSignals(True)
         self.dtype.blockSignals(True)
         try:
-            for name, value in values.items():
-                if name in self.fields:
-                    self.fields[name].set_text(str(value))
+            self.set_values(values)
             if dtype is not None:
                 select_data(self.dtype, dtype)
         finally:

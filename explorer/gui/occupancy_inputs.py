@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QWidget
 
-from explorer.gui.int_field import IntField, show_field_errors
+from explorer.gui.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.occupancy_session import DEFAULT_GPU, DEFAULTS, FIELDS
 from explorer.gui.widgets import add_gpus, select_data
 from explorer.model.catalog import GpuSpec, load_catalog
@@ -18,7 +18,7 @@ from explorer.model.catalog import GpuSpec, load_catalog
 STEPS = {"threads": 32, "regs": 1, "smem_static": 1024, "smem_dynamic": 1024, "carveout": 1, "barriers": 1}
 
 
-class OccupancyInputs(QGroupBox):
+class OccupancyInputs(QGroupBox, FieldTexts):
     """GPU + launch numbers; emits ``changed`` on every edit."""
 
     changed = Signal()
@@ -114,14 +114,6 @@ class OccupancyInputs(QGroupBox):
 
     def set_gpu(self, name: str) -> bool:
         return select_data(self.gpu, name)
-
-    def raw_values(self) -> dict[str, str]:
-        return {name: field.text() for name, field in self.fields.items()}
-
-    def set_values(self, values: dict) -> None:
-        for name, value in values.items():
-            if name in self.fields:
-                self.fields[name].set_text(str(value))
 
     def show_errors(self, errors: dict[str, str]) -> None:
         """Mark the bad fields with the core's message; clear the rest."""
