@@ -1,4 +1,4 @@
-"""Helpers the GUI tests share: waiting for the Explorer's simulation."""
+"""Helpers the GUI tests share: waiting for the Explorer's simulation, bringing a tab to the front."""
 
 from __future__ import annotations
 
@@ -9,3 +9,12 @@ def wait_run(qtbot, page, timeout: int = RUN_TIMEOUT):
     """Wait until the Explorer ``page`` shows a finished run and simulates nothing; that run."""
     qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating, timeout=timeout)
     return page.session.run
+
+
+def show_page(window, qtbot, view_id: str):
+    """The window at 1600x900 with the ``view_id`` tab in front and exposed; that tab's page."""
+    window.resize(1600, 900)
+    assert window.show_view(view_id)
+    page = window.views[view_id]
+    qtbot.waitExposed(page)
+    return page

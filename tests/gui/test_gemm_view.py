@@ -16,17 +16,14 @@ from explorer.gui.gemm_session import evaluate_gemm, explorer_scenario, lesson_t
 from explorer.gui.gemm_tiles import DONE_ALPHA, WAVE_COLORS, wave_color
 from explorer.gui.theme import DARK, LIGHT
 from explorer.lessons import get_lesson
+from tests.gui.support import show_page
 
 TAIL = {"m": 896, "n": 4864, "k": 4096, "dtype": "fp16", "tile": "128x256x64"}  # 7 x 19 = 133 tiles
 
 
 @pytest.fixture
 def page(window, qtbot) -> GemmPage:
-    window.resize(1600, 900)
-    assert window.show_view("gemm")
-    p = window.views["gemm"]
-    qtbot.waitExposed(p)
-    return p
+    return show_page(window, qtbot, "gemm")
 
 
 def pixel(widget, x: float, y: float) -> QColor:

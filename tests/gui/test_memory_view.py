@@ -14,17 +14,13 @@ from explorer.gui.run_data import SimRun
 from explorer.lessons import get_lesson
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
-from tests.gui.support import RUN_TIMEOUT, wait_run
+from tests.gui.support import RUN_TIMEOUT, show_page, wait_run
 
 
 
 @pytest.fixture
 def page(window, qtbot) -> MemoryPage:
-    window.resize(1600, 900)
-    assert window.show_view("memory")
-    p = window.views["memory"]
-    qtbot.waitExposed(p)
-    return p
+    return show_page(window, qtbot, "memory")
 
 
 def count_color(widget, hex_color: str, tol: int = 4) -> int:
