@@ -282,4 +282,3 @@ def merge_touching(rects: list[QRect], gap: int) -> list[QRect]:
 
 def _area(r: QRect) -> int:
     return max(0, r.width()) * max(0, r.height())
-

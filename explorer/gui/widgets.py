@@ -69,7 +69,6 @@ def show_combo_error(combo: QComboBox, label: QLabel, message: str | None) -> No
     restyle(combo)
 
 
-
 def select_data(combo: QComboBox, value) -> bool:
     """Make the item whose data is ``value`` current; False (and no change) when there is none."""
     index = combo.findData(value)

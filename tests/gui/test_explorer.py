@@ -16,6 +16,7 @@ from explorer.gui.main_window import MainWindow
 from explorer.gui.state_colors import PRIORITY, SELECTED
 from tests.gui.support import RUN_TIMEOUT, wait_run
 
+
 @pytest.fixture
 def page(window, qtbot) -> ExplorerPage:
     window.resize(1600, 900)  # the size the layout is designed for (offscreen does not clamp a resize)

@@ -17,7 +17,6 @@ from explorer.sim import simulate
 from tests.gui.support import RUN_TIMEOUT, show_page, wait_run
 
 
-
 @pytest.fixture
 def page(window, qtbot) -> MemoryPage:
     return show_page(window, qtbot, "memory")
