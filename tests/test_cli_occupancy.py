@@ -53,16 +53,18 @@ def test_batch_in_order_with_error_lines(tmp_path, capsys):
         "H100,abc,32,0,0,-1\n"
         "H100,256,32,0,0\n"
         "T4,1024,16,0,0,-1\n"
+        ",,,,,\n"
     )
     assert main(["occupancy", "--batch", str(csv), "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert len(lines) == 6
+    assert len(lines) == 7
     assert lines[0]["active_blocks_per_sm"] == 8 and set(lines[0]["limiters"]) == {"warps", "registers"}
     assert "unknown GPU 'nope'" in lines[1]["error"] and "line 3" in lines[1]["error"]
     assert lines[2]["limiters"] == ["shared_memory"]
     assert "threads: 'abc' is not an integer" in lines[3]["error"]
     assert "5 fields, expected 6" in lines[4]["error"]
     assert lines[5]["active_blocks_per_sm"] == 1 and lines[5]["occupancy"] == 1.0
+    assert lines[6] == {"error": "line 9: gpu: empty field"}
 
 
 def test_batch_3000_rows_is_fast(tmp_path, capsys):

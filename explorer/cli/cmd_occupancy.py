@@ -129,12 +129,16 @@ def run_batch(path: str, as_json: bool) -> int:
             except (UnicodeDecodeError, csv.Error) as exc:
                 _emit({"error": f"line {line}: unreadable ({exc})"}, as_json)
                 continue
-            if not row or all(not c.strip() for c in row):
-                continue  # blank line, not a row
+            if not row or (len(row) == 1 and not row[0].strip()):
+                continue  # an empty line is not a row; ",,,,," is one, with empty fields, and gets its error line
             if len(row) != len(header):
                 _emit({"error": f"line {line}: {len(row)} fields, expected {len(header)} ({','.join(header)})"}, as_json)
                 continue
             values = {name: row[i].strip() for name, i in index.items()}
+            empty = [name for name in BATCH_COLUMNS if not values[name]]
+            if empty:
+                _emit({"error": f"line {line}: {empty[0]}: empty field"}, as_json)
+                continue
             try:
                 out = compute(
                     values["gpu"], values["threads"], values["regs"], values["smem_static"], values["smem_dynamic"],
