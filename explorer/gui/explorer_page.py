@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.counts_plot import CountsPlot
+from explorer.gui.error_texts import core_error
 from explorer.gui.explorer_session import ExplorerSession
 from explorer.gui.legend import StateLegend
 from explorer.gui.metrics_panel import MetricsPanel
@@ -222,7 +223,7 @@ class ExplorerPage(QWidget):
         try:
             scenario = load_preset(name)
         except InputError as exc:
-            self._set_status(str(exc))
+            self._set_status(core_error(exc.field, exc.message))
             return
         self.set_scenario(scenario)
 
@@ -297,7 +298,7 @@ class ExplorerPage(QWidget):
             return
         self._pending = None
         key = field_of(field) if field else None
-        self._last_error = message if not field else f"{field}: {message}"
+        self._last_error = core_error(field, message)
         if key is not None:
             self.panel.show_errors({key: message})
         self._update_run_state()

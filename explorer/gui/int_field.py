@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QSizePolicy, QVBoxLayout, QWidget
 
+from explorer.gui.error_texts import core_message
 from explorer.gui.theme import restyle
 from explorer.gui.widgets import error_label
 
@@ -85,6 +86,8 @@ class IntField(QWidget):
         return bool(self.edit.property("invalid"))
 
     def set_error(self, message: str | None) -> None:
+        """Show ``message`` under the field (a core message in the interface language); None clears it."""
+        message = core_message(message)
         invalid = bool(message)
         if invalid == self.is_invalid and (not invalid or message == self.error.text()):
             return

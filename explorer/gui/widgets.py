@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QSizePolicy, QSplitter, QWidget
 
+from explorer.gui.error_texts import core_message
 from explorer.gui.theme import restyle
 from explorer.model.catalog import GpuSpec, load_catalog
 
@@ -63,6 +64,7 @@ def error_label(parent: QWidget, text: str = "") -> QLabel:
 
 def show_combo_error(combo: QComboBox, label: QLabel, message: str | None) -> None:
     """Mark ``combo`` invalid (red border) and show ``message`` in ``label``; None or "" clears both."""
+    message = core_message(message)
     label.setText(message or "")
     label.setVisible(bool(message))
     combo.setProperty("invalid", bool(message))

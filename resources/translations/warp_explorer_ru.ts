@@ -73,7 +73,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/memory_page.py" line="+380"/>
+        <location filename="../../explorer/gui/memory_page.py" line="+372"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -98,7 +98,7 @@
         <translation>Столбцов Q, K и V на одну голову.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+20"/>
         <source>Data type:</source>
         <translation>Тип данных:</translation>
     </message>
@@ -170,12 +170,12 @@
         <translation>Время:</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+52"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+3"/>
         <source>Invalid input: showing the last valid comparison.</source>
         <translation>Неверный ввод: показано последнее корректное сравнение.</translation>
     </message>
@@ -224,7 +224,7 @@
 <context>
     <name>CoalescingView</name>
     <message>
-        <location line="-244"/>
+        <location line="-225"/>
         <source>Coalesced vs strided loads: bytes per request</source>
         <translation>Объединённые и разреженные загрузки: байты на запрос</translation>
     </message>
@@ -267,6 +267,114 @@
         <location line="+2"/>
         <source>{moved} B moved, {sectors} sectors · {eff}% used</source>
         <translation>перемещено {moved} Б, секторов: {sectors} · использовано {eff}%</translation>
+    </message>
+</context>
+<context>
+    <name>CoreErrors</name>
+    <message>
+        <location filename="../../explorer/gui/error_texts.py" line="+33"/>
+        <source>&apos;{value}&apos; is not an integer</source>
+        <translation>«{value}» — не целое число</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is below the minimum of {limit}</source>
+        <translation>{value} меньше минимума {limit}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{value} is above the maximum of {limit} (limiter: warps; a block holds at most {max} threads)</source>
+        <translation>{value} больше максимума {limit} (ограничитель: варпы; в блоке не больше {max} потоков)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is above the maximum of {limit}</source>
+        <translation>{value} больше максимума {limit}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&apos;{value}&apos; is not a dimension; write N or [x, y, z]</source>
+        <translation>«{value}» — не размерность; напишите N или [x, y, z]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&apos;{value}&apos; is not a size; write N or x, y, z (e.g. 16, 16)</source>
+        <translation>«{value}» — не размер; напишите N или x, y, z (например, 16, 16)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;{value}&apos; is not a number between 0 and 1</source>
+        <translation>«{value}» — не число от 0 до 1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{value} is outside the range 0 to 1</source>
+        <translation>{value} вне диапазона от 0 до 1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{threads} threads per block is above the limit of {limit} (limiter: warps)</source>
+        <translation>{threads} потоков в блоке — больше предела {limit} (ограничитель: варпы)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is above the limit of {limit} (limiter: registers)</source>
+        <translation>{value} больше предела {limit} (ограничитель: регистры)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{regs} registers x {threads} threads needs {need} registers per block, above the limit of {limit} (limiter: registers)</source>
+        <translation>{regs} регистров × {threads} потоков = {need} регистров на блок, больше предела {limit} (ограничитель: регистры)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the block needs {need} bytes of shared memory (static + dynamic + {reserved} reserved), above the limit of {limit} (limiter: shared_memory)</source>
+        <translation>блоку нужно {need} байт разделяемой памяти (статическая + динамическая + {reserved} резерв), больше предела {limit} (ограничитель: разделяемая память)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{value} barriers per block leave no block slot (limiter: barriers)</source>
+        <translation>{value} барьеров на блок не оставляют места ни одному блоку (ограничитель: барьеры)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;{value}&apos; is not a size like {example} ({count} numbers)</source>
+        <translation>«{value}» — не размер вида {example} (нужно чисел: {count})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;{value}&apos; is not a size like {example}</source>
+        <translation>«{value}» — не размер вида {example}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{name} = {size} is not a multiple of {unit}, the {shape} {dtype} MMA shape</source>
+        <translation>{name} = {size} не кратно {unit} — форме MMA {shape} для {dtype}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{tile} with {stages} stage(s) needs {need} B of shared memory per block ({formula}), above the limit of {limit} B on {gpu}</source>
+        <translation>плитке {tile} со стадиями конвейера ({stages}) нужно {need} Б разделяемой памяти на блок ({formula}), больше предела {limit} Б на {gpu}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a {warp_tile} warp tile needs about {regs} registers per thread ({acc} accumulators + {frag} fragment + {other} other), above the limit of {limit}; use more warps or a smaller tile</source>
+        <translation>плитке варпа {warp_tile} нужно около {regs} регистров на поток ({acc} аккумуляторов + {frag} фрагментов + {other} прочих), больше предела {limit}; возьмите больше варпов или плитку меньше</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{warps} warps x 32 threads x {regs} registers need {need} registers per CTA, above the limit of {limit}; use fewer warps or a smaller tile</source>
+        <translation>{warps} варпов × 32 потока × {regs} регистров = {need} регистров на CTA, больше предела {limit}; возьмите меньше варпов или плитку меньше</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{dtype} has no Tensor Core support on {gpu} (CC {cc}); choose one of {choices}</source>
+        <translation>{dtype} не поддерживается тензорными ядрами {gpu} (CC {cc}); выберите одно из: {choices}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per block, above the limit of {limit} B on {gpu}</source>
+        <translation>блокам Q, K и V по {bq}, {bkv} и {bkv} строк × {d} × {b} Б нужно {need} Б разделяемой памяти на блок, больше предела {limit} Б на {gpu}</translation>
     </message>
 </context>
 <context>
@@ -440,7 +548,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/counts_plot.py" line="+60"/>
+        <location filename="../../explorer/gui/counts_plot.py" line="+62"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -581,7 +689,7 @@
 <context>
     <name>CurveLegend</name>
     <message>
-        <location filename="../../explorer/gui/counts_plot.py" line="+36"/>
+        <location filename="../../explorer/gui/counts_plot.py" line="+66"/>
         <source>Warps of the grid not finished yet: resident plus still waiting for a place.</source>
         <translation>Ещё не завершённые варпы сетки: размещённые плюс ожидающие места.</translation>
     </message>
@@ -604,7 +712,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explorer_page.py" line="+105"/>
+        <location filename="../../explorer/gui/explorer_page.py" line="+97"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -614,7 +722,7 @@
         <translation>Показать размещённые, готовые и выданные варпы выбранного SM вместо всего GPU.</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+92"/>
         <source>Play / pause</source>
         <translation>Пуск / пауза</translation>
     </message>
@@ -649,7 +757,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+108"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -684,7 +792,7 @@
         <translation>Симуляция отклонена: показан последний удачный прогон</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>Simulating…</source>
         <translation>Симуляция…</translation>
     </message>
@@ -863,17 +971,17 @@
 <context>
     <name>GemmInputs</name>
     <message>
-        <location filename="../../explorer/gui/gemm_page.py" line="+87"/>
+        <location filename="../../explorer/gui/gemm_page.py" line="+78"/>
         <source>GEMM  C = A × B</source>
         <translation>GEMM  C = A × B</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>{full}: {sms} SMs</source>
         <translation>{full}: {sms} SM</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+21"/>
         <source>&amp;M (rows of C):</source>
         <translation>&amp;M (строк C):</translation>
     </message>
@@ -943,12 +1051,12 @@
         <translation>&amp;Тип данных:</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+37"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+8"/>
         <source>auto: {v}</source>
         <translation>авто: {v}</translation>
     </message>
@@ -1001,7 +1109,7 @@
         <translation>Ограничение:</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+14"/>
         <source>Simulate in the &amp;Explorer</source>
         <translation>Симулировать в &amp;Explorer</translation>
     </message>
@@ -1011,12 +1119,12 @@
         <translation>Запустить главный цикл этого GEMM (глобальные загрузки, сохранения в разделяемую память, барьер, загрузки фрагментов, MMA на каждом шаге по K) в симуляторе, один CTA на плитку.</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+43"/>
         <source>Roofline</source>
         <translation>Roofline</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+38"/>
         <source>Invalid input ({n}): the views show the last valid GEMM.</source>
         <translation>Неверный ввод ({n}): виды показывают последний корректный GEMM.</translation>
     </message>
@@ -1145,12 +1253,12 @@
     <name>GpuController</name>
     <message>
         <location filename="../../explorer/gui/gpu_feature.py" line="+75"/>
-        <location line="+107"/>
+        <location line="+108"/>
         <source>Looking for an NVIDIA GPU…</source>
         <translation>Поиск GPU NVIDIA…</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-96"/>
         <source>GPU measurements</source>
         <translation>Измерения на GPU</translation>
     </message>
@@ -1210,7 +1318,7 @@
         <translation>Отмена</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&amp;Kernel source:</source>
         <translation>&amp;Исходник ядра:</translation>
     </message>
@@ -1374,7 +1482,7 @@
 <context>
     <name>GridOverlay</name>
     <message>
-        <location filename="../../explorer/gui/measurement_overlay.py" line="+267"/>
+        <location filename="../../explorer/gui/measurement_overlay.py" line="+239"/>
         <source>the measured GPU has {ms} SMs × {mw} warp slots, the simulated one {ss} × {sw}</source>
         <translation>измеренный GPU: {ms} SM, слотов варпов на SM: {mw}; симулированный: {ss} SM, {sw}</translation>
     </message>
@@ -1392,7 +1500,7 @@
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/memory_page.py" line="-251"/>
+        <location filename="../../explorer/gui/memory_page.py" line="-243"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -1726,7 +1834,7 @@
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm_charts.py" line="+390"/>
+        <location filename="../../explorer/gui/gemm_charts.py" line="+357"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -1922,7 +2030,7 @@
 <context>
     <name>MeasuredLegend</name>
     <message>
-        <location filename="../../explorer/gui/measurement_overlay.py" line="-133"/>
+        <location filename="../../explorer/gui/measurement_overlay.py" line="-121"/>
         <source>measured resident</source>
         <translation>размещено (измерено)</translation>
     </message>
@@ -1942,7 +2050,7 @@
         <translation>Ещё не завершённые варпы настоящего запуска. Штрихпунктир; симулированная кривая «запущено» — штриховая.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+15"/>
         <source>&lt;b&gt;GPU (synthetic):&lt;/b&gt;</source>
         <translation>&lt;b&gt;GPU (синтетическое):&lt;/b&gt;</translation>
     </message>
@@ -1965,7 +2073,7 @@
 <context>
     <name>MeasurementBox</name>
     <message>
-        <location filename="../../explorer/gui/measurement_panel.py" line="+51"/>
+        <location filename="../../explorer/gui/measurement_panel.py" line="+46"/>
         <source>Simulated vs measured on the GPU</source>
         <translation>Симуляция и измерение на GPU</translation>
     </message>
@@ -2170,7 +2278,7 @@
         <translation>Симуляция: из сценария. Измерено: секция .nv.shared в cubin без зарезервированного 1 КБ.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+18"/>
         <source>kernel</source>
         <translation>ядро</translation>
     </message>
@@ -2283,7 +2391,7 @@
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../explorer/gui/memory_page.py" line="+338"/>
+        <location filename="../../explorer/gui/memory_page.py" line="+309"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -2293,7 +2401,7 @@
         <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+51"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
         <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
     </message>
@@ -2326,7 +2434,7 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../explorer/gui/metrics_panel.py" line="+50"/>
+        <location filename="../../explorer/gui/metrics_panel.py" line="+34"/>
         <source>warp slots</source>
         <translation>слоты варпов</translation>
     </message>
@@ -2419,7 +2527,7 @@
         <translation>Инструкции варпов, выданные в этом такте: не больше одной на планировщик.</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+40"/>
         <source>What the resident warps are doing:</source>
         <translation>Чем заняты размещённые варпы:</translation>
     </message>
@@ -2515,7 +2623,7 @@
 <context>
     <name>OccupancyGraphs</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_graphs.py" line="+72"/>
+        <location filename="../../explorer/gui/occupancy_graphs.py" line="+54"/>
         <source>Occupancy (%)</source>
         <translation>Заполняемость (%)</translation>
     </message>
@@ -2666,12 +2774,12 @@
 <context>
     <name>OccupancyInputs</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_inputs.py" line="+27"/>
+        <location filename="../../explorer/gui/occupancy_inputs.py" line="+28"/>
         <source>Kernel launch</source>
         <translation>Запуск ядра</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+19"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -2753,7 +2861,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
         <translation>{full} · CC {cc} · {sms} SM</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+16"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -2774,7 +2882,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
 <context>
     <name>OccupancyResultView</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_result.py" line="+28"/>
+        <location filename="../../explorer/gui/occupancy_result.py" line="+30"/>
         <source>Warp slots</source>
         <translation>Слоты варпов</translation>
     </message>
@@ -2839,7 +2947,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
         <translation>Показан последний корректный результат: исправьте отмеченное поле.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
         <source>Blocks per SM each resource allows:</source>
         <translation>Сколько блоков на SM допускает каждый ресурс:</translation>
     </message>
@@ -2884,7 +2992,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
         <translation>Объём разделяемой памяти SM при этом carveout; увеличивается, если одному блоку нужно больше.</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+11"/>
         <source>Active warps per SM: {warps} of {max}
 Active blocks per SM: {blocks}</source>
         <translation>Активных варпов на SM: {warps} из {max}
@@ -3048,7 +3156,7 @@ Active blocks per SM: {blocks}</source>
         <translation>В режиме презентации щелчок оставляет гаснущую красную точку.</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+75"/>
         <source>Presentation mode (F5) will show text and lines at {pct}%.</source>
         <translation>Режим презентации (F5) покажет текст и линии в масштабе {pct}%.</translation>
     </message>
@@ -3056,7 +3164,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm_charts.py" line="-347"/>
+        <location filename="../../explorer/gui/gemm_charts.py" line="-331"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
     </message>
@@ -3066,7 +3174,7 @@ Active blocks per SM: {blocks}</source>
         <translation>TFLOPS (лог. шкала)</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+37"/>
         <source>HBM</source>
         <translation>HBM</translation>
     </message>
@@ -3136,12 +3244,12 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+6"/>
-        <location line="+47"/>
+        <location line="+42"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-36"/>
+        <location line="-34"/>
         <source>Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.</source>
         <translation>Ограничитель: {limit} — блоков на SM: {b} (варпов {w} из {max}).</translation>
     </message>
@@ -3165,7 +3273,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 Готовых варпов на планировщик: в среднем {elig}</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
         <source>warp-cycles</source>
         <translation>варпо-тактов</translation>
     </message>
@@ -3281,7 +3389,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioPanel</name>
     <message>
-        <location filename="../../explorer/gui/scenario_panel.py" line="+33"/>
+        <location filename="../../explorer/gui/scenario_panel.py" line="+34"/>
         <source>Kernel and GPU</source>
         <translation>Ядро и GPU</translation>
     </message>
@@ -3291,7 +3399,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Начните с одного из готовых сценариев; затем любое поле ниже можно изменить.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
         <source>{full}: {sms} SMs × {warps} warp slots</source>
         <translation>{full}: {sms} SM, слотов варпов на SM: {warps}</translation>
     </message>
@@ -3301,7 +3409,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>своя (из файла сценария)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+58"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3431,12 +3539,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Зерно случайных решений симуляции (попадания в кэш).</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+31"/>
         <source>enter a value</source>
         <translation>введите значение</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
         <source>Launched: {blocks} blocks × {tpb} threads = {threads} threads = {warps} warps</source>
         <translation>Запущено: блоков {blocks} × потоков {tpb} = потоков {threads} = варпов {warps}</translation>
     </message>
@@ -3460,18 +3568,18 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+70"/>
-        <location line="+73"/>
+        <location line="+68"/>
         <location line="+6"/>
         <source>SM {n}</source>
         <translation>SM {n}</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-51"/>
         <source>Too small to draw every SM: enlarge the window.</source>
         <translation>Слишком мало места, чтобы нарисовать все SM: увеличьте окно.</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+134"/>
         <source>&lt;b&gt;SM {sm}&lt;/b&gt;: {n} of {w} warp slots resident ({pct:.0f}%)</source>
         <translation>&lt;b&gt;SM {sm}&lt;/b&gt;: занято {n} из {w} слотов варпов ({pct:.0f}%)</translation>
     </message>
@@ -3504,7 +3612,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Корректного GEMM пока нет</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+75"/>
         <source>N = {n} → {cols} tiles of {bn}</source>
         <translation>N = {n} → плиток: {cols} по {bn}</translation>
     </message>
@@ -3553,12 +3661,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <location line="+95"/>
+        <location line="+96"/>
         <source>▶ Play waves</source>
         <translation>▶ Волны по очереди</translation>
     </message>
     <message>
-        <location line="-92"/>
+        <location line="-93"/>
         <source>Show the waves one after another, as the GPU runs them.</source>
         <translation>Показывать волны одну за другой, как их выполняет GPU.</translation>
     </message>
@@ -3583,7 +3691,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Какую волну показать</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>&lt;b&gt;Output matrix C&lt;/b&gt; — {tiles} tiles ({tm} × {tn}) of {bm} × {bn} · one CTA per tile</source>
         <translation>&lt;b&gt;Выходная матрица C&lt;/b&gt; — плиток {tiles} ({tm} × {tn}) размером {bm} × {bn} · один CTA на плитку</translation>
     </message>
@@ -3646,7 +3754,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimeSplitView</name>
     <message>
-        <location filename="../../explorer/gui/gemm_charts.py" line="+105"/>
+        <location filename="../../explorer/gui/gemm_charts.py" line="+90"/>
         <source>Tensor Cores beside everything else</source>
         <translation>Тензорные ядра и всё остальное</translation>
     </message>
@@ -3829,23 +3937,23 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <location line="+64"/>
+        <location line="+62"/>
         <source>▶ Play</source>
         <translation>▶ Пуск</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-62"/>
         <source>Play or pause (Space)</source>
         <translation>Пуск или пауза (Space)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+63"/>
+        <location line="+61"/>
         <source>▮▮ Pause</source>
         <translation>▮▮ Пауза</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-60"/>
         <source>Forward one cycle (Right)</source>
         <translation>Вперёд на один такт (Right)</translation>
     </message>
@@ -3875,7 +3983,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Скорос&amp;ть:</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>{n} cycles/s</source>
         <translation>{n} тактов/с</translation>
     </message>
@@ -3885,7 +3993,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симулированных тактов в секунду воспроизведения.</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+38"/>
         <source>cycle {c} of {n}</source>
         <translation>такт {c} из {n}</translation>
     </message>
@@ -4154,7 +4262,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WaveStrip</name>
     <message>
-        <location filename="../../explorer/gui/gemm_tiles.py" line="-216"/>
+        <location filename="../../explorer/gui/gemm_tiles.py" line="-217"/>
         <source>CTA slots busy in each wave ({slots} per wave; time →)</source>
         <translation>Занятые слоты CTA в каждой волне ({slots} на волну; время →)</translation>
     </message>

@@ -1,0 +1,110 @@
+"""The core's validation messages in the interface language.
+
+The core (``explorer.model``, ``explorer.occupancy``, ``explorer.gemm``) speaks
+English so that the CLI, logs and tests have one stable wording; the window
+shows those messages under the fields a user typed into. Each pattern below
+recognises one message the core builds with an f-string and re-states it through
+``QCoreApplication.translate`` with the same numbers, so a Russian lecture shows
+"300 больше максимума 255" instead of the English sentence. A message no
+pattern knows (a rare one, or a new one) is shown as the core wrote it: correct,
+only untranslated. ``tests/gui/test_error_texts.py`` checks the patterns against
+messages produced by the real validators, so a reworded core message is caught.
+"""
+
+from __future__ import annotations
+
+import re
+from PySide6.QtCore import QCoreApplication
+
+_NUM = r"-?\d+"
+_QUOTED = r"(?P<q>['\"])(?P<value>.*)(?P=q)"
+
+
+def _patterns() -> list[tuple[str, str]]:
+    """(regex for the English message, the translated template with the regex's group names).
+
+    The templates are literal ``translate`` calls so ``pyside6-lupdate`` collects
+    them; they are looked up on each call so a language switch takes effect.
+    """
+    translate = QCoreApplication.translate
+
+    return [
+        # explorer.model.errors.require_int and the scenario's dimensions
+        (_QUOTED + r" is not an integer", translate("CoreErrors", "'{value}' is not an integer")),
+        (rf"(?P<value>{_NUM}) is below the minimum of (?P<limit>{_NUM})",
+         translate("CoreErrors", "{value} is below the minimum of {limit}")),
+        (rf"(?P<value>{_NUM}) is above the maximum of (?P<limit>{_NUM}) \(limiter: warps; a block holds at most "
+         rf"(?P<max>\d+) threads\)",
+         translate("CoreErrors", "{value} is above the maximum of {limit} (limiter: warps; a block holds at most {max} threads)")),
+        (rf"(?P<value>{_NUM}) is above the maximum of (?P<limit>{_NUM})",
+         translate("CoreErrors", "{value} is above the maximum of {limit}")),
+        (_QUOTED + r" is not a dimension; write N or \[x, y, z\]",
+         translate("CoreErrors", "'{value}' is not a dimension; write N or [x, y, z]")),
+        (_QUOTED + r" is not a size; write N or x, y, z \(e\.g\. 16, 16\)",
+         translate("CoreErrors", "'{value}' is not a size; write N or x, y, z (e.g. 16, 16)")),
+        (_QUOTED + r" is not a number between 0 and 1", translate("CoreErrors", "'{value}' is not a number between 0 and 1")),
+        (r"(?P<value>\S+) is outside the range 0 to 1", translate("CoreErrors", "{value} is outside the range 0 to 1")),
+        # explorer.occupancy.calc.why_no_block_fits: what forbids a single block
+        (r"(?P<threads>\d+) threads per block is above the limit of (?P<limit>\d+) \(limiter: warps\)",
+         translate("CoreErrors", "{threads} threads per block is above the limit of {limit} (limiter: warps)")),
+        (r"(?P<value>\d+) is above the limit of (?P<limit>\d+) \(limiter: registers\)",
+         translate("CoreErrors", "{value} is above the limit of {limit} (limiter: registers)")),
+        (r"(?P<regs>\d+) registers x (?P<threads>\d+) threads needs (?P<need>\d+) registers per block, above the "
+         r"limit of (?P<limit>\d+) \(limiter: registers\)",
+         translate("CoreErrors", "{regs} registers x {threads} threads needs {need} registers per block, above the limit of {limit} "
+           "(limiter: registers)")),
+        (r"the block needs (?P<need>\d+) bytes of shared memory \(static \+ dynamic \+ (?P<reserved>\d+) reserved\), "
+         r"above the limit of (?P<limit>\d+) \(limiter: shared_memory\)",
+         translate("CoreErrors", "the block needs {need} bytes of shared memory (static + dynamic + {reserved} reserved), above the "
+           "limit of {limit} (limiter: shared_memory)")),
+        (r"(?P<value>\d+) barriers per block leave no block slot \(limiter: barriers\)",
+         translate("CoreErrors", "{value} barriers per block leave no block slot (limiter: barriers)")),
+        # explorer.gemm: tile sizes, shared memory and registers of a CTA
+        (_QUOTED + r" is not a size like (?P<example>\S+) \((?P<count>\d+) numbers\)",
+         translate("CoreErrors", "'{value}' is not a size like {example} ({count} numbers)")),
+        (_QUOTED + r" is not a size like (?P<example>\S+)", translate("CoreErrors", "'{value}' is not a size like {example}")),
+        (r"(?P<name>B[MNK]) = (?P<size>\d+) is not a multiple of (?P<unit>\d+), the (?P<shape>\S+) (?P<dtype>\S+) "
+         r"MMA shape",
+         translate("CoreErrors", "{name} = {size} is not a multiple of {unit}, the {shape} {dtype} MMA shape")),
+        (r"(?P<tile>\S+) with (?P<stages>\d+) stage\(s\) needs (?P<need>\d+) B of shared memory per block "
+         r"\((?P<formula>[^)]*\)[^)]*)\), above the limit of (?P<limit>\d+) B on (?P<gpu>\S+)",
+         translate("CoreErrors", "{tile} with {stages} stage(s) needs {need} B of shared memory per block ({formula}), above the limit "
+           "of {limit} B on {gpu}")),
+        (r"a (?P<warp_tile>\S+) warp tile needs about (?P<regs>\d+) registers per thread \((?P<acc>\d+) accumulators "
+         r"\+ (?P<frag>\d+) fragment \+ (?P<other>\d+) other\), above the limit of (?P<limit>\d+); use more warps or "
+         r"a smaller tile",
+         translate("CoreErrors", "a {warp_tile} warp tile needs about {regs} registers per thread ({acc} accumulators + {frag} fragment + "
+           "{other} other), above the limit of {limit}; use more warps or a smaller tile")),
+        (r"(?P<warps>\d+) warps x 32 threads x (?P<regs>\d+) registers need (?P<need>\d+) registers per CTA, above "
+         r"the limit of (?P<limit>\d+); use fewer warps or a smaller tile",
+         translate("CoreErrors", "{warps} warps x 32 threads x {regs} registers need {need} registers per CTA, above the limit of "
+           "{limit}; use fewer warps or a smaller tile")),
+        (r"(?P<dtype>\S+) has no Tensor Core support on (?P<gpu>\S+) \(CC (?P<cc>[\d.]+)\); choose one of "
+         r"(?P<choices>.+)",
+         translate("CoreErrors", "{dtype} has no Tensor Core support on {gpu} (CC {cc}); choose one of {choices}")),
+        (r"Q, K and V blocks of (?P<bq>\d+), (?P<bkv>\d+) and \d+ rows x (?P<d>\d+) x (?P<b>\d+) B need "
+         r"(?P<need>\d+) B of shared memory per block, above the limit of (?P<limit>\d+) B on (?P<gpu>\S+)",
+         translate("CoreErrors", "Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per "
+           "block, above the limit of {limit} B on {gpu}")),
+    ]
+
+
+def core_message(message: str | None) -> str | None:
+    """``message`` (an ``InputError.message``) in the interface language; unknown messages unchanged."""
+    if not message:
+        return message
+    for rx, template in _patterns():
+        m = re.fullmatch(rx, message)  # re caches the compiled patterns
+        if m:
+            values = {k: v for k, v in m.groupdict().items() if k != "q"}
+            try:
+                return template.format(**values)
+            except (KeyError, IndexError, ValueError):  # a translator dropped or renamed a placeholder
+                return message
+    return message
+
+
+def core_error(field: str, message: str) -> str:
+    """``field: message`` with the message translated (the field is a scenario key, kept as is)."""
+    text = core_message(message) or ""
+    return f"{field}: {text}" if field else text
