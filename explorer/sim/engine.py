@@ -55,6 +55,7 @@ class _State:
             "w_drain": np.zeros(G, np.int64),
             "w_age": np.zeros(G, np.int64),
             "w_tl": np.zeros(G, np.int8),
+            "w_next": np.full(G, 2**62, np.int64),  # empty slots never change until a block arrives
             "reg_ready": np.zeros((G, n_regs), np.int64),
             "reg_kind": np.zeros((G, n_regs), np.uint8),
             "sp_next": np.zeros(p.sm_count * p.sub_partitions, np.int64),
@@ -255,7 +256,7 @@ def simulate(
             program.op, program.dst, program.src, program.req_bytes, program.loop,
             cfg_i, cfg_f,
             a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"], a["w_wkind"],
-            a["w_drain"], a["w_age"], a["w_tl"], a["reg_ready"], a["reg_kind"],
+            a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
             a["sp_next"], a["sp_last"], a["sp_fma"], a["sp_sfu"], a["sp_mma"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
             a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
             a["g"], a["sc"], a["dram_free"], a["rng"],

@@ -18,7 +18,9 @@ Per cycle ``t``:
 Why it is fast: an instruction's result time is fixed when it issues (fixed
 latencies; memory through FIFO queues), so each warp's next possible change is
 known. A sub-partition none of whose warps can change this cycle is skipped
-outright (``sp_next``); per-state counts are kept incrementally.
+outright (``sp_next``), and inside a busy one a warp whose state cannot change
+yet (``w_next``: waiting on memory, a dependency, a pipe, its launch) costs one
+comparison; per-state counts are kept incrementally.
 """
 
 from __future__ import annotations
@@ -95,7 +97,7 @@ def run_cycles(
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
     # contiguous (warp slot = sub-partition + k * SP, which the trace records)
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
-    reg_ready, reg_kind,
+    w_next, reg_ready, reg_kind,
     # sub-partition and SM state
     sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
     # blocks
@@ -183,6 +185,7 @@ def run_cycles(
                     w_drain[gi] = 0
                     w_age[gi] = b * wpb + k
                     w_tl[gi] = 0
+                    w_next[gi] = t  # classify the new warp this cycle (its slot may show a warp that just left)
                     for r in range(reg_ready.shape[1]):
                         reg_ready[gi, r] = 0
                     spi = sm * SP + slot % SP
@@ -208,6 +211,11 @@ def run_cycles(
                 nxt = NEVER
                 for k in range(per_sp):
                     gi = base + k
+                    wn = w_next[gi]
+                    if wn > t:  # its state cannot change before wn: keep it, skip the classification
+                        if wn < nxt:
+                            nxt = wn
+                        continue
                     ph = w_phase[gi]
                     st = EMPTY
                     when = NEVER  # earliest cycle this warp's state may change
@@ -295,6 +303,7 @@ def run_cycles(
                         sc[old] -= 1
                         sc[st] += 1
                         w_state[gi] = st
+                    w_next[gi] = when
                     if when < nxt:
                         nxt = when
                 if n_el > 0:
@@ -431,6 +440,8 @@ def run_cycles(
                                         w_phase[g2] = P_RUN
                                         w_wake[g2] = t + bar_lat
                                         w_wkind[g2] = BARRIER
+                                        w_next[g2] = t  # reclassify now if its sub-partition comes later
+                                        # this cycle (it may still show the cycle it arrived), else next cycle
                                         sp2 = sm * SP + s2 // per_sp
                                         if t + 1 < sp_next[sp2]:
                                             sp_next[sp2] = t + 1
