@@ -97,7 +97,7 @@ def run_cycles(
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
     # contiguous (warp slot = sub-partition + k * SP, which the trace records)
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
-    w_next, reg_ready, reg_kind,
+    w_next, slot_state, reg_ready, reg_kind,
     # sub-partition and SM state
     sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
     # blocks
@@ -303,6 +303,7 @@ def run_cycles(
                         sc[old] -= 1
                         sc[st] += 1
                         w_state[gi] = st
+                        slot_state[sm * W + sp + k * SP] = st
                     w_next[gi] = when
                     if when < nxt:
                         nxt = when
@@ -363,6 +364,7 @@ def run_cycles(
                             sc[w_state[g2]] -= 1
                             sc[NOT_SELECTED] += 1
                             w_state[g2] = NOT_SELECTED
+                            slot_state[sm * W + sp + elig[j] * SP] = NOT_SELECTED
                     sp_last[spi] = pick
                     issued_total += 1
                     nxt = t + 1
@@ -459,9 +461,9 @@ def run_cycles(
         for sm in range(S):
             ri = rec_map[sm]
             if ri >= 0:
-                for sp in range(SP):
-                    for k in range(per_sp):
-                        trace[row, ri, sp + k * SP] = w_state[sm * W + sp * per_sp + k]
+                src = sm * W
+                for s2 in range(W):  # a plain copy: slot_state mirrors w_state in slot order
+                    trace[row, ri, s2] = slot_state[src + s2]
         if g[3] == total_warps:
             g[4] = 1
             t += 1
