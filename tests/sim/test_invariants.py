@@ -75,6 +75,10 @@ def test_invariants(scenario):
     tr = r.trace  # [cycles, recorded SMs, slots]
     per_sp = (tr == SELECTED).reshape(tr.shape[0], tr.shape[1], -1, p.sub_partitions).sum(axis=2)
     assert per_sp.max(initial=0) <= 1
+    if len(r.recorded_sms) == p.sm_count:  # the per-slot trace tells the same story as the counts
+        states = r.state_counts.shape[1]
+        per_state = np.stack([(tr == code).sum(axis=(1, 2)) for code in range(states)], axis=1)
+        assert np.array_equal(per_state, r.state_counts)
     # 'selected' is exactly the issued warps; eligible = selected + not_selected
     assert (r.state_counts[:, SELECTED] == issued).all()
     assert (r.state_counts[:, SELECTED] + r.state_counts[:, NOT_SELECTED] == eligible).all()
