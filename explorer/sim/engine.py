@@ -17,7 +17,7 @@ import numpy as np
 
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
-from explorer.sim.kernel import run_cycles
+from explorer.sim.kernel import NEVER, run_cycles
 from explorer.sim.params import SimParams, model_constants, params_for
 from explorer.sim.program import build_program
 from explorer.sim.result import SimResult
@@ -46,8 +46,7 @@ class _State:
         a = {
             "w_block": np.full(G, -1, np.int64),
             "w_phase": np.zeros(G, np.int8),
-            "w_state": np.zeros(G, np.uint8),
-            "slot_state": np.zeros(G, np.uint8),  # w_state again, in warp-slot order, for the trace copy
+            "w_state": np.zeros(G, np.uint8),  # in warp-slot order (see kernel.run_cycles)
             "w_start": np.zeros(G, np.int64),
             "w_pc": np.zeros(G, np.int32),
             "w_iter": np.zeros(G, np.int32),
@@ -56,7 +55,7 @@ class _State:
             "w_drain": np.zeros(G, np.int64),
             "w_age": np.zeros(G, np.int64),
             "w_tl": np.zeros(G, np.int8),
-            "w_next": np.full(G, 2**62, np.int64),  # empty slots never change until a block arrives
+            "w_next": np.full(G, NEVER, np.int64),  # empty slots never change until a block arrives
             "reg_ready": np.zeros((G, n_regs), np.int64),
             "reg_kind": np.zeros((G, n_regs), np.uint8),
             "sp_next": np.zeros(p.sm_count * p.sub_partitions, np.int64),
@@ -257,7 +256,7 @@ def simulate(
             program.op, program.dst, program.src, program.req_bytes, program.loop,
             cfg_i, cfg_f,
             a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"], a["w_wkind"],
-            a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["slot_state"], a["reg_ready"], a["reg_kind"],
+            a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
             a["sp_next"], a["sp_last"], a["sp_fma"], a["sp_sfu"], a["sp_mma"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
             a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
             a["g"], a["sc"], a["dram_free"], a["rng"],

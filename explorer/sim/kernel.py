@@ -95,9 +95,10 @@ def run_cycles(
     # configuration (see engine._config_arrays)
     cfg_i, cfg_f,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
-    # contiguous (warp slot = sub-partition + k * SP, which the trace records)
+    # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
+    # trace's order) so that recording a cycle is a plain copy
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
-    w_next, slot_state, reg_ready, reg_kind,
+    w_next, reg_ready, reg_kind,
     # sub-partition and SM state
     sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
     # blocks
@@ -207,6 +208,7 @@ def run_cycles(
                 if t < sp_next[spi]:
                     continue  # nothing in this sub-partition can change this cycle
                 base = sm * W + sp * per_sp  # this sub-partition's warps are contiguous
+                sbase = sm * W + sp  # its warp slots, SP apart (w_state)
                 n_el = 0
                 nxt = NEVER
                 for k in range(per_sp):
@@ -298,12 +300,11 @@ def run_cycles(
                         elig[n_el] = k
                         n_el += 1
                         when = t + 1
-                    old = w_state[gi]
+                    old = w_state[sbase + k * SP]
                     if old != st:
                         sc[old] -= 1
                         sc[st] += 1
-                        w_state[gi] = st
-                        slot_state[sm * W + sp + k * SP] = st
+                        w_state[sbase + k * SP] = st
                     w_next[gi] = when
                     if when < nxt:
                         nxt = when
@@ -314,7 +315,7 @@ def run_cycles(
                         for k in range(per_sp):
                             gi = base + k
                             if w_tl[gi] == 1 and w_phase[gi] >= P_RUN:
-                                if w_state[gi] == LONG_SB:
+                                if w_state[sbase + k * SP] == LONG_SB:
                                     w_tl[gi] = 0
                                 else:
                                     cnt += 1
@@ -360,11 +361,10 @@ def run_cycles(
                                 pick = elig[j]
                     for j in range(n_el):
                         if elig[j] != pick:
-                            g2 = base + elig[j]
-                            sc[w_state[g2]] -= 1
+                            s2 = sbase + elig[j] * SP
+                            sc[w_state[s2]] -= 1
                             sc[NOT_SELECTED] += 1
-                            w_state[g2] = NOT_SELECTED
-                            slot_state[sm * W + sp + elig[j] * SP] = NOT_SELECTED
+                            w_state[s2] = NOT_SELECTED
                     sp_last[spi] = pick
                     issued_total += 1
                     nxt = t + 1
@@ -462,8 +462,8 @@ def run_cycles(
             ri = rec_map[sm]
             if ri >= 0:
                 src = sm * W
-                for s2 in range(W):  # a plain copy: slot_state mirrors w_state in slot order
-                    trace[row, ri, s2] = slot_state[src + s2]
+                for s2 in range(W):  # a plain copy: w_state is in slot order
+                    trace[row, ri, s2] = w_state[src + s2]
         if g[3] == total_warps:
             g[4] = 1
             t += 1
