@@ -482,6 +482,8 @@ class GemmPage(QWidget):
         settings.endGroup()
 
     def restore_state(self, settings: QSettings) -> None:
+        """The saved inputs, colouring and splitters; recomputed only when the inputs differ from those on screen."""
+        before = self._input_key()
         settings.beginGroup("gemm")
         try:
             self.inputs.blockSignals(True)
@@ -494,4 +496,8 @@ class GemmPage(QWidget):
         finally:
             self.inputs.blockSignals(False)
             settings.endGroup()
-        self.recompute()
+        if self._input_key() != before:
+            self.recompute()
+
+    def _input_key(self) -> tuple:
+        return self.inputs.gpu_name(), self.inputs.dtype_name(), self.inputs.raw_values()

@@ -116,6 +116,8 @@ class OccupancyPanel(QWidget):
         settings.endGroup()
 
     def restore_state(self, settings: QSettings) -> None:
+        """The saved inputs and splitter; recomputed only when they differ from those on screen."""
+        before = (self.inputs.gpu_name(), self.inputs.raw_values())
         settings.beginGroup("occupancy")
         try:
             self.inputs.blockSignals(True)
@@ -126,4 +128,5 @@ class OccupancyPanel(QWidget):
         finally:
             self.inputs.blockSignals(False)
             settings.endGroup()
-        self.recompute()
+        if (self.inputs.gpu_name(), self.inputs.raw_values()) != before:
+            self.recompute()
