@@ -409,10 +409,6 @@ class GemmPlan:
         return sum(self.instructions.values())
 
     @property
-    def math_instructions(self) -> int:
-        return self.instructions.get("mma", 0) + self.instructions.get("ffma", 0)
-
-    @property
     def tensor_core_instruction_fraction(self) -> float:
         return self.mma_instructions / self.total_instructions
 

@@ -22,9 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.gpu.codegen import RECORD_WORDS  # the layout the generated kernel writes
 from explorer.timeline import BlockRecords, Residency
-
-RECORD_WORDS = 8
 
 
 @dataclass(frozen=True)

@@ -93,10 +93,6 @@ class GeneratedKernel:
     notes: tuple[str, ...] = ()
     body_doc: tuple[str, ...] = field(default=(), compare=False)
 
-    @property
-    def record_bytes(self) -> int:
-        return self.records * RECORD_WORDS * 8
-
 
 def _pow2_floor(n: int) -> int:
     return 1 << max(0, int(n).bit_length() - 1)

@@ -95,9 +95,6 @@ class Measurement:
     def cycles_to_ns(self, cycles):
         return np.asarray(cycles, dtype=np.float64) * 1000.0 / self.clock_mhz
 
-    def ns_to_cycles(self, ns):
-        return np.asarray(ns, dtype=np.float64) * self.clock_mhz / 1000.0
-
     def achieved_occupancy(self) -> float:
         return self.residency.achieved_occupancy(self.max_warps_per_sm)
 

@@ -117,14 +117,6 @@ class Workload:
         """Warp-instructions a warp issues: the loop body times the loop count, plus EXIT."""
         return self.instructions_per_iteration * self.loop + 1
 
-    @property
-    def uses_barrier(self) -> bool:
-        return any(op.op == "sync" for op in self.body)
-
-    @property
-    def uses_shared(self) -> bool:
-        return any(op.op in ("lds", "sts") for op in self.body)
-
     def describe(self) -> str:
         parts = []
         for op in self.body:

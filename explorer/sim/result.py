@@ -65,9 +65,6 @@ class SimResult:
             out[self.recorded_sms] = EMPTY
         return out
 
-    def blocks_at(self, cycle: int) -> np.ndarray:
-        return self.blocks.live_at(cycle)
-
     # -- summary ----------------------------------------------------------------
     @cached_property
     def theoretical(self):
