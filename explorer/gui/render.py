@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -101,26 +102,19 @@ def use_language(app, lang: str | None) -> None:
         install_translators(app, lang)
 
 
-def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None = None, theme: str = "light",
-                  sm: int | None = None, tab: str = "explorer", lang: str | None = None):
-    """The grabbed QImage of the main window, and the (run, cycle) it shows."""
+@contextmanager
+def offscreen_window(size: tuple[int, int], theme: str = "light", lang: str | None = None):
+    """The main window, offscreen at ``size`` and in ``lang``, with throw-away settings; closed afterwards."""
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
     from explorer.gui.app import create_application
-    from explorer.gui.run_data import SimRun
-    from explorer.sim import simulate
 
     if QApplication.instance() is None:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # headless, whatever display there is
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
         _quiet_offscreen_warnings()
     app = create_application()
     use_language(app, lang)
-    run = SimRun.from_result(simulate(scenario))
-    cycle = default_cycle(run) if cycle is None else check_cycle(run, cycle)
-    if sm is not None:
-        check_sm(run, sm)
-
     from explorer.gui.main_window import MainWindow
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -128,24 +122,44 @@ def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None =
         settings.setValue("view/theme", theme)
         window = MainWindow(settings=settings)
         try:
-            page = window.explorer
-            page.show_run(run)
-            if sm is not None:
-                page.session.select_sm(sm)
-            window.tabs.setCurrentWidget(page if tab == "explorer" else window.occupancy)
             window.resize(*size)
             window.show()
-            for _ in range(3):
-                app.processEvents()
-            page.session.set_cycle(cycle)
-            for _ in range(3):
-                app.processEvents()
-            image = grab(window, size)
+            settle(app)
+            yield app, window
         finally:
-            window.explorer.shutdown()
+            for page in window.pages():
+                if hasattr(page, "shutdown"):
+                    page.shutdown()
             window.hide()
             window.deleteLater()
             app.processEvents()
+
+
+def settle(app, rounds: int = 4) -> None:
+    for _ in range(rounds):
+        app.processEvents()
+
+
+def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None = None, theme: str = "light",
+                  sm: int | None = None, tab: str = "explorer", lang: str | None = None):
+    """The grabbed QImage of the main window, and the (run, cycle) it shows."""
+    from explorer.gui.run_data import SimRun
+    from explorer.sim import simulate
+
+    run = SimRun.from_result(simulate(scenario))
+    cycle = default_cycle(run) if cycle is None else check_cycle(run, cycle)
+    if sm is not None:
+        check_sm(run, sm)
+    with offscreen_window(size, theme, lang) as (app, window):
+        page = window.explorer
+        page.show_run(run)
+        if sm is not None:
+            page.session.select_sm(sm)
+        window.tabs.setCurrentWidget(page if tab == "explorer" else window.occupancy)
+        settle(app, 3)
+        page.session.set_cycle(cycle)
+        settle(app, 3)
+        image = grab(window, size)
     return image, run, cycle
 
 

@@ -10,52 +10,11 @@ the real window, offscreen, as :mod:`explorer.gui.render` does for one PNG.
 
 from __future__ import annotations
 
-import os
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
+from explorer.gui.render import atomic_save, check_cycle, check_sm, default_cycle, grab, offscreen_window, settle
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
-
-
-@contextmanager
-def offscreen_window(size: tuple[int, int], theme: str = "light", lang: str | None = None):
-    """The main window, offscreen at ``size`` and in ``lang``, with throw-away settings; closed afterwards."""
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
-
-    from explorer.gui.app import create_application
-    from explorer.gui.render import _quiet_offscreen_warnings, use_language
-
-    if QApplication.instance() is None:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-        _quiet_offscreen_warnings()
-    app = create_application()
-    use_language(app, lang)
-    from explorer.gui.main_window import MainWindow
-
-    with tempfile.TemporaryDirectory() as tmp:
-        settings = QSettings(str(Path(tmp) / "render.ini"), QSettings.Format.IniFormat)
-        settings.setValue("view/theme", theme)
-        window = MainWindow(settings=settings)
-        try:
-            window.resize(*size)
-            window.show()
-            settle(app)
-            yield app, window
-        finally:
-            for page in window.pages():
-                if hasattr(page, "shutdown"):
-                    page.shutdown()
-            window.hide()
-            window.deleteLater()
-            app.processEvents()
-
-
-def settle(app, rounds: int = 4) -> None:
-    for _ in range(rounds):
-        app.processEvents()
 
 
 def lesson_step_index(lesson, step: int | None) -> int:
@@ -103,8 +62,6 @@ def render_still(out: Path, size: tuple[int, int], theme: str, *, scenario: Scen
                  lesson=None, step: int | None = None, cycle: int | None = None, sm: int | None = None,
                  lang: str = "en") -> tuple[int, int, int]:
     """One PNG of the window for a lesson step (or a scenario at a cycle); (width, height, cycle)."""
-    from explorer.gui.render import atomic_save, check_cycle, check_sm, default_cycle, grab
-
     with offscreen_window(size, theme, lang) as (app, window):
         page = window.explorer
         run = _show(window, app, scenario, lesson, step, lang)
@@ -131,8 +88,6 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
                      sm: int | None = None, lang: str = "en") -> tuple[int, int, int]:
     """A GIF or MP4 of the window over a cycle range; (width, height, frames)."""
     from explorer.gui import export as ex
-    from explorer.gui.render import check_sm
-
     ex.check_fps(fps)
     kind = ex.format_of(out)
     if kind == "gif":
