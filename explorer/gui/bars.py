@@ -49,6 +49,19 @@ class SegmentBar(PaintedBar):
         """The tooltip of the segment under ``x`` ("" between or beside the segments)."""
         return ""
 
+    def spans(self, values: list[float]) -> list[tuple[float, float]]:
+        """(left, width) in pixels of each value's segment: widths proportional to the values, inside the frame."""
+        total = sum(values)
+        if total <= 0:
+            return []
+        w = self.width() - 2
+        out, x = [], 1.0
+        for v in values:
+            width = w * v / total
+            out.append((x, width))
+            x += width
+        return out
+
     def event(self, event) -> bool:  # noqa: D401 - Qt API
         if event.type() == QEvent.Type.ToolTip:
             tip = self.tooltip_at(event.pos().x())
@@ -78,16 +91,9 @@ class StateBar(SegmentBar):
         self.update()
 
     def _rects(self) -> list[tuple[int, float, QRect]]:
-        out = []
-        if self.total <= 0:
-            return out
-        w = self.width() - 2
-        x = 1.0
-        for code, v in self.segments:
-            width = w * v / self.total
-            out.append((code, v, QRect(round(x), 1, max(1, round(x + width) - round(x)), self.height() - 2)))
-            x += width
-        return out
+        spans = self.spans([v for _code, v in self.segments])
+        return [(code, v, QRect(round(x), 1, max(1, round(x + width) - round(x)), self.height() - 2))
+                for (code, v), (x, width) in zip(self.segments, spans)]
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)

@@ -177,16 +177,9 @@ class StackBar(SegmentBar):
         return sum(v for _n, v, _c in self.segments)
 
     def _rects(self) -> list[tuple[str, float, str, QRectF]]:
-        total = self.total
-        out, x = [], 1.0
-        if total <= 0:
-            return out
-        w = self.width() - 2
-        for name, v, c in self.segments:
-            width = w * v / total
-            out.append((name, v, c, QRectF(x, 1, width, self.height() - 2)))
-            x += width
-        return out
+        spans = self.spans([v for _n, v, _c in self.segments])
+        return [(name, v, c, QRectF(x, 1, width, self.height() - 2))
+                for (name, v, c), (x, width) in zip(self.segments, spans)]
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
