@@ -20,7 +20,7 @@ from pathlib import Path
 from explorer.gpu.cubin import Cubin, KernelResources, ptxas_spills
 from explorer.gpu.errors import CompileError, CompilerUnavailable
 from explorer.gpu.tools import find_tool
-from explorer.model.errors import InputError, read_user_text
+from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_text
 
 ARCH_RE = re.compile(r"^(?:sm_?)?(\d)(\d{1,2})([af]?)$", re.IGNORECASE)
 INSTALL_HINT = "pip install 'warp-explorer[gpu]' (cuda-bindings and nvidia-cuda-nvrtc)"
@@ -310,7 +310,7 @@ def compile_source(
 
 def compile_file(path: str | os.PathLike, kernel: str, arch: str, **kwargs) -> CompileResult:
     p = Path(path)
-    source = read_user_text(p, kind="a .cu file")
+    source = read_user_text(p, kind="a .cu file", limit=MAX_SOURCE_BYTES)
     options = list(kwargs.pop("options", ()))
     if p.parent != Path(""):
         options.append(f"-I{p.parent.resolve()}")  # #include "x.cuh" next to the file
