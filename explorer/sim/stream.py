@@ -99,7 +99,11 @@ class StreamResult:
         return out
 
     def last_started(self, time_us) -> np.ndarray:
-        """Index of the last kernel started at or before ``time_us`` (-1 before the first)."""
+        """Index of the last kernel started at or before ``time_us`` (-1 before the first).
+
+        Closed form, so any time costs the same. Exactly at a boundary, float rounding
+        may name the neighbour; :meth:`busy_us` is continuous there, so it does not care.
+        """
         t = np.asarray(time_us, dtype=np.float64)
         timing, K = self.timing, self.kernel_us
         step = K + timing.gap_us  # > 0: a kernel lasts at least one cycle
@@ -111,11 +115,7 @@ class StreamResult:
             i = q * k + j
         else:
             i = np.floor(t / step)
-        i = np.where(t < 0, -1, np.minimum(i, timing.kernels - 1)).astype(np.int64)
-        # float rounding at a boundary can land one off: the start times decide
-        i = np.where((i >= 0) & (self.starts_us(np.maximum(i, 0)) > t), i - 1, i)
-        nxt = np.minimum(i + 1, timing.kernels - 1)
-        return np.where((nxt > i) & (self.starts_us(nxt) <= t), nxt, i)
+        return np.where(t < 0, -1, np.minimum(i, timing.kernels - 1)).astype(np.int64)
 
     def busy_us(self, time_us) -> np.ndarray:
         """Time with a kernel running in [0, ``time_us``]: the stream's cumulative busy time."""
