@@ -150,7 +150,8 @@ def parse_overheads(data: dict) -> dict[str, tuple[dict, dict]]:
             table, where = (tables[name], f"gpu.{name}") if key in tables.get(name, {}) else (default, "default")
             value = table.get(key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-                raise CatalogError(f"launch_overhead.toml: {where}.{key}: expected a non-negative number, got {value!r}")
+                raise CatalogError(f"launch_overhead.toml: {where}.{key}: expected a non-negative number, "
+                                   f"got {value!r}")
             source = table.get("sources", {}).get(key)
             if not isinstance(source, str) or not source:
                 raise CatalogError(f"launch_overhead.toml: {where}.{key}: the figure has no source in {where}.sources")
