@@ -189,7 +189,7 @@ class StreamResult:
             "gap_us": t.gap_us,
             "graph": t.graph,
             "sync_every": t.sync_every,
-            "sync_gap_us": t.sync_gap_us,
+            "sync_gap_us": t.sync_gap_us if t.sync_every else None,  # only a stream with syncs has one
             "span_us": self.span_us,
             "busy_us": self.busy_total_us,
             "nvml_period_ms": t.nvml_period_ms,
