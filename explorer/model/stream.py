@@ -139,7 +139,7 @@ def parse_overheads(data: dict) -> dict[str, tuple[dict, dict]]:
     if not isinstance(default, dict):
         raise CatalogError("launch_overhead.toml: no [default] table")
     tables = data.get("gpu", {})
-    known = set(gpu_names())
+    known = gpu_names()  # catalog order: the first error found is the same every run
     for name in tables:
         if name not in known:
             raise CatalogError(f"launch_overhead.toml: gpu.{name} is not in the GPU catalog")

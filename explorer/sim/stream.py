@@ -146,7 +146,7 @@ class StreamResult:
         first = max(0, int(first))
         count = max(0, min(int(count), MAX_VIEW, self.nvml_windows - first))
         edges = (first + np.arange(count + 1)) * self.period_us
-        return np.diff(self.busy_us(edges)) / self.period_us
+        return np.clip(np.diff(self.busy_us(edges)) / self.period_us, 0.0, 1.0)  # a share, float rounding aside
 
     @cached_property
     def readings(self) -> np.ndarray:
