@@ -20,8 +20,8 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -29,6 +29,9 @@ from typing import Callable
 from explorer.gpu.codegen import GeneratedKernel, generate
 from explorer.gpu.compiler import CompileResult, compile_source
 from explorer.gpu.errors import CompileError, GpuRunError, GpuUnavailable
+from explorer.gpu.folders import private_tempdir, user_output_dir
+from explorer.gpu.names import slug
+from explorer.atomic import atomic_write_bytes, atomic_write_text
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
@@ -172,7 +175,7 @@ def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | 
     gpu = gpu or scenario.gpu
     arch = gpu.arch.sm_arch
     gen = generate(scenario, per_warp=per_warp, gpu=gpu)
-    name = f"{scenario.name or 'scenario'}.cu"
+    name = f"{slug(scenario.name)}.cu"  # what compiler messages call the generated source
     compiled = compile_source(gen.source, gen.kernel, arch, filename=name)
     want = scenario.launch.registers_per_thread
     natural = compiled.resources.registers
@@ -226,18 +229,29 @@ def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | 
 
 
 def write_sources(prepared: Prepared, stem: str | os.PathLike) -> tuple[Path, Path]:
-    """Write ``STEM.cu`` and ``STEM.cubin``; return their paths."""
+    """Write ``STEM.cu`` and ``STEM.cubin`` (each atomically); return their paths."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     src = stem.with_name(stem.name + ".cu")
     cubin = stem.with_name(stem.name + ".cubin")
-    src.write_text(prepared.generated.source, encoding="utf-8")
-    cubin.write_bytes(prepared.compiled.cubin)
+    atomic_write_text(src, prepared.generated.source)
+    atomic_write_bytes(cubin, prepared.compiled.cubin)
     return src, cubin
 
 
-def default_workdir() -> Path:
-    return Path(tempfile.gettempdir()) / "warp-explorer"
+def dry_run_stem(prepared: Prepared, out: str | os.PathLike | None = None) -> Path:
+    """Where ``measure --dry-run`` writes: ``--out`` (a file stem or a folder), else the per-user folder.
+
+    Only the slug of the scenario's name is part of a path we choose, so a name like
+    ``../../x`` stays a file inside the folder.
+    """
+    name = f"{slug(prepared.scenario.name)}-{prepared.arch}"
+    if out is None:
+        return user_output_dir("kernels") / name
+    out = Path(out)
+    if out.is_dir():
+        return out / name
+    return out.with_suffix("") if out.suffix else out
 
 
 def _package_root() -> str:
@@ -367,11 +381,12 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
                        match_occupancy=options.match_occupancy)
     notes = prepared.notes + notes
 
-    work = Path(options.workdir) if options.workdir else Path(tempfile.mkdtemp(prefix="warp-explorer-measure-"))
-    src, cubin = write_sources(prepared, work / "kernel")
     gen = prepared.generated
-    request = worker_request(prepared, cubin, options)
-    info, arrays = run_worker(request, work, options.timeout, progress, cancel)
+    keep = Path(options.workdir) if options.workdir else None
+    with (nullcontext(keep) if keep else private_tempdir("warp-explorer-measure-")) as work:
+        _src, cubin = write_sources(prepared, work / "kernel")
+        request = worker_request(prepared, cubin, options)
+        info, arrays = run_worker(request, work, options.timeout, progress, cancel)
 
     props = info["device"]
     tick_words = arrays["tick"].astype(np.int64)

@@ -147,8 +147,9 @@ def test_measure_dry_run_compiles_without_a_gpu(tmp_path):
 
 
 @needs_compiler
-def test_measure_dry_run_default_location():
-    proc = run_cli("measure", "example-240x256", "--dry-run", env=NO_GPU)
+def test_measure_dry_run_default_location(tmp_path):
+    proc = run_cli("measure", "example-240x256", "--dry-run", env={**NO_GPU, "XDG_CACHE_HOME": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
     path = Path(proc.stdout.splitlines()[0].split(None, 1)[1])
     assert path.is_file() and path.suffix == ".cu"
+    assert path.parent == tmp_path / "warp-explorer" / "kernels"  # the per-user folder, not a shared /tmp one
