@@ -31,6 +31,7 @@ from explorer.gpu.compiler import CompileResult, compile_source
 from explorer.gpu.errors import CompileError, GpuRunError, GpuUnavailable
 from explorer.gpu.folders import private_tempdir, user_output_dir
 from explorer.gpu.names import slug
+from explorer.gpu.worker import PARENT_ENV
 from explorer.atomic import atomic_write_bytes, atomic_write_text
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
@@ -45,7 +46,8 @@ MIN_MAXRREGCOUNT = 16  # ptxas does not go below this
 class MeasureOptions:
     per_warp: bool | None = None  # None: per warp unless the grid has millions of warps
     repeats: int = 5
-    warmup: int = 1
+    warmup: int = 1  # launches before the timed ones, at least; and at least warm_seconds of them
+    warm_seconds: float = 0.2  # an idle GPU runs at low clocks: ~200 ms of work brings it up
     nvml_seconds: float = 1.0
     timeout: float = 180.0
     probe_timeout: float = 20.0
@@ -270,9 +272,10 @@ def run_worker(request: dict, workdir: Path, timeout: float, progress: Callable[
     for p in (out_path, Path(str(out_path) + ".json")):
         if p.exists():
             p.unlink()
-    req_path.write_text(json.dumps(request), encoding="utf-8")
+    atomic_write_text(req_path, json.dumps(request))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([_package_root(), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env[PARENT_ENV] = str(os.getpid())  # the worker exits when we are gone (it is in a session of its own)
     kwargs = {"start_new_session": True} if os.name == "posix" else {}
     with open(err_path, "w", encoding="utf-8") as err:
         proc = subprocess.Popen([sys.executable, "-m", "explorer.gpu.worker", str(req_path), str(out_path)],
@@ -280,18 +283,21 @@ def run_worker(request: dict, workdir: Path, timeout: float, progress: Callable[
         started = time.monotonic()
         seen = 0
         reason = None
-        while proc.poll() is None:
-            if time.monotonic() - started > timeout:
-                reason = f"the measurement did not finish within {timeout:g} s and was stopped"
-            elif cancel is not None and cancel():
-                reason = "cancelled"
-            if reason:
+        try:
+            while proc.poll() is None:
+                if time.monotonic() - started > timeout:
+                    reason = f"the measurement did not finish within {timeout:g} s and was stopped"
+                elif cancel is not None and cancel():
+                    reason = "cancelled"
+                if reason:
+                    break
+                if progress is not None:
+                    seen = _forward_progress(err_path, seen, progress)
+                time.sleep(0.1)
+        finally:  # a timeout, a cancel, or an exception here (Ctrl+C): never leave the worker running
+            if proc.poll() is None:
                 _kill(proc)
-                break
-            if progress is not None:
-                seen = _forward_progress(err_path, seen, progress)
-            time.sleep(0.1)
-        proc.wait()
+            proc.wait()
     if progress is not None:
         _forward_progress(err_path, seen, progress)
     if reason:
@@ -344,7 +350,8 @@ def worker_request(prepared: Prepared, cubin_path: str | os.PathLike, options: M
         "arch": prepared.arch, "ordinal": options.ordinal, "grid": list(gen.grid), "block": list(gen.block),
         "dynamic_shared_bytes": prepared.dynamic_shared_bytes, "carveout": prepared.scenario.launch.carveout,
         "per_warp": gen.per_warp, "records": gen.records, "buffer_bytes": gen.buffer_bytes,
-        "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "repeats": options.repeats,
+        "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "warm_seconds": options.warm_seconds,
+        "repeats": options.repeats,
         "nvml_seconds": options.nvml_seconds, "seed": prepared.scenario.seed,
     }
 
@@ -394,13 +401,14 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
     tick = tick_from_deltas(tick_words[4:4 + min(changes, len(tick_words) - 4)])
     tick["span_ns"] = int(tick_words[0])
     tick["span_cycles"] = int(tick_words[1])
-    tick["clock_mhz"] = (tick_words[1] / tick_words[0] * 1000.0) if tick_words[0] > 0 else None
+    tick["clock_mhz"] = _tick_mhz(tick_words)
+    probe_mhz = _tick_mhz(arrays["clock_probe"].astype(np.int64)) if "clock_probe" in arrays else None
     raw = RawRecords.decode(arrays["records"], gen.per_warp)
     max_warps = int(props.get("max_threads_per_multiprocessor", gpu.arch.max_threads_per_sm)) // 32
     analysis = analyze(raw, warps_per_block=gen.warps_per_block,
                        device_sm_count=int(props.get("multiprocessor_count", gpu.sm_count)),
                        max_warps_per_sm=max_warps, tick_ns=float(tick.get("tick_ns") or 0.0),
-                       fallback_clock_mhz=tick.get("clock_mhz"))
+                       fallback_clock_mhz=probe_mhz or tick.get("clock_mhz"))
     driver_blocks = info.get("driver_active_blocks_per_sm")
     ours = prepared.occupancy_compiled
     if driver_blocks is not None and driver_blocks != ours["active_blocks_per_sm"]:
@@ -426,13 +434,21 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
         "occupancy": {"ours": ours, "scenario": prepared.occupancy_scenario,
                       "driver_active_blocks_per_sm": driver_blocks},
         "timing": {"event_ms": info.get("event_ms"), "kernel_ms": info.get("kernel_ms"), "globaltimer": tick,
-                   "clock_mhz_tick_kernel": tick.get("clock_mhz"), "repeats": options.repeats},
+                   "clock_mhz_tick_kernel": probe_mhz or tick.get("clock_mhz"), "repeats": options.repeats,
+                   "clock_probe_mhz": {"before_warm_up": tick.get("clock_mhz"), "after_recorded_launch": probe_mhz},
+                   "warm_up_ms": info.get("warm_up", {}).get("ms"), "warm_up_launches": info.get("warm_up", {}).get(
+                       "launches"), "l2_flush_bytes": info.get("l2_flush_bytes")},
         "nvml": info.get("nvml", {}),
         "notes": notes,
         "warnings": info.get("warnings", []),
         "synthetic": False,
     }
     return Measurement.from_analysis(meta, analysis)
+
+
+def _tick_mhz(words) -> float | None:
+    """The SM clock a tick-kernel run saw: cycles over nanoseconds (words 1 and 0 of its output)."""
+    return float(words[1] / words[0] * 1000.0) if len(words) > 1 and words[0] > 0 else None
 
 
 def resim_scenario(measurement) -> Scenario:

@@ -128,6 +128,7 @@ class Measurement:
             "records_time_us": self.duration_ns / 1000.0,
             "clock_mhz": self.clock_mhz,
             "globaltimer_tick_ns": timing.get("globaltimer", {}).get("tick_ns"),
+            "l2_flush_bytes": timing.get("l2_flush_bytes"),
             "theoretical_occupancy": ours.get("occupancy"),
             "achieved_occupancy": self.achieved_occupancy(),
             "active_blocks_per_sm": ours.get("active_blocks_per_sm"),

@@ -161,6 +161,7 @@ SCHEMA = Table({
         "globaltimer": Table({"tick_ns": Num(0.0, 1e12, none=True)}, values=Any()),
         "clock_mhz_tick_kernel": Num(0.0, 100_000.0, none=True), "alignment": Text(),
         "l2_flush_bytes": Int(0, BIG, none=True), "warm_up_ms": Num(0.0, 1e9, none=True),
+        "warm_up_launches": Int(0, BIG, none=True),
         "clock_probe_mhz": Table(values=Num(0.0, 100_000.0, none=True)),
     }, required=("clock_mhz",)),
     "nvml": Table({
