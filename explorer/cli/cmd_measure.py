@@ -196,10 +196,17 @@ def format_measurement(m, path: str = "") -> str:
         gpm_text = (f"GPM SM occupancy {_fmt(gpm.get('sm_occupancy'), '.1f')}%, SM util {_fmt(gpm.get('sm_util'), '.1f')}%"
                     if gpm.get("available") else f"GPM: {gpm.get('reason', 'n/a')}")
         lines.append(f"  NVML           utilization {_fmt(nvml.get('utilization_gpu_mean'), '.0f')}% | {gpm_text} | "
-                     f"kernels busy {_pct(nvml.get('kernel_busy_fraction'))} of {nvml.get('launches', 0):,} launches "
-                     f"in {_fmt(nvml.get('elapsed_s'), '.1f')} s")
+                     f"kernels busy {_pct(nvml.get('kernel_busy_fraction'))} of {_fmt(nvml.get('launches'), ',d')} "
+                     f"launches in {_fmt(nvml.get('elapsed_s'), '.1f')} s"
+                     + (f" ({nvml['launch_method']})" if nvml.get("launch_method") else ""))
     elif nvml:
         lines.append(f"  NVML           {nvml.get('reason', 'n/a')}")
+    if timing.get("l2_flush_bytes") or timing.get("warm_up_ms") is not None:
+        probe = timing.get("clock_probe_mhz", {}).get("after_recorded_launch")
+        lines.append(f"  conditions     L2 flushed before each timed launch ({_fmt(timing.get('l2_flush_bytes'), ',d')} B "
+                     f"written); warmed up {_fmt(timing.get('warm_up_ms'), '.0f')} ms "
+                     f"({_fmt(timing.get('warm_up_launches'), ',d')} launches); SM clock after the recorded launch "
+                     f"{_fmt(probe, '.0f')} MHz")
     tick = timing.get("globaltimer", {})
     if tick.get("tick_ns") is not None:
         lines.append(f"  globaltimer    step {tick['tick_ns']:.0f} ns; clock {s['clock_mhz']:.0f} MHz from the records "

@@ -13,7 +13,9 @@ What the recorded launch sees, so that its figures mean what they say:
   after the recorded launch, in the same stream (``clock_probe_mhz``);
 - the L2 cache is flushed before every timed launch by writing a scratch buffer twice
   the L2's size (``l2_flush_bytes``), so the streamed loads come from device memory, as
-  the simulator assumes and as Nsight Compute's own cache control does;
+  the simulator assumes and as Nsight Compute's own cache control does; the small
+  regions the workload's ``l1_hit_rate``/``l2_hit_rate`` mean to hit are then written
+  once more, which brings them (alone) back into L2;
 - dynamic shared memory is opted in whenever there is any: the driver's default limit
   is 48 KB *less the static shared memory*, so static + dynamic above 48 KB needs it even
   when the dynamic part alone is smaller;
@@ -177,9 +179,11 @@ def run(req: dict) -> tuple[dict, dict]:
         flushes = [0]
 
         def one(timed: bool, probe_after: bool = False) -> float | None:
-            if timed:  # evict the buffers (zeroed or touched by the last launch) from L2
+            if timed:  # evict the buffers (zeroed or touched by the last launch) from L2...
                 flushes[0] += 1
                 scratch.fill(flushes[0] & 0xFF, stream)
+                if int(req.get("hot_bytes", 0)) > 0:  # ...but for the regions the workload means to hit in L2/L1
+                    hot.zero(stream)
             if not req.get("per_warp", True):
                 rec.zero(stream)  # per-block records are folded with atomics: start from zero
             if timed:
