@@ -29,7 +29,7 @@ from pathlib import Path
 
 from explorer.gpu.cubin import Cubin, KernelResources, ptxas_spills
 from explorer.gpu.errors import CompileError, CompilerUnavailable
-from explorer.gpu.folders import private_tempdir
+from explorer.gpu.folders import SHELL_SAFE_PATH, private_tempdir
 from explorer.gpu.names import check_kernel_name, one_line, parse_define
 from explorer.gpu.tools import find_tool
 from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_text
@@ -296,7 +296,13 @@ def _compile_nvcc(source: str, arch: str, maxrregcount: int | None, defines: lis
             shown += _define_options(defines)
         for i, folder in enumerate(include_dirs):  # a symlink with a fixed name for each include folder
             link = f"include{i}"
-            os.symlink(os.path.abspath(folder), tmp / link, target_is_directory=True)
+            try:
+                os.symlink(os.path.abspath(folder), tmp / link, target_is_directory=True)
+            except OSError:  # no symlinks here (Windows without the privilege): a plain path only
+                link = os.path.abspath(folder)
+                if not SHELL_SAFE_PATH.fullmatch(link):
+                    raise InputError("-I", f"{one_line(folder, 80)!r} has characters nvcc cannot take safely "
+                                           "and this system cannot link to it; use NVRTC or rename it") from None
             cmd.append(f"-I{link}")
             shown.append(f"-I{folder}")
         cmd += ["-o", CUBIN_NAME, SOURCE_NAME]

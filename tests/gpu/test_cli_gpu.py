@@ -90,6 +90,18 @@ def test_compile_missing_file_is_exit_2(tmp_path):
                           "file not found")
 
 
+def test_compile_and_measure_refuse_files_that_are_not_regular(tmp_path):
+    import os
+
+    fifo = tmp_path / "k.cu"
+    os.mkfifo(fifo)
+    for args in (["compile", "/dev/zero", "--kernel", "k", "--arch", "sm_90"],
+                 ["compile", "/dev/zero", "--arch", "sm_90"],  # the kernel name is looked for in the file first
+                 ["compile", str(fifo), "--arch", "sm_90"],
+                 ["measure", "--from", "/dev/zero"]):
+        assert_one_line_error(run_cli(*args, timeout=60), 2, "not a regular file")
+
+
 def test_compile_without_a_compiler_is_exit_3(user_file, tmp_path):
     fake = tmp_path / "shadow" / "cuda"
     fake.mkdir(parents=True)
