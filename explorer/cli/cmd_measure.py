@@ -9,8 +9,6 @@ one (with the compiled registers) and prints both side by side.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from explorer.cli.output import print_json
 
 

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from explorer.atomic import atomic_write_bytes, atomic_write_text
 from explorer.gpu.codegen import GeneratedKernel, generate
 from explorer.gpu.compiler import CompileResult, compile_source
 from explorer.gpu.errors import CompileError, GpuRunError, GpuUnavailable
 from explorer.gpu.folders import private_tempdir, user_output_dir
 from explorer.gpu.names import slug
 from explorer.gpu.worker import PARENT_ENV
-from explorer.atomic import atomic_write_bytes, atomic_write_text
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
