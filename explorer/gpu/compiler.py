@@ -172,9 +172,9 @@ def cuda_include_dirs() -> list[str]:
 
 def _log(nvrtc, prog) -> str:
     size = _nvrtc_check(nvrtc, nvrtc.nvrtcGetProgramLogSize(prog), "nvrtcGetProgramLogSize")
-    buf = b" " * int(size)
+    buf = bytearray(int(size))  # NVRTC writes into it: never a bytes object (b" " * 1 is Python's shared b" ")
     _nvrtc_check(nvrtc, nvrtc.nvrtcGetProgramLog(prog, buf), "nvrtcGetProgramLog")
-    return buf.rstrip(b"\0 ").decode("utf-8", "replace")
+    return bytes(buf).rstrip(b"\0 ").decode("utf-8", "replace")
 
 
 class NvrtcArchUnsupported(InputError):
@@ -224,9 +224,9 @@ def _compile_nvrtc(source: str, kernel: str, arch: str, maxrregcount: int | None
                 if int(got[0]) == 0 and got[1]:
                     lowered = got[1].decode() if isinstance(got[1], bytes) else str(got[1])
             size = _nvrtc_check(nvrtc, nvrtc.nvrtcGetCUBINSize(prog), "nvrtcGetCUBINSize")
-            cubin = b" " * int(size)
+            cubin = bytearray(int(size))
             _nvrtc_check(nvrtc, nvrtc.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
-            return cubin, lowered, log, 0
+            return bytes(cubin), lowered, log, 0
         finally:
             nvrtc.nvrtcDestroyProgram(prog)
 

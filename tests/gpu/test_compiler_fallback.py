@@ -46,6 +46,8 @@ def test_broken_nvrtc_without_nvcc_says_so(broken, monkeypatch):
     monkeypatch.setattr(compiler, "find_tool", lambda name: None)
     with pytest.raises(CompilerUnavailable, match="NVRTC cannot compile"):
         compiler.compile_source(SRC, "k", "sm_90")
+    # NVRTC wrote its empty (one-byte) log into a buffer of ours, not into Python's shared b" "
+    assert " ".encode()[0] == 32 and (b" " * 1)[0] == 32
 
 
 def test_forcing_nvrtc_means_no_fallback(broken, monkeypatch):
