@@ -96,11 +96,14 @@ def mma_split(am: AsyncMma, dt: DTypeSpec, tile: Tile, schedule: str) -> MmaSpli
     """The instructions of one tile; InputError (field ``tile``) for a tile the instructions cannot cover."""
     hopper = am.accumulators == "registers"
     consumers = 2 if hopper and schedule == "cooperative" else 1
-    step_m = am.mma_m * consumers if hopper else 64
-    if tile.bm % step_m:
-        why = (f"the cooperative schedule splits it between 2 consumer warpgroups of {am.mma_m}-row wgmmas"
-               if consumers == 2 else f"{am.instruction} computes {step_m if hopper else '64 or 128'} rows")
-        raise InputError("tile", f"BM = {tile.bm} is not a multiple of {step_m}: {why}")
+    unit_m = am.mma_m if hopper else 64
+    if tile.bm % unit_m:
+        rows = unit_m if hopper else "64 or 128"
+        raise InputError("tile", f"BM = {tile.bm} is not a multiple of {unit_m}: one {am.instruction} computes "
+                                 f"{rows} rows")
+    if tile.bm % (unit_m * consumers):
+        raise InputError("tile", f"BM = {tile.bm} is not a multiple of {unit_m * consumers}: the cooperative schedule "
+                                 f"splits it between {consumers} consumer warpgroups of {am.mma_m}-row wgmmas")
     if tile.bk % dt.mma_k:
         raise InputError("tile", f"BK = {tile.bk} is not a multiple of {dt.mma_k}, the K of one {am.instruction} "
                                  f"for {dt.name}")
@@ -142,6 +145,9 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
     cm, cn = parse_cluster(cluster)
     notes: list[str] = []
     t = parse_tile(tile) if tile is not None else Tile(*dt.wgmma_tile)
+    if hopper and schedule is None and sched == "cooperative" and t.bm % (2 * am.mma_m) and t.bm % am.mma_m == 0:
+        sched = "pingpong"  # a 64-row multiple that two consumers cannot split: one consumer per tile
+        notes.append(f"BM = {t.bm} does not split between 2 consumer warpgroups; using the pingpong schedule")
     split = mma_split(am, dt, t, sched)
 
     # -- shared memory ---------------------------------------------------------------

@@ -144,7 +144,8 @@ def test_paths_the_gpu_or_type_cannot_run_are_refused():
 @pytest.mark.parametrize("kwargs, field, text", [
     ({"warps": 8}, "warps", "choose the mma.sync path"),
     ({"warp_tile": "64x64"}, "warp_tile", "choose the mma.sync path"),
-    ({"tile": "64x256x64"}, "tile", "BM = 64 is not a multiple of 128"),
+    ({"tile": "64x256x64", "schedule": "cooperative"}, "tile", "BM = 64 is not a multiple of 128"),
+    ({"tile": "100x256x64"}, "tile", "BM = 100 is not a multiple of 64: one wgmma.mma_async computes 64 rows"),
     ({"tile": "128x260x64"}, "tile", "BN = 260 is not a multiple of 8"),
     ({"tile": "128x256x40"}, "tile", "BK = 40 is not a multiple of 16"),
     ({"tile": "256x256x64"}, "tile", "setmaxnreg budget of 232"),
@@ -161,6 +162,12 @@ def test_bad_wgmma_input_names_the_field(kwargs, field, text):
         plan_gemm("H100", 4096, 4096, 4096, "bf16", **kwargs)
     assert err.value.field == field, err.value
     assert text in err.value.message, err.value.message
+
+
+def test_a_64_row_tile_runs_pingpong():
+    p = plan_gemm("H100", 1024, 2048, 512, "fp16", tile="64x64x64")
+    assert p.pipeline.schedule == "pingpong" and any("pingpong" in n for n in p.notes)
+    assert p.split.consumers_per_tile == 1 and p.resources.register_breakdown["accumulators"] == 64 * 64 // 128
 
 
 def test_mma_sync_refuses_wgmma_knobs():
