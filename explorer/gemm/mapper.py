@@ -405,6 +405,16 @@ class GemmPlan:
         return max(self.times.values())
 
     @property
+    def mainloop_at_simulator_clock(self) -> float:
+        """The main loop's largest term with every clocked term at the simulator's clock (gpus.toml boost).
+
+        What a simulation of ``gemm_scenario(plan)`` (main loop only) is to be compared with; the HBM term
+        does not depend on the clock.
+        """
+        scale = self.clock.effective_mhz / get_gpu(self.gpu).boost_clock_mhz
+        return max(v if k == "hbm" else v * scale for k, v in self.times.items())
+
+    @property
     def math_busy_seconds(self) -> float:
         """Time the math units (Tensor Cores, or FP32 pipes) need for the useful FLOPs at peak."""
         return self.flops / (self.peak.value * 1e12)
@@ -515,6 +525,7 @@ class GemmPlan:
             "time_split": self.time_split,
             "launch_overhead_seconds": self.launch_overhead_seconds,
             "tile_latency_cycles": self.tile_latency_cycles,
+            "mainloop_at_simulator_clock": self.mainloop_at_simulator_clock,
             "simulation_differences": list(self.simulation_differences),
             "notes": list(self.notes),
             "assumptions": list(self.assumptions),
@@ -811,7 +822,7 @@ def plan_gemm(
         launch_overhead_seconds=model.launch_overhead_us * 1e-6,
         tile_latency_cycles=fill_cycles + k_steps * step + epi_cycles, clock=clk, overheads=overheads,
         ctas=ctas, shared_bytes_charged=smem_charged, bound_reason=bound_reason, split=split,
-        simulation_differences=_simulation_differences(gpu, dt, pipe, clk, overheads, async_copy),
+        simulation_differences=_simulation_differences(gpu, dt, r, bound_term, clk, overheads, async_copy),
         assumptions=assumptions, notes=tuple(notes),
     )
 
@@ -868,27 +879,42 @@ def _bound_reason(term: str, candidates: dict, busiest: int, p: Pipeline, gpu: G
     return f"{TERM_TEXT[term]}: {why}. Next: {rest} of it." if rest else f"{TERM_TEXT[term]}: {why}."
 
 
-def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, p: Pipeline, clk: GemmClock, overheads: dict,
-                            async_copy: bool) -> tuple[str, ...]:
-    """Why simulating ``gemm_scenario(plan)`` in the Explorer gives a different time than the plan."""
+def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound_term: str, clk: GemmClock,
+                            overheads: dict, async_copy: bool) -> tuple[str, ...]:
+    """Why simulating ``gemm_scenario(plan)`` in the Explorer gives a different time than the plan.
+
+    Compare the simulated kernel time with ``GemmPlan.mainloop_at_simulator_clock``: the plan's main loop
+    at the clock the simulator runs, without the overheads the scenario leaves out.
+    """
+    p = r.pipeline
+    warps = r.warps_m * r.warps_n if p.path == "wgmma" else r.warps
+    per_scheduler = r.blocks_per_sm * warps / gpu.arch.sub_partitions
     out = [
         (f"the scenario runs the main loop only: the plan adds {1e6 * sum(overheads.values()):.1f} us of pipeline "
          "fill and epilogue that the simulation does not have"),
         (f"clocks: the simulator runs the {gpu.name} at its {gpu.boost_clock_mhz:g} MHz boost clock with its own "
-         f"Tensor rate; the plan converts every per-clock figure at {clk.effective_mhz:.0f} MHz "
-         f"({clk.tensor_clock_mhz:g} MHz Tensor clock x {clk.sustained_fraction:g} sustained)"),
-        ("the plan takes the largest main-loop term with no overlap penalty; the simulator issues every warp's "
-         "instructions and queues at each unit, so two terms near their limit add up partly"),
+         f"unit rates; the plan converts every per-clock figure at {clk.effective_mhz:.0f} MHz "
+         f"({clk.tensor_clock_mhz:g} MHz Tensor clock x {clk.sustained_fraction:g} sustained): compare the simulated "
+         "time with mainloop_at_simulator_clock"),
+        (f"the plan takes the largest main-loop term ({TERM_TEXT[bound_term]}) as if everything else overlapped it; "
+         "the simulator issues each warp's instructions in order and queues them at each unit, so latencies and "
+         "near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it"),
     ]
+    if per_scheduler <= 2:
+        out.append(f"{per_scheduler:g} warp(s) per scheduler ({r.blocks_per_sm} CTA(s) x {warps} warps per SM): while "
+                   "a warp waits for its copies, fragment loads or the barrier, little else can issue")
     if p.path == "wgmma":
         out.append("the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) for "
                    "the TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer "
-                   "warp copies (no producer warp); the descriptor reads of shared memory are not simulated")
+                   "warp copies (no producer warp); the descriptor reads of shared memory are not simulated; each "
+                   "K-step's stores wait for its MMAs, so the MMA pipe drains at every barrier")
     else:
         if async_copy:
             out.append("the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges "
                        "the sts to shared memory, which the plan does not")
-        out.append("the simulated barrier waits for the slowest warp each K-step; the plan's latency term does not")
+        out.append("the scenario cannot double-buffer fragments (each MMA step waits for the fragment loads just "
+                   "before it), so every slice exposes the shared-memory latency; CUTLASS loads the next slice's "
+                   "fragments during this slice's MMAs, as the plan assumes")
     if dt.tensor_core and (dt.mma_m, dt.mma_n, dt.mma_k) != (16, 8, 16):
         out.append(f"the simulator's mma op is m16n8k16 (4096 FLOP); {dt.name}'s {_mma_text(dt)} MMAs are "
                    "simulated as that many m16n8k16 MMAs")
