@@ -47,6 +47,20 @@ def _source(table: dict, key: str, where: str) -> str:
     return src
 
 
+def _text(table: dict, key: str, where: str) -> str:
+    v = table.get(key)
+    if not isinstance(v, str) or not v:
+        raise GemmDataError(f"{where}.{key}: expected text")
+    return v
+
+
+def _flag(table: dict, key: str, where: str) -> bool:
+    v = table.get(key)
+    if not isinstance(v, bool):
+        raise GemmDataError(f"{where}.{key}: expected true or false")
+    return v
+
+
 def _load(name: str, path: Path | None) -> dict:
     path = path or resource(name)
     try:
@@ -114,17 +128,17 @@ class AttentionModel:
 class WgmmaModel:
     """The warp-specialized wgmma + TMA kernels (gemm.toml [wgmma])."""
 
-    compute_capabilities: tuple[str, ...]
-    default_schedule: str
-    default_cluster: tuple[int, int]
-    producer_warpgroups: int
-    consumer_warpgroups: int
-    producer_registers: int
-    consumer_registers: int
-    epilogue_tile_n: int
-    epilogue_stages: int
-    barriers_per_stage: int
-    consumer_register_overhead: int
+    compute_capabilities: tuple[str, ...]  # CCs that have the path
+    default_schedule: str  # cooperative or pingpong
+    default_cluster: tuple[int, int]  # CTAs along M x N
+    producer_warpgroups: int  # TMA
+    consumer_warpgroups: int  # wgmma
+    producer_registers: int  # setmaxnreg.dec
+    consumer_registers: int  # setmaxnreg.inc
+    epilogue_tile_n: int  # columns of a staged epilogue sub-tile
+    epilogue_stages: int  # sub-tiles in flight
+    barriers_per_stage: int  # mbarriers (full, empty)
+    consumer_register_overhead: int  # beyond the accumulators
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -132,11 +146,11 @@ class WgmmaModel:
 class AsyncMma:
     """The asynchronous MMA instruction of one compute capability (gemm.toml [async_mma])."""
 
-    cc: str
-    instruction: str
-    mma_m: int
-    max_n: int
-    b_per_consumer: bool
+    cc: str  # "9.0"
+    instruction: str  # PTX name
+    mma_m: int  # rows per instruction
+    max_n: int  # columns per instruction (multiples of 8)
+    b_per_consumer: bool  # each consumer warpgroup reads B itself
     accumulators: str  # registers, tensor_memory
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -146,12 +160,13 @@ class GemmClock:
     """The clock a GEMM's per-clock figures convert at, and the rate it sustains (gemm.toml [clock])."""
 
     gpu: str
-    tensor_clock_mhz: float
-    sustained_fraction: float
+    tensor_clock_mhz: float  # the clock the dense Tensor peak is stated at
+    sustained_fraction: float  # of that rate, what a long dense GEMM keeps
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def effective_mhz(self) -> float:
+        """The clock every per-clock figure of the GEMM model converts at."""
         return self.tensor_clock_mhz * self.sustained_fraction
 
 
@@ -179,12 +194,8 @@ def parse_gemm_data(data: dict) -> GemmData:
             raise GemmDataError(f"gemm.toml: missing [{where}]")
         for key in ("bytes", "mma_shape", "tile"):
             _source(t, key, where)
-        label = t.get("label")
-        if not isinstance(label, str) or not label:
-            raise GemmDataError(f"{where}.label: expected text")
-        tc = t.get("tensor_core")
-        if not isinstance(tc, bool):
-            raise GemmDataError(f"{where}.tensor_core: expected true or false")
+        label = _text(t, "label", where)
+        tc = _flag(t, "tensor_core", where)
         shape = t.get("mma_shape")
         tile = t.get("tile")
         for key, v in (("mma_shape", shape), ("tile", tile)):
@@ -287,12 +298,8 @@ def _parse_async_mma(tables: dict) -> dict:
             raise GemmDataError(f"gemm.toml: [{where}] must be a table")
         for k in ("instruction", "mma_m", "max_n", "b_per_consumer", "accumulators"):
             _source(t, k, where)
-        instr = t.get("instruction")
-        if not isinstance(instr, str) or not instr:
-            raise GemmDataError(f"{where}.instruction: expected text")
-        b_per = t.get("b_per_consumer")
-        if not isinstance(b_per, bool):
-            raise GemmDataError(f"{where}.b_per_consumer: expected true or false")
+        instr = _text(t, "instruction", where)
+        b_per = _flag(t, "b_per_consumer", where)
         acc = t.get("accumulators")
         if acc not in ACCUMULATORS:
             raise GemmDataError(f"{where}.accumulators: {acc!r}; expected one of {', '.join(ACCUMULATORS)}")

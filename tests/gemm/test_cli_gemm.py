@@ -78,6 +78,13 @@ def test_scenario_out(tmp_path, capsys):
     (["--stages", "0"], "stages: 0 is below the minimum of 1"),
     (["--warps", "3"], "warps:"),
     (["--gpu", "Z100"], "gpu: unknown GPU"),
+    (["--gpu", "A100", "--path", "wgmma"], "path: wgmma needs compute capability 9.0 or 10.0"),
+    (["--path", "tensor"], "path: 'tensor' is not a main-loop path"),
+    (["--path", "wgmma", "--schedule", "x"], "schedule: 'x' is not a wgmma schedule"),
+    (["--path", "wgmma", "--cluster", "3x3"], "cluster: 3x3 = 9 CTAs"),
+    (["--path", "wgmma", "--a-from", "l1"], "a_source:"),
+    (["--path", "wgmma", "--warps", "8"], "warps: on the wgmma path"),
+    (["--schedule", "pingpong"], "schedule: only the wgmma path has a schedule"),
 ])
 def test_bad_input_exit_2_one_line(args, contains):
     base = {"--gpu": "H100", "--m": "4096", "--n": "4096", "--k": "4096", "--dtype": "fp16", "--path": "mma.sync"}

@@ -12,7 +12,6 @@ from explorer.model.catalog import get_gpu, load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.occupancy import theoretical_occupancy
-from tests.helpers import assert_one_line_error, run_cli
 
 MB = 4096 * 4096 * 2  # one 4096 x 4096 bf16 matrix
 
@@ -310,21 +309,6 @@ def test_cli_text_names_the_path(capsys):
     for text in ("path                 wgmma: wgmma.mma_async", "pingpong", "cluster 1x1", "persistent CTAs",
                  "40/232 registers", "not hidden:", "why "):
         assert text in out, text
-
-
-@pytest.mark.parametrize("args, contains", [
-    (["--gpu", "A100", "--path", "wgmma"], "path: wgmma needs compute capability 9.0 or 10.0"),
-    (["--path", "tensor"], "path: 'tensor' is not a main-loop path"),
-    (["--schedule", "x"], "schedule: 'x' is not a wgmma schedule"),
-    (["--cluster", "3x3"], "cluster: 3x3 = 9 CTAs"),
-    (["--a-from", "l1"], "a_source:"),
-    (["--warps", "8"], "warps: on the wgmma path"),
-])
-def test_cli_bad_path_input_exit_2_one_line(args, contains):
-    base = {"--gpu": "H100", "--m": "4096", "--n": "4096", "--k": "4096", "--dtype": "bf16"}
-    for flag, value in zip(args[::2], args[1::2]):
-        base[flag] = value
-    assert_one_line_error(run_cli("gemm", *[x for pair in base.items() for x in pair]), 2, contains)
 
 
 def test_scenario_out_for_wgmma(tmp_path, capsys):
