@@ -26,7 +26,8 @@ def register(sub) -> None:
     p.add_argument("--tile", help="CTA tile BMxBNxBK (default per data type and path: 128x128x64 for fp16 "
                                   "mma.sync, 128x256x64 for wgmma)")
     p.add_argument("--warps", help="warps per CTA (mma.sync; default per data type)")
-    p.add_argument("--warp-tile", help="warp tile WMxWN (mma.sync; default: the CTA tile split as squarely as possible)")
+    p.add_argument("--warp-tile", help="warp tile WMxWN (mma.sync; default: the CTA tile split as squarely as "
+                                       "possible)")
     p.add_argument("--stages", help="shared-memory pipeline stages (default: per data type for mma.sync, "
                                     "as many as fit for wgmma)")
     p.add_argument("--schedule", help="wgmma schedule: cooperative (default) or pingpong")

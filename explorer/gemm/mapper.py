@@ -45,7 +45,7 @@ from explorer.gemm.data import (
     throughput,
 )
 from explorer.gemm.pipeline import Pipeline, multistage_pipeline, resolve_path, wgmma_capable
-from explorer.gemm.tiles import MAX_STAGES, MAX_TILE_DIM, Tile, TileResources, parse_tile, parse_warp_tile
+from explorer.gemm.tiles import MAX_STAGES, Tile, TileResources, parse_tile, parse_warp_tile
 from explorer.gemm.wgmma import MmaSplit, tmem_buffers, wgmma_instructions, wgmma_resources
 from explorer.gemm.waves import (
     TileSchedule,
@@ -904,8 +904,8 @@ def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound
         out.append(f"{per_scheduler:g} warp(s) per scheduler ({r.blocks_per_sm} CTA(s) x {warps} warps per SM): while "
                    "a warp waits for its copies, fragment loads or the barrier, little else can issue")
     if p.path == "wgmma":
-        out.append("the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) for "
-                   "the TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer "
+        out.append("the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) "
+                   "for the TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer "
                    "warp copies (no producer warp); the descriptor reads of shared memory are not simulated; each "
                    "K-step's stores wait for its MMAs, so the MMA pipe drains at every barrier")
     else:

@@ -178,7 +178,9 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
     else:
         threads = 2 * WARPGROUP * arch.warp_size  # MMA, scheduler, TMA, epilogue-load warps + 4 epilogue warps
         acc = 0  # in Tensor Memory
-    a_frag = (split.rows_per_consumer * t.bk * dt.bytes) // (WARPGROUP * arch.warp_size * 4) if a_src == "registers" else 0
+    a_frag = 0
+    if a_src == "registers":  # the consumer's A slice of one K-step, 4 B per register
+        a_frag = (split.rows_per_consumer * t.bk * dt.bytes) // (WARPGROUP * arch.warp_size * 4)
     launch_regs = min(arch.max_registers_per_thread, arch.registers_per_sm // threads // 8 * 8)
     need = acc + a_frag + w.consumer_register_overhead
     if hopper:
@@ -204,7 +206,6 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
     if occ.active_blocks_per_sm == 0:
         raise InputError("tile", f"no CTA of this tile fits on an SM (limiter: {', '.join(occ.limiters)})")
 
-    consumer_warps = split.consumers_per_tile * WARPGROUP if hopper else WARPGROUP
     warps_m = (w.consumer_warpgroups * WARPGROUP if sched == "cooperative" else WARPGROUP) if hopper else WARPGROUP
     mc = (f"B tile multicast to the {cm} CTAs along M" if cm > 1 else "")
     mc = "; ".join(x for x in (mc, f"A tile multicast to the {cn} CTAs along N" if cn > 1 else "") if x)
@@ -216,7 +217,6 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
         a_source=a_src, b_source="shared", accumulators=am.accumulators, register_budget=budget,
         cluster=(cm, cn), multicast=mc,
         steps=("TMA", "shared", am.instruction, "registers" if hopper else "tensor memory", "epilogue"),
-        notes=tuple(notes),
     )
     res = TileResources(
         dtype=dt.name, tile=t, warps=threads // arch.warp_size, warps_m=warps_m, warps_n=1,
@@ -228,7 +228,6 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
                           "barriers_per_stage": w.barriers_per_stage * MBARRIER_BYTES, "epilogue": epilogue},
         occupancy=occ, notes=tuple(notes), pipeline=pipeline,
     )
-    assert consumer_warps <= res.warps
     return res, split
 
 
