@@ -160,14 +160,14 @@ class GemmClock:
     """The clock a GEMM's per-clock figures convert at, and the rate it sustains (gemm.toml [clock])."""
 
     gpu: str
-    tensor_clock_mhz: float  # the clock the dense Tensor peak is stated at
+    peak_clock_mhz: float  # the clock the math units' peak is stated at (Tensor Cores, or the FP32 pipes)
     sustained_fraction: float  # of that rate, what a long dense GEMM keeps
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def effective_mhz(self) -> float:
         """The clock every per-clock figure of the GEMM model converts at."""
-        return self.tensor_clock_mhz * self.sustained_fraction
+        return self.peak_clock_mhz * self.sustained_fraction
 
 
 SCHEDULES = ("cooperative", "pingpong")
@@ -316,8 +316,13 @@ def gemm_data(path: Path | None = None) -> GemmData:
     return parse_gemm_data(_load("gemm.toml", path))
 
 
-def gemm_clock(gpu: GpuSpec) -> GemmClock:
-    """The GPU's Tensor clock and sustained fraction (gemm.toml [clock.NAME]); every catalog GPU has one."""
+def gemm_clock(gpu: GpuSpec, tensor_core: bool = True) -> GemmClock:
+    """The clock a GEMM on ``gpu`` converts its per-clock figures at (gemm.toml [clock.NAME]).
+
+    Tensor-Core GEMMs: the clock the Tensor peak is stated at (``tensor_clock_mhz``
+    where it is not the boost clock); FP32 GEMMs: the boost clock their derived peak
+    uses. Either times the sustained fraction. Every catalog GPU has a table.
+    """
     t = gemm_data().clocks.get(gpu.name)
     where = f"clock.{gpu.name}"
     if not isinstance(t, dict):
@@ -325,15 +330,16 @@ def gemm_clock(gpu: GpuSpec) -> GemmClock:
     frac = _num(t, "sustained_fraction", where)
     if frac > 1:
         raise GemmDataError(f"{where}.sustained_fraction: {frac} is above 1")
-    sources = dict(t.get("sources", {}))
     _source(t, "sustained_fraction", where)
-    if "tensor_clock_mhz" in t:
-        _source(t, "tensor_clock_mhz", where)
+    sources = {"sustained_fraction": t["sources"]["sustained_fraction"]}
+    if tensor_core and "tensor_clock_mhz" in t:
         mhz = float(_num(t, "tensor_clock_mhz", where))
+        sources["peak_clock_mhz"] = _source(t, "tensor_clock_mhz", where)
     else:
         mhz = float(gpu.boost_clock_mhz)
-        sources["tensor_clock_mhz"] = (f"gpus.toml boost clock ({gpu.sources.get('boost_clock_mhz', 'gpus.toml')}): "
-                                       "the Tensor peak is stated at it")
+        what = "the Tensor peak" if tensor_core else "the FP32 peak (lanes x SMs x 2 x clock)"
+        sources["peak_clock_mhz"] = (f"gpus.toml boost clock ({gpu.sources.get('boost_clock_mhz', 'gpus.toml')}): "
+                                     f"{what} is stated at it")
     return GemmClock(gpu.name, mhz, float(frac), sources)
 
 

@@ -323,7 +323,7 @@ class GemmPlan:
     l2_hit_rate: float  # of the global loads (global -> shared copies)
     traffic: tuple[LevelTraffic, ...]
     instructions: dict  # category -> warp-instructions over the whole kernel
-    peak: Figure  # TFLOPS of the math units this data type uses (datasheet, at clock.tensor_clock_mhz)
+    peak: Figure  # TFLOPS of the math units this data type uses (datasheet, at clock.peak_clock_mhz)
     times: dict  # main-loop term -> seconds
     bound: str  # compute, memory, latency
     bound_term: str  # the largest term (or fill_and_epilogue when those exceed the main loop)
@@ -509,7 +509,7 @@ class GemmPlan:
             "peak_tflops": self.peak.value,
             "peak_source": self.peak.source,
             "sustained_peak_tflops": self.sustained_peak_tflops,
-            "clock": {"tensor_clock_mhz": self.clock.tensor_clock_mhz,
+            "clock": {"peak_clock_mhz": self.clock.peak_clock_mhz,
                       "sustained_fraction": self.clock.sustained_fraction,
                       "effective_mhz": self.clock.effective_mhz, "sources": dict(self.clock.sources)},
             "times_seconds": dict(self.times),
@@ -630,7 +630,7 @@ def plan_gemm(
     async_path = pipe.path == "wgmma"
     model = gemm_data().model
     tp = throughput(gpu)
-    clk = gemm_clock(gpu)
+    clk = gemm_clock(gpu, dt.tensor_core)
     t = r.tile
     b = ob = dt.bytes
 
@@ -648,7 +648,7 @@ def plan_gemm(
         busiest = ceil_div(walked, slots_per_round)
         if walked > tiles:
             notes.append(f"the {cm}x{cn} cluster pads the {tiles_m}x{tiles_n} tile grid to {pm}x{pn}: "
-                         f"{walked - tiles} CTA turns compute nothing")
+                         f"{walked - tiles} padded tiles compute nothing")
     else:
         ctas = tiles
         busiest = ceil_div(tiles, gpu.sm_count)  # tiles the busiest SM computes (equal tiles, grid order)
@@ -791,7 +791,7 @@ def plan_gemm(
         f"HBM model: {hbm_note}; usable L2 = {model.l2_usable_fraction:g} x {gpu.l2_bytes} B",
         (f"HBM time at {hbm_eff:g} x the datasheet bandwidth (sim_model.toml dram.efficiency); "
          f"L2 time at {l2_bpc:g} B/clk ({tp.l2_bytes_per_clock.source})"),
-        (f"clock: every per-clock figure converts at {clk.tensor_clock_mhz:g} MHz ({clk.sources['tensor_clock_mhz']}) "
+        (f"clock: every per-clock figure converts at {clk.peak_clock_mhz:g} MHz ({clk.sources['peak_clock_mhz']}) "
          f"x {clk.sustained_fraction:g} sustained ({clk.sources['sustained_fraction']}) = {clk.effective_mhz:.0f} MHz"),
         (f"math time: the busiest SM computes {busiest} tiles at {peak.value:g} TFLOPS ({peak.source}) x "
          f"{clk.sustained_fraction:g} / {gpu.sm_count} SMs"),
@@ -894,7 +894,7 @@ def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound
          "fill and epilogue that the simulation does not have"),
         (f"clocks: the simulator runs the {gpu.name} at its {gpu.boost_clock_mhz:g} MHz boost clock with its own "
          f"unit rates; the plan converts every per-clock figure at {clk.effective_mhz:.0f} MHz "
-         f"({clk.tensor_clock_mhz:g} MHz Tensor clock x {clk.sustained_fraction:g} sustained): compare the simulated "
+         f"({clk.peak_clock_mhz:g} MHz peak clock x {clk.sustained_fraction:g} sustained): compare the simulated "
          "time with mainloop_at_simulator_clock"),
         (f"the plan takes the largest main-loop term ({TERM_TEXT[bound_term]}) as if everything else overlapped it; "
          "the simulator issues each warp's instructions in order and queues them at each unit, so latencies and "

@@ -183,7 +183,7 @@ def test_big_hopper_bf16_gemms_land_in_the_cublas_range(gpu, size):
     assert p.path == "wgmma" and p.bound == "compute" and p.bound_term == "tensor_core"
     assert 600 <= p.achieved_tflops <= 750, p.achieved_tflops  # cuBLAS on H100 SXM: roughly 600-750
     assert p.peak.value == 989.4  # the datasheet figure, at the 1830 MHz Tensor clock
-    assert p.clock.tensor_clock_mhz == 1830
+    assert p.clock.peak_clock_mhz == 1830
 
 
 @pytest.mark.parametrize("size", [8192, 16384])
@@ -215,10 +215,11 @@ def test_efficiency_terms_multiply_to_the_achieved_share_of_peak():
 def test_every_catalog_gpu_has_a_sourced_clock():
     for spec in load_catalog().values():
         c = gemm_clock(spec)
-        assert 0 < c.sustained_fraction <= 1 and c.tensor_clock_mhz > 0
-        assert c.sources["sustained_fraction"] and c.sources["tensor_clock_mhz"]
+        assert 0 < c.sustained_fraction <= 1 and c.peak_clock_mhz > 0
+        assert c.sources["sustained_fraction"] and c.sources["peak_clock_mhz"]
+        assert gemm_clock(spec, tensor_core=False).peak_clock_mhz == spec.boost_clock_mhz  # the FP32 peak's clock
     h = gemm_clock(get_gpu("H100"))
-    assert h.tensor_clock_mhz * 132 * 4096 / 1e6 == pytest.approx(989.4, rel=1e-3)  # 4096 FLOP/clk/SM
+    assert h.peak_clock_mhz * 132 * 4096 / 1e6 == pytest.approx(989.4, rel=1e-3)  # 4096 FLOP/clk/SM
 
 
 # -- the roofline the bound names ------------------------------------------------------------
