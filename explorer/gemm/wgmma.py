@@ -97,20 +97,15 @@ def mma_split(am: AsyncMma, dt: DTypeSpec, tile: Tile, schedule: str) -> MmaSpli
     hopper = am.accumulators == "registers"
     consumers = 2 if hopper and schedule == "cooperative" else 1
     unit_m = am.mma_m if hopper else 64
-    if tile.bm % unit_m:
-        rows = unit_m if hopper else "64 or 128"
-        raise InputError("tile", f"BM = {tile.bm} is not a multiple of {unit_m}: one {am.instruction} computes "
-                                 f"{rows} rows")
+    shape = f"m{unit_m}nNk{dt.mma_k}"  # the instruction shape, in the words the mma.sync messages use
+    for name, size, unit in (("BM", tile.bm, unit_m), ("BN", tile.bn, 8), ("BK", tile.bk, dt.mma_k)):
+        if size % unit:
+            raise InputError("tile", f"{name} = {size} is not a multiple of {unit}, the {shape} {dt.name} MMA shape")
     if tile.bm % (unit_m * consumers):
         raise InputError("tile", f"BM = {tile.bm} is not a multiple of {unit_m * consumers}: the cooperative schedule "
                                  f"splits it between {consumers} consumer warpgroups of {am.mma_m}-row wgmmas")
-    if tile.bk % dt.mma_k:
-        raise InputError("tile", f"BK = {tile.bk} is not a multiple of {dt.mma_k}, the K of one {am.instruction} "
-                                 f"for {dt.name}")
     split = _n_split(tile.bn, am.max_n)
-    if split is None:
-        raise InputError("tile", f"BN = {tile.bn} is not a multiple of 8 (an {am.instruction} is N = 8..{am.max_n} "
-                                 "in steps of 8)")
+    assert split is not None  # BN is a multiple of 8: N = 8 per instruction always fits
     n_instr, instr_n = split
     rows = tile.bm // consumers
     instr_m = am.mma_m if hopper or tile.bm % am.mma_m == 0 else 64
