@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import sys
 
-from explorer.cli.output import print_json
+from explorer.cli.output import add_scenario_arguments, print_json
 
 
 def register(sub) -> None:
     p = sub.add_parser("program", help="list the instructions one warp executes (the kernel's SASS or the model)")
-    p.add_argument("scenario", metavar="SCENARIO|PRESET", help="a scenario .toml file or a preset name")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="change a scenario field, value in TOML syntax (e.g. program=model); repeatable")
+    add_scenario_arguments(p, example="program=model")
     p.add_argument("--json", action="store_true", help="print the program as JSON")
-    p.add_argument("--no-cache", action="store_true", help="compile and disassemble again (do not read the cache)")
+    p.add_argument("--no-cache", action="store_true", help="compile and disassemble again, without the on-disk cache")
     p.set_defaults(func=run)
 
 
@@ -56,7 +54,7 @@ def format_text(scenario, program, model_count: int | None = None) -> str:
     loop = program.loop_json()
     if program.source == "sass":
         head = (f"{scenario.name or 'scenario'} on {scenario.gpu.name} ({program.arch}): SASS of {program.function} "
-                f"({meta.get('compiler', '?')}, {meta.get('disassembler', '?')}), {meta.get('registers', '?')} "
+                f"({meta.get('compiler', '?')}, {meta.get('disassembler', '?')}), {meta.get('registers_per_thread', '?')} "
                 "registers per thread")
     else:
         head = f"{scenario.name or 'scenario'} on {scenario.gpu.name} ({program.arch}): the workload model's program"

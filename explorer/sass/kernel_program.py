@@ -37,7 +37,7 @@ import tempfile
 from pathlib import Path
 
 from explorer.sass.errors import ArchUnsupported, ProgramError, ToolchainMissing
-from explorer.sass.listing import Instruction, function_lines, parse_lines
+from explorer.sass.listing import Instruction, ListingError, function_lines, parse_lines
 from explorer.sass.warp_program import WarpProgram, from_model
 
 CACHE_FORMAT = 1
@@ -76,44 +76,45 @@ def _compiler_id(arch: str) -> str:
 
 
 # -- cache -----------------------------------------------------------------------------------
-def cache_dir() -> Path:
+def cache_dirs() -> list[Path]:
+    """Where cached disassemblies live: the per-user cache folder, then a per-user temporary one."""
     override = os.environ.get(CACHE_ENV, "").strip()
     if override:
-        return Path(override)
+        return [Path(override)]
     from explorer.frozen import APP_DIR_NAME, user_cache_root
 
-    return user_cache_root() / APP_DIR_NAME / "sass"
+    uid = getattr(os, "getuid", lambda: "user")()
+    return [user_cache_root() / APP_DIR_NAME / "sass", Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{uid}" / "sass"]
 
 
-def _cache_read(path: Path) -> dict | None:
+def _cache_read(name: str) -> dict | None:
     from explorer.model.errors import InputError, read_user_bytes
 
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(read_user_bytes(path, kind="a cached program", limit=MAX_CACHE_ENTRY_BYTES))
-    except (InputError, OSError, ValueError):
-        return None  # unreadable or damaged: rebuild it
-    if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or not isinstance(data.get("lines"), list):
-        return None
-    return data
+    for folder in cache_dirs():
+        path = folder / name
+        if not path.exists():
+            continue
+        try:
+            data = json.loads(read_user_bytes(path, kind="a cached program", limit=MAX_CACHE_ENTRY_BYTES))
+        except (InputError, OSError, ValueError):
+            continue  # unreadable or damaged: rebuilt and rewritten
+        if isinstance(data, dict) and data.get("format") == CACHE_FORMAT and isinstance(data.get("lines"), list):
+            return data
+    return None
 
 
-def _cache_write(path: Path, entry: dict) -> bool:
+def _cache_write(name: str, entry: dict) -> bool:
     from explorer.atomic import atomic_write_text
 
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps(entry))
-        return True
-    except OSError:
-        try:  # a read-only home: the temporary folder, per user
-            alt = Path(tempfile.gettempdir()) / f"warp-explorer-{getattr(os, 'getuid', lambda: 'user')()}" / "sass"
-            alt.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(alt / path.name, json.dumps(entry))
+    text = json.dumps(entry)
+    for folder in cache_dirs():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(folder / name, text)
+            return True
         except OSError:
-            return False
-        return True
+            continue  # e.g. a read-only home: try the next folder
+    return False
 
 
 # -- the cubin's parameter layout ---------------------------------------------------------------
@@ -141,7 +142,7 @@ def parameter_offsets(cubin: bytes, symbol: str) -> dict[int, tuple[int, int]]:
 def _facts(entry: dict):
     from explorer.sass.flow import KernelFacts
 
-    flag, rec = entry["params"][FLAG_PARAM], entry["params"][RECORD_PARAM]
+    flag, rec = int(entry["params"][FLAG_PARAM]), int(entry["params"][RECORD_PARAM])
     return KernelFacts(known_words={flag: 0}, record_words=frozenset({rec, rec + 4}))
 
 
@@ -173,10 +174,9 @@ def _request_matcher(workload):
 
 
 # -- public ------------------------------------------------------------------------------------
-def _entry(scenario, use_cache: bool) -> dict:
+def _entry(scenario, read: bool, write: bool) -> dict:
     from explorer.gpu.codegen import KERNEL_NAME, PARAMS, generate
     from explorer.sass.disasm import disassemble, nvdisasm_path, nvdisasm_version
-
     from explorer.sass.opcodes import load_table
 
     gpu = scenario.gpu
@@ -188,9 +188,9 @@ def _entry(scenario, use_cache: bool) -> dict:
     source = generate(scenario).source
     key = hashlib.sha256(json.dumps([CACHE_FORMAT, source, arch, scenario.launch.registers_per_thread, compiler,
                                      disassembler]).encode()).hexdigest()
-    path = cache_dir() / f"{key}.json"
-    if use_cache:
-        hit = _cache_read(path)
+    name = f"{key}.json"
+    if read:
+        hit = _cache_read(name)
         if hit is not None and hit.get("key") == key:
             return {**hit, "cache": "hit"}
     from explorer.gpu.measure import prepare
@@ -215,18 +215,28 @@ def _entry(scenario, use_cache: bool) -> dict:
         "params": {FLAG_PARAM: offsets[names.index(FLAG_PARAM)][0], RECORD_PARAM: offsets[names.index(RECORD_PARAM)][0]},
         "compile_notes": list(prepared.notes), "lines": lines,
     }
-    stored = _cache_write(path, entry) if use_cache else False
+    stored = _cache_write(name, entry) if write else False
     return {**entry, "cache": "miss" if stored else "off"}
 
 
 def sass_program(scenario, *, use_cache: bool = True) -> WarpProgram:
     """The WarpProgram of the scenario's generated kernel's SASS (see the module docstring)."""
+    entry = _entry(scenario, read=use_cache, write=use_cache)
+    try:
+        return _from_entry(scenario, entry)
+    except (ListingError, KeyError, TypeError, ValueError):
+        if entry.get("cache") != "hit":
+            raise
+        return _from_entry(scenario, _entry(scenario, read=False, write=True))  # a damaged cache entry: rebuild
+
+
+def _from_entry(scenario, entry: dict) -> WarpProgram:
     from explorer.sass.build import build_program
 
-    entry = _entry(scenario, use_cache)
-    instrs = parse_lines(entry["lines"], entry["function"]).up_to_last_exit()
+    instrs = parse_lines([str(line) for line in entry["lines"]], entry["function"]).up_to_last_exit()
     match, unmatched = _request_matcher(scenario.workload)
-    meta = {k: entry[k] for k in ("compiler", "disassembler", "registers", "cubin_sha256", "cache", "compile_notes")}
+    meta = {k: entry[k] for k in ("compiler", "disassembler", "cubin_sha256", "cache", "compile_notes")}
+    meta["registers_per_thread"] = int(entry["registers"])
     prog = build_program(instrs, entry["arch"], scenario.gpu, trip=scenario.workload.loop, function=entry["function"],
                          facts=_facts(entry), request_bytes=match, meta=meta)
     if unmatched:

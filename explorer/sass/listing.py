@@ -30,6 +30,7 @@ LINE_RE = re.compile(r"^\s*/\*([0-9a-fA-F]{4,})\*/\s*(.*?)\s*;\s*(?:/\*\s*(0x[0-
 HEX_ONLY_RE = re.compile(r"^\s*/\*\s*(0x[0-9a-fA-F]+)\s*\*/\s*$")
 LABEL_DEF_RE = re.compile(r"^\s*(\.L_[A-Za-z0-9_]+|\.L\w+):\s*$")
 LABEL_REF_RE = re.compile(r"`\((\.L\w+)\)")
+ANNOTATION_RE = re.compile(r"\s*\(\*\s*\"?([^*\"]*)\"?\s*\*\)")  # nvdisasm's (*"SpillRefill"*) remarks
 GUARD_RE = re.compile(r"^@(!?)(U?P[0-7T])\s+")
 # one register reference: general R0..R254/RZ, uniform UR0..UR62/URZ, predicates P0..P6/PT,
 # uniform predicates UP0..UP6/UPT, and PR (all predicates at once, in P2R/R2P)
@@ -84,6 +85,7 @@ class Instruction:
     target: int | None = None  # branch target pc
     encoding: tuple[int, int] | None = None  # (low word, high word)
     control: Control | None = None
+    annotations: tuple[str, ...] = ()  # nvdisasm's remarks, e.g. "SpillRefill" on a spill
 
     @property
     def mnemonic(self) -> str:
@@ -142,7 +144,8 @@ def parse_instruction(pc: int, text: str, labels: dict[str, int] | None = None,
         target = labels[name]
         return f"0x{target:x}"
 
-    text = " ".join(text.split())
+    annotations = tuple(m.group(1).strip() for m in ANNOTATION_RE.finditer(text))
+    text = " ".join(ANNOTATION_RE.sub("", text).split())
     resolved = LABEL_REF_RE.sub(resolve, text)
     body = resolved
     guard, negated = None, False
@@ -161,7 +164,8 @@ def parse_instruction(pc: int, text: str, labels: dict[str, int] | None = None,
             target = int(m.group(1), 16)
     control = Control.decode(encoding[1]) if encoding else None
     return Instruction(pc=pc, text=resolved, opcode=opcode, modifiers=tuple(mods), operands=tuple(operands),
-                       guard=guard, guard_negated=negated, target=target, encoding=encoding, control=control)
+                       guard=guard, guard_negated=negated, target=target, encoding=encoding, control=control,
+                       annotations=annotations)
 
 
 def _scan(lines: list[str]) -> tuple[list[tuple[int, str, tuple[int, int] | None]], dict[str, int]]:

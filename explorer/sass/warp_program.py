@@ -67,7 +67,6 @@ UNIT_NAMES = UNITS
 UNIT = {name: i for i, name in enumerate(UNIT_NAMES)}
 SB_NAMES = SCOREBOARDS
 SB = {name: i for i, name in enumerate(SB_NAMES)}
-SEGMENTS = ("prologue", "body", "epilogue", "skipped")
 
 
 @dataclass(frozen=True)
@@ -160,7 +159,7 @@ class WarpProgram:
             "dynamic_instructions_per_warp": self.dynamic_instructions_per_warp,
             "instrumentation_instructions_per_warp": self.instrumentation_per_warp,
             "static_instructions": len(self.listing),
-            "registers": len(self.reg_names),
+            "dependency_registers": len(self.reg_names),
             "notes": list(self.notes),
             **self.meta,
         }
