@@ -16,7 +16,7 @@ from typing import Callable
 import numpy as np
 
 from explorer.sass.errors import ArchUnsupported, ProgramError
-from explorer.sass.flow import KernelFacts, analyse
+from explorer.sass.flow import KernelFacts, analyse, basic_blocks
 from explorer.sass.listing import Instruction
 from explorer.sass.opcodes import OpcodeInfo, OpcodeTable, load_table
 from explorer.sass.semantics import register_use
@@ -136,7 +136,7 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
         static_index=np.array(path, dtype=np.int32),
         loop_start=flow.loop_start, loop_end=flow.loop_end if flow.loop_static else flow.loop_start,
         trip=trip if flow.loop_static else 1, reg_names=names, listing=tuple(rows), notes=tuple(notes),
-        meta=dict(meta or {}),
+        blocks=tuple(basic_blocks(instrs)), meta=dict(meta or {}),
     )
     if n == 0 or prog.op[-1] != OP["exit"]:
         raise ProgramError("the executed path does not end with EXIT")

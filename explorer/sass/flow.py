@@ -112,7 +112,7 @@ class _Eval:
         return self.val.get(name, UNIFORM)
 
     def operand(self, text: str):
-        """Value of a source operand (register, immediate, constant bank word), None if unknown form."""
+        """Value of a source operand: a register, an immediate, a constant-bank word, an expression."""
         t = text.replace(".reuse", "")
         neg_pred = t.startswith("!")
         core = t.lstrip("!")
@@ -155,11 +155,8 @@ class _Eval:
         elif (op in MOVES and len(ops) == 2) or (op == "IMAD" and "MOV" in ins.modifiers and len(ops) == 4):
             values = [self.operand(ops[-1])] * len(use.dst)
         elif op in ("ISETP", "UISETP") and "EX" not in ins.modifiers and len(ops) >= 5:
-            r = self._compare(ins, ops[2], ops[3], ops[4])
-            neg = ("c", 1 - r[1]) if isinstance(r, tuple) else r
-            values = [r, neg][: len(use.dst)]
-            if len(use.dst) == 1 and ops[0] in ("PT", "UPT"):
-                values = [neg]
+            first, second = self._compare(ins, ops[2], ops[3], ops[4])
+            values = [v for v, o in ((first, ops[0]), (second, ops[1])) if o not in ("PT", "UPT")]
         else:
             v = UNIFORM
             for r in use.src:
@@ -177,34 +174,31 @@ class _Eval:
             self.val[name] = v
 
     def _compare(self, ins: Instruction, a_text: str, b_text: str, c_text: str):
+        """(first, second) predicate of ``ISETP.cmp.bop Pd, Pq, a, b, c``: Pd = (a cmp b) bop c, Pq = !(a cmp b) bop c."""
         a, b, c = self.operand(a_text), self.operand(b_text), self.operand(c_text)
         cmp = next((m for m in ins.modifiers if m in ("EQ", "NE", "LT", "LE", "GT", "GE")), None)
         bop = next((m for m in ins.modifiers if m in ("AND", "OR", "XOR")), "AND")
-        unsigned = "U32" in ins.modifiers
-        r = None
+        raw = None
         if cmp and isinstance(a, tuple) and isinstance(b, tuple):
             x, y = a[1], b[1]
-            if not unsigned:
+            if "U32" not in ins.modifiers:
                 x = x - (1 << 32) if x & 0x80000000 else x
                 y = y - (1 << 32) if y & 0x80000000 else y
-            r = {"EQ": x == y, "NE": x != y, "LT": x < y, "LE": x <= y, "GT": x > y, "GE": x >= y}[cmp]
-        if r is None:
-            base = _join(_uniformish(a), _uniformish(b))
+            raw = {"EQ": x == y, "NE": x != y, "LT": x < y, "LE": x <= y, "GT": x > y, "GE": x >= y}[cmp]
+        unknown = _join(_join(_uniformish(a), _uniformish(b)), _uniformish(c) if not isinstance(c, tuple) else UNIFORM)
+
+        def combine(r):
             if isinstance(c, tuple):
-                if bop == "AND" and c[1] == 0:
-                    return ("c", 0)
-                if bop == "OR" and c[1] == 1:
-                    return ("c", 1)
-            return _join(base, _uniformish(c)) if not isinstance(c, tuple) else base
-        if isinstance(c, tuple):
-            cv = bool(c[1])
-            out = {"AND": r and cv, "OR": r or cv, "XOR": r != cv}[bop]
-            return ("c", int(out))
-        if bop == "AND" and not r:
-            return ("c", 0)
-        if bop == "OR" and r:
-            return ("c", 1)
-        return _uniformish(c)
+                if r is not None:
+                    return ("c", int({"AND": r and bool(c[1]), "OR": r or bool(c[1]), "XOR": r != bool(c[1])}[bop]))
+                if (bop == "AND" and c[1] == 0) or (bop == "OR" and c[1] == 1):
+                    return ("c", c[1])
+                return unknown
+            if r is not None and ((bop == "AND" and not r) or (bop == "OR" and r)):
+                return ("c", int(r))
+            return unknown
+
+        return combine(raw), combine(None if raw is None else not raw)
 
     def guard(self, ins: Instruction):
         if not ins.guard:
@@ -363,6 +357,38 @@ def analyse(instrs: list[Instruction], uses: list[RegisterUse], facts: KernelFac
     return Flow(path=path, loop_start=loop_start, loop_end=loop_end, loop_static=loop_static, executed=executed,
                 predicated_off=predicated_off, partial_exit=partial_exit, single_lane=single_lane,
                 instrumentation=instrumentation, guard_consumed=guard_consumed, notes=notes)
+
+
+def basic_blocks(instrs: list[Instruction]) -> list[tuple[int, int, tuple[int, ...]]]:
+    """(first, last, successors) per basic block, as static indices.
+
+    Leaders: the first instruction, every branch target, and the instruction after a
+    branch or an EXIT. Successors: the branch target and, unless the branch or EXIT is
+    unconditional, the next block.
+    """
+    index_of = {ins.pc: i for i, ins in enumerate(instrs)}
+    leaders = {0}
+    for i, ins in enumerate(instrs):
+        if _is_branch(ins) and ins.target in index_of:
+            leaders.add(index_of[ins.target])
+        if (_is_branch(ins) or ins.opcode == "EXIT") and i + 1 < len(instrs):
+            leaders.add(i + 1)
+    starts = sorted(leaders)
+    out = []
+    for k, first in enumerate(starts):
+        last = (starts[k + 1] - 1) if k + 1 < len(starts) else len(instrs) - 1
+        end = instrs[last]
+        always = not end.guard or end.guard == "PT" and not end.guard_negated
+        if _is_branch(end) and end.operands and is_predicate_operand(end.operands[0]):
+            always = False  # BRA.U UPn: conditional
+        succ = []
+        if _is_branch(end) and end.target in index_of:
+            succ.append(index_of[end.target])
+        falls = not ((_is_branch(end) or end.opcode == "EXIT") and always)
+        if falls and last + 1 < len(instrs):
+            succ.append(last + 1)
+        out.append((first, last, tuple(dict.fromkeys(succ))))
+    return out
 
 
 # -- def-use over the path -------------------------------------------------------------------

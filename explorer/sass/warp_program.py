@@ -50,7 +50,8 @@ Per instruction ``i`` (numpy arrays of length L):
 
 ``listing`` holds every static instruction up to the last EXIT in program order,
 executed or not (a skipped instruction has ``segment == "skipped"``), with its text and
-timing facts, for the CLI and the views. ``notes`` says what was assumed.
+timing facts, for the CLI and the views; ``blocks`` its basic blocks (first row, last
+row, successor rows). ``notes`` says what was assumed.
 """
 
 from __future__ import annotations
@@ -120,6 +121,7 @@ class WarpProgram:
     reg_names: tuple[str, ...]
     listing: tuple[ListingRow, ...]
     notes: tuple[str, ...] = ()
+    blocks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # basic blocks: (first, last, successors) rows of listing
     meta: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -156,6 +158,8 @@ class WarpProgram:
             "function": self.function,
             "instructions": [row.to_json() for row in self.listing],
             "loop": self.loop_json(),
+            "blocks": [{"start_pc": self.listing[a].pc, "end_pc": self.listing[b].pc,
+                        "successors": [self.listing[c].pc for c in succ]} for a, b, succ in self.blocks],
             "dynamic_instructions_per_warp": self.dynamic_instructions_per_warp,
             "instrumentation_instructions_per_warp": self.instrumentation_per_warp,
             "static_instructions": len(self.listing),
@@ -243,6 +247,7 @@ def from_model(workload, gpu) -> WarpProgram:
         useful_bytes=np.concatenate([prog.useful_bytes, [0]]).astype(np.int32),
         instrumentation=np.zeros(n + 1, dtype=bool), static_index=np.arange(n + 1, dtype=np.int32),
         loop_start=0, loop_end=n, trip=workload.loop, reg_names=names, listing=tuple(listing),
+        blocks=((0, n - 1, (0, n)), (n, n, ())),
         notes=("the model program: one instruction per workload operation, virtual registers, no address "
                "arithmetic or instrumentation",),
     )

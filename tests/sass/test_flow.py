@@ -54,6 +54,16 @@ def test_a_loop_runs_its_body_trip_times():
     p.check()
 
 
+def test_basic_blocks_split_at_branches_and_targets():
+    p = build(listing(*LOOP), trip=8)
+    # [S2R, MOV] -> [IADD3 .. @P0 BRA] -> itself or [EXIT]
+    assert p.blocks == ((0, 1, (2,)), (2, 5, (2, 6)), (6, 6, ()))
+    assert p.to_json()["blocks"][1] == {"start_pc": 0x20, "end_pc": 0x50, "successors": [0x20, 0x60]}
+    sink = build(listing(*SINK))
+    # [S2R .. @P0 BRA] over the sink store: both successors; [CS2R .. @P0 EXIT] falls through
+    assert sink.blocks == ((0, 3, (5, 4)), (4, 4, (5,)), (5, 7, (8,)), (8, 12, ()))
+
+
 def test_the_loop_compare_waits_as_long_as_a_guard_needs():
     p = build(listing(*LOOP), trip=8)
     isetp = p.listing[4]
@@ -174,3 +184,21 @@ def test_register_ids_are_dense_and_named():
     assert set(p.reg_names) == {"R0", "R2", "R3", "P0"}
     ffma = 3
     assert [p.reg_names[i] for i in p.dst[ffma] if i >= 0] == ["R3"]
+
+
+@pytest.mark.parametrize("cmp,value,taken", [("NE", 0, True), ("EQ", 0, False), ("GT", 0, False),
+                                             ("GE.U32", 0, False), ("LT", 0, True)])
+def test_compares_on_known_values_decide_the_branch(cmp, value, taken):
+    # flag (known 0) against 0x5eed5eed; LT is signed: 0 < 0x5eed5eed
+    lines = ("0000: LDC R12, c[0x0][0x234]", f"0010: ISETP.{cmp}.AND P0, PT, R12, 0x5eed5eed, PT",
+             "0020: @P0 BRA `(.L_x_1)", "0030: FFMA R1, R1, R1, R1", ".L_x_1:", "0040: EXIT")
+    p = build(listing(*lines))
+    assert p.listing[3].executed is not taken
+
+
+def test_the_second_compare_output_is_the_negated_compare():
+    # ISETP Pd, Pq: Pq = !(a cmp b) AND c; here the branch is guarded by Pq = !(0 != magic) = false
+    lines = ("0000: LDC R12, c[0x0][0x234]", "0010: ISETP.NE.AND PT, P1, R12, 0x5eed5eed, PT",
+             "0020: @P1 BRA `(.L_x_1)", "0030: FFMA R1, R1, R1, R1", ".L_x_1:", "0040: EXIT")
+    p = build(listing(*lines))
+    assert p.listing[3].executed and p.listing[2].predicated_off
