@@ -253,7 +253,8 @@ def analyse(instrs: list[Instruction], uses: list[RegisterUse], facts: KernelFac
 
     # -- abstract values at each instruction (loop body iterated to a fixed point) ------------
     ev = _Eval(facts)
-    at: list = [None] * n  # a copy of the state before each instruction
+    queried = [bool(ins.guard) or _is_branch(ins) for ins in instrs]  # the walk asks these for their predicate
+    at: list = [None] * n  # a copy of the state before each queried instruction
     i = 0
     while i < n:
         if loop_static and i == loop_static[0]:
@@ -262,7 +263,8 @@ def analyse(instrs: list[Instruction], uses: list[RegisterUse], facts: KernelFac
             for _ in range(8):  # values only move up the lattice (constant, uniform, varying)
                 ev.val = dict(state_in)
                 for k in range(start, end + 1):
-                    at[k] = dict(ev.val)
+                    if queried[k]:
+                        at[k] = dict(ev.val)
                     ev.step(instrs[k], uses[k])
                 joined = {r: _join(state_in.get(r, UNIFORM), ev.val.get(r, UNIFORM))
                           for r in set(state_in) | set(ev.val)}
@@ -271,11 +273,14 @@ def analyse(instrs: list[Instruction], uses: list[RegisterUse], facts: KernelFac
                 state_in = joined
             i = end + 1
             continue
-        at[i] = dict(ev.val)
+        if queried[i]:
+            at[i] = dict(ev.val)
         ev.step(instrs[i], uses[i])
         i += 1
 
     def value_at(k: int, fn):
+        if at[k] is None:
+            return ("c", 1)  # not guarded, not a branch
         saved = ev.val
         ev.val = at[k]
         try:
@@ -471,6 +476,8 @@ def _instrumentation(instrs, uses, path, loop_start, loop_end, facts: KernelFact
         for r in uses[k].dst:
             last_def[r] = k
     last_exit = n - 1
+    position = {k: pos for pos, k in enumerate(path)}  # the body's first visit
+    inputs = {k: [d for r, ds in producers.get(k, {}).items() if r != instrs[k].guard for d in ds] for k in path}
     changed = True
     while changed:
         changed = False
@@ -478,15 +485,14 @@ def _instrumentation(instrs, uses, path, loop_start, loop_end, facts: KernelFact
             if mark[k]:
                 continue
             ins = instrs[k]
-            u = uses[k]
+            side_effect = ins.opcode in SIDE_EFFECTS
             # forward: every register input comes from instrumentation
-            defs = [d for r, ds in producers.get(k, {}).items() if r != ins.guard for d in ds]
-            fwd = bool(defs) and all(mark[d] for d in defs) and ins.opcode not in SIDE_EFFECTS
+            fwd = not side_effect and bool(inputs[k]) and all(mark[d] for d in inputs[k])
             # backward: no side effect, and only instrumentation reads what it writes
-            cons = consumers.get(k, set())
-            bwd = (ins.opcode not in SIDE_EFFECTS and bool(u.dst) and bool(cons) and all(mark[c] for c in cons))
+            cons = consumers.get(k, ())
+            bwd = not side_effect and bool(uses[k].dst) and bool(cons) and all(mark[c] for c in cons)
             # a lane-dependent EXIT followed only by instrumentation (the lane-0 record write)
-            ex = partial_exit[k] and all(mark[j] or j == last_exit for j in path[path.index(k) + 1:])
+            ex = partial_exit[k] and all(mark[j] or j == last_exit for j in path[position[k] + 1:])
             if fwd or bwd or ex:
                 mark[k] = True
                 changed = True
