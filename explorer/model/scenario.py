@@ -13,6 +13,7 @@ from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
+from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import atomic_write_text, dumps, load_toml, parse_value
 from explorer.model.workload import Workload, parse_workload
 
@@ -167,6 +168,7 @@ class Scenario:
     seed: int = 1
     name: str = ""
     description: str = ""
+    stream: StreamConfig = field(default_factory=StreamConfig)  # N launches of this kernel (explorer.model.stream)
     program: str = "sass"
 
     @property
@@ -186,13 +188,15 @@ class Scenario:
         d["launch"] = self.launch.to_dict()
         d["workload"] = self.workload.to_dict()
         d["scheduler"] = self.scheduler.to_dict()
+        if not self.stream.is_default:
+            d["stream"] = self.stream.to_dict()
         return d
 
     @classmethod
     def from_dict(cls, data) -> "Scenario":
         if not isinstance(data, dict):
             raise InputError("scenario", "expected a table")
-        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "program"}
+        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program"}
         unknown = set(data) - known
         if unknown:
             raise InputError(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(known))}")
@@ -208,6 +212,7 @@ class Scenario:
             seed=require_int("seed", data.get("seed", 1), lo=0, hi=2**63 - 1),
             name=data.get("name", ""),
             description=data.get("description", ""),
+            stream=parse_stream(data.get("stream")),
             program=parse_program(data.get("program", "sass")),
         )
 
@@ -250,7 +255,7 @@ def parse_program(value) -> str:
     return value.strip().lower()
 
 
-_SECTIONS = {"launch", "workload", "scheduler"}
+_SECTIONS = {"launch", "workload", "scheduler", "stream"}
 
 
 def _set_dotted(data: dict, key: str, value) -> None:
@@ -258,6 +263,8 @@ def _set_dotted(data: dict, key: str, value) -> None:
     if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description", "program"}:
         raise InputError(key, "unknown scenario key; e.g. gpu, seed, program, launch.grid, workload.loop, "
                               "scheduler.policy")
+    if parts[0] == "stream":
+        data.setdefault("stream", {})  # written only when it differs from one kernel
     node = data
     for part in parts[:-1]:
         nxt = node.get(part)
