@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from explorer.cli.output import print_json
+from explorer.cli.output import add_scenario_arguments, print_json
 from explorer.model.errors import InputError
 
 
 def register(sub) -> None:
     p = sub.add_parser("simulate", help="simulate a scenario cycle by cycle")
-    p.add_argument("scenario", metavar="SCENARIO|PRESET", help="a scenario .toml file or a preset name")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="change a scenario field, value in TOML syntax (e.g. launch.grid=[480,1,1]); repeatable")
+    add_scenario_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary metrics as JSON")
     p.add_argument("--out", metavar="FILE.npz", help="write per-cycle arrays (launched, resident, eligible, issued, ...)")
     p.set_defaults(func=run)

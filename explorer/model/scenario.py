@@ -27,6 +27,9 @@ BYTES_MAX = 2**31 - 1
 MAX_BARRIERS = 16  # named barriers per block (PTX bar.sync 0..15)
 
 POLICIES = ("lrr", "gto", "oldest", "two_level")
+# Which instruction stream the simulator runs: the generated kernel's SASS (compiled for the
+# GPU's architecture, as `measure` launches it) or the workload model (explorer.sim.program).
+PROGRAMS = ("sass", "model")
 POLICY_DOC = {
     "lrr": "loose round-robin: the next ready warp after the one that issued last",
     "gto": "greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one",
@@ -166,6 +169,7 @@ class Scenario:
     name: str = ""
     description: str = ""
     stream: StreamConfig = field(default_factory=StreamConfig)  # N launches of this kernel (explorer.model.stream)
+    program: str = "sass"
 
     @property
     def gpu(self) -> GpuSpec:
@@ -179,6 +183,8 @@ class Scenario:
             d["description"] = self.description
         d["gpu"] = self.gpu_name
         d["seed"] = self.seed
+        if self.program != "sass":
+            d["program"] = self.program
         d["launch"] = self.launch.to_dict()
         d["workload"] = self.workload.to_dict()
         d["scheduler"] = self.scheduler.to_dict()
@@ -190,7 +196,7 @@ class Scenario:
     def from_dict(cls, data) -> "Scenario":
         if not isinstance(data, dict):
             raise InputError("scenario", "expected a table")
-        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream"}
+        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program"}
         unknown = set(data) - known
         if unknown:
             raise InputError(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(known))}")
@@ -207,6 +213,7 @@ class Scenario:
             name=data.get("name", ""),
             description=data.get("description", ""),
             stream=parse_stream(data.get("stream")),
+            program=parse_program(data.get("program", "sass")),
         )
 
     def with_values(self, **dotted) -> "Scenario":
@@ -241,13 +248,21 @@ class Scenario:
             raise InputError(f"{Path(path).name}: {exc.field}", exc.message) from None
 
 
+def parse_program(value) -> str:
+    if not isinstance(value, str) or value.strip().lower() not in PROGRAMS:
+        raise InputError("program", f"{value!r} is not a program source; choose sass (the kernel's SASS) or model "
+                                    "(the workload model)")
+    return value.strip().lower()
+
+
 _SECTIONS = {"launch", "workload", "scheduler", "stream"}
 
 
 def _set_dotted(data: dict, key: str, value) -> None:
     parts = key.split(".")
-    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description"}:
-        raise InputError(key, "unknown scenario key; e.g. gpu, seed, launch.grid, workload.loop, scheduler.policy")
+    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description", "program"}:
+        raise InputError(key, "unknown scenario key; e.g. gpu, seed, program, launch.grid, workload.loop, "
+                              "scheduler.policy")
     if parts[0] == "stream":
         data.setdefault("stream", {})  # written only when it differs from one kernel
     node = data
