@@ -123,7 +123,7 @@ def test_several_bad_fields_are_all_marked(page, qtbot):
     type_into(f["l2_hit"], "150")
     type_into(f["regs"], "300")  # fits no block: judged with the others at their last good values
     qtbot.waitUntil(lambda: len(page.session.errors) == 4, timeout=2000)
-    assert "above the limit of 255" in f["regs"].message
+    assert "above the limit of 256" in f["regs"].message  # cuda_occupancy.h: 256 per thread fits
     assert "fix the marked input" in page.metrics.whole.stale.text()
     assert f["grid"].message == "0 is below the minimum of 1"
     assert f["seed"].message == "-3 is below the minimum of 0"
