@@ -159,7 +159,7 @@ def load_lesson_file(path: Path) -> Lesson:
     """A lesson from a TOML file, read as every user file is (size cap, regular files only)."""
     stem = shown_path(Path(path).stem)
     name = stem.split("-", 1)[-1] if stem[:2].isascii() and stem[:2].isdigit() else stem
-    return parse_lesson(load_toml(path), name)
+    return parse_lesson(load_toml(path, "a lesson file"), name)
 
 
 @cache

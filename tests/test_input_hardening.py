@@ -305,3 +305,29 @@ def test_gemm_scenario_out_goes_through_the_atomic_writer(tmp_path, capsys):
     assert main(argv + ["--scenario-out", str(tmp_path / "g.toml")]) == 0
     assert Scenario.load(tmp_path / "g.toml").gpu_name == "H100"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d.toml", "g.toml"]
+
+
+@pytest.mark.parametrize("args", [["gpus"], ["occupancy", "--gpu", "H100", "--threads", "256", "--regs", "32"]])
+def test_stdout_on_a_full_disk(args):
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "explorer", *args], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == "warp-explorer: error: output: cannot write (No space left on device)"
+
+
+def test_a_broken_pipe_is_quiet(tmp_path):
+    import subprocess
+    import sys
+
+    rows = "gpu,threads,regs,smem_static,smem_dynamic,carveout\n" + "H100,256,32,0,0,-1\n" * 20000
+    (tmp_path / "b.csv").write_text(rows)
+    proc = subprocess.Popen([sys.executable, "-m", "explorer", "occupancy", "--batch", str(tmp_path / "b.csv"),
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    assert proc.wait(timeout=120) == 0
+    assert proc.stderr.read() == b""

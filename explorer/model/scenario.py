@@ -227,7 +227,7 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | Path) -> "Scenario":
-        data = load_toml(path)
+        data = load_toml(path, "a scenario file")
         try:
             return cls.from_dict(data)
         except InputError as exc:

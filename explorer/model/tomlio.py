@@ -95,9 +95,12 @@ def parse_toml(text: str, field: str) -> dict:
     return data
 
 
-def load_toml(path: str | os.PathLike) -> dict:
-    """Parse a TOML file; a missing, oversized or malformed file is an InputError naming it."""
-    return parse_toml(read_user_text(path, kind="a file"), shown_path(path))
+def load_toml(path: str | os.PathLike, kind: str = "a TOML file") -> dict:
+    """Parse a TOML file; a missing, oversized or malformed file is an InputError naming it.
+
+    ``kind`` says what the file should have been ("a scenario file") in the message.
+    """
+    return parse_toml(read_user_text(path, kind=kind), shown_path(path))
 
 
 def parse_value(text: str, field: str):

@@ -234,7 +234,8 @@ def parse_workload(data, where: str = "workload") -> Workload:
     merged: dict = {}
     preset = data.get("preset", "")
     if not isinstance(preset, str):  # a list or table would not even be hashable
-        raise InputError(f"{where}.preset", f"{shown(preset)} is not a preset name; choose one of {', '.join(PRESETS)}")
+        raise InputError(f"{where}.preset",
+                         f"{shown(preset)} is not a preset name; choose one of {', '.join(PRESETS)}")
     if preset:
         if preset not in PRESETS:
             raise InputError(f"{where}.preset", f"unknown preset {shown(preset)}; choose one of {', '.join(PRESETS)}")

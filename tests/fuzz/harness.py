@@ -107,6 +107,37 @@ def check(outcome: Outcome, allowed_codes=(0, 2), outputs: tuple[str, ...] = ())
     assert outcome.new_files <= allowed, (outcome.new_files, allowed, detail)
 
 
+MARKERS = ("evil", "pwned")  # the names the fuzz gives to paths and commands that must not happen
+
+
+def marker_files() -> set[str]:
+    """Entries named like our hostile inputs in the folders a traversal or injected command reaches.
+
+    The top of ``/``, the temp folder, the home folder and its cache: where
+    ``../../evil`` lands from an output folder, and where ``$(touch pwned)`` runs.
+    """
+    found = set()
+    home = Path.home()
+    for folder in (Path("/"), Path(tempfile.gettempdir()), home, home / ".cache", Path.cwd()):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        found.update(str(folder / n) for n in names if any(m in n for m in MARKERS))
+    return found
+
+
+def assert_no_new_markers(before: set[str]) -> None:
+    """Fail if a marker entry appeared since ``before``; remove it first, so a rerun sees the same state."""
+    new = marker_files() - before
+    for path in new:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    assert not new, f"written outside the output folder or by an injected command: {sorted(new)}"
+
+
 @dataclass
 class Limited:
     code: int

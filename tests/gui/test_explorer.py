@@ -106,7 +106,7 @@ def test_invalid_input_shows_a_message_and_keeps_the_last_good_run(page, qtbot):
     assert page.metrics.whole.stale.isVisible()
     # a launch that fits no block: the core's message names the limiter
     type_into(field, "300")
-    qtbot.waitUntil(lambda: "above the limit of 255" in field.message, timeout=2000)
+    qtbot.waitUntil(lambda: "above the limit of 256" in field.message, timeout=2000)
     assert "registers" in field.message
     assert page.session.run is good
     # fixed: the same run is still the right one, nothing to re-simulate
