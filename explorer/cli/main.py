@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import sys
 
 from explorer import __version__
-from explorer.model.errors import InputError
+from explorer.model.errors import SHOWN_CHARS, InputError, shown
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_NO_GPU = 0, 1, 2, 3
 
@@ -27,6 +28,9 @@ class CliParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit code 2."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
+        # argparse repeats the offending words whole: a 5,000-digit one is cut short
+        message = re.sub(r"'[^']{%d,}'" % SHOWN_CHARS, lambda m: shown(m.group(0)[1:-1]), message)
+        message = re.sub(r"\S{%d,}" % SHOWN_CHARS, lambda m: shown(m.group(0))[1:], message)
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(EXIT_INPUT)
 
