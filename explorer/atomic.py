@@ -13,8 +13,8 @@ it. A ``kill -9`` or a power cut cannot be handled, so every temporary name carr
 the writer's process id (``.NAME.PID-XXXXXXXX.tmp``), and the next write into
 that folder removes the ones whose writer is gone (or that are over a day old,
 should the id have been reused). Temporary files of the earlier naming, without
-the id (``.NAME.XXXXXXXX.tmp``), are removed once they are an hour old. Only names
-of exactly these patterns are touched.
+the id (``.NAME.XXXXXXXX.tmp``, NAME a kind of file the app writes), are removed
+once they are an hour old. Only names of exactly these patterns are touched.
 
 A write that cannot be done (no such folder, a folder in the way, a read-only
 folder, a full disk, a name too long) is a :class:`WriteError`: one line naming
@@ -42,7 +42,9 @@ from explorer.model.errors import WriteError, shown_path
 STALE_SECONDS = 24 * 3600  # a temp file this old is stale even if a process with its id runs
 LEGACY_STALE_SECONDS = 3600  # the earlier names carry no id: age alone says the writer is gone
 _TEMP_NAME = re.compile(r"^\..*\.(?P<pid>\d+)-[a-z0-9_]{8}\.tmp(\.[A-Za-z0-9]{1,8})?$")
-_LEGACY_TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+# the earlier names: ".TARGET.XXXXXXXX.tmp", TARGET one of the files the app writes (a user's own
+# ".notes.20240101.tmp" is not one of them)
+_LEGACY_TEMP_NAME = re.compile(r"^\..+\.(toml|npz|png|gif|mp4|svg|pdf|cubin|cu|json)\.[a-z0-9_]{8}\.tmp$")
 _NAME_KEPT = 100  # characters of the target's name kept in the temporary name (NAME_MAX is 255 bytes)
 
 _active: set[str] = set()  # temporary files this process is writing now

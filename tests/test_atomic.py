@@ -110,10 +110,12 @@ def test_stale_files_by_age_and_other_names_are_kept(tmp_path):
     young_old_pattern.write_bytes(b"")
     reused_id = tmp_path / f".c.toml.{os.getpid()}-abcdefgh.tmp"  # our own id, but a day old
     reused_id.write_bytes(b"")
-    users = [tmp_path / n for n in (".hidden", ".x.tmp", "notes.123-abcdefgh.tmp", ".d.1-abc.tmp")]
+    users = [tmp_path / n for n in (".hidden", ".x.tmp", "notes.123-abcdefgh.tmp", ".d.1-abc.tmp",
+                                    ".notes.20240101.tmp", ".cache.backup01.tmp")]
+    day = time.time() - atomic.STALE_SECONDS - 10
     for p in users:
         p.write_bytes(b"")
-    day = time.time() - atomic.STALE_SECONDS - 10
+        os.utime(p, (day, day))  # old, and still not ours
     os.utime(old_pattern, (day, day))
     os.utime(reused_id, (day, day))
     removed = remove_stale_temps(tmp_path)
