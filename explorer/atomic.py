@@ -188,10 +188,11 @@ def check_target(path: str | os.PathLike, field: str | None = None) -> Path:
     name = shown_path(text)
 
     def fail(reason: str):
-        raise WriteError(field or name, f"{name}: cannot write ({reason})" if field else f"cannot write ({reason})")
+        raise WriteError(field or name, f"{name}: cannot write ({reason})" if field else f"cannot write ({reason})",
+                         strerror=reason)
 
     if not text:
-        raise WriteError(field or "output", "give a file name")
+        raise WriteError(field or "output", "give a file name", strerror="no file name given")
     if "\0" in str(text):
         fail("the file name contains a NUL character")
     target = Path(text)

@@ -331,3 +331,17 @@ def test_a_broken_pipe_is_quiet(tmp_path):
     proc.stdout.close()  # as `| head -1` does
     assert proc.wait(timeout=120) == 0
     assert proc.stderr.read() == b""
+
+
+def test_a_line_break_in_a_cu_file_name_stays_on_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    name = "k\n#error x.cu"
+    (tmp_path / name).write_text("// no kernel here\n")
+    assert main(["compile", name, "--arch", "sm_90"]) == 2
+    _one_line(capsys, "k\\n#error x.cu has no kernels")
+    (tmp_path / "d.cubin").mkdir()
+    (tmp_path / "k.cu").write_text('extern "C" __global__ void k(float *x) { x[0] = 1; }\n')
+    code = main(["compile", "k.cu", "--arch", "sm_90", "--cubin-out", "d.cubin"])
+    if code != 3:  # 3: no CUDA compiler on this machine
+        assert code == 2
+        assert _one_line(capsys, "--cubin-out").endswith("d.cubin: cannot write (is a folder)")

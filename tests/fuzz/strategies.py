@@ -67,6 +67,7 @@ SET_KEYS = [
     "launch.static_shared_bytes", "launch.dynamic_shared_bytes", "launch.carveout", "launch.barriers",
     "workload.preset", "workload.loop", "workload.l1_hit_rate", "workload.l2_hit_rate", "workload.body",
     "scheduler.policy", "scheduler.active_warps", "launch", "workload", "launch.grid.x", "nope", "", " ",
+    "program", "stream", "stream.kernels", "stream.graph", "stream.nope",
     "launch.", ".grid", "launch.nope", "a\0b",
 ]
 
@@ -139,6 +140,12 @@ VALID_SETS = {
     "scheduler.policy": st.sampled_from(['"gto"', '"lrr"', '"oldest"', '"two_level"']),
     "scheduler.active_warps": st.integers(1, 64).map(str),
     "name": st.text(max_size=20).map(lambda t: '"' + t.replace("\\", "\\\\").replace('"', '\\"') + '"'),
+    "program": st.sampled_from(['"sass"', '"model"']),
+    "stream.kernels": st.integers(1, 1_000_000).map(str),
+    "stream.launch_gap_us": st.floats(0, 1e6).map(repr),
+    "stream.graph": st.sampled_from(["true", "false"]),
+    "stream.sync_every": st.integers(0, 100).map(str),
+    "stream.nvml_period_ms": st.floats(1, 60000).map(repr),
 }
 
 

@@ -136,6 +136,17 @@ def test_compile_flags(flags, extra, source, name):
         assert_no_new_markers(before)
 
 
+@SLOW
+@given(scenario=mostly(st.sampled_from(["example-240x256", "tensor-gemm"]), nasty_text()),
+       sets=mostly(st.just([]), set_flags(max_faults=1)), as_json=st.booleans())
+def test_program_flags(scenario, sets, as_json):
+    """``program`` compiles the scenario's kernel (NVRTC, no GPU) or lists the model's program."""
+    with workdir():
+        before = marker_files()
+        check(run_main(["program", scenario, *sets] + (["--json"] if as_json else [])))
+        assert_no_new_markers(before)
+
+
 MEASURE = {"--repeats": st.integers(1, 1000).map(str), "--nvml-seconds": st.sampled_from(["0", "0.5", "120"]),
            "--timeout": st.sampled_from(["1", "180", "86400"])}
 
@@ -162,7 +173,7 @@ def test_measure_flags(flags, scenario, sets, dry_run, name):
                                nasty_text(10)), min_size=1, max_size=4))
 def test_any_argument_list(argv):
     """Random words: usage errors are one line and exit 2, never a traceback."""
-    long_running = {"render", "simulate", "measure", "bench", "compile"}
+    long_running = {"render", "simulate", "measure", "bench", "compile", "program"}
     if long_running & set(argv) or not any(a and not a.startswith("-") for a in argv):
         return  # their flags are fuzzed above; no command at all opens the window
     with workdir():
