@@ -6,13 +6,12 @@ exit code 2 (an :class:`InputError`), then hands over to :mod:`explorer.gui.slid
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from explorer.atomic import check_target
 from explorer.model.errors import InputError
 
 
 def run_slides(args) -> int:
-    out = Path(args.out)
+    out = check_target(args.out, "--out")
     suffix = out.suffix.lower()
     if args.step is not None and args.lesson is None:
         raise InputError("--step", "needs --lesson NAME")
@@ -29,8 +28,6 @@ def run_slides(args) -> int:
             raise InputError("--cycle", "cannot be combined with --animate (give the range to --animate)")
     elif suffix != ".png":
         raise InputError("--out", f"{args.out!r} must end in .png (or .gif/.mp4 with --animate START:END)")
-    if not out.parent.is_dir():
-        raise InputError("--out", f"the folder {str(out.parent)!r} does not exist")
     if not 0 < args.fps <= 60:
         raise InputError("--fps", f"{args.fps:g} is outside 1..60")
     try:

@@ -26,7 +26,7 @@ MAX_SIZE = (7680, 4320)
 def parse_size(text: str) -> tuple[int, int]:
     """'1600x900' -> (1600, 900), within MIN_SIZE..MAX_SIZE."""
     parts = text.lower().replace("×", "x").split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):  # not "²"
         raise InputError("--size", f"{text!r} is not WIDTHxHEIGHT (e.g. 1600x900)")
     w, h = (int(p) for p in parts)
     if not (MIN_SIZE[0] <= w <= MAX_SIZE[0] and MIN_SIZE[1] <= h <= MAX_SIZE[1]):
@@ -68,11 +68,11 @@ def grab(window, size: tuple[int, int]):
 
 
 def atomic_save(image, out: Path) -> None:
-    from explorer.atomic import atomic_target
+    """Encode in memory, then write atomically: a full disk is one WriteError, not libpng's own lines."""
+    from explorer.atomic import atomic_write_bytes
+    from explorer.gui.export import png_bytes
 
-    with atomic_target(out, suffix=".png") as tmp:
-        if not image.save(str(tmp), "PNG"):
-            raise InputError("--out", f"cannot write a PNG to {out}")
+    atomic_write_bytes(out, png_bytes(image), field="--out")
 
 
 def _quiet_offscreen_warnings() -> None:

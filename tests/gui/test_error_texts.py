@@ -108,4 +108,4 @@ def test_the_scenario_panel_shows_the_registers_limit_in_russian(russian, qtbot)
     field = IntField("300")
     qtbot.addWidget(field)
     field.set_error(_no_block(registers_per_thread=300)[0])
-    assert field.message == "300 больше предела 255 (ограничитель: регистры)"
+    assert field.message == "300 больше предела 256 (ограничитель: регистры)"  # cuda_occupancy.h: 256 fits

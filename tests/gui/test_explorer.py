@@ -106,7 +106,7 @@ def test_invalid_input_shows_a_message_and_keeps_the_last_good_run(page, qtbot):
     assert page.metrics.whole.stale.isVisible()
     # a launch that fits no block: the core's message names the limiter
     type_into(field, "300")
-    qtbot.waitUntil(lambda: "above the limit of 255" in field.message, timeout=2000)
+    qtbot.waitUntil(lambda: "above the limit of 256" in field.message, timeout=2000)
     assert "registers" in field.message
     assert page.session.run is good
     # fixed: the same run is still the right one, nothing to re-simulate
@@ -123,7 +123,7 @@ def test_several_bad_fields_are_all_marked(page, qtbot):
     type_into(f["l2_hit"], "150")
     type_into(f["regs"], "300")  # fits no block: judged with the others at their last good values
     qtbot.waitUntil(lambda: len(page.session.errors) == 4, timeout=2000)
-    assert "above the limit of 255" in f["regs"].message
+    assert "above the limit of 256" in f["regs"].message  # cuda_occupancy.h: 256 per thread fits
     assert "fix the marked input" in page.metrics.whole.stale.text()
     assert f["grid"].message == "0 is below the minimum of 1"
     assert f["seed"].message == "-3 is below the minimum of 0"
