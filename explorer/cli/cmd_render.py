@@ -52,7 +52,7 @@ def run(args) -> int:
     if not out.parent.is_dir():
         raise InputError("--out", f"the folder {str(out.parent)!r} does not exist")
     try:
-        from explorer.gui.render import parse_size, render_png
+        from explorer.gui.headless.render import parse_size, render_png
     except ImportError as exc:
         raise InputError("render", f"drawing needs PySide6 and pyqtgraph ({exc}); install with pip install -e .") from None
     size = parse_size(args.size)

@@ -2,5 +2,5 @@
 
 Nothing here computes occupancy or simulates: widgets collect input, call
 ``explorer.occupancy`` / ``explorer.sim`` and show what comes back. Importing this
-package does not import Qt; ``explorer.gui.app.run`` does.
+package does not import Qt; ``explorer.gui.shell.app.run`` does.
 """

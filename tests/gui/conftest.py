@@ -15,7 +15,7 @@ import shiboken6
 from PySide6.QtCore import QEvent, QSettings
 from PySide6.QtWidgets import QApplication
 
-from explorer.gui.settings import set_application_names
+from explorer.gui.common.settings import set_application_names
 
 
 def _flush_deletes() -> None:
@@ -61,7 +61,7 @@ def settings(tmp_path) -> QSettings:
 def light_theme(qapp):
     """Tests that switch themes leave the app in the light theme for the next test."""
     yield
-    from explorer.gui.theme import LIGHT
+    from explorer.gui.common.theme import LIGHT
 
     import pyqtgraph as pg
 
@@ -72,7 +72,7 @@ def light_theme(qapp):
 
 @pytest.fixture
 def window(qtbot, settings, light_theme):
-    from explorer.gui.main_window import MainWindow
+    from explorer.gui.shell.main_window import MainWindow
 
     w = MainWindow(settings=settings)
     qtbot.addWidget(w)
