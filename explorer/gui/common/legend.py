@@ -6,7 +6,8 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
-from explorer.gui.common.state_colors import DISPLAY_ORDER, display_names, meanings, short_names, state_color
+from explorer.gui.common.state_colors import display_names, meanings, short_names, state_color
+from explorer.gui.common.state_order import DISPLAY_ORDER
 from explorer.gui.common.theme import LIGHT, Theme
 
 

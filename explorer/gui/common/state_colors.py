@@ -16,17 +16,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QColor
 
 from explorer.gui.common import palette as oi
-
-# The simulator's state codes (explorer.sim.states), repeated here so the window can
-# start without importing the simulator (numba takes ~0.5 s to import); a test checks
-# that the two agree.
-NAMES = (
-    "empty", "selected", "not_selected", "wait", "short_scoreboard", "long_scoreboard",
-    "barrier", "math_pipe_throttle", "mio_throttle", "lg_throttle", "drain",
-)
-N_STATES = len(NAMES)
-EMPTY, SELECTED, NOT_SELECTED = 0, 1, 2
-UNKNOWN = 255  # SimResult.states_at: an SM whose slots were not recorded
+from explorer.gui.common.state_order import N_STATES, PRIORITY, UNKNOWN
 
 # state code -> colour (index = code); EMPTY's colour depends on the theme
 STATE_COLORS = (
@@ -46,15 +36,6 @@ EMPTY_LIGHT = "#D6D6D6"
 EMPTY_DARK = "#3C3C3C"
 UNKNOWN_LIGHT = "#B8B8B8"
 UNKNOWN_DARK = "#5A5A5A"
-
-# The order views list states in: what issues first, then why the others do not.
-DISPLAY_ORDER = (1, 2, 5, 3, 4, 6, 7, 8, 9, 10, 0)
-
-# Zoomed-out timeline: a bin of cycles shows its most important state, so one-cycle
-# events survive. Higher wins: issued > eligible > throttles/barrier > dependency
-# waits > memory wait > drain > empty.
-PRIORITY = (0, 10, 9, 3, 4, 2, 8, 7, 6, 5, 1)
-
 
 def empty_color(dark: bool) -> str:
     return EMPTY_DARK if dark else EMPTY_LIGHT
@@ -160,4 +141,4 @@ def meanings() -> dict[int, str]:
     }
 
 
-assert len(STATE_COLORS) == len(NAMES) == len(PRIORITY) == N_STATES
+assert len(STATE_COLORS) == N_STATES

@@ -20,9 +20,10 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QSizePolic
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
-from explorer.gui.common.qt_numbers import fixed, n, pct
+from explorer.gui.common.numbers import num, pct
 from explorer.gui.explore.run_data import SimRun, state_breakdown
-from explorer.gui.common.state_colors import NAMES, short_names
+from explorer.gui.common.state_colors import short_names
+from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import error_label, muted_label
 from explorer.occupancy import OccupancyResult
@@ -128,13 +129,13 @@ class NowBox(QGroupBox):
         p = run.result.params
         us = cycle / p.clock_mhz
         self.heading.setText(self.tr("Cycle {c} of {total} ({us} µs)").format(
-            c=n(cycle), total=n(run.cycles), us=fixed(us, 2)))
+            c=num(cycle), total=num(run.cycles), us=num(us, 2)))
         for key, value in zip(("launched", "resident", "eligible", "issued"), self.counts):
-            self.values[key].setText(n(value))
+            self.values[key].setText(num(value))
         slots = p.sm_count * p.warps_per_sm
         schedulers = p.sm_count * p.sub_partitions
-        self.notes["resident"].setText(self.tr("on the SMs (of {slots} slots)").format(slots=n(slots)))
-        self.notes["issued"].setText(self.tr("this cycle (max {n})").format(n=n(schedulers)))
+        self.notes["resident"].setText(self.tr("on the SMs (of {slots} slots)").format(slots=num(slots)))
+        self.notes["issued"].setText(self.tr("this cycle (max {n})").format(n=num(schedulers)))
         states = run.state_counts_at(cycle)
         parts = state_breakdown(states)
         self.bar.set_segments(parts, self.tr("warps"))
@@ -146,10 +147,10 @@ class NowBox(QGroupBox):
             return self.tr("No warp is resident at this cycle.")
         names = short_names()
         stalls = [(c, k) for c, k in parts if c not in (1, 2)]
-        head = self.tr("{ready} of {resident} resident warps are ready.").format(ready=n(eligible), resident=n(resident))
+        head = self.tr("{ready} of {resident} resident warps are ready.").format(ready=num(eligible), resident=num(resident))
         if not stalls:
             return head
-        items = ", ".join(self.tr("{k} {name}").format(k=n(k), name=names[c]) for c, k in stalls[:3])
+        items = ", ".join(self.tr("{k} {name}").format(k=num(k), name=names[c]) for c, k in stalls[:3])
         return head + " " + self.tr("The others wait: {items}.").format(items=items)
 
     def _residency(self, run: SimRun, launched: int, resident: int, occ: OccupancyResult) -> str:
@@ -162,10 +163,10 @@ class NowBox(QGroupBox):
         if waiting <= 0:
             return self.tr("Every unfinished warp is resident. At most {cap} fit at once "
                            "({b} blocks per SM, limited by {limit}).").format(
-                cap=n(cap), b=p.active_blocks_per_sm, limit=limit)
+                cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
         return self.tr("{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit "
                        "at once: {b} blocks per SM, limited by {limit}) or are being launched.").format(
-            w=n(waiting), cap=n(cap), b=p.active_blocks_per_sm, limit=limit)
+            w=num(waiting), cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
 
     def apply_theme(self, theme: Theme) -> None:
         self.bar.apply_theme(theme)
@@ -267,8 +268,8 @@ class RunBox(QGroupBox):
         p = run.result.params
         self.heading.setText(self.tr("{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles "
                                      "({us} µs at {mhz} MHz)").format(
-            gpu=s["gpu"], blocks=n(s["total_blocks"]), wpb=s["warps_per_block"], warps=n(s["launched_warps"]),
-            cycles=n(s["cycles"]), us=fixed(s["kernel_time_us"], 2), mhz=n(p.clock_mhz)))
+            gpu=s["gpu"], blocks=num(s["total_blocks"]), wpb=s["warps_per_block"], warps=num(s["launched_warps"]),
+            cycles=num(s["cycles"]), us=num(s["kernel_time_us"], 2), mhz=num(p.clock_mhz)))
         self.occ_achieved.set_value(s["achieved_occupancy"], pct(s["achieved_occupancy"]))
         self.nvml.set_value(s["kernel_active_fraction"], pct(s["kernel_active_fraction"], 0))
         self.issue.set_value(s["issue_slot_utilization"], pct(s["issue_slot_utilization"]))
@@ -281,9 +282,9 @@ class RunBox(QGroupBox):
             "Waves: {waves} ({blocks} blocks; {per_wave} fit at once)\n"
             "IPC: {ipc} instructions per active SM per cycle (max {sp})\n"
             "Ready warps per scheduler: {elig} on average").format(
-            waves=fixed(s["waves"], 2), blocks=n(s["total_blocks"]), per_wave=n(per_wave),
-            ipc=fixed(s["ipc"], 2), sp=p.sub_partitions,
-            elig=fixed(s["avg_eligible_per_scheduler"], 2)))
+            waves=num(s["waves"], 2), blocks=num(s["total_blocks"]), per_wave=num(per_wave),
+            ipc=num(s["ipc"], 2), sp=p.sub_partitions,
+            elig=num(s["avg_eligible_per_scheduler"], 2)))
         cycles = s["warp_state_cycles"]
         parts = sorted(((NAMES.index(k), v) for k, v in cycles.items() if v > 0), key=lambda p: -p[1])
         self.bar.set_segments(parts, self.tr("warp-cycles"))

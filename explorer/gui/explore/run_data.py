@@ -4,7 +4,7 @@
 the core does not keep:
 
 * the timeline's zoom pyramid per SM: level k holds, for each bin of 2**k
-  cycles, the most important state in the bin (``state_colors.PRIORITY``), so a
+  cycles, the most important state in the bin (``state_order.PRIORITY``), so a
   one-cycle issue stays visible when a pixel covers a hundred cycles;
 * slot order by scheduler (slot ``s`` belongs to sub-partition ``s % SP``).
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from explorer.gui.common.state_colors import EMPTY, N_STATES, NOT_SELECTED, PRIORITY, SELECTED
+from explorer.gui.common.state_order import EMPTY, N_STATES, NOT_SELECTED, PRIORITY, SELECTED
 
 _RANK = np.asarray(PRIORITY, np.uint8)
 MIN_PYRAMID_COLUMNS = 256  # stop halving once a level is this narrow

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePo
 
 from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.common.int_field import IntField, show_field_errors
-from explorer.gui.common.qt_numbers import grouping_locale
+from explorer.gui.common.numbers import num
 from explorer.gui.explore.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
 from explorer.gui.common.widgets import add_gpus, muted_label, select_data
 from explorer.model.presets import preset_names
@@ -165,11 +165,10 @@ class ScenarioPanel(QGroupBox):
 
     def update_summary(self, scenario: Scenario) -> None:
         launch = scenario.launch
-        loc = grouping_locale()
         threads = launch.total_blocks * launch.threads_per_block
         self.launched.setText(self.tr("Launched: {blocks} blocks × {tpb} threads = {threads} threads = {warps} warps").format(
-            blocks=loc.toString(launch.total_blocks), tpb=loc.toString(launch.threads_per_block),
-            threads=loc.toString(threads), warps=loc.toString(launch.launched_warps())))
+            blocks=num(launch.total_blocks), tpb=num(launch.threads_per_block),
+            threads=num(threads), warps=num(launch.launched_warps())))
         self._update_workload_info(scenario)
 
     def _update_workload_info(self, scenario: Scenario) -> None:

@@ -25,7 +25,8 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen, Q
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.gui.explore.run_data import SimRun
-from explorer.gui.common.state_colors import UNKNOWN, argb32_table, display_names, meanings
+from explorer.gui.common.state_colors import argb32_table, display_names, meanings
+from explorer.gui.common.state_order import UNKNOWN
 from explorer.gui.common.theme import LIGHT, Theme
 
 BACKGROUND = 254  # the colour-table entry for the space between cells

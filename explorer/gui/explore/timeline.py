@@ -22,7 +22,8 @@ from PySide6.QtWidgets import QGraphicsPathItem, QToolTip, QWidget
 
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.explore.run_data import SimRun
-from explorer.gui.common.state_colors import PRIORITY, display_names, meanings, priority_table
+from explorer.gui.common.state_colors import display_names, meanings, priority_table
+from explorer.gui.common.state_order import PRIORITY
 from explorer.gui.common.theme import LIGHT, Theme
 
 _CODE_OF_RANK = {rank: code for code, rank in enumerate(PRIORITY)}

@@ -12,7 +12,7 @@ import time
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QWidget
 
-from explorer.gui.common.qt_numbers import grouping_locale
+from explorer.gui.common.numbers import num
 from explorer.gui.common.widgets import select_data
 
 SPEEDS = (10, 30, 100, 300, 1000, 3000, 10000, 30000)  # cycles per second
@@ -105,9 +105,8 @@ class TransportBar(QWidget):
         speed_label = QLabel(self.tr("&Speed:"), self)
         self.speed = QComboBox(self)
         self.speed.setObjectName("speed")
-        loc = grouping_locale()
         for s in SPEEDS:
-            self.speed.addItem(self.tr("{n} cycles/s").format(n=loc.toString(s)), s)
+            self.speed.addItem(self.tr("{n} cycles/s").format(n=num(s)), s)
         self.speed.setCurrentIndex(SPEEDS.index(DEFAULT_SPEED))
         self.speed.setToolTip(self.tr("Simulated cycles per second of playback."))
         self.speed.setFocusPolicy(Qt.FocusPolicy.NoFocus)
@@ -146,8 +145,7 @@ class TransportBar(QWidget):
         self._updating = True
         self.slider.setValue(cycle)
         self._updating = False
-        loc = grouping_locale()
-        self.cycle_label.setText(self.tr("cycle {c} of {n}").format(c=loc.toString(cycle), n=loc.toString(self._total)))
+        self.cycle_label.setText(self.tr("cycle {c} of {n}").format(c=num(cycle), n=num(self._total)))
 
     def set_playing(self, playing: bool) -> None:
         self.play.setText(self.tr("▮▮ Pause") if playing else self.tr("▶ Play"))

@@ -301,10 +301,11 @@ def essential_colours() -> list[tuple[int, int, int]]:
 
     from explorer.gui.common import palette as oi
     from explorer.gui.common import state_colors as sc
+    from explorer.gui.common.state_order import N_STATES
 
     names = list(oi.OKABE_ITO) + list(sc.STATE_COLORS) + [
         sc.EMPTY_LIGHT, sc.EMPTY_DARK, sc.UNKNOWN_LIGHT, sc.UNKNOWN_DARK, "#FFFFFF"]
-    for code in range(sc.N_STATES):
+    for code in range(N_STATES):
         names += [sc.state_color(code, False), sc.state_color(code, True)]
     out: list[tuple[int, int, int]] = []
     for name in names:

@@ -31,32 +31,12 @@ from PySide6.QtWidgets import (
 from explorer.gemm import GemmPlan, Roofline, gemm_points
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, SegmentBar
-from explorer.gui.gemm.session import count_text, seconds_text, si_bytes
-from explorer.gui.common.numbers import localize, num, unit
+from explorer.gui.common.numbers import bandwidth_text, count_text, figure, num, seconds_text, si_bytes, tflops_text, unit
 from explorer.gui.common.plots import ThemedPlot
 from explorer.gui.common.theme import LIGHT, Theme
 
 HBM_COLOR = oi.VERMILLION
 L2_COLOR = oi.BLUISH_GREEN
-
-
-def _fmt(x: float) -> str:
-    """Three significant figures for axis-like numbers: 0.54, 20.2, 605, 1,979 (in the interface's style)."""
-    if x >= 100:
-        return num(x)
-    if x >= 10:
-        return localize(f"{x:.1f}")
-    if x >= 1:
-        return localize(f"{x:.2f}")
-    return localize(f"{x:.3g}")
-
-
-def tflops_text(x: float) -> str:
-    return f"{_fmt(x)} TFLOPS"
-
-
-def bandwidth_text(gbs: float) -> str:
-    return f"{_fmt(gbs / 1000)} {unit('TB/s')}" if gbs >= 1000 else f"{_fmt(gbs)} {unit('GB/s')}"
 
 
 # ---------------------------------------------------------------------------
@@ -401,15 +381,15 @@ class LevelTrafficView(QGroupBox):
                 self.rows[t.level] = row
             row["path"].setText(names.get(t.level, t.path))
             row["bar"].set_value((math.log10(t.bytes) - lo) / span, si_bytes(t.bytes))
-            row["intensity"].setText(_fmt(t.intensity))
-            row["reuse"].setText(f"×{_fmt(t.reuse)}")
+            row["intensity"].setText(figure(t.intensity))
+            row["reuse"].setText(f"×{figure(t.reuse)}")
             for w in row.values():
                 w.setToolTip(self.tr("{path}: read {rd}, written {wr}. {note}").format(
                     path=t.path, rd=si_bytes(t.read_bytes), wr=si_bytes(t.write_bytes), note=t.note))
         self.footer.setText(self.tr(
             "Minimum HBM traffic (A and B read once, C written once): {min} → arithmetic intensity {ai} FLOP/byte. "
             "The model's HBM traffic: {hbm} (L2 hit rate of the tile loads {hit}).").format(
-            min=si_bytes(plan.min_hbm_bytes), ai=_fmt(plan.arithmetic_intensity), hbm=si_bytes(plan.hbm_bytes),
+            min=si_bytes(plan.min_hbm_bytes), ai=figure(plan.arithmetic_intensity), hbm=si_bytes(plan.hbm_bytes),
             hit=f"{100 * plan.l2_hit_rate:.0f}%"))
 
     def apply_theme(self, theme: Theme) -> None:

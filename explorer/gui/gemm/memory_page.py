@@ -38,19 +38,9 @@ from explorer.gemm import DTYPES, AttentionComparison, MemoryLevel, coalescing_t
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, PaintedBar
 from explorer.gui.common.core_texts import memory_places, translated
-from explorer.gui.gemm.charts import bandwidth_text
-from explorer.gui.gemm.session import (
-    ATTENTION_DEFAULTS,
-    ATTENTION_FIELDS,
-    DEFAULT_GPU,
-    binary_bytes,
-    evaluate_attention,
-    flops_text,
-    seconds_text,
-    si_bytes,
-)
+from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, DEFAULT_GPU, evaluate_attention
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
-from explorer.gui.common.numbers import localize, num
+from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, seconds_text, si_bytes
 from explorer.gui.common.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import (

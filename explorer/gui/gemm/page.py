@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from explorer.gemm import DTYPES, GemmPlan, WaveStats, dtype_spec, roofline
 from explorer.gemm.data import GemmDataError
 from explorer.gui.common.core_texts import dtype_labels, translated
-from explorer.gui.gemm.charts import LevelTrafficView, RooflinePlot, TimeSplitView, tflops_text
+from explorer.gui.gemm.charts import LevelTrafficView, RooflinePlot, TimeSplitView
 from explorer.gui.gemm.session import (
     DEFAULT_DTYPE,
     DEFAULT_GPU,
@@ -42,14 +42,12 @@ from explorer.gui.gemm.session import (
     OPTIONAL,
     evaluate_gemm,
     explorer_scenario,
-    flops_text,
     lesson_texts,
-    seconds_text,
 )
 from explorer.gui.gemm.tiles import TilePanel
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.explore.metrics import limiter_names
-from explorer.gui.common.numbers import num
+from explorer.gui.common.numbers import flops_text, num, seconds_text, tflops_text
 from explorer.gui.common.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import (

@@ -29,7 +29,6 @@ from explorer.gemm import (
     tile_resources,
 )
 from explorer.gemm.mapper import MAX_DIM, MAX_STAGES
-from explorer.gui.common.numbers import localize, num, unit
 from explorer.model.errors import InputError, require_int
 from explorer.model.scenario import Scenario
 
@@ -214,62 +213,3 @@ def evaluate_attention(gpu: str, dtype: str, raw: dict) -> AttentionEvaluation:
         field = exc.field if exc.field in ATTENTION_FIELDS or exc.field == "dtype" else "head_dim"
         return AttentionEvaluation(None, {field: exc.message})
     return AttentionEvaluation(comparison, {})
-
-
-# ---------------------------------------------------------------------------
-# Units
-# ---------------------------------------------------------------------------
-# Numbers and unit symbols are written in the interface language's style (explorer.gui.common.numbers:
-# English unless the window's language set another).
-def si_bytes(value: float) -> str:
-    """Decimal units (traffic, as GB/s are): 59.0 MB, 1.53 GB."""
-    value = float(value)
-    for symbol, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if abs(value) >= scale:
-            return f"{_three(value / scale)} {unit(symbol)}"
-    return f"{value:.0f} {unit('B')}"
-
-
-def binary_bytes(value: float) -> str:
-    """Binary units (capacities): 256 KiB, 50 MiB, 80 GiB."""
-    value = float(value)
-    for symbol, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if abs(value) >= scale:
-            return f"{_three(value / scale)} {unit(symbol)}"
-    return f"{num(value)} {unit('B')}"
-
-
-def _three(x: float) -> str:
-    """Three significant digits, no trailing zeros after the point: 59, 1.53, 605."""
-    if x >= 100:
-        return num(x)
-    if x >= 10:
-        text = f"{x:.1f}"
-    else:
-        text = f"{x:.2f}"
-    return localize(text.rstrip("0").rstrip(".") if "." in text else text)
-
-
-def seconds_text(s: float) -> str:
-    if s >= 1:
-        return f"{_three(s)} {unit('s')}"
-    if s >= 1e-3:
-        return f"{_three(s * 1e3)} {unit('ms')}"
-    if s >= 1e-6:
-        return f"{_three(s * 1e6)} {unit('µs')}"
-    return f"{_three(s * 1e9)} {unit('ns')}"
-
-
-def flops_text(x: float) -> str:
-    """35.7 GFLOP, 512 FLOP."""
-    text = count_text(x)
-    return text + ("FLOP" if text[-1].isalpha() else " FLOP")
-
-
-def count_text(x: float) -> str:
-    """1.2 k, 8.72 M, 35.7 G (counts and FLOPs)."""
-    x = float(x)
-    for prefix, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if abs(x) >= scale:
-            return f"{_three(x / scale)} {prefix}"
-    return num(x)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.common.tasks import TaskRunner
-from explorer.gui.common.qt_numbers import n
+from explorer.gui.common.numbers import num
 from explorer.gui.common.theme import restyle
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -162,7 +162,7 @@ class CudaSourceRow(QWidget):
         name = result.kernel if result.symbol == result.kernel else f"{result.kernel} ({result.symbol})"
         parts = [
             self.tr("{n} registers").format(n=r.registers),
-            self.tr("{b} B static shared memory").format(b=n(r.static_shared_bytes)),
+            self.tr("{b} B static shared memory").format(b=num(r.static_shared_bytes)),
             self.tr("{n} barriers").format(n=r.barriers),
         ]
         spills = r.spill_bytes
@@ -171,7 +171,7 @@ class CudaSourceRow(QWidget):
             parts.append(self.tr("spills unknown (no ptxas log)"))
         elif spills:
             parts.append(self.tr("SPILLS {s} B per thread to local memory (loads {l} B)").format(
-                s=n(spills), l=n(r.spill_load_bytes or 0)))
+                s=num(spills), l=num(r.spill_load_bytes or 0)))
             role = "error"
         else:
             parts.append(self.tr("no spills"))

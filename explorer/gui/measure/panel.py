@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.measure import data as md
-from explorer.gui.common.numbers import localize
-from explorer.gui.common.qt_numbers import fixed, n, pct
+from explorer.gui.common.numbers import localize, num, pct
 from explorer.gui.common.widgets import wrap
 
 
@@ -177,8 +176,8 @@ class MeasurementBox(QGroupBox):
         if kind == "pct":
             return pct(float(value))
         if kind == "us":
-            return fixed(float(value), 2)
-        return n(round(float(value)))  # "int", "mhz", "blocks"
+            return num(float(value), 2)
+        return num(round(float(value)))  # "int", "mhz", "blocks"
 
     def show_measurement(self, m, saved: bool) -> None:
         meta = m.meta
@@ -241,7 +240,7 @@ class MeasurementBox(QGroupBox):
                 count=len(cal.points), sims=cal.evaluations, before=pct(cal.error_before),
                 after=pct(cal.error_after)),
             self.tr("DRAM latency {lb} → {la} cycles; bandwidth {bb} → {ba} GB/s").format(
-                lb=n(b["lat_dram"]), la=n(a["lat_dram"]), bb=n(b["dram_gbs"]), ba=n(a["dram_gbs"])),
+                lb=num(b["lat_dram"]), la=num(a["lat_dram"]), bb=num(b["dram_gbs"]), ba=num(a["dram_gbs"])),
         ]
         for m in j["measurements"]:
             eb, ea = m["error_before"], m["error_after"]

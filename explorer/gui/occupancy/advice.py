@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from explorer.gui.occupancy.result import percent
+from explorer.gui.common.numbers import pct
 from explorer.gui.occupancy.session import Evaluation
 
 
@@ -112,7 +112,7 @@ class OccupancyAdvice(QGroupBox):
         if threads:
             self.best.setText(
                 self.tr("Best block size: {threads} threads (occupancy {occ}, blocks per SM: {blocks}).").format(
-                    threads=threads, blocks=blocks, occ=percent(ev.best_occupancy)
+                    threads=threads, blocks=blocks, occ=pct(ev.best_occupancy)
                 )
             )
         else:

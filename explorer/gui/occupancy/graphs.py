@@ -14,7 +14,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from explorer.gui.common.numbers import localize
-from explorer.gui.occupancy.result import percent
+from explorer.gui.common.numbers import pct
 from explorer.gui.occupancy.session import Evaluation
 from explorer.gui.common.plots import ThemedPlot
 from explorer.gui.common.theme import LIGHT, Theme
@@ -76,7 +76,7 @@ class SweepPlot(ThemedPlot):
         self.vline.setValue(x)
         right = max(self._x_max, x)
         self.setXRange(0, right, padding=0.02)
-        self.label.setText(f"{self.format_x(x)}: {percent(occupancy)}")
+        self.label.setText(f"{self.format_x(x)}: {pct(occupancy)}")
         # keep the label inside the plot: left of the point in the right half, below it near the top
         self.label.setAnchor((1.0 if x > right / 2 else 0.0, 0.0 if y > 80 else 1.0))
         self.label.setPos(x, y)

@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSizePolicy, QSplitter, 
 from explorer.gui.occupancy.advice import OccupancyAdvice
 from explorer.gui.occupancy.graphs import OccupancyGraphs
 from explorer.gui.occupancy.inputs import OccupancyInputs
-from explorer.gui.occupancy.result import OccupancyResultView, percent
+from explorer.gui.common.numbers import pct
+from explorer.gui.occupancy.result import OccupancyResultView
 from explorer.gui.occupancy.session import DEFAULTS, FIELDS, Evaluation, check_fields, evaluate
 from explorer.gui.common.settings import read_str, restore_splitters, save_splitters
 from explorer.gui.common.theme import Theme
@@ -91,7 +92,7 @@ class OccupancyPanel(QWidget):
         limiters = ", ".join(self.result.limit_name[key].text() for key in r.limiters)
         return self.tr("{gpu}: occupancy {occ}, warps per SM {warps}/{max}, blocks per SM {blocks}; limited by {limiters}").format(
             gpu=ev.gpu.name, blocks=r.active_blocks_per_sm, warps=r.active_warps_per_sm,
-            max=r.max_warps_per_sm, occ=percent(r.occupancy), limiters=limiters.lower(),
+            max=r.max_warps_per_sm, occ=pct(r.occupancy), limiters=limiters.lower(),
         )
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API

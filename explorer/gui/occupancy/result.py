@@ -11,18 +11,11 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QVBoxLayout, QWidget
 
-from explorer.gui.common.numbers import localize
-from explorer.gui.common.qt_numbers import grouping_locale
+from explorer.gui.common.numbers import num, pct
 from explorer.gui.common.theme import restyle
 from explorer.gui.common.widgets import error_label
 from explorer.model.catalog import GpuSpec
 from explorer.occupancy import LIMITERS, OccupancyResult
-
-
-def percent(fraction: float) -> str:
-    """62.5%, 50%, 33.3%: one decimal, none when it is zero."""
-    text = f"{100 * fraction:.1f}"
-    return localize(text[:-2] if text.endswith(".0") else text) + "%"
 
 
 def _resource_names() -> dict[str, str]:
@@ -136,8 +129,7 @@ class OccupancyResultView(QGroupBox):
         self.stale.setVisible(stale)
 
     def show_result(self, gpu: GpuSpec, r: OccupancyResult) -> None:
-        loc = grouping_locale()
-        self.occupancy.setText(percent(r.occupancy))
+        self.occupancy.setText(pct(r.occupancy))
         self.summary.setText(
             self.tr("Active warps per SM: {warps} of {max}\nActive blocks per SM: {blocks}").format(
                 warps=r.active_warps_per_sm, max=r.max_warps_per_sm, blocks=r.active_blocks_per_sm
@@ -146,7 +138,7 @@ class OccupancyResultView(QGroupBox):
         self.limiters = tuple(r.limiters)
         for key in LIMITERS:
             limit = r.block_limits.get(key)
-            self.limit_value[key].setText(self.tr("no limit") if limit is None else loc.toString(limit))
+            self.limit_value[key].setText(self.tr("no limit") if limit is None else num(limit))
             is_limiter = key in r.limiters
             for label in (self.limit_name[key], self.limit_value[key], self.limit_mark[key]):
                 if (label.property("role") == "limiter") != is_limiter:
@@ -157,14 +149,14 @@ class OccupancyResultView(QGroupBox):
 
         values = {
             "registers": self.tr("{regs} ({warp} per warp)").format(
-                regs=loc.toString(r.allocated_registers_per_block), warp=loc.toString(r.allocated_registers_per_warp)
+                regs=num(r.allocated_registers_per_block), warp=num(r.allocated_registers_per_warp)
             ),
             "shared": self.tr("{bytes} B (incl. {reserved} B reserved)").format(
-                bytes=loc.toString(r.allocated_shared_per_block),
-                reserved=loc.toString(gpu.arch.shared_reserved_per_block),
+                bytes=num(r.allocated_shared_per_block),
+                reserved=num(gpu.arch.shared_reserved_per_block),
             ),
-            "shared_limit": self.tr("{bytes} B").format(bytes=loc.toString(r.shared_limit_per_block)),
-            "shared_sm": self.tr("{kb} KB").format(kb=loc.toString(r.shared_per_sm_config // 1024)),
+            "shared_limit": self.tr("{bytes} B").format(bytes=num(r.shared_limit_per_block)),
+            "shared_sm": self.tr("{kb} KB").format(kb=num(r.shared_per_sm_config // 1024)),
         }
         for key, text in values.items():
             self.allocation[key].setText(text)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.shell.main_window import MainWindow
-from explorer.gui.common.state_colors import PRIORITY, SELECTED
+from explorer.gui.common.state_order import PRIORITY, SELECTED
 from tests.gui.support import RUN_TIMEOUT, wait_run
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer.gui.common import state_colors
+from explorer.gui.common import state_colors, state_order
 from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.run_data import SimRun, pyramid, scheduler_order
 from explorer.model.presets import default_scenario, load_preset, preset_names
@@ -14,9 +14,9 @@ from explorer.sim import states as core_states
 
 
 def test_state_codes_match_the_simulator():
-    assert state_colors.NAMES == core_states.NAMES
-    assert state_colors.N_STATES == len(core_states.NAMES)
-    assert (state_colors.EMPTY, state_colors.SELECTED, state_colors.NOT_SELECTED) == (
+    assert state_order.NAMES == core_states.NAMES
+    assert state_order.N_STATES == len(core_states.NAMES)
+    assert (state_order.EMPTY, state_order.SELECTED, state_order.NOT_SELECTED) == (
         core_states.EMPTY, core_states.SELECTED, core_states.NOT_SELECTED)
     # the tooltips' meanings are the core's sentences (translatable copies)
     meanings = state_colors.meanings()
@@ -26,7 +26,7 @@ def test_state_codes_match_the_simulator():
 
 def test_every_state_has_a_distinct_colour():
     for dark in (False, True):
-        colours = [state_colors.state_color(c, dark).upper() for c in range(state_colors.N_STATES)]
+        colours = [state_colors.state_color(c, dark).upper() for c in range(state_order.N_STATES)]
         assert len(set(colours)) == len(colours)
 
 

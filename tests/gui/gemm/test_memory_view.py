@@ -8,7 +8,7 @@ from PySide6.QtGui import QColor, QImage
 
 from explorer.gemm import coalescing_table, compare_attention, flash_hbm_bytes, memory_hierarchy, naive_hbm_bytes
 from explorer.gui.common import palette as oi
-from explorer.gui.gemm.session import si_bytes
+from explorer.gui.common.numbers import si_bytes
 from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
 from explorer.gui.explore.run_data import SimRun
 from explorer.lessons import get_lesson

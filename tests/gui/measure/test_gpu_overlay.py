@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from explorer.gpu.measurement import load_measurement
 from explorer.gui.measure import data as md
-from explorer.gui.explore.metrics import n, pct
+from explorer.gui.common.numbers import num, pct
 from tests.gui.gpu_support import (
     FIXTURE,
     close_message,
@@ -127,7 +127,7 @@ def test_side_by_side_numbers_are_the_two_summaries(window, gpu, qtbot):
     assert not box.cells["driver_active_blocks_per_sm"][0].isVisible()
     # what the labels say
     sim_cell, meas_cell = box.cells["cycles"][1], box.cells["cycles"][2]
-    assert sim_cell.text() == n(ss["cycles"]) and meas_cell.text() == n(ms["cycles"])
+    assert sim_cell.text() == num(ss["cycles"]) and meas_cell.text() == num(ms["cycles"])
     assert box.cells["achieved_occupancy"][2].text() == pct(ms["achieved_occupancy"])
     assert box.cells["achieved_occupancy"][1].text() == pct(ss["achieved_occupancy"])
     assert box.cells["active_blocks_per_sm"][2].text() == str(ms["active_blocks_per_sm"])
@@ -175,7 +175,7 @@ def test_opening_switches_to_the_measured_scenario(window, gpu, qtbot):
     window.open_path(FIXTURE)
     assert window.explorer.session.scenario == load_measurement(FIXTURE).scenario
     assert gpu.box.cells["cycles"][1].text() == "…"  # the old run's numbers are not shown as this one's
-    assert gpu.box.cells["cycles"][2].text() == n(load_measurement(FIXTURE).cycles)
+    assert gpu.box.cells["cycles"][2].text() == num(load_measurement(FIXTURE).cycles)
     run = wait_for_run(qtbot, window)
     assert run.result.scenario.name == "example-240x256"
     assert gpu.box.rows["cycles"].simulated == run.summary["cycles"]
