@@ -86,3 +86,14 @@ def panel(window):
     """The occupancy calculator, on screen (the Explorer is the first tab)."""
     window.tabs.setCurrentWidget(window.occupancy)
     return window.occupancy
+
+
+@pytest.fixture
+def english(qapp):
+    """Whatever a test switches to, the next test starts in English."""
+    yield
+    from explorer.gui.common import numbers
+    from explorer.gui.shell.i18n import current_language, install_translators
+
+    install_translators(qapp, "en")
+    assert current_language() == "en" and numbers.num(1234.5, 1) == "1,234.5"

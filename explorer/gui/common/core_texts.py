@@ -140,6 +140,18 @@ def dtype_labels() -> dict[str, str]:
     }
 
 
+def limiter_names() -> dict[str, str]:
+    """``explorer.occupancy.LIMITERS``: the resources that limit residency, as the metrics and GEMM views name them."""
+    translate = QCoreApplication.translate
+    return {
+        "warps": translate("MetricsPanel", "warp slots"),
+        "registers": translate("MetricsPanel", "registers"),
+        "shared_memory": translate("MetricsPanel", "shared memory"),
+        "blocks": translate("MetricsPanel", "block slots"),
+        "barriers": translate("MetricsPanel", "named barriers"),
+    }
+
+
 def translated(table: dict[str, str], text: str) -> str:
     """``text`` in the interface language when ``table`` knows it (whitespace runs count as one space)."""
     return table.get(" ".join(text.split()), text)

@@ -18,6 +18,7 @@ import traceback
 
 log = logging.getLogger("warp_explorer")
 _previous = None
+_shown: list = []  # the open message boxes (one without a parent window is kept alive here)
 
 
 def report_bug(where: str, detail: str) -> None:
@@ -43,9 +44,11 @@ def _hook(kind, value, tb) -> None:
         from explorer.gui.common.messages import warn
 
         if QApplication.instance() is not None:
-            warn(QApplication.activeWindow(), QCoreApplication.translate("Guard", "Warp Explorer"),
-                 QCoreApplication.translate("Guard", "Unexpected error (a bug; the details are in the log): {m}")
-                 .format(m=last_line(detail)))
+            box = warn(QApplication.activeWindow(), QCoreApplication.translate("Guard", "Warp Explorer"),
+                       QCoreApplication.translate("Guard", "Unexpected error (a bug; the details are in the log): {m}")
+                       .format(m=last_line(detail)))
+            _shown.append(box)
+            box.finished.connect(lambda _result, b=box: _shown.remove(b) if b in _shown else None)
     except Exception:  # noqa: BLE001 - showing the message must never raise in turn
         log.exception("could not show the error message")
 

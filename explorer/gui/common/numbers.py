@@ -46,14 +46,14 @@ def localize(text: str) -> str:
 def num(value: float, decimals: int = 0, group: bool = True) -> str:
     """``value`` with ``decimals`` digits after the point, digits grouped (or not), in the current style."""
     spec = f"{',' if group else ''}.{decimals}f"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return localize(format(value, spec))
+    if isinstance(value, int) and not isinstance(value, bool):  # exact ("f" would go through a float)
+        return localize(format(value, "," if group else "d") + ("." + "0" * decimals if decimals else ""))
     value = float(value)
     if not math.isfinite(value):
         return format(value, spec)
     rounded = Decimal(value).quantize(Decimal(1).scaleb(-decimals), context=_EXACT)
-    if rounded.is_zero():
-        rounded = abs(rounded)  # no "-0"
+    if value == 0:
+        rounded = abs(rounded)  # -0.0 is "0"; -0.4 rounds to "-0", as in QLocale
     return localize(format(rounded, spec))
 
 

@@ -65,8 +65,9 @@ def classify(exc: BaseException) -> TaskError:
     from explorer.gpu.errors import GpuRunError, GpuUnavailable
     from explorer.model.errors import InputError
 
-    engine = sys.modules.get("explorer.sim.engine")  # not imported: nothing could have raised Cancelled
-    if engine is not None and isinstance(exc, engine.Cancelled):
+    # not imported (or still being imported by another worker): nothing could have raised Cancelled
+    cancelled = getattr(sys.modules.get("explorer.sim.engine"), "Cancelled", None)
+    if isinstance(cancelled, type) and isinstance(exc, cancelled):
         return CANCELLED
     if isinstance(exc, GpuUnavailable):
         return TaskError("unavailable", str(exc))
@@ -169,7 +170,10 @@ class _Job(QRunnable):
         try:
             result = self.fn(task)
         except BaseException as exc:  # noqa: BLE001 - every failure becomes a message
-            error = classify(exc)
+            try:
+                error = classify(exc)
+            except Exception:  # noqa: BLE001 - the report itself must not fail
+                error = TaskError("bug", f"{type(exc).__name__}: {exc}", "", traceback.format_exc())
             if error.kind == "bug":
                 report_bug(f"{task.name} task", error.detail)
             elif task.cancelled:

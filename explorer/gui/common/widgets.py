@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QScrollArea, QSizePolicy, QSplitter, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QScrollArea, QSizePolicy, QSplitter, QWidget
 
 from explorer.gui.common.error_texts import core_message
 from explorer.gui.common.theme import restyle
 from explorer.model.catalog import GpuSpec, load_catalog
+
+DEFAULT_GPU = "H100"  # every GPU picker starts here: the mission's example runs on an H100
 
 
 def scroll_area(widget: QWidget, parent: QWidget) -> QScrollArea:
@@ -37,6 +39,28 @@ def splitter(orientation: Qt.Orientation, parent: QWidget, name: str, widgets: S
     for index, factor in enumerate(stretch):
         s.setStretchFactor(index, factor)
     return s
+
+
+def input_form(parent: QWidget | None = None) -> QFormLayout:
+    """A form of inputs: the fields grow with the column, the labels stand right-aligned beside them."""
+    form = QFormLayout(parent) if parent is not None else QFormLayout()
+    form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+    form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return form
+
+
+def add_row(form: QFormLayout, parent: QWidget, text: str, widget: QWidget, tip: str = "") -> QLabel:
+    """A labelled row whose Alt+letter focuses ``widget``; ``tip`` explains both (a field's help, or its tooltip)."""
+    label = QLabel(text, parent)
+    label.setBuddy(widget)
+    if tip:
+        label.setToolTip(tip)
+        if callable(getattr(widget, "set_help", None)):
+            widget.set_help(tip)
+        else:
+            widget.setToolTip(tip)
+    form.addRow(label, widget)
+    return label
 
 
 def wrap(label: QLabel) -> QLabel:
@@ -80,7 +104,9 @@ def select_data(combo: QComboBox, value) -> bool:
 
 
 def add_gpus(combo: QComboBox, tooltip: Callable[[GpuSpec], str]) -> None:
-    """One item per catalog GPU (text and data: its name), with ``tooltip(spec)`` as the item's tooltip."""
+    """One item per catalog GPU (text and data: its name), with ``tooltip(spec)`` as the item's tooltip;
+    :data:`DEFAULT_GPU` is selected."""
     for spec in load_catalog().values():
         combo.addItem(spec.name, spec.name)
         combo.setItemData(combo.count() - 1, tooltip(spec), Qt.ItemDataRole.ToolTipRole)
+    select_data(combo, DEFAULT_GPU)

@@ -14,30 +14,20 @@ new numbers never trigger a relayout.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
+from explorer.gui.common.core_texts import limiter_names
 from explorer.gui.common.numbers import num, pct
-from explorer.gui.explore.run_data import SimRun, state_breakdown
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import error_label, muted_label
+from explorer.gui.explore.run_data import SimRun, state_breakdown
 from explorer.occupancy import OccupancyResult
-
-
-def limiter_names() -> dict[str, str]:
-    translate = QCoreApplication.translate
-    return {
-        "warps": translate("MetricsPanel", "warp slots"),
-        "registers": translate("MetricsPanel", "registers"),
-        "shared_memory": translate("MetricsPanel", "shared memory"),
-        "blocks": translate("MetricsPanel", "block slots"),
-        "barriers": translate("MetricsPanel", "named barriers"),
-    }
 
 
 class NowBox(QGroupBox):

@@ -1,10 +1,12 @@
 """The "Explorer" tab: scenario panel, SM grid, timeline, counts plot, metrics, playback.
 
-This is the controller: it turns panel edits into scenarios (the core validates
-them), runs simulations through ``SimRunner`` (newest wins, the old one is
-cancelled), keeps the last good run on screen while input is invalid or a new
-run is computing, and forwards the session's cycle and selection to the views.
-It computes nothing about GPUs itself.
+This is the controller: every change of the scenario arrives as a command
+(``explore.commands``: panel edits, presets, files, the GEMM and GPU features,
+lessons) and is undoable from the Edit menu; the page simulates the scenario in a
+worker (``common.tasks``, newest wins: a newer scenario cancels the run still
+computing), keeps the last good run on screen while input is invalid or a new run
+is computing, and forwards the session's cycle and selection to the views. It
+computes nothing about GPUs itself.
 
 Playback frame: the session moves the cycle; the SM grid repaints (one numpy
 gather + one image), the two plot cursors move, the "right now" numbers change.
@@ -13,37 +15,30 @@ Nothing re-uploads the timeline image or the curves.
 
 from __future__ import annotations
 
-import sys
 import tomllib
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QHBoxLayout,
-    QLabel,
-    QSizePolicy,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
-from explorer.gui.explore.counts_plot import CountsPlot
 from explorer.gui.common.error_texts import core_error
-from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.common.legend import StateLegend
-from explorer.gui.explore.metrics import MetricsPanel
 from explorer.gui.common.numbers import num
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.common.page import Page
+from explorer.gui.common.settings import as_bool, as_int, as_str
+from explorer.gui.common.tasks import TaskError, TaskRunner
+from explorer.gui.common.theme import restyle
+from explorer.gui.common.widgets import scroll_area, splitter
+from explorer.gui.explore.commands import CommandStack, ScenarioChange
+from explorer.gui.explore.counts_plot import CountsPlot
+from explorer.gui.explore.metrics import MetricsPanel
+from explorer.gui.explore.run_data import SimRun, simulate_run
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.explore.scenario_panel import ScenarioPanel
-from explorer.gui.common.settings import read_str, restore_splitters, save_splitters
-from explorer.gui.explore.sim_runner import SimRunner
+from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.sm_grid import SmGridView
-from explorer.gui.common.theme import LIGHT, Theme, restyle
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar
-from explorer.gui.common.widgets import scroll_area, splitter
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
@@ -51,28 +46,22 @@ from explorer.model.scenario import Scenario
 EDIT_DEBOUNCE_MS = 30
 
 
-class ExplorerPage(QWidget):
-    """Owns the session, the simulation worker and the playback clock."""
-
-    status = Signal(str)
+class ExplorerPage(Page):
+    """Owns the session, the command stack, the simulation worker and the playback clock."""
 
     def __init__(self, parent: QWidget | None = None, scenario: Scenario | None = None, autoplay: bool = False):
         super().__init__(parent)
         self.setObjectName("explorer_page")
         scenario = scenario or default_scenario()
         self.session = ExplorerSession(scenario)
-        self.runner = SimRunner(self)
+        self.commands = CommandStack()
+        self.runner = TaskRunner(self, threads=1)  # one simulation at a time
         self.clock = PlaybackClock(self)
         self.autoplay = autoplay
-        self.theme: Theme = LIGHT
-        self.status_text = ""
+        self.test_delay_s = 0.0  # tests only: every simulation first waits this long (cancellably)
         self._base = scenario
         self._good = scenario_to_texts(scenario)
-        self._pending: int | None = None
-        self._pending_scenario: Scenario | None = None
-        self._progress = 0.0
         self._shown_once = False
-        self._last_error = ""
 
         # -- views --------------------------------------------------------------------
         self.panel = ScenarioPanel(self)
@@ -100,7 +89,7 @@ class ExplorerPage(QWidget):
         self.per_sm.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
         grid_box = QWidget(self)
-        gl = QVBoxLayout(grid_box)
+        gl = self._grid_layout = QVBoxLayout(grid_box)
         gl.setContentsMargins(0, 0, 0, 0)
         gl.setSpacing(2)
         head = QHBoxLayout()
@@ -111,7 +100,7 @@ class ExplorerPage(QWidget):
         gl.addWidget(self.legend)
 
         counts_box = QWidget(self)
-        cl = QVBoxLayout(counts_box)
+        cl = self._counts_layout = QVBoxLayout(counts_box)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
         cl.addWidget(self.counts, 1)
@@ -131,7 +120,6 @@ class ExplorerPage(QWidget):
                                                 + self.metrics_scroll.verticalScrollBar().sizeHint().width() + 2))
         self.splitter = splitter(Qt.Orientation.Horizontal, self, "explorer_splitter",
                                  (self.panel_scroll, self.center, self.metrics_scroll), stretch=(0, 1, 0))
-        self._sized = False
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 0)
@@ -146,18 +134,13 @@ class ExplorerPage(QWidget):
         s.cycle_changed.connect(self._on_cycle)
         s.selection_changed.connect(self._on_selection)
         s.errors_changed.connect(self._on_errors)
+        s.simulation_changed.connect(self._update_run_state)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(EDIT_DEBOUNCE_MS)
         self._debounce.timeout.connect(self.apply_edits)
         self.panel.edited.connect(self._debounce.start)
         self.panel.preset_chosen.connect(self.load_preset)
-        sig = self.runner.signals
-        sig.finished.connect(self._sim_finished)
-        sig.failed.connect(self._sim_failed)
-        sig.crashed.connect(self._sim_crashed)
-        sig.progress.connect(self._sim_progress)
-        sig.sm_recorded.connect(self._sm_recorded)
         self.grid.sm_clicked.connect(self.session.select_sm)
         self.timeline.cycle_requested.connect(self.session.set_cycle)
         self.counts.cycle_requested.connect(self.session.set_cycle)
@@ -218,110 +201,150 @@ class ExplorerPage(QWidget):
         if target >= s.last_cycle:
             self.clock.pause()
 
-    # -- edits and simulations ------------------------------------------------------
+    # -- places other features add to (the measurement overlay) ----------------------
+    def add_under_grid(self, widget: QWidget) -> None:
+        """A one-line note right under the SM grid."""
+        self._grid_layout.insertWidget(self._grid_layout.indexOf(self.grid) + 1, widget)
+
+    def add_under_counts(self, widget: QWidget) -> None:
+        """A row under the counts plot's legend."""
+        self._counts_layout.addWidget(widget)
+
+    def add_to_metrics(self, widget: QWidget) -> None:
+        """A box at the top of the metrics column."""
+        self.metrics.layout().insertWidget(0, widget)
+
+    # -- scenario changes: all through the command stack ---------------------------------
+    def change_scenario(self, scenario: Scenario, kind: str, run: SimRun | None = None) -> None:
+        """Show and simulate a whole scenario (``kind``: what changed it, explore.commands.KINDS).
+
+        Presets, files, the GEMM and GPU features and lessons come here; the change is
+        one step for Edit > Undo unless it is a lesson step or a restored session.
+        """
+        self.commands.do(ScenarioChange(kind, scenario, run=run), self)
+
     def load_preset(self, name: str) -> None:
         try:
             scenario = load_preset(name)
         except InputError as exc:
-            self._set_status(core_error(exc.field, exc.message))
+            self.set_status(core_error(exc.field, exc.message))
             return
-        self.set_scenario(scenario)
+        self.change_scenario(scenario, "preset")
 
-    def set_scenario(self, scenario: Scenario) -> None:
-        """Show and simulate a whole scenario (a preset, a file, the saved one)."""
-        self._take_scenario(scenario)
-        self._submit_soon()
+    def show_run(self, run: SimRun, kind: str = "restore") -> None:
+        """Show a run computed elsewhere (``render``, a rebuilt window): its scenario fills the panel, nothing re-simulates."""
+        self.change_scenario(run.result.scenario, kind, run=run)
 
-    def show_run(self, run: SimRun) -> None:
-        """Show a run computed elsewhere (``render``, tests): its scenario fills the panel, nothing re-simulates."""
-        self.runner.cancel_all()
-        self._pending = None
-        self._take_scenario(run.result.scenario)
-        self.session.set_run(run)
+    def undo(self) -> bool:
+        return self.commands.undo(self)
 
-    def _take_scenario(self, scenario: Scenario) -> None:
-        """A whole new scenario: pending edits dropped, the panel filled, no errors, the session's scenario."""
+    def redo(self) -> bool:
+        return self.commands.redo(self)
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.session.scenario
+
+    def apply_scenario(self, scenario: Scenario, run: SimRun | None = None, from_panel: bool = False) -> None:
+        """The command target: make ``scenario`` the one on screen (only commands call this)."""
+        if from_panel:  # the panel shows it already
+            self.session.set_scenario(scenario)
+            self._submit()
+            return
         self._debounce.stop()
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self.panel.set_scenario(scenario)
         self.session.set_errors({})
         self.session.set_scenario(scenario)
+        if run is not None and run.result.scenario == scenario:
+            self.runner.cancel(disconnect=True)
+            self.session.simulation_dropped()
+            self.session.set_run(run)
+        else:
+            self._submit_soon()
 
     def apply_edits(self) -> None:
-        """The panel's texts -> a valid scenario (simulated) or the errors (last run kept)."""
+        """The panel's texts -> a valid scenario (simulated, one undoable edit) or the errors (last run kept)."""
         self._debounce.stop()
-        scenario, errors = build_scenario(self._base, self.panel.texts(), self._good)
+        texts = self.panel.texts()
+        scenario, errors = build_scenario(self._base, texts, self._good)
         self.session.set_errors(errors)
         if errors:
             return
-        self._good = self.panel.texts()
-        if scenario != self.session.scenario or self.session.run is None:
-            self.session.set_scenario(scenario)
+        changed = frozenset(key for key, text in texts.items() if text != self._good.get(key))
+        self._good = texts
+        s = self.session
+        if scenario != s.scenario:
+            self.commands.do(ScenarioChange("edit", scenario, fields=changed), self)
+        elif s.run is None:
             self._submit()
-        elif not self.session.run_is_current and self._pending is None:
-            self._on_run(self.session.run)  # back to the shown run's values: nothing to simulate
+        elif not s.run_is_current and not s.simulating:
+            self._on_run(s.run)  # back to the shown run's values: nothing to simulate
 
     def _submit_soon(self) -> None:
         QTimer.singleShot(0, self, self._submit)
 
     def _submit(self) -> None:
-        scenario = self.session.scenario
-        run = self.session.run
-        if self._pending is not None and self._pending_scenario == scenario:
+        s = self.session
+        scenario = s.scenario
+        if s.pending == scenario:
             return  # already on its way
-        if run is not None and run.result.scenario == scenario and self._pending is None:
+        if s.run is not None and s.run.result.scenario == scenario and s.pending is None:
             return
-        self.runner.prefetch_sm = self.session.selected_sm
-        self._pending = self.runner.submit(scenario)
-        self._pending_scenario = scenario
-        self._progress = 0.0
-        self._update_run_state()
+        sm, delay = s.selected_sm, self.test_delay_s
 
-    def _sim_progress(self, gen: int, fraction: float) -> None:
-        if gen == self._pending:
-            self._progress = fraction
-            self._update_run_state()
+        def work(task):
+            if delay:  # tests: a run slow enough to be superseded
+                task.sleep(delay)
+                if task.cancelled:
+                    return None
+            return simulate_run(scenario, prefetch_sm=sm, cancel=task.is_cancelled,
+                                progress=lambda done, total: task.progress("", done / max(total, 1)))
 
-    def _sim_finished(self, gen: int, run: SimRun) -> None:
-        if not self.runner.is_latest(gen):
-            return  # superseded while finishing
-        self._pending = None
-        self._last_error = ""
+        s.begin_simulation(scenario)
+        self.runner.start("simulate", work, newest_wins=True, on_done=self._sim_finished,
+                          on_error=lambda error: self._sim_failed(scenario, error),
+                          on_progress=lambda _text, fraction: s.simulation_progress(fraction))
+
+    def _sim_finished(self, run: SimRun) -> None:
         self.session.set_run(run)
         if self.autoplay and not self._shown_once:
             self.clock.play()
         self._shown_once = True
 
-    def _sim_failed(self, gen: int, field: str, message: str) -> None:
-        if not self.runner.is_latest(gen):
+    def _sim_failed(self, scenario: Scenario, error: TaskError) -> None:
+        if error.kind == "cancelled":
+            self.session.simulation_dropped()
             return
-        self._pending = None
-        key = field_of(field) if field else None
-        self._last_error = core_error(field, message)
-        if key is not None:
-            self.panel.show_errors({key: message})
-        self._update_run_state()
-        self._set_status(self.tr("The simulation refused this scenario: {msg}. Showing the last good run.").format(
-            msg=self._last_error))
-
-    def _sim_crashed(self, gen: int, text: str) -> None:
-        sys.stderr.write(text)
-        if not self.runner.is_latest(gen):
-            return
-        self._pending = None
-        self._last_error = text.strip().splitlines()[-1] if text.strip() else "?"
-        self._update_run_state()
-        self._set_status(self.tr("The simulation failed (a bug): {msg}").format(msg=self._last_error))
+        if error.kind == "input":
+            message = core_error(error.field, error.message)
+            key = field_of(error.field) if error.field else None
+            if key is not None:
+                self.panel.show_errors({key: error.message})
+            status = self.tr("The simulation refused this scenario: {msg}. Showing the last good run.")
+        else:  # a bug: the runner logged the traceback
+            message = error.message
+            status = self.tr("The simulation failed (a bug): {msg}")
+        self.session.simulation_failed(scenario, message)
+        self.set_status(status.format(msg=message))
 
     def _record_sm(self, sm: int) -> None:
+        """Re-simulate one SM whose per-slot trace the run did not keep (newest request wins)."""
         run = self.session.run
-        if run is not None:
-            self.runner.record_sm(run.result.scenario, sm)
+        if run is None:
+            return
+        scenario = run.result.scenario
 
-    def _sm_recorded(self, gen: int, sm: int, trace) -> None:
-        run = self.session.run
-        if run is None or trace is None or not self.runner.is_latest_sm(gen) or trace.shape[0] != run.cycles:
+        def work(task):
+            from explorer.sim import simulate
+
+            return simulate(scenario, record_sms=[sm], cancel=task.is_cancelled).sm_trace(sm)
+
+        self.runner.start("record_sm", work, newest_wins=True, on_done=lambda trace: self._sm_recorded(run, sm, trace))
+
+    def _sm_recorded(self, run: SimRun, sm: int, trace) -> None:
+        if self.session.run is not run or trace is None or trace.shape[0] != run.cycles:
             return
         run.add_trace(sm, trace)
         self.timeline.trace_arrived(sm)
@@ -329,7 +352,7 @@ class ExplorerPage(QWidget):
 
     @property
     def simulating(self) -> bool:
-        return self._pending is not None
+        return self.session.simulating
 
     # -- session -> views -----------------------------------------------------------
     def _on_scenario(self, scenario: Scenario) -> None:
@@ -385,12 +408,12 @@ class ExplorerPage(QWidget):
         if s.errors:
             text = self.tr("Invalid input ({n}): showing the last good simulation").format(n=len(s.errors))
             role = "error"
-        elif self._pending is not None:
-            text = self.tr("Simulating… {pct:.0f}%").format(pct=100 * self._progress)
+        elif s.simulating:
+            text = self.tr("Simulating… {pct:.0f}%").format(pct=100 * s.progress)
             role = "muted"
             if s.run is not None:
                 text += " " + self.tr("(showing the previous run)")
-        elif self._last_error:
+        elif s.failed:
             text = self.tr("Simulation refused: showing the last good run")
             role = "error"
         else:
@@ -400,8 +423,8 @@ class ExplorerPage(QWidget):
             restyle(self.run_state)
         self.run_state.setText(text)
         self.grid.set_placeholder(text or self.tr("Simulating…"))
-        self.metrics.whole.set_stale(stale, invalid=bool(s.errors or self._last_error))
-        self._set_status(self._summary_text() if not (s.errors or self._last_error) else text)
+        self.metrics.whole.set_stale(stale, invalid=bool(s.errors or s.failed))
+        self.set_status(self._summary_text() if not (s.errors or s.failed) else text)
 
     def _summary_text(self) -> str:
         run = self.session.run
@@ -414,27 +437,23 @@ class ExplorerPage(QWidget):
             ach=num(100 * sm["achieved_occupancy"], 1), iss=num(100 * sm["issue_slot_utilization"], 1),
             cycles=sm["cycles"])
 
-    def _set_status(self, text: str) -> None:
-        if text != self.status_text:
-            self.status_text = text
-            self.status.emit(text)
-
     # -- window hooks ---------------------------------------------------------------
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
-        for view in (self.grid, self.timeline, self.counts, self.metrics, self.legend):
-            view.apply_theme(theme)
+    def themed_views(self) -> tuple:
+        return self.grid, self.timeline, self.counts, self.metrics, self.legend
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            total = max(self.splitter.width(), 900)
-            left = max(self.panel_scroll.minimumWidth(), min(300, self.panel.sizeHint().width() + 16))
-            right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
-            self.splitter.setSizes([left, total - left - right, right])
-            h = max(self.center.height(), 500)
-            self.center.setSizes([int(h * 0.54), int(h * 0.22), h - int(h * 0.54) - int(h * 0.22)])
+    def first_sizes(self) -> None:
+        total = max(self.splitter.width(), 900)
+        left = max(self.panel_scroll.minimumWidth(), min(300, self.panel.sizeHint().width() + 16))
+        right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
+        self.splitter.setSizes([left, total - left - right, right])
+        h = max(self.center.height(), 500)
+        self.center.setSizes([int(h * 0.54), int(h * 0.22), h - int(h * 0.54) - int(h * 0.22)])
+
+    def splitters(self) -> dict[str, QSplitter]:
+        return {"splitter": self.splitter, "center": self.center}
+
+    def presentation_hidden_widgets(self) -> list[QWidget]:
+        return [self.panel_scroll, self.transport]
 
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""
@@ -442,46 +461,45 @@ class ExplorerPage(QWidget):
         self._debounce.stop()
         self.runner.shutdown()
 
-    def _splitters(self) -> dict[str, QSplitter]:
-        return {"splitter": self.splitter, "center": self.center}
-
-    def save_state(self, settings: QSettings) -> None:
+    def capture_state(self, live: bool = False) -> dict:
+        """The scenario (TOML), selected SM, speed, per-SM counts and splitters; ``live`` adds the run
+        (when it is the scenario's), cycle, playback and the command stack."""
         from explorer.model.tomlio import dumps
 
-        settings.beginGroup("explorer")
-        settings.setValue("scenario", dumps(self.session.scenario.to_dict()))
-        settings.setValue("sm", self.session.selected_sm)
-        settings.setValue("speed", self.clock.speed)
-        settings.setValue("per_sm", self.per_sm.isChecked())
-        save_splitters(settings, self._splitters())
-        settings.endGroup()
+        s = self.session
+        state = super().capture_state(live) | {
+            "scenario": dumps(s.scenario.to_dict()), "sm": s.selected_sm, "speed": self.clock.speed,
+            "per_sm": self.per_sm.isChecked(),
+        }
+        if live:
+            state |= {"run": s.run if s.run_is_current else None, "cycle": s.cycle, "playing": self.clock.playing,
+                      "commands": self.commands}
+        return state
 
-    def restore_state(self, settings: QSettings) -> None:
-        settings.beginGroup("explorer")
-        try:
-            text = read_str(settings, "scenario", "")
-            if text:
-                try:
-                    scenario = Scenario.from_dict(tomllib.loads(text))
-                except (InputError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError):
-                    scenario = None  # a hand-edited or outdated file: start from the default
-                if scenario is not None and scenario != self.session.scenario:
-                    self.set_scenario(scenario)
+    def restore_state(self, state: dict) -> None:
+        """What :meth:`capture_state` gave (here or in another window), or the settings' copy of it."""
+        text = as_str(state.get("scenario"), "")
+        scenario = None
+        if text:
             try:
-                sm = int(settings.value("sm", 0))
-            except (TypeError, ValueError):
-                sm = 0
-            self.session.select_sm(sm)
-            try:
-                speed = int(settings.value("speed", DEFAULT_SPEED))
-            except (TypeError, ValueError):
-                speed = DEFAULT_SPEED
-            if speed in SPEEDS:
-                self.transport.set_speed(speed)
-                self.clock.speed = speed
-            self.per_sm.setChecked(str(settings.value("per_sm", "false")).lower() == "true")
-            if restore_splitters(settings, self._splitters()):
-                self._sized = True
-        finally:
-            settings.endGroup()
-
+                scenario = Scenario.from_dict(tomllib.loads(text))
+            except (InputError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, RecursionError):
+                scenario = None  # a hand-edited or outdated file: start from the default
+        run = state.get("run")
+        if isinstance(run, SimRun) and run.result.scenario == scenario:
+            self.show_run(run)  # the same result object: nothing re-simulates
+        elif scenario is not None and scenario != self.session.scenario:
+            self.change_scenario(scenario, "restore")
+        self.session.select_sm(as_int(state.get("sm"), 0))
+        speed = as_int(state.get("speed"), DEFAULT_SPEED)
+        if speed in SPEEDS:
+            self.transport.set_speed(speed)
+            self.clock.speed = speed
+        self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
+        super().restore_state(state)
+        if isinstance(state.get("commands"), CommandStack):
+            self.commands.adopt(state["commands"])
+        if isinstance(run, SimRun) and self.session.run is run:
+            self.session.set_cycle(as_int(state.get("cycle"), 0))
+            if state.get("playing") is True:
+                self.clock.play()

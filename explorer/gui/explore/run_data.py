@@ -139,6 +139,20 @@ class SimRun:
         return np.stack([resident, eligible, issued], axis=1)
 
 
+def simulate_run(scenario, *, prefetch_sm: int | None = None, progress=None, cancel=None) -> SimRun:
+    """Simulate ``scenario`` and wrap the result; ``prefetch_sm``'s timeline pyramid is built too.
+
+    The one way a view's run is made (the window's worker, ``render``, slides): the
+    simulator (and numba) is imported here, on first use, not when the window starts.
+    """
+    from explorer.sim import simulate
+
+    run = SimRun.from_result(simulate(scenario, progress=progress, cancel=cancel))
+    if prefetch_sm is not None:
+        run.pyramid(prefetch_sm)  # the selected SM's timeline, ready on arrival
+    return run
+
+
 def state_breakdown(counts: np.ndarray) -> list[tuple[int, int]]:
     """[(state code, warps)] for the non-empty states with warps, largest first."""
     counts = np.asarray(counts)

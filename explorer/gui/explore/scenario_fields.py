@@ -2,9 +2,8 @@
 
 The core judges every value (``Scenario.with_values`` raises ``InputError`` with
 the field and the limit), so the window rejects exactly what ``simulate --set``
-rejects, with the same words. The core stops at the first bad field; to mark
-every bad field at once, a reported field is replaced by its last good value and
-the core is asked again. A launch that is valid but fits no block on an SM is
+rejects, with the same words, and every bad field is marked at once
+(``common.field_check``). A launch that is valid but fits no block on an SM is
 refused too (``simulate`` would refuse it), with the message naming the limiter.
 """
 
@@ -12,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from explorer.gui.common.field_check import judge_fields
 from explorer.model.errors import InputError, require_int
 from explorer.model.scenario import Scenario
 from explorer.occupancy import occupancy_for_launch, why_no_block_fits
@@ -106,35 +106,19 @@ def build_scenario(base: Scenario, texts: dict[str, str], good: dict[str, str]) 
 
     ``base`` supplies what the panel does not edit (name, description, a custom
     workload body); ``good`` holds a valid text per field, substituted for a bad
-    one so the core can judge the rest.
+    one so the core can judge the rest (``judge_fields``).
     """
-    texts = dict(texts)
-    errors: dict[str, str] = {}
-    for _ in range(len(FIELDS) + 1):
-        values = {}
-        for key, dotted in FIELDS.items():
-            if key == "workload" and texts.get(key, CUSTOM_WORKLOAD) == CUSTOM_WORKLOAD:
-                continue  # keep the base scenario's own body
-            try:
-                values[dotted] = _value(key, texts[key])
-            except InputError as exc:
-                errors.setdefault(key, exc.message)
-                texts[key] = good[key]
-                values[dotted] = _value(key, texts[key])
-        try:
-            scenario = base.with_values(**values)
-        except InputError as exc:
-            key = field_of(exc.field)
-            if key is None or key in errors and texts[key] == good[key]:
-                raise  # a last good value was refused: a bug, not user input
-            errors[key] = exc.message
-            texts[key] = good[key]
-            continue
-        occ = occupancy_for_launch(scenario.gpu, scenario.launch)
-        if occ.active_blocks_per_sm == 0:  # judged with the other fields at their last good values
-            for key, message in _no_block_errors(why_no_block_fits(scenario.gpu, scenario.launch, occ)).items():
-                errors.setdefault(key, message)
-        if errors:
-            return None, errors
-        return scenario, {}
-    raise AssertionError("unreachable: every field was replaced by its last good value")
+
+    def judge(values: dict[str, str]) -> Scenario:
+        parsed = {dotted: _value(key, values[key]) for key, dotted in FIELDS.items()
+                  if not (key == "workload" and values.get(key, CUSTOM_WORKLOAD) == CUSTOM_WORKLOAD)}
+        return base.with_values(**parsed)  # a custom workload keeps the base scenario's own body
+
+    scenario, errors = judge_fields({key: texts[key] for key in FIELDS}, good, judge, field_of)
+    occ = occupancy_for_launch(scenario.gpu, scenario.launch)
+    if occ.active_blocks_per_sm == 0:  # judged with the other fields at their last good values
+        for key, message in _no_block_errors(why_no_block_fits(scenario.gpu, scenario.launch, occ)).items():
+            errors.setdefault(key, message)
+    if errors:
+        return None, errors
+    return scenario, {}

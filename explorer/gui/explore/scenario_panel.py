@@ -8,13 +8,13 @@ fields are wrong and why; the message appears under the field, which turns red.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num
+from explorer.gui.common.widgets import add_gpus, add_row, input_form, muted_label, select_data
 from explorer.gui.explore.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
-from explorer.gui.common.widgets import add_gpus, muted_label, select_data
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
 from explorer.model.workload import PRESETS
@@ -70,21 +70,11 @@ class ScenarioPanel(QGroupBox):
         self.launched.setWordWrap(True)
         self.launched.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form = input_form()
         form.setVerticalSpacing(4)
         self._labels = {}
         for key, widget, text, tip in self._rows():
-            label = QLabel(text, self)
-            label.setBuddy(widget)
-            label.setToolTip(tip)
-            if isinstance(widget, IntField):
-                widget.set_help(tip)
-            else:
-                widget.setToolTip(tip)
-            form.addRow(label, widget)
-            self._labels[key] = label
+            self._labels[key] = add_row(form, self, text, widget, tip)
             if key == "block":
                 form.addRow(self.launched)
             if key == "workload":

@@ -24,10 +24,10 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from explorer.gui.explore.run_data import SimRun
 from explorer.gui.common.state_colors import argb32_table, display_names, meanings
 from explorer.gui.common.state_order import UNKNOWN
 from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.explore.run_data import SimRun
 
 BACKGROUND = 254  # the colour-table entry for the space between cells
 
@@ -204,7 +204,7 @@ class SmGridView(QWidget):
         )
         self.run = run
         if shape_changed:
-            self._relayout()
+            self.relayout()
         self._overlay_key = None
         self._refresh_cycle()
         self.update()
@@ -242,7 +242,7 @@ class SmGridView(QWidget):
         self._live = run.live_blocks(c)
 
     # -- layout ---------------------------------------------------------------------
-    def _relayout(self) -> None:
+    def relayout(self) -> None:
         run = self.run
         if run is None or self.width() < 10 or self.height() < 10:
             self.layout_, self._map, self._bars = None, None, []
@@ -259,7 +259,7 @@ class SmGridView(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
-        self._relayout()
+        self.relayout()
 
     def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
         return QSize(900, 420)

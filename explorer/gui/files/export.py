@@ -148,23 +148,39 @@ def pdf_bytes(widget: QWidget, title: str = "Warp Explorer") -> bytes:
     return _painted_bytes(widget, writer)
 
 
-def export_image(widget: QWidget, path: str | Path, scale: float = 1.0, title: str = "Warp Explorer") -> Path:
-    """Write the widget to ``path`` as PNG (at ``scale``), SVG or PDF, by the file's suffix."""
+def prepare_image(widget: QWidget, path: str | Path, scale: float = 1.0,
+                  title: str = "Warp Explorer") -> tuple[Path, Callable[[], Path]]:
+    """Check the target, draw the widget (this must happen in the GUI thread), and return
+    (the path, a function that encodes and writes the file: it may run in a worker)."""
     path = Path(path)
     kind = format_of(path)
     _check_folder(path)
     if kind == "png":
         if not 0.5 <= scale <= 4:
             raise ExportError(f"scale {scale:g} is outside 0.5..4", "--scale")
-        data = png_bytes(render_image(widget, scale))
-    elif kind == "svg":
-        data = svg_bytes(widget, title)
-    elif kind == "pdf":
-        data = pdf_bytes(widget, title)
+        image = render_image(widget, scale)
+
+        def encode() -> bytes:
+            return png_bytes(image)
+    elif kind in ("svg", "pdf"):
+        data = svg_bytes(widget, title) if kind == "svg" else pdf_bytes(widget, title)
+
+        def encode() -> bytes:
+            return data
     else:
         raise ExportError(f"{path.name}: a still image is .png, .svg or .pdf", "--out")
-    atomic_write_bytes(path, data)
-    return path
+
+    def write() -> Path:
+        atomic_write_bytes(path, encode())
+        return path
+
+    return path, write
+
+
+def export_image(widget: QWidget, path: str | Path, scale: float = 1.0, title: str = "Warp Explorer") -> Path:
+    """Write the widget to ``path`` as PNG (at ``scale``), SVG or PDF, by the file's suffix."""
+    _path, write = prepare_image(widget, path, scale, title)
+    return write()
 
 
 # -- animations -------------------------------------------------------------------
@@ -278,17 +294,13 @@ def rgb_array(image: QImage) -> np.ndarray:
     return buf[:, : 3 * w].reshape(h, w, 3).copy()
 
 
-def explorer_frames(page, widget: QWidget, cycles: Iterable[int], scale: float = 1.0,
-                    progress: Callable[[int], bool] | None = None) -> Iterator[QImage]:
-    """``widget`` drawn at each cycle of the Explorer ``page``; the cycle is put back afterwards.
-    ``progress(i)`` returning False stops early."""
+def explorer_frames(page, widget: QWidget, cycles: Iterable[int], scale: float = 1.0) -> Iterator[QImage]:
+    """``widget`` drawn at each cycle of the Explorer ``page`` (GUI thread); the cycle is put back afterwards."""
     session = page.session
     was = session.cycle
     page.clock.pause()
     try:
-        for i, cycle in enumerate(cycles):
-            if progress is not None and progress(i) is False:
-                return
+        for cycle in cycles:
             session.set_cycle(cycle)
             yield render_image(widget, scale)
     finally:
@@ -399,9 +411,8 @@ def write_mp4(frames: Iterable[QImage], path: str | Path, fps: float) -> int:
     return count
 
 
-def export_animation(page, widget: QWidget, path: str | Path, cycle_range: CycleRange, fps: float = 10,
-                     scale: float = 1.0, progress: Callable[[int], bool] | None = None) -> int:
-    """The Explorer at each cycle of ``cycle_range`` into ``path`` (.gif or .mp4); frames written."""
+def check_animation(path: str | Path, fps: float) -> str:
+    """The animation's format ("gif" or "mp4") once the target, the rate and the encoder are fine."""
     path = Path(path)
     kind = format_of(path)
     if kind not in ANIMATION_FORMATS:
@@ -412,10 +423,25 @@ def export_animation(page, widget: QWidget, path: str | Path, cycle_range: Cycle
         require_pillow()
     else:
         require_ffmpeg()
+    return kind
+
+
+def palette_sample(page, widget: QWidget, cycles: list[int], scale: float = 1.0) -> list[QImage]:
+    """Frames a GIF's palette is made from besides the first: the middle and the last (colours that appear later)."""
+    return list(explorer_frames(page, widget, [cycles[len(cycles) // 2], cycles[-1]], scale))
+
+
+def write_animation(kind: str, frames: Iterable[QImage], path: str | Path, fps: float,
+                    sample: list[QImage] | None = None) -> int:
+    """Encode ``frames`` into ``path`` (kind "gif" or "mp4"); frames written. Any thread."""
+    return write_gif(frames, path, fps, sample) if kind == "gif" else write_mp4(frames, path, fps)
+
+
+def export_animation(page, widget: QWidget, path: str | Path, cycle_range: CycleRange, fps: float = 10,
+                     scale: float = 1.0) -> int:
+    """The Explorer at each cycle of ``cycle_range`` into ``path`` (.gif or .mp4); frames written (drawn
+    and encoded here, in the calling thread: the CLI's slides; the window encodes in a worker)."""
+    kind = check_animation(path, fps)
     cycles = cycle_range.cycles
-    if kind == "gif":
-        # the palette comes from the middle and the last frame too: colours that appear later
-        sample_cycles = [cycles[len(cycles) // 2], cycles[-1]]
-        sample = list(explorer_frames(page, widget, sample_cycles, scale))
-        return write_gif(explorer_frames(page, widget, cycles, scale, progress), path, fps, sample)
-    return write_mp4(explorer_frames(page, widget, cycles, scale, progress), path, fps)
+    sample = palette_sample(page, widget, cycles, scale) if kind == "gif" else None
+    return write_animation(kind, explorer_frames(page, widget, cycles, scale), path, fps, sample)

@@ -2,20 +2,25 @@
 
 Two dialogs: **Export Picture…** (Ctrl+E: what, PNG 1x/2x/3x, SVG or PDF, where)
 and **Export Animation…** (Ctrl+Shift+E: what, cycle range, frames per second,
-GIF or MP4, where). The work itself is :mod:`explorer.gui.files.export`; an animation
-shows a progress dialog that can cancel it. A missing optional package (Pillow
-for GIF, imageio-ffmpeg for MP4) is said in the dialog before anything runs.
+GIF or MP4, where). The work itself is :mod:`explorer.gui.files.export`. What must
+happen in the GUI thread happens there (drawing the widgets, one frame per event-
+loop turn); encoding and writing the file is a task in a worker
+(``common.tasks``), so the window stays live. An animation shows a progress dialog
+that can cancel it, and a cancelled or failed export leaves no file. A missing
+optional package (Pillow for GIF, imageio-ffmpeg for MP4) is said in the dialog
+before anything runs.
 """
 
 from __future__ import annotations
 
 import math
+import queue
+from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -32,9 +37,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.gui.files import export as ex
-from explorer.gui.lessons.overlay import overlay_for
+from explorer.gui.common.messages import warn
 from explorer.gui.common.numbers import num
+from explorer.gui.common.tasks import TaskError, TaskRunner
+from explorer.gui.files import export as ex
 
 PANEL_NAMES = ("sm_grid", "timeline", "counts", "metrics", "legend", "scenario", "occupancy", "occupancy_graphs",
                "gemm", "roofline", "memory")
@@ -48,6 +54,8 @@ class ExportFeature(QObject):
         self.window = window
         self.last_dir = str(window.settings.value("export/folder", "") or Path.home())
         self.last_message: QMessageBox | None = None
+        self.tasks = TaskRunner(self, threads=1)
+        self.pump: FramePump | None = None  # the animation's frames on their way to the encoder
         menu = self.menu = QMenu(self.tr("&Export"), window)
         window.file_menu.insertMenu(window.file_menu_end, menu)
         self.picture_action = QAction(self.tr("&Picture of a View…"), window)
@@ -97,17 +105,25 @@ class ExportFeature(QObject):
         return widget
 
     # -- doing it (also what tests call) ----------------------------------------------
-    def export_picture(self, subject: str, path: str | Path, scale: float = 1.0) -> Path:
+    def prepare_picture(self, subject: str, path: str | Path, scale: float = 1.0):
+        """Draw ``subject`` now; (the path, the function that writes it)."""
         widget = self.widget_for(subject)
-        overlay = overlay_for(self.window)
-        overlay.show_laser = False  # laser dots are for the room, not for the slide
-        try:
-            return ex.export_image(widget, path, scale, title=self.window.windowTitle())
-        finally:
-            overlay.show_laser = True
+        with self._no_laser():  # laser dots are for the room, not for the slide
+            return ex.prepare_image(widget, path, scale, title=self.window.windowTitle())
 
-    def export_animation(self, subject: str, path: str | Path, cycle_range: ex.CycleRange, fps: float = 10,
-                         scale: float = 1.0, progress=None) -> int:
+    def export_picture(self, subject: str, path: str | Path, scale: float = 1.0) -> Path:
+        """Draw and write the picture here and now (tests, scripts); the dialog uses :meth:`start_picture`."""
+        _path, write = self.prepare_picture(subject, path, scale)
+        return write()
+
+    def start_picture(self, subject: str, path: str | Path, scale: float = 1.0) -> None:
+        """Draw ``subject`` now and write the file in a worker; a bad target raises ExportError at once."""
+        path, write = self.prepare_picture(subject, path, scale)
+        self.tasks.start("picture", lambda _task: write(),
+                         on_done=lambda written: self._wrote(self.tr("Wrote {path}").format(path=str(written))),
+                         on_error=lambda error: self._write_failed(path, error))
+
+    def _animation_widget(self, subject: str) -> QWidget:
         w = self.window
         page = w.explorer
         if page.session.run is None:
@@ -118,24 +134,44 @@ class ExportFeature(QObject):
         if subject not in ("window", "view") and not page.isAncestorOf(widget):
             raise ex.ExportError(self.tr("animations show the Explorer: choose the window, the Explorer or one of its "
                                          "panels"))
-        overlay = overlay_for(w)
-        overlay.show_laser = False
+        return widget
+
+    def export_animation(self, subject: str, path: str | Path, cycle_range: ex.CycleRange, fps: float = 10,
+                         scale: float = 1.0) -> int:
+        """Draw and encode the animation here and now (tests, scripts); the dialog uses :meth:`run_animation`."""
+        widget = self._animation_widget(subject)
+        with self._no_laser():
+            return ex.export_animation(self.window.explorer, widget, path, cycle_range, fps, scale)
+
+    def _show_laser(self, on: bool) -> None:
+        """The lecture overlay's laser dots (feature "overlay", when installed) are for the room, not the file."""
+        overlay = self.window.feature("overlay")
+        if overlay is not None:
+            overlay.show_laser = on
+
+    @contextmanager
+    def _no_laser(self):
+        self._show_laser(False)
         try:
-            return ex.export_animation(page, widget, path, cycle_range, fps, scale, progress)
+            yield
         finally:
-            overlay.show_laser = True
+            self._show_laser(True)
 
     def _remember_folder(self, path: Path) -> None:
         self.last_dir = str(path.parent)
         self.window.settings.setValue("export/folder", self.last_dir)
 
     def _fail(self, text: str) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Export failed"), text,
-                          QMessageBox.StandardButton.Close, self.window)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.open()
-        self.last_message = box
+        self.last_message = warn(self.window, self.tr("Export failed"), text)
+
+    def _wrote(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 8000)
+
+    def _write_failed(self, path: Path, error: TaskError) -> None:
+        if error.kind == "input":
+            self._fail(error.message)
+        else:
+            self._fail(self.tr("Cannot write {path}: {err}").format(path=str(path), err=error.message))
 
     # -- dialogs ----------------------------------------------------------------------
     def picture_dialog(self) -> PictureDialog:
@@ -154,42 +190,114 @@ class ExportFeature(QObject):
         return dialog
 
     def run_animation(self, subject: str, path: Path, cycle_range: ex.CycleRange, fps: float, scale: float) -> bool:
-        """With a cancellable progress dialog; the GUI stays responsive between frames."""
-        total = cycle_range.frames
+        """Frames drawn here, one per event-loop turn, encoded in a worker; a progress dialog can cancel.
+
+        False (with a message) when the export cannot start; the outcome is said in the status bar."""
+        try:
+            kind = ex.check_animation(path, fps)
+            widget = self._animation_widget(subject)
+        except ex.ExportError as exc:
+            self._fail(str(exc))
+            return False
+        page = self.window.explorer
+        cycles = cycle_range.cycles
+        self._show_laser(False)
+        sample = ex.palette_sample(page, widget, cycles, scale) if kind == "gif" else None
+        total = len(cycles)
         progress = QProgressDialog(self.tr("Drawing {n} frames…").format(n=total), self.tr("Cancel"), 0, total,
                                    self.window)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
-        cancelled = False
+        pump = self.pump = FramePump(ex.explorer_frames(page, widget, cycles, scale), self)
 
-        def step(i: int) -> bool:
-            nonlocal cancelled
-            progress.setValue(i)
-            QApplication.processEvents()
-            cancelled = progress.wasCanceled()
-            return not cancelled
+        def work(task):
+            return ex.write_animation(kind, pump.frames(task, total), path, fps, sample)
 
-        try:
-            count = self.export_animation(subject, path, cycle_range, fps, scale, step)
-        except ex.ExportError as exc:
+        def finish() -> None:
+            pump.stop()
+            self._show_laser(True)
             progress.close()
             progress.deleteLater()
-            self._fail(str(exc))
-            return False
-        except OSError as exc:
-            progress.close()
-            progress.deleteLater()
-            self._fail(self.tr("Cannot write {path}: {err}").format(path=str(path), err=exc.strerror or str(exc)))
-            return False
-        progress.close()
-        progress.deleteLater()
-        if cancelled:
-            self.window.statusBar().showMessage(self.tr("Export cancelled; {path} was not written.")
-                                                .format(path=str(path)), 8000)
-            return False
-        self.window.statusBar().showMessage(self.tr("Wrote {path} ({n} frames)").format(path=str(path), n=count),
-                                            8000)
+            if self.pump is pump:
+                self.pump = None
+
+        def done(count: int) -> None:
+            finish()
+            self._wrote(self.tr("Wrote {path} ({n} frames)").format(path=str(path), n=count))
+
+        def failed(error: TaskError) -> None:
+            finish()
+            if error.kind == "cancelled":
+                self._wrote(self.tr("Export cancelled; {path} was not written.").format(path=str(path)))
+            else:
+                self._write_failed(path, error)
+
+        task = self.tasks.start("animation", work, on_done=done, on_error=failed,
+                                on_progress=lambda _text, fraction: progress.setValue(round(total * (fraction or 0))))
+        progress.canceled.connect(task.cancel)
+        pump.start()
         return True
+
+    def shutdown(self) -> None:
+        if self.pump is not None:
+            self.pump.stop()
+        self.tasks.shutdown()
+
+
+class FramePump(QObject):
+    """Draws an animation's frames in the GUI thread, one per event-loop turn, for an encoder in a worker.
+
+    At most ``AHEAD`` frames wait in the queue, so memory stays bounded however long
+    the animation; the encoder's generator (:meth:`frames`) takes them in order.
+    """
+
+    AHEAD = 4
+    DONE = object()
+
+    def __init__(self, frames, parent: QObject | None = None):
+        super().__init__(parent)
+        self.source = frames
+        self.queue: queue.Queue = queue.Queue(maxsize=self.AHEAD)
+        self.timer = QTimer(self)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self._draw)
+
+    def start(self) -> None:
+        self.timer.start()
+
+    def stop(self) -> None:
+        """No more frames (the source puts the Explorer's cycle back)."""
+        self.timer.stop()
+        self.source.close()
+
+    def _draw(self) -> None:
+        if self.queue.full():
+            return
+        try:
+            image = next(self.source)
+        except StopIteration:
+            self.timer.stop()
+            self.queue.put(self.DONE)
+            return
+        self.queue.put(image)
+
+    def frames(self, task, total: int):
+        """The frames as they are drawn (worker side); a cancelled task ends the file unwritten."""
+        done = 0
+        while True:
+            try:
+                item = self.queue.get(timeout=0.05)
+            except queue.Empty:
+                item = None
+            if task.cancelled:
+                raise ex.ExportError("cancelled")
+            if item is None:
+                continue
+            if item is self.DONE:
+                return
+            done += 1
+            task.progress("", done / max(total, 1))
+            yield item
 
 
 def _buddy_label(text: str, buddy: QWidget, parent: QWidget) -> QLabel:
@@ -296,7 +404,7 @@ class PictureDialog(_ExportDialog):
         if path is None:
             return
         try:
-            self.feature.export_picture(self.subject.currentData(), path, float(self.scale.currentData()))
+            self.feature.start_picture(self.subject.currentData(), path, float(self.scale.currentData()))
         except ex.ExportError as exc:
             self.note.setText(str(exc))
             return
@@ -304,7 +412,6 @@ class PictureDialog(_ExportDialog):
             self.note.setText(self.tr("Cannot write {path}: {err}").format(path=str(path), err=exc.strerror or str(exc)))
             return
         self.feature._remember_folder(path)
-        self.feature.window.statusBar().showMessage(self.tr("Wrote {path}").format(path=str(path)), 8000)
         super().accept()
 
 
@@ -396,4 +503,4 @@ class AnimationDialog(_ExportDialog):
 
 
 def install(window) -> None:
-    window.export = ExportFeature(window)
+    window.add_feature("export", ExportFeature(window))

@@ -2,24 +2,27 @@
 
 A scenario file is what ``Scenario.save`` writes (TOML; written to a temporary
 file and renamed, so a crash never leaves half a file). Opening one goes through
-the core's validation: a file that does not parse or names a bad value is a
-message that names the file and the problem, and the scenario on screen (with any
-edit in progress) stays as it was. Saving while a field is invalid is refused
-with the same kind of message, rather than quietly saving the last good values.
+the CLI's own loader (``Scenario.load``: a regular file under the size cap, valid
+TOML, every value validated): a file that cannot be used is one message that
+names the file and the problem, and the scenario on screen (with any edit in
+progress) stays as it was. An opened file is an undoable change of the Explorer's
+scenario. Saving while a field is invalid is refused with the same kind of
+message, rather than quietly saving the last good values.
 
-``window.recent_files`` keeps the list (window settings, ``files/recent``); other
-features may ``add(path)`` their own kinds, which reopen through
-``window.open_path``.
+The feature (called "files") keeps the recent files (``recent``: window settings,
+``files/recent``); other features may ``recent.add(path)`` their own kinds, which
+reopen through ``window.open_path``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
+from explorer.gui.common.messages import warn
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
@@ -49,7 +52,10 @@ class RecentFiles(QObject):
         self.changed.emit()
 
     def add(self, path: str | Path) -> None:
-        text = str(Path(path).resolve())
+        try:
+            text = str(Path(path).resolve())
+        except (OSError, RuntimeError):  # a symlink loop: keep the name as given
+            text = str(Path(path).absolute())
         self._store([text] + [p for p in self.paths() if p != text])
 
     def remove(self, path: str | Path) -> None:
@@ -70,7 +76,7 @@ class ScenarioFiles(QObject):
         self.path: Path | None = None  # the file the scenario came from or went to
         self._saved: Scenario | None = None  # the scenario as that file holds it
         self.last_message: QMessageBox | None = None
-        self.recent = window.recent_files = getattr(window, "recent_files", None) or RecentFiles(window.settings, window)
+        self.recent = RecentFiles(window.settings, self)
         window.register_file_handler((".toml",), self.tr("Scenarios"), self.open_file)
         self._build_actions()
         self.page.session.scenario_changed.connect(lambda _s: self._update_title())
@@ -126,10 +132,14 @@ class ScenarioFiles(QObject):
                            self.tr("{name} is not a scenario this app can use:\n{problem}").format(
                                name=path.name, problem=self._problem(exc, path)))
             return False
-        except OSError as exc:
-            self._complain(self.tr("Cannot open {name}").format(name=path.name), str(exc))
+        except (OSError, RecursionError, TypeError, ValueError, KeyError, AttributeError) as exc:
+            # the loader should have said InputError (deep nesting, a list where a name belongs, a
+            # 5000-digit number): still one message, never an exception in the event loop
+            self._complain(self.tr("Cannot open {name}").format(name=path.name),
+                           self.tr("{name} is not a scenario this app can use:\n{problem}").format(
+                               name=path.name, problem=f"{type(exc).__name__}: {exc}"[:500]))
             return False
-        self.page.set_scenario(scenario)
+        self.page.change_scenario(scenario, "file")
         self.path = path.resolve()
         self._saved = scenario
         self.recent.add(self.path)
@@ -139,7 +149,7 @@ class ScenarioFiles(QObject):
         return True
 
     def open_recent(self, text: str) -> bool:
-        if not Path(text).is_file():
+        if not Path(text).exists():  # gone (or a dangling link); anything else is judged by its loader
             self.recent.remove(text)
             self._complain(self.tr("Cannot open {name}").format(name=Path(text).name),
                            self.tr("{path} no longer exists; it was taken off the recent files.").format(path=text))
@@ -218,14 +228,18 @@ class ScenarioFiles(QObject):
 
     def _complain(self, title: str, text: str) -> QMessageBox:
         """A window-modal message that does not block (tests and scripts go on)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, title, text, QMessageBox.StandardButton.Close, self.window)
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        box.open()
-        self.last_message = box
+        self.last_message = warn(self.window, title, text)
         self.window.statusBar().showMessage(text.replace("\n", " "), 10000)
-        return box
+        return self.last_message
+
+    # -- state: a rebuilt window keeps the scenario's file --------------------------------
+    def capture_state(self, live: bool = False) -> dict:
+        return {"path": self.path, "saved": self._saved} if live and self.path is not None else {}
+
+    def restore_state(self, state: dict) -> None:
+        self.path, self._saved = state.get("path"), state.get("saved")
+        self._update_title()
 
 
 def install(window) -> None:
-    window.scenario_files = ScenarioFiles(window)
+    window.add_feature("files", ScenarioFiles(window))

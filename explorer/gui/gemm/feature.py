@@ -1,17 +1,17 @@
 """Plug the GEMM and Memory tabs into the main window (listed in ``main_window.FEATURES``).
 
-``install(window)`` adds the two pages (view ids "gemm" and "memory"), names
-their panels for lessons ("gemm", "roofline", "memory"), sends the GEMM's
-scenario to the Explorer tab on request, and feeds the Explorer's simulations
-to the Memory tab as live traffic.
+``install(window)`` adds the two pages (view ids and feature names "gemm" and
+"memory"), names their panels for lessons ("gemm", "roofline", "memory"), sends
+the GEMM's scenario to the Explorer tab on request (an undoable change), and feeds
+the Explorer's simulations to the Memory tab as live traffic.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from explorer.gui.gemm.page import GemmPage
 from explorer.gui.gemm.memory_page import MemoryPage
+from explorer.gui.gemm.page import GemmPage
 
 
 def install(window) -> None:
@@ -19,14 +19,12 @@ def install(window) -> None:
     memory = MemoryPage(window)
     window.add_page(gemm, QCoreApplication.translate("GemmFeature", "&GEMM"), view_id="gemm")
     window.add_page(memory, QCoreApplication.translate("GemmFeature", "&Memory"), view_id="memory")
-    window.gemm = gemm
-    window.memory = memory
     window.lesson_targets.update({"gemm": gemm.tiles, "roofline": gemm.roofline_box, "memory": memory.hierarchy})
 
     explorer = window.explorer
 
     def simulate_in_explorer(scenario) -> None:
-        explorer.set_scenario(scenario)
+        explorer.change_scenario(scenario, "gemm")
         window.show_view("explorer")
 
     gemm.scenario_requested.connect(simulate_in_explorer)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QRectF, QSettings, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
@@ -38,12 +38,13 @@ from explorer.gemm import DTYPES, AttentionComparison, MemoryLevel, coalescing_t
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, PaintedBar
 from explorer.gui.common.core_texts import memory_places, translated
-from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, DEFAULT_GPU, evaluate_attention
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, seconds_text, si_bytes
-from explorer.gui.common.settings import read_str, restore_splitters, save_splitters
+from explorer.gui.common.page import Page
+from explorer.gui.common.settings import as_int, as_str
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import (
+    DEFAULT_GPU,
     add_gpus,
     error_label,
     muted_label,
@@ -52,6 +53,7 @@ from explorer.gui.common.widgets import (
     show_combo_error,
     splitter,
 )
+from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, evaluate_attention
 from explorer.model.catalog import get_gpu
 
 # SimResult.memory_bytes key for each hierarchy level (registers: not counted by the simulator)
@@ -526,21 +528,16 @@ class AttentionView(QGroupBox, FieldTexts):
 # ---------------------------------------------------------------------------
 # The page
 # ---------------------------------------------------------------------------
-class MemoryPage(QWidget):
+class MemoryPage(Page):
     """GPU choice, the hierarchy with live traffic, coalescing and attention."""
-
-    status = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("memory_page")
-        self.theme: Theme = LIGHT
-        self.status_text = ""
         self.run = None  # the Explorer's SimRun shown as live traffic
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("memory_gpu")
         add_gpus(self.gpu, lambda spec: spec.full_name)
-        self.gpu.setCurrentIndex(max(0, self.gpu.findData(DEFAULT_GPU)))
         gpu_label = QLabel(self.tr("&GPU:"), self)
         gpu_label.setBuddy(self.gpu)
         gpu_note = muted_label(self, self.tr("Follows the Explorer's GPU whenever it finishes a simulation."))
@@ -557,7 +554,6 @@ class MemoryPage(QWidget):
                                (scroll_area(self.coalescing, self), scroll_area(self.attention, self)), stretch=(2, 3))
         self.splitter = splitter(Qt.Orientation.Vertical, self, "memory_splitter",
                                  (scroll_area(self.hierarchy, self), self.bottom))
-        self._sized = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 0)
         layout.addLayout(top)
@@ -616,9 +612,7 @@ class MemoryPage(QWidget):
             t = self.hierarchy.traffic
             text += self.tr(" · this simulation: HBM {hbm}, L2 {l2}, shared {sh}").format(
                 hbm=si_bytes(t.get("hbm", 0)), l2=si_bytes(t.get("l2", 0)), sh=si_bytes(t.get("shared", 0)))
-        if text != self.status_text:
-            self.status_text = text
-            self.status.emit(text)
+        self.set_status(text)
 
     # -- lessons ------------------------------------------------------------------------------
     def apply_lesson_gemm(self, inputs: dict) -> None:
@@ -632,51 +626,29 @@ class MemoryPage(QWidget):
         if values or dtype:
             self.attention.set_inputs(values, dtype)
 
-    def show_lesson_step(self, step) -> None:
-        """The lesson panel's hook: a step on this view brings its attention inputs (``gemm`` table)."""
-        self.apply_lesson_gemm(dict(getattr(step, "gemm", {}) or {}))
-
     # -- window hooks -----------------------------------------------------------------------
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
-        self.hierarchy.apply_theme(theme)
-        self.coalescing.apply_theme(theme)
-        self.attention.apply_theme(theme)
+    def themed_views(self) -> tuple:
+        return self.hierarchy, self.coalescing, self.attention
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            h = max(self.splitter.height(), 600)
-            top = min(self.hierarchy.sizeHint().height() + 8, int(h * 0.5))
-            self.splitter.setSizes([top, h - top])
-            w = max(self.bottom.width(), 1000)
-            self.bottom.setSizes([int(w * 0.42), w - int(w * 0.42)])
+    def first_sizes(self) -> None:
+        h = max(self.splitter.height(), 600)
+        top = min(self.hierarchy.sizeHint().height() + 8, int(h * 0.5))
+        self.splitter.setSizes([top, h - top])
+        w = max(self.bottom.width(), 1000)
+        self.bottom.setSizes([int(w * 0.42), w - int(w * 0.42)])
 
-    def _splitters(self) -> dict[str, QSplitter]:
+    def splitters(self) -> dict[str, QSplitter]:
         return {"splitter": self.splitter, "bottom": self.bottom}
 
-    def save_state(self, settings: QSettings) -> None:
-        settings.beginGroup("memory")
-        settings.setValue("gpu", self.gpu_name())
-        for name, text in self.attention.raw_values().items():
-            settings.setValue(name, text)
-        settings.setValue("dtype", self.attention.dtype.currentData())
-        settings.setValue("bytes_per_thread", str(self.coalescing.width_box.currentData()))
-        save_splitters(settings, self._splitters())
-        settings.endGroup()
+    def capture_state(self, live: bool = False) -> dict:
+        return super().capture_state(live) | {"gpu": self.gpu_name(), "dtype": self.attention.dtype.currentData(),
+                                              "bytes_per_thread": str(self.coalescing.width_box.currentData())} \
+            | self.attention.raw_values()
 
-    def restore_state(self, settings: QSettings) -> None:
-        settings.beginGroup("memory")
-        try:
-            if self.run is None:
-                self.set_gpu(read_str(settings, "gpu", self.gpu_name()))
-            self.attention.set_inputs({name: read_str(settings, name, ATTENTION_DEFAULTS[name])
-                                       for name in ATTENTION_FIELDS}, read_str(settings, "dtype", "fp16"))
-            select_data(self.coalescing.width_box, int(read_str(settings, "bytes_per_thread", "4") or 4))
-            if restore_splitters(settings, self._splitters()):
-                self._sized = True
-        except ValueError:
-            pass
-        finally:
-            settings.endGroup()
+    def restore_state(self, state: dict) -> None:
+        if self.run is None:
+            self.set_gpu(as_str(state.get("gpu"), self.gpu_name()))
+        self.attention.set_inputs({name: as_str(state.get(name), ATTENTION_DEFAULTS[name])
+                                   for name in ATTENTION_FIELDS}, as_str(state.get("dtype"), "fp16"))
+        select_data(self.coalescing.width_box, as_int(state.get("bytes_per_thread"), 4) or 4)
+        super().restore_state(state)

@@ -10,12 +10,12 @@ level. The right column holds the roofline and the time split (Tensor Cores
 beside everything else). "Simulate in the Explorer" hands the GEMM's main loop
 (``gemm_scenario``) to the Explorer tab.
 
-Lessons drive the page through :meth:`GemmPage.apply_lesson_gemm`.
+Lessons drive the page through :meth:`GemmPage.apply_lesson_gemm` (the ``gemm`` table of a step).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -32,11 +32,25 @@ from PySide6.QtWidgets import (
 
 from explorer.gemm import DTYPES, GemmPlan, WaveStats, dtype_spec, roofline
 from explorer.gemm.data import GemmDataError
-from explorer.gui.common.core_texts import dtype_labels, translated
+from explorer.gui.common.core_texts import dtype_labels, limiter_names, translated
+from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
+from explorer.gui.common.numbers import flops_text, num, seconds_text, tflops_text
+from explorer.gui.common.page import Page
+from explorer.gui.common.settings import as_str
+from explorer.gui.common.widgets import (
+    add_gpus,
+    add_row,
+    error_label,
+    input_form,
+    muted_label,
+    scroll_area,
+    select_data,
+    show_combo_error,
+    splitter,
+)
 from explorer.gui.gemm.charts import LevelTrafficView, RooflinePlot, TimeSplitView
 from explorer.gui.gemm.session import (
     DEFAULT_DTYPE,
-    DEFAULT_GPU,
     GEMM_DEFAULTS,
     GEMM_FIELDS,
     OPTIONAL,
@@ -45,20 +59,6 @@ from explorer.gui.gemm.session import (
     lesson_texts,
 )
 from explorer.gui.gemm.tiles import TilePanel
-from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
-from explorer.gui.explore.metrics import limiter_names
-from explorer.gui.common.numbers import flops_text, num, seconds_text, tflops_text
-from explorer.gui.common.settings import read_str, restore_splitters, save_splitters
-from explorer.gui.common.theme import LIGHT, Theme
-from explorer.gui.common.widgets import (
-    add_gpus,
-    error_label,
-    muted_label,
-    scroll_area,
-    select_data,
-    show_combo_error,
-    splitter,
-)
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
@@ -77,7 +77,6 @@ class GemmInputs(QGroupBox, FieldTexts):
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("gemm_gpu")
         add_gpus(self.gpu, lambda spec: self.tr("{full}: {sms} SMs").format(full=spec.full_name, sms=spec.sm_count))
-        self.gpu.setCurrentIndex(max(0, self.gpu.findData(DEFAULT_GPU)))
         self.dtype = QComboBox(self)
         self.dtype.setObjectName("gemm_dtype")
         for name in DTYPES:
@@ -108,23 +107,13 @@ class GemmInputs(QGroupBox, FieldTexts):
                        self.tr("Optional: tiles in flight in shared memory (double buffering = 2). "
                                "Empty: the data type's default, fewer if shared memory is short.")),
         }
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        gpu_label = QLabel(self.tr("&GPU:"), self)
-        gpu_label.setBuddy(self.gpu)
-        form.addRow(gpu_label, self.gpu)
-        dtype_label = QLabel(self.tr("&Data type:"), self)
-        dtype_label.setBuddy(self.dtype)
-        form.addRow(dtype_label, self.dtype)
+        form = input_form(self)
+        add_row(form, self, self.tr("&GPU:"), self.gpu)
+        add_row(form, self, self.tr("&Data type:"), self.dtype)
         form.addRow("", self.dtype_error)
         for name in GEMM_FIELDS:
             text, tip = labels[name]
-            label = QLabel(text, self)
-            label.setBuddy(self.fields[name])
-            label.setToolTip(tip)
-            self.fields[name].set_help(tip)
-            form.addRow(label, self.fields[name])
+            add_row(form, self, text, self.fields[name], tip)
         self.gpu.currentIndexChanged.connect(lambda _i: self.changed.emit())
         self.dtype.currentIndexChanged.connect(lambda _i: self.changed.emit())
         previous = self.dtype
@@ -162,19 +151,16 @@ class GemmInputs(QGroupBox, FieldTexts):
             self.fields[name].edit.setPlaceholderText(self.tr("auto: {v}").format(v=used[name]))
 
 
-class GemmPage(QWidget):
+class GemmPage(Page):
     """Owns the inputs and shows the last good plan in every view."""
 
-    status = Signal(str)
     scenario_requested = Signal(object)  # a Scenario for the Explorer tab
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("gemm_page")
-        self.theme: Theme = LIGHT
         self.plan: GemmPlan | None = None
         self.errors: dict[str, str] = {}
-        self.status_text = ""
         self.sent: Scenario | None = None
 
         self.inputs = GemmInputs(self)
@@ -257,7 +243,6 @@ class GemmPage(QWidget):
 
         self.splitter = splitter(Qt.Orientation.Horizontal, self, "gemm_splitter",
                                  (self.left_scroll, self.center, self.right), stretch=(0, 1, 1))
-        self._sized = False
         # below the columns' minimum widths (a small screen) the page scrolls instead of squeezing them
         self.page_scroll = QScrollArea(self)
         self.page_scroll.setWidget(self.splitter)
@@ -287,7 +272,7 @@ class GemmPage(QWidget):
         self.stale.setText(self.tr("Invalid input ({n}): the views show the last valid GEMM.").format(n=len(errors)))
         self.send.setEnabled(self.plan is not None or (ev is not None and ev.plan is not None))
         if errors:
-            self._set_status(self.tr("Invalid input ({n}): showing the last valid GEMM.").format(n=len(errors)))
+            self.set_status(self.tr("Invalid input ({n}): showing the last valid GEMM.").format(n=len(errors)))
             return
         self.show_plan(ev.plan)
 
@@ -301,7 +286,7 @@ class GemmPage(QWidget):
         self.roofline.show_plan(plan, roofline(plan.gpu))
         self._show_roofline_caption(plan)
         self.time_split.show_plan(plan)
-        self._set_status(self._summary(plan))
+        self.set_status(self._summary(plan))
 
     def _show_mapping(self, plan: GemmPlan) -> None:
         r, w = plan.resources, plan.waves
@@ -387,11 +372,6 @@ class GemmPage(QWidget):
             full=num(w.full_waves), eff=num(100 * w.efficiency, 1), t=seconds_text(plan.predicted_seconds),
             bound=self.bound_name(plan))
 
-    def _set_status(self, text: str) -> None:
-        if text != self.status_text:
-            self.status_text = text
-            self.status.emit(text)
-
     # -- the Explorer -----------------------------------------------------------------
     def send_to_explorer(self) -> Scenario | None:
         """Emit the (last valid) GEMM's scenario; the window shows it in the Explorer."""
@@ -437,63 +417,43 @@ class GemmPage(QWidget):
         self.tiles.show_wave(None)
         self.recompute()
 
-    def show_lesson_step(self, step) -> None:
-        """The lesson panel's hook: a step on this view brings its ``gemm`` inputs."""
-        self.apply_lesson_gemm(dict(getattr(step, "gemm", {}) or {}))
-
     # -- window hooks -------------------------------------------------------------------
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
-        self.tiles.apply_theme(theme)
-        self.levels.apply_theme(theme)
-        self.roofline.apply_theme(theme)
-        self.time_split.apply_theme(theme)
+    def themed_views(self) -> tuple:
+        return self.tiles, self.levels, self.roofline, self.time_split
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            total = max(self.splitter.width(), 1000)
-            left = max(self.left_scroll.minimumWidth(), min(380, int(total * 0.23)))
-            right = int((total - left) * 0.42)
-            self.splitter.setSizes([left, total - left - right, right])
-            h = max(self.center.height(), 600)
-            levels = min(self.levels.sizeHint().height(), int(h * 0.4))
-            self.center.setSizes([h - levels, levels])
-            rh = max(self.right.height(), 600)
-            self.right.setSizes([int(rh * 0.55), rh - int(rh * 0.55)])
+    def first_sizes(self) -> None:
+        total = max(self.splitter.width(), 1000)
+        left = max(self.left_scroll.minimumWidth(), min(380, int(total * 0.23)))
+        right = int((total - left) * 0.42)
+        self.splitter.setSizes([left, total - left - right, right])
+        h = max(self.center.height(), 600)
+        levels = min(self.levels.sizeHint().height(), int(h * 0.4))
+        self.center.setSizes([h - levels, levels])
+        rh = max(self.right.height(), 600)
+        self.right.setSizes([int(rh * 0.55), rh - int(rh * 0.55)])
 
     def shutdown(self) -> None:
         self.tiles.stop()
 
-    def _splitters(self) -> dict[str, QSplitter]:
+    def splitters(self) -> dict[str, QSplitter]:
         return {"splitter": self.splitter, "center": self.center, "right": self.right}
 
-    def save_state(self, settings: QSettings) -> None:
-        settings.beginGroup("gemm")
-        settings.setValue("gpu", self.inputs.gpu_name())
-        settings.setValue("dtype", self.inputs.dtype_name())
-        for name, text in self.inputs.raw_values().items():
-            settings.setValue(name, text)
-        settings.setValue("color_by", self.tiles.color_by.currentData())
-        save_splitters(settings, self._splitters())
-        settings.endGroup()
+    def capture_state(self, live: bool = False) -> dict:
+        return super().capture_state(live) | {"gpu": self.inputs.gpu_name(), "dtype": self.inputs.dtype_name(),
+                                              "color_by": self.tiles.color_by.currentData()} | self.inputs.raw_values()
 
-    def restore_state(self, settings: QSettings) -> None:
+    def restore_state(self, state: dict) -> None:
         """The saved inputs, colouring and splitters; recomputed only when the inputs differ from those on screen."""
         before = self._input_key()
-        settings.beginGroup("gemm")
+        self.inputs.blockSignals(True)
         try:
-            self.inputs.blockSignals(True)
-            self.inputs.set_gpu(read_str(settings, "gpu", self.inputs.gpu_name()))
-            self.inputs.set_dtype(read_str(settings, "dtype", self.inputs.dtype_name()))
-            self.inputs.set_values({name: read_str(settings, name, GEMM_DEFAULTS[name]) for name in GEMM_FIELDS})
-            select_data(self.tiles.color_by, read_str(settings, "color_by", "wave"))
-            if restore_splitters(settings, self._splitters()):
-                self._sized = True
+            self.inputs.set_gpu(as_str(state.get("gpu"), self.inputs.gpu_name()))
+            self.inputs.set_dtype(as_str(state.get("dtype"), self.inputs.dtype_name()))
+            self.inputs.set_values({name: as_str(state.get(name), GEMM_DEFAULTS[name]) for name in GEMM_FIELDS})
+            select_data(self.tiles.color_by, as_str(state.get("color_by"), "wave"))
         finally:
             self.inputs.blockSignals(False)
-            settings.endGroup()
+        super().restore_state(state)
         if self._input_key() != before:
             self.recompute()
 

@@ -32,7 +32,6 @@ from explorer.gemm.mapper import MAX_DIM, MAX_STAGES
 from explorer.model.errors import InputError, require_int
 from explorer.model.scenario import Scenario
 
-DEFAULT_GPU = "H100"
 DEFAULT_DTYPE = "bf16"
 # Text fields of the GEMM inputs; an empty tile, warps or stages field means "the default".
 GEMM_FIELDS = ("m", "n", "k", "tile", "warps", "stages")

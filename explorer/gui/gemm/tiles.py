@@ -36,9 +36,9 @@ from PySide6.QtWidgets import (
 
 from explorer.gemm import GemmPlan, TileSchedule
 from explorer.gui.common import palette as oi
-from explorer.gui.gemm.session import sample_axis, sm_image, wave_image, wave_sms
 from explorer.gui.common.numbers import num
 from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.gemm.session import sample_axis, sm_image, wave_image, wave_sms
 
 # Seven distinguishable Okabe–Ito colours for waves 1, 2, 3, … (black is kept for text).
 WAVE_COLORS = (oi.BLUE, oi.ORANGE, oi.BLUISH_GREEN, oi.REDDISH_PURPLE, oi.SKY_BLUE, oi.VERMILLION, oi.YELLOW)

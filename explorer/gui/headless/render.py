@@ -127,9 +127,7 @@ def offscreen_window(size: tuple[int, int], theme: str = "light", lang: str | No
             settle(app)
             yield app, window
         finally:
-            for page in window.pages():
-                if hasattr(page, "shutdown"):
-                    page.shutdown()
+            window.shutdown()
             window.hide()
             window.deleteLater()
             app.processEvents()
@@ -143,10 +141,9 @@ def settle(app, rounds: int = 4) -> None:
 def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None = None, theme: str = "light",
                   sm: int | None = None, tab: str = "explorer", lang: str | None = None):
     """The grabbed QImage of the main window, and the (run, cycle) it shows."""
-    from explorer.gui.explore.run_data import SimRun
-    from explorer.sim import simulate
+    from explorer.gui.explore.run_data import simulate_run
 
-    run = SimRun.from_result(simulate(scenario))
+    run = simulate_run(scenario)
     cycle = default_cycle(run) if cycle is None else check_cycle(run, cycle)
     if sm is not None:
         check_sm(run, sm)

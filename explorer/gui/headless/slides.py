@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from explorer.gui.explore.run_data import simulate_run
 from explorer.gui.headless.render import atomic_save, check_cycle, check_sm, default_cycle, grab, offscreen_window, settle
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
@@ -26,25 +27,19 @@ def lesson_step_index(lesson, step: int | None) -> int:
     return step - 1
 
 
-def _simulate(scenario: Scenario):
-    from explorer.gui.explore.run_data import SimRun
-    from explorer.sim import simulate
-
-    return SimRun.from_result(simulate(scenario))
-
-
 def _show_lesson_step(window, app, lesson, index: int, lang: str):
-    lessons = getattr(window, "lessons", None)
+    lessons = window.feature("lessons")
     if lessons is None:
         raise InputError("--lesson", "this build of the window has no lesson panel")
     lessons.set_language(lang)
-    run = _simulate(lesson.scenario_at(index))
+    run = simulate_run(lesson.scenario_at(index))
     lessons.show_step_with_run(lesson, index, run)
     settle(app)
-    lessons._fit_dock()
+    lessons.fit_dock()
     settle(app)
-    window.lecture_overlay.set_targets(window.lecture_overlay.targets, window.lecture_overlay.keep_bright)
-    window.lecture_overlay._pulse_start = 0.0  # a still picture: no pulse
+    overlay = window.feature("overlay")
+    overlay.set_targets(overlay.targets, overlay.keep_bright)
+    overlay.freeze()  # a still picture: no pulse
     settle(app)
     return run
 
@@ -53,7 +48,7 @@ def _show(window, app, scenario: Scenario | None, lesson, step: int | None, lang
     """The lesson step (with its narration and spotlight), or the scenario, simulated and on screen; its run."""
     if lesson is not None:
         return _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
-    run = _simulate(scenario)
+    run = simulate_run(scenario)
     window.explorer.show_run(run)
     return run
 

@@ -9,7 +9,7 @@ exactly):
   Qt does not pass a parent's font on to its children), so big numbers and headings
   keep their proportions; fonts a custom-painted widget keeps in attributes
   (``self._title_font``) too, after which its
-  ``display_scale_changed(scale)`` or ``_relayout()`` is called when it has one;
+  ``display_scale_changed(scale)`` or ``relayout()`` is called when it has one;
 - minimum/maximum/fixed sizes (most are derived from font metrics);
 - pyqtgraph: axis tick and label fonts, fixed axis widths, plot titles, and the
   width of curve and line pens (re-applied after a theme change resets them).
@@ -167,8 +167,8 @@ class DisplayScaler:
                 changed = True
         if callable(hook):
             hook(self.scale)
-        elif changed and callable(getattr(w, "_relayout", None)):
-            w._relayout()
+        elif changed and callable(getattr(w, "relayout", None)):
+            w.relayout()
         if changed:
             w.update()
 

@@ -29,12 +29,11 @@ DIM_ALPHA = 64  # of 255: the rest of the window, dimmed
 TICK_MS = 33
 
 
-def overlay_for(window: QWidget) -> LectureOverlay:
-    """The window's overlay, created on first use (lessons and presentation mode share it)."""
-    overlay = getattr(window, "lecture_overlay", None)
+def overlay_for(window) -> LectureOverlay:
+    """The window's overlay (feature "overlay"), created on first use: lessons, presentation mode and export share it."""
+    overlay = window.feature("overlay")
     if overlay is None:
-        overlay = LectureOverlay(window)
-        window.lecture_overlay = overlay
+        overlay = window.add_feature("overlay", LectureOverlay(window))
     return overlay
 
 
@@ -75,6 +74,12 @@ class LectureOverlay(QWidget):
 
     def clear_targets(self) -> None:
         self.set_targets([])
+
+    def freeze(self) -> None:
+        """Draw the spotlights as they stand, without the pulse a new step gets (a still picture)."""
+        self._pulse_start = 0.0
+        self._refresh()
+        self.update()
 
     def set_scale(self, scale: float) -> None:
         self.scale = float(scale)

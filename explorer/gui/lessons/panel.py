@@ -5,13 +5,13 @@ The lessons are data (``resources/lessons/*.toml``, read by the Qt-free
 
 1. the narration, title and "step k of n" show at once;
 2. the step's scenario (the last one a step loaded, plus every change since) goes
-   to the Explorer through its session, so the worker re-simulates it (nothing
-   happens when it is already on screen);
+   to the Explorer as a scenario change that is not an undo step, so the worker
+   re-simulates it (nothing happens when it is already on screen);
 3. once that simulation is on screen: the step's cycle (``Step.resolve_cycle``),
    its SM, its view (``window.show_view``) and a spotlight on its panels
    (``window.lesson_targets``). A view or panel this build lacks is skipped
-   quietly. The occupancy calculator is given the step's launch; a view page with
-   ``show_lesson_step(step)`` is given the step (the GEMM view reads ``step.gemm``).
+   quietly. The step's view page gets ``show_lesson_step(step, scenario)`` (the
+   calculator takes the step's launch, the GEMM view reads ``step.gemm``).
 
 Leaving a lesson keeps the scenario it reached, simulated and editable.
 Narration follows :meth:`LessonController.set_language` ("en" by default, or the
@@ -205,7 +205,7 @@ class LessonController(QObject):
         self.panel.next_requested.connect(self.next)
         self.panel.close_requested.connect(self.stop)
         self.panel.lesson_chosen.connect(self.start)
-        self.dock.visibilityChanged.connect(lambda _v: QTimer.singleShot(0, self, self._fit_dock))
+        self.dock.visibilityChanged.connect(lambda _v: QTimer.singleShot(0, self, self.fit_dock))
 
         page = window.explorer
         page.session.run_changed.connect(self._on_run)
@@ -258,7 +258,7 @@ class LessonController(QObject):
         else:
             self.dock.setWindowTitle(self.tr("Lesson: {title}").format(title=self.lesson.title_text(lang)))
             self.panel.show_step(self.index, len(self.lesson.steps), self.step.text(lang))
-        self._fit_dock()
+        self.fit_dock()
 
     # -- language -------------------------------------------------------------------------
     def set_language(self, code: str) -> None:
@@ -338,16 +338,14 @@ class LessonController(QObject):
         if step.view != "explorer":  # nothing on that view waits for the explorer's run
             self._show_view_and_spotlight(step, scenario)
         self._target = scenario
-        run = page.session.run
-        if run is not None and run.result.scenario == scenario and page.session.scenario == scenario \
-                and not page.simulating:
-            self._finish(run)
+        session = page.session
+        if session.scenario == scenario and session.run_is_current:
+            self._finish(session.run)
             return
         self.panel.set_pending(True)
-        page.set_scenario(scenario)
-        run = page.session.run
-        if run is not None and run.result.scenario == scenario and not page.simulating:
-            self._finish(run)  # the run on screen was this scenario's all along (e.g. after an invalid edit)
+        page.change_scenario(scenario, "lesson")
+        if session.run_is_current and session.run.result.scenario == scenario:
+            self._finish(session.run)  # the run on screen was this scenario's all along (e.g. after an invalid edit)
 
     def show_step_with_run(self, lesson: str | Lesson, index: int, run) -> None:
         """Show a step with a run computed elsewhere (``warp-explorer render --lesson``): no worker."""
@@ -359,7 +357,7 @@ class LessonController(QObject):
         self._refresh_texts()
         self._update_actions()
         self._target = run.result.scenario
-        self.window.explorer.show_run(run)
+        self.window.explorer.show_run(run, "lesson")
         self._finish(run)
 
     # -- session events -------------------------------------------------------------------
@@ -391,33 +389,31 @@ class LessonController(QObject):
 
     def _show_view_and_spotlight(self, step, scenario: Scenario) -> None:
         w = self.window
-        if step.view == "occupancy":
-            sync_occupancy(w, scenario)
         page = w.views.get(step.view)
         hook = getattr(page, "show_lesson_step", None)
         if callable(hook):
-            hook(step)
+            hook(step, scenario)
         shown = w.show_view(step.view)
         if not shown:
             self.panel.set_note(self.tr("(This step belongs to a view this version does not have; "
                                         "the narration still applies.)"))
         targets = [w.lesson_targets.get(name) for name in step.highlight]
         self.overlay.set_targets([t for t in targets if t is not None], keep_bright=[self.dock])
-        QTimer.singleShot(0, self, self._fit_dock)
+        QTimer.singleShot(0, self, self.fit_dock)
 
     def highlighted(self) -> list[QWidget]:
         return list(self.overlay.targets)
 
-    # -- a rebuilt window (View > Language) -----------------------------------------------
-    def state(self) -> dict | None:
-        """What :meth:`resume` needs to go on with the lesson in another window (None: no lesson)."""
-        if self.lesson is None:
-            return None
+    # -- state: a rebuilt window (View > Language) ---------------------------------------
+    def capture_state(self, live: bool = False) -> dict:
+        """Nothing between runs; for a rebuilt window, the lesson, its step and what it shows."""
+        if not live or self.lesson is None:
+            return {}
         targets = self.overlay.targets
         return {"lesson": self.lesson.name, "index": self.index, "start": self._start, "ready": self.ready,
                 "highlight": [name for name, w in self.window.lesson_targets.items() if w in targets]}
 
-    def resume(self, state: dict) -> None:
+    def restore_state(self, state: dict) -> None:
         """Go on with a lesson where another window's controller was; a shown step is not replayed."""
         self.lesson = self.find(state["lesson"])
         self.index = max(0, min(int(state["index"]), len(self.lesson.steps) - 1))
@@ -425,18 +421,18 @@ class LessonController(QObject):
         self.dock.show()
         self._refresh_texts()
         self._update_actions()
-        run = self.window.explorer.session.run
-        if not state["ready"] or run is None:
+        session = self.window.explorer.session
+        if not state["ready"] or session.run is None:
             self.go(self.index)  # the step was still waiting for its simulation: wait again
             return
-        self._target = run.result.scenario
+        self._target = session.run.result.scenario
         self.ready = True
         targets = [self.window.lesson_targets.get(name) for name in state["highlight"]]
         self.overlay.set_targets([t for t in targets if t is not None], keep_bright=[self.dock])
-        QTimer.singleShot(0, self, self._fit_dock)
+        QTimer.singleShot(0, self, self.fit_dock)
 
     # -- layout ---------------------------------------------------------------------------
-    def _fit_dock(self) -> None:
+    def fit_dock(self) -> None:
         """Tall enough for the whole narration, never more than 40% of the window."""
         w = self.window
         if not self.dock.isVisible() or self.dock.isFloating():
@@ -450,25 +446,5 @@ class LessonController(QObject):
             w.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
 
 
-def sync_occupancy(window, scenario: Scenario) -> None:
-    """Give the occupancy calculator the scenario's GPU and launch (lesson steps on that view)."""
-    panel = getattr(window, "occupancy", None)
-    inputs = getattr(panel, "inputs", None)
-    if inputs is None:
-        return
-    launch = scenario.launch
-    inputs.blockSignals(True)
-    try:
-        inputs.set_gpu(scenario.gpu_name)
-        inputs.set_values({
-            "threads": launch.threads_per_block, "regs": launch.registers_per_thread,
-            "smem_static": launch.static_shared_bytes, "smem_dynamic": launch.dynamic_shared_bytes,
-            "carveout": launch.carveout, "barriers": launch.barriers,
-        })
-    finally:
-        inputs.blockSignals(False)
-    panel.recompute()
-
-
 def install(window) -> None:
-    window.lessons = LessonController(window)
+    window.add_feature("lessons", LessonController(window))

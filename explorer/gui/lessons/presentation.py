@@ -9,8 +9,9 @@ laser-pointer dot. **Full screen** (F11) on its own. The options (scale,
 high contrast, hide controls, laser pointer) are remembered in the window's
 settings and can be changed while presenting.
 
-A page with controls of its own to hide can offer ``presentation_hidden_widgets()``
-(a list of widgets); the explorer's are known here.
+Each page names the controls of its own to hide (``presentation_hidden_widgets()``:
+the Explorer's scenario panel and transport). Whether the window is presenting is
+part of its state (``capture_state``), so a language switch keeps it.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QWidget
 
 from explorer.gui.common import palette as oi
+from explorer.gui.common.settings import as_bool
+from explorer.gui.common.theme import Theme
 from explorer.gui.lessons.display_scale import DisplayScaler
 from explorer.gui.lessons.overlay import overlay_for
-from explorer.gui.common.theme import Theme
 
 SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5)
 DEFAULT_SCALE = 1.5
@@ -50,13 +52,6 @@ def high_contrast(theme: Theme) -> Theme:
     )
 
 
-def _read_bool(settings, key: str, default: bool) -> bool:
-    value = settings.value(key, default)
-    if isinstance(value, str):
-        return value.strip().lower() in ("true", "1", "yes")
-    return bool(value) if value is not None else default
-
-
 def _read_scale(settings) -> float:
     try:
         value = float(settings.value(KEY + "scale", DEFAULT_SCALE))
@@ -76,9 +71,9 @@ class Presentation(QObject):
         self.overlay = overlay_for(window)
         self.presenting = False
         self.scale = _read_scale(self.settings)
-        self.high_contrast = _read_bool(self.settings, KEY + "high_contrast", False)
-        self.views_only = _read_bool(self.settings, KEY + "views_only", True)
-        self.laser = _read_bool(self.settings, KEY + "laser", True)
+        self.high_contrast = as_bool(self.settings.value(KEY + "high_contrast"), False)
+        self.views_only = as_bool(self.settings.value(KEY + "views_only"), True)
+        self.laser = as_bool(self.settings.value(KEY + "laser"), True)
         self._hidden: list[QWidget] = []
         self._bare_docks: list[QDockWidget] = []
         self._contrast_on = False
@@ -87,7 +82,7 @@ class Presentation(QObject):
         self._build_actions()
         window.theme.changed.connect(self._theme_changed)
         window.tabs.currentChanged.connect(self._tab_changed)
-        lessons = getattr(window, "lessons", None)
+        lessons = window.feature("lessons")
         if lessons is not None:  # a step may show new labels (a timeline's block numbers)
             lessons.step_shown.connect(lambda _i: self.presenting and QTimer.singleShot(0, self, self.scaler.reapply))
         window.installEventFilter(self)
@@ -256,9 +251,6 @@ class Presentation(QObject):
         """What 'only the views and the narration' hides."""
         w = self.window
         widgets = [w.menuBar(), w.statusBar(), w.tabs.tabBar()]
-        explorer = getattr(w, "explorer", None)
-        if explorer is not None:
-            widgets += [getattr(explorer, "panel_scroll", None), getattr(explorer, "transport", None)]
         for page in w.pages():
             hook = getattr(page, "presentation_hidden_widgets", None)
             if callable(hook):
@@ -330,9 +322,7 @@ class Presentation(QObject):
         app.setPalette(theme.palette())
         app.setStyleSheet(theme.style_sheet())
         pg.setConfigOptions(background=theme.plot_background, foreground=theme.plot_foreground)
-        for page in self.window.pages():
-            if hasattr(page, "apply_theme"):
-                page.apply_theme(theme)
+        self.window.apply_theme(theme)
         if self.presenting:
             self.scaler.reapply()  # the pages just reset their pens
 
@@ -355,6 +345,15 @@ class Presentation(QObject):
             self._widget_count = count
             QTimer.singleShot(0, self, self.scaler.reapply)
 
+    # -- state: a rebuilt window keeps presentation mode ----------------------------------
+    def capture_state(self, live: bool = False) -> dict:
+        """The options are saved as they change; for a rebuilt window, whether it presents."""
+        return {"presenting": self.presenting} if live else {}
+
+    def restore_state(self, state: dict) -> None:
+        if state.get("presenting") is True:
+            self.set_presenting(True)
+
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:
         if obj is self.window:
             if event.type() == QEvent.Type.Close and self.presenting:
@@ -370,4 +369,4 @@ class Presentation(QObject):
 
 
 def install(window) -> None:
-    window.presentation = Presentation(window)
+    window.add_feature("presentation", Presentation(window))

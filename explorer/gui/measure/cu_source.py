@@ -1,8 +1,10 @@
 """The occupancy calculator's "from a .cu file" row: compile a kernel, fill in its resources.
 
 Pick a ``.cu`` file (or drop it on the window) and one of its kernels; the file is
-compiled for the calculator's GPU with ``explorer.gpu`` (NVRTC, or nvcc; no GPU
-needed) in a worker thread, and the registers, static shared memory and barriers
+read as the CLI's ``compile`` reads it (``read_user_bytes``: a regular file, at most
+``MAX_SOURCE_BYTES``; UTF-8 text) and compiled for the calculator's GPU with
+``explorer.gpu`` (NVRTC, or nvcc; no GPU needed) in a worker thread (a newer
+request wins), and the registers, static shared memory and barriers
 the compiler produced fill the calculator's fields. Spills (local memory the
 compiler had to use) are shown, since they cost what the occupancy hides. A
 different GPU recompiles for its architecture: register counts differ between
@@ -26,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.gui.common.tasks import TaskRunner
 from explorer.gui.common.numbers import num
+from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.theme import restyle
 
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -58,7 +60,6 @@ class CudaSourceRow(QWidget):
         self.path: Path | None = None
         self.result = None  # the last CompileResult whose numbers are in the fields
         self.error = ""
-        self._generation = 0
         self.busy = False
 
         self.open_button = QPushButton(self.tr("Open .cu…"), self)
@@ -101,13 +102,15 @@ class CudaSourceRow(QWidget):
 
     def open_file(self, path) -> bool:
         """Read the file, list its kernels and compile the first (False, with the reason shown, if it cannot)."""
+        from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_bytes
+
         p = Path(path)
         try:
-            source = p.read_text(encoding="utf-8")
+            source = read_user_bytes(p, kind="a .cu file", limit=MAX_SOURCE_BYTES).decode("utf-8")
+        except InputError as exc:
+            return self._fail(self.tr("cannot read {name}: {why}").format(name=p.name, why=exc.message))
         except UnicodeDecodeError:
             return self._fail(self.tr("{name} is not a UTF-8 text file").format(name=p.name))
-        except OSError as exc:
-            return self._fail(self.tr("cannot read {name}: {why}").format(name=p.name, why=exc.strerror or exc))
         names = kernel_names(source)
         if not names:
             return self._fail(self.tr("{name} has no __global__ kernel").format(name=p.name))
@@ -131,24 +134,19 @@ class CudaSourceRow(QWidget):
         kernel = self.kernel.currentText()
         arch = load_catalog()[self.inputs.gpu_name()].arch.sm_arch
         path = self.path
-        self._generation += 1
-        gen = self._generation
         self.busy = True
         self._set_info(self.tr("Compiling {kernel} in {name} for {arch}…").format(
             kernel=kernel, name=path.name, arch=arch), "muted")
 
-        def work(_progress, _cancelled):
+        def work(_task):
             from explorer.gpu.compiler import compile_file
 
             return compile_file(path, kernel, arch)
 
-        self.runner.start("compile", work, on_done=lambda r: self._done(gen, r),
-                          on_error=lambda kind, msg: self._error(gen, kind, msg))
+        self.runner.start("compile", work, newest_wins=True, on_done=self._done, on_error=self._error)
 
     # -- results --------------------------------------------------------------------
-    def _done(self, gen: int, result) -> None:
-        if gen != self._generation:
-            return
+    def _done(self, result) -> None:
         self.busy = False
         self.result, self.error = result, ""
         r = result.resources
@@ -186,11 +184,10 @@ class CudaSourceRow(QWidget):
         self._set_info(text, role)
         self.compiled.emit(result)
 
-    def _error(self, gen: int, kind: str, message: str) -> None:
-        if gen != self._generation:
-            return
+    def _error(self, error: TaskError) -> None:
         self.busy = False
-        if kind == "unavailable":
+        message = error.text
+        if error.kind == "unavailable":
             message = self.tr("no CUDA compiler: {m}").format(m=message)
         self._fail(message)
 

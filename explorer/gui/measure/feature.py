@@ -1,10 +1,12 @@
 """The real GPU in the window: run a scenario on it, open measurements, overlay, calibrate.
 
-``install(window)`` (listed in ``main_window.FEATURES``) adds to the File menu:
+``install(window)`` (listed in ``main_window.FEATURES``; the feature is called "gpu")
+adds to the File menu:
 
 * **Open measurement…** (also File > Open and drag-and-drop of ``.npz`` files):
-  the measurement is drawn over the simulation (counts plot, SM grid) and the
-  "Simulated vs measured" box appears at the top of the metrics column;
+  the file is read by the CLI's loader (``load_measurement``) in a worker, then
+  drawn over the simulation (counts plot, SM grid) and the "Simulated vs
+  measured" box appears at the top of the metrics column;
 * **Run on GPU**: measures the explorer's scenario on the real GPU in a worker
   (the backend runs the kernel in a child process with a timeout), with progress
   and Cancel in the status bar. Without a usable GPU the action is disabled and
@@ -19,7 +21,8 @@
   for File > Open and drag-and-drop.
 
 Every failure (no GPU, a kernel that does not compile, a timeout, a kernel
-fault, a malformed file) ends as a message; the state on screen is kept.
+fault, a malformed file) ends as a message; the state on screen is kept. The
+measured scenario and its re-simulation reach the Explorer as undoable commands.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -39,21 +42,19 @@ from PySide6.QtWidgets import (
     QSizePolicy,
 )
 
+from explorer.gui.common.numbers import num
+from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.measure import data as md
 from explorer.gui.measure.cu_source import CudaSourceRow
-from explorer.gui.common.tasks import TaskRunner
 from explorer.gui.measure.overlay import CountsOverlay, GridOverlay
 from explorer.gui.measure.panel import MeasurementBox
-from explorer.gui.common.numbers import num
 
 MEASUREMENT_SUFFIXES = (".npz",)
 CUDA_SUFFIXES = (".cu",)
 
 
 def install(window) -> GpuController:
-    controller = GpuController(window)
-    window.gpu = controller
-    return controller
+    return window.add_feature("gpu", GpuController(window))
 
 
 class GpuController(QObject):
@@ -66,7 +67,7 @@ class GpuController(QObject):
         super().__init__(window)
         self.window = window
         self.page = window.explorer
-        self.tasks = TaskRunner(self)
+        self.tasks = TaskRunner(self, threads=3)
         self.measurement = None
         self.saved = False  # whether the open measurement is in a file
         self.measurements: list = []  # opened in this window, for calibration (newest last)
@@ -86,9 +87,6 @@ class GpuController(QObject):
         self._build_views()
         window.register_file_handler(MEASUREMENT_SUFFIXES, self.tr("GPU measurements"), self.open_measurement)
         window.register_file_handler(CUDA_SUFFIXES, self.tr("CUDA sources"), self.open_cuda_source)
-        window.installEventFilter(self)
-        window.theme.changed.connect(self.apply_theme)
-        self.apply_theme(window.theme.theme)
         s = self.page.session
         s.scenario_changed.connect(lambda _sc: (self._update_actions(), self._update_comparison()))
         s.errors_changed.connect(lambda _errors: self._update_comparison())
@@ -135,21 +133,16 @@ class GpuController(QObject):
     def _build_views(self) -> None:
         page = self.page
         self.counts_overlay = CountsOverlay(page, self)
-        counts_box = page.counts.parentWidget()
-        if counts_box is not None and counts_box.layout() is not None:
-            counts_box.layout().addWidget(self.counts_overlay.legend)
+        page.add_under_counts(self.counts_overlay.legend)
         self.grid_overlay = GridOverlay(page)
         self.grid_note = QLabel(page)
         self.grid_note.setObjectName("measured_grid_note")
         self.grid_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # one line, clipped
         self.grid_note.hide()
-        grid_box = page.grid.parentWidget()
-        if grid_box is not None and grid_box.layout() is not None:
-            layout = grid_box.layout()
-            layout.insertWidget(layout.indexOf(page.grid) + 1, self.grid_note)
+        page.add_under_grid(self.grid_note)
         self.box = MeasurementBox(page.metrics)
         self.box.hide()
-        page.metrics.layout().insertWidget(0, self.box)
+        page.add_to_metrics(self.box)
         self.box.resim_button.clicked.connect(self.resimulate)
         self.box.calibrate_button.clicked.connect(self.calibrate)
         self.box.close_button.clicked.connect(self.close_measurement)
@@ -170,11 +163,7 @@ class GpuController(QObject):
         # the occupancy calculator takes a .cu file instead of typed-in numbers
         inputs = self.window.occupancy.inputs
         self.cu_row = CudaSourceRow(inputs, inputs)
-        form = inputs.layout()
-        form.insertRow(2, self.tr("&Kernel source:"), self.cu_row)
-        label = form.labelForField(self.cu_row)
-        if label is not None:
-            label.setBuddy(self.cu_row.open_button)
+        inputs.add_source_row(self.tr("&Kernel source:"), self.cu_row, self.cu_row.open_button)
 
     # -- GPU availability -------------------------------------------------------------
     def check_gpu(self) -> None:
@@ -183,16 +172,18 @@ class GpuController(QObject):
         self.gpu_text = self.tr("Looking for an NVIDIA GPU…")
         self._update_actions()
 
-        def work(_progress, _cancelled):
-            if self.probe_fn is not None:
-                return self.probe_fn()
+        probe_fn = self.probe_fn
+
+        def work(_task):
+            if probe_fn is not None:
+                return probe_fn()
             from explorer.gpu.probe import gpu_status_text, probe
 
             result = probe(use_cache=False)
             return result.ok, gpu_status_text()
 
-        self.tasks.start("probe", work, on_done=self._probed,
-                         on_error=lambda _kind, msg: self._probed((False, msg)))
+        self.tasks.start("probe", work, newest_wins=True, on_done=self._probed,
+                         on_error=lambda error: self._probed((False, error.message)))
 
     def _probed(self, answer) -> None:
         self.gpu_ok, self.gpu_text = bool(answer[0]), str(answer[1])
@@ -230,25 +221,31 @@ class GpuController(QObject):
         if path:
             self.open_measurement(Path(path))
 
-    def open_measurement(self, path) -> bool:
-        """Load a measurement file and overlay it; a bad file is a message and changes nothing."""
-        from explorer.gpu.measurement import load_measurement
-        from explorer.model.errors import InputError
+    def open_measurement(self, path) -> None:
+        """Read a measurement file in a worker (the CLI's loader), then overlay it; a bad file is a message."""
+        path = Path(path)
 
-        try:
-            m = load_measurement(path)
-        except InputError as exc:
-            self.show_message("error", self.tr("Cannot open the measurement {name}: {why}").format(
-                name=Path(path).name, why=exc.message))
-            return False
-        except Exception as exc:  # noqa: BLE001 - never a crash for a file
-            self.show_message("error", self.tr("Cannot open the measurement {name}: {why}").format(
-                name=Path(path).name, why=f"{type(exc).__name__}: {exc}"))
-            return False
+        def work(_task):
+            from explorer.gpu.measurement import load_measurement
+
+            return load_measurement(path)
+
+        self.window.statusBar().showMessage(self.tr("Opening the measurement {name}…").format(name=path.name), 6000)
+        self.tasks.start("open", work, newest_wins=True, on_done=lambda m: self._opened(path, m),
+                         on_error=lambda error: self._open_failed(path, error))
+
+    @property
+    def opening(self) -> bool:
+        """Whether a measurement file is being read."""
+        return bool(self.tasks.running("open"))
+
+    def _opened(self, path: Path, m) -> None:
         self.show_measurement(m, saved=True)
-        self.window.statusBar().showMessage(self.tr("Opened the measurement {name}.").format(name=Path(path).name),
-                                            6000)
-        return True
+        self.window.statusBar().showMessage(self.tr("Opened the measurement {name}.").format(name=path.name), 6000)
+
+    def _open_failed(self, path: Path, error: TaskError) -> None:
+        why = error.message if error.kind == "input" else error.text
+        self.show_message("error", self.tr("Cannot open the measurement {name}: {why}").format(name=path.name, why=why))
 
     def show_measurement(self, m, saved: bool) -> None:
         """Overlay ``m``; switch the explorer to the measured scenario unless it already shows it (or its re-run)."""
@@ -259,7 +256,7 @@ class GpuController(QObject):
         measured = self._safe_scenario(m)
         current = self.page.session.scenario
         if measured is not None and current not in (measured, self._resim_scenario()):
-            self.page.set_scenario(measured)
+            self.page.change_scenario(measured, "measurement")
         self.counts_overlay.set_measurement(m)
         self.grid_overlay.set_measurement(m)
         self.box.show_measurement(m, saved)
@@ -343,7 +340,7 @@ class GpuController(QObject):
         if scenario is None:
             self.show_message("error", self.tr("This measurement carries no scenario to re-simulate."))
             return
-        self.page.set_scenario(scenario)
+        self.page.change_scenario(scenario, "resimulate")
         self._update_actions()
 
     # -- long tasks: run on GPU, calibrate ---------------------------------------------
@@ -374,7 +371,8 @@ class GpuController(QObject):
         self._end_long()
         on_done(result)
 
-    def _long_failed(self, kind: str, message: str) -> None:
+    def _long_failed(self, error: TaskError) -> None:
+        kind, message = error.kind, error.text
         name = self.long_task.name if self.long_task else ""
         self._end_long()
         if kind == "cancelled":
@@ -408,11 +406,11 @@ class GpuController(QObject):
         options = dict(self.measure_options)
         measure_fn = self.measure_fn
 
-        def work(progress, cancelled):
+        def work(task):
             from explorer.gpu.measure import MeasureOptions, measure
 
             fn = measure_fn or measure
-            return fn(scenario, MeasureOptions(**options), progress=progress, cancel=cancelled)
+            return fn(scenario, MeasureOptions(**options), progress=task.progress, cancel=task.is_cancelled)
 
         self._start_long("measure", self.tr("GPU run: starting…"), work, self._measured)
 
@@ -450,19 +448,20 @@ class GpuController(QObject):
         steps = kwargs.get("steps", 5)
         estimate = (steps * steps + 1 + (27 if kwargs.get("refine", True) else 0)) * len(measurements)
 
-        def work(progress, cancelled):
+        text = self.tr("simulation {k} of about {n}")
+
+        def work(task):
             from explorer.gpu.calibrate import calibrate
             from explorer.sim import Cancelled, simulate
 
             done = [0]
 
             def sim(scenario, params=None):
-                if cancelled():
+                if task.cancelled:
                     raise Cancelled()
                 done[0] += 1
-                progress(self.tr("simulation {k} of about {n}").format(k=done[0], n=estimate),
-                         min(done[0] / estimate, 0.99))
-                return simulate(scenario, params=params, cancel=cancelled)
+                task.progress(text.format(k=done[0], n=estimate), min(done[0] / estimate, 0.99))
+                return simulate(scenario, params=params, cancel=task.is_cancelled)
 
             return calibrate(measurements, simulate_fn=sim, **kwargs)
 
@@ -495,14 +494,31 @@ class GpuController(QObject):
         box.open()
         self.message_shown.emit(kind, text)
 
+    # -- window hooks -------------------------------------------------------------------
     def apply_theme(self, theme) -> None:
         self.counts_overlay.apply_theme(theme)
         self.grid_overlay.apply_theme(theme)
 
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
-        if watched is self.window and event.type() == QEvent.Type.Close:
-            self.shutdown()
-        return super().eventFilter(watched, event)
+    def capture_state(self, live: bool = False) -> dict:
+        """Nothing between runs; for a rebuilt window the open measurements and the calibration."""
+        if not live:
+            return {}
+        return {"measurement": self.measurement, "saved": self.saved, "measurements": list(self.measurements),
+                "calibration": self.calibration}
+
+    def restore_state(self, state: dict) -> None:
+        self.measurements = list(state.get("measurements") or [])
+        if state.get("measurement") is not None:
+            self.show_measurement(state["measurement"], bool(state.get("saved")))
+        if state.get("calibration") is not None:
+            self.calibration = state["calibration"]
+            self.box.show_calibration(self.calibration)
+
+    def rebuild_blocker(self) -> str | None:
+        """A GPU run or calibration would be cancelled by rebuilding the window."""
+        if self.long_task is None:
+            return None
+        return self.tr("Finish or cancel the GPU run first: changing the language rebuilds the window.")
 
     def shutdown(self) -> None:
         """Cancel the GPU run or calibration (its child process is killed) and wait for the workers."""

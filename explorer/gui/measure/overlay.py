@@ -21,9 +21,9 @@ from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QLabel, QToolTip, QWidget
 
-from explorer.gui.measure import data as md
-from explorer.gui.explore.counts_plot import LegendRow
+from explorer.gui.common.legend import LegendRow
 from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.measure import data as md
 
 
 def measured_pens(theme: Theme) -> dict[str, QPen]:

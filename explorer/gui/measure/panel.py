@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.gui.measure import data as md
 from explorer.gui.common.numbers import localize, num, pct
 from explorer.gui.common.widgets import wrap
+from explorer.gui.measure import data as md
 
 
 def signed(fraction: float) -> str:

@@ -15,9 +15,9 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from explorer.gui.common.numbers import localize
 from explorer.gui.common.numbers import pct
-from explorer.gui.occupancy.session import Evaluation
 from explorer.gui.common.plots import ThemedPlot
 from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.occupancy.session import Evaluation
 from explorer.occupancy import Sweep
 
 KB = 1024

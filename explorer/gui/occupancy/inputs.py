@@ -6,12 +6,12 @@ This view only collects text and shows verdicts; the session judges the text
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QWidget
 
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
-from explorer.gui.occupancy.session import DEFAULT_GPU, DEFAULTS, FIELDS
-from explorer.gui.common.widgets import add_gpus, select_data
+from explorer.gui.common.widgets import add_gpus, add_row, input_form, select_data
+from explorer.gui.occupancy.session import DEFAULTS, FIELDS
 from explorer.model.catalog import GpuSpec, load_catalog
 
 # Up/Down step per field: a warp of threads, one register, 1 KB of shared memory.
@@ -41,23 +41,14 @@ class OccupancyInputs(QGroupBox, FieldTexts):
             self.fields[name] = field
 
         labels = self._labels()
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        gpu_label = QLabel(self.tr("&GPU:"), self)
-        gpu_label.setBuddy(self.gpu)
-        form.addRow(gpu_label, self.gpu)
+        form = input_form(self)
+        add_row(form, self, self.tr("&GPU:"), self.gpu)
         form.addRow("", self.gpu_info)
         for name in FIELDS:
-            label = QLabel(labels[name][0], self)
-            label.setBuddy(self.fields[name])
-            label.setToolTip(labels[name][1])
-            self.fields[name].set_help(labels[name][1])
-            form.addRow(label, self.fields[name])
+            add_row(form, self, labels[name][0], self.fields[name], labels[name][1])
 
         self.gpu.setToolTip(self.tr("The GPU whose per-SM limits the calculator applies."))
         self.gpu.currentIndexChanged.connect(self._on_gpu_changed)
-        self.set_gpu(DEFAULT_GPU)
         self._on_gpu_changed()
         previous = self.gpu
         for name in FIELDS:
@@ -114,6 +105,14 @@ class OccupancyInputs(QGroupBox, FieldTexts):
 
     def set_gpu(self, name: str) -> bool:
         return select_data(self.gpu, name)
+
+    def add_source_row(self, text: str, widget: QWidget, buddy: QWidget) -> None:
+        """A row under the GPU for another way to fill the fields (the measure feature's .cu file)."""
+        form = self.layout()
+        form.insertRow(2, text, widget)
+        label = form.labelForField(widget)
+        if label is not None:
+            label.setBuddy(buddy)
 
     def show_errors(self, errors: dict[str, str]) -> None:
         """Mark the bad fields with the core's message; clear the rest."""

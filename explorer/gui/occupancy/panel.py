@@ -8,23 +8,22 @@ is invalid, the last valid answer stays on screen and says so.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
+from explorer.gui.common.numbers import pct
+from explorer.gui.common.page import Page
+from explorer.gui.common.settings import as_str
 from explorer.gui.occupancy.advice import OccupancyAdvice
 from explorer.gui.occupancy.graphs import OccupancyGraphs
 from explorer.gui.occupancy.inputs import OccupancyInputs
-from explorer.gui.common.numbers import pct
 from explorer.gui.occupancy.result import OccupancyResultView
 from explorer.gui.occupancy.session import DEFAULTS, FIELDS, Evaluation, check_fields, evaluate
-from explorer.gui.common.settings import read_str, restore_splitters, save_splitters
-from explorer.gui.common.theme import Theme
+from explorer.model.scenario import Scenario
 
 
-class OccupancyPanel(QWidget):
+class OccupancyPanel(Page):
     """Wires the calculator's views to the session; owns no numbers of its own."""
-
-    status = Signal(str)  # one line for the window's status bar
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -59,10 +58,8 @@ class OccupancyPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.splitter)
         self._top = top
-        self._sized = False  # the splitter gets its first sizes when the panel is first shown
 
         self.evaluation: Evaluation | None = None
-        self.status_text = ""  # the last line sent to ``status``
         self._good = dict(DEFAULTS)  # last valid value of every field
         self.inputs.changed.connect(self.recompute)
         self.advice.use_block_size.connect(lambda threads: self.inputs.fields["threads"].set_text(str(threads)))
@@ -74,18 +71,34 @@ class OccupancyPanel(QWidget):
         self.inputs.show_errors(errors)
         self.result.set_stale(bool(errors) and self.evaluation is not None)
         if errors:
-            self._set_status(self.tr("Invalid inputs: {count}. Showing the last valid result.").format(count=len(errors)))
+            self.set_status(self.tr("Invalid inputs: {count}. Showing the last valid result.").format(count=len(errors)))
             return
         ev = evaluate(self.inputs.gpu_name(), values)
         self._good, self.evaluation = values, ev
         self.result.show_result(ev.gpu, ev.result)
         self.advice.show_evaluation(ev)
         self.graphs.show_evaluation(ev)
-        self._set_status(self._summary(ev))
+        self.set_status(self._summary(ev))
 
-    def _set_status(self, text: str) -> None:
-        self.status_text = text
-        self.status.emit(text)
+    def show_lesson_step(self, step, scenario: Scenario | None = None) -> None:
+        """A lesson step on this view shows its scenario's launch."""
+        if scenario is not None:
+            self.show_launch(scenario)
+
+    def show_launch(self, scenario: Scenario) -> None:
+        """The scenario's GPU and launch in the inputs (a lesson step on this view), computed once."""
+        launch = scenario.launch
+        self.inputs.blockSignals(True)
+        try:
+            self.inputs.set_gpu(scenario.gpu_name)
+            self.inputs.set_values({
+                "threads": launch.threads_per_block, "regs": launch.registers_per_thread,
+                "smem_static": launch.static_shared_bytes, "smem_dynamic": launch.dynamic_shared_bytes,
+                "carveout": launch.carveout, "barriers": launch.barriers,
+            })
+        finally:
+            self.inputs.blockSignals(False)
+        self.recompute()
 
     def _summary(self, ev: Evaluation) -> str:
         r = ev.result
@@ -95,39 +108,31 @@ class OccupancyPanel(QWidget):
             max=r.max_warps_per_sm, occ=pct(r.occupancy), limiters=limiters.lower(),
         )
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            # room for the inputs plus two error lines, so a mistake does not bring up a scroll bar
-            top = self._top.sizeHint().height() + 2 * self.fontMetrics().lineSpacing() + 8
-            total = sum(self.splitter.sizes()) or self.height()
-            self.splitter.setSizes([top, max(total - top, self.graphs.minimumSizeHint().height())])
+    # -- window hooks ---------------------------------------------------------------
+    def themed_views(self) -> tuple:
+        return (self.graphs,)
 
-    def apply_theme(self, theme: Theme) -> None:
-        self.graphs.apply_theme(theme)
+    def splitters(self) -> dict[str, QSplitter]:
+        return {"splitter": self.splitter}
 
-    # -- persistence --------------------------------------------------------------
-    def save_state(self, settings: QSettings) -> None:
-        settings.beginGroup("occupancy")
-        settings.setValue("gpu", self.inputs.gpu_name())
-        for name, text in self.inputs.raw_values().items():
-            settings.setValue(name, text)
-        save_splitters(settings, {"splitter": self.splitter})
-        settings.endGroup()
+    def first_sizes(self) -> None:
+        # room for the inputs plus two error lines, so a mistake does not bring up a scroll bar
+        top = self._top.sizeHint().height() + 2 * self.fontMetrics().lineSpacing() + 8
+        total = sum(self.splitter.sizes()) or self.height()
+        self.splitter.setSizes([top, max(total - top, self.graphs.minimumSizeHint().height())])
 
-    def restore_state(self, settings: QSettings) -> None:
+    def capture_state(self, live: bool = False) -> dict:
+        return super().capture_state(live) | {"gpu": self.inputs.gpu_name()} | self.inputs.raw_values()
+
+    def restore_state(self, state: dict) -> None:
         """The saved inputs and splitter; recomputed only when they differ from those on screen."""
         before = (self.inputs.gpu_name(), self.inputs.raw_values())
-        settings.beginGroup("occupancy")
+        self.inputs.blockSignals(True)
         try:
-            self.inputs.blockSignals(True)
-            self.inputs.set_gpu(read_str(settings, "gpu", self.inputs.gpu_name()))
-            self.inputs.set_values({name: read_str(settings, name, str(DEFAULTS[name])) for name in FIELDS})
-            if restore_splitters(settings, {"splitter": self.splitter}):
-                self._sized = True
+            self.inputs.set_gpu(as_str(state.get("gpu"), self.inputs.gpu_name()))
+            self.inputs.set_values({name: as_str(state.get(name), str(DEFAULTS[name])) for name in FIELDS})
         finally:
             self.inputs.blockSignals(False)
-            settings.endGroup()
+        super().restore_state(state)
         if (self.inputs.gpu_name(), self.inputs.raw_values()) != before:
             self.recompute()

@@ -1,9 +1,8 @@
 """The calculator's state behind the widgets (Qt-free): validate, compute, cache.
 
 Validation is the core's own (``explorer.occupancy.calc.validate_inputs``), so the
-window and the CLI reject exactly the same values with the same messages. The
-core stops at the first bad field; to mark *every* bad field at once the session
-re-asks with each reported field replaced by its last good value.
+window and the CLI reject exactly the same values with the same messages, and
+every bad field is marked at once (``common.field_check``).
 
 The three sweeps are the only costly part (the shared-memory one evaluates ~1,800
 configurations, ~25 ms). Each sweep depends on every input except the one it
@@ -16,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from explorer.gui.common.field_check import judge_fields
 from explorer.model.catalog import GpuSpec, get_gpu
-from explorer.model.errors import InputError
 from explorer.occupancy import (
     Hint,
     Query,
@@ -33,7 +32,6 @@ from explorer.occupancy.calc import OccupancyResult, validate_inputs
 # The core's field names, in Query's order; the window's inputs use the same keys.
 FIELDS = ("threads", "regs", "smem_static", "smem_dynamic", "carveout", "barriers")
 DEFAULTS = {"threads": 256, "regs": 32, "smem_static": 0, "smem_dynamic": 0, "carveout": -1, "barriers": 1}
-DEFAULT_GPU = "H100"  # the mission's example runs on an H100
 
 
 @dataclass(frozen=True)
@@ -73,19 +71,9 @@ def check_fields(raw: dict, fallback: dict) -> tuple[dict, dict]:
     ``raw`` holds the text of each field; ``fallback`` a valid value per field,
     substituted for a bad one so the core can go on to judge the next field.
     """
-    values = {name: raw[name] for name in FIELDS}
-    errors: dict[str, str] = {}
-    for _ in range(len(FIELDS) + 1):
-        try:
-            checked = validate_inputs(*(values[name] for name in FIELDS))
-        except InputError as exc:
-            if exc.field not in values or exc.field in errors:
-                raise  # a fallback value was refused: a bug, not user input
-            errors[exc.field] = exc.message
-            values[exc.field] = fallback[exc.field]
-            continue
-        return dict(zip(FIELDS, checked)), errors
-    raise AssertionError("unreachable: every field was replaced by its fallback")
+    checked, errors = judge_fields({name: raw[name] for name in FIELDS}, fallback,
+                                   lambda values: validate_inputs(*(values[name] for name in FIELDS)))
+    return dict(zip(FIELDS, checked)), errors
 
 
 @lru_cache(maxsize=32)

@@ -83,12 +83,15 @@ def create_application(argv: list[str] | None = None):
 
 
 def run(args) -> int:
-    """Open the main window and run the event loop; the exit code of the app."""
-    if getattr(args, "smoke_test", False):
-        from explorer.smoke import run as run_smoke_test
+    """Open the main window and run the event loop; the exit code of the app.
 
-        return run_smoke_test(args)
+    An exception in a slot or event handler is logged and shown, and the app goes on
+    (``common.guard``). ``--smoke-test`` never gets here: the CLI runs it itself.
+    """
     app = create_application()
+    from explorer.gui.common import guard
+
+    guard.install()
 
     from explorer.gui.shell.i18n import install_translators
 
@@ -99,4 +102,7 @@ def run(args) -> int:
     window = MainWindow(autoplay=True)
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # its settings are saved in closeEvent
     window.show()
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        guard.uninstall()

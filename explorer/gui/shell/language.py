@@ -1,18 +1,20 @@
 """View > Language: English or Russian, switched while the app runs.
 
 The window's ~750 texts are set when its widgets are built, so a switch
-*rebuilds the main window in place*: the current state is saved (the window's
-own settings: geometry, docks, tab, every page's inputs) and the in-memory
-state is captured (the simulation on screen, its cycle, SM and playback, the
-lesson and its step, presentation mode, the open measurement and calibration,
-the scenario's file), the translators are swapped, a new window of the same
-kind is built from those settings and given that state, shown where the old
-one was, and the old one closes without saving over it. Nothing re-simulates
-when the run on screen is current.
+*rebuilds the main window in place*: the window's settings are saved (geometry,
+docks, tab, every page's inputs), its live state is captured
+(``MainWindow.capture_state(live=True)``: every feature says what it holds — the
+simulation on screen with its cycle, SM, playback and undo steps, the lesson and
+its step, presentation mode, the open measurements and calibration, the
+scenario's file), the translators are swapped, a new window of the same kind is
+built from those settings and given that state, shown where the old one was,
+and the old one closes without saving over it. Nothing re-simulates when the run
+on screen is current, and the switch itself is not an undo step.
 
 The choice is remembered in the settings (``view/language``); ``--lang`` on the
-command line overrides it for one run. A GPU measurement or calibration in
-progress blocks the switch (it would be cancelled): the status bar says so.
+command line overrides it for one run. A feature whose work would be lost (a GPU
+measurement or calibration in progress) blocks the switch
+(``rebuild_blocker()``): the status bar says why.
 """
 
 from __future__ import annotations
@@ -60,15 +62,14 @@ def switch_language(window, code: str):
     if code == current_language():
         window.settings.setValue(SETTINGS_KEY, code)
         return window
-    gpu = getattr(window, "gpu", None)
-    if gpu is not None and gpu.long_task is not None:
-        window.statusBar().showMessage(QCoreApplication.translate(
-            "LanguageMenu", "Finish or cancel the GPU run first: changing the language rebuilds the window."), 8000)
+    blocker = window.rebuild_blocker()
+    if blocker:
+        window.statusBar().showMessage(blocker, 8000)
         return window
     window.settings.setValue(SETTINGS_KEY, code)
-    state = _capture(window)
-    presentation = getattr(window, "presentation", None)
-    if presentation is not None and presentation.presenting:
+    state = window.capture_state(live=True)
+    presentation = window.feature("presentation")
+    if presentation is not None:
         presentation.set_presenting(False)  # saved geometry and the app's palette: the normal ones
     window.save_settings()
     install_translators(QApplication.instance(), code)
@@ -76,10 +77,8 @@ def switch_language(window, code: str):
     new = type(window)(settings=window.settings)
     if window.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose):
         new.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    _restore(new, state)
     new.show()
-    if state["presenting"]:
-        new.presentation.set_presenting(True)
+    new.restore_state(state)
     window.replaced_by = new  # its closeEvent must not save over the settings the new window uses
     window.close()
     new.activateWindow()
@@ -88,58 +87,5 @@ def switch_language(window, code: str):
     return new
 
 
-def _capture(window) -> dict:
-    page = window.explorer
-    session = page.session
-    run = session.run
-    current = run is not None and run.result.scenario == session.scenario and not page.simulating \
-        and not session.errors
-    lessons = getattr(window, "lessons", None)
-    files = getattr(window, "scenario_files", None)
-    gpu = getattr(window, "gpu", None)
-    presentation = getattr(window, "presentation", None)
-    return {
-        "tab": window.tabs.currentIndex(),
-        "run": run if current else None,
-        "cycle": session.cycle,
-        "sm": session.selected_sm,
-        "playing": page.clock.playing,
-        "lesson": lessons.state() if lessons is not None else None,
-        "file": (files.path, files._saved) if files is not None else None,
-        "gpu": (gpu.measurement, gpu.saved, list(gpu.measurements), gpu.calibration) if gpu is not None else None,
-        "presenting": bool(presentation is not None and presentation.presenting),
-    }
-
-
-def _restore(window, state: dict) -> None:
-    page = window.explorer
-    run = state["run"]
-    if run is not None:
-        page.show_run(run)  # the same result object: nothing re-simulates
-    gpu = getattr(window, "gpu", None)
-    if gpu is not None and state["gpu"] is not None:
-        measurement, saved, measurements, calibration = state["gpu"]
-        gpu.measurements = measurements
-        if measurement is not None:
-            gpu.show_measurement(measurement, saved)
-        if calibration is not None:
-            gpu.calibration = calibration
-            gpu.box.show_calibration(calibration)
-    files = getattr(window, "scenario_files", None)
-    if files is not None and state["file"] is not None:
-        files.path, files._saved = state["file"]
-        files._update_title()
-    lessons = getattr(window, "lessons", None)
-    if lessons is not None and state["lesson"] is not None:
-        lessons.resume(state["lesson"])
-    if run is not None:
-        page.session.select_sm(state["sm"])
-        page.session.set_cycle(state["cycle"])
-        if state["playing"]:
-            page.clock.play()
-    if 0 <= state["tab"] < window.tabs.count():
-        window.tabs.setCurrentIndex(state["tab"])
-
-
 def install(window) -> None:
-    window.language_menu = LanguageMenu(window)
+    window.add_feature("language", LanguageMenu(window))

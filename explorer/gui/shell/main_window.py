@@ -1,11 +1,20 @@
-"""The main window: tabs, menus, status bar, and the state it remembers.
+"""The main window: tabs, menus, status bar, the features plugged into it, and the state it remembers.
 
 The first tab is the Explorer (SM grid, timeline, counts, playback) on the
-mission's example; the occupancy calculator follows. A view joins with
-:meth:`MainWindow.add_page`, and gets theme changes, persistence and shutdown
-through the optional ``apply_theme`` / ``save_state`` / ``restore_state`` /
-``shutdown`` methods and its ``status`` signal (shown while its tab is
-current), so the shell never needs to know what a page contains.
+mission's example; the occupancy calculator follows. Everything else joins as a
+*feature*: a module in :data:`FEATURES` whose ``install(window)`` adds pages
+(:meth:`MainWindow.add_page`), menu actions, file handlers, and registers itself
+under a name (:meth:`MainWindow.add_feature`; :meth:`MainWindow.feature` finds it).
+
+The window talks to its pages and features only through their optional hooks:
+``apply_theme``, ``capture_state(live)`` / ``restore_state(state)`` (the settings
+between runs, and a rebuilt window's hand-over: see :meth:`capture_state`),
+``rebuild_blocker()`` (why the window cannot be rebuilt now), ``shutdown`` and a
+page's ``status`` signal (shown while its tab is current). So the shell never
+needs to know what a page contains, and no feature reaches into another.
+
+Edit > Undo / Redo (Ctrl+Z, Ctrl+Shift+Z) step through the Explorer's scenario
+changes (``explore.commands``).
 """
 
 from __future__ import annotations
@@ -19,10 +28,11 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, Q
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from explorer import __version__
+from explorer.gui.common.messages import warn
+from explorer.gui.common.settings import as_int, open_settings, read_bytes, read_state, read_str, write_state
+from explorer.gui.common.theme import MODES, Theme, ThemeManager
 from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.occupancy.panel import OccupancyPanel
-from explorer.gui.common.settings import open_settings, read_bytes, read_str
-from explorer.gui.common.theme import MODES, Theme, ThemeManager
 
 DEFAULT_SIZE = (1600, 900)
 
@@ -37,6 +47,7 @@ FEATURES: list[str] = [
     "explorer.gui.files.scenario_files",
     "explorer.gui.files.export_menu",
 ]
+WINDOW_STATE = "window"  # capture_state's key for the window's own part (the current tab)
 
 
 class MainWindow(QMainWindow):
@@ -65,6 +76,8 @@ class MainWindow(QMainWindow):
         # lesson hooks: view id -> tab page, panel id -> widget (explorer.lessons.VIEWS / TARGETS)
         self.views: dict[str, QWidget] = {}
         self.lesson_targets: dict[str, QWidget] = {}
+        self.features: dict[str, object] = {}  # name -> page or feature object, in the order they joined
+        self.replaced_by: MainWindow | None = None  # set by a language switch: the window that took over
         self.explorer = ExplorerPage(self, autoplay=autoplay)
         self.add_page(self.explorer, self.tr("&Explorer"), view_id="explorer")
         self.lesson_targets.update({
@@ -77,22 +90,25 @@ class MainWindow(QMainWindow):
         self.lesson_targets["occupancy_graphs"] = self.occupancy.graphs
         self.tabs.currentChanged.connect(self._show_page_status)
         self._show_page_status()
+        self.file_message: QMessageBox | None = None  # the last "cannot open" message
 
         self._file_handlers: list[tuple[tuple[str, ...], str, Callable[[Path], None]]] = []
         self._build_menus()
         self.setAcceptDrops(True)
         for name in FEATURES:
             importlib.import_module(name).install(self)
-        self.theme.changed.connect(self._on_theme_changed)
-        self._on_theme_changed(self.theme.theme)
+        self.theme.changed.connect(self.apply_theme)
+        self.apply_theme(self.theme.theme)
         self._restore()
 
-    # -- pages --------------------------------------------------------------------
+    # -- pages and features -------------------------------------------------------
     def add_page(self, page: QWidget, title: str, view_id: str | None = None) -> int:
-        """Add a tab; ``&`` in the title gives it an Alt+letter shortcut; ``view_id`` lets lessons show it."""
+        """Add a tab; ``&`` in the title gives it an Alt+letter shortcut; ``view_id`` lets lessons show it
+        (and names the page as a feature: its state is kept under that name)."""
         index = self.tabs.addTab(page, title)
         if view_id:
             self.views[view_id] = page
+            self.add_feature(view_id, page)
         if hasattr(page, "status"):
             page.status.connect(lambda _text, p=page: self._show_page_status())
         return index
@@ -113,6 +129,20 @@ class MainWindow(QMainWindow):
     def pages(self) -> list[QWidget]:
         return [self.tabs.widget(i) for i in range(self.tabs.count())]
 
+    def add_feature(self, name: str, feature):
+        """Register a page or feature under ``name`` (its state's key); returns it."""
+        if name in self.features and self.features[name] is not feature:
+            raise ValueError(f"a feature called {name!r} is installed already")
+        self.features[name] = feature
+        return feature
+
+    def feature(self, name: str):
+        """The feature called ``name`` (e.g. "gpu", "lessons", "files"), or None in a build without it."""
+        return self.features.get(name)
+
+    def _hooks(self, hook: str) -> list[tuple[str, Callable]]:
+        return [(name, getattr(f, hook)) for name, f in self.features.items() if callable(getattr(f, hook, None))]
+
     # -- files ----------------------------------------------------------------------
     def register_file_handler(self, suffixes: tuple[str, ...], description: str,
                               open_file: Callable[[Path], None]) -> None:
@@ -127,16 +157,44 @@ class MainWindow(QMainWindow):
         return None
 
     def open_path(self, path: str | Path) -> bool:
-        """Open a file with the handler for its kind; an unknown kind or a bad file is a message, never a crash."""
-        path = Path(path)
+        """Open a file with the handler for its kind (True: a handler took it).
+
+        The handler reads it with the CLI's own validated loader and says what is
+        wrong with a bad file; an unknown kind is a message here. Nothing a file
+        holds can raise out of this call: anything a handler did not expect is
+        shown as one message too (and logged as a bug).
+        """
+        try:
+            path = Path(path)
+            name = path.name or str(path)
+        except (TypeError, ValueError):
+            return False
         handler = self.handler_for(path)
         if handler is None:
             kinds = ", ".join(s for suffixes, _d, _o in self._file_handlers for s in suffixes) or self.tr("none")
             self.statusBar().showMessage(self.tr("Cannot open {name}: not a file kind this app reads ({kinds}).")
-                                         .format(name=path.name, kinds=kinds), 8000)
+                                         .format(name=name, kinds=kinds), 8000)
             return False
-        handler(path)
+        try:
+            handler(path)
+        except Exception as exc:  # noqa: BLE001 - a handler's bug must not reach the event loop
+            import traceback
+
+            from explorer.gui.common.guard import report_bug
+
+            report_bug(f"opening {name}", traceback.format_exc())
+            self.show_file_problem(name, f"{type(exc).__name__}: {exc}")
         return True
+
+    def show_file_problem(self, name: str, why: str) -> QMessageBox:
+        """The one message for a file that cannot be opened (features use it for their kinds)."""
+        if self.file_message is not None:
+            self.file_message.close()
+        text = self.tr("{name} cannot be opened:\n{why}").format(name=name, why=why)
+        box = self.file_message = warn(self, self.tr("Cannot open {name}").format(name=name), text)
+        box.destroyed.connect(lambda *_: setattr(self, "file_message", None))
+        self.statusBar().showMessage(text.replace("\n", " "), 10000)
+        return box
 
     def open_dialog(self) -> None:
         filters = [f"{d} ({' '.join('*' + s for s in suffixes)})" for suffixes, d, _o in self._file_handlers]
@@ -175,6 +233,22 @@ class MainWindow(QMainWindow):
         self.quit_action.triggered.connect(self.close)
         file_menu.addAction(self.quit_action)
 
+        edit_menu = self.edit_menu = bar.addMenu(self.tr("&Edit"))
+        self.undo_action = QAction(self.tr("&Undo"), self)
+        self.undo_action.setObjectName("undo_action")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.triggered.connect(self.explorer.undo)
+        self.redo_action = QAction(self.tr("&Redo"), self)
+        self.redo_action.setObjectName("redo_action")
+        redo_keys = [QKeySequence("Ctrl+Shift+Z")] + QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        self.redo_action.setShortcuts(list(dict.fromkeys(redo_keys)))  # Ctrl+Shift+Z everywhere, Ctrl+Y on Windows
+        self.redo_action.triggered.connect(self.explorer.redo)
+        for action in (self.undo_action, self.redo_action):
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            edit_menu.addAction(action)
+        self.explorer.commands.changed.connect(self._update_undo)
+        self._update_undo()
+
         view_menu = self.view_menu = bar.addMenu(self.tr("&View"))
         theme_menu = view_menu.addMenu(self.tr("&Theme"))
         self.theme_actions: dict[str, QAction] = {}
@@ -205,15 +279,32 @@ class MainWindow(QMainWindow):
         about_qt.triggered.connect(QApplication.aboutQt)
         help_menu.addAction(about_qt)
 
+    def _change_names(self) -> dict[str, str]:
+        return {
+            "edit": self.tr("Field Edit"), "preset": self.tr("Loading a Preset"), "file": self.tr("Opening a File"),
+            "gemm": self.tr("Simulate in the Explorer"), "measurement": self.tr("Measured Scenario"),
+            "resimulate": self.tr("Re-simulation with the Compiled Kernel"),
+        }
+
+    def _update_undo(self) -> None:
+        """Edit > Undo / Redo say what they would undo or redo, and are off when there is nothing."""
+        stack, names = self.explorer.commands, self._change_names()
+        for action, kind, with_name, plain in (
+            (self.undo_action, stack.undo_kind, self.tr("&Undo {what}"), self.tr("&Undo")),
+            (self.redo_action, stack.redo_kind, self.tr("&Redo {what}"), self.tr("&Redo")),
+        ):
+            action.setEnabled(kind is not None)
+            action.setText(with_name.format(what=names.get(kind, kind)) if kind is not None else plain)
+
     def set_theme_mode(self, mode: str) -> None:
         self.theme.set_mode(mode)
         self.theme_actions[mode].setChecked(True)
         self.settings.setValue("view/theme", mode)
 
-    def _on_theme_changed(self, theme: Theme) -> None:
-        for page in self.pages():
-            if hasattr(page, "apply_theme"):
-                page.apply_theme(theme)
+    def apply_theme(self, theme: Theme) -> None:
+        """Every page and feature in ``theme`` (the theme manager's, or presentation mode's high contrast)."""
+        for _name, apply_theme in self._hooks("apply_theme"):
+            apply_theme(theme)
 
     def show_about(self) -> QMessageBox:
         """A non-blocking About box (window-modal; deletes itself when closed)."""
@@ -234,6 +325,37 @@ class MainWindow(QMainWindow):
         box.open()
         return box
 
+    # -- state --------------------------------------------------------------------
+    def capture_state(self, live: bool = False) -> dict:
+        """Every feature's state under its name, and the window's own (the tab) under "window".
+
+        ``live=False``: plain values, what the settings keep between runs; ``live=True``
+        adds what a window rebuilt in another language takes over (the run on screen,
+        the open measurement, the lesson, presentation mode, the undo steps).
+        """
+        state = {name: capture(live) for name, capture in self._hooks("capture_state")}
+        state[WINDOW_STATE] = {"tab": self.tabs.currentIndex()}
+        return state
+
+    def restore_state(self, state: dict) -> None:
+        """Give each feature its part of ``state`` (from :meth:`capture_state`, here or in another window)."""
+        for name, restore in self._hooks("restore_state"):
+            part = state.get(name)
+            if isinstance(part, dict) and part:
+                restore(part)
+        own = state.get(WINDOW_STATE)
+        tab = as_int(own.get("tab"), -1) if isinstance(own, dict) else -1
+        if 0 <= tab < self.tabs.count():
+            self.tabs.setCurrentIndex(tab)
+
+    def rebuild_blocker(self) -> str | None:
+        """Why the window cannot be rebuilt now (a GPU run would be lost), or None."""
+        for _name, blocker in self._hooks("rebuild_blocker"):
+            reason = blocker()
+            if reason:
+                return reason
+        return None
+
     # -- persistence --------------------------------------------------------------
     def _restore(self) -> None:
         s = self.settings
@@ -243,18 +365,12 @@ class MainWindow(QMainWindow):
         state = read_bytes(s, "window/state")
         if state is not None:
             self.restoreState(state)
-        for page in self.pages():
-            if hasattr(page, "restore_state"):
-                page.restore_state(s)
-        try:
-            tab = int(s.value("window/tab", 0))
-        except (TypeError, ValueError):
-            tab = 0
-        if 0 <= tab < self.tabs.count():
-            self.tabs.setCurrentIndex(tab)
+        saved = {name: read_state(s, name) for name, _hook in self._hooks("restore_state")}
+        saved[WINDOW_STATE] = {"tab": s.value("window/tab", 0)}
+        self.restore_state(saved)
 
     def _default_geometry(self) -> None:
-        """1400×900, or 90% of a smaller screen, centred."""
+        """1600×900, or 90% of a smaller screen, centred."""
         width, height = DEFAULT_SIZE
         screen = self.screen()
         if screen is not None:
@@ -271,17 +387,23 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
-        s.setValue("window/tab", self.tabs.currentIndex())
         s.setValue("view/theme", self.theme.mode)
-        for page in self.pages():
-            if hasattr(page, "save_state"):
-                page.save_state(s)
+        for name, part in self.capture_state(live=False).items():
+            if name == WINDOW_STATE:
+                s.setValue("window/tab", part["tab"])
+            elif part:
+                write_state(s, name, part)
         s.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
-        if getattr(self, "replaced_by", None) is None:  # a language switch saved already, for its new window
+        if self.replaced_by is None:  # a language switch saved already, for its new window
             self.save_settings()
-        for page in self.pages():
-            if hasattr(page, "shutdown"):
-                page.shutdown()
+        self.shutdown()
         super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Stop every feature's timers and workers (the window is closing, or a headless render is done)."""
+        for _name, shutdown in self._hooks("shutdown"):
+            shutdown()
+        if self.file_message is not None:
+            self.file_message.close()

@@ -16,8 +16,8 @@ from explorer.gemm.attention import compare_attention
 from explorer.gemm.data import peak_tflops
 from explorer.gemm.mapper import parse_tile, tile_resources
 from explorer.gui.common.error_texts import _patterns, core_error, core_message
-from explorer.gui.shell.i18n import install_translators
 from explorer.gui.explore.scenario_fields import parse_dims
+from explorer.gui.shell.i18n import install_translators
 from explorer.model.catalog import get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.model.presets import load_preset

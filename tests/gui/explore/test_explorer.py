@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
+from explorer.gui.common.state_order import PRIORITY, SELECTED
 from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.shell.main_window import MainWindow
-from explorer.gui.common.state_order import PRIORITY, SELECTED
 from tests.gui.support import RUN_TIMEOUT, wait_run
 
 
@@ -94,14 +94,14 @@ def test_changing_registers_updates_occupancy_grid_and_counts(page, qtbot):
 
 def test_invalid_input_shows_a_message_and_keeps_the_last_good_run(page, qtbot):
     good = page.session.run
-    submitted = page.runner._latest
+    submitted = page.runner.submitted["simulate"]
     field = page.panel.fields["regs"]
     type_into(field, "abc")
     qtbot.waitUntil(lambda: field.is_invalid, timeout=2000)
     assert field.message == "'abc' is not an integer"
     assert field.error.isVisible()
     assert page.session.run is good
-    assert page.runner._latest == submitted  # nothing was simulated
+    assert page.runner.submitted["simulate"] == submitted  # nothing was simulated
     assert "Invalid input" in page.run_state.text()
     assert page.metrics.whole.stale.isVisible()
     # a launch that fits no block: the core's message names the limiter
@@ -132,17 +132,17 @@ def test_several_bad_fields_are_all_marked(page, qtbot):
 
 def test_a_superseded_simulation_is_cancelled(page, qtbot):
     runner = page.runner
-    runner.test_delay_s = 2.0  # every run now waits (cancellably) before simulating
+    page.test_delay_s = 2.0  # every run now waits (cancellably) before simulating
     shown = []
     page.session.run_changed.connect(lambda run: shown.append(run.result.scenario.launch.registers_per_thread))
     started = []
-    runner.signals.started.connect(started.append)
+    runner.task_started.connect(started.append)
     type_into(page.panel.fields["regs"], "40")
     qtbot.waitUntil(lambda: len(started) == 1, timeout=5000)
     first = started[0]
-    runner.test_delay_s = 0.0
+    page.test_delay_s = 0.0
     type_into(page.panel.fields["regs"], "48")
-    qtbot.waitUntil(lambda: first in runner.cancelled_generations, timeout=5000)
+    qtbot.waitUntil(lambda: first.state == "cancelled", timeout=5000)
     qtbot.waitUntil(lambda: shown == [48], timeout=RUN_TIMEOUT)
     assert page.session.run.result.scenario.launch.registers_per_thread == 48
     assert not page.simulating
@@ -398,14 +398,14 @@ def test_explorer_state_survives_a_restart(qtbot, settings, light_theme):
     assert p2.clock.speed == 1000
     run = wait_run(qtbot, p2)
     assert run.result.scenario.launch.registers_per_thread == 64
-    assert p2.runner._next == 1  # only the restored scenario was simulated (not the default first)
+    assert p2.runner.submitted["simulate"] == 1  # only the restored scenario was simulated (not the default first)
 
 
 def test_closing_mid_simulation_stops_the_worker(qtbot, settings, light_theme):
     w = MainWindow(settings=settings)
     w.show()
-    w.explorer.runner.test_delay_s = 5.0
-    w.explorer._submit()
+    w.explorer.test_delay_s = 5.0
+    w.explorer.change_scenario(w.explorer.session.scenario.with_values(seed=99), "preset")
     qtbot.waitUntil(w.explorer.runner.busy, timeout=5000)
     w.close()
     assert not w.explorer.runner.busy()

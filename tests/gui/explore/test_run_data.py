@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from explorer.gui.common import state_colors, state_order
-from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.run_data import SimRun, pyramid, scheduler_order
+from explorer.gui.explore.session import ExplorerSession
 from explorer.model.presets import default_scenario, load_preset, preset_names
 from explorer.sim import simulate
 from explorer.sim import states as core_states
@@ -76,11 +76,11 @@ def test_resident_per_sm_matches_busy_slots(run):
 
 def test_pyramid_keeps_the_most_important_state_per_bin():
     trace = np.zeros((1000, 4), np.uint8)
-    trace[:, 0] = state_colors.NAMES.index("long_scoreboard")
-    trace[501, 0] = state_colors.SELECTED  # a single issue cycle
+    trace[:, 0] = state_order.NAMES.index("long_scoreboard")
+    trace[501, 0] = state_order.SELECTED  # a single issue cycle
     levels = pyramid(trace, np.arange(4))
     assert levels[0].shape == (1000, 4)
-    rank_sel = state_colors.PRIORITY[state_colors.SELECTED]
+    rank_sel = state_order.PRIORITY[state_order.SELECTED]
     for k, level in enumerate(levels):
         assert level.shape[0] == -(-1000 // 2**k)
         assert level[501 >> k, 0] == rank_sel
@@ -104,3 +104,16 @@ def test_session_clamps_cycle_and_selection():
     assert s.run_is_current
     s.set_errors({"regs": "bad"})
     assert not s.run_is_current
+
+
+def test_the_views_data_and_the_state_vocabulary_load_neither_qt_nor_the_engine():
+    """run_data and state_order are Qt-free, and explorer.sim.states imports without numba (lazy explorer.sim)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import explorer.gui.explore.run_data, explorer.gui.common.state_order; "
+            "import explorer.sim.states; "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'numba') or m == 'explorer.sim.engine']; "
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]"

@@ -34,7 +34,7 @@ def no_temp_files(folder) -> bool:
 def test_png_of_a_panel_at_1x_2x_3x(win, tmp_path, scale):
     grid = win.explorer.grid
     out = tmp_path / f"grid-{scale}x.png"
-    win.export.export_picture("sm_grid", out, scale)
+    win.feature("export").export_picture("sm_grid", out, scale)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     img = QImage(str(out))
     assert (img.width(), img.height()) == (grid.width() * scale, grid.height() * scale)
@@ -47,8 +47,8 @@ def test_png_of_a_panel_at_1x_2x_3x(win, tmp_path, scale):
 def test_png_at_2x_is_drawn_sharper_not_enlarged(win, tmp_path):
     """Text drawn at 2x has more distinct grey levels per glyph than a 1x picture scaled up."""
     one, two = tmp_path / "m1.png", tmp_path / "m2.png"
-    win.export.export_picture("metrics", one, 1)
-    win.export.export_picture("metrics", two, 2)
+    win.feature("export").export_picture("metrics", one, 1)
+    win.feature("export").export_picture("metrics", two, 2)
     a, b = rgb(one), rgb(two)
     assert b.shape[0] == 2 * a.shape[0]
     upscaled = np.repeat(np.repeat(a, 2, axis=0), 2, axis=1)
@@ -57,11 +57,11 @@ def test_png_at_2x_is_drawn_sharper_not_enlarged(win, tmp_path):
 
 def test_whole_window_and_current_view(win, tmp_path):
     out = tmp_path / "window.png"
-    win.export.export_picture("window", out, 1)
+    win.feature("export").export_picture("window", out, 1)
     img = QImage(str(out))
     assert (img.width(), img.height()) == (win.width(), win.height())
     view = tmp_path / "view.png"
-    win.export.export_picture("view", view, 2)
+    win.feature("export").export_picture("view", view, 2)
     page = win.tabs.currentWidget()
     assert (QImage(str(view)).width(), QImage(str(view)).height()) == (2 * page.width(), 2 * page.height())
 
@@ -69,7 +69,7 @@ def test_whole_window_and_current_view(win, tmp_path):
 def test_svg_parses_and_holds_the_drawing(win, tmp_path):
     counts = win.explorer.counts
     out = tmp_path / "counts.svg"
-    win.export.export_picture("counts", out)
+    win.feature("export").export_picture("counts", out)
     root = ET.parse(out).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     assert root.get("viewBox") == f"0 0 {counts.width()} {counts.height()}"
@@ -82,7 +82,7 @@ def test_svg_parses_and_holds_the_drawing(win, tmp_path):
 
 def test_svg_of_the_window(win, tmp_path):
     out = tmp_path / "window.svg"
-    win.export.export_picture("window", out)
+    win.feature("export").export_picture("window", out)
     root = ET.parse(out).getroot()
     assert root.get("viewBox") == f"0 0 {win.width()} {win.height()}"
     assert "Launched" in out.read_text(encoding="utf-8")
@@ -91,7 +91,7 @@ def test_svg_of_the_window(win, tmp_path):
 def test_pdf_page_is_the_widget_at_its_dpi(win, tmp_path):
     metrics = win.explorer.metrics
     out = tmp_path / "metrics.pdf"
-    win.export.export_picture("metrics", out)
+    win.feature("export").export_picture("metrics", out)
     data = out.read_bytes()
     assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
     box = re.search(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
@@ -108,7 +108,7 @@ def test_gif_of_a_cycle_range(win, tmp_path):
     out = tmp_path / "grid.gif"
     cr = ex.parse_cycle_range("100:2100:500", win.explorer.session.run.cycles)
     assert cr.cycles == [100, 600, 1100, 1600, 2100]
-    count = win.export.export_animation("sm_grid", out, cr, fps=5)
+    count = win.feature("export").export_animation("sm_grid", out, cr, fps=5)
     assert count == 5
     with Image.open(out) as im:
         assert im.format == "GIF" and im.size == (grid.width(), grid.height())
@@ -130,7 +130,7 @@ def test_mp4_of_a_cycle_range(win, tmp_path):
     ffmpeg = pytest.importorskip("imageio_ffmpeg")
     out = tmp_path / "window.mp4"
     cr = ex.CycleRange(0, 1200, 300)
-    count = win.export.export_animation("window", out, cr, fps=10)
+    count = win.feature("export").export_animation("window", out, cr, fps=10)
     assert count == 5
     head = out.read_bytes()[:12]
     assert head[4:8] == b"ftyp"
@@ -151,7 +151,7 @@ def test_missing_video_extra_is_one_clear_line(win, tmp_path, monkeypatch):
     out = tmp_path / "clip.mp4"
     out.write_bytes(b"old")
     with pytest.raises(ex.ExportError) as err:
-        win.export.export_animation("window", out, ex.CycleRange(0, 100, 50))
+        win.feature("export").export_animation("window", out, ex.CycleRange(0, 100, 50))
     message = str(err.value)
     assert "\n" not in message and "video" in message and "imageio-ffmpeg" in message
     assert out.read_bytes() == b"old"  # nothing written over it
@@ -168,7 +168,7 @@ def test_missing_pillow_is_one_clear_line(win, tmp_path, monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_pil)
     with pytest.raises(ex.ExportError, match="Pillow"):
-        win.export.export_animation("window", tmp_path / "a.gif", ex.CycleRange(0, 100, 50))
+        win.feature("export").export_animation("window", tmp_path / "a.gif", ex.CycleRange(0, 100, 50))
 
 
 @pytest.mark.parametrize("text, message", [
@@ -194,13 +194,13 @@ def test_cycle_range_words_and_default_step():
 
 def test_wrong_suffix_or_folder(win, tmp_path):
     with pytest.raises(ex.ExportError, match="must end in"):
-        win.export.export_picture("window", tmp_path / "a.jpg")
+        win.feature("export").export_picture("window", tmp_path / "a.jpg")
     with pytest.raises(ex.ExportError, match="does not exist"):
-        win.export.export_picture("window", tmp_path / "no" / "a.png")
+        win.feature("export").export_picture("window", tmp_path / "no" / "a.png")
 
 
 def test_picture_dialog_writes_the_file(win, tmp_path, qtbot):
-    dialog = win.export.picture_dialog()
+    dialog = win.feature("export").picture_dialog()
     dialog.subject.setCurrentIndex(dialog.subject.findData("timeline"))
     dialog.format.setCurrentIndex(dialog.format.findData("png"))
     dialog.scale.setCurrentIndex(dialog.scale.findData(3))
@@ -211,6 +211,7 @@ def test_picture_dialog_writes_the_file(win, tmp_path, qtbot):
     dialog.format.setCurrentIndex(dialog.format.findData("png"))
     dialog.accept()
     out = tmp_path / "slide.png"
+    qtbot.waitUntil(lambda: not win.feature("export").tasks.running(), timeout=10_000)  # written in a worker
     assert out.is_file() and QImage(str(out)).width() == 3 * win.explorer.timeline.width()
     assert win.settings.value("export/folder") == str(tmp_path)
 
@@ -218,7 +219,7 @@ def test_picture_dialog_writes_the_file(win, tmp_path, qtbot):
 def test_animation_dialog_writes_a_gif(win, tmp_path, qtbot):
     from PIL import Image
 
-    dialog = win.export.animation_dialog()
+    dialog = win.feature("export").animation_dialog()
     dialog.subject.setCurrentIndex(dialog.subject.findData("counts"))
     dialog.start.setValue(0)
     dialog.end.setValue(900)
@@ -226,6 +227,7 @@ def test_animation_dialog_writes_a_gif(win, tmp_path, qtbot):
     assert dialog.frames.text().startswith("4 frames")
     dialog.path.setText(str(tmp_path / "clip.gif"))
     dialog.accept()
+    qtbot.waitUntil(lambda: not win.feature("export").tasks.running(), timeout=30_000)  # encoded in a worker
     with Image.open(tmp_path / "clip.gif") as im:
         total = 0
         for k in range(im.n_frames):

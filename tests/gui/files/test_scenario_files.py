@@ -33,7 +33,7 @@ def test_save_then_open_round_trip(window, qtbot, tmp_path):
     edited = page.session.scenario
     assert edited.launch.registers_per_thread == 96
     path = tmp_path / "mine.toml"
-    assert window.scenario_files.save_to(path)
+    assert window.feature("files").save_to(path)
     assert Scenario.load(path) == edited
     assert window.windowTitle() == "mine.toml[*] — Warp Explorer" and not window.isWindowModified()
     assert not list(tmp_path.glob(".*"))  # atomic: no temporary file left
@@ -73,7 +73,7 @@ def test_saving_with_an_invalid_field_is_refused(window, qtbot, tmp_path):
     settle(qtbot, page)
     page.panel.fields["regs"].set_text("lots")
     path = tmp_path / "bad.toml"
-    assert not window.scenario_files.save_to(path)
+    assert not window.feature("files").save_to(path)
     assert not path.exists()
     (box,) = boxes()
     assert "regs" in box.text() and "invalid" in box.text()
@@ -96,17 +96,17 @@ def test_a_malformed_file_is_a_message_and_nothing_is_lost(window, qtbot, tmp_pa
     close_boxes()
     assert page.session.scenario == before  # ... and nothing changed
     assert page.panel.fields["regs"].text() == "4" and page.panel.fields["grid"].text() == "300"
-    assert str(bad.resolve()) not in window.recent_files.paths()
+    assert str(bad.resolve()) not in window.feature("files").recent.paths()
 
     wrong = tmp_path / "wrong.toml"
     wrong.write_text("gpu = 'H100'\n[launch]\ngrid = [0, 1, 1]\n", encoding="utf-8")
-    assert not window.scenario_files.open_file(wrong)
+    assert not window.feature("files").open_file(wrong)
     (box,) = boxes()
     assert "launch.grid" in box.text() and "minimum" in box.text()
     close_boxes()
     unknown = tmp_path / "gpu.toml"
     unknown.write_text("gpu = 'Z80'\n", encoding="utf-8")
-    assert not window.scenario_files.open_file(unknown)
+    assert not window.feature("files").open_file(unknown)
     (box,) = boxes()
     assert "Z80" in box.text()
     close_boxes()
@@ -122,26 +122,26 @@ def test_recent_files_menu(window, qtbot, tmp_path):
         page.session.scenario.with_values(seed=i + 1).save(path)
         files.append(path)
     for path in files:
-        assert window.scenario_files.open_file(path)
-    recent = window.recent_files.paths()
+        assert window.feature("files").open_file(path)
+    recent = window.feature("files").recent.paths()
     assert recent == [str(p.resolve()) for p in reversed(files)][:8]
-    menu = window.scenario_files.recent_menu
+    menu = window.feature("files").recent_menu
     menu.aboutToShow.emit()
     entries = [a for a in menu.actions() if a.data()]
     assert [a.data() for a in entries] == recent
     assert entries[0].text().startswith("&1  s9.toml")
     entries[3].trigger()
     assert page.session.scenario.seed == 7
-    assert window.recent_files.paths()[0] == str(files[6].resolve())
+    assert window.feature("files").recent.paths()[0] == str(files[6].resolve())
     # a file that went away: a message, and off the list
     files[5].unlink()
-    assert not window.scenario_files.open_recent(str(files[5].resolve()))
-    assert str(files[5].resolve()) not in window.recent_files.paths()
+    assert not window.feature("files").open_recent(str(files[5].resolve()))
+    assert str(files[5].resolve()) not in window.feature("files").recent.paths()
     close_boxes()
     # remembered in the settings
-    assert window.settings.value("files/recent")[0] == window.recent_files.paths()[0]
+    assert window.settings.value("files/recent")[0] == window.feature("files").recent.paths()[0]
     next(a for a in menu.actions() if a.text() == "&Clear the list").trigger()
-    assert window.recent_files.paths() == []
+    assert window.feature("files").recent.paths() == []
 
 
 def test_drag_and_drop_of_a_scenario_file(window, qtbot, tmp_path):

@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtGui import QColor
 
 from explorer.gemm import plan_gemm
+from explorer.gui.common.theme import DARK, LIGHT
 from explorer.gui.gemm.page import GemmPage
 from explorer.gui.gemm.session import evaluate_gemm, explorer_scenario, lesson_texts, sample_axis, wave_image
 from explorer.gui.gemm.tiles import DONE_ALPHA, WAVE_COLORS, wave_color
-from explorer.gui.common.theme import DARK, LIGHT
 from explorer.lessons import get_lesson
 from tests.gui.support import show_page
 
@@ -328,7 +328,7 @@ def test_gemm_inputs_survive_a_restart(qtbot, settings, light_theme):
 
 
 def test_the_lesson_panel_plays_the_gemm_and_memory_steps(window, qtbot):
-    lessons = getattr(window, "lessons", None)
+    lessons = window.feature("lessons")
     if lessons is None:
         pytest.skip("this build has no lesson panel")
     from explorer.gui.explore.run_data import SimRun

@@ -9,8 +9,8 @@ from PySide6.QtGui import QColor, QImage
 from explorer.gemm import coalescing_table, compare_attention, flash_hbm_bytes, memory_hierarchy, naive_hbm_bytes
 from explorer.gui.common import palette as oi
 from explorer.gui.common.numbers import si_bytes
-from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
 from explorer.gui.explore.run_data import SimRun
+from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
 from explorer.lessons import get_lesson
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
@@ -133,7 +133,7 @@ def test_memory_lesson_steps_match_the_view(window, page, qtbot):
     first = lesson.steps[0]
     assert first.view == "memory" and "memory" in first.highlight
     # the lesson panel would load the step's scenario into the Explorer and show this view
-    window.explorer.set_scenario(lesson.scenario_at(0))
+    window.explorer.change_scenario(lesson.scenario_at(0), "lesson")
     qtbot.waitUntil(lambda: window.explorer.session.run is not None
                     and window.explorer.session.run.result.scenario == lesson.scenario_at(0)
                     and not window.explorer.simulating, timeout=RUN_TIMEOUT)

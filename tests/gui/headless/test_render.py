@@ -13,8 +13,8 @@ from PySide6.QtGui import QColor, QImage
 
 from explorer.cli.main import main
 from explorer.gui.common import palette as oi
-from explorer.gui.headless.render import parse_size, render_png
 from explorer.gui.common.theme import DARK, LIGHT
+from explorer.gui.headless.render import parse_size, render_png
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario
 

@@ -24,7 +24,7 @@ def wait_ready(qtbot, lessons: LessonController, timeout: int = RUN_TIMEOUT) -> 
 def win(window, qtbot):
     window.resize(1600, 900)
     wait_run(qtbot, window.explorer)
-    window.lessons.set_language("en")
+    window.feature("lessons").set_language("en")
     return window
 
 
@@ -32,19 +32,19 @@ def test_lessons_menu_lists_the_eight_lessons_in_order(win):
     titles = [a.text() for a in win.menuBar().actions()]
     assert "&Lessons" in titles
     assert titles.index("&Lessons") == titles.index("&Help") - 1
-    actions = [win.lessons.lesson_actions[lesson.name] for lesson in LESSONS]
+    actions = [win.feature("lessons").lesson_actions[lesson.name] for lesson in LESSONS]
     assert len(actions) == 8
     assert [a.text() for a in actions] == [f"&{i}  {lesson.title['en']}" for i, lesson in enumerate(LESSONS, 1)]
     assert [lesson.order for lesson in LESSONS] == sorted(lesson.order for lesson in LESSONS)
     # the panel offers the same lessons (the menu bar is hidden in presentation mode)
-    combo = win.lessons.panel.choose
+    combo = win.feature("lessons").panel.choose
     assert [combo.itemData(i) for i in range(combo.count())][1:] == [lesson.name for lesson in LESSONS]
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.name for lesson in LESSONS])
 def test_each_lesson_steps_through_in_both_languages(win, qtbot, lesson):
-    ctl = win.lessons
-    win.lessons.lesson_actions[lesson.name].trigger()  # as from the menu
+    ctl = win.feature("lessons")
+    win.feature("lessons").lesson_actions[lesson.name].trigger()  # as from the menu
     assert ctl.lesson is lesson and ctl.dock.isVisible()
     session = win.explorer.session
     for k, step in enumerate(lesson.steps):
@@ -64,7 +64,7 @@ def test_each_lesson_steps_through_in_both_languages(win, qtbot, lesson):
         wanted = [win.lesson_targets[t] for t in step.highlight if t in win.lesson_targets]
         assert ctl.highlighted() == wanted
         if wanted:
-            assert win.lecture_overlay.visible_target_rects(), "a spotlight is on screen"
+            assert win.feature("overlay").visible_target_rects(), "a spotlight is on screen"
         assert ctl.panel.narration.text() == step.text("en")
         ctl.set_language("ru")
         assert ctl.panel.narration.text() == step.text("ru") != step.text("en")
@@ -83,7 +83,7 @@ def test_every_scenario_a_lesson_reaches_simulates(qtbot):
 
 
 def test_pagedown_advances_and_pageup_goes_back(win, qtbot):
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     ctl.start("launched-resident-ready")
     wait_ready(qtbot, ctl)
     win.activateWindow()
@@ -109,7 +109,7 @@ def test_pagedown_advances_and_pageup_goes_back(win, qtbot):
 
 
 def test_keys_do_nothing_without_a_lesson(win, qtbot):
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     assert not ctl.next_action.isEnabled() and not ctl.previous_action.isEnabled()
     win.activateWindow()
     qtbot.keyClick(win, Qt.Key.Key_PageDown)
@@ -117,7 +117,7 @@ def test_keys_do_nothing_without_a_lesson(win, qtbot):
 
 
 def test_leaving_a_lesson_leaves_the_scenario_usable(win, qtbot):
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     lesson = ctl.find("launched-resident-ready")
     ctl.start(lesson, len(lesson.steps) - 1)
     wait_ready(qtbot, ctl)
@@ -125,7 +125,7 @@ def test_leaving_a_lesson_leaves_the_scenario_usable(win, qtbot):
     assert reached.launch.grid.x == 1056
     ctl.panel.end_button.click()
     assert ctl.lesson is None and ctl.highlighted() == []
-    assert not win.lecture_overlay.visible_target_rects()
+    assert not win.feature("overlay").visible_target_rects()
     assert win.explorer.session.scenario == reached  # kept
     assert "Choose a lesson" in ctl.panel.narration.text()
     # ... and editable: an edit re-simulates as usual
@@ -136,7 +136,7 @@ def test_leaving_a_lesson_leaves_the_scenario_usable(win, qtbot):
 
 
 def test_an_edit_while_a_step_simulates_wins(win, qtbot):
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     ctl.start("latency-hiding")
     win.explorer.load_preset("compute-bound-fma")  # the user picks something else at once
     qtbot.waitUntil(lambda: win.explorer.session.run.result.scenario.name == "compute-bound-fma"
@@ -147,7 +147,7 @@ def test_an_edit_while_a_step_simulates_wins(win, qtbot):
 
 
 def test_occupancy_steps_give_the_calculator_their_launch(win, qtbot):
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     ctl.start("what-limits-residency", 1)  # 64 registers per thread
     wait_ready(qtbot, ctl)
     assert win.tabs.currentWidget() is win.occupancy
@@ -166,7 +166,7 @@ def test_a_step_on_a_missing_view_or_panel_degrades_quietly(win, qtbot, monkeypa
     }, "test")
     monkeypatch.delitem(win.views, "memory", raising=False)
     monkeypatch.delitem(win.lesson_targets, "memory", raising=False)
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     ctl.start(lesson)
     wait_ready(qtbot, ctl)
     assert ctl.panel.narration.text() == "One."
@@ -175,7 +175,7 @@ def test_a_step_on_a_missing_view_or_panel_degrades_quietly(win, qtbot, monkeypa
 
 
 def test_unknown_language_falls_back_to_english(win):
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     ctl.start("waves-and-tail")
     ctl.set_language("de")
     assert ctl.language == "en"
@@ -187,14 +187,14 @@ def test_unknown_language_falls_back_to_english(win):
 
 
 def test_spotlight_outlines_the_targets_and_dims_the_rest(win, qtbot):
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     ctl.start("launched-resident-ready", 3)  # the metrics panel
     wait_ready(qtbot, ctl)
-    win.lecture_overlay._pulse_start = 0.0
+    win.feature("overlay").freeze()
     qtbot.wait(50)
     image = win.grab().toImage().convertToFormat(image_format())
     px = array(image)
-    (rect,) = win.lecture_overlay.visible_target_rects()
+    (rect,) = win.feature("overlay").visible_target_rects()
     colour = QColor(oi.VERMILLION)
     ring = np.all(px[rect.top() - 2: rect.top() + 3, rect.left() + 40: rect.right() - 40]
                   == (colour.red(), colour.green(), colour.blue()), axis=-1)
@@ -222,7 +222,7 @@ def array(img) -> np.ndarray:
 def test_a_taller_run_gets_a_taller_counts_plot(win, qtbot):
     """Lesson 1's last step launches 8,448 warps after 1,920: the counts plot must show them all
     (its old y limit used to clamp the new range)."""
-    ctl = win.lessons
+    ctl = win.feature("lessons")
     lesson = ctl.find("launched-resident-ready")
     ctl.start(lesson, len(lesson.steps) - 1)
     wait_ready(qtbot, ctl)

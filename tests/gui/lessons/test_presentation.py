@@ -10,9 +10,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
-from explorer.gui.shell.main_window import MainWindow
-from explorer.gui.lessons.presentation import SCALES, high_contrast
 from explorer.gui.common.theme import DARK, LIGHT
+from explorer.gui.lessons.presentation import SCALES, high_contrast
+from explorer.gui.shell.main_window import MainWindow
 from tests.gui.support import wait_run
 
 
@@ -21,7 +21,7 @@ def win(window, qtbot):
     window.resize(1600, 900)
     wait_run(qtbot, window.explorer)
     yield window
-    window.presentation.set_presenting(False)
+    window.feature("presentation").set_presenting(False)
 
 
 def sizes(window) -> dict:
@@ -32,7 +32,7 @@ def sizes(window) -> dict:
     return {
         "label": label.font().pointSizeF(),
         "big": page.metrics.now.values["launched"].font().pointSizeF(),
-        "narration": window.lessons.panel.narration.font().pointSizeF(),
+        "narration": window.feature("lessons").panel.narration.font().pointSizeF(),
         "grid": page.grid._label_font.pointSizeF(),
         "tick": tick.pointSizeF() if tick is not None else None,
         "axis_label": axis.label.font().pointSizeF(),
@@ -44,7 +44,7 @@ def sizes(window) -> dict:
 
 
 def test_presentation_mode_scales_fonts_pens_and_plot_text(win, qtbot):
-    p = win.presentation
+    p = win.feature("presentation")
     p.set_scale(2.0)
     before = sizes(win)
     p.set_presenting(True)
@@ -66,7 +66,7 @@ def test_presentation_mode_scales_fonts_pens_and_plot_text(win, qtbot):
 
 
 def test_changing_the_scale_while_presenting(win):
-    p = win.presentation
+    p = win.feature("presentation")
     p.set_scale(1.0)
     base = sizes(win)["label"]
     p.set_presenting(True)
@@ -81,15 +81,15 @@ def test_changing_the_scale_while_presenting(win):
 
 
 def test_views_only_hides_the_controls_and_keeps_their_keys(win, qtbot):
-    p = win.presentation
+    p = win.feature("presentation")
     p.set_views_only(True)
     p.set_presenting(True)
     page = win.explorer
     for widget in (win.menuBar(), win.statusBar(), win.tabs.tabBar(), page.panel_scroll, page.transport):
         assert widget.isHidden()
     assert page.grid.isVisible() and page.timeline.isVisible() and page.counts.isVisible()
-    win.lessons.start("launched-resident-ready")
-    assert win.lessons.dock.isVisible()  # the narration stays
+    win.feature("lessons").start("launched-resident-ready")
+    assert win.feature("lessons").dock.isVisible()  # the narration stays
     # a menu shortcut still works with the menu bar hidden
     win.activateWindow()
     qtbot.keyClick(win, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
@@ -99,7 +99,7 @@ def test_views_only_hides_the_controls_and_keeps_their_keys(win, qtbot):
 
 
 def test_f5_presents_escape_leaves_f11_toggles_full_screen(win, qtbot):
-    p = win.presentation
+    p = win.feature("presentation")
     win.activateWindow()
     qtbot.keyClick(win, Qt.Key.Key_F5)
     assert p.presenting and win.windowState() & Qt.WindowState.WindowFullScreen
@@ -114,7 +114,7 @@ def test_f5_presents_escape_leaves_f11_toggles_full_screen(win, qtbot):
 
 
 def test_high_contrast_palette_while_presenting(win, qapp, qtbot):
-    p = win.presentation
+    p = win.feature("presentation")
     p.set_high_contrast(True)
     assert qapp.palette().color(QPalette.ColorRole.Window).name().upper() == LIGHT.window  # not yet
     p.set_presenting(True)
@@ -139,10 +139,10 @@ def test_high_contrast_themes_are_pure():
 
 
 def test_laser_pointer_dot_fades_and_the_click_still_works(win, qtbot):
-    p = win.presentation
+    p = win.feature("presentation")
     p.set_laser(True)
     p.set_presenting(True)
-    overlay = win.lecture_overlay
+    overlay = win.feature("overlay")
     grid = win.explorer.grid
     layout = grid.layout_
     x, y = layout.tile_origin(5)
@@ -167,7 +167,7 @@ def test_laser_pointer_dot_fades_and_the_click_still_works(win, qtbot):
 def test_options_are_remembered(qtbot, settings, light_theme):
     first = MainWindow(settings=settings)
     qtbot.addWidget(first)
-    p = first.presentation
+    p = first.feature("presentation")
     p.set_scale(2.0)
     p.set_high_contrast(True)
     p.views_only_action.setChecked(False)
@@ -175,7 +175,7 @@ def test_options_are_remembered(qtbot, settings, light_theme):
     first.close()
     second = MainWindow(settings=settings)
     qtbot.addWidget(second)
-    q = second.presentation
+    q = second.feature("presentation")
     assert (q.scale, q.high_contrast, q.views_only, q.laser) == (2.0, True, False, False)
     assert q.scale_actions[2.0].isChecked() and q.contrast_action.isChecked()
     assert not q.views_only_action.isChecked() and not q.laser_action.isChecked()
@@ -187,7 +187,7 @@ def test_garbage_options_fall_back(qtbot, settings, light_theme):
     settings.setValue("presentation/high_contrast", "maybe")
     w = MainWindow(settings=settings)
     qtbot.addWidget(w)
-    assert w.presentation.scale == 1.5 and w.presentation.high_contrast is False
+    assert w.feature("presentation").scale == 1.5 and w.feature("presentation").high_contrast is False
     settings.setValue("presentation/scale", 9)
     w.close()
 
@@ -195,7 +195,7 @@ def test_garbage_options_fall_back(qtbot, settings, light_theme):
 def test_scaled_fonts_survive_a_restyle_and_new_plot_labels_scale(win, qtbot):
     """A style-sheet rule (the limiter row in bold) puts a label's old font back when it stops
     applying; presentation mode puts the scaled one back. Plot annotations scale too."""
-    p = win.presentation
+    p = win.feature("presentation")
     p.set_scale(2.0)
     win.tabs.setCurrentWidget(win.occupancy)
     result = win.occupancy.result

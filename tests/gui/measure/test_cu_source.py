@@ -46,7 +46,7 @@ def test_kernel_names():
 
 @pytest.fixture
 def row(panel):
-    return panel.window().gpu.cu_row
+    return panel.window().feature("gpu").cu_row
 
 
 def fields(panel) -> dict:

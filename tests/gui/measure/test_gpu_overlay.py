@@ -7,11 +7,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from explorer.gpu.measurement import load_measurement
-from explorer.gui.measure import data as md
 from explorer.gui.common.numbers import num, pct
+from explorer.gui.measure import data as md
 from tests.gui.gpu_support import (
     FIXTURE,
     close_message,
+    open_file,
     step_value,
     synthetic_measurement,
     wait_for_run,
@@ -21,7 +22,7 @@ from tests.gui.gpu_support import (
 @pytest.fixture
 def gpu(window, qtbot):
     wait_for_run(qtbot, window)
-    return window.gpu
+    return window.feature("gpu")
 
 
 def test_file_menu_has_the_gpu_actions(window):
@@ -31,14 +32,14 @@ def test_file_menu_has_the_gpu_actions(window):
                  "Ca&librate the simulator from the measurement(s)", "Close measuremen&t"):
         assert text in texts
     assert texts.index("Run on &GPU") < texts.index("&Quit")
-    g = window.gpu
+    g = window.feature("gpu")
     assert not g.save_action.isEnabled() and not g.resim_action.isEnabled() and not g.calibrate_action.isEnabled()
     assert window.handler_for(FIXTURE) == g.open_measurement
 
 
 def test_fixture_overlays_the_counts_plot(window, gpu, qtbot):
     m = load_measurement(FIXTURE)
-    assert window.open_path(FIXTURE)
+    assert open_file(qtbot, window, FIXTURE)
     assert gpu.measurement is not None and gpu.measurement.path == str(FIXTURE)
     curves = gpu.counts_overlay.curves
     assert curves["resident"].isVisible() and curves["launched"].isVisible()
@@ -70,7 +71,7 @@ def test_fixture_overlays_the_counts_plot(window, gpu, qtbot):
 
 def test_per_sm_counts_show_the_measured_sm(window, gpu, qtbot):
     m = load_measurement(FIXTURE)
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     page = window.explorer
     page.per_sm.setChecked(True)
     page.session.select_sm(5)
@@ -88,7 +89,7 @@ def test_per_sm_counts_show_the_measured_sm(window, gpu, qtbot):
 
 def test_sm_grid_shows_measured_blocks_per_sm(window, gpu, qtbot):
     m = load_measurement(FIXTURE)
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     page = window.explorer
     overlay = gpu.grid_overlay
     assert overlay.isVisible() and overlay.geometry() == page.grid.rect()
@@ -109,7 +110,7 @@ def test_sm_grid_shows_measured_blocks_per_sm(window, gpu, qtbot):
 
 def test_side_by_side_numbers_are_the_two_summaries(window, gpu, qtbot):
     m = load_measurement(FIXTURE)
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     run = window.explorer.session.run
     box = gpu.box
     assert box.isVisible() and box.warning.isVisible()  # a synthetic file says so
@@ -136,7 +137,7 @@ def test_side_by_side_numbers_are_the_two_summaries(window, gpu, qtbot):
 def test_the_drivers_occupancy_answer_sits_beside_ours(window, gpu, qtbot, tmp_path):
     m = synthetic_measurement(driver_blocks=7)
     path = m.save(tmp_path / "driver.npz")
-    window.open_path(path)
+    open_file(qtbot, window, path)
     rows = gpu.box.rows
     assert rows["driver_active_blocks_per_sm"].measured == 7 == m.summary()["driver_active_blocks_per_sm"]
     assert rows["active_blocks_per_sm"].measured == 8
@@ -147,7 +148,7 @@ def test_the_drivers_occupancy_answer_sits_beside_ours(window, gpu, qtbot, tmp_p
 def test_a_malformed_measurement_is_a_message_and_keeps_the_state(window, gpu, qtbot, tmp_path):
     bad = tmp_path / "broken.npz"
     bad.write_bytes(b"PK\x03\x04 this is not really a zip")
-    assert window.open_path(bad)  # handled (by the measurement handler): a message, not a crash
+    assert open_file(qtbot, window, bad)  # handled (by the measurement handler): a message, not a crash
     assert gpu.measurement is None and not gpu.box.isVisible()
     kind, text = gpu.last_message
     assert kind == "error" and "broken.npz" in text
@@ -155,12 +156,12 @@ def test_a_malformed_measurement_is_a_message_and_keeps_the_state(window, gpu, q
     assert "broken.npz" in window.statusBar().currentMessage()
     close_message(gpu)
     # with a measurement on screen, a bad file changes nothing
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     scenario = window.explorer.session.scenario
     sim = tmp_path / "sim.npz"
     run = window.explorer.session.run
     run.result.save_npz(sim)
-    window.open_path(sim)
+    open_file(qtbot, window, sim)
     assert "simulation file" in gpu.last_message[1]
     assert gpu.measurement is not None and gpu.measurement.path == str(FIXTURE)
     assert window.explorer.session.scenario == scenario and window.explorer.session.run is run
@@ -172,7 +173,7 @@ def test_opening_switches_to_the_measured_scenario(window, gpu, qtbot):
     window.explorer.load_preset("tensor-gemm")
     qtbot.waitUntil(lambda: window.explorer.session.scenario.name == "tensor-gemm")
     assert wait_for_run(qtbot, window).result.scenario.name == "tensor-gemm"
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     assert window.explorer.session.scenario == load_measurement(FIXTURE).scenario
     assert gpu.box.cells["cycles"][1].text() == "…"  # the old run's numbers are not shown as this one's
     assert gpu.box.cells["cycles"][2].text() == num(load_measurement(FIXTURE).cycles)
@@ -184,7 +185,7 @@ def test_opening_switches_to_the_measured_scenario(window, gpu, qtbot):
 def test_resimulate_uses_the_compiled_kernels_registers(window, gpu, qtbot, tmp_path):
     m = synthetic_measurement(registers=24)
     path = m.save(tmp_path / "compiled24.npz")
-    window.open_path(path)
+    open_file(qtbot, window, path)
     session = window.explorer.session
     assert session.scenario.launch.registers_per_thread == 32  # as the scenario asked
     assert gpu.resim_action.isEnabled() and gpu.box.resim_button.isEnabled()
@@ -202,7 +203,7 @@ def test_resimulate_uses_the_compiled_kernels_registers(window, gpu, qtbot, tmp_
 def test_calibration_shows_the_error_before_and_after(window, gpu, qtbot, tmp_path):
     m = synthetic_measurement(lat_scale=1.4)  # a "GPU" whose DRAM is 40% slower than the catalog says
     path = m.save(tmp_path / "slow-dram.npz")
-    window.open_path(path)
+    open_file(qtbot, window, path)
     gpu.calibrate_kwargs = {"steps": 3, "refine": False}
     assert gpu.calibrate_action.isEnabled()
     gpu.box.calibrate_button.click()
@@ -219,7 +220,7 @@ def test_calibration_shows_the_error_before_and_after(window, gpu, qtbot, tmp_pa
 
 
 def test_calibration_can_be_cancelled(window, gpu, qtbot):
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     gpu.calibrate()
     gpu.cancel_button.click()
     qtbot.waitUntil(lambda: gpu.long_task is None, timeout=60_000)
@@ -227,7 +228,7 @@ def test_calibration_can_be_cancelled(window, gpu, qtbot):
 
 
 def test_close_measurement_removes_the_overlay(window, gpu, qtbot):
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     run = window.explorer.session.run
     gpu.close_action.trigger()
     assert gpu.measurement is None
@@ -241,7 +242,7 @@ def test_close_measurement_removes_the_overlay(window, gpu, qtbot):
 def test_theme_recolours_the_measured_curves(window, gpu, qtbot):
     from explorer.gui.common.theme import DARK, LIGHT
 
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     curve = gpu.counts_overlay.curves["resident"]
     assert curve.opts["pen"].color().name().upper() == LIGHT.curve.upper()
     window.set_theme_mode("dark")
@@ -264,9 +265,9 @@ def test_comparison_rows_match_the_summaries_without_qt():
 
 
 def test_another_gpu_in_the_simulation_keeps_the_curves_but_not_the_grid_boxes(window, gpu, qtbot):
-    window.open_path(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
     scenario = window.explorer.session.scenario
-    window.explorer.set_scenario(scenario.with_values(gpu="T4"))
+    window.explorer.change_scenario(scenario.with_values(gpu="T4"), "preset")
     run = wait_for_run(qtbot, window)
     assert run.sm_count == 40
     overlay = gpu.grid_overlay

@@ -27,7 +27,7 @@ from tests.gui.gpu_support import (
 @pytest.fixture
 def gpu(window, qtbot):
     wait_for_run(qtbot, window)
-    g = window.gpu
+    g = window.feature("gpu")
     qtbot.waitUntil(lambda: "…" not in g.gpu_text, timeout=60_000)  # the start-up probe answered
     return g
 
@@ -163,7 +163,7 @@ def test_closing_the_window_cancels_a_running_measurement(qtbot, settings, light
     w = MainWindow(settings=settings)
     qtbot.addWidget(w)
     w.show()
-    g = w.gpu
+    g = w.feature("gpu")
     fake_gpu(g, qtbot)
     started, cancelled = threading.Event(), threading.Event()
 

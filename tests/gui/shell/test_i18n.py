@@ -23,8 +23,8 @@ from PySide6.QtCore import QCoreApplication, QLocale, QTimer
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QDialogButtonBox, QMenu, QMessageBox
 
-from explorer.gui.shell import app as gui_app
 from explorer.gui.common import numbers
+from explorer.gui.shell import app as gui_app
 from explorer.gui.shell.i18n import SETTINGS_KEY, current_language, install_translators
 from explorer.gui.shell.language import switch_language
 from explorer.gui.shell.main_window import MainWindow
@@ -55,14 +55,6 @@ def _tool(name: str) -> str:
     if not found:
         pytest.skip(f"pyside6-{name} is not installed")
     return found
-
-
-@pytest.fixture
-def english(qapp):
-    """Whatever a test switches to, the next test starts in English."""
-    yield
-    install_translators(qapp, "en")
-    assert current_language() == "en" and numbers.num(1234.5, 1) == "1,234.5"
 
 
 def menu_texts(window) -> list[str]:
@@ -169,22 +161,22 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     edit.selectAll()
     edit.insert("64")  # registers limit: the calculator gives a register hint
     assert "Registers limit you to" in panel.advice.hints.text()
-    window.lessons.start("launched-resident-ready", 1)
-    qtbot.waitUntil(lambda: window.lessons.ready, timeout=RUN_TIMEOUT)
-    lesson = window.lessons.lesson
-    assert window.lessons.panel.narration.text() == lesson.steps[1].text("en")
+    window.feature("lessons").start("launched-resident-ready", 1)
+    qtbot.waitUntil(lambda: window.feature("lessons").ready, timeout=RUN_TIMEOUT)
+    lesson = window.feature("lessons").lesson
+    assert window.feature("lessons").panel.narration.text() == lesson.steps[1].text("en")
     window.tabs.setCurrentWidget(window.occupancy)
     run, cycle = window.explorer.session.run, window.explorer.session.cycle
-    assert menu_texts(window) == ["&File", "&View", "&Lessons", "&Help"]
+    assert menu_texts(window) == ["&File", "&Edit", "&View", "&Lessons", "&Help"]
 
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
     assert ru is not window and not window.isVisible() and ru.isVisible()
     assert window.settings.value(SETTINGS_KEY) == "ru" and current_language() == "ru"
     # menus, tabs and the language menu
-    assert menu_texts(ru) == ["&Файл", "&Вид", "&Уроки", "&Справка"]
+    assert menu_texts(ru) == ["&Файл", "&Правка", "&Вид", "&Уроки", "&Справка"]
     assert [ru.tabs.tabText(i) for i in range(2)] == ["&Explorer", "&Калькулятор заполняемости"]
-    assert ru.language_menu.menu.title() == "&Язык" and ru.language_menu.actions["ru"].isChecked()
+    assert ru.feature("language").menu.title() == "&Язык" and ru.feature("language").actions["ru"].isChecked()
     # the Explorer: legend, metrics captions, the state carried over without a new simulation
     page = ru.explorer
     assert page.session.run is run and page.session.cycle == cycle and not page.simulating
@@ -198,27 +190,27 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     assert ru.occupancy.advice.title() == "Что ограничивает заполняемость"
     assert "Регистры ограничивают заполняемость" in ru.occupancy.advice.hints.text()
     # the lesson goes on at the same step, narrated in Russian
-    assert ru.lessons.lesson.name == lesson.name and ru.lessons.index == 1
-    assert ru.lessons.panel.narration.text() == lesson.steps[1].text("ru")
-    assert ru.lessons.panel.counter.text() == f"Шаг 2 из {len(lesson.steps)}"
+    assert ru.feature("lessons").lesson.name == lesson.name and ru.feature("lessons").index == 1
+    assert ru.feature("lessons").panel.narration.text() == lesson.steps[1].text("ru")
+    assert ru.feature("lessons").panel.counter.text() == f"Шаг 2 из {len(lesson.steps)}"
 
     en = switch_language(ru, "en")
     qtbot.addWidget(en)
-    assert menu_texts(en) == ["&File", "&View", "&Lessons", "&Help"]
+    assert menu_texts(en) == ["&File", "&Edit", "&View", "&Lessons", "&Help"]
     assert en.explorer.legend.labels[5].text() == "memory wait"
     assert en.explorer.metrics.now.title() == "Right now"
     assert "Registers limit you to" in en.occupancy.advice.hints.text()
-    assert en.lessons.panel.narration.text() == lesson.steps[1].text("en")
+    assert en.feature("lessons").panel.narration.text() == lesson.steps[1].text("en")
     assert en.settings.value(SETTINGS_KEY) == "en"
     assert switch_language(en, "en") is en  # already English: nothing rebuilt
 
 
 def test_the_language_menu_switches_and_the_new_window_replaces_the_old(qtbot, window, english):
     wait_run(qtbot, window.explorer)
-    views = window.language_menu.menu
+    views = window.feature("language").menu
     assert views.menuAction() in window.view_menu.actions()
     assert [a.text() for a in views.actions()] == ["English", "Русский"]
-    window.language_menu.actions["ru"].trigger()
+    window.feature("language").actions["ru"].trigger()
     new = [w for w in qtbot_top_level_windows() if w is not window and w.isVisible()]
     assert len(new) == 1
     qtbot.addWidget(new[0])
@@ -261,7 +253,7 @@ def test_qt_dialogs_speak_russian(qtbot, settings, english, qapp):
     assert box.button(QMessageBox.StandardButton.Cancel).text() == "Отмена"
     w = MainWindow(settings=settings)
     qtbot.addWidget(w)
-    dialog = w.export.picture_dialog()
+    dialog = w.feature("export").picture_dialog()
     try:
         assert dialog.windowTitle() == "Экспорт изображения"
         save = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Save)
@@ -279,13 +271,13 @@ def test_lang_ru_at_start_up_gives_a_russian_window(qapp, light_theme, english):
         for widget in qtbot_top_level_windows():
             if widget.isVisible():
                 seen["menus"] = menu_texts(widget)
-                seen["lessons"] = widget.lessons.language
-                seen["checked"] = widget.language_menu.actions["ru"].isChecked()
+                seen["lessons"] = widget.feature("lessons").language
+                seen["checked"] = widget.feature("language").actions["ru"].isChecked()
                 widget.close()
 
     QTimer.singleShot(0, look)
     assert gui_app.run(types.SimpleNamespace(lang="ru", smoke_test=False)) == 0
-    assert seen == {"menus": ["&Файл", "&Вид", "&Уроки", "&Справка"], "lessons": "ru", "checked": True}
+    assert seen == {"menus": ["&Файл", "&Правка", "&Вид", "&Уроки", "&Справка"], "lessons": "ru", "checked": True}
 
 
 def test_the_saved_choice_is_used_at_the_next_start(qapp, light_theme, english):
@@ -334,11 +326,11 @@ def test_untranslated_is_english_and_translated_differs(qapp, english):
 
 def test_presentation_mode_survives_the_switch(qtbot, window, english):
     wait_run(qtbot, window.explorer)
-    window.presentation.set_presenting(True)
+    window.feature("presentation").set_presenting(True)
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
     try:
-        assert ru.presentation.presenting and not window.presentation.presenting
-        assert ru.presentation.present_action.text() == "&Режим презентации"
+        assert ru.feature("presentation").presenting and not window.feature("presentation").presenting
+        assert ru.feature("presentation").present_action.text() == "&Режим презентации"
     finally:
-        ru.presentation.set_presenting(False)
+        ru.feature("presentation").set_presenting(False)

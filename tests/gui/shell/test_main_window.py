@@ -7,9 +7,9 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from explorer.gui.shell.main_window import MainWindow
 from explorer.gui.common.settings import open_settings
 from explorer.gui.common.theme import DARK, LIGHT
+from explorer.gui.shell.main_window import MainWindow
 
 
 def menu_titles(window) -> list[str]:
@@ -22,7 +22,7 @@ def test_shell_has_the_explorer_and_calculator_tabs_and_menus(window):
     assert window.tabs.tabText(0) == "&Explorer"
     assert window.tabs.tabText(1) == "&Occupancy calculator"
     assert window.tabs.currentWidget() is window.explorer  # what a new user sees first
-    assert menu_titles(window) == ["&File", "&View", "&Lessons", "&Help"]
+    assert menu_titles(window) == ["&File", "&Edit", "&View", "&Lessons", "&Help"]
     assert window.quit_action.shortcut() == QKeySequence("Ctrl+Q")
     assert set(window.theme_actions) == {"system", "light", "dark"}
     assert window.theme_actions["system"].isChecked()
