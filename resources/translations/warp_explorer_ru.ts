@@ -4,7 +4,7 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="+416"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+420"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
@@ -548,7 +548,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+62"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+60"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -689,7 +689,7 @@
 <context>
     <name>CurveLegend</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+66"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+15"/>
         <source>Warps of the grid not finished yet: resident plus still waiting for a place.</source>
         <translation>Ещё не завершённые варпы сетки: размещённые плюс ожидающие места.</translation>
     </message>
@@ -815,7 +815,7 @@
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="-432"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-437"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -910,7 +910,7 @@
         <translation>в этом окне нет панели {subject}</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+19"/>
         <source>Wrote {path}</source>
         <translation>Записан {path}</translation>
     </message>
@@ -925,7 +925,7 @@
         <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+30"/>
         <source>Export failed</source>
         <translation>Экспорт не удался</translation>
     </message>
@@ -935,7 +935,7 @@
         <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>Drawing {n} frames…</source>
         <translation>Рисуются кадры ({n})…</translation>
     </message>
@@ -945,12 +945,12 @@
         <translation>Отмена</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-33"/>
         <source>Cannot write {path}: {err}</source>
         <translation>Не удаётся записать {path}: {err}</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+57"/>
         <source>Export cancelled; {path} was not written.</source>
         <translation>Экспорт отменён; {path} не записан.</translation>
     </message>
@@ -976,7 +976,7 @@
 <context>
     <name>GemmInputs</name>
     <message>
-        <location filename="../../explorer/gui/gemm/page.py" line="+75"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+76"/>
         <source>GEMM  C = A × B</source>
         <translation>GEMM  C = A × B</translation>
     </message>
@@ -1046,17 +1046,17 @@
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>&amp;Data type:</source>
         <translation>&amp;Тип данных:</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+31"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -2525,7 +2525,7 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+35"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+9"/>
         <source>warp slots</source>
         <translation>слоты варпов</translation>
     </message>
@@ -2553,7 +2553,7 @@
 <context>
     <name>NowBox</name>
     <message>
-        <location line="+10"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+39"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -2870,12 +2870,12 @@
         <translation>Запуск ядра</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+17"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+5"/>
         <source>The GPU whose per-SM limits the calculator applies.</source>
         <translation>GPU, ограничения SM которого применяет калькулятор.</translation>
     </message>
@@ -3496,7 +3496,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>своя (из файла сценария)</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+48"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -4088,7 +4088,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+14"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+13"/>
         <source>B</source>
         <translation>Б</translation>
     </message>
