@@ -13,6 +13,7 @@ from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
+from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import atomic_write_text, dumps, load_toml, parse_value
 from explorer.model.workload import Workload, parse_workload
 
@@ -26,6 +27,9 @@ BYTES_MAX = 2**31 - 1
 MAX_BARRIERS = 16  # named barriers per block (PTX bar.sync 0..15)
 
 POLICIES = ("lrr", "gto", "oldest", "two_level")
+# Which instruction stream the simulator runs: the generated kernel's SASS (compiled for the
+# GPU's architecture, as `measure` launches it) or the workload model (explorer.sim.program).
+PROGRAMS = ("sass", "model")
 POLICY_DOC = {
     "lrr": "loose round-robin: the next ready warp after the one that issued last",
     "gto": "greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one",
@@ -164,6 +168,8 @@ class Scenario:
     seed: int = 1
     name: str = ""
     description: str = ""
+    stream: StreamConfig = field(default_factory=StreamConfig)  # N launches of this kernel (explorer.model.stream)
+    program: str = "sass"
 
     @property
     def gpu(self) -> GpuSpec:
@@ -177,16 +183,20 @@ class Scenario:
             d["description"] = self.description
         d["gpu"] = self.gpu_name
         d["seed"] = self.seed
+        if self.program != "sass":
+            d["program"] = self.program
         d["launch"] = self.launch.to_dict()
         d["workload"] = self.workload.to_dict()
         d["scheduler"] = self.scheduler.to_dict()
+        if not self.stream.is_default:
+            d["stream"] = self.stream.to_dict()
         return d
 
     @classmethod
     def from_dict(cls, data) -> "Scenario":
         if not isinstance(data, dict):
             raise InputError("scenario", "expected a table")
-        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler"}
+        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program"}
         unknown = set(data) - known
         if unknown:
             raise InputError(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(known))}")
@@ -202,6 +212,8 @@ class Scenario:
             seed=require_int("seed", data.get("seed", 1), lo=0, hi=2**63 - 1),
             name=data.get("name", ""),
             description=data.get("description", ""),
+            stream=parse_stream(data.get("stream")),
+            program=parse_program(data.get("program", "sass")),
         )
 
     def with_values(self, **dotted) -> "Scenario":
@@ -236,13 +248,23 @@ class Scenario:
             raise InputError(f"{Path(path).name}: {exc.field}", exc.message) from None
 
 
-_SECTIONS = {"launch", "workload", "scheduler"}
+def parse_program(value) -> str:
+    if not isinstance(value, str) or value.strip().lower() not in PROGRAMS:
+        raise InputError("program", f"{value!r} is not a program source; choose sass (the kernel's SASS) or model "
+                                    "(the workload model)")
+    return value.strip().lower()
+
+
+_SECTIONS = {"launch", "workload", "scheduler", "stream"}
 
 
 def _set_dotted(data: dict, key: str, value) -> None:
     parts = key.split(".")
-    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description"}:
-        raise InputError(key, "unknown scenario key; e.g. gpu, seed, launch.grid, workload.loop, scheduler.policy")
+    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description", "program"}:
+        raise InputError(key, "unknown scenario key; e.g. gpu, seed, program, launch.grid, workload.loop, "
+                              "scheduler.policy")
+    if parts[0] == "stream":
+        data.setdefault("stream", {})  # written only when it differs from one kernel
     node = data
     for part in parts[:-1]:
         nxt = node.get(part)

@@ -79,7 +79,6 @@ class SimResult:
         active_total = float(active.sum())
         issued = int(self.issued.sum(dtype=np.int64))
         eligible = int(self.eligible.sum(dtype=np.int64))
-        kernel_active = int((self.resident > 0).sum())
         schedulers = p.sm_count * p.sub_partitions
         per_wave = p.active_blocks_per_sm * p.sm_count
         state_cycles = self.state_counts.sum(axis=0, dtype=np.int64)
@@ -97,7 +96,9 @@ class SimResult:
             "active_blocks_per_sm": p.active_blocks_per_sm,
             "waves": p.total_blocks / per_wave,
             "issue_slot_utilization": issued / (cycles * schedulers),
-            "kernel_active_fraction": kernel_active / cycles,
+            # NVML over the kernel's own duration: it runs from launch to completion, block launches
+            # included (no resident warp yet), so 1; a stream's gaps: explorer.sim.stream
+            "kernel_active_fraction": 1.0 if self.cycles else 0.0,
             "sm_active_fraction": active_total / (cycles * p.sm_count),
             "avg_eligible_per_scheduler": eligible / (active_total * p.sub_partitions) if active_total else 0.0,
             "ipc": issued / active_total if active_total else 0.0,

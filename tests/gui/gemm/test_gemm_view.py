@@ -177,7 +177,7 @@ def test_the_roofline_and_bars_are_drawn(page):
     assert [s[0] for s in bar.segments] == ["Tensor Cores", "everything else"]
     assert sum(v for _n, v, _c in bar.segments) == pytest.approx(page.plan.predicted_seconds)
     bound_label, bound_bar = page.time_split.term_rows[0]
-    assert bound_label.text() == "shared-memory bandwidth" and "the bound" in bound_bar.text
+    assert bound_label.text() == "Tensor Core math" and "the bound" in bound_bar.text  # the wgmma path on H100
 
 
 def test_invalid_input_shows_the_core_message_and_keeps_the_last_result(page):
@@ -196,7 +196,7 @@ def test_invalid_input_shows_the_core_message_and_keeps_the_last_result(page):
     assert not page.stale.isVisible() and page.plan == good
     tile = page.inputs.fields["tile"]
     tile.set_text("100x256x64")
-    assert tile.message.startswith("BM = 100 is not a multiple of 16")
+    assert tile.message.startswith("BM = 100 is not a multiple of 64")
     assert page.plan == good
     tile.set_text("128x256x64")
     page.inputs.set_gpu("A100")
@@ -212,7 +212,7 @@ def test_every_bad_size_is_marked_at_once():
     assert ev.errors["stages"] == "9 is above the maximum of 8"
     # a tile the mapper refuses is marked even while a size is bad
     ev = evaluate_gemm("H100", "fp16", {"m": "-5", "n": "64", "k": "64", "tile": "100x128x64"})
-    assert set(ev.errors) == {"m", "tile"} and ev.errors["tile"].startswith("BM = 100 is not a multiple of 16")
+    assert set(ev.errors) == {"m", "tile"} and ev.errors["tile"].startswith("BM = 100 is not a multiple of 64")
 
 
 def test_send_to_explorer_changes_the_explorers_scenario(window, page, qtbot):
@@ -290,12 +290,13 @@ def test_the_tensor_core_lesson_step_matches_the_view(window, page):
     plan = page.plan
     assert (plan.m, plan.n, plan.k, plan.dtype) == (4096, 4096, 4096, "bf16")
     en = step.text("en")
-    assert "199 µs" in en and "199 µs" in page.values["time"].text()
-    assert "692 TFLOPS" in en and "692 TFLOPS" in page.values["time"].text()
+    assert plan.path == "wgmma" and "wgmma" in en
+    assert "189 µs" in en and "189 µs" in page.values["time"].text()
+    assert "727 TFLOPS" in en and "727 TFLOPS" in page.values["time"].text()
     split = page.time_split.time_text.text()
-    assert "(70% of the time)" in split and "70%" in en
-    assert "are 56% of all" in split and "56%" in en
-    assert page.time_split.term_rows[0][0].text() == "shared-memory bandwidth" and "shared-memory traffic" in en
+    assert "(73% of the time)" in split and "73%" in en
+    assert "are 26% of all" in split and "26%" in en
+    assert page.time_split.term_rows[0][0].text() == "Tensor Core math" and "Tensor Core math" in en
     assert "(295 FLOP/B)" in page.roofline_caption.text() and "295 FLOP per byte" in en
 
 

@@ -111,8 +111,8 @@ def test_attention_side_by_side_for_the_typed_sizes(page):
     a.fields["head_dim"].set_text("64")
     c = a.comparison
     assert (c.seq_len, c.head_dim) == (1024, 64)
-    assert c.naive.hbm_bytes == naive_hbm_bytes(1024, 64, 2)
-    assert c.flash.hbm_bytes == flash_hbm_bytes(1024, 64, 2, c.block_q)
+    assert c.naive.global_bytes == naive_hbm_bytes(1024, 64, 2)
+    assert c.flash.global_bytes == flash_hbm_bytes(1024, 64, 2, c.block_q)
     assert a.cells[("hbm", "naive")].text() == si_bytes(c.naive.hbm_bytes)
     assert a.cells[("hbm", "flash")].text() == si_bytes(c.flash.hbm_bytes)
     assert a.cells[("intensity", "flash")].text() == f"{c.flash.arithmetic_intensity:,.1f} FLOP/B"
@@ -150,11 +150,13 @@ def test_memory_lesson_steps_match_the_view(window, page, qtbot):
     window.views[step.view].apply_lesson_gemm(step.gemm)
     c = page.attention.comparison
     assert (c.seq_len, c.head_dim, c.dtype) == (4096, 128, "fp16")
-    for text in (si_bytes(c.naive.hbm_bytes), si_bytes(c.flash.hbm_bytes), "45.9 µs", "10.4 µs"):
+    for text in (si_bytes(c.naive.hbm_bytes), si_bytes(c.flash.global_bytes), si_bytes(c.flash.hbm_bytes),
+                 "45.9 µs", "10.4 µs"):
         assert text in step.text("en"), text
     assert page.attention.cells[("time", "naive")].text() == "45.9 µs"
     ref = compare_attention("H100", 4096, 128, dtype="fp16")
-    assert ref.hbm_reduction == pytest.approx(2.0, abs=0.01)
+    assert ref.global_reduction == pytest.approx(2.0, abs=0.01) and ref.flash.reuse_level == "l2"
+    assert ref.hbm_reduction == pytest.approx(ref.naive.hbm_bytes / ref.flash.hbm_bytes)
 
 
 def test_memory_inputs_survive_a_restart(qtbot, settings, light_theme):
