@@ -26,7 +26,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from explorer.cli.main import NoGpuError
+    from explorer.cli.errors import NoGpuError
     from explorer.gpu.compiler import compile_file, normalize_arch
     from explorer.gpu.errors import GpuUnavailable
     from explorer.model.errors import InputError

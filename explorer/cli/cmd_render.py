@@ -50,7 +50,7 @@ def run(args) -> int:
     if out.suffix.lower() != ".png":
         raise InputError("--out", f"{args.out!r} must end in .png")
     try:
-        from explorer.gui.render import parse_size, render_png
+        from explorer.gui.headless.render import parse_size, render_png
     except ImportError as exc:
         raise InputError("render", f"drawing needs PySide6 and pyqtgraph ({exc}); install with pip install -e .") from None
     size = parse_size(args.size)

@@ -1,7 +1,7 @@
 """``warp-explorer render`` with ``--lesson NAME --step K`` and/or ``--animate START:END[:STEP]``.
 
 Checks every argument before building a window, so a mistake is one line and
-exit code 2 (an :class:`InputError`), then hands over to :mod:`explorer.gui.slides`.
+exit code 2 (an :class:`InputError`), then hands over to :mod:`explorer.gui.headless.slides`.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ def run_slides(args) -> int:
     if not 0 < args.fps <= 60:
         raise InputError("--fps", f"{args.fps:g} is outside 1..60")
     try:
-        from explorer.gui import slides
-        from explorer.gui.render import parse_size
+        from explorer.gui.headless import slides
+        from explorer.gui.headless.render import parse_size
     except ImportError as exc:
         raise InputError("render", f"drawing needs PySide6 and pyqtgraph ({exc}); install with pip install -e .") from None
     size = parse_size(args.size)
@@ -51,7 +51,7 @@ def run_slides(args) -> int:
         if args.set:
             scenario = scenario.with_overrides(args.set)
     if args.animate is not None:
-        from explorer.gui import export as ex
+        from explorer.gui.files import export as ex
 
         if suffix == ".gif":
             ex.require_pillow()

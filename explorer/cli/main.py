@@ -15,13 +15,10 @@ import re
 import sys
 
 from explorer import __version__
+from explorer.cli.errors import NoGpuError
 from explorer.model.errors import SHOWN_CHARS, InputError, shown
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_NO_GPU = 0, 1, 2, 3
-
-
-class NoGpuError(Exception):
-    """No usable NVIDIA GPU or driver: exit code 3 with one clear line."""
 
 
 class CliParser(argparse.ArgumentParser):
@@ -65,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors
         return int(exc.code or 0)
     try:
+        if args.command is None and args.smoke_test:
+            from explorer.smoke import run as run_smoke_test
+
+            return run_smoke_test(args)
         if args.command is None:
             from explorer.cli.commands import run_gui
 
