@@ -28,6 +28,8 @@ class CliParser(argparse.ArgumentParser):
         # argparse repeats the offending words whole: a 5,000-digit one is cut short
         message = re.sub(r"'[^']{%d,}'" % SHOWN_CHARS, lambda m: shown(m.group(0)[1:-1]), message)
         message = re.sub(r"\S{%d,}" % SHOWN_CHARS, lambda m: shown(m.group(0))[1:], message)
+        # ... and control characters as they are: a newline in an argument would split the line
+        message = re.sub(r"[\x00-\x1f\x7f]", lambda m: m.group(0).encode("unicode_escape").decode("ascii"), message)
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(EXIT_INPUT)
 

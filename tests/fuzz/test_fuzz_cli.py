@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from explorer.model.catalog import gpu_names
@@ -171,6 +171,7 @@ def test_measure_flags(flags, scenario, sets, dry_run, name):
 @given(argv=st.lists(st.one_of(st.sampled_from(["gpus", "occupancy", "gemm", "--json", "--batch", "--out", "--set",
                                                 "--help", "--version", "--lang", "-"]),
                                nasty_text(10)), min_size=1, max_size=4))
+@example(argv=["gpus", "\n"])  # argparse quoted the newline as is: two lines
 def test_any_argument_list(argv):
     """Random words: usage errors are one line and exit 2, never a traceback."""
     long_running = {"render", "simulate", "measure", "bench", "compile", "program"}
