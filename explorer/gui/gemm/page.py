@@ -255,7 +255,10 @@ class GemmInputs(QGroupBox, FieldTexts):
             self.form.setRowVisible(self.rows[name], name in own)
 
     def show_errors(self, errors: dict[str, str]) -> None:
-        show_field_errors(self.fields, errors, self.tr("enter a whole number"))
+        required = {name: f for name, f in self.fields.items() if name not in OPTIONAL}
+        show_field_errors(required, errors, self.tr("enter a whole number"))
+        for name in OPTIONAL:  # empty means "the default": the core's message is about the default in use
+            self.fields[name].set_error(errors.get(name))
         for name, c in self.choices.items():
             c.set_error(errors.get(name))
         show_combo_error(self.dtype, self.dtype_error, errors.get("dtype") or errors.get("gpu"))
