@@ -1280,12 +1280,12 @@
         <translation>&amp;Тип данных:</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+55"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <location line="+2"/>
         <location line="+2"/>
         <source>auto: {v}</source>
@@ -1300,7 +1300,7 @@
         <translation>wgmma + TMA</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>SIMT (FFMA)</source>
         <translation>SIMT (FFMA)</translation>
     </message>
@@ -1310,7 +1310,7 @@
         <translation>кооперативное</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>ping-pong</source>
         <translation>пинг-понг</translation>
     </message>
@@ -1320,7 +1320,7 @@
         <translation>со специализацией варпов</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>multistage</source>
         <translation>многостадийное</translation>
     </message>
@@ -1370,12 +1370,12 @@
         <translation>MMA плиток самого загруженного SM (их {n}) длятся дольше, чем перемещение их данных</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>the FFMAs of the {n} tile(s) on the busiest SM take longer than moving their data</source>
         <translation>FFMA плиток самого загруженного SM (их {n}) длятся дольше, чем перемещение их данных</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>the warps issue more instructions than the schedulers can issue per clock</source>
         <translation>варпы выдают больше инструкций, чем планировщики успевают выдать за такт</translation>
     </message>
@@ -1400,12 +1400,12 @@
         <translation>загрузки плиток из L2 длятся дольше вычислений (их сокращают плитки крупнее или рассылка в кластере)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>too few loads in flight to cover the memory latency (more stages or more CTAs per SM would help)</source>
         <translation>в полёте слишком мало загрузок, чтобы покрыть задержку памяти (помогут больше стадий или больше CTA на SM)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>the K loop is too short to hide the first stage&apos;s latency and the epilogue</source>
         <translation>цикл по K слишком короток, чтобы скрыть задержку первой стадии и эпилог</translation>
     </message>
@@ -1435,12 +1435,12 @@
         <translation>частоты: симулятор гоняет {gpu} на его boost-частоте {boost} МГц со своими скоростями блоков; план пересчитывает все величины на такт при {eff} МГц (пиковая частота {peak} МГц × {frac} устойчиво): сравнивайте время симуляции с основным циклом модели на частоте симулятора</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the plan takes the largest main-loop term ({term}) as if everything else overlapped it; the simulator issues each warp&apos;s instructions in order and queues them at each unit, so latencies and near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it</source>
         <translation>план берёт наибольшее слагаемое основного цикла ({term}), как будто всё остальное с ним совмещается; симулятор выдаёт инструкции каждого варпа по порядку и ставит их в очередь у каждого блока, так что задержки и блоки, близкие к пределу, частично складываются, а блок, пик которого симулятор не ограничивает, замедлить его не может</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>{n} warp(s) per scheduler ({ctas} CTA(s) x {warps} warps per SM): while a warp waits for its copies, fragment loads or the barrier, little else can issue</source>
         <translation>варпов на планировщик: {n} (CTA: {ctas} × варпов: {warps} на SM): пока варп ждёт свои копии, загрузки фрагментов или барьер, выдавать почти нечего</translation>
     </message>
@@ -1450,7 +1450,7 @@
         <translation>в симуляторе пока нет операций wgmma и TMA: сценарий заменяет TMA копированием по потокам (ldg + sts), а асинхронную MMA — операциями mma m16n8k16 на долю каждого варпа, и копирует каждый варп-потребитель (варпа-производителя нет); чтения разделяемой памяти по дескрипторам не симулируются; записи каждого шага по K ждут его MMA, поэтому конвейер MMA опустошается на каждом барьере</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges the sts to shared memory, which the plan does not</source>
         <translation>симулятор проводит каждую копию через регистры (ldg + sts; cp.async в нём нет) и относит sts на счёт разделяемой памяти, чего план не делает</translation>
     </message>
@@ -1460,7 +1460,7 @@
         <translation>сценарий не умеет двойную буферизацию фрагментов (каждый шаг MMA ждёт загрузки фрагментов прямо перед ним), поэтому каждый срез открывает задержку разделяемой памяти; CUTLASS загружает фрагменты следующего среза во время MMA текущего, как и предполагает план</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>the simulator&apos;s mma op is m16n8k16 (4096 FLOP); {dtype}&apos;s {shape} MMAs are simulated as that many m16n8k16 MMAs</source>
         <translation>операция mma симулятора — m16n8k16 (4096 FLOP); MMA {shape} для {dtype} симулируются как эквивалентное число MMA m16n8k16</translation>
     </message>
@@ -1480,7 +1480,7 @@
         <translation>BM = {bm} не делится между 2 варп-группами-потребителями; берётся расписание пинг-понг</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>the {cluster} cluster pads the {grid} tile grid to {padded}: {n} padded tiles compute nothing</source>
         <translation>кластер {cluster} дополняет сетку плиток {grid} до {padded}: {n} добавленных плиток ничего не считают</translation>
     </message>
@@ -3711,7 +3711,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>PipelineView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/pipeline_view.py" line="+244"/>
+        <location filename="../../explorer/gui/gemm/pipeline_view.py" line="+245"/>
         <source>The main loop&apos;s pipeline</source>
         <translation>Конвейер основного цикла</translation>
     </message>

@@ -24,14 +24,17 @@ from explorer.gui.common.numbers import localize
 def path_names() -> dict[str, str]:
     """The main-loop paths (``Pipeline.path``) in a few words."""
     translate = QCoreApplication.translate
-    return {"wgmma": translate("GemmModelTexts", "wgmma + TMA"), "mma.sync": "mma.sync", "simt": translate("GemmModelTexts", "SIMT (FFMA)")}
+    return {"wgmma": translate("GemmModelTexts", "wgmma + TMA"), "mma.sync": "mma.sync",
+            "simt": translate("GemmModelTexts", "SIMT (FFMA)")}
 
 
 def schedule_names() -> dict[str, str]:
     """``Pipeline.schedule`` values."""
     translate = QCoreApplication.translate
-    return {"cooperative": translate("GemmModelTexts", "cooperative"), "pingpong": translate("GemmModelTexts", "ping-pong"),
-            "warp-specialized": translate("GemmModelTexts", "warp-specialized"), "multistage": translate("GemmModelTexts", "multistage")}
+    return {"cooperative": translate("GemmModelTexts", "cooperative"),
+            "pingpong": translate("GemmModelTexts", "ping-pong"),
+            "warp-specialized": translate("GemmModelTexts", "warp-specialized"),
+            "multistage": translate("GemmModelTexts", "multistage")}
 
 
 def term_texts() -> dict[str, str]:
@@ -70,23 +73,27 @@ def _reason_patterns() -> list[tuple[str, str]]:
     translate = QCoreApplication.translate
     return [
         (r"the MMAs of the (?P<n>\d+) tile\(s\) on the busiest SM take longer than moving their data",
-         translate("GemmModelTexts", "the MMAs of the {n} tile(s) on the busiest SM take longer than moving their data")),
+         translate("GemmModelTexts", "the MMAs of the {n} tile(s) on the busiest SM take longer than moving their "
+                                     "data")),
         (r"the FFMAs of the (?P<n>\d+) tile\(s\) on the busiest SM take longer than moving their data",
-         translate("GemmModelTexts", "the FFMAs of the {n} tile(s) on the busiest SM take longer than moving their data")),
+         translate("GemmModelTexts", "the FFMAs of the {n} tile(s) on the busiest SM take longer than moving their "
+                                     "data")),
         (r"the warps issue more instructions than the schedulers can issue per clock",
          translate("GemmModelTexts", "the warps issue more instructions than the schedulers can issue per clock")),
         (r"every operand passes through shared memory at (?P<bpc>\d+) B/clk per SM; the wgmma path reads them once "
          r"from shared memory without register staging",
-         translate("GemmModelTexts", "every operand passes through shared memory at {bpc} B/clk per SM; the wgmma path reads them once "
-                 "from shared memory without register staging")),
+         translate("GemmModelTexts", "every operand passes through shared memory at {bpc} B/clk per SM; the wgmma "
+                                     "path reads them once from shared memory without register staging")),
         (r"every operand passes through shared memory at (?P<bpc>\d+) B/clk per SM",
          translate("GemmModelTexts", "every operand passes through shared memory at {bpc} B/clk per SM")),
         (r"the bytes that must come from device memory take longer than the math",
          translate("GemmModelTexts", "the bytes that must come from device memory take longer than the math")),
         (r"the tile loads from L2 take longer than the math \(bigger tiles or cluster multicast cut them\)",
-         translate("GemmModelTexts", "the tile loads from L2 take longer than the math (bigger tiles or cluster multicast cut them)")),
+         translate("GemmModelTexts", "the tile loads from L2 take longer than the math (bigger tiles or cluster "
+                                     "multicast cut them)")),
         (r"too few loads in flight to cover the memory latency \(more stages or more CTAs per SM would help\)",
-         translate("GemmModelTexts", "too few loads in flight to cover the memory latency (more stages or more CTAs per SM would help)")),
+         translate("GemmModelTexts", "too few loads in flight to cover the memory latency (more stages or more CTAs "
+                                     "per SM would help)")),
         (r"the K loop is too short to hide the first stage's latency and the epilogue",
          translate("GemmModelTexts", "the K loop is too short to hide the first stage's latency and the epilogue")),
     ]
@@ -120,46 +127,50 @@ def _difference_patterns() -> list[tuple[str, str]]:
     return [
         (r"the scenario runs the main loop only: the plan adds (?P<us>[\d.]+) us of pipeline fill and epilogue that "
          r"the simulation does not have",
-         translate("GemmModelTexts", "the scenario runs the main loop only: the plan adds {us} µs of pipeline fill and epilogue that the "
-                 "simulation does not have")),
+         translate("GemmModelTexts", "the scenario runs the main loop only: the plan adds {us} µs of pipeline fill "
+                                     "and epilogue that the simulation does not have")),
         (r"clocks: the simulator runs the (?P<gpu>\S+) at its (?P<boost>[\d.]+) MHz boost clock with its own unit "
          r"rates; the plan converts every per-clock figure at (?P<eff>\d+) MHz \((?P<peak>[\d.]+) MHz peak clock x "
          r"(?P<frac>[\d.]+) sustained\): compare the simulated time with mainloop_at_simulator_clock",
-         translate("GemmModelTexts", "clocks: the simulator runs the {gpu} at its {boost} MHz boost clock with its own unit rates; the "
-                 "plan converts every per-clock figure at {eff} MHz ({peak} MHz peak clock x {frac} sustained): "
-                 "compare the simulated time with the model's main loop at the simulator's clock")),
+         translate("GemmModelTexts", "clocks: the simulator runs the {gpu} at its {boost} MHz boost clock with its "
+                                     "own unit rates; the plan converts every per-clock figure at {eff} MHz ({peak} "
+                                     "MHz peak clock x {frac} sustained): compare the simulated time with the "
+                                     "model's main loop at the simulator's clock")),
         (rf"the plan takes the largest main-loop term \((?P<term>{terms})\) as if everything else overlapped it; "
          r"the simulator issues each warp's instructions in order and queues them at each unit, so latencies and "
          r"near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it",
-         translate("GemmModelTexts", "the plan takes the largest main-loop term ({term}) as if everything else overlapped it; the "
-                 "simulator issues each warp's instructions in order and queues them at each unit, so latencies and "
-                 "near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it")),
+         translate("GemmModelTexts", "the plan takes the largest main-loop term ({term}) as if everything else "
+                                     "overlapped it; the simulator issues each warp's instructions in order and "
+                                     "queues them at each unit, so latencies and near-limit units add up partly, and "
+                                     "a unit whose peak the simulator does not cap cannot slow it")),
         (r"(?P<n>[\d.]+) warp\(s\) per scheduler \((?P<ctas>\d+) CTA\(s\) x (?P<warps>\d+) warps per SM\): while a "
          r"warp waits for its copies, fragment loads or the barrier, little else can issue",
-         translate("GemmModelTexts", "{n} warp(s) per scheduler ({ctas} CTA(s) x {warps} warps per SM): while a warp waits for its "
-                 "copies, fragment loads or the barrier, little else can issue")),
+         translate("GemmModelTexts", "{n} warp(s) per scheduler ({ctas} CTA(s) x {warps} warps per SM): while a warp "
+                                     "waits for its copies, fragment loads or the barrier, little else can issue")),
         (r"the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy \(ldg \+ sts\) for the "
          r"TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer warp copies "
          r"\(no producer warp\); the descriptor reads of shared memory are not simulated; each K-step's stores wait "
          r"for its MMAs, so the MMA pipe drains at every barrier",
-         translate("GemmModelTexts", "the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) for "
-                 "the TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer warp "
-                 "copies (no producer warp); the descriptor reads of shared memory are not simulated; each K-step's "
-                 "stores wait for its MMAs, so the MMA pipe drains at every barrier")),
+         translate("GemmModelTexts", "the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread "
+                                     "copy (ldg + sts) for the TMA and m16n8k16 mma ops for each warp's share of the "
+                                     "asynchronous MMA, and every consumer warp copies (no producer warp); the "
+                                     "descriptor reads of shared memory are not simulated; each K-step's stores wait "
+                                     "for its MMAs, so the MMA pipe drains at every barrier")),
         (r"the simulator stages each copy through registers \(ldg \+ sts; it has no cp\.async\) and charges the sts "
          r"to shared memory, which the plan does not",
-         translate("GemmModelTexts", "the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges the "
-                 "sts to shared memory, which the plan does not")),
+         translate("GemmModelTexts", "the simulator stages each copy through registers (ldg + sts; it has no "
+                                     "cp.async) and charges the sts to shared memory, which the plan does not")),
         (r"the scenario cannot double-buffer fragments \(each MMA step waits for the fragment loads just before "
          r"it\), so every slice exposes the shared-memory latency; CUTLASS loads the next slice's fragments during "
          r"this slice's MMAs, as the plan assumes",
-         translate("GemmModelTexts", "the scenario cannot double-buffer fragments (each MMA step waits for the fragment loads just before "
-                 "it), so every slice exposes the shared-memory latency; CUTLASS loads the next slice's fragments "
-                 "during this slice's MMAs, as the plan assumes")),
+         translate("GemmModelTexts", "the scenario cannot double-buffer fragments (each MMA step waits for the "
+                                     "fragment loads just before it), so every slice exposes the shared-memory "
+                                     "latency; CUTLASS loads the next slice's fragments during this slice's MMAs, as "
+                                     "the plan assumes")),
         (r"the simulator's mma op is m16n8k16 \(4096 FLOP\); (?P<dtype>\S+)'s (?P<shape>\S+) MMAs are simulated as "
          r"that many m16n8k16 MMAs",
-         translate("GemmModelTexts", "the simulator's mma op is m16n8k16 (4096 FLOP); {dtype}'s {shape} MMAs are simulated as that many "
-                 "m16n8k16 MMAs")),
+         translate("GemmModelTexts", "the simulator's mma op is m16n8k16 (4096 FLOP); {dtype}'s {shape} MMAs are "
+                                     "simulated as that many m16n8k16 MMAs")),
     ]
 
 
@@ -176,10 +187,12 @@ def _note_patterns() -> list[tuple[str, str]]:
         (r"(?P<asked>\d+) stages of a (?P<tile>\S+) tile do not fit (?P<gpu>\S+)'s shared memory; using (?P<n>\d+)",
          translate("GemmModelTexts", "{asked} stages of a {tile} tile do not fit {gpu}'s shared memory; using {n}")),
         (r"BM = (?P<bm>\d+) does not split between 2 consumer warpgroups; using the pingpong schedule",
-         translate("GemmModelTexts", "BM = {bm} does not split between 2 consumer warpgroups; using the pingpong schedule")),
+         translate("GemmModelTexts", "BM = {bm} does not split between 2 consumer warpgroups; using the pingpong "
+                                     "schedule")),
         (r"the (?P<cluster>\d+x\d+) cluster pads the (?P<grid>\d+x\d+) tile grid to (?P<padded>\d+x\d+): "
          r"(?P<n>\d+) padded tiles compute nothing",
-         translate("GemmModelTexts", "the {cluster} cluster pads the {grid} tile grid to {padded}: {n} padded tiles compute nothing")),
+         translate("GemmModelTexts", "the {cluster} cluster pads the {grid} tile grid to {padded}: {n} padded tiles "
+                                     "compute nothing")),
     ]
 
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pytest
-from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QLabel
 
 from explorer.gemm import gemm_points, plan_gemm, plan_roofs, roofline
@@ -22,6 +20,7 @@ from explorer.gui.gemm.pipeline_view import UNIT_COLORS, PipelineDiagram, step_k
 from explorer.gui.gemm.session import evaluate_gemm, explorer_scenario, knob_path, lesson_texts, plan_inputs
 from explorer.gui.shell.i18n import install_translators
 from explorer.lessons import get_lesson
+from tests.gui.gemm.pixels import count_color
 from tests.gui.support import RUN_TIMEOUT, show_page
 
 BIG = {"m": 4096, "n": 4096, "k": 4096, "dtype": "bf16"}
@@ -30,14 +29,6 @@ BIG = {"m": 4096, "n": 4096, "k": 4096, "dtype": "bf16"}
 @pytest.fixture
 def page(window, qtbot) -> GemmPage:
     return show_page(window, qtbot, "gemm")
-
-
-def count_color(widget, hex_color: str, tol: int = 8) -> int:
-    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
-    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)[:, : img.width()]
-    e = QColor(hex_color)
-    bgr = np.array([e.blue(), e.green(), e.red()], np.int16)
-    return int((np.abs(arr[..., :3].astype(np.int16) - bgr) <= tol).all(axis=-1).sum())
 
 
 def visible_knobs(page) -> set[str]:
@@ -151,8 +142,8 @@ def test_the_pipeline_diagram_of_the_wgmma_path(page):
         assert seconds_text(plan.overheads[name]) in view.overheads.text()
     assert "1 producer warp issues the TMA copies and 8 consumer warps (2 warpgroups)" in view.roles.text()
     # drawn: the TMA box orange, the wgmma box blue, the words inside
-    assert count_color(view.diagram, UNIT_COLORS["copy"]) > 200
-    assert count_color(view.diagram, UNIT_COLORS["math"]) > 200
+    assert count_color(view.diagram, UNIT_COLORS["copy"], tol=8) > 200
+    assert count_color(view.diagram, UNIT_COLORS["math"], tol=8) > 200
 
 
 def test_the_pipeline_diagram_of_the_other_paths(page):
@@ -219,7 +210,7 @@ def test_the_roofline_draws_the_shared_memory_slope_and_point_and_the_binding_ro
     assert "bound: Tensor Cores (sustained), 772 TFLOPS" in page.roofline_legend.text().replace("&nbsp;", " ")
     assert "shared 33.5 TB/s" in page.roofline_legend.text().replace("&nbsp;", " ")
     assert "the roof that binds it (thick line): Tensor Cores (sustained)" in page.roofline_caption.text()
-    assert count_color(plot, SHARED_COLOR) > 30 and count_color(plot, BOUND_COLOR) > 30
+    assert count_color(plot, SHARED_COLOR, tol=8) > 30 and count_color(plot, BOUND_COLOR, tol=8) > 30
     # a bandwidth bound: the slope the model uses, named
     page.apply_lesson_gemm(dict(BIG, gpu="B200"))
     bound = page.roofline.bound_roof

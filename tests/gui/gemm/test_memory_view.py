@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from PySide6.QtGui import QColor, QImage
 
 from explorer.gemm import coalescing_table, compare_attention, flash_hbm_bytes, memory_hierarchy, naive_hbm_bytes
 from explorer.gui.common import palette as oi
@@ -14,21 +12,13 @@ from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
 from explorer.lessons import get_lesson
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
+from tests.gui.gemm.pixels import count_color
 from tests.gui.support import RUN_TIMEOUT, show_page, wait_run
 
 
 @pytest.fixture
 def page(window, qtbot) -> MemoryPage:
     return show_page(window, qtbot, "memory")
-
-
-def count_color(widget, hex_color: str, tol: int = 4) -> int:
-    """Pixels of the widget's image within ``tol`` of the colour."""
-    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
-    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)[:, : img.width()]
-    e = QColor(hex_color)
-    bgr = np.array([e.blue(), e.green(), e.red()], np.int16)
-    return int((np.abs(arr[..., :3].astype(np.int16) - bgr) <= tol).all(axis=-1).sum())
 
 
 def test_hierarchy_rows_show_the_cores_figures_drawn(page):
