@@ -332,3 +332,21 @@ def test_the_pipeline_in_russian(page, qapp):
         view.deleteLater()
     finally:
         install_translators(qapp, "en")
+
+
+def test_the_path_and_its_knobs_survive_a_restart(qtbot, settings, light_theme):
+    from explorer.gui.shell.main_window import MainWindow
+
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    first.views["gemm"].apply_lesson_gemm(dict(BIG, gpu="H100", path="wgmma", schedule="pingpong",
+                                               tile="128x128x64", cluster="1x2", a_source="registers"))
+    assert first.views["gemm"].plan.pipeline.schedule == "pingpong"
+    first.close()
+    second = MainWindow(settings=settings)
+    qtbot.addWidget(second)
+    g = second.views["gemm"]
+    assert {name: g.inputs.choices[name].value() for name in ("path", "schedule", "a_source")} == \
+        {"path": "wgmma", "schedule": "pingpong", "a_source": "registers"}
+    p = g.plan.pipeline
+    assert (p.schedule, p.cluster, p.a_source) == ("pingpong", (1, 2), "registers")

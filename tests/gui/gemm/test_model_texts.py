@@ -27,7 +27,8 @@ PLANS = [
     ("H100", 4096, 4096, 4096, "fp32", {}),  # SIMT, issue
     ("V100", 4096, 4096, 4096, "fp16", {}),  # LDG + STS
     ("H100", 4096, 4096, 4096, "tf32", {"path": "mma.sync"}),  # m16n8k8: "simulated as that many"
-    ("A100", 128, 128, 64, "bf16", {}),  # a short K loop
+    ("A100", 128, 128, 64, "bf16", {}),  # a short K loop: fill and epilogue
+    ("A100", 1024, 1024, 8192, "fp16", {"stages": 1}),  # nothing in flight: latency
     ("H100", 4096, 4096, 4096, "bf16", {"tile": "64x256x64"}),  # the pingpong note
     ("A100", 896, 4864, 4096, "fp16", {"tile": "128x256x64"}),  # the warps note
     ("H100", 3968, 4096, 4096, "bf16", {}),  # 31 tile rows: the cluster padding note
@@ -47,7 +48,8 @@ def russian(qapp):
 
 def test_the_plans_cover_every_bound_and_note():
     ps = plans()
-    assert {p.bound_term for p in ps} >= {"tensor_core", "hbm", "l2", "shared", "issue"}
+    assert {p.bound_term for p in ps} == {"tensor_core", "hbm", "l2", "shared", "issue", "fill_and_epilogue",
+                                          "latency"}
     notes = " ".join(n for p in ps for n in p.notes)
     for part in ("warps do not suit", "pingpong schedule", "cluster pads"):
         assert part in notes, part
