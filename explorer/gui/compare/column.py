@@ -128,6 +128,12 @@ class RunColumn(QWidget):
             "{launched} launched · {resident} resident · {ready} ready · {issued} issued").format(
             launched=num(launched), resident=num(resident), ready=num(eligible), issued=num(issued)))
 
+    def set_compact(self, on: bool) -> None:
+        """No timeline, and the counts plot gets its room (a short screen at a large presentation scale)."""
+        self.timeline.setVisible(not on)
+        layout = self.layout()
+        layout.setStretchFactor(self.counts, 4 if on else 3)
+
     # -- look --------------------------------------------------------------------------
     def views(self) -> tuple:
         return self.grid, self.timeline, self.counts

@@ -38,6 +38,11 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
 MAX_CHANGES_SHOWN = 4  # scenario keys named in the "B differs from A in" line (all of them in its tooltip)
+# Below this many lines of text in the page's height, the columns are compact (1280x720 holds ~45 lines at
+# 100%, ~41 at 125%, ~34 at 150%; 1920x1080 ~51 at 150%, ~31 at 250%):
+# no timelines (the grid, the counts and the table tell the A/B story) and no scenario line in the titles
+# (the "B differs from A in" line says what changed), so nothing is squeezed until it cannot be read.
+COMPACT_LINES = 40
 
 
 class ComparePage(Page):
@@ -52,6 +57,7 @@ class ComparePage(Page):
         self.clock = PlaybackClock(self)
         self.pending_pin: Scenario | None = None  # a pin remembered from the last run, simulated on first show
         self.pin_failed = ""
+        self.compact = False
 
         # -- the bar on top (hidden in presentation mode) ----------------------------------
         self.toolbar = QWidget(self)
@@ -225,7 +231,7 @@ class ComparePage(Page):
             if run is not None and not es.run_is_current:
                 head += " · " + (self.tr("invalid input in the Explorer: its last good run") if es.errors or es.failed
                                  else self.tr("the Explorer is simulating a new one…"))
-        return head if run is None else head + " — " + scenario_line(run.result.scenario)
+        return head if run is None or self.compact else head + " — " + scenario_line(run.result.scenario)
 
     def _show_heading(self, side: str) -> None:
         self.columns[side].title.setText(self._heading(side))
@@ -338,6 +344,24 @@ class ComparePage(Page):
         QTimer.singleShot(0, self, self._simulate_pending_pin)
         for column in self.columns.values():  # the whole run, now that the plots have their sizes
             column.show_all()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._fit()
+
+    def display_scale_changed(self, _scale: float) -> None:
+        """Presentation mode scaled the fonts (``lessons.display_scale`` calls this)."""
+        self._fit()
+
+    def _fit(self) -> None:
+        """Compact columns when the page holds fewer than :data:`COMPACT_LINES` lines of its text."""
+        compact = self.height() < COMPACT_LINES * self.fontMetrics().lineSpacing()
+        if compact == self.compact:
+            return
+        self.compact = compact
+        for side, column in self.columns.items():
+            column.set_compact(compact)
+            self._show_heading(side)
 
     def themed_views(self) -> tuple:
         return (*self.columns.values(), self.legend)

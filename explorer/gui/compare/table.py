@@ -90,7 +90,19 @@ class CompareTable(QFrame):
                 cell.setToolTip(heads[key][1])
                 self.grid.addWidget(cell, r, col)
                 self.cells[(row, key)] = cell
-        self.empty_text = self.tr("Pin a run (Ctrl+Shift+B) to compare it with the Explorer's.")
+        self.fit_columns()
+
+    # -- widths: a column is never narrower than its longest word (words do not break) --------------
+    def fit_columns(self) -> None:
+        for col, key in enumerate(COLUMNS, start=1):
+            labels = [self.grid.itemAtPosition(0, col).widget()] + [self.cells[(row, key)] for row in ("a", "b", "change")]
+            widest = max((label.fontMetrics().horizontalAdvance(word) for label in labels
+                          for word in label.text().split()), default=0)
+            self.grid.setColumnMinimumWidth(col, widest + 6)
+
+    def display_scale_changed(self, _scale: float) -> None:
+        """Presentation mode scaled the fonts (``lessons.display_scale`` calls this)."""
+        self.fit_columns()
 
     def _label(self, text: str, font: QFont | None = None) -> QLabel:
         label = QLabel(text, self)
@@ -112,11 +124,11 @@ class CompareTable(QFrame):
             "issue_slot_utilization": (self.tr("Issue slots used"), self.tr(
                 "Instructions issued ÷ (cycles × SMs × schedulers): the share of issue capacity that did work.")),
             "dram_bandwidth": (self.tr("DRAM bandwidth"), self.tr(
-                "Bytes moved to and from device memory ÷ kernel time, and its share of the GPU's peak.")),
+                "Bytes moved to and from device memory ÷ kernel time · its share of the GPU's peak.")),
             "bottleneck": (self.tr("Bottleneck"), self.tr(
                 "What limits the run: the unit busiest against its peak, from the simulator's throughput units; "
-                "without them, estimated: issue slots when 60% or more are used, else latency, with the state "
-                "most warps wait in.")),
+                "without them, estimated: issue slots or DRAM when it reaches 60% of its peak, else latency, with "
+                "the state most warps wait in.")),
         }
 
     # -- filling -----------------------------------------------------------------------
@@ -141,6 +153,7 @@ class CompareTable(QFrame):
             changed = d.changed or (key == "theoretical_occupancy" and limiters.changed)
             change.setText(self._change(d, limiters, faster))
             self._mark(change, changed)
+        self.fit_columns()
 
     def _mark(self, cell: QLabel, changed: bool) -> None:
         """A changed figure stands out (bold on the theme's highlight), as the limiter does elsewhere."""
@@ -168,7 +181,7 @@ class CompareTable(QFrame):
     def _bandwidth(self, bw: Bandwidth) -> str:
         if bw.share is None:
             return bandwidth_text(bw.gbs)
-        return self.tr("{bw} ({pct} of peak)").format(bw=bandwidth_text(bw.gbs), pct=pct(bw.share, 0))
+        return self.tr("{bw} · {pct}").format(bw=bandwidth_text(bw.gbs), pct=pct(bw.share, 0))
 
     def _bottleneck(self, b: Bottleneck) -> str:
         name = unit_names().get(b.unit, b.unit)
@@ -176,8 +189,8 @@ class CompareTable(QFrame):
             if b.waiting_for is None:
                 return name
             state = short_names()[NAMES.index(b.waiting_for)] if b.waiting_for in NAMES else b.waiting_for
-            return self.tr("{unit}: mostly {state}").format(unit=name, state=state)
-        return self.tr("{unit} at {pct} of peak").format(unit=name, pct=pct(b.share, 0))
+            return self.tr("{unit} ({state})").format(unit=name, state=state)
+        return self.tr("{unit}: {pct} of peak").format(unit=name, pct=pct(b.share, 0))
 
     def _change(self, d: Difference, limiters: Difference, faster: float | None) -> str:
         key = d.key

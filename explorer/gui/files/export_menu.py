@@ -43,7 +43,7 @@ from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.files import export as ex
 
 PANEL_NAMES = ("sm_grid", "timeline", "counts", "metrics", "legend", "scenario", "occupancy", "occupancy_graphs",
-               "gemm", "roofline", "memory")
+               "gemm", "roofline", "memory", "compare")
 
 
 class ExportFeature(QObject):
@@ -81,6 +81,7 @@ class ExportFeature(QObject):
             "metrics": self.tr("Metrics"), "legend": self.tr("State legend"), "scenario": self.tr("Scenario panel"),
             "occupancy": self.tr("Occupancy calculator"), "occupancy_graphs": self.tr("Occupancy graphs"),
             "gemm": self.tr("GEMM view"), "roofline": self.tr("Roofline"), "memory": self.tr("Memory hierarchy"),
+            "compare": self.tr("A/B compare (both runs and the table)"),
         } | {k: k for k in w.lesson_targets if k not in PANEL_NAMES}
 
     def subjects(self, explorer_only: bool = False) -> list[str]:
