@@ -58,6 +58,7 @@ class ComparePage(Page):
         self.pending_pin: Scenario | None = None  # a pin remembered from the last run, simulated on first show
         self.pin_failed = ""
         self.compact = False
+        self._stale = False  # runs changed while the tab was hidden: redrawn when it is shown
 
         # -- the bar on top (hidden in presentation mode) ----------------------------------
         self.toolbar = QWidget(self)
@@ -248,6 +249,13 @@ class ComparePage(Page):
 
     def _show_runs(self) -> None:
         s = self.session
+        self.unpin_button.setEnabled(s.pinned is not None or self.pending_pin is not None)
+        self.transport.set_length(s.length)
+        self.set_status(self._summary())
+        if not self.isVisible():  # every Explorer edit changes B: draw it only when someone looks
+            self._stale = True
+            return
+        self._stale = False
         same_axis = s.alignment == "cycle"
         for side, column in self.columns.items():
             run = s.run(side)
@@ -258,9 +266,6 @@ class ComparePage(Page):
         else:
             self.table.clear()
         self.changes.setText(self._changes_text())
-        self.unpin_button.setEnabled(s.pinned is not None or self.pending_pin is not None)
-        self.transport.set_length(s.length)
-        self.set_status(self._summary())
         self._show_position(s.t)
 
     def _changes_text(self) -> str:
@@ -311,13 +316,17 @@ class ComparePage(Page):
 
     def _show_position(self, t: int) -> None:
         s = self.session
+        self.transport.set_cycle(t)
+        if self._stale:
+            return
         for side, column in self.columns.items():
             frame = s.frame(side)
             if frame is not None:
                 column.show_frame(frame)
-        self.transport.set_cycle(t)
 
     def _show_selection(self, _sm: int) -> None:
+        if self._stale:
+            return  # drawn with the runs when the tab is shown
         for side, column in self.columns.items():
             column.set_sm(self.session.sm_for(side))
 
@@ -342,8 +351,14 @@ class ComparePage(Page):
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
         QTimer.singleShot(0, self, self._simulate_pending_pin)
+        if self._stale:
+            self._show_runs()
         for column in self.columns.values():  # the whole run, now that the plots have their sizes
             column.show_all()
+
+    def hideEvent(self, event) -> None:  # noqa: N802 - Qt API
+        self.clock.pause()  # no playback nobody sees
+        super().hideEvent(event)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)

@@ -159,6 +159,7 @@ def test_the_pin_survives_a_language_switch(window, compare, qtbot, english):
     page = new.feature("compare")
     assert page.pinned is pinned  # the run itself: nothing re-simulated
     assert page.session.t == 1234
+    new.show_view("compare")
     assert page.table.cells[("a", "cycles")].text() == num(pinned.summary["cycles"])  # Russian digit groups
     assert page.table.cells[("a", "cycles")].text() != f"{pinned.summary['cycles']:,}"
     assert new.feature("compare_actions").menu.title() == "Сравнение A/&B"
@@ -208,6 +209,14 @@ def test_shortcuts_and_mnemonic_are_unique_in_the_window(window):
     assert tab == "A/&B compare" and letters.count("b") == 1
 
 
+def test_the_hidden_tab_draws_nothing_until_shown(window, compare, qtbot):
+    compare.pin()
+    second = edit_registers(window, qtbot, 64)
+    assert compare.session.current is second and compare.columns["b"].grid.run is not second  # not drawn yet
+    window.show_view("compare")
+    assert compare.columns["b"].grid.run is second and compare.columns["b"].counts.run is second
+
+
 def test_dark_theme_reaches_both_columns(window, compare):
     compare.pin()
     window.set_theme_mode("dark")
@@ -218,8 +227,9 @@ def test_dark_theme_reaches_both_columns(window, compare):
 
 
 def test_unpinning_clears_the_table_and_says_how_to_pin(window, compare):
-    compare.pin()
-    compare.unpin()
+    window.feature("compare_actions").toggle_action.trigger()  # pins the Explorer's run and shows both
+    assert compare.table.cells[("a", "cycles")].text() == num(compare.pinned.summary["cycles"])
+    window.feature("compare_actions").unpin_action.trigger()
     assert compare.pinned is None and compare.table.cells[("a", "cycles")].text() == "–"
     assert "Ctrl+Shift+B" in compare.changes.text()
     assert not compare.unpin_button.isEnabled()
