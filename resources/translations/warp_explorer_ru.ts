@@ -323,7 +323,7 @@
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../explorer/gui/compare/page.py" line="+65"/>
+        <location filename="../../explorer/gui/compare/page.py" line="+67"/>
         <source>&lt;b&gt;A/B compare&lt;/b&gt;</source>
         <translation>&lt;b&gt;Сравнение A/B&lt;/b&gt;</translation>
     </message>
@@ -368,7 +368,7 @@
         <translation>Забыть закреплённый прогон.</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+127"/>
         <source>Nothing to pin yet: the Explorer is still simulating.</source>
         <translation>Закреплять пока нечего: Explorer ещё симулирует.</translation>
     </message>
@@ -393,7 +393,7 @@
         <translation>Explorer симулирует новый…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>The Explorer is simulating…</source>
         <translation>Explorer симулирует…</translation>
     </message>
@@ -413,7 +413,7 @@
         <translation>Ничего не закреплено: Ctrl+Shift+B закрепляет прогон Explorer как A (Ctrl+B закрепляет его и открывает сравнение).</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+30"/>
         <source>Waiting for the Explorer&apos;s run.</source>
         <translation>Ожидание прогона Explorer.</translation>
     </message>
@@ -448,19 +448,9 @@
         <translation>Сравнение A/B: ничего не закреплено (Ctrl+Shift+B закрепляет прогон Explorer).</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>A: {a} cycles · B: {b} cycles</source>
         <translation>A: тактов {a} · B: тактов {b}</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>B {x}× faster</source>
-        <translation>B быстрее в {x} раза</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>B {x}× slower</source>
-        <translation>B медленнее в {x} раза</translation>
     </message>
 </context>
 <context>
@@ -521,7 +511,7 @@
         <translation>задержка</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+61"/>
         <source>A (pinned)</source>
         <translation>A (закреплён)</translation>
     </message>
@@ -551,12 +541,12 @@
         <translation>Чем B отличается от A: количества и время — с отношением, доли — в процентных пунктах (п. п.).</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>Bytes moved to and from device memory ÷ kernel time · its share of the GPU&apos;s peak.</source>
         <translation>Байты, переданные в память устройства и из неё, ÷ время ядра · доля от пика GPU.</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+70"/>
         <source>{bw} · {pct}</source>
         <translation>{bw} · {pct}</translation>
     </message>
@@ -571,7 +561,7 @@
         <translation>{unit}: {pct} пика</translation>
     </message>
     <message>
-        <location line="-75"/>
+        <location line="-88"/>
         <source>Cycles</source>
         <translation>Такты</translation>
     </message>
@@ -636,7 +626,7 @@
         <translation>Что ограничивает прогон: блок, сильнее всех загруженный относительно своего пика, по блокам пропускной способности симулятора; без них — оценка: слоты выдачи или DRAM, если загрузка достигает 60% пика, иначе задержка и состояние, в котором ждёт большинство варпов.</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+54"/>
         <source>{us} µs</source>
         <translation>{us} мкс</translation>
     </message>
@@ -651,15 +641,15 @@
         <translation>изменилось</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <location line="+3"/>
-        <location line="+5"/>
+        <location line="-165"/>
+        <location line="+165"/>
+        <location line="+4"/>
         <location line="+5"/>
         <source>same</source>
         <translation>без изменений</translation>
     </message>
     <message>
-        <location line="-8"/>
+        <location line="-172"/>
         <source>B {x}× faster</source>
         <translation>B быстрее в {x} раза</translation>
     </message>
@@ -669,7 +659,7 @@
         <translation>B медленнее в {x} раза</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+166"/>
         <source>{pp} pp</source>
         <translation>{pp} п. п.</translation>
     </message>

@@ -19,7 +19,8 @@ from __future__ import annotations
 import tomllib
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.legend import StateLegend
@@ -29,9 +30,9 @@ from explorer.gui.common.settings import as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.widgets import select_data, splitter
 from explorer.gui.compare.column import RunColumn, scenario_line
-from explorer.gui.compare.differences import scenario_changes, speedup
+from explorer.gui.compare.differences import scenario_changes
 from explorer.gui.compare.session import ALIGNMENTS, SIDES, CompareSession
-from explorer.gui.compare.table import CompareTable
+from explorer.gui.compare.table import CompareTable, speed_text
 from explorer.gui.explore.run_data import SimRun, simulate_run, simulate_sm_trace
 from explorer.gui.explore.transport import PlaybackClock, TransportBar, playback_keys
 from explorer.model.errors import InputError
@@ -90,9 +91,52 @@ class ComparePage(Page):
         bar.addWidget(self.pin_button)
         bar.addWidget(self.unpin_button)
 
-        # -- what is exported as one picture: columns, legends, changes, table --------------
+        # -- what is exported as one picture: columns, legends, changes, table (built when first shown:
+        # four plots and two grids cost the window's start a few hundred milliseconds) ------------
         self.body = QWidget(self)
         self.body.setObjectName("compare_body")
+        self.body_layout = QVBoxLayout(self.body)
+        self.body_layout.setContentsMargins(0, 0, 0, 0)
+        self.body_layout.setSpacing(2)
+        self.columns: dict[str, RunColumn] = {}  # side -> column, once built
+
+        self.transport = TransportBar(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.body, 1)
+        layout.addWidget(self.transport)
+
+        # -- wiring ------------------------------------------------------------------------
+        s = self.session
+        s.runs_changed.connect(self._show_runs)
+        s.position_changed.connect(self._show_position)
+        s.selection_changed.connect(self._show_selection)
+        self.align.currentIndexChanged.connect(lambda _i: s.set_alignment(self.align.currentData()))
+        self.pin_button.clicked.connect(self.pin)
+        self.unpin_button.clicked.connect(self.unpin)
+        self.transport.cycle_requested.connect(s.set_position)
+        self.transport.step_requested.connect(s.step)
+        self.transport.play_toggled.connect(self.toggle_play)
+        self.transport.speed_changed.connect(lambda speed: setattr(self.clock, "speed", int(speed)))
+        self.clock.advance.connect(self._advance)
+        self.clock.playing_changed.connect(self.transport.set_playing)
+        self._syncing = False
+        self.key_actions = playback_keys(self, play=self.toggle_play, step=s.step, to_start=s.to_start,
+                                         to_end=s.to_end)
+        es = explorer.session
+        es.run_changed.connect(self._explorer_run)
+        es.simulation_changed.connect(self._explorer_state)
+        if es.run is not None:
+            s.set_current(es.run)
+        self._show_runs()
+
+    def build_views(self) -> None:
+        """The columns, legends and table (once; the tab's first show does it, so does a headless render)."""
+        if self.columns:
+            return
+        s = self.session
         self.columns = {side: RunColumn(side, self.body) for side in SIDES}
         self.split = splitter(Qt.Orientation.Horizontal, self.body, "compare_columns",
                               (self.columns["a"], self.columns["b"]), stretch=(1, 1))
@@ -108,53 +152,54 @@ class ComparePage(Page):
         curves.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)  # all four names, always
         below.addWidget(curves)
         self.table = CompareTable(self.body)
-        body = QVBoxLayout(self.body)
-        body.setContentsMargins(0, 0, 0, 0)
-        body.setSpacing(2)
-        body.addWidget(self.split, 1)
-        body.addWidget(self.legend)
-        body.addLayout(below)
-        body.addWidget(self.table)
-
-        self.transport = TransportBar(self)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.toolbar)
-        layout.addWidget(self.body, 1)
-        layout.addWidget(self.transport)
-
-        # -- wiring ------------------------------------------------------------------------
-        s = self.session
-        s.runs_changed.connect(self._show_runs)
-        s.position_changed.connect(self._show_position)
-        s.selection_changed.connect(self._show_selection)
+        self.body_layout.addWidget(self.split, 1)
+        self.body_layout.addWidget(self.legend)
+        self.body_layout.addLayout(below)
+        self.body_layout.addWidget(self.table)
+        for w in (self.split, self.legend, self.changes, curves, self.table):
+            w.setVisible(True)  # now, not at the next event-loop turn (a layout shows new children later)
         for side, column in self.columns.items():
             column.sm_clicked.connect(s.select_sm)
             column.cycle_requested.connect(lambda cycle, sd=side: s.set_position(s.position_for(sd, cycle)))
             column.needs_trace.connect(lambda sm, sd=side: self._record_sm(sd, sm))
-        self.align.currentIndexChanged.connect(lambda _i: s.set_alignment(self.align.currentData()))
-        self.pin_button.clicked.connect(self.pin)
-        self.unpin_button.clicked.connect(self.unpin)
-        self.transport.cycle_requested.connect(s.set_position)
-        self.transport.step_requested.connect(s.step)
-        self.transport.play_toggled.connect(self.toggle_play)
-        self.transport.speed_changed.connect(lambda speed: setattr(self.clock, "speed", int(speed)))
-        self.clock.advance.connect(self._advance)
-        self.clock.playing_changed.connect(self.transport.set_playing)
-        self._syncing = False
-        for column in self.columns.values():
             for plot in column.plots():
                 plot.getPlotItem().getViewBox().sigXRangeChanged.connect(
                     lambda _vb, x_range, c=column: self._sync_range(c, x_range))
-        self.key_actions = playback_keys(self, play=self.toggle_play, step=s.step, to_start=s.to_start,
-                                         to_end=s.to_end)
-        es = explorer.session
-        es.run_changed.connect(self._explorer_run)
-        es.simulation_changed.connect(self._explorer_state)
-        if es.run is not None:
-            s.set_current(es.run)
-        self._show_runs()
+        for view in self.themed_views():
+            view.apply_theme(self.theme)
+        self._match_display_scale()
+        half = max(self.body.width(), 800) // 2
+        self.split.setSizes([half, half])
+        self.compact = None  # decided again for the new columns
+        self._fit()
+        self._stale = True
+
+    def _match_display_scale(self) -> None:
+        """Views built while presentation mode scales the window get the fonts and fixed sizes they would have had.
+
+        The display scaler (``lessons.display_scale``) takes a widget it first sees while scaled as built at
+        that scale; new widgets start from the application's font (the theme's style sheet passes no parent
+        font on), so the views are brought to the page's scale here, once, and the scaler keeps them from then
+        on (leaving presentation mode restores them exactly).
+        """
+        base = QApplication.font().pointSizeF()
+        scale = self.font().pointSizeF() / base if base > 0 else 1.0
+        if abs(scale - 1.0) < 1e-6:
+            return
+        for w in self.body.findChildren(QWidget):
+            if w.font().pointSizeF() > 0:
+                font = QFont(w.font())
+                font.setPointSizeF(font.pointSizeF() * scale)
+                w.setFont(font)
+            for attr in vars(w).values():  # fonts a painted view keeps (the SM grid's labels)
+                if isinstance(attr, QFont) and attr.pointSizeF() > 0:
+                    attr.setPointSizeF(attr.pointSizeF() * scale)
+            if 0 < w.minimumHeight() == w.maximumHeight():
+                w.setFixedHeight(round(w.minimumHeight() * scale))
+            if 0 < w.minimumWidth() == w.maximumWidth():
+                w.setFixedWidth(round(w.minimumWidth() * scale))
+            if callable(getattr(w, "relayout", None)):
+                w.relayout()
 
     # -- pinning -----------------------------------------------------------------------------
     def pin(self, run: SimRun | None = None) -> bool:
@@ -235,7 +280,8 @@ class ComparePage(Page):
         return head if run is None or self.compact else head + " — " + scenario_line(run.result.scenario)
 
     def _show_heading(self, side: str) -> None:
-        self.columns[side].title.setText(self._heading(side))
+        if self.columns:
+            self.columns[side].title.setText(self._heading(side))
 
     def _placeholder(self, side: str) -> str:
         if side == "b":
@@ -252,7 +298,7 @@ class ComparePage(Page):
         self.unpin_button.setEnabled(s.pinned is not None or self.pending_pin is not None)
         self.transport.set_length(s.length)
         self.set_status(self._summary())
-        if not self.isVisible():  # every Explorer edit changes B: draw it only when someone looks
+        if not self.isVisible() or not self.columns:  # every Explorer edit changes B: drawn when someone looks
             self._stale = True
             return
         self._stale = False
@@ -260,7 +306,8 @@ class ComparePage(Page):
         for side, column in self.columns.items():
             run = s.run(side)
             column.set_placeholder(self._placeholder(side))
-            column.set_run(run, self._heading(side), s.sm_for(side), s.length if same_axis else (run.cycles if run else 1))
+            x_max = s.length if same_axis else (run.cycles if run else 1)
+            column.set_run(run, self._heading(side), s.sm_for(side), x_max)
         if s.ready:
             self.table.show_runs(s.pinned, s.current)
         else:
@@ -292,12 +339,8 @@ class ComparePage(Page):
         if not s.ready:
             return self.tr("A/B compare: nothing pinned yet (Ctrl+Shift+B pins the Explorer's run).")
         a, b = s.pinned.summary, s.current.summary
-        faster = speedup(a, b)
-        text = self.tr("A: {a} cycles · B: {b} cycles").format(a=num(a["cycles"]), b=num(b["cycles"]))
-        if faster is not None and a["kernel_time_us"] != b["kernel_time_us"]:
-            text += " · " + (self.tr("B {x}× faster").format(x=num(faster, 2)) if faster >= 1
-                             else self.tr("B {x}× slower").format(x=num(1 / faster, 2)))
-        return text
+        return self.tr("A: {a} cycles · B: {b} cycles").format(a=num(a["cycles"]), b=num(b["cycles"])) + \
+            " · " + speed_text(a, b)
 
     def _sync_range(self, source: RunColumn, x_range) -> None:
         """A zoom or pan of one plot moves the others on the same cycle axis: the column's other plot, and
@@ -349,6 +392,7 @@ class ComparePage(Page):
 
     # -- window hooks ----------------------------------------------------------------------------
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        self.build_views()
         super().showEvent(event)
         QTimer.singleShot(0, self, self._simulate_pending_pin)
         if self._stale:
@@ -371,7 +415,7 @@ class ComparePage(Page):
     def _fit(self) -> None:
         """Compact columns when the page holds fewer than :data:`COMPACT_LINES` lines of its text."""
         compact = self.height() < COMPACT_LINES * self.fontMetrics().lineSpacing()
-        if compact == self.compact:
+        if compact == self.compact or not self.columns:
             return
         self.compact = compact
         for side, column in self.columns.items():
@@ -379,14 +423,7 @@ class ComparePage(Page):
             self._show_heading(side)
 
     def themed_views(self) -> tuple:
-        return (*self.columns.values(), self.legend)
-
-    def splitters(self) -> dict[str, QSplitter]:
-        return {"columns": self.split}
-
-    def first_sizes(self) -> None:
-        half = max(self.split.width(), 800) // 2
-        self.split.setSizes([half, half])
+        return (*self.columns.values(), self.legend, self.table) if self.columns else ()
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
         return [self.toolbar, self.transport]
@@ -412,6 +449,8 @@ class ComparePage(Page):
 
     def restore_state(self, state: dict) -> None:
         s = self.session
+        if "position" in state:  # a rebuilt window's hand-over: the views now, before presentation mode returns
+            self.build_views()
         alignment = as_str(state.get("alignment"), ALIGNMENTS[0])
         if alignment in ALIGNMENTS:
             select_data(self.align, alignment)

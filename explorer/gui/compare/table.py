@@ -10,14 +10,14 @@ theme and scale with presentation mode like every other text in the window.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QWidget
 
 from explorer.gui.common.core_texts import limiter_names
 from explorer.gui.common.numbers import bandwidth_text, num, pct
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
-from explorer.gui.common.theme import restyle
+from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.compare.differences import Bandwidth, Bottleneck, Difference, differences, speedup
 
 # table columns: the differences they show (limiters join the theoretical occupancy's column)
@@ -39,6 +39,15 @@ def unit_names() -> dict[str, str]:
     }
 
 
+def css_color(text: str) -> QColor:
+    """A theme colour written for style sheets ("#D55E00", "rgba(213, 94, 0, 40)") as a QColor."""
+    text = text.strip()
+    if text.startswith("rgba(") and text.endswith(")"):
+        r, g, b, a = (int(float(v)) for v in text[5:-1].split(","))
+        return QColor(r, g, b, a)
+    return QColor(text)
+
+
 def signed(value: float, decimals: int = 0) -> str:
     """+1,234 / −1,234 / 0, in the interface's number style (a real minus sign)."""
     text = num(abs(value), decimals)
@@ -49,6 +58,18 @@ def signed(value: float, decimals: int = 0) -> str:
 
 def ratio_text(ratio: float) -> str:
     return "×" + num(ratio, 2)
+
+
+def speed_text(a: dict, b: dict) -> str:
+    """The words for B's speed against A's ("B 1.25× faster", "B 1.25× slower", "same"), for the table and
+    the status bar."""
+    translate = QCoreApplication.translate
+    faster = speedup(a, b)
+    if faster is None or a["kernel_time_us"] == b["kernel_time_us"]:
+        return translate("CompareTable", "same")
+    if faster >= 1:
+        return translate("CompareTable", "B {x}× faster").format(x=num(faster, 2))
+    return translate("CompareTable", "B {x}× slower").format(x=num(1 / faster, 2))
 
 
 class CompareTable(QFrame):
@@ -63,6 +84,7 @@ class CompareTable(QFrame):
         self.grid.setHorizontalSpacing(12)
         self.grid.setVerticalSpacing(2)
         self.rows: list[Difference] = []
+        self.highlight = css_color(LIGHT.limiter)
         self.cells: dict[tuple[str, str], QLabel] = {}  # (row "a" | "b" | "change", column) -> label
         bold = QFont(self.font())
         bold.setBold(True)
@@ -95,7 +117,8 @@ class CompareTable(QFrame):
     # -- widths: a column is never narrower than its longest word (words do not break) --------------
     def fit_columns(self) -> None:
         for col, key in enumerate(COLUMNS, start=1):
-            labels = [self.grid.itemAtPosition(0, col).widget()] + [self.cells[(row, key)] for row in ("a", "b", "change")]
+            labels = [self.grid.itemAtPosition(0, col).widget()]
+            labels += [self.cells[(row, key)] for row in ("a", "b", "change")]
             widest = max((label.fontMetrics().horizontalAdvance(word) for label in labels
                           for word in label.text().split()), default=0)
             self.grid.setColumnMinimumWidth(col, widest + 6)
@@ -144,23 +167,36 @@ class CompareTable(QFrame):
         self.rows = differences(a.summary, b.summary, peaks)
         by_key = {d.key: d for d in self.rows}
         limiters = by_key["limiters"]
-        faster = speedup(a.summary, b.summary)
         for key in COLUMNS:
             d = by_key[key]
             self.cells[("a", key)].setText(self._value(d, d.a, limiters.a))
             self.cells[("b", key)].setText(self._value(d, d.b, limiters.b))
             change = self.cells[("change", key)]
             changed = d.changed or (key == "theoretical_occupancy" and limiters.changed)
-            change.setText(self._change(d, limiters, faster))
+            change.setText(self._change(d, limiters, a.summary, b.summary))
             self._mark(change, changed)
         self.fit_columns()
 
     def _mark(self, cell: QLabel, changed: bool) -> None:
-        """A changed figure stands out (bold on the theme's highlight), as the limiter does elsewhere."""
-        role = "limiter" if changed else ""
-        if cell.property("role") != role:
-            cell.setProperty("role", role)
-            restyle(cell)
+        """A changed figure stands out: bold on the theme's limiter highlight. Font and palette, not a style-sheet
+        role: re-polishing would put back the font the label had when first polished (presentation mode scales
+        the font)."""
+        font = QFont(cell.font())
+        font.setBold(changed)
+        cell.setFont(font)
+        cell.setProperty("changed", changed)
+        cell.setAutoFillBackground(changed)
+        self._paint(cell)
+
+    def _paint(self, cell: QLabel) -> None:
+        palette = cell.palette()
+        palette.setColor(QPalette.ColorRole.Window, self.highlight)
+        cell.setPalette(palette)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.highlight = css_color(theme.limiter)
+        for cell in self.cells.values():
+            self._paint(cell)
 
     def _value(self, d: Difference, value, limiters: tuple) -> str:
         key = d.key
@@ -192,16 +228,12 @@ class CompareTable(QFrame):
             return self.tr("{unit} ({state})").format(unit=name, state=state)
         return self.tr("{unit}: {pct} of peak").format(unit=name, pct=pct(b.share, 0))
 
-    def _change(self, d: Difference, limiters: Difference, faster: float | None) -> str:
+    def _change(self, d: Difference, limiters: Difference, a: dict, b: dict) -> str:
         key = d.key
         if key == "bottleneck":
             return self.tr("changed") if d.changed else self.tr("same")
         if key == "time_us":
-            if not d.changed or faster is None:
-                return self.tr("same")
-            if faster >= 1:
-                return self.tr("B {x}× faster").format(x=num(faster, 2))
-            return self.tr("B {x}× slower").format(x=num(1 / faster, 2))
+            return speed_text(a, b)
         if key in ("theoretical_occupancy", "achieved_occupancy", "issue_slot_utilization"):
             text = self.tr("{pp} pp").format(pp=signed(100 * d.delta, 1)) if d.changed else self.tr("same")
             if key == "theoretical_occupancy" and limiters.changed:

@@ -59,7 +59,11 @@ def test_pin_edit_a_field_and_see_both_runs_and_the_table(window, compare, qtbot
     assert cells[("b", "theoretical_occupancy")].text().startswith(pct(b["theoretical_occupancy"]))
     change = cells[("change", "theoretical_occupancy")]
     assert change.text().startswith("−75 pp") or change.text().startswith("\u221275")  # 100% -> 25%
-    assert change.property("role") == "limiter"  # a changed figure stands out
+    assert change.property("changed") is True and change.font().bold()  # a changed figure stands out
+    assert change.autoFillBackground()
+    same = cells[("change", "issue_slot_utilization")] if a["issue_slot_utilization"] == b["issue_slot_utilization"] \
+        else None
+    assert same is None or not same.font().bold()
     assert "launch.registers_per_thread 32 → 128" in compare.changes.text()
     # both columns: the Explorer's views with each run
     assert compare.columns["a"].grid.run is first and compare.columns["b"].grid.run is second
@@ -131,15 +135,15 @@ def test_export_the_comparison_as_one_picture(window, compare, qtbot, tmp_path):
 def test_presentation_mode_keeps_the_views_and_the_keys(window, compare, qtbot):
     compare.pin()
     presentation = window.feature("presentation")
-    window.feature("compare_actions").toggle_action.trigger()
-    base = compare.table.cells[("a", "cycles")].font().pointSizeF()
-    presentation.set_presenting(True)
+    base = QApplication.font().pointSizeF()
+    presentation.set_presenting(True)  # before the tab's views exist: they are scaled when built
     try:
-        QApplication.processEvents()
+        window.feature("compare_actions").toggle_action.trigger()
+        qtbot.waitUntil(lambda: compare.table.cells[("a", "cycles")].font().pointSizeF()
+                        == pytest.approx(base * presentation.scale), timeout=2000)
         assert not compare.toolbar.isVisible() and not compare.transport.isVisible()
         assert not window.menuBar().isVisible() and not window.tabs.tabBar().isVisible()
         assert compare.columns["a"].grid.isVisible() and compare.table.isVisible()
-        assert compare.table.cells[("a", "cycles")].font().pointSizeF() == pytest.approx(base * presentation.scale)
         key(window, qtbot, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # the menu bar is hidden: still works
         assert window.tabs.currentWidget() is window.explorer
         key(window, qtbot, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)
@@ -154,12 +158,18 @@ def test_the_pin_survives_a_language_switch(window, compare, qtbot, english):
     pinned = compare.pin() and compare.pinned
     edit_registers(window, qtbot, 64)
     compare.session.set_position(1234)
+    window.feature("presentation").set_presenting(True)  # a lecturer switching language mid-talk
     new = switch_language(window, "ru")
     qtbot.addWidget(new)
     page = new.feature("compare")
     assert page.pinned is pinned  # the run itself: nothing re-simulated
     assert page.session.t == 1234
     new.show_view("compare")
+    presentation = new.feature("presentation")
+    assert presentation.presenting
+    cell = page.table.cells[("a", "cycles")].font().pointSizeF()
+    assert cell == pytest.approx(QApplication.font().pointSizeF() * presentation.scale)  # scaled like the rest
+    presentation.set_presenting(False)
     assert page.table.cells[("a", "cycles")].text() == num(pinned.summary["cycles"])  # Russian digit groups
     assert page.table.cells[("a", "cycles")].text() != f"{pinned.summary['cycles']:,}"
     assert new.feature("compare_actions").menu.title() == "Сравнение A/&B"
@@ -209,10 +219,15 @@ def test_shortcuts_and_mnemonic_are_unique_in_the_window(window):
     assert tab == "A/&B compare" and letters.count("b") == 1
 
 
-def test_the_hidden_tab_draws_nothing_until_shown(window, compare, qtbot):
+def test_the_tab_builds_its_views_when_first_shown_and_draws_only_when_shown(window, compare, qtbot):
+    assert compare.columns == {}  # nothing built at start-up: the window comes up as fast as without the tab
     compare.pin()
+    window.show_view("compare")
+    first = compare.session.pinned
+    assert compare.columns["b"].grid.run is first
+    window.show_view("explorer")
     second = edit_registers(window, qtbot, 64)
-    assert compare.session.current is second and compare.columns["b"].grid.run is not second  # not drawn yet
+    assert compare.session.current is second and compare.columns["b"].grid.run is first  # not drawn while hidden
     window.show_view("compare")
     assert compare.columns["b"].grid.run is second and compare.columns["b"].counts.run is second
 
