@@ -4,7 +4,7 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="+421"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+422"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
@@ -315,7 +315,7 @@
 <context>
     <name>CompareFeature</name>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>A/&amp;B compare</source>
         <translation>Сравнение A/&amp;B</translation>
     </message>
@@ -1225,7 +1225,7 @@
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="-438"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-439"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -1315,12 +1315,7 @@
         <translation>Иерархия памяти</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>A/B compare (both runs and the table)</source>
-        <translation>Сравнение A/B (оба прогона и таблица)</translation>
-    </message>
-    <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>there is no {subject} panel in this window</source>
         <translation>в этом окне нет панели {subject}</translation>
     </message>

@@ -1,8 +1,8 @@
 """Plug A/B compare into the main window (listed in ``main_window.FEATURES``).
 
-``install(window)`` adds the "A/B compare" tab (view id and feature name
-"compare"), names its body for lessons and File > Export ("compare": the two
-columns, the legends and the table as one picture) and adds View > A/B compare:
+``install(window)`` adds the "A/B compare" tab (feature name "compare"; File >
+Export's "current view" on it is one picture of the two columns, the legends and
+the table) and View > A/B compare:
 
 * **Compare A and B** (**Ctrl+B**): opens the compare tab at the Explorer's cycle,
   pinning the Explorer's run as A first when nothing is pinned; pressed on the
@@ -21,7 +21,7 @@ from PySide6.QtGui import QAction, QKeySequence
 
 from explorer.gui.compare.page import ComparePage
 
-VIEW_ID = "compare"
+FEATURE = "compare"
 
 
 class CompareActions(QObject):
@@ -67,7 +67,7 @@ class CompareActions(QObject):
             return
         explorer.clock.pause()
         page.start_at(explorer.session.cycle)
-        w.show_view(VIEW_ID)
+        w.tabs.setCurrentWidget(page)
         page.columns["b"].grid.setFocus()  # the playback keys act here now
 
     def pin(self) -> None:
@@ -79,7 +79,8 @@ class CompareActions(QObject):
 
 def install(window) -> ComparePage:
     page = ComparePage(window.explorer, window)
-    window.add_page(page, QCoreApplication.translate("CompareFeature", "A/&B compare"), view_id=VIEW_ID)
-    window.lesson_targets[VIEW_ID] = page.body
+    # a tab, not a lesson view: a lesson cannot pin a run, so it has nothing to show there
+    window.add_page(page, QCoreApplication.translate("CompareFeature", "A/&B compare"))
+    window.add_feature(FEATURE, page)
     window.add_feature("compare_actions", CompareActions(window, page))
     return page

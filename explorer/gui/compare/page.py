@@ -422,6 +422,11 @@ class ComparePage(Page):
             column.set_compact(compact)
             self._show_heading(side)
 
+    def picture_widget(self) -> QWidget:
+        """What File > Export draws for this tab: both columns, the legends and the table (no buttons)."""
+        self.build_views()
+        return self.body
+
     def themed_views(self) -> tuple:
         return (*self.columns.values(), self.legend, self.table) if self.columns else ()
 

@@ -43,7 +43,7 @@ from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.files import export as ex
 
 PANEL_NAMES = ("sm_grid", "timeline", "counts", "metrics", "legend", "scenario", "occupancy", "occupancy_graphs",
-               "gemm", "roofline", "memory", "compare")
+               "gemm", "roofline", "memory")
 
 
 class ExportFeature(QObject):
@@ -81,7 +81,6 @@ class ExportFeature(QObject):
             "metrics": self.tr("Metrics"), "legend": self.tr("State legend"), "scenario": self.tr("Scenario panel"),
             "occupancy": self.tr("Occupancy calculator"), "occupancy_graphs": self.tr("Occupancy graphs"),
             "gemm": self.tr("GEMM view"), "roofline": self.tr("Roofline"), "memory": self.tr("Memory hierarchy"),
-            "compare": self.tr("A/B compare (both runs and the table)"),
         } | {k: k for k in w.lesson_targets if k not in PANEL_NAMES}
 
     def subjects(self, explorer_only: bool = False) -> list[str]:
@@ -98,8 +97,10 @@ class ExportFeature(QObject):
         w = self.window
         if subject == "window":
             return w
-        if subject == "view":
-            return w.tabs.currentWidget()
+        if subject == "view":  # a page may name the part of itself that its picture shows (``picture_widget``)
+            page = w.tabs.currentWidget()
+            part = getattr(page, "picture_widget", None)
+            return part() if callable(part) else page
         widget = w.lesson_targets.get(subject)
         if widget is None:
             raise ex.ExportError(self.tr("there is no {subject} panel in this window").format(subject=repr(subject)))

@@ -192,7 +192,7 @@ def render_compare_png(scenario: Scenario, other: Scenario, out, size: tuple[int
         page.pin(a)
         if sm is not None:
             page.session.select_sm(sm)
-        window.show_view("compare")
+        window.tabs.setCurrentWidget(page)
         settle(app, 3)
         page.session.set_position(cycle)
         settle(app, 3)

@@ -119,16 +119,15 @@ def test_export_the_comparison_as_one_picture(window, compare, qtbot, tmp_path):
     window.feature("compare_actions").toggle_action.trigger()
     QApplication.processEvents()
     export = window.feature("export")
-    assert "compare" in export.subjects()
-    assert export.names()["compare"] == "A/B compare (both runs and the table)"
-    body = compare.body
-    png = export.export_picture("compare", tmp_path / "ab.png", scale=2.0)
+    body = compare.body  # the current view's picture: both columns, the legends and the table, no buttons
+    assert export.widget_for("view") is body and "compare" not in window.views
+    png = export.export_picture("view", tmp_path / "ab.png", scale=2.0)
     img = QImage(str(png))
     assert (img.width(), img.height()) == (2 * body.width(), 2 * body.height())
-    svg = export.export_picture("compare", tmp_path / "ab.svg")
+    svg = export.export_picture("view", tmp_path / "ab.svg")
     text = svg.read_text(encoding="utf-8")
-    assert "<svg" in text and "Cycles" in text and "A (pinned)" in text
-    pdf = export.export_picture("compare", tmp_path / "ab.pdf")
+    assert "<svg" in text and "Cycles" in text and "A (pinned)" in text and "Pin B as A" not in text
+    pdf = export.export_picture("view", tmp_path / "ab.pdf")
     assert pdf.read_bytes()[:5] == b"%PDF-"
 
 
@@ -164,7 +163,7 @@ def test_the_pin_survives_a_language_switch(window, compare, qtbot, english):
     page = new.feature("compare")
     assert page.pinned is pinned  # the run itself: nothing re-simulated
     assert page.session.t == 1234
-    new.show_view("compare")
+    new.tabs.setCurrentWidget(page)
     presentation = new.feature("presentation")
     assert presentation.presenting
     cell = page.table.cells[("a", "cycles")].font().pointSizeF()
@@ -222,13 +221,13 @@ def test_shortcuts_and_mnemonic_are_unique_in_the_window(window):
 def test_the_tab_builds_its_views_when_first_shown_and_draws_only_when_shown(window, compare, qtbot):
     assert compare.columns == {}  # nothing built at start-up: the window comes up as fast as without the tab
     compare.pin()
-    window.show_view("compare")
+    window.tabs.setCurrentWidget(compare)
     first = compare.session.pinned
     assert compare.columns["b"].grid.run is first
     window.show_view("explorer")
     second = edit_registers(window, qtbot, 64)
     assert compare.session.current is second and compare.columns["b"].grid.run is first  # not drawn while hidden
-    window.show_view("compare")
+    window.tabs.setCurrentWidget(compare)
     assert compare.columns["b"].grid.run is second and compare.columns["b"].counts.run is second
 
 
