@@ -413,7 +413,7 @@
         <translation>Ничего не закреплено: Ctrl+Shift+B закрепляет прогон Explorer как A (Ctrl+B закрепляет его и открывает сравнение).</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Waiting for the Explorer&apos;s run.</source>
         <translation>Ожидание прогона Explorer.</translation>
     </message>
@@ -433,7 +433,7 @@
         <translation>{key} {a} → {b}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>and {n} more</source>
         <translation>и ещё {n}</translation>
     </message>

@@ -312,27 +312,29 @@ class ComparePage(Page):
             self.table.show_runs(s.pinned, s.current)
         else:
             self.table.clear()
-        self.changes.setText(self._changes_text())
+        text, tip = self._changes_text()
+        self.changes.setText(text)
+        self.changes.setToolTip(tip)
         self._show_position(s.t)
 
-    def _changes_text(self) -> str:
+    def _changes_text(self) -> tuple[str, str]:
+        """The line under the columns (what B changed, or what to do) and its tooltip (every change)."""
         s = self.session
         if s.pinned is None:
-            return self._placeholder("a")
+            return self._placeholder("a"), ""
         if s.current is None:
-            return self.tr("Waiting for the Explorer's run.")
+            return self.tr("Waiting for the Explorer's run."), ""
         if s.same_run:
             return self.tr("A and B are the same run: change the scenario in the Explorer (Ctrl+B goes there and "
-                           "back) and B follows.")
+                           "back) and B follows."), ""
         changes = scenario_changes(s.pinned.result.scenario.to_dict(), s.current.result.scenario.to_dict())
         if not changes:
-            return self.tr("A and B are the same scenario, simulated twice.")
+            return self.tr("A and B are the same scenario, simulated twice."), ""
         items = [self.tr("{key} {a} → {b}").format(key=k, a=va, b=vb) for k, va, vb in changes]
-        self.changes.setToolTip("\n".join(items))
         shown = "; ".join(items[:MAX_CHANGES_SHOWN])
         if len(items) > MAX_CHANGES_SHOWN:
             shown += " " + self.tr("and {n} more").format(n=len(items) - MAX_CHANGES_SHOWN)
-        return self.tr("B differs from A in: {changes}").format(changes=shown)
+        return self.tr("B differs from A in: {changes}").format(changes=shown), "\n".join(items)
 
     def _summary(self) -> str:
         s = self.session
