@@ -1,4 +1,5 @@
-"""``warp-explorer render SCENARIO|PRESET --out FILE.png [--cycle N] [--size WxH]``: the window, headless."""
+"""``warp-explorer render SCENARIO|PRESET --out FILE.png [--cycle N] [--size WxH] [--compare OTHER]``: the window,
+headless (``--compare``: the A/B compare tab, SCENARIO as A beside OTHER as B)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def register(sub) -> None:
     p.add_argument("--sm", type=int, default=None, metavar="N", help="the SM shown in the timeline (default 0)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a scenario value, as in simulate (e.g. launch.registers_per_thread=64)")
+    p.add_argument("--compare", default=None, metavar="OTHER",
+                   help="draw the A/B compare tab: SCENARIO pinned as A beside OTHER (a scenario .toml file or a "
+                        "preset name) as B, with the table of differences")
+    p.add_argument("--compare-set", action="append", default=[], metavar="KEY=VALUE",
+                   help="override a value of OTHER, as --set does for SCENARIO (e.g. launch.registers_per_thread=64)")
     p.add_argument("--lesson", default=None, metavar="NAME",
                    help="draw a lesson step as the lesson panel plays it (e.g. launched-resident-ready)")
     p.add_argument("--step", type=int, default=None, metavar="K", help="the lesson's step, 1..n (default 1)")
@@ -41,6 +47,10 @@ def run(args) -> int:
     from explorer.model.presets import load_scenario_arg
 
     out = check_target(args.out, "--out")  # '', a missing folder, a folder in the way: before drawing
+    if args.compare is not None and (args.lesson is not None or args.animate is not None):
+        raise InputError("--compare", "draws one picture of two runs: not with --lesson or --animate")
+    if args.compare_set and args.compare is None:
+        raise InputError("--compare-set", "changes OTHER: give --compare OTHER too")
     if args.lesson is not None or args.animate is not None or args.step is not None:
         from explorer.cli.cmd_render_slides import run_slides
 
@@ -57,7 +67,18 @@ def run(args) -> int:
     scenario = load_scenario_arg(args.scenario)
     if args.set:
         scenario = scenario.with_overrides(args.set)
+    lang = getattr(args, "lang", None) or "en"
+    if args.compare is not None:
+        from explorer.gui.headless.render import render_compare_png
+
+        other = load_scenario_arg(args.compare)
+        if args.compare_set:
+            other = other.with_overrides(args.compare_set)
+        width, height, cycle = render_compare_png(scenario, other, out, size=size, cycle=args.cycle,
+                                                  theme=args.theme, sm=args.sm, lang=lang)
+        print(f"wrote {out} ({width}x{height}, cycle {cycle}, A/B compare)")
+        return 0
     width, height, cycle = render_png(scenario, out, size=size, cycle=args.cycle, theme=args.theme, sm=args.sm,
-                                      lang=getattr(args, "lang", None) or "en")
+                                      lang=lang)
     print(f"wrote {out} ({width}x{height}, cycle {cycle})")
     return 0

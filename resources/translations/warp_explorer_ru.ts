@@ -4,7 +4,7 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="+420"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+422"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
@@ -325,6 +325,411 @@
         <location line="+2"/>
         <source>{moved} B moved, {sectors} sectors · {eff}% used</source>
         <translation>перемещено {moved} Б, секторов: {sectors} · использовано {eff}%</translation>
+    </message>
+</context>
+<context>
+    <name>CompareActions</name>
+    <message>
+        <location filename="../../explorer/gui/compare/feature.py" line="+34"/>
+        <source>A/&amp;B compare</source>
+        <translation>Сравнение A/&amp;B</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Compare A and B</source>
+        <translation>&amp;Сравнить A и B</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Show the pinned run (A) beside the Explorer&apos;s run (B), pinning the Explorer&apos;s run first when nothing is pinned; again to go back to the Explorer.</source>
+        <translation>Показать закреплённый прогон (A) рядом с прогоном Explorer (B), сначала закрепив прогон Explorer, если ничего не закреплено; повторно — вернуться в Explorer.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Pin the Explorer&apos;s run as A</source>
+        <translation>&amp;Закрепить прогон Explorer как A</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep the run on screen as A, to compare the next ones with.</source>
+        <translation>Оставить прогон на экране как A, чтобы сравнивать с ним следующие.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Unpin A</source>
+        <translation>&amp;Открепить A</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Forget the pinned run.</source>
+        <translation>Забыть закреплённый прогон.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Pinned the Explorer&apos;s run as A.</source>
+        <translation>Прогон Explorer закреплён как A.</translation>
+    </message>
+</context>
+<context>
+    <name>CompareFeature</name>
+    <message>
+        <location line="+8"/>
+        <source>A/&amp;B compare</source>
+        <translation>Сравнение A/&amp;B</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePage</name>
+    <message>
+        <location filename="../../explorer/gui/compare/page.py" line="+67"/>
+        <source>&lt;b&gt;A/B compare&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Сравнение A/B&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Same cycle (aligned at launch)</source>
+        <translation>Один и тот же такт (от запуска)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Same share of each run</source>
+        <translation>Одна и та же доля каждого прогона</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Same cycle: both columns show the same cycle since launch; a shorter run shows its end. Same share: both are the same fraction of the way through.</source>
+        <translation>Один такт: обе колонки показывают один и тот же такт от запуска; более короткий прогон показывает свой конец. Одна доля: оба прогона пройдены на одну и ту же долю.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Align:</source>
+        <translation>Выравнивание:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Pin B as A</source>
+        <translation>Закрепить B как A</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Make the Explorer&apos;s current run the new A (Ctrl+Shift+B).</source>
+        <translation>Сделать текущий прогон Explorer новым A (Ctrl+Shift+B).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unpin A</source>
+        <translation>Открепить A</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Forget the pinned run.</source>
+        <translation>Забыть закреплённый прогон.</translation>
+    </message>
+    <message>
+        <location line="+127"/>
+        <source>Nothing to pin yet: the Explorer is still simulating.</source>
+        <translation>Закреплять пока нечего: Explorer ещё симулирует.</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>&lt;b&gt;A&lt;/b&gt; · pinned</source>
+        <translation>&lt;b&gt;A&lt;/b&gt; · закреплён</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;B&lt;/b&gt; · the Explorer&apos;s run</source>
+        <translation>&lt;b&gt;B&lt;/b&gt; · прогон Explorer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>invalid input in the Explorer: its last good run</source>
+        <translation>в Explorer некорректный ввод: его последний удачный прогон</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the Explorer is simulating a new one…</source>
+        <translation>Explorer симулирует новый…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The Explorer is simulating…</source>
+        <translation>Explorer симулирует…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Simulating the pinned scenario {name}…</source>
+        <translation>Симуляция закреплённого сценария {name}…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The pinned scenario cannot be simulated: {why}</source>
+        <translation>Закреплённый сценарий нельзя симулировать: {why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Nothing pinned: Ctrl+Shift+B pins the Explorer&apos;s run as A (Ctrl+B pins it and opens this view).</source>
+        <translation>Ничего не закреплено: Ctrl+Shift+B закрепляет прогон Explorer как A (Ctrl+B закрепляет его и открывает сравнение).</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Waiting for the Explorer&apos;s run.</source>
+        <translation>Ожидание прогона Explorer.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A and B are the same run: change the scenario in the Explorer (Ctrl+B goes there and back) and B follows.</source>
+        <translation>A и B — один и тот же прогон: измените сценарий в Explorer (Ctrl+B — туда и обратно), и B последует за ним.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A and B are the same scenario, simulated twice.</source>
+        <translation>A и B — один и тот же сценарий, просимулированный дважды.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{key} {a} → {b}</source>
+        <translation>{key} {a} → {b}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>and {n} more</source>
+        <translation>и ещё {n}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B differs from A in: {changes}</source>
+        <translation>B отличается от A: {changes}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A/B compare: nothing pinned yet (Ctrl+Shift+B pins the Explorer&apos;s run).</source>
+        <translation>Сравнение A/B: ничего не закреплено (Ctrl+Shift+B закрепляет прогон Explorer).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A: {a} cycles · B: {b} cycles</source>
+        <translation>A: тактов {a} · B: тактов {b}</translation>
+    </message>
+</context>
+<context>
+    <name>CompareTable</name>
+    <message>
+        <location filename="../../explorer/gui/compare/table.py" line="+33"/>
+        <source>issue slots</source>
+        <translation>слоты выдачи</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP32 pipe</source>
+        <translation>конвейер FP32</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>INT32 pipe</source>
+        <translation>конвейер INT32</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>special functions</source>
+        <translation>спецфункции (SFU)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Cores</source>
+        <translation>тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>load/store units</source>
+        <translation>блоки загрузки/сохранения</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L1</source>
+        <translation>L1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared memory</source>
+        <translation>разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L2</source>
+        <translation>L2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>DRAM</source>
+        <translation>DRAM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency</source>
+        <translation>задержка</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>A (pinned)</source>
+        <translation>A (закреплён)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>B (current)</source>
+        <translation>B (текущий)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>B vs A</source>
+        <translation>B против A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The run pinned as A.</source>
+        <translation>Прогон, закреплённый как A.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The run on screen in the Explorer.</source>
+        <translation>Прогон на экране Explorer.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How B differs from A: counts and times with their ratio, shares in percentage points (pp).</source>
+        <translation>Чем B отличается от A: количества и время — с отношением, доли — в процентных пунктах (п. п.).</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Bytes moved to and from device memory ÷ kernel time · its share of the GPU&apos;s peak.</source>
+        <translation>Байты, переданные в память устройства и из неё, ÷ время ядра · доля от пика GPU.</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>{bw} · {pct}</source>
+        <translation>{bw} · {pct}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{unit} ({state})</source>
+        <translation>{unit} ({state})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{unit}: {pct} of peak</source>
+        <translation>{unit}: {pct} пика</translation>
+    </message>
+    <message>
+        <location line="-88"/>
+        <source>Cycles</source>
+        <translation>Такты</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>SM clock cycles from launch until the last warp finished.</source>
+        <translation>Такты SM от запуска до завершения последнего варпа.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kernel time</source>
+        <translation>Время ядра</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>The cycles at the GPU&apos;s boost clock, in microseconds.</source>
+        <translation>Такты при boost-частоте GPU, в микросекундах.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Theoretical occupancy</source>
+        <translation>Теоретическая заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The most warps an SM can hold for this launch ÷ its warp slots, and the resource that limits it.</source>
+        <translation>Наибольшее число варпов, которое SM вмещает при этом запуске, ÷ его слоты варпов, и ресурс, который это ограничивает.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Achieved occupancy</source>
+        <translation>Достигнутая заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Resident warps averaged over the cycles an SM was active ÷ its warp slots.</source>
+        <translation>Размещённые варпы, усреднённые по тактам активности SM, ÷ его слоты варпов.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Issue slots used</source>
+        <translation>Использовано слотов выдачи</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Instructions issued ÷ (cycles × SMs × schedulers): the share of issue capacity that did work.</source>
+        <translation>Выданные инструкции ÷ (такты × SM × планировщики): доля возможностей выдачи, которая была занята работой.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DRAM bandwidth</source>
+        <translation>Пропускная способность DRAM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Bottleneck</source>
+        <translation>Узкое место</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What limits the run: the unit busiest against its peak, from the simulator&apos;s throughput units; without them, estimated: issue slots or DRAM when it reaches 60% of its peak, else latency, with the state most warps wait in.</source>
+        <translation>Что ограничивает прогон: блок, сильнее всех загруженный относительно своего пика, по блокам пропускной способности симулятора; без них — оценка: слоты выдачи или DRAM, если загрузка достигает 60% пика, иначе задержка и состояние, в котором ждёт большинство варпов.</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>{us} µs</source>
+        <translation>{us} мкс</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{pct} ({limit})</source>
+        <translation>{pct} ({limit})</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>changed</source>
+        <translation>изменилось</translation>
+    </message>
+    <message>
+        <location line="-165"/>
+        <location line="+165"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>same</source>
+        <translation>без изменений</translation>
+    </message>
+    <message>
+        <location line="-172"/>
+        <source>B {x}× faster</source>
+        <translation>B быстрее в {x} раза</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B {x}× slower</source>
+        <translation>B медленнее в {x} раза</translation>
+    </message>
+    <message>
+        <location line="+166"/>
+        <source>{pp} pp</source>
+        <translation>{pp} п. п.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>other limiter</source>
+        <translation>другой ограничитель</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>{delta} ({ratio})</source>
+        <translation>{delta} ({ratio})</translation>
     </message>
 </context>
 <context>
@@ -706,7 +1111,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+60"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+61"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -727,6 +1132,11 @@
     </message>
     <message>
         <location line="+27"/>
+        <source>Warps per cycle ({sms} SMs)</source>
+        <translation>Варпы по тактам ({sms} SM)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Warps per cycle, whole GPU ({sms} SMs)</source>
         <translation>Варпы по тактам, весь GPU ({sms} SM)</translation>
     </message>
@@ -870,7 +1280,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+86"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+85"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -880,7 +1290,7 @@
         <translation>Показать размещённые, готовые и выданные варпы выбранного SM вместо всего GPU.</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location filename="../../explorer/gui/explore/transport.py" line="+36"/>
         <source>Play / pause</source>
         <translation>Пуск / пауза</translation>
     </message>
@@ -915,7 +1325,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+223"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -925,7 +1335,7 @@
         <translation>Симуляция завершилась с ошибкой (это баг): {msg}</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+37"/>
         <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · outline = block · bar = resident warps</source>
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
     </message>
@@ -973,7 +1383,7 @@
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="-437"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-439"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -1063,7 +1473,7 @@
         <translation>Иерархия памяти</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+23"/>
         <source>there is no {subject} panel in this window</source>
         <translation>в этом окне нет панели {subject}</translation>
     </message>
@@ -2478,7 +2888,7 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+64"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+65"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -4239,6 +4649,39 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
 </context>
 <context>
+    <name>RunColumn</name>
+    <message>
+        <location filename="../../explorer/gui/compare/column.py" line="+51"/>
+        <source>This cycle&apos;s warps: launched (not finished yet), resident on the SMs, ready (eligible) to issue, and issued.</source>
+        <translation>Варпы этого такта: запущенные (ещё не завершённые), размещённые на SM, готовые (eligible) к выдаче и выданные.</translation>
+    </message>
+    <message>
+        <location line="+73"/>
+        <source>&lt;b&gt;Finished&lt;/b&gt; after {n} cycles: its last cycle is shown</source>
+        <translation>&lt;b&gt;Завершён&lt;/b&gt; (тактов: {n}): показан его последний такт</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cycle {c} of {n}</source>
+        <translation>Такт {c} из {n}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{launched} launched · {resident} resident · {ready} ready · {issued} issued</source>
+        <translation>запущено {launched} · размещено {resident} · готово {ready} · выдано {issued}</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>custom workload</source>
+        <translation>своя нагрузка</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{gpu} · {blocks} × {threads} threads · {regs} registers · {smem} B shared · {workload} · {policy}</source>
+        <translation>{gpu} · {blocks} × {threads} потоков · регистров: {regs} · разделяемой: {smem} Б · {workload} · {policy}</translation>
+    </message>
+</context>
+<context>
     <name>ScenarioFiles</name>
     <message>
         <location filename="../../explorer/gui/files/scenario_files.py" line="+80"/>
@@ -4854,7 +5297,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+124"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+125"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -4876,6 +5319,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+21"/>
+        <source>SM {sm}: {n} of {w} warp slots, by scheduler</source>
+        <translation>SM {sm}: слотов варпов {n} из {w}, по планировщикам</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Timeline of SM {sm}: its {n} busy warp slots (of {w}), grouped by scheduler</source>
         <translation>Временная диаграмма SM {sm}: занятые слоты варпов ({n} из {w}) по планировщикам</translation>
     </message>
@@ -4903,7 +5351,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TransportBar</name>
     <message>
-        <location filename="../../explorer/gui/explore/transport.py" line="+88"/>
+        <location filename="../../explorer/gui/explore/transport.py" line="+78"/>
         <source>Go to the first cycle (Home)</source>
         <translation>К первому такту (Home)</translation>
     </message>

@@ -22,8 +22,9 @@ ALLOWED = {
     "measure": {"common"},
     "lessons": {"common"},
     "files": {"common"},
+    "compare": {"common", "explore"},
     "headless": {"common", "explore", "files", "shell"},
-    "shell": {"common", "explore", "occupancy", "gemm", "measure", "lessons", "files"},
+    "shell": {"common", "explore", "occupancy", "gemm", "measure", "lessons", "files", "compare"},
 }
 
 

@@ -42,6 +42,7 @@ class CountsPlot(CursorPlot):
             self.addItem(curve)
         self.run: SimRun | None = None
         self.per_sm: int | None = None  # None: the whole GPU
+        self.compact_title = False  # a short title, for a view half as wide (the A/B compare's columns)
         self.legends: list[CurveLegend] = []
         self.pens: dict = {}
         # room that curves added from outside (a GPU measurement) need: cycles, warps
@@ -87,7 +88,8 @@ class CountsPlot(CursorPlot):
         sm_counts = run.sm_counts(self.per_sm) if self.per_sm is not None else None
         if sm_counts is None:
             data = {key: run.result.counts[:, i] for i, key in enumerate(SERIES)}
-            title = self.tr("Warps per cycle, whole GPU ({sms} SMs)").format(sms=run.sm_count)
+            title = (self.tr("Warps per cycle ({sms} SMs)") if self.compact_title
+                     else self.tr("Warps per cycle, whole GPU ({sms} SMs)")).format(sms=run.sm_count)
             self.curves["launched"].show()
         else:
             data = {"resident": sm_counts[:, 0], "eligible": sm_counts[:, 1], "issued": sm_counts[:, 2]}

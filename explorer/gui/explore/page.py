@@ -18,7 +18,6 @@ from __future__ import annotations
 import tomllib
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from explorer.gui.common.error_texts import core_error
@@ -32,13 +31,13 @@ from explorer.gui.common.widgets import scroll_area, splitter
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.gui.explore.counts_plot import CountsPlot
 from explorer.gui.explore.metrics import MetricsPanel
-from explorer.gui.explore.run_data import SimRun, simulate_run
+from explorer.gui.explore.run_data import SimRun, simulate_run, simulate_sm_trace
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.explore.scenario_panel import ScenarioPanel
 from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.sm_grid import SmGridView
 from explorer.gui.explore.timeline import TimelineView
-from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar
+from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
@@ -161,23 +160,9 @@ class ExplorerPage(Page):
     # -- keyboard -------------------------------------------------------------------
     def _build_actions(self) -> None:
         """Playback keys, active anywhere in the tab except while typing in a field."""
-        self.key_actions: dict[str, QAction] = {}
-
-        def action(name: str, text: str, keys: str, slot) -> None:
-            a = QAction(text, self)
-            a.setShortcut(QKeySequence(keys))
-            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            a.triggered.connect(slot)
-            self.addAction(a)
-            self.key_actions[name] = a
-
-        action("play", self.tr("Play / pause"), "Space", self.toggle_play)
-        action("back1", self.tr("Back one cycle"), "Left", lambda: self.session.step(-1))
-        action("fwd1", self.tr("Forward one cycle"), "Right", lambda: self.session.step(1))
-        action("back100", self.tr("Back 100 cycles"), "Shift+Left", lambda: self.session.step(-100))
-        action("fwd100", self.tr("Forward 100 cycles"), "Shift+Right", lambda: self.session.step(100))
-        action("start", self.tr("First cycle"), "Home", self.session.to_start)
-        action("end", self.tr("Last cycle"), "End", self.session.to_end)
+        s = self.session
+        self.key_actions = playback_keys(self, play=self.toggle_play, step=s.step, to_start=s.to_start,
+                                         to_end=s.to_end)
 
     # -- playback -------------------------------------------------------------------
     def toggle_play(self) -> None:
@@ -337,9 +322,7 @@ class ExplorerPage(Page):
         scenario = run.result.scenario
 
         def work(task):
-            from explorer.sim import simulate
-
-            return simulate(scenario, record_sms=[sm], cancel=task.is_cancelled).sm_trace(sm)
+            return simulate_sm_trace(scenario, sm, cancel=task.is_cancelled)
 
         self.runner.start("record_sm", work, newest_wins=True, on_done=lambda trace: self._sm_recorded(run, sm, trace))
 

@@ -153,6 +153,19 @@ def simulate_run(scenario, *, prefetch_sm: int | None = None, progress=None, can
     return run
 
 
+def simulate_sm_trace(scenario, sm: int, cancel=None):
+    """One SM's per-slot trace (uint8[cycles, W]) re-simulated: a long run keeps only some SMs' traces.
+
+    The hook every view of a run uses when it needs an SM the run did not keep (the
+    Explorer's timeline, the A/B compare columns); run it in a worker and hand the
+    trace to :meth:`SimRun.add_trace`. The simulation is deterministic for a seed, so
+    the trace is the one the run would have kept.
+    """
+    from explorer.sim import simulate
+
+    return simulate(scenario, record_sms=[sm], cancel=cancel).sm_trace(sm)
+
+
 def state_breakdown(counts: np.ndarray) -> list[tuple[int, int]]:
     """[(state code, warps)] for the non-empty states with warps, largest first."""
     counts = np.asarray(counts)

@@ -59,6 +59,7 @@ class TimelineView(CursorPlot):
         self.sm = 0
         self.rows = np.zeros(0, np.int64)  # the slot shown on each row
         self.level = -1
+        self.compact_title = False  # a short title, for a view half as wide (the A/B compare's columns)
         self._levels: list[np.ndarray] | None = None
         self._lut = priority_table(False)
         self.getPlotItem().getViewBox().sigXRangeChanged.connect(self._range_changed)
@@ -203,7 +204,9 @@ class TimelineView(CursorPlot):
         item = self.getPlotItem()
         fg = self.theme.plot_foreground
         shown, total = len(self.rows), self.run.warps_per_sm
-        if shown < total:
+        if self.compact_title:
+            text = self.tr("SM {sm}: {n} of {w} warp slots, by scheduler").format(sm=self.sm, n=shown, w=total)
+        elif shown < total:
             text = self.tr("Timeline of SM {sm}: its {n} busy warp slots (of {w}), grouped by scheduler").format(
                 sm=self.sm, n=shown, w=total)
         else:

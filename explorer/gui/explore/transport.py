@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QWidget
 
 from explorer.gui.common.numbers import num
@@ -18,6 +21,35 @@ from explorer.gui.common.widgets import select_data
 SPEEDS = (10, 30, 100, 300, 1000, 3000, 10000, 30000)  # cycles per second
 DEFAULT_SPEED = 300
 FRAME_MS = 16
+
+
+def playback_keys(widget: QWidget, *, play: Callable[[], None], step: Callable[[int], None],
+                  to_start: Callable[[], None], to_end: Callable[[], None]) -> dict[str, QAction]:
+    """The playback keys (Space, Left/Right, Shift+Left/Right, Home/End) on ``widget``, by name.
+
+    Active anywhere in ``widget`` except while typing in a field (the shortcuts'
+    context is the widget and its children), so every page that plays cycles (the
+    Explorer, the A/B compare) has the same keys and the same texts.
+    """
+    translate = QCoreApplication.translate
+    keys = (
+        ("play", translate("ExplorerPage", "Play / pause"), "Space", play),
+        ("back1", translate("ExplorerPage", "Back one cycle"), "Left", lambda: step(-1)),
+        ("fwd1", translate("ExplorerPage", "Forward one cycle"), "Right", lambda: step(1)),
+        ("back100", translate("ExplorerPage", "Back 100 cycles"), "Shift+Left", lambda: step(-100)),
+        ("fwd100", translate("ExplorerPage", "Forward 100 cycles"), "Shift+Right", lambda: step(100)),
+        ("start", translate("ExplorerPage", "First cycle"), "Home", to_start),
+        ("end", translate("ExplorerPage", "Last cycle"), "End", to_end),
+    )
+    actions: dict[str, QAction] = {}
+    for name, text, key, slot in keys:
+        action = QAction(text, widget)
+        action.setShortcut(QKeySequence(key))
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.triggered.connect(slot)
+        widget.addAction(action)
+        actions[name] = action
+    return actions
 
 
 class PlaybackClock(QObject):

@@ -97,8 +97,10 @@ class ExportFeature(QObject):
         w = self.window
         if subject == "window":
             return w
-        if subject == "view":
-            return w.tabs.currentWidget()
+        if subject == "view":  # a page may name the part of itself that its picture shows (``picture_widget``)
+            page = w.tabs.currentWidget()
+            part = getattr(page, "picture_widget", None)
+            return part() if callable(part) else page
         widget = w.lesson_targets.get(subject)
         if widget is None:
             raise ex.ExportError(self.tr("there is no {subject} panel in this window").format(subject=repr(subject)))

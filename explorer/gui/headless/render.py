@@ -167,3 +167,35 @@ def render_png(scenario: Scenario, out, size: tuple[int, int] = (1600, 900), cyc
     image, _run, cycle = render_window(scenario, size, cycle, theme, sm, lang=lang)
     atomic_save(image, out)
     return image.width(), image.height(), cycle
+
+
+def render_compare_png(scenario: Scenario, other: Scenario, out, size: tuple[int, int] = (1600, 900),
+                       cycle: int | None = None, theme: str = "light", sm: int | None = None,
+                       lang: str | None = None) -> tuple[int, int, int]:
+    """The A/B compare tab into a PNG: ``scenario`` pinned as A beside ``other`` as B (the Explorer's run),
+    at ``cycle`` (default: A's busiest moment); returns (width, height, cycle)."""
+    from explorer.gui.explore.run_data import simulate_run
+
+    a, b = simulate_run(scenario), simulate_run(other)
+    longest = max(a.cycles, b.cycles)
+    if cycle is None:
+        cycle = default_cycle(a)
+    elif not 0 <= cycle < longest:
+        raise InputError("--cycle", f"{cycle} is outside the compared runs' cycles 0..{longest - 1}")
+    if sm is not None:
+        check_sm(a, sm)
+    with offscreen_window(size, theme, lang) as (app, window):
+        page = window.feature("compare")
+        if page is None:
+            raise InputError("--compare", "this build of the window has no A/B compare")
+        window.explorer.show_run(b)
+        page.pin(a)
+        if sm is not None:
+            page.session.select_sm(sm)
+        window.tabs.setCurrentWidget(page)
+        settle(app, 3)
+        page.session.set_position(cycle)
+        settle(app, 3)
+        image = grab(window, size)
+    atomic_save(image, Path(out))
+    return image.width(), image.height(), cycle

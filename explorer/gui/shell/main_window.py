@@ -41,6 +41,7 @@ DEFAULT_SIZE = (1600, 900)
 FEATURES: list[str] = [
     "explorer.gui.measure.feature",
     "explorer.gui.gemm.feature",
+    "explorer.gui.compare.feature",
     "explorer.gui.lessons.panel",
     "explorer.gui.shell.language",
     "explorer.gui.lessons.presentation",
