@@ -17,7 +17,7 @@ import numpy as np
 
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
-from explorer.sim.kernel import NEVER, run_cycles
+from explorer.sim.kernel import CFG_FLOAT_FIELDS, CFG_INT_FIELDS, NEVER, G, run_cycles
 from explorer.sim.params import SimParams, model_constants, params_for
 from explorer.sim.program import build_program
 from explorer.sim.result import SimResult
@@ -72,9 +72,7 @@ class _State:
             "b_alive": np.zeros(B, np.int32),
             "b_arrived": np.zeros(B, np.int32),
             "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
-            # t, next block, round-robin SM, exited warps, done, events written, deadlock,
-            # free block slots
-            "g": np.array([0, 0, 0, 0, 0, 0, 0, p.sm_count * p.active_blocks_per_sm], np.int64),
+            "g": _initial_g(p),
             # warp slots in each state, GPU-wide (all empty at first)
             "sc": np.array([G] + [0] * (len(NAMES) - 1), np.int64),
             "dram_free": np.zeros(1, np.float64),
@@ -87,18 +85,15 @@ class _State:
         return cls(a)
 
 
+def _initial_g(p: SimParams) -> np.ndarray:
+    g = np.zeros(len(G), np.int64)  # cycle 0, nothing placed, no warp left
+    g[G.FREE_BLOCK_SLOTS] = p.sm_count * p.active_blocks_per_sm
+    return g
+
+
 def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray]:
-    cfg_i = np.array(
-        [
-            p.sm_count, p.warps_per_sm, p.sub_partitions, p.active_blocks_per_sm, p.warps_per_block,
-            p.total_blocks, p.lat_fma, p.lat_sfu, p.lat_mma, p.lat_shared, p.lat_l1, p.lat_l2, p.lat_dram,
-            p.fma_interval, p.sfu_interval, p.mma_interval, p.l1_bytes_per_cycle, p.l1_queue_cycles,
-            p.shared_bytes_per_cycle, p.shared_queue_cycles, p.block_launch_latency, p.barrier_latency,
-            p.policy, p.active_warps,
-        ],
-        dtype=np.int64,
-    )
-    cfg_f = np.array([p.dram_bytes_per_cycle, p.l1_hit_rate, p.l2_hit_rate], dtype=np.float64)
+    cfg_i = np.array([getattr(p, name) for name in CFG_INT_FIELDS], dtype=np.int64)
+    cfg_f = np.array([getattr(p, name) for name in CFG_FLOAT_FIELDS], dtype=np.float64)
     return cfg_i, cfg_f
 
 
@@ -246,7 +241,7 @@ def simulate(
     state_parts: list[np.ndarray] = []
     started = time.perf_counter()
     while True:
-        t0 = int(a["g"][0])
+        t0 = int(a["g"][G.T])
         counts = np.empty((chunk, 4), np.int32)  # the loop writes every row it covers
         state_counts = np.empty((chunk, nstates), np.int32)
         window = sink.window(t0)  # first: it may switch recording off, which rec_map must see
@@ -264,16 +259,16 @@ def simulate(
             rec_map, window, counts, state_counts, a["mem_bytes"],
             t0 + chunk,
         )
-        t_now = int(a["g"][0])
+        t_now = int(a["g"][G.T])
         counts_parts.append(counts[: t_now - t0])
         state_parts.append(state_counts[: t_now - t0])
         sink.advance(t_now)
         if progress is not None:
-            progress(int(a["g"][3]), total_warps)
-        if a["g"][6]:
+            progress(int(a["g"][G.EXITED]), total_warps)
+        if a["g"][G.DEADLOCK]:
             raise SimulationError(f"the simulation stalled for good at cycle {t_now} "
                                   f"(no warp can ever issue): {scenario.to_dict()}")
-        if a["g"][4]:
+        if a["g"][G.DONE]:
             break
         if t_now >= max_cycles:
             raise InputError("scenario", f"the run needs more than {max_cycles} cycles, the simulator's limit; "
@@ -282,7 +277,7 @@ def simulate(
             raise Cancelled()
     sim_seconds = time.perf_counter() - started
 
-    cycles = int(a["g"][0])
+    cycles = int(a["g"][G.T])
     if sink.overflowed:
         # the whole trace would not fit: run again, recording the first SMs the budget allows
         keep = max(1, min(p.sm_count, budget // max(1, cycles * W)))
@@ -292,7 +287,7 @@ def simulate(
         result.sim_seconds += first_pass
         return result
     trace = sink.result(cycles)
-    n_events = int(a["g"][5])
+    n_events = int(a["g"][G.EVENTS])
     blocks = BlockRecords(
         block=np.arange(p.total_blocks, dtype=np.int64),
         sm=a["b_sm"].copy(),

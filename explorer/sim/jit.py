@@ -17,18 +17,26 @@ try:  # pragma: no cover - exercised by the environment, not by a test
         raise ImportError("disabled by WARP_EXPLORER_NO_JIT")
     import numba
 
-    def njit(fn=None, *, inline: bool = False):
-        """``inline=True`` for small helpers of the hot loop: inlined at the IR level, so
-        passing arrays to them costs no call and no reference counting."""
-        def wrap(f):
-            return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(f)
-
-        return wrap(fn) if fn is not None else wrap
+    def njit(fn):
+        """Compiled, cached on disk, without the GIL (the window stays live while it runs)."""
+        return numba.njit(cache=True, nogil=True)(fn)
 
     JIT = True
 except ImportError:  # pragma: no cover
+    import functools
 
-    def njit(fn=None, *, inline: bool = False):
-        return fn if fn is not None else (lambda f: f)
+    import numpy as np
+
+    def njit(fn):
+        """The Python function, with compiled semantics for fixed-width integers: numpy
+        scalars warn on wraparound (``_splitmix`` relies on uint64 wraparound), numba wraps
+        silently; so does this."""
+
+        @functools.wraps(fn)
+        def run(*args):
+            with np.errstate(over="ignore"):
+                return fn(*args)
+
+        return run
 
     JIT = False

@@ -25,6 +25,8 @@ comparison; per-state counts are kept incrementally.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 from explorer.sim.jit import njit
@@ -51,6 +53,37 @@ READY = 255  # w_wkind: the next instruction's registers are all available
 NEVER = np.int64(2**62)
 MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+# The loop's packed inputs and scalar state. Each tuple is the one list of the slots:
+# the engine packs by it, the loop reads ``cfg_i[CFG_I.SM_COUNT]``, ``g[G.T]`` by the
+# names made from it (IntEnum members are compile-time constants to numba).
+CFG_INT_FIELDS = (  # SimParams fields, as int64
+    "sm_count", "warps_per_sm", "sub_partitions", "active_blocks_per_sm", "warps_per_block",
+    "total_blocks", "lat_fma", "lat_sfu", "lat_mma", "lat_shared", "lat_l1", "lat_l2", "lat_dram",
+    "fma_interval", "sfu_interval", "mma_interval", "l1_bytes_per_cycle", "l1_queue_cycles",
+    "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
+    "policy", "active_warps",
+)
+CFG_FLOAT_FIELDS = ("dram_bytes_per_cycle", "l1_hit_rate", "l2_hit_rate")  # SimParams fields, as float64
+G_SLOTS = (
+    "t",  # the next cycle to simulate
+    "next_block",  # the next block of the grid to place
+    "rr_sm",  # where the dispatcher's round-robin over SMs resumes
+    "exited",  # warps that have left
+    "done",  # 1 once every warp has left (or on deadlock)
+    "events",  # residency events written
+    "deadlock",  # 1: no warp can ever issue again (a model bug)
+    "free_block_slots",  # block places free GPU-wide
+)
+
+
+def _slots(name: str, fields: tuple[str, ...]) -> IntEnum:
+    return IntEnum(name, [(f.upper(), i) for i, f in enumerate(fields)])
+
+
+CFG_I = _slots("CFG_I", CFG_INT_FIELDS)
+CFG_F = _slots("CFG_F", CFG_FLOAT_FIELDS)
+G = _slots("G", G_SLOTS)
+
 
 @njit
 def _splitmix(state):
@@ -72,17 +105,17 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
     array reference counting into the hot loop."""
     w_phase[gi] = P_FREE
     b = w_block[gi]
-    ne = g[5]
+    ne = g[G.EVENTS]
     ev_t[ne] = when
     ev_sm[ne] = sm
     ev_d[ne] = -1
-    g[5] = ne + 1
-    g[3] += 1
+    g[G.EVENTS] = ne + 1
+    g[G.EXITED] += 1
     b_alive[b] -= 1
     if b_alive[b] == 0:
         b_end[b] = when
         sm_blocks[sm] -= 1
-        g[7] += 1  # a block slot became free
+        g[G.FREE_BLOCK_SLOTS] += 1  # a block slot became free
         for s2 in range(W):
             if w_block[sm * W + s2] == b:
                 w_block[sm * W + s2] = -1
@@ -92,7 +125,7 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
 def run_cycles(
     # program
     p_op, p_dst, p_src, p_req, loop,
-    # configuration (see engine._config_arrays)
+    # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS
     cfg_i, cfg_f,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
     # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
@@ -103,66 +136,66 @@ def run_cycles(
     sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
     # blocks
     b_sm, b_start, b_end, b_alive, b_arrived, b_slot,
-    # scalars: g = [t, next block, round-robin SM, exited warps, done, events, deadlock, free block slots]
+    # scalars (G_SLOTS), warp slots per state, DRAM queue, random state
     g, sc, dram_free, rng,
     # outputs
     ev_t, ev_sm, ev_d,
     rec_map, trace, counts, state_counts, mem_bytes,
     t_limit,
 ):
-    S = cfg_i[0]
-    W = cfg_i[1]
-    SP = cfg_i[2]
-    max_blocks_sm = cfg_i[3]
-    wpb = cfg_i[4]
-    total_blocks = cfg_i[5]
-    lat_fma = cfg_i[6]
-    lat_sfu = cfg_i[7]
-    lat_mma = cfg_i[8]
-    lat_shared = cfg_i[9]
-    lat_l1 = cfg_i[10]
-    lat_l2 = cfg_i[11]
-    lat_dram = cfg_i[12]
-    fma_int = cfg_i[13]
-    sfu_int = cfg_i[14]
-    mma_int = cfg_i[15]
-    l1_bpc = cfg_i[16]
-    l1_q = cfg_i[17]
-    sh_bpc = cfg_i[18]
-    sh_q = cfg_i[19]
-    launch_lat = cfg_i[20]
-    bar_lat = cfg_i[21]
-    policy = cfg_i[22]
-    active_cap = cfg_i[23]
+    S = cfg_i[CFG_I.SM_COUNT]
+    W = cfg_i[CFG_I.WARPS_PER_SM]
+    SP = cfg_i[CFG_I.SUB_PARTITIONS]
+    max_blocks_sm = cfg_i[CFG_I.ACTIVE_BLOCKS_PER_SM]
+    wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
+    total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
+    lat_fma = cfg_i[CFG_I.LAT_FMA]
+    lat_sfu = cfg_i[CFG_I.LAT_SFU]
+    lat_mma = cfg_i[CFG_I.LAT_MMA]
+    lat_shared = cfg_i[CFG_I.LAT_SHARED]
+    lat_l1 = cfg_i[CFG_I.LAT_L1]
+    lat_l2 = cfg_i[CFG_I.LAT_L2]
+    lat_dram = cfg_i[CFG_I.LAT_DRAM]
+    fma_int = cfg_i[CFG_I.FMA_INTERVAL]
+    sfu_int = cfg_i[CFG_I.SFU_INTERVAL]
+    mma_int = cfg_i[CFG_I.MMA_INTERVAL]
+    l1_bpc = cfg_i[CFG_I.L1_BYTES_PER_CYCLE]
+    l1_q = cfg_i[CFG_I.L1_QUEUE_CYCLES]
+    sh_bpc = cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE]
+    sh_q = cfg_i[CFG_I.SHARED_QUEUE_CYCLES]
+    launch_lat = cfg_i[CFG_I.BLOCK_LAUNCH_LATENCY]
+    bar_lat = cfg_i[CFG_I.BARRIER_LATENCY]
+    policy = cfg_i[CFG_I.POLICY]
+    active_cap = cfg_i[CFG_I.ACTIVE_WARPS]
     total_warps = total_blocks * wpb
-    dram_bpc = cfg_f[0]
-    l1_hit = cfg_f[1]
-    l2_hit = cfg_f[2]
+    dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
+    l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
+    l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
     L = p_op.shape[0]
     NSRC = p_src.shape[1]
     per_sp = W // SP
     n_rec = trace.shape[1]
     n_states = state_counts.shape[1]
-    t0 = g[0]
+    t0 = g[G.T]
     t = t0
     elig = np.zeros(per_sp, np.int64)
     rng_state = rng[0]
 
-    while t < t_limit and g[4] == 0:
+    while t < t_limit and g[G.DONE] == 0:
         row = t - t0
         # ------------------------------------------------------------ dispatch
-        if g[1] < total_blocks and g[7] > 0:
-            rr0 = g[2]
+        if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0:
+            rr0 = g[G.RR_SM]
             for i in range(S):
-                if g[1] >= total_blocks:
+                if g[G.NEXT_BLOCK] >= total_blocks:
                     break
                 sm = (rr0 + i) % S
                 if sm_blocks[sm] >= max_blocks_sm:
                     continue
-                b = g[1]
-                g[1] += 1
+                b = g[G.NEXT_BLOCK]
+                g[G.NEXT_BLOCK] += 1
                 sm_blocks[sm] += 1
-                g[7] -= 1
+                g[G.FREE_BLOCK_SLOTS] -= 1
                 start = t + launch_lat
                 b_sm[b] = sm
                 b_start[b] = start
@@ -192,13 +225,13 @@ def run_cycles(
                     spi = sm * SP + slot % SP
                     if start < sp_next[spi]:
                         sp_next[spi] = start
-                    ne = g[5]
+                    ne = g[G.EVENTS]
                     ev_t[ne] = start
                     ev_sm[ne] = sm
                     ev_d[ne] = 1
-                    g[5] = ne + 1
+                    g[G.EVENTS] = ne + 1
                     k += 1
-                g[2] = (sm + 1) % S
+                g[G.RR_SM] = (sm + 1) % S
         # ------------------------------------------------------------ issue
         issued_total = 0
         leaving_next = 0  # warps whose EXIT issued this cycle: still launched until t + 1
@@ -452,7 +485,7 @@ def run_cycles(
                 sp_next[spi] = nxt
         # ------------------------------------------------------------ record cycle t
         n_res = S * W - sc[EMPTY]
-        counts[row, 0] = total_warps - (g[3] - leaving_next)
+        counts[row, 0] = total_warps - (g[G.EXITED] - leaving_next)
         counts[row, 1] = n_res
         counts[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
         counts[row, 3] = issued_total
@@ -464,8 +497,8 @@ def run_cycles(
                 src = sm * W
                 for s2 in range(W):  # a plain copy: w_state is in slot order
                     trace[row, ri, s2] = w_state[src + s2]
-        if g[3] == total_warps:
-            g[4] = 1
+        if g[G.EXITED] == total_warps:
+            g[G.DONE] = 1
             t += 1
             break
         # ------------------------------------------------------------ skip an idle stretch
@@ -475,17 +508,17 @@ def run_cycles(
             for spi in range(S * SP):
                 if sp_next[spi] < nxt:
                     nxt = sp_next[spi]
-            if g[1] < total_blocks and g[7] > 0 and t + 1 < nxt:
+            if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0 and t + 1 < nxt:
                 nxt = t + 1
             if nxt >= NEVER:
-                g[6] = 1  # nothing can ever change: a model bug, reported by the engine
-                g[4] = 1
+                g[G.DEADLOCK] = 1  # nothing can ever change: a model bug, reported by the engine
+                g[G.DONE] = 1
                 t += 1
                 break
             if nxt > t + 1:
                 nt = nxt if nxt < t_limit else t_limit
                 for rr in range(row + 1, nt - t0):
-                    counts[rr, 0] = total_warps - g[3]
+                    counts[rr, 0] = total_warps - g[G.EXITED]
                     for c in range(1, 4):
                         counts[rr, c] = counts[row, c]
                     for c in range(n_states):
@@ -494,5 +527,5 @@ def run_cycles(
                         for s2 in range(W):
                             trace[rr, ri, s2] = trace[row, ri, s2]
         t = nt
-    g[0] = t
+    g[G.T] = t
     rng[0] = rng_state
