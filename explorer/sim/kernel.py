@@ -15,6 +15,15 @@ Per cycle ``t``:
 4. when nothing issued anywhere, time jumps to the next event (every state is
    constant until then) and the skipped cycles are filled in.
 
+Throughput units (``explorer.sim.units``) count their busy time where the work
+happens, into per-window sums ``ub[window, unit]`` (window = cycle >> win_shift):
+a pipe when an instruction issues into it, L1/shared when the SM's data path moves
+the wavefronts, L2 and DRAM when their queues move the bytes (possibly cycles after
+the request; ``ub`` grows if that is past its end). A pipe is a budget in
+fractional cycles: an instruction may issue while the pipe frees within the
+cycle, and the pipe's free time advances by the (possibly fractional) interval, so
+a 4.33-cycle pipe issues 3 of every 13 cycles, not every 4 or 5.
+
 Why it is fast: an instruction's result time is fixed when it issues (fixed
 latencies; memory through FIFO queues), so each warp's next possible change is
 known. A sub-partition none of whose warps can change this cycle is skipped
@@ -30,7 +39,8 @@ from enum import IntEnum
 import numpy as np
 
 from explorer.sim.jit import njit
-from explorer.sim.program import FMA, LDG, LDS, MMA, SFU, STG, STS, SYNC
+from explorer.sim.program import LDG, LDS, STG, STS, SYNC
+from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, SFU, SHARED
 from explorer.sim.states import (
     BARRIER,
     DRAIN,
@@ -58,12 +68,17 @@ MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 # names made from it (IntEnum members are compile-time constants to numba).
 CFG_INT_FIELDS = (  # SimParams fields, as int64
     "sm_count", "warps_per_sm", "sub_partitions", "active_blocks_per_sm", "warps_per_block",
-    "total_blocks", "lat_fma", "lat_sfu", "lat_mma", "lat_shared", "lat_l1", "lat_l2", "lat_dram",
-    "fma_interval", "sfu_interval", "mma_interval", "l1_bytes_per_cycle", "l1_queue_cycles",
+    "total_blocks", "lat_shared", "lat_l1", "lat_l2", "lat_dram", "l1_bytes_per_cycle", "l1_queue_cycles",
     "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
     "policy", "active_warps",
 )
 CFG_FLOAT_FIELDS = ("dram_bytes_per_cycle", "l1_hit_rate", "l2_hit_rate")  # SimParams fields, as float64
+# memory statistics: bytes per level; loads' observed latency (sum, count) per level
+MEM_SLOTS = ("l1_bytes", "l2_bytes", "dram_bytes", "shared_bytes", "l1_lat", "l2_lat", "dram_lat",
+             "l1_loads", "l2_loads", "dram_loads")
+# GPU-wide memory queues: the cycle each becomes free (float: bytes move at fractional rates)
+Q_SLOTS = ("dram_free",)
+N_COUNTS = 4  # series columns 0-3: launched, resident, eligible, issued; then one per warp state
 G_SLOTS = (
     "t",  # the next cycle to simulate
     "next_block",  # the next block of the grid to place
@@ -83,6 +98,8 @@ def _slots(name: str, fields: tuple[str, ...]) -> IntEnum:
 CFG_I = _slots("CFG_I", CFG_INT_FIELDS)
 CFG_F = _slots("CFG_F", CFG_FLOAT_FIELDS)
 G = _slots("G", G_SLOTS)
+MEM = _slots("MEM", MEM_SLOTS)
+Q = _slots("Q", Q_SLOTS)
 
 
 @njit
@@ -122,43 +139,50 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
 
 
 @njit
+def _grown(ub, w):
+    """``ub`` with room for window ``w`` (doubling): a queue may move bytes past the chunk."""
+    rows = ub.shape[0] * 2
+    if rows <= w:
+        rows = w + 1
+    out = np.zeros((rows, ub.shape[1]), ub.dtype)
+    out[: ub.shape[0]] = ub
+    return out
+
+
+@njit
 def run_cycles(
-    # program
-    p_op, p_dst, p_src, p_req, loop,
-    # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS
-    cfg_i, cfg_f,
+    # program: per instruction op code, unit, result latency, registers, bytes moved
+    p_op, p_unit, p_lat, p_dst, p_src, p_req, loop,
+    # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
+    cfg_i, cfg_f, pipe_iv,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
     # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
     # trace's order) so that recording a cycle is a plain copy
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
     w_next, reg_ready, reg_kind,
     # sub-partition and SM state
-    sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
+    sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks,
     # blocks
     b_sm, b_start, b_end, b_alive, b_arrived, b_slot,
-    # scalars (G_SLOTS), warp slots per state, DRAM queue, random state
-    g, sc, dram_free, rng,
-    # outputs
+    # scalars (G_SLOTS), warp slots per state, memory queues (Q_SLOTS), random state
+    g, sc, mq, rng,
+    # outputs: residency events; per recorded SM the slot states; GPU-wide series (N_COUNTS
+    # counts, then warp slots per state); memory statistics (MEM_SLOTS); unit busy per window
     ev_t, ev_sm, ev_d,
-    rec_map, trace, counts, state_counts, mem_bytes,
+    rec_map, trace, series, mem, ub, win_shift,
     t_limit,
 ):
+    """Simulate cycles [g[G.T], t_limit); returns ``ub`` (a larger copy if it had to grow)."""
     S = cfg_i[CFG_I.SM_COUNT]
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     max_blocks_sm = cfg_i[CFG_I.ACTIVE_BLOCKS_PER_SM]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
-    lat_fma = cfg_i[CFG_I.LAT_FMA]
-    lat_sfu = cfg_i[CFG_I.LAT_SFU]
-    lat_mma = cfg_i[CFG_I.LAT_MMA]
     lat_shared = cfg_i[CFG_I.LAT_SHARED]
     lat_l1 = cfg_i[CFG_I.LAT_L1]
     lat_l2 = cfg_i[CFG_I.LAT_L2]
     lat_dram = cfg_i[CFG_I.LAT_DRAM]
-    fma_int = cfg_i[CFG_I.FMA_INTERVAL]
-    sfu_int = cfg_i[CFG_I.SFU_INTERVAL]
-    mma_int = cfg_i[CFG_I.MMA_INTERVAL]
     l1_bpc = cfg_i[CFG_I.L1_BYTES_PER_CYCLE]
     l1_q = cfg_i[CFG_I.L1_QUEUE_CYCLES]
     sh_bpc = cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE]
@@ -175,7 +199,7 @@ def run_cycles(
     NSRC = p_src.shape[1]
     per_sp = W // SP
     n_rec = trace.shape[1]
-    n_states = state_counts.shape[1]
+    n_cols = series.shape[1]
     t0 = g[G.T]
     t = t0
     elig = np.zeros(per_sp, np.int64)
@@ -300,18 +324,19 @@ def run_cycles(
                             if ready:
                                 op = p_op[pc]
                                 st = SELECTED
-                                if op == FMA:
-                                    if sp_fma[spi] > t:
-                                        st = MATH_THROTTLE
-                                        when = sp_fma[spi]
-                                elif op == SFU:
-                                    if sp_sfu[spi] > t:
-                                        st = MATH_THROTTLE
-                                        when = sp_sfu[spi]
-                                elif op == MMA:
-                                    if sp_mma[spi] > t:
-                                        st = MATH_THROTTLE
-                                        when = sp_mma[spi]
+                                u = p_unit[pc]
+                                if u >= FIRST_PIPE and u <= LAST_PIPE:
+                                    free = sp_pipe[spi, u - FIRST_PIPE]
+                                    if free >= t + 1:  # the pipe does not free within this cycle
+                                        if u != LSU:
+                                            st = MATH_THROTTLE
+                                        elif op == LDG or op == STG:
+                                            st = LG_THROTTLE
+                                        else:
+                                            st = MIO_THROTTLE
+                                        when = np.int64(free)
+                                if st != SELECTED:
+                                    pass
                                 elif op == LDG or op == STG:
                                     if sm_l1[sm] - t > l1_q:
                                         st = LG_THROTTLE
@@ -415,48 +440,59 @@ def run_cycles(
                         pc = w_pc[gi]
                         op = p_op[pc]
                         dst = p_dst[pc]
-                        if op == FMA:
-                            sp_fma[spi] = t + fma_int
-                            reg_ready[gi, dst] = t + lat_fma
-                            reg_kind[gi, dst] = WAIT
-                        elif op == SFU:
-                            sp_sfu[spi] = t + sfu_int
-                            reg_ready[gi, dst] = t + lat_sfu
-                            reg_kind[gi, dst] = SHORT_SB
-                        elif op == MMA:
-                            sp_mma[spi] = t + mma_int
-                            reg_ready[gi, dst] = t + lat_mma
-                            reg_kind[gi, dst] = WAIT
-                        elif op == LDG or op == STG:
+                        u = p_unit[pc]
+                        wt = t >> win_shift
+                        if u >= FIRST_PIPE and u <= LAST_PIPE:  # the instruction holds its pipe
+                            pi = u - FIRST_PIPE
+                            f0 = sp_pipe[spi, pi]
+                            if f0 < t:
+                                f0 = t
+                            sp_pipe[spi, pi] = f0 + pipe_iv[pi]
+                            ub[wt, u] += pipe_iv[pi]
+                        if op == LDG or op == STG:
                             nbytes = p_req[pc]
                             waves = (nbytes + l1_bpc - 1) // l1_bpc
                             t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
                             sm_l1[sm] = t_l1 + waves
-                            rng_state, u = _splitmix(rng_state)
-                            if u < l1_hit and op == LDG:
+                            ub[t_l1 >> win_shift, L1] += waves
+                            rng_state, draw = _splitmix(rng_state)
+                            if draw < l1_hit and op == LDG:
+                                level = 0
                                 done_at = t_l1 + waves + lat_l1
-                                mem_bytes[0] += nbytes
-                            elif u < l1_hit + (1.0 - l1_hit) * l2_hit:
+                                mem[MEM.L1_BYTES] += nbytes
+                            elif draw < l1_hit + (1.0 - l1_hit) * l2_hit:
+                                level = 1
                                 done_at = t_l1 + waves + lat_l2
-                                mem_bytes[1] += nbytes
+                                mem[MEM.L2_BYTES] += nbytes
                             else:
-                                begin = dram_free[0] if dram_free[0] > t_l1 else float(t_l1)
-                                dram_free[0] = begin + nbytes / dram_bpc
-                                done_at = np.int64(np.ceil(dram_free[0])) + waves + lat_dram
-                                mem_bytes[2] += nbytes
+                                level = 2
+                                begin = mq[Q.DRAM_FREE] if mq[Q.DRAM_FREE] > t_l1 else float(t_l1)
+                                mq[Q.DRAM_FREE] = begin + nbytes / dram_bpc
+                                done_at = np.int64(np.ceil(mq[Q.DRAM_FREE])) + waves + lat_dram
+                                mem[MEM.DRAM_BYTES] += nbytes
+                                w = np.int64(begin) >> win_shift
+                                if w >= ub.shape[0]:
+                                    ub = _grown(ub, w)
+                                ub[w, DRAM] += nbytes / dram_bpc
                             if op == LDG:
                                 reg_ready[gi, dst] = done_at
                                 reg_kind[gi, dst] = LONG_SB
+                                mem[MEM.L1_LAT + level] += done_at - t
+                                mem[MEM.L1_LOADS + level] += 1
                             elif done_at > w_drain[gi]:
                                 w_drain[gi] = done_at
                         elif op == LDS or op == STS:
                             waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                             t_s = sm_smem[sm] if sm_smem[sm] > t else t
                             sm_smem[sm] = t_s + waves
-                            mem_bytes[3] += p_req[pc]
+                            ub[t_s >> win_shift, SHARED] += waves
+                            mem[MEM.SHARED_BYTES] += p_req[pc]
                             if op == LDS:
                                 reg_ready[gi, dst] = t_s + waves + lat_shared
                                 reg_kind[gi, dst] = SHORT_SB
+                        elif dst >= 0:  # an arithmetic result, ready after the instruction's fixed latency
+                            reg_ready[gi, dst] = t + p_lat[pc]
+                            reg_kind[gi, dst] = SHORT_SB if u == SFU else WAIT
                         pc += 1
                         if pc == L:
                             pc = 0
@@ -485,12 +521,13 @@ def run_cycles(
                 sp_next[spi] = nxt
         # ------------------------------------------------------------ record cycle t
         n_res = S * W - sc[EMPTY]
-        counts[row, 0] = total_warps - (g[G.EXITED] - leaving_next)
-        counts[row, 1] = n_res
-        counts[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
-        counts[row, 3] = issued_total
-        for c in range(n_states):
-            state_counts[row, c] = sc[c]
+        series[row, 0] = total_warps - (g[G.EXITED] - leaving_next)
+        series[row, 1] = n_res
+        series[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
+        series[row, 3] = issued_total
+        for c in range(n_cols - N_COUNTS):
+            series[row, N_COUNTS + c] = sc[c]
+        ub[t >> win_shift, ISSUE] += issued_total
         for sm in range(S):
             ri = rec_map[sm]
             if ri >= 0:
@@ -518,14 +555,13 @@ def run_cycles(
             if nxt > t + 1:
                 nt = nxt if nxt < t_limit else t_limit
                 for rr in range(row + 1, nt - t0):
-                    counts[rr, 0] = total_warps - g[G.EXITED]
-                    for c in range(1, 4):
-                        counts[rr, c] = counts[row, c]
-                    for c in range(n_states):
-                        state_counts[rr, c] = state_counts[row, c]
+                    series[rr, 0] = total_warps - g[G.EXITED]
+                    for c in range(1, n_cols):
+                        series[rr, c] = series[row, c]
                     for ri in range(n_rec):
                         for s2 in range(W):
                             trace[rr, ri, s2] = trace[row, ri, s2]
         t = nt
     g[G.T] = t
     rng[0] = rng_state
+    return ub

@@ -17,6 +17,7 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
 from explorer.occupancy import occupancy_for_launch, why_no_block_fits
 from explorer.paths import resource
+from explorer.sim.units import unit_facts
 
 MMA_FLOPS = 2 * 16 * 8 * 16  # one m16n8k16 MMA instruction (per warp)
 
@@ -43,16 +44,20 @@ class SimParams:
     lat_l1: int
     lat_l2: int
     lat_dram: int
-    # pipe issue intervals per sub-partition (cycles between warp-instructions)
-    fma_interval: int
-    sfu_interval: int
-    mma_interval: int
+    # pipe issue intervals per sub-partition (cycles a warp-instruction holds the pipe;
+    # fractional where lanes or FLOP rates do not divide evenly)
+    fma_interval: float
+    int_interval: float
+    sfu_interval: float
+    mma_interval: float
+    lsu_interval: float
     # memory system
     l1_bytes_per_cycle: int
     l1_queue_cycles: int
     shared_bytes_per_cycle: int
     shared_queue_cycles: int
     dram_bytes_per_cycle: float
+    l2_bytes_per_cycle: float  # GPU-wide L2 bandwidth to the SMs
     l1_hit_rate: float
     l2_hit_rate: float
     # dispatch and barriers
@@ -68,9 +73,14 @@ class SimParams:
         """A copy with calibrated memory figures (lat_dram, dram_bytes_per_cycle, ...)."""
         return replace(self, **changes)
 
+    @property
+    def pipe_intervals(self) -> tuple[float, ...]:
+        """Per pipe of a sub-partition, in explorer.sim.units order (FP32, INT, SFU, TENSOR, LSU)."""
+        return (self.fma_interval, self.int_interval, self.sfu_interval, self.mma_interval, self.lsu_interval)
 
-def _interval(lanes_per_sub_partition: int, warp_size: int) -> int:
-    return max(1, -(-warp_size // lanes_per_sub_partition))
+
+def _interval(lanes_per_sub_partition: float, warp_size: int) -> float:
+    return float(max(1, -(-warp_size // int(lanes_per_sub_partition))))
 
 
 def params_for(scenario: Scenario) -> SimParams:
@@ -85,6 +95,7 @@ def params_for(scenario: Scenario) -> SimParams:
     limit = consts["trace"]["max_blocks"]
     if launch.total_blocks > limit:
         raise InputError("launch.grid", f"{launch.total_blocks} blocks is above the simulator's limit of {limit}")
+    facts = unit_facts(gpu)
     per_sp_flops_per_clk = gpu.tensor_fp16_tflops * 1e12 / (gpu.sm_count * arch.sub_partitions * gpu.boost_clock_mhz * 1e6)
     wl = scenario.workload
     return SimParams(
@@ -102,13 +113,16 @@ def params_for(scenario: Scenario) -> SimParams:
         lat_l2=gpu.lat_l2,
         lat_dram=gpu.lat_dram,
         fma_interval=_interval(arch.fp32_lanes_per_sub_partition, arch.warp_size),
+        int_interval=arch.warp_size / facts.int32_lanes.value,
         sfu_interval=_interval(arch.sfu_lanes_per_sub_partition, arch.warp_size),
-        mma_interval=max(1, round(MMA_FLOPS / per_sp_flops_per_clk)),
+        mma_interval=float(max(1, round(MMA_FLOPS / per_sp_flops_per_clk))),
+        lsu_interval=0.0,
         l1_bytes_per_cycle=consts["l1tex"]["bytes_per_cycle"],
         l1_queue_cycles=consts["l1tex"]["queue_cycles"],
         shared_bytes_per_cycle=consts["shared"]["bytes_per_cycle"],
         shared_queue_cycles=consts["shared"]["queue_cycles"],
         dram_bytes_per_cycle=gpu.dram_bytes_per_cycle * consts["dram"]["efficiency"],
+        l2_bytes_per_cycle=facts.l2_bytes_per_clock.value,
         l1_hit_rate=wl.l1_hit_rate,
         l2_hit_rate=wl.l2_hit_rate,
         block_launch_latency=consts["dispatch"]["block_launch_latency"],
