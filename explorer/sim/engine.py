@@ -50,6 +50,9 @@ N_COLUMNS = N_COUNTS + len(NAMES)  # series columns
 # the summary makes; per block the loop's records and BlockRecords)
 BYTES_PER_WARP = 160
 BYTES_PER_BLOCK = 64
+# the estimate is a lower bound and runs mostly end within this factor of it: the trace is
+# sized for that (halving the recorded SMs mid-run costs a copy)
+SIZING_MARGIN = 1.3
 
 
 class Cancelled(Exception):
@@ -69,7 +72,7 @@ def estimate_cycles(p: SimParams, program: Program) -> int:
     """A lower-bound-style estimate of a run's length, from the scenario alone.
 
     The largest of three bounds: issue (every scheduler busy every cycle), DRAM
-    bandwidth (all missing bytes at the datasheet rate), and latency (each warp's
+    bandwidth (all missing bytes at the plateau rate), and latency (each warp's
     dependent chain, once per wave). Usually within a factor of two of the truth.
     """
     warps = p.total_blocks * p.warps_per_block
@@ -77,7 +80,8 @@ def estimate_cycles(p: SimParams, program: Program) -> int:
     miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
     global_ops = (program.op == LDG) | (program.op == STG)
     dram_bytes = float(program.req_bytes[global_ops].sum())
-    bandwidth = warps * program.loop * dram_bytes * miss / p.dram_bytes_per_cycle
+    plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
+    bandwidth = warps * program.loop * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
     mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
     latency = _latencies(p, program)
     chain = float(np.where(program.op == LDG, mean_load,
@@ -109,8 +113,8 @@ class RunEstimate:
 
 def estimate_run(scenario: Scenario, *, params: SimParams | None = None, program: Program | None = None) -> RunEstimate:
     """Cycles and memory of a run, estimated cheaply from the scenario (nothing is simulated)."""
-    p = params or params_for(scenario)
     program = program or build_program(scenario.workload)
+    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
     lim = _limits()
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
@@ -190,6 +194,7 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         # warp slots in each state, GPU-wide (all empty at first)
         "sc": np.array([G_] + [0] * (len(NAMES) - 1), np.int64),
         "mq": np.zeros(len(Q_SLOTS), np.float64),
+        "dram_q": np.zeros(p.dram_banks, np.float64),
         "rng": np.array([(p.seed * 0x2545F4914F6CDD1D + 1) % 2**64], np.uint64),
         "ev_t": np.zeros(2 * B * p.warps_per_block, np.int64),
         "ev_sm": np.zeros(2 * B * p.warps_per_block, np.int32),
@@ -349,34 +354,58 @@ class _UnitWindows:
 
     The shift starts from the estimate (about unit_windows / 2 windows) and grows by
     one (neighbours merged) whenever the run needs more than unit_windows windows.
-    The loop may grow the array when a queue moves bytes past its end.
+    Before each chunk the array covers the chunk and what the memory queues already
+    hold; bytes a queue moves past that come back in the loop's overflow list.
     """
 
-    def __init__(self, expected: int, max_windows: int, chunk: int, margin: int):
+    OVERFLOW_ENTRIES = 65536
+
+    def __init__(self, expected: int, max_windows: int, margin: int):
         self.max_windows = max_windows
         self.margin = margin
         self.shift = 4
         while (expected >> self.shift) > max_windows // 2:
             self.shift += 1
-        self.busy = np.zeros((((chunk + margin) >> self.shift) + 2, len(UNITS)), np.float64)
+        self.busy = np.zeros((1, len(UNITS)), np.float64)
+        self.overflow = np.zeros((self.OVERFLOW_ENTRIES, 3), np.float64)
 
-    def prepare(self, t_limit: int) -> None:
-        """Room for every cycle the loop may write until t_limit (a request's data path starts at most
-        ``margin`` cycles after it issues), and at most max_windows windows."""
-        while (t_limit >> self.shift) >= self.max_windows:
-            self.shift += 1
-            n = self.busy.shape[0] // 2 * 2
-            merged = self.busy[0:n:2] + self.busy[1:n:2]
-            if n < self.busy.shape[0]:
-                merged = np.concatenate([merged, self.busy[n:]])
-            self.busy = merged
-        need = ((t_limit + self.margin) >> self.shift) + 1
+    def _merge_neighbours(self) -> None:
+        self.shift += 1
+        n = self.busy.shape[0] // 2 * 2
+        merged = self.busy[0:n:2] + self.busy[1:n:2]
+        if n < self.busy.shape[0]:
+            merged = np.concatenate([merged, self.busy[n:]])
+        self.busy = merged
+
+    def _cover(self, cycle: float) -> None:
+        need = (int(cycle) >> self.shift) + 1
         if need > self.busy.shape[0]:
-            self.busy = np.concatenate([self.busy, np.zeros((need - self.busy.shape[0] + 8, len(UNITS)))])
+            grown = np.zeros((max(need, 2 * self.busy.shape[0]), len(UNITS)), np.float64)
+            grown[: self.busy.shape[0]] = self.busy
+            self.busy = grown
+
+    def prepare(self, t_limit: int, queued_until: float) -> None:
+        """Room for every cycle the loop may write until t_limit (a request's data path starts at most
+        ``margin`` cycles after it issues; queues may hold work until ``queued_until``), and at most
+        max_windows windows of the run itself."""
+        while (t_limit >> self.shift) >= self.max_windows:
+            self._merge_neighbours()
+        self._cover(max(t_limit + self.margin, queued_until + self.margin))
+
+    def collect(self, g: np.ndarray) -> None:
+        """Fold the loop's overflow entries (window, unit, amount) into busy."""
+        n = int(g[G.OVERFLOW])
+        if n:
+            entries = self.overflow[:n]
+            w = entries[:, 0].astype(np.int64)
+            self._cover(float(w.max() << self.shift))
+            np.add.at(self.busy, (w, entries[:, 1].astype(np.int64)), entries[:, 2])
+            g[G.OVERFLOW] = 0
 
     def result(self, cycles: int) -> tuple[np.ndarray, int]:
         """Busy sums [windows, units] for the run's windows, and the window length in cycles."""
         n = max(1, (cycles + (1 << self.shift) - 1) >> self.shift)
+        self._cover(float(n << self.shift))
         busy = self.busy[:n].copy()
         busy[n - 1] += self.busy[n:].sum(axis=0)  # nothing moves after the last warp left
         return busy, 1 << self.shift
@@ -430,18 +459,19 @@ def simulate(
     :class:`Cancelled` at the next chunk boundary, after the run's buffers are let go.
     ``program`` replaces the one built from the scenario's workload.
     """
-    p = params or params_for(scenario)
-    warm_up()
     program = program or build_program(scenario.workload)
+    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
+    warm_up()
     estimate = estimate_run(scenario, params=p, program=program)
     estimate.check()
     lim = _limits()
     budget = lim["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
     chunk = int(lim["chunk_cycles"])
     recorded = choose_recorded_sms(p, record_sms)
-    if record_sms is None and estimate.cycles * p.sm_count * p.warps_per_sm > budget:
+    likely = int(estimate.cycles * SIZING_MARGIN)
+    if record_sms is None and likely * p.sm_count * p.warps_per_sm > budget:
         # clearly too long to keep every SM: keep the first SMs the budget allows
-        recorded = recorded[: max(1, min(p.sm_count, budget // max(1, estimate.cycles * p.warps_per_sm)))]
+        recorded = recorded[: max(1, min(p.sm_count, budget // max(1, likely * p.warps_per_sm)))]
 
     a = _state_arrays(p, program.n_regs)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
@@ -450,7 +480,7 @@ def simulate(
     margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(program.req_bytes.max(initial=0)) // 32 + 64
     trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
     series = _SeriesSink(int(lim["series_budget_bytes"]), chunk)
-    windows = _UnitWindows(estimate.cycles, int(lim["unit_windows"]), chunk, margin)
+    windows = _UnitWindows(estimate.cycles, int(lim["unit_windows"]), margin)
     started = time.perf_counter()
     try:
         while True:
@@ -459,20 +489,21 @@ def simulate(
             rec_map = trace.rec_map(p.sm_count)
             assert window.shape[1] == (rec_map >= 0).sum()  # the loop does not bounds-check
             rows = series.window(t0)
-            windows.prepare(t0 + chunk)
-            windows.busy = run_cycles(
+            windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
+            run_cycles(
                 program.op, program.unit, latency, program.dst, program.src, program.req_bytes, program.loop,
                 cfg_i, cfg_f, pipe_iv,
                 a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
                 a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
                 a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
                 a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
-                a["g"], a["sc"], a["mq"], a["rng"],
+                a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                 a["ev_t"], a["ev_sm"], a["ev_d"],
-                rec_map, window, rows, a["mem"], windows.busy, windows.shift,
+                rec_map, window, rows, a["mem"], windows.busy, windows.overflow, windows.shift,
                 t0 + chunk,
             )
             t_now = int(a["g"][G.T])
+            windows.collect(a["g"])
             series.commit(t0, t_now)
             if progress is not None:
                 f = _progress_fraction(t_now, int(a["g"][G.EXITED]), total_warps, estimate.cycles)
@@ -520,6 +551,6 @@ def simulate(
         trace.release()
         series.release()
         a.clear()
-        windows.busy = None
+        windows.busy = windows.overflow = None
 
 

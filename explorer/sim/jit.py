@@ -17,9 +17,14 @@ try:  # pragma: no cover - exercised by the environment, not by a test
         raise ImportError("disabled by WARP_EXPLORER_NO_JIT")
     import numba
 
-    def njit(fn):
-        """Compiled, cached on disk, without the GIL (the window stays live while it runs)."""
-        return numba.njit(cache=True, nogil=True)(fn)
+    def njit(fn=None, *, inline: bool = False):
+        """Compiled, cached on disk, without the GIL (the window stays live while it runs).
+        ``inline=True`` for helpers of the hot loop that take arrays: inlined at numba's IR
+        level, so calling them costs no call and no reference counting of the arrays."""
+        def wrap(f):
+            return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(f)
+
+        return wrap(fn) if fn is not None else wrap
 
     JIT = True
 except ImportError:  # pragma: no cover
@@ -27,16 +32,19 @@ except ImportError:  # pragma: no cover
 
     import numpy as np
 
-    def njit(fn):
+    def njit(fn=None, *, inline: bool = False):
         """The Python function, with compiled semantics for fixed-width integers: numpy
         scalars warn on wraparound (``_splitmix`` relies on uint64 wraparound), numba wraps
         silently; so does this."""
 
-        @functools.wraps(fn)
-        def run(*args):
-            with np.errstate(over="ignore"):
-                return fn(*args)
+        def wrap(f):
+            @functools.wraps(f)
+            def run(*args):
+                with np.errstate(over="ignore"):
+                    return f(*args)
 
-        return run
+            return run
+
+        return wrap(fn) if fn is not None else wrap
 
     JIT = False

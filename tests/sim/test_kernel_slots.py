@@ -9,8 +9,9 @@ from explorer.sim.kernel import CFG_F, CFG_FLOAT_FIELDS, CFG_I, CFG_INT_FIELDS, 
 from explorer.sim.params import SimParams
 
 
-def test_packed_slots_name_simparams_fields_once():
-    names = {f.name for f in dataclasses.fields(SimParams)}
+def test_packed_slots_name_simparams_attributes_once():
+    names = {f.name for f in dataclasses.fields(SimParams)} | {n for n, v in vars(SimParams).items()
+                                                              if isinstance(v, property)}
     for fields, enum in ((CFG_INT_FIELDS, CFG_I), (CFG_FLOAT_FIELDS, CFG_F)):
         assert set(fields) <= names and len(set(fields)) == len(fields)
         assert [m.name.lower() for m in enum] == list(fields) and [int(m) for m in enum] == list(range(len(fields)))
