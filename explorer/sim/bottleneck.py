@@ -84,8 +84,12 @@ def _why_unit(result, unit: str, share: float) -> str:
         return (f"{head}: memory instructions queue at the load/store units; wider (vector) accesses move the same "
                 "bytes in fewer instructions")
     if unit == "issue":
-        return (f"{head}: the schedulers issue nearly every cycle; only fewer instructions per result would help, "
-                "not more warps")
+        frac = dict(zip(UNITS, result.unit_fraction()))
+        pipe = max(("fp32", "int", "sfu", "tensor", "lsu"), key=frac.get)
+        also = (f"; {LABEL[pipe]} is at {100 * frac[pipe]:.0f}% too (here one {pipe.upper()} instruction per "
+                "scheduler per cycle is both peaks)") if frac[pipe] >= share - 0.02 else ""
+        return (f"{head}: the schedulers issue nearly every cycle{also}; only fewer instructions per result "
+                "would help, not more warps")
     if unit == "fp32":
         return f"{head}: FMA lanes are full; this is the arithmetic peak for FP32"
     if unit == "tensor":

@@ -445,6 +445,7 @@ def simulate(
     *,
     record_sms: Sequence[int] | None = None,
     trace_budget_bytes: int | None = None,
+    series_budget_bytes: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     params: SimParams | None = None,
@@ -457,7 +458,8 @@ def simulate(
     fraction of the run done, judged against the up-front estimate (see
     :func:`_progress_fraction`). ``cancel()`` returning True raises
     :class:`Cancelled` at the next chunk boundary, after the run's buffers are let go.
-    ``program`` replaces the one built from the scenario's workload.
+    ``program`` replaces the one built from the scenario's workload. The budgets default to
+    ``sim_model.toml`` [trace] (smaller ones exercise what long runs keep).
     """
     program = program or build_program(scenario.workload)
     p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
@@ -479,7 +481,8 @@ def simulate(
     total_warps = p.total_blocks * p.warps_per_block
     margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(program.req_bytes.max(initial=0)) // 32 + 64
     trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
-    series = _SeriesSink(int(lim["series_budget_bytes"]), chunk)
+    series = _SeriesSink(int(lim["series_budget_bytes"] if series_budget_bytes is None else series_budget_bytes),
+                         chunk)
     windows = _UnitWindows(estimate.cycles, int(lim["unit_windows"]), margin)
     started = time.perf_counter()
     try:
@@ -489,21 +492,26 @@ def simulate(
             rec_map = trace.rec_map(p.sm_count)
             assert window.shape[1] == (rec_map >= 0).sum()  # the loop does not bounds-check
             rows = series.window(t0)
-            windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
-            run_cycles(
-                program.op, program.unit, latency, program.dst, program.src, program.req_bytes, program.loop,
-                cfg_i, cfg_f, pipe_iv,
-                a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
-                a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
-                a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-                a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
-                a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
-                a["ev_t"], a["ev_sm"], a["ev_d"],
-                rec_map, window, rows, a["mem"], windows.busy, windows.overflow, windows.shift,
-                t0 + chunk,
-            )
-            t_now = int(a["g"][G.T])
-            windows.collect(a["g"])
+            t_now = t0
+            while True:  # once, unless the loop returns early to let ub grow
+                windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
+                done = t_now - t0
+                run_cycles(
+                    program.op, program.unit, latency, program.dst, program.src, program.req_bytes, program.loop,
+                    cfg_i, cfg_f, pipe_iv,
+                    a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
+                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
+                    a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
+                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
+                    a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
+                    a["ev_t"], a["ev_sm"], a["ev_d"],
+                    rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
+                    t0 + chunk,
+                )
+                t_now = int(a["g"][G.T])
+                windows.collect(a["g"])
+                if a["g"][G.DONE] or t_now >= t0 + chunk:
+                    break
             series.commit(t0, t_now)
             if progress is not None:
                 f = _progress_fraction(t_now, int(a["g"][G.EXITED]), total_warps, estimate.cycles)

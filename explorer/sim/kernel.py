@@ -228,7 +228,7 @@ def run_cycles(
     rec_map, trace, series, mem, ub, ovf, win_shift,
     t_limit,
 ):
-    """Simulate cycles [g[G.T], t_limit)."""
+    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full."""
     S = cfg_i[CFG_I.SM_COUNT]
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
@@ -667,5 +667,7 @@ def run_cycles(
                         for s2 in range(W):
                             trace[rr, ri, s2] = trace[row, ri, s2]
         t = nt
+        if g[G.OVERFLOW] > ovf.shape[0] // 2:
+            break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
     g[G.T] = t
     rng[0] = rng_state
