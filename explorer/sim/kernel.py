@@ -144,6 +144,24 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
 
 
 @njit(inline=True)
+def _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t):
+    """(the cycle warp gi's instruction pc can issue, at the earliest t; the kind of wait until then):
+    every register it reads, and the one it writes (in-order issue: RAW and WAW)."""
+    wake = t
+    kind = WAIT
+    r = p_dst[pc]
+    if r >= 0 and reg_ready[gi, r] > wake:
+        wake = reg_ready[gi, r]
+        kind = reg_kind[gi, r]
+    for q in range(p_src.shape[1]):
+        r = p_src[pc, q]
+        if r >= 0 and reg_ready[gi, r] > wake:
+            wake = reg_ready[gi, r]
+            kind = reg_kind[gi, r]
+    return wake, kind
+
+
+@njit(inline=True)
 def _due(when, t, out):
     """Write into ``out`` the indices k with when[k] <= t, in order; return how many.
 
@@ -258,7 +276,6 @@ def run_cycles(
     l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
     l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
     L = p_op.shape[0]
-    NSRC = p_src.shape[1]
     per_sp = W // SP
     n_rec = trace.shape[1]
     n_cols = series.shape[1]
@@ -367,18 +384,7 @@ def run_cycles(
                         pc = w_pc[gi]
                         ready = True
                         if w_wkind[gi] < RESOLVED:
-                            # scoreboard: every register it reads, and the one it writes
-                            wake = t
-                            kind = WAIT
-                            r = p_dst[pc]
-                            if r >= 0 and reg_ready[gi, r] > wake:
-                                wake = reg_ready[gi, r]
-                                kind = reg_kind[gi, r]
-                            for q in range(NSRC):
-                                r = p_src[pc, q]
-                                if r >= 0 and reg_ready[gi, r] > wake:
-                                    wake = reg_ready[gi, r]
-                                    kind = reg_kind[gi, r]
+                            wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t)
                             if wake > t:
                                 w_wake[gi] = wake
                                 w_wkind[gi] = kind
@@ -592,17 +598,7 @@ def run_cycles(
                     if op != SYNC and w_iter[gi] < loop:
                         # the next instruction's scoreboard is known now (the ready times of its
                         # registers were fixed when their producers issued): resolve it once, here
-                        wake = t + 1
-                        kind = WAIT
-                        r = p_dst[pc]
-                        if r >= 0 and reg_ready[gi, r] > wake:
-                            wake = reg_ready[gi, r]
-                            kind = reg_kind[gi, r]
-                        for q in range(NSRC):
-                            r = p_src[pc, q]
-                            if r >= 0 and reg_ready[gi, r] > wake:
-                                wake = reg_ready[gi, r]
-                                kind = reg_kind[gi, r]
+                        wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t + 1)
                         w_wake[gi] = wake
                         w_wkind[gi] = kind | RESOLVED
                     if op == SYNC:
