@@ -2,39 +2,66 @@
 
 Needs only Python 3.11+, numpy and cuda-bindings (nvidia-ml-py, pytest, nvcc, cuobjdump,
 ncu and numba are used when present, skipped with a note when not). Installs nothing.
-Every step has its own timeout and the whole run stops starting new steps after
-``--budget`` seconds, so it finishes well inside ten minutes.
 
-Writes to ``--out`` (default ``$OUT`` or ./device-out):
+Order (what matters most first; what may leave the GPU unusable last):
+  1. environment          versions, driver, probe answer, nvidia-smi
+  2. measurements         every shipped preset (+ variants), loops lengthened for the timer
+  3. GPU tests            tests/gpu/test_device.py, except the fault and hang tests
+  4. Nsight Compute       the same kernels, ``--clock-control none`` (clocks are never locked)
+  5. calibration          only with ``--calibrate`` (CPU work: do it later from the archive)
+  6. fault and hang tests a faulting and a spinning kernel; if the GPU does not recover from
+                          those, nothing after them is lost
+Every step runs in a process session of its own and is killed as a group when its time is
+up (so a measurement's worker cannot outlive it), and no step starts past ``--budget``
+seconds or runs past ``--hard``. SIGTERM (the shell script's ``timeout``) kills the running
+step's group and ends the run at once.
+
+Writes into ``--stage`` (default ./device-stage):
   log.txt                       everything, step by step
-  environment.json              versions, driver, probe answer
-  pytest-gpu.txt                the GPU-backend tests (device tests included)
-  measurements/PRESET.npz       one measurement per shipped preset (+ variants)
-  measurements/PRESET.json      its summary line (measure --json)
-  kernels/PRESET.cu             the generated kernel that ran
-  ncu/PRESET.csv                Nsight Compute's occupancy figures for the same kernel
-  calibration.json              the simulator's DRAM figures fitted to the measurements
-  summary.txt                   one line per measurement, measured vs theoretical
+  summary.txt                   one line per measurement, measured vs theoretical, timer step
+  environment.json              versions, driver, probe answer (+ nvidia-smi.txt)
+  pytest-gpu.txt, pytest-fault.txt
+  measurements/RUN.npz          one measurement per run, with its summary (RUN.json)
+  kernels/RUN.cu                the generated kernel that ran
+  ncu/RUN.csv                   Nsight Compute's figures for the same kernel
+``--pack STAGE --out OUT`` then packs the stage into at most six archives of <= 15 MiB
+in OUT, beside copies of log.txt and summary.txt (a GPU run brings back at most 8 files,
+16 MiB each, 64 MiB in all, 2 folders deep, names of letters, digits, ``.``, ``_``, ``-``).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import platform
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 START = time.monotonic()
 
-# (file stem, preset, extra measure flags)
+# Loops for device runs. The globaltimer steps in ~1 us on H100/H200 (about 2,000 cycles at
+# 1980 MHz); a block should span >= 100 steps (>= ~200,000 cycles) for +-1% placement and
+# duration. Simulated block length at the preset's loop (H100, cycles) -> device loop:
+#   example-240x256 10,458 @16 -> 320 | memory-bound-stream 61,327 @8 -> 32 |
+#   compute-bound-fma 1,284 @8 -> 1280 | latency-bound-low-occupancy 10,046 @16 -> 320 |
+#   barrier-tiling 11,147 @16 -> 320 | tail-effect 1,032 @4 -> 800 | tensor-gemm 20,333 @32 -> 320
+# Only workload.loop changes: the body, grid, block and resources are the preset's.
+LOOPS = {"example-240x256": 320, "memory-bound-stream": 32, "compute-bound-fma": 1280,
+         "latency-bound-low-occupancy": 320, "barrier-tiling": 320, "tail-effect": 800, "tensor-gemm": 320}
+
+# (run name, preset, extra measure flags); the loop from LOOPS unless the flags set one
 RUNS = [
     ("example-240x256", "example-240x256", []),
+    ("example-240x256-preset-loop", "example-240x256", ["--set", "workload.loop=16"]),  # as the window shows it
     ("memory-bound-stream", "memory-bound-stream", []),
     ("compute-bound-fma", "compute-bound-fma", []),
     ("latency-bound-low-occupancy", "latency-bound-low-occupancy", []),
@@ -60,7 +87,21 @@ NCU_METRICS = ",".join([
     "sm__cycles_active.avg",
     "smsp__issue_active.avg.per_cycle_active",
     "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    "lts__t_sector_hit_rate.pct",
 ])
+# run last: a faulting kernel and one that spins until it is killed
+FAULT_TESTS = ("test_a_faulty_kernel_is_one_error_and_leaves_us_usable", "test_a_hung_kernel_is_stopped_by_the_timeout")
+DEVICE_TESTS = "tests/gpu/test_device.py"
+
+# step time caps (seconds); each is also cut to what --hard leaves
+CAP_MEASURE, CAP_NCU, CAP_TESTS, CAP_FAULT, CAP_CALIBRATE = 90, 120, 150, 90, 180
+FAULT_RESERVE = 50  # seconds kept for the fault and hang tests when Nsight Compute runs
+
+# what comes back from a GPU run (see the module docstring)
+RETURN_FILES, RETURN_FILE_BYTES, RETURN_TOTAL_BYTES = 8, 16 << 20, 64 << 20
+PART_BYTES = 15 << 20  # an archive part, with a margin under the 16 MiB limit
+MAX_PARTS = RETURN_FILES - 2  # log.txt and summary.txt come back beside the archives
+SAFE_NAME = re.compile(r"[A-Za-z0-9._-]+")
 
 
 class Log:
@@ -82,25 +123,66 @@ def env_for_child() -> dict:
     return env
 
 
-def run(log: Log, cmd: list[str], timeout: float, *, out_file: Path | None = None, env: dict | None = None) -> tuple[int, str]:
-    log("$ " + " ".join(cmd))
+_current: subprocess.Popen | None = None  # the running step, killed with its group on SIGTERM
+
+
+def _die_with_us() -> None:
+    """In the step's child, before exec: SIGKILL when this script dies (Linux), a backstop to SIGTERM."""
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=str(REPO),
-                              env=env or env_for_child(), stdin=subprocess.DEVNULL)
-        text, code = proc.stdout + proc.stderr, proc.returncode
-    except subprocess.TimeoutExpired as exc:
-        text = (exc.stdout or b"").decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        text += f"\n(timed out after {timeout:g} s)"
-        code = 124
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL the step's whole process group (its session: the step and everything it started)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def run(log: Log, cmd: list[str], timeout: float, *, out_file: Path | None = None, env: dict | None = None,
+        cwd: Path = REPO) -> tuple[int, str]:
+    """Run one step in a session of its own; on timeout kill the whole group. Returns (exit code, output)."""
+    global _current
+    log("$ " + " ".join(cmd) + f"   (limit {timeout:.0f} s)")
+    try:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                cwd=str(cwd), env=env or env_for_child(), start_new_session=True,
+                                preexec_fn=_die_with_us if sys.platform.startswith("linux") else None)
     except OSError as exc:
         text, code = f"cannot run: {exc}", 127
+    else:
+        _current = proc
+        try:
+            out, _ = proc.communicate(timeout=max(1.0, timeout))
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            kill_group(proc)
+            out, _ = proc.communicate()
+            code = 124
+            out = (out or b"") + f"\n(timed out after {timeout:.0f} s; its process group was killed)".encode()
+        finally:
+            kill_group(proc)  # whatever it left running (a worker, an ncu target) goes with it
+            _current = None
+        text = (out or b"").decode("utf-8", "replace")
     if out_file is not None:
         out_file.write_text(text, encoding="utf-8")
-    tail = text.strip().splitlines()[-15:]
-    for line in tail:
+    for line in text.strip().splitlines()[-15:]:
         log("    " + line)
     log(f"    -> exit {code}")
     return code, text
+
+
+def needs_nvcc_retry(code: int, text: str) -> bool:
+    """A failed measurement that nvcc may fix: the driver rejected NVRTC's cubin, or NVRTC itself is broken."""
+    if code == 0:
+        return False
+    return any(s in text for s in ("cuModuleLoadData", "NVRTC", "nvrtc", "CUDA_ERROR_INVALID_IMAGE",
+                                   "CUDA_ERROR_NO_BINARY_FOR_GPU", "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"))
 
 
 def have(module: str) -> bool:
@@ -111,26 +193,29 @@ def have(module: str) -> bool:
         return False
 
 
-def left(budget: float) -> float:
-    return budget - (time.monotonic() - START)
+class Budget:
+    """No new step after ``soft`` seconds; no step past ``hard``."""
+
+    def __init__(self, soft: float, hard: float):
+        self.soft, self.hard = soft, hard
+
+    def elapsed(self) -> float:
+        return time.monotonic() - START
+
+    def allows(self, needed: float = 10.0) -> bool:
+        return self.elapsed() < self.soft and self.hard - self.elapsed() >= needed
+
+    def limit(self, cap: float) -> float:
+        return max(1.0, min(cap, self.hard - self.elapsed() - 5.0))
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.environ.get("OUT") or str(REPO / "device-out"))
-    ap.add_argument("--budget", type=float, default=480.0, help="seconds after which no new step starts")
-    ap.add_argument("--skip-tests", action="store_true")
-    ap.add_argument("--skip-ncu", action="store_true")
-    args = ap.parse_args()
-    out = Path(args.out)
-    for sub in ("measurements", "kernels", "ncu"):
-        (out / sub).mkdir(parents=True, exist_ok=True)
-    log = Log(out / "log.txt")
-    py = sys.executable
-    sys.path.insert(0, str(REPO))
+def loop_flags(preset: str, flags: list[str]) -> list[str]:
+    if any(f.startswith("workload.loop=") for f in flags) or preset not in LOOPS:
+        return []
+    return ["--set", f"workload.loop={LOOPS[preset]}"]
 
-    # -- 1. environment --------------------------------------------------------------------
-    log(f"Warp Explorer device check; repository {REPO}; output {out}")
+
+def step_environment(log: Log, stage: Path, py: str, budget: Budget):
     env: dict = {"python": sys.version, "platform": platform.platform(), "executable": py}
     for mod in ("numpy", "cuda.bindings", "cuda.core", "pynvml", "pytest", "numba", "PySide6"):
         try:
@@ -138,8 +223,10 @@ def main() -> int:
             env[mod] = getattr(m, "__version__", "present")
         except Exception as exc:  # noqa: BLE001
             env[mod] = f"missing ({type(exc).__name__})"
+    from explorer.gpu.tools import find_tool
+
     for tool in ("nvidia-smi", "nvcc", "ncu", "cuobjdump", "nvdisasm"):
-        env[tool] = shutil.which(tool) or "missing"
+        env[tool] = shutil.which(tool) or find_tool(tool) or "missing"
     from explorer.gpu.probe import probe
 
     p = probe(30.0, use_cache=False)
@@ -156,95 +243,270 @@ def main() -> int:
         env["compiler"] = f"unavailable: {exc}"
     for key, value in env.items():
         log(f"{key}: {value}")
-    (out / "environment.json").write_text(json.dumps(env, indent=2, default=str), encoding="utf-8")
+    (stage / "environment.json").write_text(json.dumps(env, indent=2, default=str), encoding="utf-8")
     if shutil.which("nvidia-smi"):
-        run(log, ["nvidia-smi"], 30, out_file=out / "nvidia-smi.txt")
-    if shutil.which("nvcc"):
-        run(log, ["nvcc", "--version"], 30)
-    if not p.ok:
-        log(f"NO GPU: {p.reason}; the measurement steps are skipped")
+        run(log, ["nvidia-smi"], budget.limit(30), out_file=stage / "nvidia-smi.txt")
+    nvcc = find_tool("nvcc")
+    if nvcc:
+        run(log, [nvcc, "--version"], budget.limit(30))
+    return p
 
-    # -- 2. the GPU-backend tests --------------------------------------------------------------
-    if not args.skip_tests:
-        if have("pytest"):
-            run(log, [py, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "no:pytest-qt",
-                      "-p", "no:hypothesispytest", "--noconftest", "tests/gpu"],
-                min(300, max(60, left(args.budget) - 200)), out_file=out / "pytest-gpu.txt")
-        else:
-            log("pytest is not installed: the device tests run under scripts/mini_pytest.py")
-            run(log, [py, str(REPO / "scripts" / "mini_pytest.py")], min(300, max(60, left(args.budget) - 200)),
-                out_file=out / "pytest-gpu.txt")
 
-    # -- 3. measure every preset ---------------------------------------------------------------
+def step_measure(log: Log, stage: Path, py: str, budget: Budget, runs) -> list:
+    from explorer.gpu.tools import find_tool
+
     summaries = []
-    if p.ok:
-        for stem, preset, flags in RUNS:
-            if left(args.budget) < 40:
-                log(f"budget spent: {stem} not measured")
-                continue
-            npz = out / "measurements" / f"{stem}.npz"
-            cmd = [py, "-m", "explorer", "measure", preset, "--out", str(npz), "--json", "--nvml-seconds", "1.5",
-                   "--timeout", "120", *flags]
-            code, text = run(log, cmd, 150)
-            if code != 0 and "cuModuleLoadData" in text and shutil.which("nvcc"):
-                log("the driver rejected the NVRTC cubin: retrying with nvcc")
-                code, text = run(log, cmd, 150, env={**env_for_child(), "WARP_EXPLORER_COMPILER": "nvcc"})
-            if code == 0:
-                line = next((x for x in text.splitlines() if x.startswith("{")), "{}")
-                (out / "measurements" / f"{stem}.json").write_text(line + "\n", encoding="utf-8")
-                try:
-                    s = json.loads(line)
-                    summaries.append((stem, s))
-                    from explorer.gpu.measurement import load_measurement
+    for stem, preset, flags in runs:
+        if not budget.allows(40):
+            log(f"budget spent: {stem} not measured")
+            continue
+        npz = stage / "measurements" / f"{stem}.npz"
+        cmd = [py, "-m", "explorer", "measure", preset, *loop_flags(preset, flags), *flags, "--out", str(npz),
+               "--json", "--nvml-seconds", "1.5", "--timeout", "75"]
+        code, text = run(log, cmd, budget.limit(CAP_MEASURE))
+        if needs_nvcc_retry(code, text) and find_tool("nvcc") and budget.allows(30):
+            log("NVRTC failed or the driver rejected its cubin: retrying with nvcc")
+            code, text = run(log, cmd, budget.limit(CAP_MEASURE), env={**env_for_child(), "WARP_EXPLORER_COMPILER": "nvcc"})
+        if code != 0:
+            continue
+        line = next((x for x in text.splitlines() if x.startswith("{")), "{}")
+        (stage / "measurements" / f"{stem}.json").write_text(line + "\n", encoding="utf-8")
+        try:
+            summaries.append((stem, json.loads(line)))
+            from explorer.gpu.measurement import load_measurement
 
-                    m = load_measurement(npz)
-                    (out / "kernels" / f"{stem}.cu").write_text(m.meta.get("source", ""), encoding="utf-8")
-                except Exception as exc:  # noqa: BLE001
-                    log(f"    (cannot read the result: {exc})")
+            m = load_measurement(npz)
+            (stage / "kernels" / f"{stem}.cu").write_text(m.meta.get("source", ""), encoding="utf-8")
+        except Exception as exc:  # noqa: BLE001
+            log(f"    (cannot read the result: {exc})")
+    return summaries
 
-    # -- 4. Nsight Compute on the same kernels ---------------------------------------------------
-    if p.ok and not args.skip_ncu and shutil.which("ncu"):
-        for preset in NCU_RUNS:
-            if left(args.budget) < 60:
-                log(f"budget spent: no ncu run for {preset}")
-                continue
-            cmd = ["ncu", "--target-processes", "all", "--kernel-name", "we_kernel", "--launch-skip", "1",
-                   "--launch-count", "1", "--metrics", NCU_METRICS, "--csv",
-                   py, "-m", "explorer", "measure", preset, "--nvml-seconds", "0", "--repeats", "1",
-                   "--timeout", "150"]
-            run(log, cmd, 180, out_file=out / "ncu" / f"{preset}.csv")
 
-    # -- 5. calibration from the measurements ---------------------------------------------------
-    files = [str(out / "measurements" / f"{stem}.npz") for stem in
+def pytest_cmd(py: str, *args: str) -> list[str]:
+    if have("pytest"):
+        return [py, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "no:pytest-qt",
+                "-p", "no:hypothesispytest", "--noconftest", *args]
+    return [py, str(REPO / "scripts" / "mini_pytest.py"), *args]
+
+
+def step_tests(log: Log, stage: Path, py: str, budget: Budget) -> None:
+    if not budget.allows(60):
+        log("budget spent: GPU tests not run")
+        return
+    if have("pytest"):
+        # the device tests only: the rest of tests/gpu runs anywhere (and may need test extras this machine lacks)
+        args = [DEVICE_TESTS, "-m", "gpu", *[a for t in FAULT_TESTS for a in ("--deselect", f"{DEVICE_TESTS}::{t}")]]
+    else:
+        log("pytest is not installed: the device tests run under scripts/mini_pytest.py")
+        args = ["--skip", ",".join(FAULT_TESTS)]
+    run(log, pytest_cmd(py, *args), budget.limit(CAP_TESTS), out_file=stage / "pytest-gpu.txt")
+
+
+def step_fault_tests(log: Log, stage: Path, py: str, budget: Budget) -> None:
+    if not budget.allows(45):
+        log("budget spent: fault and hang tests not run")
+        return
+    args = [f"{DEVICE_TESTS}::{t}" for t in FAULT_TESTS] if have("pytest") else ["--only", ",".join(FAULT_TESTS)]
+    run(log, pytest_cmd(py, *args), budget.limit(CAP_FAULT), out_file=stage / "pytest-fault.txt")
+
+
+def step_ncu(log: Log, stage: Path, py: str, budget: Budget, presets) -> None:
+    ncu = shutil.which("ncu")
+    if ncu is None:
+        log("ncu is not installed: no Nsight Compute comparison")
+        return
+    for preset in presets:
+        if not budget.allows(60 + FAULT_RESERVE):  # the fault and hang tests still get their turn
+            log(f"budget spent: no ncu run for {preset}")
+            continue
+        cmd = [ncu, "--clock-control", "none", "--cache-control", "all", "--target-processes", "all",
+               "--kernel-name", "we_kernel", "--launch-skip", "1", "--launch-count", "1", "--metrics", NCU_METRICS,
+               "--csv", py, "-m", "explorer", "measure", preset, *loop_flags(preset, []), "--nvml-seconds", "0",
+               "--repeats", "1", "--timeout", "100"]
+        run(log, cmd, budget.limit(CAP_NCU), out_file=stage / "ncu" / f"{preset}.csv")
+
+
+def step_calibrate(log: Log, stage: Path, py: str, budget: Budget) -> None:
+    files = [str(stage / "measurements" / f"{s}.npz") for s in
              ("example-240x256", "memory-bound-stream", "latency-bound-low-occupancy-matched")
-             if (out / "measurements" / f"{stem}.npz").exists()]
-    if files and have("numba") and left(args.budget) > 90:
-        cmd = [py, "-m", "explorer", "measure", "--calibrate", "--compare", "--json"]
-        for f in files:
-            cmd += ["--from", f]
-        code, text = run(log, cmd, min(240, left(args.budget) - 20))
-        if code == 0:
-            (out / "calibration.json").write_text(text, encoding="utf-8")
-    elif files:
-        log("calibration skipped (needs numba for the simulator, or the time budget is spent); "
-            "run later: warp-explorer measure --from FILE.npz ... --calibrate --compare")
+             if (stage / "measurements" / f"{s}.npz").exists()]
+    if not files or not have("numba") or not budget.allows(90):
+        log("calibration skipped (needs measurements, numba and time)")
+        return
+    cmd = [py, "-m", "explorer", "measure", "--calibrate", "--compare", "--json"]
+    for f in files:
+        cmd += ["--from", f]
+    code, text = run(log, cmd, budget.limit(CAP_CALIBRATE))
+    if code == 0:
+        (stage / "calibration.json").write_text(text, encoding="utf-8")
 
-    # -- 6. summary ------------------------------------------------------------------------------
-    lines = [f"{'measurement':38} {'us':>8} {'cycles':>9} {'MHz':>6} {'theor.':>7} {'achieved':>8} "
-             f"{'blk/SM':>6} {'drv':>4} {'max':>4} {'NVML%':>6} {'GPM occ%':>8}"]
+
+def summary_lines(summaries) -> list[str]:
+    def f(v, spec):
+        return "-" if v is None else format(v, spec)
+
+    lines = [f"{'measurement':38} {'us':>8} {'cycles':>10} {'MHz':>6} {'tick ns':>7} {'L2 flush MB':>11} "
+             f"{'theor.':>7} {'achieved':>8} {'blk/SM':>6} {'drv':>4} {'max':>4} {'NVML%':>6} {'GPM occ%':>8}"]
     for stem, s in summaries:
-        def f(v, spec):
-            return "-" if v is None else format(v, spec)
-        lines.append(f"{stem:38} {f(s.get('kernel_time_us'), '8.1f')} {f(s.get('cycles'), '9d')} "
-                     f"{f(s.get('clock_mhz'), '6.0f')} {f(s.get('theoretical_occupancy'), '7.3f')} "
+        flush = s.get("l2_flush_bytes")
+        lines.append(f"{stem:38} {f(s.get('kernel_time_us'), '8.1f')} {f(s.get('cycles'), '10d')} "
+                     f"{f(s.get('clock_mhz'), '6.0f')} {f(s.get('globaltimer_tick_ns'), '7.0f')} "
+                     f"{f(flush / 2**20 if flush else None, '11.0f')} "
+                     f"{f(s.get('theoretical_occupancy'), '7.3f')} "
                      f"{f(s.get('achieved_occupancy'), '8.3f')} {f(s.get('active_blocks_per_sm'), '6d')} "
                      f"{f(s.get('driver_active_blocks_per_sm'), '4d')} {f(s.get('measured_max_blocks_per_sm'), '4d')} "
                      f"{f(s.get('nvml_utilization_gpu'), '6.0f')} {f(s.get('gpm_sm_occupancy'), '8.1f')}")
-    (out / "summary.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return lines
+
+
+def _on_sigterm(signum, _frame):
+    if _current is not None:
+        kill_group(_current)
+    raise SystemExit(128 + signum)
+
+
+def main_check(args) -> int:
+    stage = Path(args.stage)
+    for sub in ("measurements", "kernels", "ncu"):
+        (stage / sub).mkdir(parents=True, exist_ok=True)
+    log = Log(stage / "log.txt")
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    py = sys.executable
+    sys.path.insert(0, str(REPO))
+    budget = Budget(args.budget, args.hard)
+    runs = [r for r in RUNS if not args.runs or r[0] in args.runs.split(",")]
+    ncu_runs = [r for r in NCU_RUNS if not args.ncu or r in args.ncu.split(",")]
+    log(f"Warp Explorer device check; repository {REPO}; staging in {stage}")
+    log(f"budget: no step starts after {args.budget:.0f} s, none runs past {args.hard:.0f} s; "
+        f"{len(runs)} measurements, then GPU tests, {0 if args.skip_ncu else len(ncu_runs)} ncu runs, "
+        f"{'calibration, ' if args.calibrate else ''}fault and hang tests last")
+
+    p = step_environment(log, stage, py, budget)
+    summaries = []
+    if not p.ok:
+        log(f"NO GPU: {p.reason}; the GPU steps are skipped")
+    else:
+        summaries = step_measure(log, stage, py, budget, runs)
+        if not args.skip_tests:
+            step_tests(log, stage, py, budget)
+        if not args.skip_ncu:
+            step_ncu(log, stage, py, budget, ncu_runs)
+        if args.calibrate:
+            step_calibrate(log, stage, py, budget)
+        if not args.skip_tests:
+            step_fault_tests(log, stage, py, budget)
+
+    lines = summary_lines(summaries)
+    (stage / "summary.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for line in lines:
         log(line)
-    log(f"done in {time.monotonic() - START:.0f} s; {len(summaries)} of {len(RUNS)} measurements")
+    log(f"done in {time.monotonic() - START:.0f} s; {len(summaries)} of {len(runs)} measurements")
     return 0 if (summaries or not p.ok) else 1
+
+
+# -- packing for the trip back -------------------------------------------------------------
+PRIORITY = ("summary.txt", "log.txt", "environment.json", "measurements/", "kernels/", "pytest-", "ncu/",
+            "calibration.json", "nvidia-smi.txt")
+
+
+def _priority(rel: str) -> int:
+    return next((i for i, p in enumerate(PRIORITY) if rel.startswith(p)), len(PRIORITY))
+
+
+def pack(stage: Path, out: Path) -> list[str]:
+    """Pack ``stage`` into ``out`` within the return limits; returns notes on anything left out."""
+    out.mkdir(parents=True, exist_ok=True)
+    notes: list[str] = []
+    for name in ("log.txt", "summary.txt"):
+        src = stage / name
+        if src.is_file() and src.stat().st_size <= RETURN_FILE_BYTES:
+            shutil.copyfile(src, out / name)
+        else:
+            (out / name).write_text(f"({name} was not written or is too large: the run was stopped early; "
+                                    "see the archive)\n", encoding="utf-8")
+    files = sorted((p for p in stage.rglob("*") if p.is_file()), key=lambda p: (_priority(str(p.relative_to(stage))),
+                                                                                 str(p)))
+    parts: list[list[tuple[Path, int]]] = [[]]
+    sizes = [0]
+    for path in files:
+        size = len(_gz(path.read_bytes()))  # what it adds to a part, compressed
+        if size > PART_BYTES - 65536:
+            notes.append(f"left out {path.relative_to(stage)}: {size:,} B compressed, above one archive's limit")
+            continue
+        if sizes[-1] + size + 4096 > PART_BYTES:
+            if len(parts) == MAX_PARTS:
+                notes.append(f"left out {path.relative_to(stage)}: the {MAX_PARTS} archives are full")
+                continue
+            parts.append([])
+            sizes.append(0)
+        parts[-1].append((path, size))
+        sizes[-1] += size + 1024
+    manifest = ["file bytes"] + [f"{p.relative_to(stage)} {p.stat().st_size}" for part in parts for p, _ in part]
+    manifest += [f"# {n}" for n in notes]
+    for i, part in enumerate(parts):
+        name = "results.tar.gz" if len(parts) == 1 else f"results-{i + 1}-of-{len(parts)}.tar.gz"
+        with tarfile.open(out / name, "w:gz", compresslevel=6) as tar:
+            if i == 0:
+                data = ("\n".join(manifest) + "\n").encode()
+                info = tarfile.TarInfo("MANIFEST.txt")
+                info.size, info.mtime = len(data), int(time.time())
+                tar.addfile(info, io.BytesIO(data))
+            for path, _ in part:
+                tar.add(path, arcname=str(path.relative_to(stage)), recursive=False)
+    check_return_limits(out)
+    return notes
+
+
+def _gz(data: bytes) -> bytes:
+    import gzip
+
+    return gzip.compress(data, compresslevel=6)
+
+
+def check_return_limits(out: Path) -> list[str]:
+    """What in ``out`` breaks the return limits ([] when everything will come back)."""
+    problems = []
+    files = [p for p in out.rglob("*") if p.is_file()]
+    if len(files) > RETURN_FILES:
+        problems.append(f"{len(files)} files, above {RETURN_FILES}")
+    total = 0
+    for p in files:
+        rel = p.relative_to(out)
+        size = p.stat().st_size
+        total += size
+        if size > RETURN_FILE_BYTES:
+            problems.append(f"{rel}: {size:,} B, above {RETURN_FILE_BYTES:,}")
+        if len(rel.parts) > 3 or not all(SAFE_NAME.fullmatch(part) for part in rel.parts):
+            problems.append(f"{rel}: too deep or not a plain name")
+    if total > RETURN_TOTAL_BYTES:
+        problems.append(f"{total:,} B in all, above {RETURN_TOTAL_BYTES:,}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="the device check (see the module docstring)")
+    ap.add_argument("--stage", default=str(REPO / "device-stage"), help="where every result is written")
+    ap.add_argument("--budget", type=float, default=345.0, help="seconds after which no new step starts")
+    ap.add_argument("--hard", type=float, default=370.0, help="seconds no step may run past")
+    ap.add_argument("--runs", default="", help="comma-separated run names (default: all)")
+    ap.add_argument("--ncu", default="", help="comma-separated presets for Nsight Compute (default: four)")
+    ap.add_argument("--skip-tests", action="store_true")
+    ap.add_argument("--skip-ncu", action="store_true")
+    ap.add_argument("--calibrate", action="store_true", help="also fit the simulator (CPU work, numba)")
+    ap.add_argument("--pack", metavar="STAGE", help="pack STAGE into --out instead of running the check")
+    ap.add_argument("--out", help="with --pack: the folder that comes back ($OUT)")
+    args = ap.parse_args(argv)
+    if args.pack:
+        if not args.out:
+            ap.error("--pack needs --out")
+        notes = pack(Path(args.pack), Path(args.out))
+        for n in notes:
+            print(f"device_check: {n}")
+        problems = check_return_limits(Path(args.out))
+        for p in problems:
+            print(f"device_check: will not come back: {p}")
+        return 1 if problems else 0
+    return main_check(args)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 
 ``python scripts/mini_pytest.py`` registers itself as ``pytest`` (only if the real one
 is missing), imports the device tests, and runs each ``test_*`` function with a fresh
-``tmp_path``; skip marks are honoured. Used by scripts/device_check.py.
+``tmp_path``; skip marks are honoured. ``--only NAME,...`` runs just those tests (in that
+order), ``--skip NAME,...`` leaves them out (the device check runs the fault and hang tests
+last, on their own). Used by scripts/device_check.py.
 """
 
 from __future__ import annotations
@@ -98,15 +100,27 @@ def install() -> None:
     sys.modules["pytest"] = mod
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default="", help="comma-separated test names to run, in this order")
+    ap.add_argument("--skip", default="", help="comma-separated test names to leave out")
+    args = ap.parse_args(argv)
     repo = Path(__file__).resolve().parents[1]
     sys.path.insert(0, str(repo))
     install()
     import tests.gpu.test_device as t
 
+    tests = [(name, fn) for name, fn in inspect.getmembers(t, inspect.isfunction)
+             if name.startswith("test_") and fn.__module__ == t.__name__]
+    if args.only:
+        wanted = args.only.split(",")
+        tests = sorted((x for x in tests if x[0] in wanted), key=lambda x: wanted.index(x[0]))
+    left_out = set(filter(None, args.skip.split(",")))
     passed = failed = skipped = 0
-    for name, fn in inspect.getmembers(t, inspect.isfunction):
-        if not name.startswith("test_") or fn.__module__ != t.__name__:
+    for name, fn in tests:
+        if name in left_out:
             continue
         skip = next((m for m in getattr(fn, "pytestmark", []) if m.name == "skipif" and m.args and m.args[0]), None)
         if skip is not None:

@@ -26,9 +26,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
-    from explorer.cli.main import NoGpuError
+    from explorer.cli.errors import NoGpuError
     from explorer.gpu.compiler import compile_file, normalize_arch
     from explorer.gpu.errors import GpuUnavailable
     from explorer.model.errors import InputError
@@ -36,20 +34,18 @@ def run(args) -> int:
     arch = normalize_arch(args.arch)
     if args.maxrregcount is not None and not 16 <= args.maxrregcount <= 255:
         raise InputError("--maxrregcount", f"{args.maxrregcount} is outside 16..255")
-    options = [f"-D{d}" for d in args.defines] + [f"-I{i}" for i in args.includes]
+    if args.cubin_out is not None and not args.cubin_out.strip():
+        raise InputError("--cubin-out", "give a file name")
     kernel = args.kernel
     try:
         if kernel is None:
             kernel = _only_kernel(args.file)
-        result = compile_file(args.file, kernel, arch, options=options, maxrregcount=args.maxrregcount)
+        result = compile_file(args.file, kernel, arch, defines=args.defines, include_dirs=args.includes,
+                              maxrregcount=args.maxrregcount)
     except GpuUnavailable as exc:
         raise NoGpuError(str(exc)) from None
     if args.cubin_out:
-        out = Path(args.cubin_out)
-        try:
-            out.write_bytes(result.cubin)
-        except OSError as exc:
-            raise InputError("--cubin-out", f"{out}: cannot write ({exc.strerror or exc})") from None
+        write_output("--cubin-out", args.cubin_out, result.cubin)
     data = result.to_json()
     data["file"] = str(args.file)
     if args.cubin_out:
@@ -81,21 +77,29 @@ def run(args) -> int:
     return 0
 
 
+def write_output(flag: str, path: str, data: bytes) -> None:
+    """Write a file the user named, atomically; any failure is one InputError naming ``flag``."""
+    from explorer.atomic import atomic_write_bytes
+    from explorer.model.errors import InputError
+
+    try:
+        atomic_write_bytes(path, data)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        raise InputError(flag, f"{path}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
+
+
 def _only_kernel(path: str) -> str:
     """Without --kernel: the file's one ``__global__`` function."""
     import re
 
-    from explorer.model.errors import InputError
+    from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_text
 
-    try:
-        source = open(path, encoding="utf-8").read()
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise InputError(str(path), "is not a UTF-8 text file") from None
+    source = read_user_text(path, kind="a .cu file", limit=MAX_SOURCE_BYTES)
     names = sorted(set(re.findall(r"__global__\s+(?:void|[\w:<>]+)\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(",
                                   source)))
     if len(names) == 1:
         return names[0]
-    raise InputError("--kernel", f"{path} has {len(names) or 'no'} kernels"
+    from explorer.gpu.names import one_line
+
+    raise InputError("--kernel", f"{one_line(path)} has {len(names) or 'no'} kernels"
                                  + (f" ({', '.join(names)}); name one" if names else ""))

@@ -1,8 +1,10 @@
 """``warp-explorer gemm``: how an M x N x K GEMM maps onto a GPU.
 
-Grid, occupancy, waves and wave quantization, FLOPs, minimum HBM bytes and
-arithmetic intensity, bytes per memory level, Tensor Core instructions beside the
-rest, the predicted time and what bounds it (compute, memory or latency).
+The main-loop path (``wgmma`` + TMA on Hopper/Blackwell B200, ``mma.sync``
+elsewhere or when asked with ``--path``), its pipeline, grid, occupancy, waves and
+wave quantization, FLOPs, minimum HBM bytes and arithmetic intensity, bytes per
+memory level, Tensor Core instructions beside the rest, the predicted time and
+what bounds it (compute, memory or latency) and why.
 ``--scenario-out FILE.toml`` writes the simulator scenario of the GEMM's main loop
 (run it with ``warp-explorer simulate FILE.toml``).
 """
@@ -20,10 +22,17 @@ def register(sub) -> None:
     p.add_argument("--n", help="columns of B and C")
     p.add_argument("--k", help="columns of A, rows of B")
     p.add_argument("--dtype", help="input data type: fp32, tf32, fp16, bf16 or fp8")
-    p.add_argument("--tile", help="CTA tile BMxBNxBK (default per data type, e.g. 128x128x64 for fp16)")
-    p.add_argument("--warps", help="warps per CTA (default per data type)")
-    p.add_argument("--warp-tile", help="warp tile WMxWN (default: the CTA tile split as squarely as possible)")
-    p.add_argument("--stages", help="shared-memory pipeline stages (default per data type, reduced to fit)")
+    p.add_argument("--path", help="main loop: wgmma (default on CC 9.0/10.0), mma.sync, or simt (fp32)")
+    p.add_argument("--tile", help="CTA tile BMxBNxBK (default per data type and path: 128x128x64 for fp16 "
+                                  "mma.sync, 128x256x64 for wgmma)")
+    p.add_argument("--warps", help="warps per CTA (mma.sync; default per data type)")
+    p.add_argument("--warp-tile", help="warp tile WMxWN (mma.sync; default: the CTA tile split as squarely as "
+                                       "possible)")
+    p.add_argument("--stages", help="shared-memory pipeline stages (default: per data type for mma.sync, "
+                                    "as many as fit for wgmma)")
+    p.add_argument("--schedule", help="wgmma schedule: cooperative (default) or pingpong")
+    p.add_argument("--cluster", help="wgmma thread-block cluster MxN, e.g. 2x1 (default; shares B by multicast)")
+    p.add_argument("--a-from", dest="a_source", help="wgmma A operand: shared (default) or registers")
     p.add_argument("--scenario-out", metavar="FILE.toml", help="write the simulator scenario of the main loop")
     p.add_argument("--json", action="store_true", help="JSON output")
     p.set_defaults(func=run)
@@ -37,7 +46,8 @@ def run(args) -> int:
         if value is None:
             raise InputError(flag, "is required (e.g. --gpu H100 --m 4096 --n 4096 --k 4096 --dtype bf16)")
     plan = plan_gemm(args.gpu, args.m, args.n, args.k, args.dtype, tile=args.tile, warps=args.warps,
-                     warp_tile=args.warp_tile, stages=args.stages)
+                     warp_tile=args.warp_tile, stages=args.stages, path=args.path, schedule=args.schedule,
+                     cluster=args.cluster, a_source=args.a_source)
     out = plan.to_json()
     if args.scenario_out:
         from explorer.gemm import gemm_scenario
@@ -69,13 +79,30 @@ def _time(seconds: float) -> str:
 
 def format_text(o: dict) -> str:
     occ = o["occupancy"]
+    pipe = o["pipeline"]
+    if o["path"] == "wgmma":
+        budget = pipe["register_budget"]
+        regs = (f"{budget['producer']}/{budget['consumer']} registers/thread producer/consumer (setmaxnreg, "
+                f"launched with {o['registers_per_thread']})" if "consumer" in budget
+                else f"{o['registers_per_thread']} registers/thread (accumulators in Tensor Memory)")
+        path_line = (f"  path                 wgmma: {o['mma_instruction']}, {pipe['schedule']}, "
+                     f"cluster {pipe['cluster'][0]}x{pipe['cluster'][1]}, A from {pipe['a_source']}, TMA copies")
+        tile_line = (f"  tile                 {o['tile']} ({o['warps_per_cta']} warps, {o['stages']} stage(s), "
+                     f"{o['k_steps']} K-steps)")
+        grid_line = (f"  grid                 {o['grid'][0]} x {o['grid'][1]} = {o['tiles']} tiles on {o['ctas']} "
+                     "persistent CTAs")
+    else:
+        regs = f"{o['registers_per_thread']} registers/thread"
+        path_line = f"  path                 {o['path']}: {o['mma_instruction']}, {pipe['copy']}"
+        tile_line = (f"  tile                 {o['tile']} ({o['warps_per_cta']} warps, warp tile {o['warp_tile']}, "
+                     f"{o['stages']} stage(s), {o['k_steps']} K-steps)")
+        grid_line = f"  grid                 {o['grid'][0]} x {o['grid'][1]} = {o['tiles']} tiles (CTAs)"
     lines = [
         f"GEMM {o['m']} x {o['n']} x {o['k']} {o['dtype']} on {o['gpu']}",
-        (f"  tile                 {o['tile']} ({o['warps_per_cta']} warps, warp tile {o['warp_tile']}, "
-        f"{o['stages']} stage(s), {o['k_steps']} K-steps)"),
-        f"  grid                 {o['grid'][0]} x {o['grid'][1]} = {o['tiles']} tiles (CTAs)",
-        (f"  per CTA              {o['registers_per_thread']} registers/thread, "
-        f"{o['shared_bytes_per_block']} B shared memory"),
+        path_line,
+        tile_line,
+        grid_line,
+        f"  per CTA              {regs}, {o['shared_bytes_per_block']} B shared memory",
         (f"  occupancy            {o['blocks_per_sm']} CTA(s)/SM, {occ['active_warps_per_sm']} of "
         f"{occ['max_warps_per_sm']} warps ({100 * occ['occupancy']:.1f}%), limited by {', '.join(occ['limiters'])}"),
         (f"  waves                {o['waves']:.3f} -> {o['full_waves']} wave(s) on {o['sm_count']} SMs, "
@@ -85,16 +112,20 @@ def format_text(o: dict) -> str:
         f"intensity {o['arithmetic_intensity']:.1f} FLOP/B"),
         "  bytes per level:",
     ]
+    width = max(len(level["path"]) for level in o["bytes_per_level"].values())
     for level in o["bytes_per_level"].values():
-        lines.append(f"    {level['path']:28} {_si(level['bytes'], 'B'):>10}  {level['intensity']:9.1f} FLOP/B  "
-                     f"reuse x{level['reuse']:.0f}")
+        reuse = f"reuse x{level['reuse']:.0f}" if level["reuse"] else "no operand bytes"
+        lines.append(f"    {level['path']:{width}} {_si(level['bytes'], 'B'):>10}  {level['intensity']:9.1f} FLOP/B  "
+                     f"{reuse}")
     ins = o["instructions"]
     lines.append("  warp-instructions:    " + ", ".join(f"{k} {_si(v, '')}".strip() for k, v in ins.items())
                  + f" (Tensor Core share {100 * o['tensor_core_instruction_fraction']:.1f}%)")
-    lines.append("  time terms:           " + ", ".join(f"{k} {_time(v)}" for k, v in o["times_seconds"].items()))
+    lines.append("  main-loop terms:      " + ", ".join(f"{k} {_time(v)}" for k, v in o["times_seconds"].items()))
+    lines.append("  not hidden:           " + ", ".join(f"{k} {_time(v)}" for k, v in o["overheads_seconds"].items()))
     lines.append(f"  predicted            {_time(o['predicted_seconds'])} ({o['achieved_tflops']:.0f} TFLOPS of "
-                 f"{o['peak_tflops']:g}); bound: {o['bound']} ({o['bound_term']}); "
-                 f"+ ~{_time(o['launch_overhead_seconds'])} launch")
+                 f"{o['peak_tflops']:g}; {o['sustained_peak_tflops']:.0f} sustained); bound: {o['bound']} "
+                 f"({o['bound_term']}); + ~{_time(o['launch_overhead_seconds'])} launch")
+    lines.append(f"  why                  {o['bound_reason']}")
     lines += [f"  note: {n}" for n in o["notes"]]
     if "scenario_file" in o:
         lines.append(f"  scenario written to {o['scenario_file']} (run: warp-explorer simulate {o['scenario_file']})")

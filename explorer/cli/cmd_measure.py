@@ -9,8 +9,6 @@ one (with the compiled registers) and prints both side by side.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from explorer.cli.output import print_json
 
 
@@ -52,13 +50,15 @@ def _number(flag: str, text: str, lo: float, hi: float, integer: bool = False):
 
 
 def run(args) -> int:
-    from explorer.cli.main import NoGpuError
+    from explorer.cli.errors import NoGpuError
     from explorer.gpu.errors import GpuRunError, GpuUnavailable
     from explorer.model.errors import InputError
 
     repeats = _number("--repeats", args.repeats, 1, 1000, integer=True)
     nvml_seconds = _number("--nvml-seconds", args.nvml_seconds, 0, 120)
     timeout = _number("--timeout", args.timeout, 1, 86400)
+    if args.out is not None and not args.out.strip():
+        raise InputError("--out", "give a file name")
     try:
         if args.from_files:
             if args.scenario or args.dry_run or args.overrides:
@@ -87,8 +87,9 @@ def run(args) -> int:
             if args.out:
                 try:
                     saved = [str(m.save(args.out))]
-                except OSError as exc:
-                    raise InputError("--out", f"{args.out}: cannot write ({exc.strerror or exc})") from None
+                except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+                    raise InputError("--out", f"{args.out}: cannot write ({getattr(exc, 'strerror', None) or exc})") \
+                        from None
             measurements = [m]
     except GpuUnavailable as exc:
         raise NoGpuError(str(exc)) from None
@@ -121,20 +122,16 @@ def run(args) -> int:
 
 
 def _dry_run(args, scenario) -> int:
-    from explorer.gpu.measure import default_workdir, prepare, write_sources
+    from explorer.gpu.measure import dry_run_stem, prepare, write_sources
+    from explorer.gpu.names import one_line
+    from explorer.model.errors import InputError
 
     prepared = prepare(scenario, match_occupancy=args.match_occupancy, per_warp=False if args.per_block else None)
-    if args.out:
-        out = Path(args.out)
-        stem = out.with_suffix("") if out.suffix else out
-    else:
-        stem = default_workdir() / f"{scenario.name or 'scenario'}-{prepared.arch}"
+    stem = dry_run_stem(prepared, args.out)
     try:
         src, cubin = write_sources(prepared, stem)
-    except OSError as exc:
-        from explorer.model.errors import InputError
-
-        raise InputError("--out", f"{stem}: cannot write ({exc.strerror or exc})") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        raise InputError("--out", f"{stem}: cannot write ({getattr(exc, 'strerror', None) or exc})") from None
     data = {**prepared.to_json(), "source": str(src), "cubin": str(cubin)}
     if args.json:
         print_json(data)
@@ -144,7 +141,7 @@ def _dry_run(args, scenario) -> int:
         f"source   {src}",
         f"cubin    {cubin}",
         f"kernel   {data['kernel']} for {data['arch']} ({data['compiler']}), {scenario.gpu.name} scenario "
-        f"'{scenario.name or '(unnamed)'}'",
+        f"'{one_line(scenario.name or '(unnamed)')}'",
         f"  registers per thread   {data['registers']} (scenario: {data['registers_requested']}"
         + (f"; --maxrregcount={data['maxrregcount']}" if data["maxrregcount"] else "") + ")",
         f"  static shared memory   {data['static_shared_bytes']} B",
@@ -167,6 +164,8 @@ def _fmt(value, spec: str, none: str = "n/a") -> str:
 
 
 def format_measurement(m, path: str = "") -> str:
+    from explorer.gpu.names import one_line
+
     s = m.summary()
     meta = m.meta
     dev = meta.get("device", {})
@@ -175,7 +174,7 @@ def format_measurement(m, path: str = "") -> str:
     kernel = meta.get("kernel", {})
     launch = meta.get("launch", {})
     head = "SYNTHETIC (from a simulation) " if s["synthetic"] else ""
-    name = meta.get("scenario_name") or "scenario"
+    name = one_line(meta.get("scenario_name") or "scenario")
     lines = [
         f"{head}{name} on {dev.get('name', '?')} ({s['gpu']}, CC {dev.get('compute_capability', '?')}, "
         f"{m.sm_count} SMs)",
@@ -195,10 +194,17 @@ def format_measurement(m, path: str = "") -> str:
         gpm_text = (f"GPM SM occupancy {_fmt(gpm.get('sm_occupancy'), '.1f')}%, SM util {_fmt(gpm.get('sm_util'), '.1f')}%"
                     if gpm.get("available") else f"GPM: {gpm.get('reason', 'n/a')}")
         lines.append(f"  NVML           utilization {_fmt(nvml.get('utilization_gpu_mean'), '.0f')}% | {gpm_text} | "
-                     f"kernels busy {_pct(nvml.get('kernel_busy_fraction'))} of {nvml.get('launches', 0):,} launches "
-                     f"in {_fmt(nvml.get('elapsed_s'), '.1f')} s")
+                     f"kernels busy {_pct(nvml.get('kernel_busy_fraction'))} of {_fmt(nvml.get('launches'), ',d')} "
+                     f"launches in {_fmt(nvml.get('elapsed_s'), '.1f')} s"
+                     + (f" ({nvml['launch_method']})" if nvml.get("launch_method") else ""))
     elif nvml:
         lines.append(f"  NVML           {nvml.get('reason', 'n/a')}")
+    if timing.get("l2_flush_bytes") or timing.get("warm_up_ms") is not None:
+        probe = timing.get("clock_probe_mhz", {}).get("after_recorded_launch")
+        lines.append(f"  conditions     L2 flushed before each timed launch ({_fmt(timing.get('l2_flush_bytes'), ',d')} B "
+                     f"written); warmed up {_fmt(timing.get('warm_up_ms'), '.0f')} ms "
+                     f"({_fmt(timing.get('warm_up_launches'), ',d')} launches); SM clock after the recorded launch "
+                     f"{_fmt(probe, '.0f')} MHz")
     tick = timing.get("globaltimer", {})
     if tick.get("tick_ns") is not None:
         lines.append(f"  globaltimer    step {tick['tick_ns']:.0f} ns; clock {s['clock_mhz']:.0f} MHz from the records "

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from explorer.cli.output import print_json
+from explorer.cli.output import add_scenario_arguments, print_json
 from explorer.model.errors import InputError
 
 
 def register(sub) -> None:
     p = sub.add_parser("simulate", help="simulate a scenario cycle by cycle")
-    p.add_argument("scenario", metavar="SCENARIO|PRESET", help="a scenario .toml file or a preset name")
-    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                   help="change a scenario field, value in TOML syntax (e.g. launch.grid=[480,1,1]); repeatable")
+    add_scenario_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary metrics as JSON")
     p.add_argument("--out", metavar="FILE.npz", help="write per-cycle arrays (launched, resident, eligible, issued, ...)")
     p.set_defaults(func=run)
@@ -19,12 +17,18 @@ def register(sub) -> None:
 def run(args) -> int:
     from explorer.model.presets import load_scenario_arg
     from explorer.sim import simulate
+    from explorer.sim.stream import compose
 
     scenario = load_scenario_arg(args.scenario).with_overrides(args.overrides)
-    if args.out and not args.out.endswith(".npz"):
-        raise InputError("--out", f"{args.out!r}: the file name must end in .npz")
+    if args.out is not None:
+        from explorer.atomic import check_target
+
+        check_target(args.out, "--out")  # before the run: '', a missing folder, a folder in the way
+        if not args.out.endswith(".npz"):
+            raise InputError("--out", f"{args.out!r}: the file name must end in .npz")
     result = simulate(scenario)
     summary = result.summary()
+    summary["stream"] = compose(result).summary()  # [stream]: N launches of this one simulated kernel
     if args.out:
         try:
             result.save_npz(args.out)
@@ -83,4 +87,22 @@ def format_text(scenario, s: dict) -> str:
         f"  bottleneck               {b['unit']}: {b['why']}",
         f"  simulated {s['warp_instructions']} warp-instructions in {s['sim_seconds']:.3f} s",
     ]
+    if s.get("stream", {}).get("kernels", 1) > 1:
+        lines.insert(-1, stream_line(s["stream"]))
     return "\n".join(lines)
+
+
+def stream_line(st: dict) -> str:
+    """One line: the same stream read four ways (NVML, SM active, occupancy, issue slots)."""
+    how = "graph nodes" if st["graph"] else "launches"
+    sync = f", a {st['sync_gap_us']:g} us sync every {st['sync_every']}" if st["sync_every"] else ""
+    span = f"{st['span_us'] / 1000:,.2f} ms" if st["span_us"] >= 10_000 else f"{st['span_us']:,.1f} us"
+    if st["nvml_windows"]:
+        window = (f"{st['nvml_windows']:,} periods of {st['nvml_period_ms']:g} ms read "
+                  f"{100 * st['nvml_min']:.1f}-{100 * st['nvml_max']:.1f}%")
+    else:
+        window = f"over the span: shorter than one {st['nvml_period_ms']:g} ms period"
+    return (f"  stream                   {st['kernels']:,} {how}, {st['gap_us']:g} us apart{sync}, "
+            f"{span}: NVML {100 * st['nvml_utilization']:.1f}% ({window}), "
+            f"SM active {100 * st['sm_active']:.1f}%, occupancy {100 * st['achieved_occupancy']:.1f}%, "
+            f"issue slots {100 * st['issue_slot_utilization']:.1f}%")

@@ -12,6 +12,7 @@ COMMAND_MODULES = [
     "explorer.cli.cmd_gpus",
     "explorer.cli.cmd_occupancy",
     "explorer.cli.cmd_simulate",
+    "explorer.cli.cmd_program",
     "explorer.cli.cmd_bench",
     "explorer.cli.cmd_gemm",
     "explorer.cli.cmd_compile",
@@ -25,7 +26,7 @@ REGISTRY = [importlib.import_module(name).register for name in COMMAND_MODULES]
 def run_gui(args) -> int:
     """Open the main window (the package's GUI layer is imported only here)."""
     try:
-        from explorer.gui.app import run
+        from explorer.gui.shell.app import run
     except ImportError as exc:
         from explorer.model.errors import InputError
 

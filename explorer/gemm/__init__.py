@@ -2,12 +2,15 @@
 
 For the views:
 
-* :func:`plan_gemm` -> :class:`GemmPlan`: grid, tile resources and occupancy,
-  waves, FLOPs, bytes per level, instruction mix, time terms, bound;
+* :func:`plan_gemm` -> :class:`GemmPlan`: the main-loop path (``wgmma`` or
+  ``mma.sync``, ``simt`` for FP32) and its :class:`Pipeline`, grid, tile
+  resources and occupancy, waves, FLOPs, bytes per level, instruction mix, time
+  terms and overheads, bound and why;
   ``plan.schedule()`` -> :class:`TileSchedule` (tile -> SM, wave);
   ``plan.to_json()`` is the ``warp-explorer gemm --json`` object.
-* :func:`roofline` -> :class:`Roofline` (compute roofs per data type, HBM/L2
-  slopes); :func:`gemm_points` places a plan on it.
+* :func:`roofline` -> :class:`Roofline` (compute roofs per data type, HBM/L2/
+  shared-memory slopes); :func:`gemm_points` places a plan on it and
+  :func:`plan_roofs` lists every roof the plan's bound can name.
 * :func:`memory_hierarchy` -> tuple of :class:`MemoryLevel`;
   :func:`access_pattern` / :func:`coalescing_table` for bytes per request.
 * :func:`compare_attention` -> :class:`AttentionComparison` (naive vs flash).
@@ -52,12 +55,14 @@ from explorer.gemm.mapper import (
     plan_gemm,
     tile_resources,
 )
+from explorer.gemm.pipeline import PATHS, Pipeline, resolve_path
 from explorer.gemm.roofline import (
     BandwidthSlope,
     ComputeRoof,
     Roofline,
     RooflinePoint,
     gemm_points,
+    plan_roofs,
     roofline,
 )
 from explorer.gemm.scenario import gemm_scenario, gemm_workload
@@ -65,6 +70,7 @@ from explorer.gemm.waves import TileSchedule, WaveStats, wave_stats
 
 __all__ = [
     "DTYPES",
+    "PATHS",
     "SCOPES",
     "TENSOR_DTYPES",
     "AccessPattern",
@@ -79,6 +85,7 @@ __all__ = [
     "GpuThroughput",
     "LevelTraffic",
     "MemoryLevel",
+    "Pipeline",
     "Roofline",
     "RooflinePoint",
     "Tile",
@@ -100,6 +107,8 @@ __all__ = [
     "parse_warp_tile",
     "peak_tflops",
     "plan_gemm",
+    "plan_roofs",
+    "resolve_path",
     "roofline",
     "throughput",
     "tile_resources",

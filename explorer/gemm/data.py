@@ -47,6 +47,20 @@ def _source(table: dict, key: str, where: str) -> str:
     return src
 
 
+def _text(table: dict, key: str, where: str) -> str:
+    v = table.get(key)
+    if not isinstance(v, str) or not v:
+        raise GemmDataError(f"{where}.{key}: expected text")
+    return v
+
+
+def _flag(table: dict, key: str, where: str) -> bool:
+    v = table.get(key)
+    if not isinstance(v, bool):
+        raise GemmDataError(f"{where}.{key}: expected true or false")
+    return v
+
+
 def _load(name: str, path: Path | None) -> dict:
     path = path or resource(name)
     try:
@@ -73,6 +87,7 @@ class DTypeSpec:
     default_tile: tuple[int, int, int]
     default_warps: int
     default_stages: int
+    wgmma_tile: tuple[int, int, int] | None = None  # the wgmma path's default tile (Tensor Core types)
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -96,6 +111,7 @@ class GemmModel:
     epilogue_ops_per_accumulator: int
     l2_usable_fraction: float
     launch_overhead_us: float
+    tile_group_rows: int = 1
     sources: dict = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -109,10 +125,63 @@ class AttentionModel:
 
 
 @dataclass(frozen=True)
+class WgmmaModel:
+    """The warp-specialized wgmma + TMA kernels (gemm.toml [wgmma])."""
+
+    compute_capabilities: tuple[str, ...]  # CCs that have the path
+    default_schedule: str  # cooperative or pingpong
+    default_cluster: tuple[int, int]  # CTAs along M x N
+    producer_warpgroups: int  # TMA
+    consumer_warpgroups: int  # wgmma
+    producer_registers: int  # setmaxnreg.dec
+    consumer_registers: int  # setmaxnreg.inc
+    epilogue_tile_n: int  # columns of a staged epilogue sub-tile
+    epilogue_stages: int  # sub-tiles in flight
+    barriers_per_stage: int  # mbarriers (full, empty)
+    consumer_register_overhead: int  # beyond the accumulators
+    sources: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class AsyncMma:
+    """The asynchronous MMA instruction of one compute capability (gemm.toml [async_mma])."""
+
+    cc: str  # "9.0"
+    instruction: str  # PTX name
+    mma_m: int  # rows per instruction
+    max_n: int  # columns per instruction (multiples of 8)
+    b_per_consumer: bool  # each consumer warpgroup reads B itself
+    accumulators: str  # registers, tensor_memory
+    sources: dict = field(default_factory=dict, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class GemmClock:
+    """The clock a GEMM's per-clock figures convert at, and the rate it sustains (gemm.toml [clock])."""
+
+    gpu: str
+    peak_clock_mhz: float  # the clock the math units' peak is stated at (Tensor Cores, or the FP32 pipes)
+    sustained_fraction: float  # of that rate, what a long dense GEMM keeps
+    sources: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def effective_mhz(self) -> float:
+        """The clock every per-clock figure of the GEMM model converts at."""
+        return self.peak_clock_mhz * self.sustained_fraction
+
+
+SCHEDULES = ("cooperative", "pingpong")
+ACCUMULATORS = ("registers", "tensor_memory")
+
+
+@dataclass(frozen=True)
 class GemmData:
     dtypes: dict  # name -> DTypeSpec
     model: GemmModel
     attention: AttentionModel
+    wgmma: WgmmaModel
+    async_mma: dict  # CC -> AsyncMma
+    clocks: dict  # GPU name -> raw table (resolved against the catalog by gemm_clock)
 
 
 def parse_gemm_data(data: dict) -> GemmData:
@@ -125,12 +194,8 @@ def parse_gemm_data(data: dict) -> GemmData:
             raise GemmDataError(f"gemm.toml: missing [{where}]")
         for key in ("bytes", "mma_shape", "tile"):
             _source(t, key, where)
-        label = t.get("label")
-        if not isinstance(label, str) or not label:
-            raise GemmDataError(f"{where}.label: expected text")
-        tc = t.get("tensor_core")
-        if not isinstance(tc, bool):
-            raise GemmDataError(f"{where}.tensor_core: expected true or false")
+        label = _text(t, "label", where)
+        tc = _flag(t, "tensor_core", where)
         shape = t.get("mma_shape")
         tile = t.get("tile")
         for key, v in (("mma_shape", shape), ("tile", tile)):
@@ -139,6 +204,16 @@ def parse_gemm_data(data: dict) -> GemmData:
                 raise GemmDataError(f"{where}.{key}: expected three positive integers, got {v!r}")
         if tc and (tile[0] % shape[0] or tile[1] % shape[1] or tile[2] % shape[2]):
             raise GemmDataError(f"{where}.tile: {tile} is not a multiple of the MMA shape {shape}")
+        wt = t.get("wgmma_tile")
+        if tc:
+            _source(t, "wgmma_tile", where)
+            if not (isinstance(wt, list) and len(wt) == 3 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                                 and x > 0 for x in wt)):
+                raise GemmDataError(f"{where}.wgmma_tile: expected three positive integers, got {wt!r}")
+            if wt[0] % 64 or wt[1] % 8 or wt[2] % shape[2]:
+                raise GemmDataError(f"{where}.wgmma_tile: {wt} is not a multiple of [64, 8, {shape[2]}]")
+        elif wt is not None:
+            raise GemmDataError(f"{where}.wgmma_tile: a type without Tensor Cores has no wgmma tile")
         dtypes[name] = DTypeSpec(
             name=name,
             label=label,
@@ -148,6 +223,7 @@ def parse_gemm_data(data: dict) -> GemmData:
             default_tile=tuple(tile),
             default_warps=int(_num(t, "warps", where, integer=True)),
             default_stages=int(_num(t, "stages", where, integer=True)),
+            wgmma_tile=tuple(wt) if tc else None,
             sources=dict(t.get("sources", {})),
         )
     unknown = set(dt_tables) - set(DTYPES)
@@ -156,7 +232,7 @@ def parse_gemm_data(data: dict) -> GemmData:
 
     m = data.get("model", {})
     ints = ("register_overhead", "fragment_buffers", "copy_bytes_per_thread", "shared_bytes_per_warp_load",
-            "address_ops_per_memory_op", "loop_ops_per_k_step", "epilogue_ops_per_accumulator")
+            "address_ops_per_memory_op", "loop_ops_per_k_step", "epilogue_ops_per_accumulator", "tile_group_rows")
     kw = {k: int(_num(m, k, "model", integer=True, allow_zero=True)) for k in ints}
     for k in ints + ("l2_usable_fraction", "launch_overhead_us"):
         _source(m, k, "model")
@@ -168,8 +244,10 @@ def parse_gemm_data(data: dict) -> GemmData:
     model = GemmModel(**kw, l2_usable_fraction=frac,
                       launch_overhead_us=_num(m, "launch_overhead_us", "model", allow_zero=True),
                       sources=dict(m.get("sources", {})))
-    if model.fragment_buffers < 1 or model.copy_bytes_per_thread < 1 or model.shared_bytes_per_warp_load < 1:
-        raise GemmDataError("model: fragment_buffers, copy_bytes_per_thread, shared_bytes_per_warp_load must be >= 1")
+    if min(model.fragment_buffers, model.copy_bytes_per_thread, model.shared_bytes_per_warp_load,
+           model.tile_group_rows) < 1:
+        raise GemmDataError("model: fragment_buffers, copy_bytes_per_thread, shared_bytes_per_warp_load, "
+                            "tile_group_rows must be >= 1")
 
     a = data.get("attention", {})
     akeys = ("softmax_flops_per_score", "block_q", "block_kv", "lse_bytes")
@@ -177,12 +255,92 @@ def parse_gemm_data(data: dict) -> GemmData:
         _source(a, k, "attention")
     attention = AttentionModel(**{k: int(_num(a, k, "attention", integer=True, allow_zero=(k == "lse_bytes")))
                                   for k in akeys}, sources=dict(a.get("sources", {})))
-    return GemmData(dtypes=dtypes, model=model, attention=attention)
+    async_mma = _parse_async_mma(data.get("async_mma", {}))
+    wgmma = _parse_wgmma(data.get("wgmma", {}), async_mma)
+    clocks = data.get("clock", {})
+    if not isinstance(clocks, dict):
+        raise GemmDataError("gemm.toml: [clock] must be a table of GPUs")
+    return GemmData(dtypes=dtypes, model=model, attention=attention, wgmma=wgmma, async_mma=async_mma,
+                    clocks=clocks)
+
+
+def _parse_wgmma(w: dict, async_mma: dict) -> WgmmaModel:
+    where = "wgmma"
+    ints = ("producer_warpgroups", "consumer_warpgroups", "producer_registers", "consumer_registers",
+            "epilogue_tile_n", "epilogue_stages", "barriers_per_stage", "consumer_register_overhead")
+    for k in ints + ("compute_capabilities", "default_schedule", "default_cluster"):
+        _source(w, k, where)
+    kw = {k: int(_num(w, k, where, integer=True, allow_zero=(k == "consumer_register_overhead"))) for k in ints}
+    ccs = w.get("compute_capabilities")
+    if not (isinstance(ccs, list) and ccs and all(isinstance(c, str) for c in ccs)):
+        raise GemmDataError(f"{where}.compute_capabilities: expected a list of CC strings like \"9.0\"")
+    missing = [c for c in ccs if c not in async_mma]
+    if missing:
+        raise GemmDataError(f"{where}.compute_capabilities: no [async_mma.\"{missing[0]}\"]")
+    sched = w.get("default_schedule")
+    if sched not in SCHEDULES:
+        raise GemmDataError(f"{where}.default_schedule: {sched!r}; expected one of {', '.join(SCHEDULES)}")
+    cl = w.get("default_cluster")
+    if not (isinstance(cl, list) and len(cl) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                          and 1 <= x <= 8 for x in cl)):
+        raise GemmDataError(f"{where}.default_cluster: expected two integers 1..8, got {cl!r}")
+    if kw["consumer_warpgroups"] != 2 or kw["producer_warpgroups"] != 1:
+        raise GemmDataError(f"{where}: only 1 producer + 2 consumer warpgroups (the CUTLASS schedules) are modelled")
+    return WgmmaModel(compute_capabilities=tuple(ccs), default_schedule=sched, default_cluster=tuple(cl), **kw,
+                      sources=dict(w.get("sources", {})))
+
+
+def _parse_async_mma(tables: dict) -> dict:
+    out = {}
+    for cc, t in tables.items():
+        where = f"async_mma.{cc}"
+        if not isinstance(t, dict):
+            raise GemmDataError(f"gemm.toml: [{where}] must be a table")
+        for k in ("instruction", "mma_m", "max_n", "b_per_consumer", "accumulators"):
+            _source(t, k, where)
+        instr = _text(t, "instruction", where)
+        b_per = _flag(t, "b_per_consumer", where)
+        acc = t.get("accumulators")
+        if acc not in ACCUMULATORS:
+            raise GemmDataError(f"{where}.accumulators: {acc!r}; expected one of {', '.join(ACCUMULATORS)}")
+        mma_m = int(_num(t, "mma_m", where, integer=True))
+        max_n = int(_num(t, "max_n", where, integer=True))
+        if mma_m % 64 or max_n % 8:
+            raise GemmDataError(f"{where}: mma_m must be a multiple of 64 and max_n of 8")
+        out[cc] = AsyncMma(cc, instr, mma_m, max_n, b_per, acc, sources=dict(t.get("sources", {})))
+    return out
 
 
 @cache
 def gemm_data(path: Path | None = None) -> GemmData:
     return parse_gemm_data(_load("gemm.toml", path))
+
+
+def gemm_clock(gpu: GpuSpec, tensor_core: bool = True) -> GemmClock:
+    """The clock a GEMM on ``gpu`` converts its per-clock figures at (gemm.toml [clock.NAME]).
+
+    Tensor-Core GEMMs: the clock the Tensor peak is stated at (``tensor_clock_mhz``
+    where it is not the boost clock); FP32 GEMMs: the boost clock their derived peak
+    uses. Either times the sustained fraction. Every catalog GPU has a table.
+    """
+    t = gemm_data().clocks.get(gpu.name)
+    where = f"clock.{gpu.name}"
+    if not isinstance(t, dict):
+        raise GemmDataError(f"gemm.toml: no [{where}] for the catalog's GPU {gpu.name}")
+    frac = _num(t, "sustained_fraction", where)
+    if frac > 1:
+        raise GemmDataError(f"{where}.sustained_fraction: {frac} is above 1")
+    _source(t, "sustained_fraction", where)
+    sources = {"sustained_fraction": t["sources"]["sustained_fraction"]}
+    if tensor_core and "tensor_clock_mhz" in t:
+        mhz = float(_num(t, "tensor_clock_mhz", where))
+        sources["peak_clock_mhz"] = _source(t, "tensor_clock_mhz", where)
+    else:
+        mhz = float(gpu.boost_clock_mhz)
+        what = "the Tensor peak" if tensor_core else "the FP32 peak (lanes x SMs x 2 x clock)"
+        sources["peak_clock_mhz"] = (f"gpus.toml boost clock ({gpu.sources.get('boost_clock_mhz', 'gpus.toml')}): "
+                                     f"{what} is stated at it")
+    return GemmClock(gpu.name, mhz, float(frac), sources)
 
 
 def dtype_spec(name, field_name: str = "dtype") -> DTypeSpec:

@@ -1,48 +1,57 @@
 """The GEMM mapper: C[M x N] = A[M x K] x B[K x N] on one GPU, as plain data.
 
-Input: the shape, the data type, a CTA tile BM x BN x BK, warps per CTA, the warp
-tile and the number of shared-memory pipeline stages (defaults per data type from
-``resources/gemm.toml``). Output, a :class:`GemmPlan`:
+Input: the shape, the data type, the main-loop path (``explorer.gemm.pipeline``:
+``wgmma`` by default where the GPU has it, else ``mma.sync``; ``simt`` for FP32)
+and the path's knobs: a CTA tile BM x BN x BK, warps per CTA, warp tile and
+stages (mma.sync), or schedule, cluster and A source (wgmma); defaults from
+``resources/gemm.toml``. Output, a :class:`GemmPlan`:
 
-* the grid (one CTA per output tile), registers and shared memory per CTA derived
-  from the tile, and the occupancy those give (``explorer.occupancy``);
+* the tile grid, registers and shared memory per CTA derived from the tile, and
+  the occupancy those give (``explorer.occupancy``); the pipeline (who copies,
+  who computes, where each operand is read from, register budgets);
 * waves and wave quantization (``explorer.gemm.waves``);
 * FLOPs (2·M·N·K), the minimum HBM bytes ((M·K + K·N + M·N) x element size:
   inputs read once, the output written once, in the input's element size) and
   the arithmetic intensity;
 * bytes per level, HBM -> L2 -> shared -> registers -> Tensor Cores, with the
-  reuse each level's tiling buys;
+  reuse each level's tiling buys (and, on the wgmma path, what it no longer moves:
+  no operand staging through registers, multicast halving L2 reads);
 * Tensor Core MMA instructions beside everything else (copies, fragment loads,
   barriers, address math, epilogue);
-* a predicted time: the largest of the math, issue, HBM, L2 and latency terms,
-  and which one it is (the *bound*).
+* a predicted time: the main loop's largest term (Tensor Cores or FP32 pipes,
+  issue slots, shared-memory, L2 and HBM bandwidth, latency), which names the
+  *bound*, plus what the main loop cannot hide (pipeline fill, epilogue).
 
 Exact: grid, tiles, waves, FLOPs, minimum bytes, bytes per level for L2 and
-below, instruction counts of MMAs, copies and fragment loads. Modelled (each
-assumption listed in ``GemmPlan.assumptions``): registers per thread, HBM bytes
-beyond the minimum (L2 reuse across a wave), address/epilogue instructions, and
-the time terms.
+below, instruction counts of MMAs, copies, fragment loads and barriers. Modelled
+(each assumption listed in ``GemmPlan.assumptions`` with its source): registers
+per thread, HBM bytes beyond the minimum (L2 reuse across a wave), address and
+epilogue instructions, the clocks, and the time terms.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from explorer.gemm.data import (
     DTypeSpec,
     Figure,
+    GemmClock,
     dtype_spec,
+    gemm_clock,
     gemm_data,
     peak_tflops,
     sim_model_constants,
     throughput,
 )
+from explorer.gemm.pipeline import Pipeline, multistage_pipeline, resolve_path, wgmma_capable
+from explorer.gemm.tiles import MAX_STAGES, Tile, TileResources, parse_tile, parse_warp_tile
+from explorer.gemm.wgmma import MmaSplit, tmem_buffers, wgmma_instructions, wgmma_resources
 from explorer.gemm.waves import (
     TileSchedule,
     WaveStats,
     ceil_div,
-    panels_touched,
+    wave_panels,
     wave_stats,
 )
 from explorer.model.catalog import GpuSpec, get_gpu
@@ -50,85 +59,11 @@ from explorer.model.errors import InputError, require_int
 from explorer.occupancy import OccupancyResult, theoretical_occupancy
 
 MAX_DIM = 2**31 - 1  # CUDA's int32 matrix dimensions
-MAX_TILE_DIM = 1024
-MAX_STAGES = 8
 MAX_WAVES_EXACT = 20_000  # HBM model: beyond this many waves, sample them
 
 BOUND_OF_TERM = {"tensor_core": "compute", "fp32_pipe": "compute", "issue": "compute",
-                 "shared": "memory", "hbm": "memory", "l2": "memory", "latency": "latency"}
-
-
-# ---------------------------------------------------------------------------
-# Parsing
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Tile:
-    bm: int
-    bn: int
-    bk: int
-
-    def __str__(self) -> str:
-        return f"{self.bm}x{self.bn}x{self.bk}"
-
-
-_SEP = re.compile(r"\s*[x×X*,]\s*")
-
-
-def _parse_dims(value, field_name: str, count: int, example: str) -> tuple[int, ...]:
-    if isinstance(value, str):
-        parts = _SEP.split(value.strip())
-    elif isinstance(value, (list, tuple)):
-        parts = list(value)
-    else:
-        raise InputError(field_name, f"{value!r} is not a size like {example}")
-    if len(parts) != count or any(p == "" for p in parts):
-        raise InputError(field_name, f"{value!r} is not a size like {example} ({count} numbers)")
-    return tuple(require_int(field_name, p, lo=1, hi=MAX_TILE_DIM) for p in parts)
-
-
-def parse_tile(value, field_name: str = "tile") -> Tile:
-    """``"128x128x64"`` (or a Tile, or three numbers) -> Tile; each side 1..1024."""
-    if isinstance(value, Tile):
-        value = (value.bm, value.bn, value.bk)
-    return Tile(*_parse_dims(value, field_name, 3, "128x128x64"))
-
-
-def parse_warp_tile(value, field_name: str = "warp_tile") -> tuple[int, int]:
-    """``"64x64"`` -> (64, 64)."""
-    return _parse_dims(value, field_name, 2, "64x64")  # type: ignore[return-value]
-
-
-# ---------------------------------------------------------------------------
-# Tile -> warps -> registers, shared memory, occupancy
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TileResources:
-    """What one CTA of the GEMM needs, and the occupancy that gives."""
-
-    dtype: str
-    tile: Tile
-    warps: int
-    warps_m: int
-    warps_n: int
-    warp_tile_m: int
-    warp_tile_n: int
-    thread_tile_m: int  # FP32 (SIMT) only: outputs per thread along M and N; 0 otherwise
-    thread_tile_n: int
-    stages: int
-    registers_per_thread: int
-    register_breakdown: dict  # accumulators, fragments, overhead
-    shared_bytes_per_block: int
-    shared_breakdown: dict  # a_per_stage, b_per_stage, stages
-    occupancy: OccupancyResult
-    notes: tuple[str, ...] = ()
-
-    @property
-    def threads(self) -> int:
-        return self.warps * 32
-
-    @property
-    def blocks_per_sm(self) -> int:
-        return self.occupancy.active_blocks_per_sm
+                 "shared": "memory", "hbm": "memory", "l2": "memory", "latency": "latency",
+                 "fill_and_epilogue": "latency"}
 
 
 _SIMT_LANES = ((4, 8), (8, 4), (2, 16), (16, 2), (1, 32), (32, 1))
@@ -215,16 +150,37 @@ def tile_resources(
     warps=None,
     warp_tile=None,
     stages=None,
+    path=None,
+    schedule=None,
+    cluster=None,
+    a_source=None,
 ) -> TileResources:
-    """Registers, shared memory and occupancy of one GEMM CTA (defaults from gemm.toml).
+    """Registers, shared memory, occupancy and pipeline of one GEMM CTA (defaults from gemm.toml).
 
+    ``path`` defaults as in :func:`plan_gemm` (wgmma where the GPU has it).
     Raises InputError (naming the field and the limit) for a tile that does not
     split into warps, needs more than the per-thread register maximum, or does not
     fit the per-block shared-memory limit.
     """
+    return _resources(gpu, dtype, tile, warps, warp_tile, stages, path, schedule, cluster, a_source)[0]
+
+
+def _resources(gpu, dtype, tile, warps, warp_tile, stages, path, schedule, cluster, a_source):
+    """(TileResources, MmaSplit or None) for the resolved path."""
     gpu = get_gpu(gpu) if isinstance(gpu, str) else gpu
-    arch = gpu.arch
     dt = dtype_spec(dtype)
+    chosen = resolve_path(gpu, dt, path)
+    if chosen == "wgmma":
+        return wgmma_resources(gpu, dt, tile, stages, schedule, cluster, a_source, warps, warp_tile)
+    for name, value in (("schedule", schedule), ("cluster", cluster), ("a_source", a_source)):
+        if value is not None:
+            raise InputError(name, f"only the wgmma path has a {name.replace('_', ' ')}; this plan runs {chosen}")
+    return _multistage_resources(gpu, dt, tile, warps, warp_tile, stages), None
+
+
+def _multistage_resources(gpu: GpuSpec, dt: DTypeSpec, tile, warps, warp_tile, stages) -> TileResources:
+    """The mma.sync / SIMT CTA: every warp owns a warp tile of the CTA tile."""
+    arch = gpu.arch
     model = gemm_data().model
     notes: list[str] = []
     tile_given = tile is not None
@@ -314,7 +270,7 @@ def tile_resources(
         register_breakdown={"accumulators": acc, "fragments": frag, "overhead": model.register_overhead},
         shared_bytes_per_block=smem,
         shared_breakdown={"a_per_stage": a_stage, "b_per_stage": b_stage, "stages": n_stages},
-        occupancy=occ, notes=tuple(notes),
+        occupancy=occ, notes=tuple(notes), pipeline=multistage_pipeline(gpu, dt, n_stages, n_warps, regs),
     )
 
 
@@ -328,14 +284,22 @@ class LevelTraffic:
     level: str  # hbm, l2, shared, registers
     path: str  # e.g. "HBM -> L2"
     read_bytes: int  # toward the math units
-    write_bytes: int  # the output (or the copy landing in shared memory)
+    write_bytes: int  # the output (or the copy landing in shared memory, or accumulators handed on)
     intensity: float  # FLOPs per byte crossing this boundary (read + write)
-    reuse: float  # times each operand byte read here is used: 2·M·N·K·bytes / read_bytes
+    reuse: float  # times each operand byte read here is used: 2·M·N·K·bytes / read_bytes (0: none read here)
     note: str
 
     @property
     def bytes(self) -> int:
         return self.read_bytes + self.write_bytes
+
+
+TERM_TEXT = {
+    "tensor_core": "Tensor Core math", "fp32_pipe": "FP32 math (CUDA cores)", "issue": "instruction issue",
+    "shared": "shared-memory bandwidth", "hbm": "HBM bandwidth", "l2": "L2 bandwidth",
+    "latency": "latency (waiting on memory, not enough in flight)",
+    "fill_and_epilogue": "pipeline fill and epilogue (not hidden by the main loop)",
+}
 
 
 @dataclass(frozen=True)
@@ -359,13 +323,20 @@ class GemmPlan:
     l2_hit_rate: float  # of the global loads (global -> shared copies)
     traffic: tuple[LevelTraffic, ...]
     instructions: dict  # category -> warp-instructions over the whole kernel
-    peak: Figure  # TFLOPS of the math units this data type uses
-    times: dict  # term -> seconds
+    peak: Figure  # TFLOPS of the math units this data type uses (datasheet, at clock.peak_clock_mhz)
+    times: dict  # main-loop term -> seconds
     bound: str  # compute, memory, latency
-    bound_term: str  # the largest term: tensor_core / fp32_pipe / issue / shared / hbm / l2 / latency
-    predicted_seconds: float
+    bound_term: str  # the largest term (or fill_and_epilogue when those exceed the main loop)
+    predicted_seconds: float  # the main loop's largest term + overheads
     launch_overhead_seconds: float
     tile_latency_cycles: float
+    clock: GemmClock
+    overheads: dict = field(default_factory=dict)  # pipeline_fill, epilogue -> seconds not hidden by the main loop
+    ctas: int = 0  # CTAs launched (one per tile; the SMs' count for a persistent kernel)
+    shared_bytes_charged: int = 0  # the shared-memory bytes the shared term charges (operand reads; STS before CC 8.0)
+    bound_reason: str = ""
+    simulation_differences: tuple[str, ...] = field(default=(), compare=False)
+    split: MmaSplit | None = field(default=None, compare=False)
     assumptions: tuple[str, ...] = field(default=(), compare=False)
     notes: tuple[str, ...] = field(default=(), compare=False)
 
@@ -375,12 +346,20 @@ class GemmPlan:
         return self.resources.tile
 
     @property
+    def pipeline(self) -> Pipeline:
+        return self.resources.pipeline
+
+    @property
+    def path(self) -> str:
+        return self.resources.pipeline.path
+
+    @property
     def tiles(self) -> int:
         return self.tiles_m * self.tiles_n
 
     @property
     def grid(self) -> tuple[int, int, int]:
-        """(x, y, z): x along N, y along M (blockIdx.x = tile column)."""
+        """The tile grid (x, y, z): x along N, y along M (blockIdx.x = tile column)."""
         return (self.tiles_n, self.tiles_m, 1)
 
     @property
@@ -417,6 +396,25 @@ class GemmPlan:
         return self.flops / self.predicted_seconds / 1e12
 
     @property
+    def sustained_peak_tflops(self) -> float:
+        """The math units' rate the model uses: the datasheet peak x the sustained fraction."""
+        return self.peak.value * self.clock.sustained_fraction
+
+    @property
+    def mainloop_seconds(self) -> float:
+        return max(self.times.values())
+
+    @property
+    def mainloop_at_simulator_clock(self) -> float:
+        """The main loop's largest term with every clocked term at the simulator's clock (gpus.toml boost).
+
+        What a simulation of ``gemm_scenario(plan)`` (main loop only) is to be compared with; the HBM term
+        does not depend on the clock.
+        """
+        scale = self.clock.effective_mhz / get_gpu(self.gpu).boost_clock_mhz
+        return max(v if k == "hbm" else v * scale for k, v in self.times.items())
+
+    @property
     def math_busy_seconds(self) -> float:
         """Time the math units (Tensor Cores, or FP32 pipes) need for the useful FLOPs at peak."""
         return self.flops / (self.peak.value * 1e12)
@@ -428,6 +426,19 @@ class GemmPlan:
         return {"math": busy, "other": self.predicted_seconds - busy,
                 "math_fraction": busy / self.predicted_seconds}
 
+    @property
+    def efficiency(self) -> dict:
+        """Where the datasheet peak goes: each factor, their product = achieved / peak."""
+        math = self.times["tensor_core" if "tensor_core" in self.times else "fp32_pipe"]
+        ideal = self.flops / (self.sustained_peak_tflops * 1e12)
+        return {
+            "sustained_clock": self.clock.sustained_fraction,
+            "waves_and_tiles": ideal / math,
+            "mainloop": math / self.mainloop_seconds,
+            "fill_and_epilogue": self.mainloop_seconds / self.predicted_seconds,
+            "of_peak": self.achieved_tflops / self.peak.value,
+        }
+
     def level(self, name: str) -> LevelTraffic:
         for t in self.traffic:
             if t.level == name:
@@ -435,15 +446,18 @@ class GemmPlan:
         raise KeyError(name)
 
     def schedule(self) -> TileSchedule:
-        """Which SM computes which tile in which wave (idealized dispatcher)."""
+        """Which SM computes which tile in which wave (idealized dispatcher; a persistent CTA's rounds)."""
         return TileSchedule(self.tiles_m, self.tiles_n, get_gpu(self.gpu).sm_count, self.blocks_per_sm)
 
     def to_json(self) -> dict:
+        from explorer.gemm.roofline import plan_roofs
+
         r = self.resources
         occ = r.occupancy.to_json()
         return {
             "gpu": self.gpu,
             "dtype": self.dtype,
+            "path": self.path,
             "m": self.m, "n": self.n, "k": self.k,
             "tile": str(r.tile),
             "tile_m": r.tile.bm, "tile_n": r.tile.bn, "tile_k": r.tile.bk,
@@ -452,15 +466,20 @@ class GemmPlan:
             "warp_tile": f"{r.warp_tile_m}x{r.warp_tile_n}",
             "warp_layout": f"{r.warps_m}x{r.warps_n}",
             "stages": r.stages,
+            "pipeline": r.pipeline.to_json(),
+            "mma_instruction": r.pipeline.instruction,
             "k_steps": self.k_steps,
             "grid": list(self.grid),
+            "ctas": self.ctas,
             "tiles": self.tiles,
             "tiles_m": self.tiles_m,
             "tiles_n": self.tiles_n,
             "registers_per_thread": r.registers_per_thread,
             "register_breakdown": dict(r.register_breakdown),
+            "register_budget": dict(r.pipeline.register_budget),
             "shared_bytes_per_block": r.shared_bytes_per_block,
             "shared_breakdown": dict(r.shared_breakdown),
+            "shared_bytes_charged": self.shared_bytes_charged,
             "occupancy": occ,
             "blocks_per_sm": self.blocks_per_sm,
             "sm_count": self.waves.sm_count,
@@ -489,20 +508,31 @@ class GemmPlan:
             "tensor_core_instruction_fraction": self.tensor_core_instruction_fraction,
             "peak_tflops": self.peak.value,
             "peak_source": self.peak.source,
+            "sustained_peak_tflops": self.sustained_peak_tflops,
+            "clock": {"peak_clock_mhz": self.clock.peak_clock_mhz,
+                      "sustained_fraction": self.clock.sustained_fraction,
+                      "effective_mhz": self.clock.effective_mhz, "sources": dict(self.clock.sources)},
             "times_seconds": dict(self.times),
+            "mainloop_seconds": self.mainloop_seconds,
+            "overheads_seconds": dict(self.overheads),
             "bound": self.bound,
             "bound_term": self.bound_term,
+            "bound_reason": self.bound_reason,
+            "roofs": plan_roofs(self),
             "predicted_seconds": self.predicted_seconds,
             "achieved_tflops": self.achieved_tflops,
+            "efficiency": self.efficiency,
             "time_split": self.time_split,
             "launch_overhead_seconds": self.launch_overhead_seconds,
             "tile_latency_cycles": self.tile_latency_cycles,
+            "mainloop_at_simulator_clock": self.mainloop_at_simulator_clock,
+            "simulation_differences": list(self.simulation_differences),
             "notes": list(self.notes),
             "assumptions": list(self.assumptions),
         }
 
 
-def _hbm_input_reads(m, n, k, b, tile: Tile, tiles_m, tiles_n, slots, l2_usable) -> tuple[int, str]:
+def _hbm_input_reads(m, n, k, b, tile: Tile, tiles_m, tiles_n, slots, l2_usable, group) -> tuple[int, str]:
     """HBM bytes for A and B: once if they stay in L2, else the panels each wave touches."""
     a_total, b_total = m * k * b, k * n * b
     if a_total + b_total <= l2_usable:
@@ -515,15 +545,16 @@ def _hbm_input_reads(m, n, k, b, tile: Tile, tiles_m, tiles_n, slots, l2_usable)
     for w in sampled:
         first = w * slots
         stop = min(first + slots, tiles)
-        (r0, r1), cols = panels_touched(first, stop, tiles_n)
-        rows = min(m, (r1 + 1) * tile.bm) - r0 * tile.bm
-        width = sum(min(n, (c1 + 1) * tile.bn) - c0 * tile.bn for c0, c1 in cols)
+        row_ranges, col_ranges = wave_panels(first, stop, tiles_m, tiles_n, group)
+        rows = sum(min(m, (r1 + 1) * tile.bm) - r0 * tile.bm for r0, r1 in row_ranges)
+        width = sum(min(n, (c1 + 1) * tile.bn) - c0 * tile.bn for c0, c1 in col_ranges)
         total += (rows + width) * k * b
     if step != 1:
         total = int(total * n_waves / len(sampled))
     return max(a_total + b_total, total), (
-        "A and B exceed the usable L2: each wave reads the A row-panels and B column-panels its tiles touch "
-        "(row-major tile order), so B panels are re-read every wave")
+        f"A and B exceed the usable L2: each wave reads the A row-panels and B column-panels its tiles touch; "
+        f"tuned kernels walk the tiles in groups of {group} tile rows, column by column (a threadblock swizzle), "
+        "so a wave touches few panels of each")
 
 
 def _instruction_counts(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, tiles: int, k_steps: int) -> dict:
@@ -561,6 +592,10 @@ def _instruction_counts(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, tiles: in
     return out
 
 
+def _level(level, path, rd, wr, flops, untiled, note) -> LevelTraffic:
+    return LevelTraffic(level, path, rd, wr, flops / (rd + wr), untiled / rd if rd else 0.0, note)
+
+
 def plan_gemm(
     gpu: GpuSpec | str,
     m,
@@ -571,9 +606,17 @@ def plan_gemm(
     warps=None,
     warp_tile=None,
     stages=None,
+    path=None,
+    schedule=None,
+    cluster=None,
+    a_source=None,
 ) -> GemmPlan:
     """Map an M x N x K GEMM onto ``gpu``; every field of the result is plain data.
 
+    ``path``: ``"wgmma"`` (default on CC 9.0 and 10.0), ``"mma.sync"`` (default
+    elsewhere, and on Hopper when asked) or ``"simt"`` (FP32). ``warps``,
+    ``warp_tile`` belong to the mma.sync path; ``schedule`` (cooperative,
+    pingpong), ``cluster`` ("2x1") and ``a_source`` (shared, registers) to wgmma.
     Bad input raises :class:`InputError` naming the field and the limit.
     """
     gpu = get_gpu(gpu) if isinstance(gpu, str) else gpu
@@ -582,10 +625,12 @@ def plan_gemm(
     k = require_int("k", k, lo=1, hi=MAX_DIM)
     dt = dtype_spec(dtype)
     peak = peak_tflops(gpu, dt.name)
-    r = tile_resources(gpu, dt.name, tile, warps, warp_tile, stages)
-    data = gemm_data()
-    model = data.model
+    r, split = _resources(gpu, dt.name, tile, warps, warp_tile, stages, path, schedule, cluster, a_source)
+    pipe = r.pipeline
+    async_path = pipe.path == "wgmma"
+    model = gemm_data().model
     tp = throughput(gpu)
+    clk = gemm_clock(gpu, dt.tensor_core)
     t = r.tile
     b = ob = dt.bytes
 
@@ -593,6 +638,20 @@ def plan_gemm(
     tiles = tiles_m * tiles_n
     k_steps = ceil_div(k, t.bk)
     ws = wave_stats(tiles, gpu.sm_count, r.blocks_per_sm)
+    notes = list(r.notes)
+    cm, cn = pipe.cluster
+    if async_path:  # persistent: the SMs (a whole number of clusters) walk cluster-shaped groups of tiles
+        slots_per_round = gpu.sm_count // (cm * cn) * (cm * cn)
+        pm, pn = ceil_div(tiles_m, cm) * cm, ceil_div(tiles_n, cn) * cn
+        walked = pm * pn
+        ctas = min(walked, slots_per_round)
+        busiest = ceil_div(walked, slots_per_round)
+        if walked > tiles:
+            notes.append(f"the {cm}x{cn} cluster pads the {tiles_m}x{tiles_n} tile grid to {pm}x{pn}: "
+                         f"{walked - tiles} padded tiles compute nothing")
+    else:
+        ctas = tiles
+        busiest = ceil_div(tiles, gpu.sm_count)  # tiles the busiest SM computes (equal tiles, grid order)
     flops = 2 * m * n * k
     tile_flops = 2 * t.bm * t.bn * t.bk * k_steps
     executed = tiles * tile_flops
@@ -601,91 +660,157 @@ def plan_gemm(
     # -- bytes per level -----------------------------------------------------------
     untiled = 2 * m * n * k * b  # every multiply-add reading its A and B element from memory
     c_bytes = m * n * ob
-    l2_reads = tiles_n * m * k * b + tiles_m * k * n * b  # each CTA loads its A row-panel and B column-panel
+    landed = tiles_n * m * k * b + tiles_m * k * n * b  # each CTA's A row-panel and B column-panel in its shared memory
+    if async_path:  # a cluster's CTAs share one load of the operand they have in common (multicast)
+        l2_reads = ceil_div(tiles_n, cn) * m * k * b + ceil_div(tiles_m, cm) * k * n * b
+    else:
+        l2_reads = landed
     l2_usable = int(gpu.l2_bytes * model.l2_usable_fraction)
-    hbm_reads, hbm_note = _hbm_input_reads(m, n, k, b, t, tiles_m, tiles_n, ws.slots, l2_usable)
+    hbm_reads, hbm_note = _hbm_input_reads(m, n, k, b, t, tiles_m, tiles_n, ws.slots, l2_usable,
+                                            model.tile_group_rows)
     hbm_reads = min(hbm_reads, l2_reads)
     hbm = hbm_reads + c_bytes
     l2_hit = 1.0 - hbm_reads / l2_reads
-    smem_reads = tiles * k_steps * r.warps * (r.warp_tile_m + r.warp_tile_n) * t.bk * b
-    if dt.tensor_core:
-        n_mma = tiles * k_steps * r.warps * (r.warp_tile_m // dt.mma_m) * (r.warp_tile_n // dt.mma_n) * (t.bk // dt.mma_k)
-        reg_reads = n_mma * (dt.mma_m * dt.mma_k + dt.mma_k * dt.mma_n) * b
+    accumulators_out = tiles * t.bm * t.bn * 4  # FP32 accumulators the epilogue reads, once per tile
+    if async_path:
+        smem_reads = tiles * k_steps * (t.bm + split.b_reads_per_tile * t.bn) * t.bk * b
+        reg_reads = tiles * k_steps * t.bm * t.bk * b if pipe.a_source == "registers" else 0
+        b_times = "twice (once per consumer warpgroup)" if split.b_reads_per_tile == 2 else "once"
+        levels = (
+            ("l2", f"L2 -> shared memory ({pipe.copy.split(' (')[0]})", l2_reads, c_bytes,
+             f"every CTA's A panel ({t.bm} x K) and B panel (K x {t.bn}) by TMA; "
+             + (f"{pipe.multicast}, so L2 serves {l2_reads / landed:.0%} of the bytes that land"
+                if pipe.multicast else "no multicast (1x1 cluster)")),
+            ("shared", "shared memory -> Tensor Cores (descriptors)", smem_reads, landed,
+             f"{pipe.instruction.split(' ')[0]} reads A once and B {b_times} per K-step straight from shared memory; "
+             "no operand passes through registers"
+             + (" except A (RS: ldmatrix, then registers)" if pipe.a_source == "registers" else "")
+             + " (write = the TMA copies landing)"),
+            ("registers", "Tensor Cores -> " + ("registers" if pipe.accumulators == "registers"
+                                                 else "Tensor Memory -> registers"),
+             reg_reads, accumulators_out,
+             ("A fragments read from registers (RS); " if reg_reads else "no A or B operand bytes (SS); ")
+             + f"the FP32 accumulators reach the epilogue once per tile ({pipe.accumulators.replace('_', ' ')})"),
+        )
         unit = "Tensor Cores"
-        reg_note = f"A and B operands of every {_mma_text(dt)} MMA; accumulators stay in registers"
     else:
-        reg_reads = executed // 2 * 2 * b  # two register operands per FFMA lane
-        unit = "FP32 pipes"
-        reg_note = "two register operands per FFMA; the accumulator stays in its register"
+        smem_reads = tiles * k_steps * r.warps * (r.warp_tile_m + r.warp_tile_n) * t.bk * b
+        if dt.tensor_core:
+            n_mma = tiles * k_steps * r.warps * (r.warp_tile_m // dt.mma_m) * (r.warp_tile_n // dt.mma_n) \
+                * (t.bk // dt.mma_k)
+            reg_reads = n_mma * (dt.mma_m * dt.mma_k + dt.mma_k * dt.mma_n) * b
+            unit = "Tensor Cores"
+            reg_note = f"A and B operands of every {_mma_text(dt)} MMA; accumulators stay in registers"
+        else:
+            reg_reads = executed // 2 * 2 * b  # two register operands per FFMA lane
+            unit = "FP32 pipes"
+            reg_note = "two register operands per FFMA; the accumulator stays in its register"
+        levels = (
+            ("l2", "L2 -> shared memory", l2_reads, c_bytes,
+             f"every CTA loads an A panel ({t.bm} x K) and a B panel (K x {t.bn}): A is read {tiles_n}x, "
+             f"B {tiles_m}x"),
+            ("shared", "shared memory -> registers", smem_reads, l2_reads,
+             f"each warp reads its {r.warp_tile_m} x {t.bk} A and {t.bk} x {r.warp_tile_n} B fragments per K-step "
+             "(write = the copies landing in shared memory)"),
+            ("registers", f"registers -> {unit}", reg_reads, 0, reg_note),
+        )
+    traffic = (_level("hbm", "HBM -> L2", hbm_reads, c_bytes, flops, untiled, hbm_note),) + tuple(
+        _level(lv, pth, rd, wr, flops, untiled, note) for lv, pth, rd, wr, note in levels)
 
-    def lvl(level, path, rd, wr, note):
-        return LevelTraffic(level, path, rd, wr, flops / (rd + wr), untiled / rd, note)
-
-    traffic = (
-        lvl("hbm", "HBM -> L2", hbm_reads, c_bytes, hbm_note),
-        lvl("l2", "L2 -> shared memory", l2_reads, c_bytes,
-            f"every CTA loads an A panel ({t.bm} x K) and a B panel (K x {t.bn}): A is read {tiles_n}x, B {tiles_m}x"),
-        lvl("shared", "shared memory -> registers", smem_reads, l2_reads,
-            f"each warp reads its {r.warp_tile_m} x {t.bk} A and {t.bk} x {r.warp_tile_n} B fragments per K-step "
-            "(write = the copies landing in shared memory)"),
-        lvl("registers", f"registers -> {unit}", reg_reads, 0, reg_note),
-    )
-
-    instructions = _instruction_counts(gpu, dt, r, tiles, k_steps)
+    instructions = (wgmma_instructions(dt, r, split, tiles, k_steps) if async_path
+                    else _instruction_counts(gpu, dt, r, tiles, k_steps))
 
     # -- time terms ------------------------------------------------------------------
-    clock = gpu.boost_clock_mhz * 1e6
+    clock = clk.effective_mhz * 1e6
     consts = sim_model_constants()
     hbm_eff = float(consts["dram"]["efficiency"])
     barrier = float(consts["barrier"]["release_latency"])
-    per_sm_peak = peak.value * 1e12 / gpu.sm_count
-    busiest = ceil_div(tiles, gpu.sm_count)  # tiles the busiest SM computes (equal tiles, grid-order dispatch)
+    smem_bpc = float(consts["shared"]["bytes_per_cycle"])
+    l2_bpc = tp.l2_bytes_per_clock.value
+    l2_share = l2_bpc / gpu.sm_count  # B/clk one SM gets while every SM streams
+    per_sm_rate = peak.value * 1e12 / gpu.sm_count * clk.sustained_fraction
     math_term = "tensor_core" if dt.tensor_core else "fp32_pipe"
     total_instr = sum(instructions.values())
-    smem_bpc = float(consts["shared"]["bytes_per_cycle"])
-    tile_smem_bytes = (smem_reads + l2_reads) / tiles  # fragment reads + copies landing, per tile
-    per_sp_flops = peak.value * 1e12 / (gpu.sm_count * gpu.arch.sub_partitions * clock)
-    math_per_warp_step = tile_flops / k_steps / r.warps / dt.flops_per_instruction
+    sps = gpu.arch.sub_partitions
+    async_copy = gpu.arch.cc >= (8, 0)
+    # shared memory: the operand reads (ldmatrix/LDS, or the MMA's descriptor reads); STS writes before CC 8.0;
+    # cp.async and TMA land without an instruction writing them (estimate, see assumptions)
+    smem_charged = smem_reads + (0 if async_path or async_copy else landed)
+    tile_smem_bytes = smem_charged / tiles
     lat_mem = l2_hit * gpu.lat_l2 + (1 - l2_hit) * gpu.lat_dram
-    lat_math = gpu.lat_mma if dt.tensor_core else gpu.lat_fma
-    step = gpu.lat_shared + lat_math + barrier
-    if r.stages >= 2:  # the pipeline keeps stages - 1 loads in flight
-        step = max(step, lat_mem / (r.stages - 1))
-    else:  # nothing overlaps inside the CTA: load, copy, fragments, MMAs one after another
-        step += lat_mem + tile_smem_bytes / k_steps / smem_bpc + math_per_warp_step * dt.flops_per_instruction / per_sp_flops
-    tile_cycles = lat_mem + k_steps * step + gpu.lat_l2
+    stage_bytes = (t.bm + t.bn) * t.bk * b
+    if async_path:
+        step = lat_mem / (r.stages - 1)  # the producer keeps stages - 1 copies in flight
+        latency = busiest * k_steps * step / clock
+    else:
+        per_sp_flops = per_sm_rate / (sps * clock)
+        math_per_warp_step = tile_flops / k_steps / r.warps
+        lat_math = gpu.lat_mma if dt.tensor_core else gpu.lat_fma
+        step = gpu.lat_shared + lat_math + barrier
+        if r.stages >= 2:  # the pipeline keeps stages - 1 loads in flight
+            step = max(step, lat_mem / (r.stages - 1))
+        else:  # nothing overlaps inside the CTA: load, copy, fragments, MMAs one after another
+            step += lat_mem + tile_smem_bytes / k_steps / smem_bpc + math_per_warp_step / per_sp_flops
+        latency = ws.full_waves * k_steps * step / clock
     times = {
-        math_term: busiest * tile_flops / per_sm_peak,
-        "issue": busiest * (total_instr / tiles) / (gpu.arch.sub_partitions * clock),
+        math_term: busiest * tile_flops / per_sm_rate,
+        "issue": busiest * (total_instr / tiles) / (sps * clock),
         "shared": busiest * tile_smem_bytes / (smem_bpc * clock),
         "hbm": hbm / (gpu.memory_bandwidth_gbs * 1e9 * hbm_eff),
-        "l2": (l2_reads + c_bytes) / (tp.l2_bandwidth_gbs.value * 1e9),
-        "latency": ws.full_waves * tile_cycles / clock,
+        "l2": (l2_reads + c_bytes) / (l2_bpc * clock),
+        "latency": latency,
     }
-    bound_term = max(times, key=lambda key: times[key])
-    predicted = times[bound_term]
+    # -- what the main loop does not hide -------------------------------------------
+    c_tile = t.bm * t.bn * ob
+    epi_instr = instructions["epilogue"] / tiles
+    fill_cycles = lat_mem + stage_bytes / l2_share  # the first stage must arrive before the first MMA
+    staged = c_tile if async_path else 2 * c_tile  # TMA epilogue: stmatrix in; CUTLASS 2.x: write + read back
+    epi_cycles = max(staged / smem_bpc, c_tile / l2_share, epi_instr / sps) + gpu.lat_l2
+    if async_path:
+        fills = 1  # the producer runs ahead into the next tile while the consumers finish this one
+        if pipe.accumulators == "tensor_memory":
+            epilogues = 1 if tmem_buffers(r) == 2 else busiest
+        else:
+            epilogues = busiest if pipe.schedule == "cooperative" else 1
+    else:
+        fills = epilogues = ws.full_waves  # every wave of CTAs starts, and finishes, together
+    overheads = {"pipeline_fill": fills * fill_cycles / clock, "epilogue": epilogues * epi_cycles / clock}
+    mainloop = max(times.values())
+    predicted = mainloop + sum(overheads.values())
+    candidates = dict(times, fill_and_epilogue=sum(overheads.values()))
+    bound_term = max(candidates, key=lambda key: candidates[key])
+    bound_reason = _bound_reason(bound_term, candidates, busiest, pipe, gpu)
 
+    hidden = "hidden behind the next tile's main loop" if async_path else "one per wave"
     assumptions = (
-        f"C is written in the input's element size ({ob} B); accumulation is FP32 in registers",
-        (f"registers per thread = accumulators + {model.fragment_buffers}x-buffered fragments + "
-        f"{model.register_overhead} (estimate); a compiler's count will differ"),
-        "shared memory per CTA = stages x (BM + BN) x BK x element size (the epilogue reuses it)",
+        f"path {pipe.path}: {_path_text(pipe)}",
+        f"C is written in the input's element size ({ob} B); accumulation is FP32 "
+        f"({pipe.accumulators.replace('_', ' ')})",
+        _register_text(pipe, r, model),
+        _shared_text(pipe, r),
         f"HBM model: {hbm_note}; usable L2 = {model.l2_usable_fraction:g} x {gpu.l2_bytes} B",
         (f"HBM time at {hbm_eff:g} x the datasheet bandwidth (sim_model.toml dram.efficiency); "
-        f"L2 time at {tp.l2_bandwidth_gbs.value:.0f} GB/s ({tp.l2_bandwidth_gbs.source})"),
-        (f"math time: the busiest SM computes ceil(tiles / SMs) = {busiest} tiles at the peak "
-        f"{peak.value:g} TFLOPS / {gpu.sm_count} SMs ({peak.source})"),
-        (f"shared-memory time at {smem_bpc:g} B/clock per SM (sim_model.toml [shared]) for the fragment reads and "
-        "the copies landing, on the busiest SM"),
-        ("latency: per K-step max(shared + MMA + barrier latency, memory latency / (stages - 1)); with 1 stage the "
-        "CTA's memory latency, copies, fragment loads and MMAs add up; CTAs resident together overlap their "
-        "latency; one wave after another"),
-        ("instructions: MMAs, copies (cp.async from CC 8.0, LDG+STS before), fragment loads and barriers are "
-        "counted exactly for the tiling; address math and epilogue are estimates"),
-        ("mainloop in the mma.sync style (fragments go shared -> registers -> Tensor Cores); Hopper/Blackwell "
-        "warpgroup MMAs read operands straight from shared memory and cut the shared-memory traffic"),
-        ("predicted time = the largest term (a roofline-style bound, no overlap penalties); "
-        "launch overhead is reported apart"),
+         f"L2 time at {l2_bpc:g} B/clk ({tp.l2_bytes_per_clock.source})"),
+        (f"clock: every per-clock figure converts at {clk.peak_clock_mhz:g} MHz ({clk.sources['peak_clock_mhz']}) "
+         f"x {clk.sustained_fraction:g} sustained ({clk.sources['sustained_fraction']}) = {clk.effective_mhz:.0f} MHz"),
+        (f"math time: the busiest SM computes {busiest} tiles at {peak.value:g} TFLOPS ({peak.source}) x "
+         f"{clk.sustained_fraction:g} / {gpu.sm_count} SMs"),
+        (f"shared-memory time at {smem_bpc:g} B/clock per SM (sim_model.toml [shared]) for the operand reads "
+         + ("(wgmma/tcgen05 descriptor reads); estimate: TMA writes land through the async-copy path and are not "
+            "charged to that bandwidth" if async_path else
+            "(ldmatrix/LDS); " + ("estimate: cp.async writes are not charged" if async_copy else "STS writes too"))),
+        (f"pipeline fill: memory latency + one stage at the SM's share of L2 bandwidth ({l2_share:.1f} B/clk), "
+         f"{fills} time(s); epilogue: C tile through shared memory and out at that share + L2 latency, "
+         f"{epilogues} time(s) ({hidden if epilogues == 1 and async_path else 'not overlapped'})"),
+        ("latency: per K-step " + ("memory latency / (stages - 1) (the producer keeps that many TMA copies in flight)"
+                                   if async_path else
+                                   "max(shared + MMA + barrier latency, memory latency / (stages - 1)); with 1 stage "
+                                   "the CTA's memory latency, copies, fragment loads and MMAs add up; one wave after "
+                                   "another")),
+        ("instructions: MMAs, copies, fragment loads and barriers are counted exactly for the tiling; address math "
+         "and epilogue are estimates (gemm.toml [model])"),
+        ("predicted time = the main loop's largest term (a roofline-style bound, no overlap penalties) + the pipeline "
+         "fill and epilogue it does not hide; launch overhead is reported apart"),
     )
     return GemmPlan(
         gpu=gpu.name, dtype=dt.name, m=m, n=n, k=k, resources=r,
@@ -694,7 +819,103 @@ def plan_gemm(
         min_hbm_bytes=min_hbm, hbm_bytes=hbm, l2_hit_rate=l2_hit, traffic=traffic,
         instructions=instructions, peak=peak, times=times, bound=BOUND_OF_TERM[bound_term],
         bound_term=bound_term, predicted_seconds=predicted,
-        launch_overhead_seconds=model.launch_overhead_us * 1e-6, tile_latency_cycles=tile_cycles,
-        assumptions=assumptions, notes=r.notes,
+        launch_overhead_seconds=model.launch_overhead_us * 1e-6,
+        tile_latency_cycles=fill_cycles + k_steps * step + epi_cycles, clock=clk, overheads=overheads,
+        ctas=ctas, shared_bytes_charged=smem_charged, bound_reason=bound_reason, split=split,
+        simulation_differences=_simulation_differences(gpu, dt, r, bound_term, clk, overheads, async_copy),
+        assumptions=assumptions, notes=tuple(notes),
     )
 
+
+def _path_text(p: Pipeline) -> str:
+    if p.path == "wgmma":
+        return (f"{p.instruction}; {p.copy}; {p.stages} stages; {p.schedule} schedule, persistent; "
+                f"cluster {p.cluster[0]}x{p.cluster[1]}" + (f" ({p.multicast})" if p.multicast else "")
+                + f"; A from {p.a_source}, B from shared memory")
+    return (f"{p.instruction}; {p.copy}; {p.stages} stage(s); every warp copies, waits at the barrier, loads its "
+            "A and B fragments into registers and computes; one CTA per tile")
+
+
+def _register_text(p: Pipeline, r: TileResources, model) -> str:
+    b = r.register_breakdown
+    if p.path != "wgmma":
+        return (f"registers per thread = accumulators + {model.fragment_buffers}x-buffered fragments + "
+                f"{model.register_overhead} (estimate); a compiler's count will differ")
+    budget = p.register_budget
+    if "consumer" in budget:
+        return (f"registers: launched with {budget['launch']} per thread (65536 / threads); setmaxnreg gives the "
+                f"producer warpgroup {budget['producer']} and each consumer {budget['consumer']} (CUTLASS); a "
+                f"consumer thread needs {b['accumulators']} accumulators + {b['a_fragments']} A fragment + "
+                f"{b['overhead']} other (estimate)")
+    return (f"registers: {budget['all']} per thread; accumulators live in Tensor Memory, the epilogue warps load "
+            "them with tcgen05.ld")
+
+
+def _shared_text(p: Pipeline, r: TileResources) -> str:
+    s = r.shared_breakdown
+    if p.path != "wgmma":
+        return "shared memory per CTA = stages x (BM + BN) x BK x element size (the epilogue reuses it)"
+    return (f"shared memory per CTA = {s['stages']} stages x ({s['a_per_stage']} + {s['b_per_stage']} + "
+            f"{s['barriers_per_stage']} B of mbarriers) + {s['epilogue']} B epilogue staging; stages: as many as fit "
+            "(CUTLASS StageCountAutoCarveout), at least 2 (CUTLASS sm90 collectives require it)")
+
+
+def _bound_reason(term: str, candidates: dict, busiest: int, p: Pipeline, gpu: GpuSpec) -> str:
+    ordered = sorted(candidates.items(), key=lambda kv: -kv[1])
+    top = ordered[0][1]
+    rest = ", ".join(f"{TERM_TEXT[k]} {100 * v / top:.0f}%" for k, v in ordered[1:3])
+    why = {
+        "tensor_core": f"the MMAs of the {busiest} tile(s) on the busiest SM take longer than moving their data",
+        "fp32_pipe": f"the FFMAs of the {busiest} tile(s) on the busiest SM take longer than moving their data",
+        "issue": "the warps issue more instructions than the schedulers can issue per clock",
+        "shared": ("every operand passes through shared memory at 128 B/clk per SM"
+                   + ("; the wgmma path reads them once from shared memory without register staging"
+                      if p.path == "mma.sync" and wgmma_capable(gpu) else "")),
+        "hbm": "the bytes that must come from device memory take longer than the math",
+        "l2": "the tile loads from L2 take longer than the math (bigger tiles or cluster multicast cut them)",
+        "latency": "too few loads in flight to cover the memory latency (more stages or more CTAs per SM would help)",
+        "fill_and_epilogue": "the K loop is too short to hide the first stage's latency and the epilogue",
+    }[term]
+    return f"{TERM_TEXT[term]}: {why}. Next: {rest} of it." if rest else f"{TERM_TEXT[term]}: {why}."
+
+
+def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound_term: str, clk: GemmClock,
+                            overheads: dict, async_copy: bool) -> tuple[str, ...]:
+    """Why simulating ``gemm_scenario(plan)`` in the Explorer gives a different time than the plan.
+
+    Compare the simulated kernel time with ``GemmPlan.mainloop_at_simulator_clock``: the plan's main loop
+    at the clock the simulator runs, without the overheads the scenario leaves out.
+    """
+    p = r.pipeline
+    warps = r.warps_m * r.warps_n if p.path == "wgmma" else r.warps
+    per_scheduler = r.blocks_per_sm * warps / gpu.arch.sub_partitions
+    out = [
+        (f"the scenario runs the main loop only: the plan adds {1e6 * sum(overheads.values()):.1f} us of pipeline "
+         "fill and epilogue that the simulation does not have"),
+        (f"clocks: the simulator runs the {gpu.name} at its {gpu.boost_clock_mhz:g} MHz boost clock with its own "
+         f"unit rates; the plan converts every per-clock figure at {clk.effective_mhz:.0f} MHz "
+         f"({clk.peak_clock_mhz:g} MHz peak clock x {clk.sustained_fraction:g} sustained): compare the simulated "
+         "time with mainloop_at_simulator_clock"),
+        (f"the plan takes the largest main-loop term ({TERM_TEXT[bound_term]}) as if everything else overlapped it; "
+         "the simulator issues each warp's instructions in order and queues them at each unit, so latencies and "
+         "near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it"),
+    ]
+    if per_scheduler <= 2:
+        out.append(f"{per_scheduler:g} warp(s) per scheduler ({r.blocks_per_sm} CTA(s) x {warps} warps per SM): while "
+                   "a warp waits for its copies, fragment loads or the barrier, little else can issue")
+    if p.path == "wgmma":
+        out.append("the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) "
+                   "for the TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer "
+                   "warp copies (no producer warp); the descriptor reads of shared memory are not simulated; each "
+                   "K-step's stores wait for its MMAs, so the MMA pipe drains at every barrier")
+    else:
+        if async_copy:
+            out.append("the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges "
+                       "the sts to shared memory, which the plan does not")
+        out.append("the scenario cannot double-buffer fragments (each MMA step waits for the fragment loads just "
+                   "before it), so every slice exposes the shared-memory latency; CUTLASS loads the next slice's "
+                   "fragments during this slice's MMAs, as the plan assumes")
+    if dt.tensor_core and (dt.mma_m, dt.mma_n, dt.mma_k) != (16, 8, 16):
+        out.append(f"the simulator's mma op is m16n8k16 (4096 FLOP); {dt.name}'s {_mma_text(dt)} MMAs are "
+                   "simulated as that many m16n8k16 MMAs")
+    return tuple(out)

@@ -4,13 +4,18 @@ Attainable TFLOPS at arithmetic intensity I (FLOP/byte) under one roof and one
 slope: min(peak, bandwidth x I). A kernel is memory-bound left of the ridge point
 (peak / bandwidth) and compute-bound right of it. Plain data; the view draws it on
 log-log axes.
+
+:func:`roofline` gives the datasheet roofs and the HBM, L2 and shared-memory
+slopes of a GPU; :func:`plan_roofs` gives, for one GEMM plan, every roof its
+bound can name (the math units, issue slots, shared memory, L2, HBM, latency) at
+the rates the plan uses, with the plan's intensity against each level.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.gemm.data import DTYPES, dtype_spec, throughput
+from explorer.gemm.data import DTYPES, dtype_spec, sim_model_constants, throughput
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError
 
@@ -26,7 +31,7 @@ class ComputeRoof:
 
 @dataclass(frozen=True)
 class BandwidthSlope:
-    level: str  # "hbm" or "l2"
+    level: str  # "hbm", "l2" or "shared"
     label: str
     gbs: float  # GB/s (10^9 B/s)
     source: str
@@ -47,7 +52,7 @@ class RooflinePoint:
 class Roofline:
     gpu: str
     roofs: tuple[ComputeRoof, ...]  # supported data types only, FP32 first
-    slopes: tuple[BandwidthSlope, ...]  # HBM, then L2
+    slopes: tuple[BandwidthSlope, ...]  # HBM, L2, shared memory
 
     def roof(self, dtype: str) -> ComputeRoof:
         for r in self.roofs:
@@ -91,7 +96,7 @@ class Roofline:
 
 
 def roofline(gpu: GpuSpec | str) -> Roofline:
-    """The GPU's compute roofs (every data type it supports) and its HBM and L2 slopes."""
+    """The GPU's compute roofs (every data type it supports) and its HBM, L2 and shared-memory slopes."""
     gpu = get_gpu(gpu) if isinstance(gpu, str) else gpu
     tp = throughput(gpu)
     roofs = []
@@ -104,12 +109,74 @@ def roofline(gpu: GpuSpec | str) -> Roofline:
         BandwidthSlope("hbm", f"{gpu.memory_kind} (device memory)", gpu.memory_bandwidth_gbs,
                        gpu.sources.get("memory_bandwidth_gbs", "gpus.toml")),
         BandwidthSlope("l2", "L2 cache", tp.l2_bandwidth_gbs.value, tp.l2_bandwidth_gbs.source),
+        BandwidthSlope("shared", "shared memory (all SMs)", _shared_bpc() * gpu.sm_count * gpu.boost_clock_mhz / 1e3,
+                       f"sim_model.toml [shared]: {_shared_bpc():g} B/clk per SM x {gpu.sm_count} SMs x "
+                       f"{gpu.boost_clock_mhz:g} MHz"),
     )
     return Roofline(gpu.name, tuple(roofs), slopes)
 
 
+def _shared_bpc() -> float:
+    return float(sim_model_constants()["shared"]["bytes_per_cycle"])
+
+
 def gemm_points(plan) -> list[RooflinePoint]:
-    """A GemmPlan on the roofline: at its HBM and its L2 intensity, at the predicted throughput."""
+    """A GemmPlan on the roofline: at its HBM, L2 and shared-memory intensity, at the predicted throughput.
+
+    The shared-memory intensity counts the bytes the plan charges to shared-memory
+    bandwidth (the operand reads; see ``plan_roofs``).
+    """
     label = f"{plan.m}x{plan.n}x{plan.k} {plan.dtype} ({plan.tile})"
-    return [RooflinePoint(label, plan.dtype, t.level, t.intensity, plan.achieved_tflops)
-            for t in plan.traffic if t.level in ("hbm", "l2")]
+    points = [RooflinePoint(label, plan.dtype, t.level, t.intensity, plan.achieved_tflops)
+              for t in plan.traffic if t.level in ("hbm", "l2")]
+    shared = next(r for r in plan_roofs(plan) if r["term"] == "shared")
+    points.append(RooflinePoint(label, plan.dtype, "shared", shared["intensity"], plan.achieved_tflops))
+    return points
+
+
+ROOF_LABELS = {
+    "tensor_core": "Tensor Cores (sustained)", "fp32_pipe": "FP32 pipes (sustained)", "issue": "instruction issue",
+    "shared": "shared-memory bandwidth", "l2": "L2 bandwidth", "hbm": "HBM bandwidth",
+    "latency": "latency (memory in flight)",
+}
+
+
+def plan_roofs(plan) -> list[dict]:
+    """Every roof the plan's bound can name, at the rates the plan uses (plain dicts, for JSON and the view).
+
+    Each roof has ``term`` (a key of ``plan.times``), ``kind`` (``compute``,
+    ``bandwidth`` or ``latency``) and ``tflops``: the throughput this term alone
+    would allow, flops / term time, so the lowest roof is the bound. Compute roofs
+    add ``peak_tflops`` (the rate, flat on the roofline); bandwidth roofs add
+    ``gbs`` (the slope) and ``intensity`` (the plan's FLOP per byte at that level,
+    the x of its point). Wave quantization makes a roof's ``tflops`` lower than
+    its rate alone gives.
+    """
+    gpu = get_gpu(plan.gpu)
+    clock_hz = plan.clock.effective_mhz * 1e6
+    consts = sim_model_constants()
+    bytes_at = {
+        "shared": plan.shared_bytes_charged,
+        "l2": plan.level("l2").bytes,
+        "hbm": plan.hbm_bytes,
+    }
+    gbs = {
+        "shared": _shared_bpc() * gpu.sm_count * clock_hz / 1e9,
+        "l2": throughput(gpu).l2_bytes_per_clock.value * clock_hz / 1e9,
+        "hbm": gpu.memory_bandwidth_gbs * float(consts["dram"]["efficiency"]),
+    }
+    issue_rate = gpu.arch.sub_partitions * gpu.sm_count * clock_hz  # warp-instructions per second
+    out = []
+    for term, seconds in plan.times.items():
+        roof = {"term": term, "label": ROOF_LABELS[term], "tflops": plan.flops / seconds / 1e12,
+                "seconds": seconds, "bound": term == plan.bound_term}
+        if term in ("tensor_core", "fp32_pipe"):
+            roof.update(kind="compute", peak_tflops=plan.sustained_peak_tflops)
+        elif term == "issue":
+            roof.update(kind="compute", peak_tflops=plan.flops / plan.total_instructions * issue_rate / 1e12)
+        elif term == "latency":
+            roof.update(kind="latency")
+        else:
+            roof.update(kind="bandwidth", gbs=gbs[term], intensity=plan.flops / bytes_at[term])
+        out.append(roof)
+    return out

@@ -1,7 +1,9 @@
 """A Scenario whose workload runs a GemmPlan's main loop in the simulator.
 
 One CTA per output tile (grid order = tile order, so ``SimResult.blocks`` says
-which SM computed which tile); one loop iteration per K-step, per warp:
+which SM computed which tile); one loop iteration per K-step, per warp.
+
+The mma.sync / SIMT path (what the workload ops express directly):
 
 * stages >= 2 (software pipeline, register-staged): global loads of the next
   stage first, then the fragment loads and MMAs of this stage, one slice of
@@ -11,8 +13,17 @@ which SM computed which tile); one loop iteration per K-step, per warp:
 * stages == 1: load, store, barrier, then fragment loads and MMAs, barrier: the
   memory latency is exposed every K-step.
 
+The wgmma path is approximated with the same ops until the simulator has
+``wgmma`` and ``tma`` ops (issue 18, item 3); :data:`WGMMA_APPROXIMATIONS` lists
+what stands in for what, and the scenario's description repeats it. The body is
+built by :func:`_async_body`: that step replaces it with the real ops (a ``tma``
+by the producer warp, ``wgmma`` + ``wait_group`` by the consumers) and drops the
+stand-ins.
+
 The L2 hit rate of the global loads comes from the plan's HBM model. Not
-simulated: the prologue that fills the pipeline and the epilogue's stores.
+simulated: the prologue that fills the pipeline and the epilogue's stores (the
+plan's ``overheads``; ``plan.simulation_differences`` lists why a simulated time
+differs from the plan's).
 """
 
 from __future__ import annotations
@@ -24,6 +35,15 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.model.workload import MAX_BODY, MAX_COUNT, MAX_LOOP
 
+WGMMA_APPROXIMATIONS = (
+    "TMA bulk copies -> per-thread ldg + sts of the same bytes (no tma op yet)",
+    "each wgmma -> the consumer warp's share of it as m16n8k-class mma ops (no wgmma op yet)",
+    "the MMAs' descriptor reads of shared memory are not simulated",
+    "the consumers' mbarrier wait -> one 4-byte lds; the stage hand-off -> one barrier per K-step",
+    "no producer warp: the consumer warps issue the copies",
+    "one CTA per tile in waves instead of a persistent CTA per SM (the same rounds; no epilogue)",
+)
+
 
 def _op(op: str, count: int, **kw) -> dict:
     d = {"op": op, "count": max(1, min(MAX_COUNT, count))}
@@ -31,8 +51,27 @@ def _op(op: str, count: int, **kw) -> dict:
     return d
 
 
-def gemm_workload(plan: GemmPlan, k_steps: int | None = None) -> dict:
-    """The ``[workload]`` table (plain dict, validated by Scenario.from_dict)."""
+def _grouped(slices: int, fixed: int, step) -> list[dict]:
+    """The compute steps of one K-step, slices grouped so the body stays within MAX_BODY."""
+    group = max(1, ceil_div(slices, max(1, (MAX_BODY - fixed) // 2)))
+    out: list[dict] = []
+    done = 0
+    while done < slices:
+        g = min(group, slices - done)
+        out += step(g)
+        done += g
+    return out
+
+
+def scenario_warps(plan: GemmPlan) -> int:
+    """Warps per simulated CTA: every warp (mma.sync), or the warps that compute one tile (wgmma)."""
+    r = plan.resources
+    if plan.path != "wgmma":
+        return r.warps
+    return r.warps_m * r.warps_n
+
+
+def _multistage_body(plan: GemmPlan) -> list[dict]:
     dt = dtype_spec(plan.dtype)
     r = plan.resources
     t = r.tile
@@ -43,30 +82,47 @@ def gemm_workload(plan: GemmPlan, k_steps: int | None = None) -> dict:
         slices = t.bk // dt.mma_k
         lds_slice = ceil_div((r.warp_tile_m + r.warp_tile_n) * dt.mma_k * dt.bytes, model.shared_bytes_per_warp_load)
         math_slice = (r.warp_tile_m // dt.mma_m) * (r.warp_tile_n // dt.mma_n)
-        math_op, lds_bytes = "mma", 16
+        math_op = "mma"
     else:
         slices = t.bk
         # LDS.128 per thread: the thread's column of A and row of B for one k
         lds_slice = ceil_div((r.thread_tile_m + r.thread_tile_n) * dt.bytes, 16)
         math_slice = r.warp_tile_m * r.warp_tile_n // 32
-        math_op, lds_bytes = "ffma", 16
-    # group slices so the body stays within MAX_BODY steps and MAX_COUNT per step
-    fixed = 4 if r.stages >= 2 else 5
-    group = max(1, ceil_div(slices, max(1, (MAX_BODY - fixed) // 2)))
-    compute: list[dict] = []
-    done = 0
-    while done < slices:
-        g = min(group, slices - done)
+        math_op = "ffma"
+
+    def step(g):
         mcount = min(MAX_COUNT, math_slice * g)
-        compute.append(_op("lds", lds_slice * g, bytes=lds_bytes))
-        compute.append(_op(math_op, mcount, ilp=min(8, mcount)))
-        done += g
+        return [_op("lds", lds_slice * g, bytes=16), _op(math_op, mcount, ilp=min(8, mcount))]
+
+    compute = _grouped(slices, 4 if r.stages >= 2 else 5, step)
     load = _op("ldg", copies_w, bytes=16)
     store = _op("sts", copies_w, bytes=16)
     if r.stages >= 2:
-        body = [load, *compute, store, {"op": "sync"}]
-    else:
-        body = [load, store, {"op": "sync"}, *compute, {"op": "sync"}]
+        return [load, *compute, store, {"op": "sync"}]
+    return [load, store, {"op": "sync"}, *compute, {"op": "sync"}]
+
+
+def _async_body(plan: GemmPlan) -> list[dict]:
+    """The wgmma main loop in today's ops (see WGMMA_APPROXIMATIONS): copy, wait, MMAs, land, hand off."""
+    dt = dtype_spec(plan.dtype)
+    t = plan.resources.tile
+    model = gemm_data().model
+    warps = scenario_warps(plan)
+    copies_w = ceil_div(ceil_div((t.bm + t.bn) * t.bk * dt.bytes, model.copy_bytes_per_thread * 32), warps)
+    slices = t.bk // dt.mma_k
+    per_slice = ceil_div(t.bm * t.bn // (dt.mma_m * dt.mma_n), warps)  # m16n8kK equivalents per warp
+
+    def step(g):
+        mcount = min(MAX_COUNT, per_slice * g)
+        return [_op("mma", mcount, ilp=min(8, mcount))]
+
+    return [_op("ldg", copies_w, bytes=16), _op("lds", 1, bytes=4), *_grouped(slices, 5, step),
+            _op("sts", copies_w, bytes=16), {"op": "sync"}]
+
+
+def gemm_workload(plan: GemmPlan, k_steps: int | None = None) -> dict:
+    """The ``[workload]`` table (plain dict, validated by Scenario.from_dict)."""
+    body = _async_body(plan) if plan.path == "wgmma" else _multistage_body(plan)
     loop = plan.k_steps if k_steps is None else k_steps
     return {
         "loop": max(1, min(MAX_LOOP, loop)),
@@ -91,9 +147,19 @@ def gemm_scenario(plan: GemmPlan, *, k_steps: int | None = None, max_tiles: int 
     if k_steps is not None and k_steps < 1:
         raise InputError("k_steps", f"{k_steps} is below the minimum of 1")
     r = plan.resources
-    desc = (f"GEMM {plan.m}x{plan.n}x{plan.k} {plan.dtype}: {plan.tiles} tiles of {r.tile}, "
-            f"{r.warps} warps ({r.warp_tile_m}x{r.warp_tile_n} each), {r.stages} stage(s), "
-            f"{plan.k_steps} K-steps; generated by explorer.gemm")
+    p = plan.pipeline
+    warps = scenario_warps(plan)
+    if plan.path == "wgmma":
+        budget = p.register_budget
+        registers = budget.get("consumer", budget.get("all"))
+        desc = (f"GEMM {plan.m}x{plan.n}x{plan.k} {plan.dtype}, wgmma path: {plan.tiles} tiles of {r.tile}, "
+                f"{warps} consumer warps ({p.schedule}), {r.stages} stages, {plan.k_steps} K-steps; approximated "
+                f"until the simulator has wgmma/tma ops: {'; '.join(WGMMA_APPROXIMATIONS)}; generated by explorer.gemm")
+    else:
+        registers = r.registers_per_thread
+        desc = (f"GEMM {plan.m}x{plan.n}x{plan.k} {plan.dtype}: {plan.tiles} tiles of {r.tile}, "
+                f"{r.warps} warps ({r.warp_tile_m}x{r.warp_tile_n} each), {r.stages} stage(s), "
+                f"{plan.k_steps} K-steps; generated by explorer.gemm")
     data = {
         "name": f"gemm-{plan.m}x{plan.n}x{plan.k}-{plan.dtype}",
         "description": desc,
@@ -101,8 +167,8 @@ def gemm_scenario(plan: GemmPlan, *, k_steps: int | None = None, max_tiles: int 
         "seed": seed,
         "launch": {
             "grid": [tiles, 1, 1],
-            "block": [r.threads, 1, 1],
-            "registers_per_thread": r.registers_per_thread,
+            "block": [warps * 32, 1, 1],
+            "registers_per_thread": registers,
             "static_shared_bytes": 0,
             "dynamic_shared_bytes": r.shared_bytes_per_block,
             "carveout": -1,

@@ -130,24 +130,59 @@ class TileSchedule:
                 "blocks_per_sm": self.blocks_per_sm, "waves": self.waves}
 
 
-def panels_touched(first: int, stop: int, tiles_n: int) -> tuple[tuple[int, int], list[tuple[int, int]]]:
-    """Rows and column ranges of the tile grid that tiles [first, stop) touch.
+def grouped_position(tile: int, tiles_m: int, tiles_n: int, group: int) -> tuple[int, int]:
+    """(row, col) of the tile-th tile when tiles are walked in groups of ``group`` tile rows, column by column
+    inside a group (CUTLASS's threadblock swizzle, Triton's GROUP_SIZE_M); group 1 is row-major grid order."""
+    g, within = divmod(tile, group * tiles_n)
+    first = g * group
+    rows = min(group, tiles_m - first)
+    col, row = divmod(within, rows)
+    return first + row, col
 
-    Returns ``((row_first, row_last), [(col_first, col_last), ...])`` (inclusive);
-    the columns are one range, or two when the run of tiles wraps around a row.
+
+def wave_panels(first: int, stop: int, tiles_m: int, tiles_n: int,
+                group: int = 1) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Tile rows and tile columns that tiles [first, stop) of the grouped order touch.
+
+    Returns ``(row_ranges, col_ranges)``, each a sorted list of disjoint inclusive
+    ranges (an A row-panel per tile row, a B column-panel per tile column).
     """
-    last = stop - 1
-    rows = (first // tiles_n, last // tiles_n)
-    if stop - first >= tiles_n:
-        return rows, [(0, tiles_n - 1)]
-    c0, c1 = first % tiles_n, last % tiles_n
-    if c0 <= c1:
-        return rows, [(c0, c1)]
-    return rows, [(c0, tiles_n - 1), (0, c1)]
+    rows: list[tuple[int, int]] = []
+    cols: list[tuple[int, int]] = []
+    span = group * tiles_n
+    i = first
+    while i < stop:
+        g = i // span
+        base = g * span
+        end = min(stop, base + span)
+        r_first = g * group
+        rg = min(group, tiles_m - r_first)
+        a, b = i - base, end - base
+        cols.append((a // rg, (b - 1) // rg))
+        if b - a >= rg:
+            rows.append((r_first, r_first + rg - 1))
+        else:
+            r0, r1 = a % rg, (b - 1) % rg
+            if r0 <= r1:
+                rows.append((r_first + r0, r_first + r1))
+            else:
+                rows += [(r_first + r0, r_first + rg - 1), (r_first, r_first + r1)]
+        i = end
+    return _merge(rows), _merge(cols)
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for lo, hi in sorted(ranges):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
 
 
 def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
-__all__ = ["TileSchedule", "WaveStats", "ceil_div", "panels_touched", "wave_stats"]
+__all__ = ["TileSchedule", "WaveStats", "ceil_div", "grouped_position", "wave_panels", "wave_stats"]

@@ -8,7 +8,9 @@ used, and importing this package costs nothing (submodules import cuda-python la
   spills, barriers (no GPU needed);
 - ``probe``: is there a driver and a GPU? asked in a child process, never hangs;
 - ``measure`` / ``worker``: launch and measure in a child process with a timeout;
-- ``analysis`` / ``measurement``: raw records -> the simulator's timeline shapes, and the
-  versioned ``.npz`` file that loads anywhere;
+- ``analysis`` / ``measurement`` / ``measurement_schema``: raw records -> the simulator's
+  timeline shapes, and the versioned ``.npz`` file that loads anywhere (within fixed limits);
+- ``names`` / ``folders``: what user text may become (slugs, one-line messages, checked
+  kernel names and macros) and where we write (private temporary and per-user folders);
 - ``calibrate``: fit the simulator's DRAM latency and bandwidth to measurements.
 """

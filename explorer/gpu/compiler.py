@@ -2,9 +2,20 @@
 
 No GPU and no driver are needed: NVRTC (``cuda.bindings.nvrtc`` with the
 ``nvidia-cuda-nvrtc`` wheel, or a CUDA toolkit's libnvrtc) compiles straight to a
-cubin. Where NVRTC is missing but ``nvcc`` is installed, ``nvcc -cubin`` is used
-instead (``WARP_EXPLORER_COMPILER=nvrtc|nvcc`` forces one). ptxas runs verbose so
-the log gives the exact spill bytes; everything else is read from the cubin.
+cubin. Where NVRTC is missing or broken (it loads but fails for reasons that are not
+the source's, or cannot target the architecture) and ``nvcc`` is installed, ``nvcc
+-cubin`` is used instead (``WARP_EXPLORER_COMPILER=nvrtc|nvcc`` forces one). ptxas
+runs verbose so the log gives the exact spill bytes; everything else is read from
+the cubin.
+
+User text never reaches a shell: nvcc runs its steps through ``sh`` with the file
+names, include folders and macros pasted in, so it only ever sees fixed names
+(``kernel.cu``, ``kernel.cubin``, ``defines.h``, ``include0``...) inside a private
+temporary folder it runs in; the user's include folders are symlinks there and
+their macros a header of ``#define`` lines (one line each, checked by
+:func:`explorer.gpu.names.parse_define`). NVRTC gets the same fixed program name.
+Kernel names are checked to be name expressions before NVRTC pastes them into code.
+Messages show the user's file name where the compiler's log says ``kernel.cu``.
 """
 
 from __future__ import annotations
@@ -13,17 +24,27 @@ import hashlib
 import os
 import re
 import subprocess
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.gpu.cubin import Cubin, KernelResources, ptxas_spills
 from explorer.gpu.errors import CompileError, CompilerUnavailable
+from explorer.gpu.folders import SHELL_SAFE_PATH, private_tempdir
+from explorer.gpu.names import check_kernel_name, one_line, parse_define
 from explorer.gpu.tools import find_tool
 from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_text
 
 ARCH_RE = re.compile(r"^(?:sm_?)?(\d)(\d{1,2})([af]?)$", re.IGNORECASE)
 INSTALL_HINT = "pip install 'warp-explorer[gpu]' (cuda-bindings and nvidia-cuda-nvrtc)"
+SOURCE_NAME = "kernel.cu"  # the only source name a compiler sees
+CUBIN_NAME = "kernel.cubin"
+DEFINES_NAME = "defines.h"
+NVRTC_ERROR_INVALID_OPTION = 5
+NVRTC_ERROR_COMPILATION = 6  # the source does not compile; every other failure is NVRTC's own
+
+
+class NvrtcBroken(Exception):
+    """NVRTC loads but cannot compile for a reason that is not the source's (nvcc may still work)."""
 
 
 @dataclass(frozen=True)
@@ -151,30 +172,50 @@ def cuda_include_dirs() -> list[str]:
 
 def _log(nvrtc, prog) -> str:
     size = _nvrtc_check(nvrtc, nvrtc.nvrtcGetProgramLogSize(prog), "nvrtcGetProgramLogSize")
-    buf = b" " * int(size)
+    buf = bytearray(int(size))  # NVRTC writes into it: never a bytes object (b" " * 1 is Python's shared b" ")
     _nvrtc_check(nvrtc, nvrtc.nvrtcGetProgramLog(prog, buf), "nvrtcGetProgramLog")
-    return buf.rstrip(b"\0 ").decode("utf-8", "replace")
+    return bytes(buf).rstrip(b"\0 ").decode("utf-8", "replace")
 
 
-def _compile_nvrtc(source: str, kernel: str, arch: str, options: list[str], filename: str):
+class NvrtcArchUnsupported(InputError):
+    """This NVRTC cannot target the architecture (nvcc, when there, may)."""
+
+
+_SOURCE_IN_LOG = re.compile(r"(?<![\w.\-])(?:\S*/)?" + re.escape(SOURCE_NAME) + r"(?=[(:])")
+
+
+def _user_log(log: str, display: str) -> str:
+    """The compiler's log with our fixed source name replaced by the user's file name."""
+    return _SOURCE_IN_LOG.sub(lambda _m: display, log)
+
+
+def _define_options(defines: list[tuple[str, str | None]]) -> list[str]:
+    return [f"-D{n}" if v is None else f"-D{n}={v}" for n, v in defines]
+
+
+def _compile_nvrtc(source: str, kernel: str, arch: str, maxrregcount: int | None,
+                   defines: list[tuple[str, str | None]], include_dirs: list[str], display: str):
     nvrtc = _nvrtc_module()
     major, minor = nvrtc_version()
     supported = nvrtc_supported_archs()
     if supported and arch_number(arch) not in supported:
-        raise InputError("--arch", f"{arch} is not a target of NVRTC {major}.{minor} "
-                                   f"(it supports sm_{min(supported)} to sm_{max(supported)})")
-    opts = [f"--gpu-architecture={arch}", "--ptxas-options=-v", *options]
+        raise NvrtcArchUnsupported("--arch", f"{arch} is not a target of NVRTC {major}.{minor} "
+                                             f"(it supports sm_{min(supported)} to sm_{max(supported)})")
+    opts = [f"--gpu-architecture={arch}", "--ptxas-options=-v"]
+    if maxrregcount is not None:
+        opts.append(f"--maxrregcount={int(maxrregcount)}")
+    opts += _define_options(defines) + [f"-I{d}" for d in include_dirs]
     if "#include" in source:  # users' kernels: let <cuda_fp16.h> and friends resolve
         opts += [f"-I{d}" for d in cuda_include_dirs()]
 
     def attempt(with_name: bool):
-        prog = _nvrtc_check(nvrtc, nvrtc.nvrtcCreateProgram(source.encode(), filename.encode(), 0, [], []),
+        prog = _nvrtc_check(nvrtc, nvrtc.nvrtcCreateProgram(source.encode(), SOURCE_NAME.encode(), 0, [], []),
                             "nvrtcCreateProgram")
         try:
             if with_name:
                 _nvrtc_check(nvrtc, nvrtc.nvrtcAddNameExpression(prog, kernel.encode()), "nvrtcAddNameExpression")
             result = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])
-            log = _log(nvrtc, prog)
+            log = _user_log(_log(nvrtc, prog), display)
             if int(result[0]) != 0:
                 return None, None, log, int(result[0])
             lowered = None
@@ -183,21 +224,29 @@ def _compile_nvrtc(source: str, kernel: str, arch: str, options: list[str], file
                 if int(got[0]) == 0 and got[1]:
                     lowered = got[1].decode() if isinstance(got[1], bytes) else str(got[1])
             size = _nvrtc_check(nvrtc, nvrtc.nvrtcGetCUBINSize(prog), "nvrtcGetCUBINSize")
-            cubin = b" " * int(size)
+            cubin = bytearray(int(size))
             _nvrtc_check(nvrtc, nvrtc.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
-            return cubin, lowered, log, 0
+            return bytes(cubin), lowered, log, 0
         finally:
             nvrtc.nvrtcDestroyProgram(prog)
 
-    cubin, lowered, log, err = attempt(with_name=True)
-    if cubin is None and "__nv_name_map" in log:
-        # not a valid name expression (e.g. a template's bare name): compile without it and
-        # match the name against the cubin's symbols instead
-        cubin, lowered, log, err = attempt(with_name=False)
+    try:
+        cubin, lowered, log, err = attempt(with_name=True)
+        if cubin is None and "__nv_name_map" in log:
+            # not a valid name expression (e.g. a template's bare name): compile without it and
+            # match the name against the cubin's symbols instead
+            cubin, lowered, log, err = attempt(with_name=False)
+    except RuntimeError as exc:  # a failing NVRTC call other than the compilation itself
+        raise NvrtcBroken(str(exc)) from None
     if cubin is None:
-        if err == 5:  # NVRTC_ERROR_INVALID_OPTION
-            raise InputError("options", f"NVRTC rejected an option: {' '.join(opts)} ({_first_error(log) or 'invalid option'})")
-        _raise_compile_error(log, filename, err)
+        if err == NVRTC_ERROR_COMPILATION:
+            _raise_compile_error(log, display, err)
+        if err == NVRTC_ERROR_INVALID_OPTION:
+            raise InputError("options", f"NVRTC rejected an option: {one_line(' '.join(opts))} "
+                                        f"({_first_error(log) or 'invalid option'})")
+        name = nvrtc.nvrtcGetErrorString(err)[1]
+        raise NvrtcBroken(f"nvrtcCompileProgram failed: {name.decode() if isinstance(name, bytes) else name}"
+                          + (f" ({_first_error(log)})" if log.strip() else ""))
     return cubin, lowered, log, f"NVRTC {major}.{minor}", opts
 
 
@@ -208,44 +257,68 @@ def _first_error(log: str) -> str:
     return log.strip().splitlines()[0] if log.strip() else ""
 
 
-def _raise_compile_error(log: str, filename: str, err: int = 6):
+def _raise_compile_error(log: str, display: str, err: int = NVRTC_ERROR_COMPILATION):
     errors = [line.strip() for line in log.splitlines() if re.search(r"\berror\b", line)]
     errors = [e for e in errors if not re.match(r"^\d+ errors? detected", e)]
     first = errors[0] if errors else (log.strip().splitlines()[0] if log.strip() else f"NVRTC error {err}")
     more = f" (+{len(errors) - 1} more)" if len(errors) > 1 else ""
-    raise CompileError(filename, f"does not compile: {first}{more}")
+    raise CompileError(display, f"does not compile: {first}{more}")
 
 
 # -- nvcc ---------------------------------------------------------------------------------
 def nvcc_version(nvcc: str) -> str:
     try:
-        out = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=30).stdout
+        out = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=30,
+                             stdin=subprocess.DEVNULL).stdout
     except (OSError, subprocess.TimeoutExpired):
         return "?"
     m = re.search(r"release (\d+\.\d+)", out)
     return m.group(1) if m else "?"
 
 
-def _compile_nvcc(source: str, kernel: str, arch: str, options: list[str], filename: str):
+def _compile_nvcc(source: str, arch: str, maxrregcount: int | None, defines: list[tuple[str, str | None]],
+                  include_dirs: list[str], display: str):
+    """nvcc in a private folder, where every name it pastes into its ``sh`` commands is one of ours."""
     nvcc = find_tool("nvcc")
     if nvcc is None:
         raise CompilerUnavailable(f"neither NVRTC nor nvcc was found; {INSTALL_HINT}")
-    with tempfile.TemporaryDirectory(prefix="warp-explorer-nvcc-") as tmp:
-        src = Path(tmp) / (Path(filename).stem + ".cu")
-        src.write_text(source, encoding="utf-8")
-        out = Path(tmp) / "kernel.cubin"
-        cmd = [nvcc, "-cubin", f"-arch={arch}", "-Xptxas", "-v", *options, "-o", str(out), str(src)]
+    shown = [f"-arch={arch}", "-Xptxas", "-v"]
+    with private_tempdir("warp-explorer-nvcc-", shell_safe=True) as tmp:
+        (tmp / SOURCE_NAME).write_text(source, encoding="utf-8")
+        cmd = [nvcc, "-cubin", f"-arch={arch}", "-Xptxas", "-v"]
+        if maxrregcount is not None:
+            cmd.append(f"--maxrregcount={int(maxrregcount)}")
+            shown.append(cmd[-1])
+        if defines:  # a header of #define lines instead of -D (nvcc would paste the values into sh)
+            lines = [f"#define {n} 1" if v is None else f"#define {n} {v}" for n, v in defines]
+            (tmp / DEFINES_NAME).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            cmd += ["-include", DEFINES_NAME]
+            shown += _define_options(defines)
+        for i, folder in enumerate(include_dirs):  # a symlink with a fixed name for each include folder
+            link = f"include{i}"
+            try:
+                os.symlink(os.path.abspath(folder), tmp / link, target_is_directory=True)
+            except OSError:  # no symlinks here (Windows without the privilege): a plain path only
+                link = os.path.abspath(folder)
+                if not SHELL_SAFE_PATH.fullmatch(link):
+                    raise InputError("-I", f"{one_line(folder, 80)!r} has characters nvcc cannot take safely "
+                                           "and this system cannot link to it; use NVRTC or rename it") from None
+            cmd.append(f"-I{link}")
+            shown.append(f"-I{folder}")
+        cmd += ["-o", CUBIN_NAME, SOURCE_NAME]
+        env = {**os.environ, "TMPDIR": str(tmp)}  # nvcc's own intermediate files stay private too
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=300,
+                                  stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
-            raise CompileError(filename, "nvcc did not finish within 300 s") from None
-        log = (proc.stdout + proc.stderr).replace(str(src), filename)
+            raise CompileError(display, "nvcc did not finish within 300 s") from None
+        log = _user_log(proc.stdout + proc.stderr, display)
         if proc.returncode != 0:
             if "Unsupported gpu architecture" in log or "is not defined for option 'gpu-architecture'" in log:
                 raise InputError("--arch", f"{arch} is not a target of nvcc {nvcc_version(nvcc)}")
-            _raise_compile_error(log, filename)
-        cubin = out.read_bytes()
-    return cubin, None, log, f"nvcc {nvcc_version(nvcc)}", cmd[1:-3]
+            _raise_compile_error(log, display)
+        cubin = (tmp / CUBIN_NAME).read_bytes()
+    return cubin, None, log, f"nvcc {nvcc_version(nvcc)}", shown
 
 
 def match_kernel(names: list[str], wanted: str) -> str:
@@ -263,9 +336,13 @@ def match_kernel(names: list[str], wanted: str) -> str:
 
 
 # -- public -------------------------------------------------------------------------------
+def _forced_backend() -> str:
+    return os.environ.get("WARP_EXPLORER_COMPILER", "").strip().lower()
+
+
 def compiler_backend() -> str:
-    """``nvrtc`` or ``nvcc``: what :func:`compile_source` will use (CompilerUnavailable if neither)."""
-    forced = os.environ.get("WARP_EXPLORER_COMPILER", "").strip().lower()
+    """``nvrtc`` or ``nvcc``: what :func:`compile_source` will try first (CompilerUnavailable if neither)."""
+    forced = _forced_backend()
     if forced == "nvcc":
         if find_tool("nvcc") is None:
             raise CompilerUnavailable("WARP_EXPLORER_COMPILER=nvcc but nvcc was not found")
@@ -285,19 +362,38 @@ def compile_source(
     arch: str,
     *,
     maxrregcount: int | None = None,
-    options: list[str] | tuple[str, ...] = (),
-    filename: str = "kernel.cu",
+    defines: list[str] | tuple[str, ...] = (),
+    include_dirs: list[str] | tuple[str, ...] = (),
+    filename: str = SOURCE_NAME,
 ) -> CompileResult:
-    """Compile ``source`` for ``arch`` and read ``kernel``'s registers, shared memory, spills, barriers."""
+    """Compile ``source`` for ``arch`` and read ``kernel``'s registers, shared memory, spills, barriers.
+
+    ``defines`` are ``NAME`` or ``NAME=VALUE`` (as ``-D``), ``include_dirs`` folders (as
+    ``-I``); ``filename`` is only what messages call the source.
+    """
     arch = normalize_arch(arch)
-    opts = list(options)
+    kernel = check_kernel_name(kernel)
+    defs = [parse_define(d) for d in defines]
+    includes = [str(d) for d in include_dirs]
+    display = one_line(Path(str(filename)).name or str(filename), 120)
     if maxrregcount is not None:
-        opts.append(f"--maxrregcount={int(maxrregcount)}")
+        maxrregcount = int(maxrregcount)
     backend = compiler_backend()
+    fallback_note = ""
     if backend == "nvrtc":
-        cubin, lowered, log, compiler, used = _compile_nvrtc(source, kernel, arch, opts, filename)
-    else:
-        cubin, lowered, log, compiler, used = _compile_nvcc(source, kernel, arch, opts, filename)
+        try:
+            cubin, lowered, log, compiler, used = _compile_nvrtc(source, kernel, arch, maxrregcount, defs, includes,
+                                                                 display)
+        except (NvrtcBroken, NvrtcArchUnsupported) as exc:
+            if _forced_backend() == "nvrtc" or find_tool("nvcc") is None:
+                if isinstance(exc, InputError):
+                    raise
+                raise CompilerUnavailable(f"NVRTC cannot compile ({exc}) and nvcc was not found") from None
+            fallback_note = f" (NVRTC could not: {exc})"
+            backend = "nvcc"
+    if backend == "nvcc":
+        cubin, lowered, log, compiler, used = _compile_nvcc(source, arch, maxrregcount, defs, includes, display)
+        compiler += fallback_note
     parsed = Cubin(cubin)
     symbol = lowered if lowered and lowered in parsed.kernels() else match_kernel(parsed.kernels(), kernel)
     resources = parsed.resources(symbol)
@@ -308,10 +404,13 @@ def compile_source(
                          compiler=compiler, options=tuple(used))
 
 
-def compile_file(path: str | os.PathLike, kernel: str, arch: str, **kwargs) -> CompileResult:
+def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(), include_dirs=(),
+                 maxrregcount: int | None = None) -> CompileResult:
+    """Compile a ``.cu`` file (size-capped, a regular file); ``#include "x.cuh"`` next to it resolves."""
     p = Path(path)
     source = read_user_text(p, kind="a .cu file", limit=MAX_SOURCE_BYTES)
-    options = list(kwargs.pop("options", ()))
+    includes = list(include_dirs)
     if p.parent != Path(""):
-        options.append(f"-I{p.parent.resolve()}")  # #include "x.cuh" next to the file
-    return compile_source(source, kernel, arch, filename=p.name, options=options, **kwargs)
+        includes.append(str(p.parent.resolve()))
+    return compile_source(source, kernel, arch, filename=p.name, defines=defines, include_dirs=includes,
+                          maxrregcount=maxrregcount)

@@ -139,11 +139,15 @@ class Buffer:
     def address(self) -> int:
         return int(self.ptr)
 
-    def zero(self, stream=None) -> None:
+    def fill(self, value: int, stream=None) -> None:
+        """Set every byte to ``value`` (asynchronously in ``stream`` when one is given)."""
         if stream is None:
-            ck(drv.cuMemsetD8(self.ptr, 0, self.nbytes), "cuMemsetD8")
+            ck(drv.cuMemsetD8(self.ptr, int(value) & 0xFF, self.nbytes), "cuMemsetD8")
         else:
-            ck(drv.cuMemsetD8Async(self.ptr, 0, self.nbytes, stream), "cuMemsetD8Async")
+            ck(drv.cuMemsetD8Async(self.ptr, int(value) & 0xFF, self.nbytes, stream), "cuMemsetD8Async")
+
+    def zero(self, stream=None) -> None:
+        self.fill(0, stream)
 
     def to_host(self, dtype, count: int | None = None) -> np.ndarray:
         dtype = np.dtype(dtype)

@@ -20,15 +20,19 @@ import re
 import signal
 import subprocess
 import sys
-import tempfile
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from explorer.atomic import atomic_write_bytes, atomic_write_text
 from explorer.gpu.codegen import GeneratedKernel, generate
 from explorer.gpu.compiler import CompileResult, compile_source
 from explorer.gpu.errors import CompileError, GpuRunError, GpuUnavailable
+from explorer.gpu.folders import private_tempdir, user_output_dir
+from explorer.gpu.names import slug
+from explorer.gpu.worker import PARENT_ENV
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
@@ -42,7 +46,8 @@ MIN_MAXRREGCOUNT = 16  # ptxas does not go below this
 class MeasureOptions:
     per_warp: bool | None = None  # None: per warp unless the grid has millions of warps
     repeats: int = 5
-    warmup: int = 1
+    warmup: int = 1  # launches before the timed ones, at least; and at least warm_seconds of them
+    warm_seconds: float = 0.2  # an idle GPU runs at low clocks: ~200 ms of work brings it up
     nvml_seconds: float = 1.0
     timeout: float = 180.0
     probe_timeout: float = 20.0
@@ -172,7 +177,7 @@ def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | 
     gpu = gpu or scenario.gpu
     arch = gpu.arch.sm_arch
     gen = generate(scenario, per_warp=per_warp, gpu=gpu)
-    name = f"{scenario.name or 'scenario'}.cu"
+    name = f"{slug(scenario.name)}.cu"  # what compiler messages call the generated source
     compiled = compile_source(gen.source, gen.kernel, arch, filename=name)
     want = scenario.launch.registers_per_thread
     natural = compiled.resources.registers
@@ -226,18 +231,29 @@ def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | 
 
 
 def write_sources(prepared: Prepared, stem: str | os.PathLike) -> tuple[Path, Path]:
-    """Write ``STEM.cu`` and ``STEM.cubin``; return their paths."""
+    """Write ``STEM.cu`` and ``STEM.cubin`` (each atomically); return their paths."""
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     src = stem.with_name(stem.name + ".cu")
     cubin = stem.with_name(stem.name + ".cubin")
-    src.write_text(prepared.generated.source, encoding="utf-8")
-    cubin.write_bytes(prepared.compiled.cubin)
+    atomic_write_text(src, prepared.generated.source)
+    atomic_write_bytes(cubin, prepared.compiled.cubin)
     return src, cubin
 
 
-def default_workdir() -> Path:
-    return Path(tempfile.gettempdir()) / "warp-explorer"
+def dry_run_stem(prepared: Prepared, out: str | os.PathLike | None = None) -> Path:
+    """Where ``measure --dry-run`` writes: ``--out`` (a file stem or a folder), else the per-user folder.
+
+    Only the slug of the scenario's name is part of a path we choose, so a name like
+    ``../../x`` stays a file inside the folder.
+    """
+    name = f"{slug(prepared.scenario.name)}-{prepared.arch}"
+    if out is None:
+        return user_output_dir("kernels") / name
+    out = Path(out)
+    if out.is_dir():
+        return out / name
+    return out.with_suffix("") if out.suffix else out
 
 
 def _package_root() -> str:
@@ -256,9 +272,10 @@ def run_worker(request: dict, workdir: Path, timeout: float, progress: Callable[
     for p in (out_path, Path(str(out_path) + ".json")):
         if p.exists():
             p.unlink()
-    req_path.write_text(json.dumps(request), encoding="utf-8")
+    atomic_write_text(req_path, json.dumps(request))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([_package_root(), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env[PARENT_ENV] = str(os.getpid())  # the worker exits when we are gone (it is in a session of its own)
     kwargs = {"start_new_session": True} if os.name == "posix" else {}
     with open(err_path, "w", encoding="utf-8") as err:
         proc = subprocess.Popen([sys.executable, "-m", "explorer.gpu.worker", str(req_path), str(out_path)],
@@ -266,18 +283,21 @@ def run_worker(request: dict, workdir: Path, timeout: float, progress: Callable[
         started = time.monotonic()
         seen = 0
         reason = None
-        while proc.poll() is None:
-            if time.monotonic() - started > timeout:
-                reason = f"the measurement did not finish within {timeout:g} s and was stopped"
-            elif cancel is not None and cancel():
-                reason = "cancelled"
-            if reason:
+        try:
+            while proc.poll() is None:
+                if time.monotonic() - started > timeout:
+                    reason = f"the measurement did not finish within {timeout:g} s and was stopped"
+                elif cancel is not None and cancel():
+                    reason = "cancelled"
+                if reason:
+                    break
+                if progress is not None:
+                    seen = _forward_progress(err_path, seen, progress)
+                time.sleep(0.1)
+        finally:  # a timeout, a cancel, or an exception here (Ctrl+C): never leave the worker running
+            if proc.poll() is None:
                 _kill(proc)
-                break
-            if progress is not None:
-                seen = _forward_progress(err_path, seen, progress)
-            time.sleep(0.1)
-        proc.wait()
+            proc.wait()
     if progress is not None:
         _forward_progress(err_path, seen, progress)
     if reason:
@@ -330,7 +350,8 @@ def worker_request(prepared: Prepared, cubin_path: str | os.PathLike, options: M
         "arch": prepared.arch, "ordinal": options.ordinal, "grid": list(gen.grid), "block": list(gen.block),
         "dynamic_shared_bytes": prepared.dynamic_shared_bytes, "carveout": prepared.scenario.launch.carveout,
         "per_warp": gen.per_warp, "records": gen.records, "buffer_bytes": gen.buffer_bytes,
-        "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "repeats": options.repeats,
+        "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "warm_seconds": options.warm_seconds,
+        "repeats": options.repeats,
         "nvml_seconds": options.nvml_seconds, "seed": prepared.scenario.seed,
     }
 
@@ -367,11 +388,12 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
                        match_occupancy=options.match_occupancy)
     notes = prepared.notes + notes
 
-    work = Path(options.workdir) if options.workdir else Path(tempfile.mkdtemp(prefix="warp-explorer-measure-"))
-    src, cubin = write_sources(prepared, work / "kernel")
     gen = prepared.generated
-    request = worker_request(prepared, cubin, options)
-    info, arrays = run_worker(request, work, options.timeout, progress, cancel)
+    keep = Path(options.workdir) if options.workdir else None
+    with (nullcontext(keep) if keep else private_tempdir("warp-explorer-measure-")) as work:
+        _src, cubin = write_sources(prepared, work / "kernel")
+        request = worker_request(prepared, cubin, options)
+        info, arrays = run_worker(request, work, options.timeout, progress, cancel)
 
     props = info["device"]
     tick_words = arrays["tick"].astype(np.int64)
@@ -379,13 +401,14 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
     tick = tick_from_deltas(tick_words[4:4 + min(changes, len(tick_words) - 4)])
     tick["span_ns"] = int(tick_words[0])
     tick["span_cycles"] = int(tick_words[1])
-    tick["clock_mhz"] = (tick_words[1] / tick_words[0] * 1000.0) if tick_words[0] > 0 else None
+    tick["clock_mhz"] = _tick_mhz(tick_words)
+    probe_mhz = _tick_mhz(arrays["clock_probe"].astype(np.int64)) if "clock_probe" in arrays else None
     raw = RawRecords.decode(arrays["records"], gen.per_warp)
     max_warps = int(props.get("max_threads_per_multiprocessor", gpu.arch.max_threads_per_sm)) // 32
     analysis = analyze(raw, warps_per_block=gen.warps_per_block,
                        device_sm_count=int(props.get("multiprocessor_count", gpu.sm_count)),
                        max_warps_per_sm=max_warps, tick_ns=float(tick.get("tick_ns") or 0.0),
-                       fallback_clock_mhz=tick.get("clock_mhz"))
+                       fallback_clock_mhz=probe_mhz or tick.get("clock_mhz"))
     driver_blocks = info.get("driver_active_blocks_per_sm")
     ours = prepared.occupancy_compiled
     if driver_blocks is not None and driver_blocks != ours["active_blocks_per_sm"]:
@@ -411,13 +434,21 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
         "occupancy": {"ours": ours, "scenario": prepared.occupancy_scenario,
                       "driver_active_blocks_per_sm": driver_blocks},
         "timing": {"event_ms": info.get("event_ms"), "kernel_ms": info.get("kernel_ms"), "globaltimer": tick,
-                   "clock_mhz_tick_kernel": tick.get("clock_mhz"), "repeats": options.repeats},
+                   "clock_mhz_tick_kernel": probe_mhz or tick.get("clock_mhz"), "repeats": options.repeats,
+                   "clock_probe_mhz": {"before_warm_up": tick.get("clock_mhz"), "after_recorded_launch": probe_mhz},
+                   "warm_up_ms": info.get("warm_up", {}).get("ms"), "warm_up_launches": info.get("warm_up", {}).get(
+                       "launches"), "l2_flush_bytes": info.get("l2_flush_bytes")},
         "nvml": info.get("nvml", {}),
         "notes": notes,
         "warnings": info.get("warnings", []),
         "synthetic": False,
     }
     return Measurement.from_analysis(meta, analysis)
+
+
+def _tick_mhz(words) -> float | None:
+    """The SM clock a tick-kernel run saw: cycles over nanoseconds (words 1 and 0 of its output)."""
+    return float(words[1] / words[0] * 1000.0) if len(words) > 1 and words[0] > 0 else None
 
 
 def resim_scenario(measurement) -> Scenario:

@@ -29,6 +29,8 @@ from explorer.atomic import atomic_write
 
 from explorer.gpu.analysis import Analysis
 from explorer.gpu.errors import MeasurementFormatError
+from explorer.gpu.names import one_line
+from explorer.model.errors import MAX_MEASUREMENT_BYTES
 from explorer.timeline import BlockRecords, Residency
 
 FORMAT = "warp-explorer-measurement"
@@ -38,6 +40,17 @@ REQUIRED_META = ("launch", "device", "timing", "sm_count", "max_warps_per_sm")
 BLOCK_ARRAYS = ("block", "block_sm", "block_start", "block_end", "block_start_ns", "block_end_ns")
 RESIDENCY_ARRAYS = ("residency_time", "residency_sm", "residency_delta")
 WARP_ARRAYS = ("warp_block", "warp_sm", "warp_start", "warp_end", "warp_start_ns", "warp_end_ns", "warp_hw_id")
+ARRAY_MEMBERS = frozenset(BLOCK_ARRAYS + RESIDENCY_ARRAYS + WARP_ARRAYS + ("sm_ids",))
+TEXT_MEMBERS = frozenset({"format", "meta_json"})
+MEMBERS = ARRAY_MEMBERS | TEXT_MEMBERS | {"version"}  # everything else in a file is never read
+
+# Loader limits (not hardware facts): far above any real measurement, low enough that a
+# crafted file is refused from its zip directory in milliseconds and memory stays bounded.
+MAX_ENTRIES = 1 << 24  # per array: 16.7 M blocks, warps or residency events (a run records <= 2 M warps)
+MAX_MEMBER_BYTES = MAX_ENTRIES * 8 + 4096  # an int64 array of MAX_ENTRIES and its header
+MAX_META_BYTES = 64 << 20  # meta_json as numpy stores text (4 B per character): 16 M characters
+MAX_TOTAL_BYTES = 512 << 20  # all known members together, uncompressed
+NPY_HEADER_MAX = 10_000  # numpy's own default for an untrusted .npy header
 
 
 @dataclass(eq=False)
@@ -83,14 +96,7 @@ class Measurement:
     @property
     def scenario(self):
         """The scenario as measured (None if the file does not carry one)."""
-        text = self.meta.get("scenario_toml")
-        if not text:
-            return None
-        import tomllib
-
-        from explorer.model.scenario import Scenario
-
-        return Scenario.from_dict(tomllib.loads(text))
+        return _scenario_of(self.meta)
 
     def cycles_to_ns(self, cycles):
         return np.asarray(cycles, dtype=np.float64) * 1000.0 / self.clock_mhz
@@ -122,6 +128,7 @@ class Measurement:
             "records_time_us": self.duration_ns / 1000.0,
             "clock_mhz": self.clock_mhz,
             "globaltimer_tick_ns": timing.get("globaltimer", {}).get("tick_ns"),
+            "l2_flush_bytes": timing.get("l2_flush_bytes"),
             "theoretical_occupancy": ours.get("occupancy"),
             "achieved_occupancy": self.achieved_occupancy(),
             "active_blocks_per_sm": ours.get("active_blocks_per_sm"),
@@ -190,6 +197,17 @@ class Measurement:
         return load_measurement(path)
 
 
+def _scenario_of(meta: dict):
+    text = meta.get("scenario_toml")
+    if not text:
+        return None
+    import tomllib
+
+    from explorer.model.scenario import Scenario
+
+    return Scenario.from_dict(tomllib.loads(text))
+
+
 def _json_default(obj):
     if isinstance(obj, (np.integer,)):
         return int(obj)
@@ -203,119 +221,231 @@ def _json_default(obj):
 
 
 def load_measurement(path: str | os.PathLike) -> Measurement:
-    """Open a measurement file; any problem is a MeasurementFormatError naming the file and the fault."""
+    """Open a measurement file; any problem is a MeasurementFormatError naming the file and the fault.
+
+    Memory and time stay bounded whatever the file holds: the file is size-capped and
+    must be a regular file; only the known members are read, and each one's declared
+    size (the zip central directory), dtype and shape are checked against the limits
+    above before a byte of it is decompressed; ``meta_json`` must be finite JSON of
+    the types the readers of a Measurement expect (:mod:`explorer.gpu.measurement_schema`).
+    """
+    from explorer.gpu.measurement_schema import check_meta
+    from explorer.model.errors import InputError, read_user_bytes
+
     p = Path(path)
     name = p.name or str(path)
 
     def bad(message: str) -> MeasurementFormatError:
         return MeasurementFormatError(name, message)
 
-    if not p.exists():
-        raise bad("file not found")
-    if p.is_dir():
-        raise bad("is a folder, not a measurement file")
     try:
-        with open(p, "rb") as fh:
-            magic = fh.read(4)
-    except PermissionError:
-        raise bad("permission denied") from None
-    except OSError as exc:
-        raise bad(f"unreadable ({exc.strerror or exc})") from None
-    if magic not in (b"PK\x03\x04", b"PK\x05\x06"):  # a zip archive (an empty one ends at once)
+        raw = read_user_bytes(p, kind="a measurement file", limit=MAX_MEASUREMENT_BYTES)
+    except InputError as exc:
+        raise bad(exc.message) from None
+    if raw[:4] not in (b"PK\x03\x04", b"PK\x05\x06"):  # a zip archive (an empty one ends at once)
         raise bad("not a measurement file (not a .npz archive)")
-    try:
-        with np.load(p, allow_pickle=False) as npz:
-            data = {k: npz[k] for k in npz.files}
-    except (zipfile.BadZipFile, EOFError):
-        raise bad("not a measurement file (not a .npz archive)") from None
-    except ValueError as exc:
-        if "pickle" in str(exc).lower():
-            raise bad("holds Python objects; a measurement file holds only arrays and text") from None
-        raise bad(f"not a measurement file ({exc})") from None
-    except PermissionError:
-        raise bad("permission denied") from None
-    except (OSError, zipfile.LargeZipFile) as exc:
-        raise bad(f"unreadable ({exc})") from None
-    except Exception as exc:  # noqa: BLE001 - a damaged member can raise from zlib or the npy parser
-        raise bad(f"damaged ({type(exc).__name__}: {exc})") from None
-    if "format" not in data:
+    members = _Members(raw, bad)
+    if "format" not in members:
         raise bad("not a measurement file (no 'format' entry)")
-    fmt = str(data["format"])
+    fmt = _scalar_text(members.read("format"), "format", bad)
     if fmt == SIM_FORMAT:
         raise bad("is a simulation file (simulate --out), not a measurement")
     if fmt != FORMAT:
-        raise bad(f"format {fmt!r} is not {FORMAT!r}")
-    try:
-        version = int(data.get("version"))
-    except (TypeError, ValueError):
-        raise bad("has no valid format version") from None
+        raise bad(f"format {one_line(fmt, 60)!r} is not {FORMAT!r}")
+    version = members.read("version") if "version" in members else None
+    if version is None or version.ndim != 0 or version.dtype.kind not in "iu":
+        raise bad("has no valid format version (an integer)")
+    version = int(version[()])
     if version > VERSION:
         raise bad(f"written by a newer Warp Explorer (format version {version}; this one reads up to {VERSION})")
     if version < 1:
         raise bad(f"format version {version} is not valid")
-    try:
-        meta = json.loads(str(data["meta_json"]))
-    except KeyError:
-        raise bad("has no 'meta_json' entry") from None
-    except json.JSONDecodeError as exc:
-        raise bad(f"its meta_json is not valid JSON ({exc.msg} at character {exc.pos})") from None
-    if not isinstance(meta, dict):
-        raise bad("its meta_json is not a JSON object")
+    if "meta_json" not in members:
+        raise bad("has no 'meta_json' entry")
+    meta = _parse_meta(_scalar_text(members.read("meta_json"), "meta_json", bad), bad)
     missing = [k for k in REQUIRED_META if k not in meta]
     if missing:
         raise bad(f"its meta_json lacks {missing[0]!r}")
-    try:
-        clock = float(meta["timing"]["clock_mhz"])
-        sm_count = int(meta["sm_count"])
-        max_warps = int(meta["max_warps_per_sm"])
-        wpb = int(meta["launch"]["warps_per_block"])
-        int(meta["launch"]["total_blocks"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise bad(f"its meta_json lacks a valid {exc} (timing.clock_mhz, sm_count, max_warps_per_sm, "
-                  "launch.warps_per_block, launch.total_blocks)") from None
-    if not (clock > 0 and sm_count > 0 and max_warps > 0 and wpb > 0):
-        raise bad("its clock, SM count, warps per SM and warps per block must be positive")
+    problem = check_meta(meta)
+    if problem:
+        raise bad(f"its meta_json field {problem}")
+    if meta.get("scenario_toml"):
+        try:
+            _scenario_of(meta)
+        except InputError as exc:
+            raise bad(f"its scenario is not valid ({one_line(exc, 120)})") from None
+        except Exception as exc:  # noqa: BLE001 - TOML syntax, nesting: the text came from a file
+            raise bad(f"its scenario_toml is not a valid scenario ({type(exc).__name__}: {one_line(exc, 120)})") \
+                from None
+    sm_count, max_warps = int(meta["sm_count"]), int(meta["max_warps_per_sm"])
+
+    # every array's length is known from its header before any array is decompressed
     for key in BLOCK_ARRAYS + RESIDENCY_ARRAYS + ("sm_ids",):
-        if key not in data:
+        if key not in members:
             raise bad(f"has no {key!r} array")
-        if data[key].ndim != 1 or not np.issubdtype(data[key].dtype, np.integer):
-            raise bad(f"its {key!r} array is not a 1-D integer array")
-    n = data["block"].shape[0]
+    length = {k: members.length(k) for k in ARRAY_MEMBERS if k in members}
+    n = length["block"]
     for key in BLOCK_ARRAYS:
-        if data[key].shape[0] != n:
-            raise bad(f"its {key!r} array has {data[key].shape[0]} entries, expected {n} (one per block)")
-    r = data["residency_time"].shape[0]
+        if length[key] != n:
+            raise bad(f"its {key!r} array has {length[key]} entries, expected {n} (one per block)")
+    r = length["residency_time"]
     for key in RESIDENCY_ARRAYS:
-        if data[key].shape[0] != r:
-            raise bad(f"its {key!r} array has {data[key].shape[0]} entries, expected {r}")
-    if data["sm_ids"].shape[0] != sm_count:
-        raise bad(f"its 'sm_ids' array has {data['sm_ids'].shape[0]} entries, expected sm_count = {sm_count}")
-    for key in ("block_sm", "residency_sm"):
-        if data[key].size and (data[key].min() < 0 or data[key].max() >= sm_count):
-            raise bad(f"its {key!r} array names an SM outside 0..{sm_count - 1}")
-    if n and ((data["block_end"] < data["block_start"]).any() or (data["block_end_ns"] < data["block_start_ns"]).any()):
-        raise bad("a block ends before it starts")
-    if r and (np.diff(data["residency_time"]) < 0).any():
-        raise bad("its residency events are not in time order")
-    warps = None
-    if "warp_block" in data:
-        missing = [k for k in WARP_ARRAYS if k not in data]
+        if length[key] != r:
+            raise bad(f"its {key!r} array has {length[key]} entries, expected {r}")
+    if length["sm_ids"] != sm_count:
+        raise bad(f"its 'sm_ids' array has {length['sm_ids']} entries, expected sm_count = {sm_count}")
+    per_warp = "warp_block" in members
+    if per_warp:
+        missing = [k for k in WARP_ARRAYS if k not in members]
         if missing:
             raise bad(f"has per-warp arrays but no {missing[0]!r}")
-        w = data["warp_block"].shape[0]
-        if any(data[k].shape[0] != w for k in WARP_ARRAYS):
+        if len({length[k] for k in WARP_ARRAYS}) != 1:
             raise bad("its per-warp arrays differ in length")
-        warps = {"block": data["warp_block"], "sm": data["warp_sm"], "start": data["warp_start"],
-                 "end": data["warp_end"], "start_ns": data["warp_start_ns"], "end_ns": data["warp_end_ns"],
-                 "hw_warp": data["warp_hw_id"]}
-    blocks = BlockRecords(block=data["block"].astype(np.int64), sm=data["block_sm"].astype(np.int32),
-                          start=data["block_start"].astype(np.int64), end=data["block_end"].astype(np.int64))
-    blocks_ns = BlockRecords(block=blocks.block, sm=blocks.sm, start=data["block_start_ns"].astype(np.int64),
-                             end=data["block_end_ns"].astype(np.int64))
-    residency = Residency(sm_count, data["residency_time"].astype(np.int64), data["residency_sm"].astype(np.int32),
-                          data["residency_delta"].astype(np.int32))
+
+    arrays = {k: members.read(k).astype(np.int64) for k in length}
+    del members, raw
+    for key in ("block_sm", "residency_sm"):
+        if arrays[key].size and (arrays[key].min() < 0 or arrays[key].max() >= sm_count):
+            raise bad(f"its {key!r} array names an SM outside 0..{sm_count - 1}")
+    if n and ((arrays["block_end"] < arrays["block_start"]).any()
+              or (arrays["block_end_ns"] < arrays["block_start_ns"]).any()):
+        raise bad("a block ends before it starts")
+    if r and (np.diff(arrays["residency_time"]) < 0).any():
+        raise bad("its residency events are not in time order")
+    if np.abs(arrays["residency_delta"]).max(initial=0) > max_warps:
+        raise bad(f"a residency event changes an SM by more than max_warps_per_sm = {max_warps} warps")
+    warps = None
+    if per_warp:
+        warps = {"block": arrays["warp_block"], "sm": arrays["warp_sm"], "start": arrays["warp_start"],
+                 "end": arrays["warp_end"], "start_ns": arrays["warp_start_ns"], "end_ns": arrays["warp_end_ns"],
+                 "hw_warp": arrays["warp_hw_id"]}
+    blocks = BlockRecords(block=arrays["block"], sm=arrays["block_sm"].astype(np.int32),
+                          start=arrays["block_start"], end=arrays["block_end"])
+    blocks_ns = BlockRecords(block=blocks.block, sm=blocks.sm, start=arrays["block_start_ns"],
+                             end=arrays["block_end_ns"])
+    residency = Residency(sm_count, arrays["residency_time"], arrays["residency_sm"].astype(np.int32),
+                          arrays["residency_delta"].astype(np.int32))
     return Measurement(meta=meta, blocks=blocks, blocks_ns=blocks_ns, residency=residency,
-                       sm_ids=data["sm_ids"].astype(np.int64), warps=warps, path=str(p))
+                       sm_ids=arrays["sm_ids"], warps=warps, path=str(p))
+
+
+class _Members:
+    """The known ``.npy`` members of a measurement archive, each read only when asked for.
+
+    The central directory is checked when the archive opens (every member's declared
+    size, and the known ones' total); a member's header (dtype, shape) is checked
+    against its declared size before its data is decompressed.
+    """
+
+    def __init__(self, raw: bytes, bad):
+        import io
+
+        self.bad = bad
+        try:
+            self.zf = zipfile.ZipFile(io.BytesIO(raw))
+            infos = self.zf.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError, OSError):
+            raise bad("not a measurement file (not a .npz archive)") from None
+        self.infos: dict[str, zipfile.ZipInfo] = {}
+        total = 0
+        for info in infos:
+            limit = MAX_META_BYTES if info.filename == "meta_json.npy" else MAX_MEMBER_BYTES
+            if info.file_size > limit:
+                raise bad(f"its member {one_line(info.filename, 60)!r} declares {info.file_size:,} bytes, above the "
+                          f"limit of {limit:,} bytes")
+            key = info.filename[:-4] if info.filename.endswith(".npy") else None
+            if key in MEMBERS:
+                self.infos[key] = info
+                total += info.file_size
+        if total > MAX_TOTAL_BYTES:
+            raise bad(f"its arrays declare {total:,} bytes in all, above the limit of {MAX_TOTAL_BYTES:,} bytes")
+        self.headers: dict[str, tuple] = {}
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.infos
+
+    def length(self, key: str) -> int:
+        """Entries of a 1-D integer array, from its header (nothing else is decompressed)."""
+        return int(self._read(key, header_only=True)[0])
+
+    def read(self, key: str) -> np.ndarray:
+        return self._read(key, header_only=False)
+
+    def _read(self, key: str, header_only: bool):
+        info = self.infos[key]
+        try:
+            with self.zf.open(info) as fh:
+                shape, fortran, dtype, nbytes = self._header(fh, key, info.file_size)
+                if header_only:
+                    return shape
+                buf = fh.read(nbytes)
+        except MeasurementFormatError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - zlib, CRC, encryption, unsupported compression...
+            raise self.bad(f"damaged ({type(exc).__name__}: {one_line(exc, 120)})") from None
+        if len(buf) != nbytes:
+            raise self.bad(f"its {key!r} entry is truncated")
+        return np.frombuffer(buf, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+
+    def _header(self, fh, key: str, declared: int):
+        from numpy.lib import format as npy
+
+        bad = self.bad
+        version = npy.read_magic(fh)
+        if version == (1, 0):
+            shape, fortran, dtype = npy.read_array_header_1_0(fh, max_header_size=NPY_HEADER_MAX)
+        elif version == (2, 0):
+            shape, fortran, dtype = npy.read_array_header_2_0(fh, max_header_size=NPY_HEADER_MAX)
+        else:
+            raise bad(f"its {key!r} entry is in .npy format {version}, which this version does not read")
+        if dtype.hasobject:
+            raise bad("holds Python objects; a measurement file holds only arrays and text")
+        if key in TEXT_MEMBERS:
+            if dtype.kind != "U" or shape != ():
+                raise bad(f"its {key!r} entry is not text")
+        elif key == "version":
+            if shape != ():
+                raise bad("has no valid format version (an integer)")
+        elif len(shape) != 1 or dtype.kind not in "iu" or dtype.itemsize > 8:
+            raise bad(f"its {key!r} array is not a 1-D integer array")
+        count = 1
+        for d in shape:
+            count *= int(d)
+        if key in ARRAY_MEMBERS and count > MAX_ENTRIES:
+            raise bad(f"its {key!r} array declares {count:,} entries, above the limit of {MAX_ENTRIES:,}")
+        nbytes = count * dtype.itemsize
+        if nbytes != declared - fh.tell():
+            raise bad(f"its {key!r} entry is damaged (its header and its size disagree)")
+        return shape, fortran, dtype, nbytes
+
+
+def _scalar_text(arr: np.ndarray, key: str, bad) -> str:
+    if arr.dtype.kind != "U" or arr.ndim != 0:
+        raise bad(f"its {key!r} entry is not text")
+    return str(arr[()])
+
+
+def _parse_meta(text: str, bad) -> dict:
+    def no_constant(word):
+        raise ValueError(f"{word} is not a number a measurement can hold")
+
+    def finite(word):
+        value = float(word)
+        if not np.isfinite(value):
+            raise ValueError(f"{word[:40]} is too large for a number")
+        return value
+
+    try:
+        meta = json.loads(text, parse_constant=no_constant, parse_float=finite)
+    except json.JSONDecodeError as exc:
+        raise bad(f"its meta_json is not valid JSON ({exc.msg} at character {exc.pos})") from None
+    except RecursionError:
+        raise bad("its meta_json is nested too deeply") from None
+    except ValueError as exc:  # Infinity/NaN, a huge float, an integer of thousands of digits
+        raise bad(f"its meta_json holds a value that is not a finite number ({one_line(exc, 80)})") from None
+    if not isinstance(meta, dict):
+        raise bad("its meta_json is not a JSON object")
+    return meta
 
 
 def measurement_from_sim(result, *, clock_mhz: float | None = None, note: str = "") -> Measurement:

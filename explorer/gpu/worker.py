@@ -6,6 +6,27 @@ writes ``OUT.npz`` (the raw records and the globaltimer probe) and ``OUT.npz.jso
 NVML samples, or ``{"ok": false, "error": ...}``). A faulty kernel, a driver error or
 a hang stays in this process: the parent kills it after its timeout.
 
+What the recorded launch sees, so that its figures mean what they say:
+
+- the GPU is warmed up first (``warm_seconds`` of back-to-back launches, ~200 ms: an
+  idle GPU runs at low clocks), and the SM clock is probed by the tick kernel right
+  after the recorded launch, in the same stream (``clock_probe_mhz``);
+- the L2 cache is flushed before every timed launch by writing a scratch buffer twice
+  the L2's size (``l2_flush_bytes``), so the streamed loads come from device memory, as
+  the simulator assumes and as Nsight Compute's own cache control does; the small
+  regions the workload's ``l1_hit_rate``/``l2_hit_rate`` mean to hit are then written
+  once more, which brings them (alone) back into L2;
+- dynamic shared memory is opted in whenever there is any: the driver's default limit
+  is 48 KB *less the static shared memory*, so static + dynamic above 48 KB needs it even
+  when the dynamic part alone is smaller;
+- the NVML window launches from a CUDA Graph (a captured batch of launches), so NVML
+  samples back-to-back kernels rather than Python's launch speed (``launch_method``).
+
+This process dies with its parent (``PR_SET_PDEATHSIG`` on Linux, and a watchdog on
+the parent's pid everywhere): it runs in a session of its own so the parent can kill
+its group, which also means a step timeout that kills the parent's group would not
+reach it, and an orphaned worker would keep the GPU busy.
+
 Imports: numpy, cuda-bindings, optionally nvidia-ml-py; nothing from Qt, numba or the
 simulator. Progress goes to stderr as ``stage: ...`` lines.
 """
@@ -13,6 +34,8 @@ simulator. Progress goes to stderr as ``stage: ...`` lines.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import statistics
 import sys
 import threading
@@ -20,6 +43,36 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+
+PARENT_ENV = "WARP_EXPLORER_PARENT_PID"
+L2_FLUSH_FACTOR = 2  # the scratch buffer written before each timed launch, in L2 sizes
+MIN_L2_FLUSH_BYTES = 8 << 20  # when the device does not say how large its L2 is
+GRAPH_MAX_LAUNCHES = 1000  # kernels captured in the NVML window's graph
+
+
+def die_with_parent() -> None:
+    """Exit when the process that started us is gone (see the module docstring)."""
+    parent = int(os.environ.get(PARENT_ENV, "0") or 0)
+    if not parent:
+        return
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except Exception:  # noqa: BLE001 - the watchdog below still works
+            pass
+
+    def watch():
+        while True:
+            if os.getppid() != parent:
+                os._exit(3)
+            time.sleep(0.25)
+
+    if os.getppid() != parent:  # the parent died before we got here
+        os._exit(3)
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
 
 
 def stage(text: str) -> None:
@@ -72,7 +125,7 @@ def run(req: dict) -> tuple[dict, dict]:
         grid, block = req["grid"], req["block"]
         threads = int(block[0]) * int(block[1]) * int(block[2])
         dyn = int(req.get("dynamic_shared_bytes", 0))
-        if dyn > 48 * 1024:  # opt-in above the default 48 KB
+        if dyn > 0:  # the default limit is 48 KB less the static shared memory: opt in whenever there is any
             D.set_func_attr(fn, "MAX_DYNAMIC_SHARED_SIZE_BYTES", dyn)
         carveout = int(req.get("carveout", -1))
         if carveout >= 0:
@@ -86,7 +139,9 @@ def run(req: dict) -> tuple[dict, dict]:
                                 f"{attrs.get('shared_size_bytes')} B static shared memory)")
 
         stage("allocating memory")
-        need = int(req["buffer_bytes"]) + int(req.get("hot_bytes", 0)) + int(req["records"]) * 64
+        flush_bytes = l2_flush_bytes(props)
+        need = (int(req["buffer_bytes"]) + int(req.get("hot_bytes", 0)) + int(req["records"]) * 64
+                + flush_bytes)
         if need > free * 0.9:
             raise D.GpuRunError(f"the run needs {need / 2**30:.2f} GiB of device memory; {free / 2**30:.2f} GiB are free")
         gbuf = D.Buffer(req["buffer_bytes"], "the streaming buffer")
@@ -97,25 +152,38 @@ def run(req: dict) -> tuple[dict, dict]:
         buffers.append(rec)
         sink = D.Buffer(256, "the sink")
         buffers.append(sink)
+        scratch = D.Buffer(flush_bytes, "the L2 flush buffer")
+        buffers.append(scratch)
         tick_max = int(req.get("tick_max", 4096))
         tick_buf = D.Buffer((4 + tick_max) * 8, "the timer probe")
         buffers.append(tick_buf)
+        probe_buf = D.Buffer((4 + 16) * 8, "the clock probe")
+        buffers.append(probe_buf)
         for b in buffers:
             b.zero()
         stream = D.ck(drv.cuStreamCreate(0), "cuStreamCreate")
         ev0 = D.ck(drv.cuEventCreate(0), "cuEventCreate")
         ev1 = D.ck(drv.cuEventCreate(0), "cuEventCreate")
 
+        def tick(buf, count: int, span_ns: int) -> None:
+            D.launch(tick_fn, (1, 1, 1), (32, 1, 1), 0, stream,
+                     [(buf.address, "uint64"), (count, "uint32"), (span_ns, "uint64")])
+
         stage("measuring the globaltimer step")
-        D.launch(tick_fn, (1, 1, 1), (32, 1, 1), 0, stream,
-                 [(tick_buf.address, "uint64"), (tick_max, "uint32"), (int(req.get("tick_span_ns", 2_000_000)), "uint64")])
+        tick(tick_buf, tick_max, int(req.get("tick_span_ns", 2_000_000)))
         D.ck(drv.cuStreamSynchronize(stream), "cuStreamSynchronize(tick)")
-        tick = tick_buf.to_host(np.uint64)
+        tick_words = tick_buf.to_host(np.uint64)
 
         args = [(gbuf.address, "uint64"), (hot.address, "uint64"), (rec.address, "uint64"), (sink.address, "uint64"),
                 (int(req.get("seed", 1)) & 0xFFFFFFFF, "uint32"), (0, "uint32"), (1.0001, "float32"), (1e-7, "float32")]
+        flushes = [0]
 
-        def one(timed: bool) -> float | None:
+        def one(timed: bool, probe_after: bool = False) -> float | None:
+            if timed:  # evict the buffers (zeroed or touched by the last launch) from L2...
+                flushes[0] += 1
+                scratch.fill(flushes[0] & 0xFF, stream)
+                if int(req.get("hot_bytes", 0)) > 0:  # ...but for the regions the workload means to hit in L2/L1
+                    hot.zero(stream)
             if not req.get("per_warp", True):
                 rec.zero(stream)  # per-block records are folded with atomics: start from zero
             if timed:
@@ -123,40 +191,42 @@ def run(req: dict) -> tuple[dict, dict]:
             D.launch(fn, grid, block, dyn, stream, args)
             if timed:
                 D.ck(drv.cuEventRecord(ev1, stream), "cuEventRecord")
+            if probe_after:  # the SM clock right after the recorded launch, before anything else runs
+                tick(probe_buf, 16, int(req.get("clock_probe_ns", 200_000)))
             D.ck(drv.cuStreamSynchronize(stream), "kernel run (cuStreamSynchronize)")
             if timed:
                 return float(D.ck(drv.cuEventElapsedTime(ev0, ev1), "cuEventElapsedTime"))
             return None
 
         stage("warm-up")
-        for _ in range(int(req.get("warmup", 1))):
+        warm_seconds = float(req.get("warm_seconds", 0.2))
+        t0 = time.perf_counter()
+        warm = 0
+        while warm < int(req.get("warmup", 1)) or time.perf_counter() - t0 < warm_seconds:
             one(False)
+            warm += 1
+        out["warm_up"] = {"launches": warm, "ms": (time.perf_counter() - t0) * 1000.0}
         stage("timed runs")
-        times = [one(True) for _ in range(max(1, int(req.get("repeats", 5))))]
+        repeats = max(1, int(req.get("repeats", 5)))
+        times = [one(True, probe_after=(i == repeats - 1)) for i in range(repeats)]
         out["event_ms"] = times
         out["kernel_ms"] = statistics.median(times)
+        out["l2_flush_bytes"] = flush_bytes
         records = rec.to_host(np.uint64, int(req["records"]) * 8)
+        probe_words = probe_buf.to_host(np.uint64)
 
         seconds = float(req.get("nvml_seconds", 0))
         if seconds > 0:
             stage(f"NVML window ({seconds:g} s of back-to-back launches)")
-
-            def launch_batch(n: int, ev):
-                for _ in range(n):
-                    D.launch(fn, grid, block, dyn, stream, args)
-                D.ck(drv.cuEventRecord(ev, stream), "cuEventRecord")
-
-            def wait(ev):
-                D.ck(drv.cuEventSynchronize(ev), "cuEventSynchronize")
-
-            out["nvml"] = nvml_window(props, seconds, out["kernel_ms"], launch_batch, wait, (ev0, ev1))
+            out["nvml"] = nvml_window(props, seconds, out["kernel_ms"], BatchLauncher(fn, grid, block, dyn, stream,
+                                                                                      args), (ev0, ev1))
         else:
             out["nvml"] = {"available": False, "reason": "not requested (nvml_seconds = 0)"}
         D.ck(drv.cuStreamSynchronize(stream), "cuStreamSynchronize")
         for ev in (ev0, ev1):
             drv.cuEventDestroy(ev)
         drv.cuStreamDestroy(stream)
-        return out, {"records": records, "tick": tick}
+        return out, {"records": records, "tick": tick_words, "clock_probe": probe_words}
     finally:
         for b in buffers:
             try:
@@ -172,6 +242,70 @@ def run(req: dict) -> tuple[dict, dict]:
             drv.cuDevicePrimaryCtxRelease(dev)
         except Exception:  # noqa: BLE001
             pass
+
+
+def l2_flush_bytes(props: dict) -> int:
+    """Bytes to write so nothing of ours stays in L2: twice its size (a few MB when unknown)."""
+    l2 = int(props.get("l2_cache_size") or 0)
+    return max(L2_FLUSH_FACTOR * l2, MIN_L2_FLUSH_BYTES)
+
+
+class BatchLauncher:
+    """Back-to-back launches for the NVML window: a CUDA Graph of captured launches, else a Python loop.
+
+    One graph launch runs up to ``GRAPH_MAX_LAUNCHES`` kernels with no host in between;
+    without graphs (an old driver) each launch goes through Python (~36 us apiece).
+    """
+
+    def __init__(self, fn, grid, block, dyn: int, stream, args):
+        from explorer.gpu import driver as D
+
+        self.D, self.fn, self.grid, self.block, self.dyn, self.stream, self.args = D, fn, grid, block, dyn, stream, args
+        self.graph = self.exec = None
+        self.per_graph = 0
+        self.method = "python loop"
+        self.reason = ""
+
+    def prepare(self, batch: int) -> None:
+        D, drv = self.D, self.D.drv
+        n = max(1, min(GRAPH_MAX_LAUNCHES, batch))
+        try:
+            mode = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+            D.ck(drv.cuStreamBeginCapture(self.stream, mode), "cuStreamBeginCapture")
+            try:
+                for _ in range(n):
+                    D.launch(self.fn, self.grid, self.block, self.dyn, self.stream, self.args)
+            finally:
+                self.graph = D.ck(drv.cuStreamEndCapture(self.stream), "cuStreamEndCapture")
+            self.exec = D.ck(drv.cuGraphInstantiate(self.graph, 0), "cuGraphInstantiate")
+            self.per_graph = n
+            self.method = f"CUDA graph of {n} launches"
+        except Exception as exc:  # noqa: BLE001 - fall back to launching from Python
+            self.reason = f"{type(exc).__name__}: {exc}"
+            self.close()
+
+    def __call__(self, n: int, ev) -> int:
+        """Queue about ``n`` launches, then record ``ev``; returns how many were queued."""
+        D, drv = self.D, self.D.drv
+        if self.exec is not None:
+            graphs = max(1, round(n / self.per_graph))
+            for _ in range(graphs):
+                D.ck(drv.cuGraphLaunch(self.exec, self.stream), "cuGraphLaunch")
+            queued = graphs * self.per_graph
+        else:
+            for _ in range(n):
+                D.launch(self.fn, self.grid, self.block, self.dyn, self.stream, self.args)
+            queued = n
+        D.ck(drv.cuEventRecord(ev, self.stream), "cuEventRecord")
+        return queued
+
+    def close(self) -> None:
+        drv = self.D.drv
+        if self.exec is not None:
+            drv.cuGraphExecDestroy(self.exec)
+        if self.graph is not None:
+            drv.cuGraphDestroy(self.graph)
+        self.exec = self.graph = None
 
 
 def _nvml_handle(pynvml, props: dict):
@@ -192,8 +326,13 @@ def _nvml_handle(pynvml, props: dict):
     raise RuntimeError("cannot match the CUDA device to an NVML device")
 
 
-def nvml_window(props: dict, seconds: float, kernel_ms: float, launch_batch, wait, events) -> dict:
+def nvml_window(props: dict, seconds: float, kernel_ms: float, launcher: "BatchLauncher", events) -> dict:
     """Launch the kernel back to back for ``seconds`` while NVML samples utilization (and GPM where supported)."""
+    from explorer.gpu import driver as D
+
+    def wait(ev):
+        D.ck(D.drv.cuEventSynchronize(ev), "cuEventSynchronize")
+
     try:
         import pynvml
     except ImportError:
@@ -229,14 +368,17 @@ def nvml_window(props: dict, seconds: float, kernel_ms: float, launch_batch, wai
         thread = threading.Thread(target=sampler, daemon=True)
         thread.start()
         batch = max(1, min(20000, int(20.0 / max(kernel_ms, 1e-4))))  # ~20 ms of kernels per batch
+        launcher.prepare(batch)
+        result["launch_method"] = launcher.method
+        if launcher.reason:
+            result["graph_error"] = launcher.reason
         launches = 0
         t0 = time.perf_counter()
         k = 0
         pending = None
         while time.perf_counter() - t0 < seconds:
             ev = events[k % 2]
-            launch_batch(batch, ev)
-            launches += batch
+            launches += launcher(batch, ev)
             if pending is not None:
                 wait(pending)
             pending = ev
@@ -267,6 +409,7 @@ def nvml_window(props: dict, seconds: float, kernel_ms: float, launch_batch, wai
         result["available"] = False
         result["reason"] = f"{type(exc).__name__}: {exc}"
     finally:
+        launcher.close()
         try:
             pynvml.nvmlShutdown()
         except Exception:  # noqa: BLE001
@@ -324,6 +467,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("usage: python -m explorer.gpu.worker REQUEST.json OUT.npz\n")
         return 2
     req_path, out_path = argv
+    die_with_parent()
     result: dict = {"ok": False}
     code = 1
     try:
@@ -341,7 +485,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             result["error"] = f"{type(exc).__name__}: {exc}"
         result["unavailable"] = isinstance(exc, GpuUnavailable)
-    Path(out_path + ".json").write_text(json.dumps(result, default=str), encoding="utf-8")
+    from explorer.atomic import atomic_write_text
+
+    atomic_write_text(out_path + ".json", json.dumps(result, default=str))  # its presence means "finished"
     return code
 
 

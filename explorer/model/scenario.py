@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
-from explorer.model.errors import InputError, require_int
-from explorer.model.tomlio import atomic_write_text, dumps, load_toml, parse_value
+from explorer.model.errors import SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path
+from explorer.model.stream import StreamConfig, parse_stream
+from explorer.model.tomlio import dumps, load_toml, parse_value
 from explorer.model.workload import Workload, parse_workload
 
 # CUDA launch limits (CUDA C++ Programming Guide, "Technical Specifications per
@@ -26,6 +27,9 @@ BYTES_MAX = 2**31 - 1
 MAX_BARRIERS = 16  # named barriers per block (PTX bar.sync 0..15)
 
 POLICIES = ("lrr", "gto", "oldest", "two_level")
+# Which instruction stream the simulator runs: the generated kernel's SASS (compiled for the
+# GPU's architecture, as `measure` launches it) or the workload model (explorer.sim.program).
+PROGRAMS = ("sass", "model")
 POLICY_DOC = {
     "lrr": "loose round-robin: the next ready warp after the one that issued last",
     "gto": "greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one",
@@ -55,7 +59,7 @@ class Dim3:
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 3:
-            raise InputError(field_name, f"{value!r} is not a dimension; write N or [x, y, z]")
+            raise InputError(field_name, f"{shown(value)} is not a dimension; write N or [x, y, z]")
         dims = list(value) + [1] * (3 - len(value))
         out = []
         for axis, v, hi in zip("xyz", dims, limits):
@@ -106,11 +110,8 @@ class LaunchConfig:
 
 def parse_launch(data, where: str = "launch") -> LaunchConfig:
     if not isinstance(data, dict):
-        raise InputError(where, f"expected a table, got {data!r}")
-    known = set(LaunchConfig().to_dict())
-    unknown = set(data) - known
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(known))}")
+        raise InputError(where, f"expected a table, got {shown(data)}")
+    reject_unknown_keys(data, set(LaunchConfig().to_dict()), where)
     base = LaunchConfig()
     carveout = require_int(f"{where}.carveout", data.get("carveout", base.carveout), lo=-1, hi=100)
     return LaunchConfig(
@@ -144,13 +145,11 @@ def parse_scheduler(data, where: str = "scheduler") -> SchedulerConfig:
     if data is None:
         return SchedulerConfig()
     if not isinstance(data, dict):
-        raise InputError(where, f"expected a table, got {data!r}")
-    unknown = set(data) - {"policy", "active_warps"}
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", "unknown key; allowed: active_warps, policy")
+        raise InputError(where, f"expected a table, got {shown(data)}")
+    reject_unknown_keys(data, {"policy", "active_warps"}, where)
     policy = data.get("policy", "gto")
     if not isinstance(policy, str) or policy.lower() not in POLICIES:
-        raise InputError(f"{where}.policy", f"{policy!r} is not a policy; choose one of {', '.join(POLICIES)}")
+        raise InputError(f"{where}.policy", f"{shown(policy)} is not a policy; choose one of {', '.join(POLICIES)}")
     active = require_int(f"{where}.active_warps", data.get("active_warps", 4), lo=1, hi=64)
     return SchedulerConfig(policy=policy.lower(), active_warps=active)
 
@@ -164,6 +163,8 @@ class Scenario:
     seed: int = 1
     name: str = ""
     description: str = ""
+    stream: StreamConfig = field(default_factory=StreamConfig)  # N launches of this kernel (explorer.model.stream)
+    program: str = "sass"
 
     @property
     def gpu(self) -> GpuSpec:
@@ -177,23 +178,28 @@ class Scenario:
             d["description"] = self.description
         d["gpu"] = self.gpu_name
         d["seed"] = self.seed
+        if self.program != "sass":
+            d["program"] = self.program
         d["launch"] = self.launch.to_dict()
         d["workload"] = self.workload.to_dict()
         d["scheduler"] = self.scheduler.to_dict()
+        if not self.stream.is_default:
+            d["stream"] = self.stream.to_dict()
         return d
 
     @classmethod
     def from_dict(cls, data) -> "Scenario":
         if not isinstance(data, dict):
             raise InputError("scenario", "expected a table")
-        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler"}
-        unknown = set(data) - known
-        if unknown:
-            raise InputError(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(known))}")
+        reject_unknown_keys(
+            data, {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program"}, "")
         gpu = get_gpu(data.get("gpu", "H100"))  # validates the name
         for key in ("name", "description"):
-            if not isinstance(data.get(key, ""), str):
+            text = data.get(key, "")
+            if not isinstance(text, str):
                 raise InputError(key, "must be text")
+            if "\0" in text:  # no file name, C string or terminal line can carry one
+                raise InputError(key, f"{shown(text)} contains a NUL character")
         return cls(
             gpu_name=gpu.name,
             launch=parse_launch(data.get("launch", {})),
@@ -202,13 +208,15 @@ class Scenario:
             seed=require_int("seed", data.get("seed", 1), lo=0, hi=2**63 - 1),
             name=data.get("name", ""),
             description=data.get("description", ""),
+            stream=parse_stream(data.get("stream")),
+            program=parse_program(data.get("program", "sass")),
         )
 
     def with_values(self, **dotted) -> "Scenario":
         """A copy with dotted keys replaced (``{"launch.grid": [480, 1, 1]}``), re-validated."""
         data = self.to_dict()
         for key, value in dotted.items():
-            _set_dotted(data, key, value)
+            _set_dotted(data, str(key), value)
         return Scenario.from_dict(data)
 
     def with_overrides(self, assignments: list[str]) -> "Scenario":
@@ -216,38 +224,53 @@ class Scenario:
         data = self.to_dict()
         for text in assignments:
             if "=" not in text:
-                raise InputError("--set", f"{text!r} is not key=value (e.g. launch.grid=[480,1,1])")
+                raise InputError("--set", f"{shown(text)} is not key=value (e.g. launch.grid=[480,1,1])")
             key, _, raw = text.partition("=")
             key = key.strip()
             if not key:
-                raise InputError("--set", f"{text!r} has no key")
-            _set_dotted(data, key, parse_value(raw, key))
+                raise InputError("--set", f"{shown(text)} has no key")
+            _set_dotted(data, key, parse_value(raw, shown_path(key, SHOWN_CHARS)))
         return Scenario.from_dict(data)
 
-    def save(self, path: str | Path) -> None:
-        atomic_write_text(path, dumps(self.to_dict()))
+    def save(self, path: str | Path, field: str | None = None) -> None:
+        """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file."""
+        from explorer.atomic import atomic_write_text  # not at import: explorer.atomic imports this package
+
+        atomic_write_text(path, dumps(self.to_dict()), field=field)
 
     @classmethod
     def load(cls, path: str | Path) -> "Scenario":
-        data = load_toml(path)
+        data = load_toml(path, "a scenario file")
         try:
             return cls.from_dict(data)
         except InputError as exc:
-            raise InputError(f"{Path(path).name}: {exc.field}", exc.message) from None
+            raise InputError(f"{shown_path(Path(path).name)}: {exc.field}", exc.message) from None
 
 
-_SECTIONS = {"launch", "workload", "scheduler"}
+def parse_program(value) -> str:
+    if not isinstance(value, str) or value.strip().lower() not in PROGRAMS:
+        raise InputError("program", f"{shown(value)} is not a program source; choose sass (the kernel's SASS) or model "
+                                    "(the workload model)")
+    return value.strip().lower()
+
+
+_SECTIONS = {"launch", "workload", "scheduler", "stream"}
 
 
 def _set_dotted(data: dict, key: str, value) -> None:
     parts = key.split(".")
-    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description"}:
-        raise InputError(key, "unknown scenario key; e.g. gpu, seed, launch.grid, workload.loop, scheduler.policy")
+    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description", "program"}:
+        raise InputError(shown_path(key, SHOWN_CHARS), "unknown scenario key; e.g. gpu, seed, program, launch.grid, "
+                                                       "workload.loop, scheduler.policy")
+    if len(parts) > 2:
+        raise InputError(shown_path(key, SHOWN_CHARS), "a key is a field (seed) or a section and a field (launch.grid)")
+    if parts[0] == "stream":
+        data.setdefault("stream", {})  # written only when it differs from one kernel
     node = data
     for part in parts[:-1]:
         nxt = node.get(part)
         if not isinstance(nxt, dict):
-            raise InputError(key, f"'{part}' is not a table")
+            raise InputError(shown_path(key, SHOWN_CHARS), f"'{part}' is not a table")
         node = nxt
     if parts == ["workload", "preset"]:
         data["workload"] = {"preset": value}  # a new preset brings its own body and fields

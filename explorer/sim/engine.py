@@ -278,7 +278,6 @@ class _SeriesSink:
         self.stride = 1
         self.lo = self.hi = self.sum = None
         self.totals = np.zeros(N_COLUMNS, np.int64)  # exact sums over every cycle
-        self.active_cycles = 0  # cycles with a resident warp (NVML-style utilization), exact
 
     def window(self, t0: int) -> np.ndarray:
         if self.exact is not None and t0 + self.chunk > self.exact_rows:
@@ -306,7 +305,6 @@ class _SeriesSink:
         m = t_now - t0
         rows = self.rows[:m]
         self.totals += rows.sum(axis=0, dtype=np.int64)
-        self.active_cycles += int(np.count_nonzero(rows[:, 1]))
         if self.exact is not None:
             return
         first = t0 // self.stride
@@ -537,7 +535,6 @@ def simulate(
             cycles=cycles,
             series=series.result(cycles),
             series_totals=series.totals,
-            kernel_active_cycles=series.active_cycles,
             trace=trace.result(cycles),
             recorded_sms=np.asarray(trace.recorded, dtype=np.int64),
             blocks=BlockRecords(

@@ -46,7 +46,6 @@ class SimResult:
     cycles: int
     series: Series
     series_totals: np.ndarray  # int64[4 + n_states]: each column summed over every cycle (exact)
-    kernel_active_cycles: int  # cycles with at least one resident warp (exact)
     trace: np.ndarray  # uint8[trace_cycles, len(recorded_sms), warps_per_sm]: state per warp slot
     recorded_sms: np.ndarray  # int64[k]: which SMs ``trace`` holds, in order
     blocks: BlockRecords
@@ -99,6 +98,10 @@ class SimResult:
         """The series row holding ``cycle`` (clamped to the run)."""
         rows = self.series.mean.shape[0]
         return max(0, min(int(cycle) // self.series.stride, rows - 1))
+
+    def count_total(self, name: str) -> int:
+        """A count (launched, resident, eligible, issued) summed over every cycle: exact whatever the stride."""
+        return int(self.series_totals[COUNT_NAMES.index(name)])
 
     @property
     def launched(self) -> np.ndarray:
@@ -188,7 +191,6 @@ class SimResult:
         totals = self.series_totals
         issued = int(totals[3])
         eligible = int(totals[2])
-        kernel_active = self.kernel_active_cycles
         schedulers = p.sm_count * p.sub_partitions
         per_wave = p.active_blocks_per_sm * p.sm_count
         state_cycles = totals[N_COUNTS:]
@@ -207,7 +209,9 @@ class SimResult:
             "active_blocks_per_sm": p.active_blocks_per_sm,
             "waves": p.total_blocks / per_wave,
             "issue_slot_utilization": issued / (cycles * schedulers),
-            "kernel_active_fraction": kernel_active / cycles,
+            # NVML over the kernel's own duration: it runs from launch to completion, block launches
+            # included (no resident warp yet), so 1; a stream's gaps: explorer.sim.stream
+            "kernel_active_fraction": 1.0 if self.cycles else 0.0,
             "sm_active_fraction": active_total / (cycles * p.sm_count),
             "avg_eligible_per_scheduler": eligible / (active_total * p.sub_partitions) if active_total else 0.0,
             "ipc": issued / active_total if active_total else 0.0,

@@ -16,7 +16,7 @@ EXTRA_KEYS = {"grid", "occupancy", "bytes_per_level", "instructions", "mma_instr
 
 def test_json_contract_subprocess():
     proc = run_cli("gemm", "--gpu", "H100", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "bf16",
-                   "--tile", "128x128x64", "--json")
+                   "--tile", "128x128x64", "--path", "mma.sync", "--json")
     assert proc.returncode == 0, proc.stderr
     d = json.loads(proc.stdout)
     assert CONTRACT_KEYS <= set(d) and EXTRA_KEYS <= set(d)
@@ -30,6 +30,7 @@ def test_json_contract_subprocess():
     assert set(d["bytes_per_level"]) == {"hbm", "l2", "shared", "registers"}
     assert d["mma_instructions"] + d["other_instructions"] == d["total_instructions"]
     assert d["occupancy"]["active_blocks_per_sm"] == d["blocks_per_sm"]
+    assert d["path"] == "mma.sync" and d["pipeline"]["path"] == "mma.sync"
 
 
 def test_wave_quantization_example_cli(capsys):
@@ -49,7 +50,8 @@ def test_text_output(capsys):
 
 def test_optional_inputs(capsys):
     assert main(["gemm", "--gpu", "H100", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "fp16",
-                 "--tile", "128x256x64", "--warps", "8", "--warp-tile", "64x64", "--stages", "4", "--json"]) == 0
+                 "--tile", "128x256x64", "--warps", "8", "--warp-tile", "64x64", "--stages", "4", "--path", "mma.sync",
+                 "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert (d["warps_per_cta"], d["warp_tile"], d["stages"]) == (8, "64x64", 4)
 
@@ -76,9 +78,16 @@ def test_scenario_out(tmp_path, capsys):
     (["--stages", "0"], "stages: 0 is below the minimum of 1"),
     (["--warps", "3"], "warps:"),
     (["--gpu", "Z100"], "gpu: unknown GPU"),
+    (["--gpu", "A100", "--path", "wgmma"], "path: wgmma needs compute capability 9.0 or 10.0"),
+    (["--path", "tensor"], "path: 'tensor' is not a main-loop path"),
+    (["--path", "wgmma", "--schedule", "x"], "schedule: 'x' is not a wgmma schedule"),
+    (["--path", "wgmma", "--cluster", "3x3"], "cluster: 3x3 = 9 CTAs"),
+    (["--path", "wgmma", "--a-from", "l1"], "a_source:"),
+    (["--path", "wgmma", "--warps", "8"], "warps: on the wgmma path"),
+    (["--schedule", "pingpong"], "schedule: only the wgmma path has a schedule"),
 ])
 def test_bad_input_exit_2_one_line(args, contains):
-    base = {"--gpu": "H100", "--m": "4096", "--n": "4096", "--k": "4096", "--dtype": "fp16"}
+    base = {"--gpu": "H100", "--m": "4096", "--n": "4096", "--k": "4096", "--dtype": "fp16", "--path": "mma.sync"}
     for flag, value in zip(args[::2], args[1::2]):
         base[flag] = value
     argv = [x for pair in base.items() for x in pair]

@@ -109,3 +109,34 @@ def test_gemm_toml_validation():
     data["model"]["l2_usable_fraction"] = 1.5
     with pytest.raises(GemmDataError, match="above 1"):
         parse_gemm_data(data)
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda d: d["dtype"]["bf16"].__setitem__("wgmma_tile", [96, 256, 64]), "multiple of"),
+    (lambda d: d["dtype"]["fp32"].__setitem__("wgmma_tile", [128, 128, 8]), "no wgmma tile"),
+    (lambda d: d["dtype"]["bf16"]["sources"].pop("wgmma_tile"), "no source"),
+    (lambda d: d["wgmma"].__setitem__("default_schedule", "stream-k"), "default_schedule"),
+    (lambda d: d["wgmma"].__setitem__("default_cluster", [2, 9]), "default_cluster"),
+    (lambda d: d["wgmma"].__setitem__("consumer_warpgroups", 3), "2 consumer"),
+    (lambda d: d["wgmma"]["sources"].pop("consumer_registers"), "no source"),
+    (lambda d: d["async_mma"].pop("10.0"), "no \\[async_mma"),
+    (lambda d: d["async_mma"]["9.0"].__setitem__("accumulators", "smem"), "accumulators"),
+    (lambda d: d["async_mma"]["9.0"].__setitem__("mma_m", 48), "multiple of 64"),
+])
+def test_wgmma_tables_are_validated(edit, match):
+    data = _raw("gemm.toml")
+    edit(data)
+    with pytest.raises(GemmDataError, match=match):
+        parse_gemm_data(data)
+
+
+def test_the_shipped_wgmma_tables():
+    g = gemm_data()
+    assert g.wgmma.compute_capabilities == ("9.0", "10.0")
+    assert (g.wgmma.producer_registers, g.wgmma.consumer_registers) == (40, 232)
+    assert g.async_mma["9.0"].instruction == "wgmma.mma_async" and g.async_mma["9.0"].mma_m == 64
+    assert g.async_mma["10.0"].accumulators == "tensor_memory"
+    assert g.dtypes["bf16"].wgmma_tile == (128, 256, 64) and g.dtypes["fp32"].wgmma_tile is None
+    assert set(g.clocks) == set(load_catalog())
+    for table in g.clocks.values():
+        assert set(table["sources"]) >= {k for k in table if k != "sources"}

@@ -1,4 +1,5 @@
-"""Hand-computed GEMM cases: grid, waves, wave quantization, FLOPs, bytes, intensity, bound."""
+"""Hand-computed GEMM cases: grid, waves, wave quantization, FLOPs, bytes, intensity, bound (mma.sync path;
+the wgmma path's cases are in test_wgmma.py)."""
 
 import math
 
@@ -10,7 +11,8 @@ from explorer.model.errors import InputError
 
 
 def test_h100_4096_cube_bf16_by_hand():
-    p = plan_gemm("H100", 4096, 4096, 4096, "bf16", tile="128x128x64")
+    p = plan_gemm("H100", 4096, 4096, 4096, "bf16", tile="128x128x64", path="mma.sync")
+    assert p.path == "mma.sync" and p.pipeline.a_source == p.pipeline.b_source == "registers"
     assert p.grid == (32, 32, 1) and p.tiles == 1024
     assert p.k_steps == 4096 // 64
     # 216 registers -> 6912 per warp -> 2 warps per sub-partition -> 8 warps -> 2 CTAs of 4 warps;
@@ -39,8 +41,9 @@ def test_json_contract_formulas_hold():
     assert d["flops"] == 2 * 5000 * 3000 * 1000
     assert d["min_hbm_bytes"] == (5000 * 1000 + 1000 * 3000 + 5000 * 3000) * 2
     assert d["arithmetic_intensity"] == pytest.approx(d["flops"] / d["min_hbm_bytes"])
-    assert d["bound"] in ("compute", "memory", "latency")
-    assert d["predicted_seconds"] == max(d["times_seconds"].values())
+    assert d["bound"] in ("compute", "memory", "latency") and d["path"] == "mma.sync"
+    assert d["mainloop_seconds"] == max(d["times_seconds"].values())
+    assert d["predicted_seconds"] == pytest.approx(d["mainloop_seconds"] + sum(d["overheads_seconds"].values()))
 
 
 def test_wave_quantization_133_tiles_on_132_sms_costs_two_waves():
@@ -78,7 +81,7 @@ def test_edge_tiles_are_padded():
 
 
 def test_bytes_per_level_by_hand():
-    p = plan_gemm("H100", 4096, 4096, 4096, "fp16", tile="128x128x64")
+    p = plan_gemm("H100", 4096, 4096, 4096, "fp16", tile="128x128x64", path="mma.sync")
     b = 2
     l2 = p.level("l2")
     assert l2.read_bytes == 32 * 4096 * 4096 * b + 32 * 4096 * 4096 * b  # A read 32x, B read 32x
@@ -107,7 +110,7 @@ def test_inputs_that_fit_l2_are_read_once():
 def test_instruction_counts_per_dtype():
     m = n = k = 2048
     for dtype, per in (("fp16", 4096), ("bf16", 4096), ("tf32", 2048), ("fp8", 8192)):
-        p = plan_gemm("H100", m, n, k, dtype)
+        p = plan_gemm("H100", m, n, k, dtype, path="mma.sync")
         assert p.mma_instructions == 2 * m * n * k // per, dtype
         assert 0 < p.tensor_core_instruction_fraction < 1
         assert p.instructions["global_to_shared"] > 0 and p.instructions["shared_to_registers"] > 0
@@ -121,16 +124,16 @@ def test_instruction_counts_per_dtype():
 
 
 def test_bounds():
-    tiny = plan_gemm("H100", 128, 128, 4096, "fp16", stages=1)  # one CTA, nothing overlaps its latency
+    tiny = plan_gemm("H100", 128, 128, 4096, "fp16", stages=1, path="mma.sync")  # one CTA, no overlap
     assert tiny.bound == "latency" and tiny.bound_term == "latency"
     assert tiny.waves.efficiency == pytest.approx(1 / 264)
-    gemv = plan_gemm("H100", 16384, 16, 16384, "fp16")
+    gemv = plan_gemm("H100", 16384, 16, 16384, "fp16", path="mma.sync")
     assert gemv.bound == "memory" and gemv.bound_term == "hbm"
     big = plan_gemm("A100", 8192, 8192, 8192, "fp16")
     assert big.bound == "compute" and big.bound_term == "tensor_core"
     # more pipeline stages hide more latency
-    one = plan_gemm("H100", 1024, 1024, 1024, "fp16", stages=1)
-    three = plan_gemm("H100", 1024, 1024, 1024, "fp16", stages=3)
+    one = plan_gemm("H100", 1024, 1024, 1024, "fp16", stages=1, path="mma.sync")
+    three = plan_gemm("H100", 1024, 1024, 1024, "fp16", stages=3, path="mma.sync")
     assert one.times["latency"] > 2 * three.times["latency"]
     split = big.time_split
     assert split["math"] + split["other"] == pytest.approx(big.predicted_seconds)
@@ -145,7 +148,7 @@ def test_schedule_maps_tiles_to_sms_and_waves():
     assert len(grid) == 7 and len(grid[0]) == 19
     assert grid[6][18] == 1 and sum(row.count(1) for row in grid) == 1
     assert s.position(20) == (1, 1) and s.tile_index(1, 1) == 20
-    q = plan_gemm("H100", 4096, 4096, 4096, "fp16")
+    q = plan_gemm("H100", 4096, 4096, 4096, "fp16", path="mma.sync")
     sq = q.schedule()
     assert sq.slot_of(132) == 1 and sq.sm_of(133) == 1
     assert list(sq.tiles_in_wave(3)) == list(range(792, 1024))
@@ -154,7 +157,7 @@ def test_schedule_maps_tiles_to_sms_and_waves():
 def test_defaults_adapt_to_the_gpu_and_tile():
     t4 = plan_gemm("T4", 4096, 4096, 4096, "fp16")
     assert t4.resources.stages == 2 and any("stages" in n for n in t4.notes)  # 3 x 32 KB > 64 KB
-    wide = plan_gemm("H100", 4096, 4096, 4096, "fp16", tile="128x256x64")
+    wide = plan_gemm("H100", 4096, 4096, 4096, "fp16", tile="128x256x64", path="mma.sync")
     assert wide.resources.warps == 8 and (wide.resources.warp_tile_m, wide.resources.warp_tile_n) == (64, 64)
     simt = plan_gemm("H100", 4096, 4096, 4096, "fp32")
     r = simt.resources
@@ -192,7 +195,7 @@ def test_parsing():
     ({"stages": 9}, "stages", "maximum of 8"),
 ])
 def test_bad_input_names_the_field_and_limit(kwargs, field, text):
-    args = {"m": 4096, "n": 4096, "k": 4096, "dtype": "fp16"}
+    args = {"m": 4096, "n": 4096, "k": 4096, "dtype": "fp16", "path": "mma.sync"}
     args.update(kwargs)
     with pytest.raises(InputError) as err:
         plan_gemm("H100", **args)
@@ -207,6 +210,8 @@ def test_dtype_without_tensor_cores_on_the_gpu():
 
 
 def test_huge_shapes_stay_fast():
-    p = plan_gemm("H100", 2**20, 2**20, 4096, "fp16")  # 67 M tiles, ~250 k waves: sampled HBM model
+    p = plan_gemm("H100", 2**20, 2**20, 4096, "fp16", path="mma.sync")  # 67 M tiles, ~250 k waves: sampled
     assert p.tiles == 8192 * 8192
     assert p.min_hbm_bytes <= p.hbm_bytes <= p.level("l2").bytes
+    w = plan_gemm("H100", 2**20, 2**20, 4096, "fp16")  # the persistent wgmma kernel: 128x256 tiles
+    assert w.path == "wgmma" and w.tiles == 8192 * 4096 and w.min_hbm_bytes <= w.hbm_bytes

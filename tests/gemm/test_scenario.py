@@ -13,7 +13,7 @@ def _body_ops(scenario):
 
 
 def test_scenario_matches_the_plan():
-    p = plan_gemm("H100", 2048, 2048, 2048, "fp16")
+    p = plan_gemm("H100", 2048, 2048, 2048, "fp16", path="mma.sync")
     s = gemm_scenario(p)
     r = p.resources
     assert s.gpu_name == "H100"

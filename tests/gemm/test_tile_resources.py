@@ -48,7 +48,8 @@ CASES = [
 @pytest.mark.parametrize("gpu, dtype, tile, warps, stages", CASES)
 def test_occupancy_agrees_with_the_occupancy_module(gpu, dtype, tile, warps, stages):
     spec = get_gpu(gpu)
-    r = tile_resources(spec, dtype, tile, warps, None, stages)
+    path = None if dtype == "fp32" else "mma.sync"  # the wgmma path's resources: test_wgmma.py
+    r = tile_resources(spec, dtype, tile, warps, None, stages, path=path)
     direct = theoretical_occupancy(spec, r.threads, r.registers_per_thread, 0, r.shared_bytes_per_block, -1, 1)
     assert r.occupancy == direct
     assert r.registers_per_thread == sum(r.register_breakdown.values())
@@ -58,7 +59,7 @@ def test_occupancy_agrees_with_the_occupancy_module(gpu, dtype, tile, warps, sta
     assert r.warps_m * r.warp_tile_m == r.tile.bm and r.warps_n * r.warp_tile_n == r.tile.bn
     assert r.warps == r.warps_m * r.warps_n
     # the plan's waves use exactly this occupancy
-    p = plan_gemm(spec, 2048, 2048, 2048, dtype, tile, warps, None, stages)
+    p = plan_gemm(spec, 2048, 2048, 2048, dtype, tile, warps, None, stages, path=path)
     assert p.blocks_per_sm == direct.active_blocks_per_sm
     assert p.waves.slots == direct.active_blocks_per_sm * spec.sm_count
 
@@ -72,7 +73,7 @@ def test_every_default_plans_on_every_gpu():
 
 
 def test_more_stages_trade_occupancy_for_latency_hiding():
-    two = tile_resources("H100", "fp16", "128x128x64", stages=2)
-    four = tile_resources("H100", "fp16", "128x128x64", stages=4)
+    two = tile_resources("H100", "fp16", "128x128x64", stages=2, path="mma.sync")
+    four = tile_resources("H100", "fp16", "128x128x64", stages=4, path="mma.sync")
     assert two.blocks_per_sm == 2 and four.blocks_per_sm == 1
     assert "shared_memory" in four.occupancy.limiters

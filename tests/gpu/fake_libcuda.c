@@ -2,11 +2,22 @@
  * so the whole measure path (cuda-bindings included) runs on a machine without a GPU.
  * "Device memory" is host memory; launching we_kernel writes plausible per-warp records
  * (132 SMs, 8 blocks per SM, 1980 MHz, a 32 ns globaltimer), we_tick writes timer steps.
+ *
+ * It also holds the worker to the real driver's rules, so tests can prove them:
+ * - dynamic shared memory above (48 KB - the kernel's static shared memory) fails the launch
+ *   with CUDA_ERROR_INVALID_VALUE unless CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+ *   allows it (static shared memory is read from the cubin's .nv.shared.<kernel> section);
+ * - FAKE_CUDA_LOG=FILE appends one line per memset, attribute, launch, capture and graph
+ *   launch ("memset BYTES", "launch KERNEL SHMEM", "setattr ATTR VALUE", ...), so tests can
+ *   check what ran before the recorded launch (the L2 flush, the opt-in);
+ * - FAKE_CUDA_PIDFILE=FILE appends the pid of every process that calls cuInit (tests check
+ *   that no worker outlives a killed step).
  * FAKE_CUDA_FAULT=1 makes every kernel launch fail with CUDA_ERROR_ILLEGAL_ADDRESS (700);
  * FAKE_CUDA_HANG=1 makes cuStreamSynchronize wait forever (a kernel that never ends).
  * Build: cc -shared -fPIC -o libcuda.so.1 fake_libcuda.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <elf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +26,32 @@
 
 typedef int CUresult;
 typedef uint64_t u64;
-enum { SMS = 132, PER_SM = 8 };
+enum { SMS = 132, PER_SM = 8, DEFAULT_SMEM = 48 * 1024 };
 static int fault(void) { const char* f = getenv("FAKE_CUDA_FAULT"); return f && *f == '1'; }
 
-CUresult cuInit(unsigned flags) { return 0; }
+static void logf_(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+#include <stdarg.h>
+static void logf_(const char* fmt, ...) {
+    const char* path = getenv("FAKE_CUDA_LOG");
+    if (!path || !*path) return;
+    FILE* f = fopen(path, "a");
+    if (!f) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fclose(f);
+}
+
+CUresult cuInit(unsigned flags) {
+    const char* path = getenv("FAKE_CUDA_PIDFILE");
+    if (path && *path) {
+        FILE* f = fopen(path, "a");
+        if (f) { fprintf(f, "%d\n", (int)getpid()); fclose(f); }
+    }
+    return 0;
+}
 CUresult cuDriverGetVersion(int* v) { *v = 13000; return 0; }
 CUresult cuDeviceGetCount(int* n) { *n = 1; return 0; }
 CUresult cuDeviceGet(int* d, int i) { *d = i; return i == 0 ? 0 : 101; }
@@ -47,12 +80,42 @@ CUresult cuCtxSetCurrent(void* c) { return 0; }
 CUresult cuCtxSynchronize(void) { return 0; }
 CUresult cuMemGetInfo_v2(size_t* f, size_t* t) { *f = (size_t)100 << 30; *t = (size_t)141 << 30; return 0; }
 
-typedef struct { int kind; } Func;   /* 1 = we_kernel, 2 = we_tick */
-static Func f_kernel = {1}, f_tick = {2};
+typedef struct { int kind; int static_smem; int max_dyn; const char* name; } Func;  /* kind 1 = we_kernel, 2 = we_tick */
+static Func f_kernel = {1, 0, DEFAULT_SMEM, "we_kernel"}, f_tick = {2, 0, DEFAULT_SMEM, "we_tick"};
 static int module_token;
+
+/* Static shared memory of a kernel in a cubin (ELF64): the size of .nv.shared.NAME, less the
+ * 1 KB the driver reserves on sm_90+ when the cubin says so (a .nv.reservedSmem symbol). */
+static int static_shared(const unsigned char* img, const char* kernel) {
+    const Elf64_Ehdr* eh = (const Elf64_Ehdr*)img;
+    const Elf64_Shdr* sh = (const Elf64_Shdr*)(img + eh->e_shoff);
+    const char* names = (const char*)(img + sh[eh->e_shstrndx].sh_offset);
+    char want[256];
+    snprintf(want, sizeof want, ".nv.shared.%s", kernel);
+    long size = 0;
+    int reserved = 0;
+    for (int i = 0; i < eh->e_shnum; i++) {
+        if (!strcmp(names + sh[i].sh_name, want)) size = (long)sh[i].sh_size;
+        if (sh[i].sh_type == SHT_SYMTAB) {
+            const Elf64_Sym* sym = (const Elf64_Sym*)(img + sh[i].sh_offset);
+            const char* str = (const char*)(img + sh[sh[i].sh_link].sh_offset);
+            for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++) {
+                const char* n = str + sym[k].st_name;
+                if (!strncmp(n, ".nv.reservedSmem", 16) || !strncmp(n, "__nv_reservedSMEM", 17)) reserved = 1;
+            }
+        }
+    }
+    if (reserved && size >= 1024) size -= 1024;
+    return (int)size;
+}
+
 CUresult cuModuleLoadData(void** m, const void* image) {
     const unsigned char* p = image;
     if (!p || p[0] != 0x7f || p[1] != 'E') return 200; /* CUDA_ERROR_INVALID_IMAGE */
+    f_kernel.static_smem = static_shared(p, "we_kernel");
+    f_kernel.max_dyn = DEFAULT_SMEM - f_kernel.static_smem;
+    f_tick.static_smem = 0;
+    f_tick.max_dyn = DEFAULT_SMEM;
     *m = &module_token; return 0;
 }
 CUresult cuModuleUnload(void* m) { return 0; }
@@ -63,10 +126,25 @@ CUresult cuModuleGetFunction(void** f, void* m, const char* name) {
 }
 static int last_regs = 24;
 CUresult cuFuncGetAttribute(int* v, int attr, void* f) {
-    switch (attr) { case 4: *v = last_regs; break; /* NUM_REGS */ case 0: *v = 1024; break; default: *v = 0; }
+    Func* fn = f;
+    switch (attr) {
+    case 4: *v = last_regs; break;       /* NUM_REGS */
+    case 0: *v = 1024; break;            /* MAX_THREADS_PER_BLOCK */
+    case 1: *v = fn->static_smem; break; /* SHARED_SIZE_BYTES */
+    case 8: *v = fn->max_dyn; break;     /* MAX_DYNAMIC_SHARED_SIZE_BYTES */
+    default: *v = 0;
+    }
     return 0;
 }
-CUresult cuFuncSetAttribute(void* f, int attr, int value) { return 0; }
+CUresult cuFuncSetAttribute(void* f, int attr, int value) {
+    Func* fn = f;
+    logf_("setattr %d %d", attr, value);
+    if (attr == 8) {  /* MAX_DYNAMIC_SHARED_SIZE_BYTES: at most the opt-in limit less static */
+        if (value < 0 || value + fn->static_smem > 232448) return 1;
+        fn->max_dyn = value;
+    }
+    return 0;
+}
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* f, int block, size_t dyn) {
     *n = 2048 / block; if (*n > 32) *n = 32; if (dyn > 100000) *n = 1; return 0;
 }
@@ -81,10 +159,14 @@ CUresult cuMemFree_v2(u64 p) {
     for (int i = 0; i < 64; i++) if (allocs[i].p == p) allocs[i].p = 0;
     free((void*)(uintptr_t)p); return 0;
 }
-CUresult cuMemsetD8_v2(u64 p, unsigned char c, size_t n) { memset((void*)(uintptr_t)p, c, n); return 0; }
-CUresult cuMemsetD8Async(u64 p, unsigned char c, size_t n, void* s) { memset((void*)(uintptr_t)p, c, n); return 0; }
+CUresult cuMemsetD8_v2(u64 p, unsigned char c, size_t n) {
+    logf_("memset %zu", n);
+    memset((void*)(uintptr_t)p, c, n); return 0;
+}
+CUresult cuMemsetD8Async(u64 p, unsigned char c, size_t n, void* s) { return cuMemsetD8_v2(p, c, n); }
 CUresult cuMemcpyDtoH_v2(void* dst, u64 src, size_t n) { memcpy(dst, (void*)(uintptr_t)src, n); return 0; }
 static int stream_token;
+static int capturing = 0, captured = 0;
 CUresult cuStreamCreate(void** s, unsigned flags) { *s = &stream_token; return 0; }
 CUresult cuStreamDestroy_v2(void* s) { return 0; }
 CUresult cuStreamSynchronize(void* s) {
@@ -101,17 +183,32 @@ CUresult cuEventElapsedTime(float* ms, void* a, void* b) { *ms = (float)(((Event
 CUresult cuEventElapsedTime_v2(float* ms, void* a, void* b) { return cuEventElapsedTime(ms, a, b); }
 CUresult cuEventDestroy_v2(void* e) { free(e); return 0; }
 
+static void run_kernel(Func* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                       void** params);
+
 CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shmem, void* stream, void** params, void** extra) {
-    if (fault()) return 700;
     Func* fn = f;
+    if (fault()) return 700;
+    if ((int)shmem > fn->max_dyn) {  /* the real driver: more than allowed without the opt-in */
+        logf_("launch-refused %s %u (max dynamic %d)", fn->name, shmem, fn->max_dyn);
+        return 1;                     /* CUDA_ERROR_INVALID_VALUE */
+    }
+    if (capturing) { captured++; logf_("capture-launch %s %u", fn->name, shmem); return 0; }
+    logf_("launch %s %u", fn->name, shmem);
+    run_kernel(fn, gx, gy, gz, bx, by, bz, params);
+    return 0;
+}
+
+static void run_kernel(Func* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                       void** params) {
     if (fn->kind == 2) {
         u64* out = (u64*)(uintptr_t)(*(u64*)params[0]);
         unsigned n = *(unsigned*)params[1];
         u64 span = *(u64*)params[2];
         out[0] = span; out[1] = span * 198 / 100; out[2] = n < 10 ? n : 10; out[3] = 0;
         for (unsigned i = 0; i < 10 && i < n; i++) out[4 + i] = 32;
-        return 0;
+        return;
     }
     u64* rec = (u64*)(uintptr_t)(*(u64*)params[2]);
     unsigned threads = bx * by * bz, wpb = (threads + 31) / 32;
@@ -138,11 +235,29 @@ CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned
         }
     }
     now_ms += 0.006 * (double)((blocks + SMS * PER_SM - 1) / (SMS * PER_SM));
-    return 0;
 }
 
+/* Stream capture and graphs: a captured launch is counted, not run; a graph launch advances
+ * the fake clock by its kernels' time (the NVML window's back-to-back launches). */
+typedef struct { int launches; } Graph;
+CUresult cuStreamBeginCapture_v2(void* s, int mode) { capturing = 1; captured = 0; logf_("capture-begin"); return 0; }
+CUresult cuStreamEndCapture(void* s, void** graph) {
+    Graph* g = calloc(1, sizeof(Graph)); g->launches = captured;
+    capturing = 0; *graph = g; logf_("capture-end %d", captured); return 0;
+}
+CUresult cuGraphInstantiateWithFlags(void** exec, void* graph, unsigned long long flags) {
+    Graph* g = calloc(1, sizeof(Graph)); *g = *(Graph*)graph; *exec = g; return 0;
+}
+CUresult cuGraphLaunch(void* exec, void* s) {
+    logf_("graph-launch %d", ((Graph*)exec)->launches);
+    now_ms += 0.006 * ((Graph*)exec)->launches; return 0;
+}
+CUresult cuGraphExecDestroy(void* exec) { free(exec); return 0; }
+CUresult cuGraphDestroy(void* graph) { free(graph); return 0; }
+
 static const char* errname(int e) {
-    switch (e) { case 0: return "CUDA_SUCCESS"; case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+    switch (e) { case 0: return "CUDA_SUCCESS"; case 1: return "CUDA_ERROR_INVALID_VALUE";
+                 case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
                  case 200: return "CUDA_ERROR_INVALID_IMAGE"; case 500: return "CUDA_ERROR_NOT_FOUND";
                  default: return "CUDA_ERROR_UNKNOWN"; }
 }
@@ -157,6 +272,7 @@ static CUresult lookup(const char* symbol, void** pfn, int* status) {
     void* p = dlsym(RTLD_DEFAULT, name);
     if (!p) p = dlsym(RTLD_DEFAULT, symbol);
     if (status) *status = p ? 0 : 1;
+    if (!p) logf_("missing %s", symbol);
     *pfn = p;
     return p ? 0 : 500;
 }

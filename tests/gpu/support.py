@@ -114,3 +114,49 @@ def assert_one_line_error(proc, code: int, contains: str = "") -> str:
     assert "Traceback" not in proc.stderr
     assert contains in lines[0], lines[0]
     return lines[0]
+
+
+def bindings_problem() -> str:
+    """Why cuda-bindings' driver module cannot be imported ('' when it can)."""
+    try:
+        from cuda.bindings import driver  # noqa: F401
+
+        return ""
+    except ImportError:
+        try:
+            from cuda import cuda  # noqa: F401
+
+            return ""
+        except ImportError as exc:
+            return str(exc)
+
+
+def build_fake_driver(folder: Path) -> dict:
+    """Build tests/gpu/fake_libcuda.c into ``folder``; the environment that makes the CLI use it.
+
+    Skips the calling test when cuda-bindings or a C compiler is missing."""
+    import shutil
+
+    if bindings_problem():
+        pytest.skip(f"needs cuda-bindings: {bindings_problem()}")
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("needs a C compiler to build the fake driver library")
+    subprocess.run([cc, "-shared", "-fPIC", "-o", str(folder / "libcuda.so.1"),
+                    str(REPO / "tests" / "gpu" / "fake_libcuda.c"), "-ldl"], check=True, capture_output=True)
+    return {"LD_LIBRARY_PATH": str(folder), "WARP_EXPLORER_NO_GPU": ""}
+
+
+def pids_alive(pidfile: Path) -> list[int]:
+    """The pids listed in a FAKE_CUDA_PIDFILE that are still running (zombies count as gone)."""
+    alive = []
+    for line in (pidfile.read_text().split() if pidfile.exists() else []):
+        pid = int(line)
+        try:
+            with open(f"/proc/{pid}/stat") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    return alive

@@ -90,6 +90,18 @@ def test_compile_missing_file_is_exit_2(tmp_path):
                           "file not found")
 
 
+def test_compile_and_measure_refuse_files_that_are_not_regular(tmp_path):
+    import os
+
+    fifo = tmp_path / "k.cu"
+    os.mkfifo(fifo)
+    for args in (["compile", "/dev/zero", "--kernel", "k", "--arch", "sm_90"],
+                 ["compile", "/dev/zero", "--arch", "sm_90"],  # the kernel name is looked for in the file first
+                 ["compile", str(fifo), "--arch", "sm_90"],
+                 ["measure", "--from", "/dev/zero"]):
+        assert_one_line_error(run_cli(*args, timeout=60), 2, "not a regular file")
+
+
 def test_compile_without_a_compiler_is_exit_3(user_file, tmp_path):
     fake = tmp_path / "shadow" / "cuda"
     fake.mkdir(parents=True)
@@ -147,8 +159,9 @@ def test_measure_dry_run_compiles_without_a_gpu(tmp_path):
 
 
 @needs_compiler
-def test_measure_dry_run_default_location():
-    proc = run_cli("measure", "example-240x256", "--dry-run", env=NO_GPU)
+def test_measure_dry_run_default_location(tmp_path):
+    proc = run_cli("measure", "example-240x256", "--dry-run", env={**NO_GPU, "XDG_CACHE_HOME": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
     path = Path(proc.stdout.splitlines()[0].split(None, 1)[1])
     assert path.is_file() and path.suffix == ".cu"
+    assert path.parent == tmp_path / "warp-explorer" / "kernels"  # the per-user folder, not a shared /tmp one

@@ -1,0 +1,71 @@
+"""Disassemble a cubin with nvdisasm (the ``nvidia-cuda-nvdisasm`` wheel or a CUDA toolkit).
+
+The binary is found where the CUDA tools are (``explorer.gpu.tools.find_tool``: PATH,
+``$CUDA_HOME``, ``/usr/local/cuda``, the ``nvidia/*/bin`` folders of NVIDIA's wheels,
+cuda-pathfinder). It runs without a shell on a plain argument list, with a timeout, on a
+copy of the cubin under a fixed name in a private folder (``mkdtemp``: mode 0700), which
+is removed afterwards.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from functools import cache
+from pathlib import Path
+
+from explorer.sass.errors import DisassemblyError, ToolchainMissing
+from explorer.sass.listing import MAX_LISTING_CHARS
+
+TIMEOUT_S = 60.0
+
+
+def nvdisasm_path() -> str:
+    """nvdisasm's path; ToolchainMissing when it is not installed."""
+    from explorer.gpu.tools import find_tool
+
+    tool = find_tool("nvdisasm")
+    if tool is None:
+        raise ToolchainMissing("nvdisasm was not found (PATH, CUDA_HOME, /usr/local/cuda, the nvidia-cuda-nvdisasm wheel)")
+    return tool
+
+
+@cache
+def nvdisasm_version(tool: str | None = None) -> str:
+    """e.g. ``13.5.37`` (the cache key of disassembled programs includes it)."""
+    tool = tool or nvdisasm_path()
+    try:
+        out = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=TIMEOUT_S).stdout
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ToolchainMissing(f"nvdisasm at {tool} does not run ({exc})") from None
+    m = re.search(r"V(\d+\.\d+\.\d+)", out) or re.search(r"release (\d+\.\d+)", out)
+    if not m:
+        raise ToolchainMissing(f"nvdisasm at {tool} printed no version")
+    return m.group(1)
+
+
+def disassemble(cubin: bytes, timeout: float = TIMEOUT_S) -> str:
+    """``nvdisasm -c -hex`` of a cubin: every function's code with its encodings."""
+    tool = nvdisasm_path()
+    folder = tempfile.mkdtemp(prefix="warp-explorer-sass-")
+    try:
+        path = Path(folder) / "kernel.cubin"
+        with open(path, "xb") as fh:  # a fresh name in our own folder: never someone else's file
+            fh.write(cubin)
+        try:
+            proc = subprocess.run([tool, "-c", "-hex", str(path)], capture_output=True, text=True, timeout=timeout,
+                                  stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise DisassemblyError(f"did not finish within {timeout:g} s") from None
+        except OSError as exc:
+            raise ToolchainMissing(f"nvdisasm at {tool} does not run ({exc.strerror or exc})") from None
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if proc.returncode != 0:
+        first = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
+        raise DisassemblyError(f"failed ({proc.returncode}): {first[0] if first else 'no message'}")
+    if len(proc.stdout) > MAX_LISTING_CHARS:
+        raise DisassemblyError(f"the listing has {len(proc.stdout)} characters, above the limit of {MAX_LISTING_CHARS}")
+    return proc.stdout
