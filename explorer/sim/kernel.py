@@ -19,17 +19,24 @@ Throughput units (``explorer.sim.units``) count their busy time where the work
 happens, into per-window sums ``ub[window, unit]`` (window = cycle >> win_shift):
 a pipe when an instruction issues into it, L1/shared when the SM's data path moves
 the wavefronts, L2 and DRAM when their queues move the bytes (possibly cycles after
-the request; ``ub`` grows if that is past its end). A pipe is a budget in
+the request; past ``ub``'s end they go to an overflow list the engine folds in). A
+pipe is a budget in
 fractional cycles: an instruction may issue while the pipe frees within the
 cycle, and the pipe's free time advances by the (possibly fractional) interval, so
 a 4.33-cycle pipe issues 3 of every 13 cycles, not every 4 or 5.
 
+Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
+its bandwidth), device memory with a loaded latency (each line waits for one of
+``banks`` queues, picked by a seeded draw; sim_model.toml [dram]).
+
 Why it is fast: an instruction's result time is fixed when it issues (fixed
-latencies; memory through FIFO queues), so each warp's next possible change is
-known. A sub-partition none of whose warps can change this cycle is skipped
-outright (``sp_next``), and inside a busy one a warp whose state cannot change
-yet (``w_next``: waiting on memory, a dependency, a pipe, its launch) costs one
-comparison; per-state counts are kept incrementally.
+latencies; memory through queues), so each warp's next possible change is known,
+and so is its next instruction's scoreboard (resolved at issue). A sub-partition
+none of whose warps can change this cycle is skipped outright (``sp_next``; the
+due ones are found without a branch each), and inside a busy one a warp whose
+state cannot change yet (``w_next``: waiting on memory, a dependency, a pipe, its
+launch) costs one comparison; eligible warps get their final state once, after
+the pick; per-state counts are kept incrementally.
 """
 
 from __future__ import annotations
@@ -284,6 +291,7 @@ def run_cycles(
     elig = np.zeros(per_sp, np.int64)
     due_sp = np.zeros(S * SP, np.int64)
     due = np.zeros(per_sp, np.int64)
+    sp_dense = np.zeros(S * SP, np.bool_)
     rng_state = rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
@@ -351,13 +359,28 @@ def run_cycles(
             n_el = 0
             el_mask = np.int64(0)  # bit k: warp k of this sub-partition is eligible this cycle
             nxt = NEVER
-            for k in range(per_sp):
+            # the warps whose state may change now; the rest keep theirs, and the earliest of their
+            # w_next bounds this sub-partition's next visit. Where most warps were due last time
+            # (compute-bound), a plain loop predicts well; where few were (waiting on memory), which
+            # ones are due is data-dependent, and a branch-free scan avoids the mispredictions.
+            if sp_dense[spi]:
+                n_due = 0
+                for k in range(per_sp):
+                    wn = w_next[base + k]
+                    if wn > t:
+                        if wn < nxt:
+                            nxt = wn
+                    else:
+                        due[n_due] = k
+                        n_due += 1
+            else:
+                mine = w_next[base:base + per_sp]
+                n_due = _due(mine, t, due)
+                nxt = _later(mine, t)
+            sp_dense[spi] = 2 * n_due >= per_sp
+            for j in range(n_due):
+                k = due[j]
                 gi = base + k
-                wn = w_next[gi]
-                if wn > t:  # its state cannot change before wn: keep it, skip the classification
-                    if wn < nxt:
-                        nxt = wn
-                    continue
                 ph = w_phase[gi]
                 st = EMPTY
                 when = NEVER  # earliest cycle this warp's state may change
