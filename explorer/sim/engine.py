@@ -200,6 +200,9 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "ev_sm": np.zeros(2 * B * p.warps_per_block, np.int32),
         "ev_d": np.zeros(2 * B * p.warps_per_block, np.int32),
         "mem": np.zeros(len(MEM_SLOTS), np.float64),
+        # state changes the loop queues for the next cycle: at most one issue per sub-partition per cycle
+        "pend_slot": np.zeros(SPS, np.int64),
+        "pend_state": np.zeros(SPS, np.uint8),
     }
 
 
@@ -504,6 +507,7 @@ def simulate(
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
+                    a["pend_slot"], a["pend_state"],
                     t0 + chunk,
                 )
                 t_now = int(a["g"][G.T])

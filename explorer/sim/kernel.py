@@ -36,7 +36,8 @@ none of whose warps can change this cycle is skipped outright (``sp_next``; the
 due ones are found without a branch each), and inside a busy one a warp whose
 state cannot change yet (``w_next``: waiting on memory, a dependency, a pipe, its
 launch) costs one comparison; eligible warps get their final state once, after
-the pick; per-state counts are kept incrementally.
+the pick; a warp that issues and then waits changes to its wait state at the next
+cycle without a visit (``pend_slot``); per-state counts are kept incrementally.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ G_SLOTS = (
     "deadlock",  # 1: no warp can ever issue again (a model bug)
     "free_block_slots",  # block places free GPU-wide
     "overflow",  # entries in the unit-busy overflow list (see _add)
+    "pending",  # state changes queued for the next cycle (pend_slot, pend_state)
 )
 
 
@@ -251,6 +253,7 @@ def run_cycles(
     # counts, then warp slots per state); memory statistics (MEM_SLOTS); unit busy per window
     ev_t, ev_sm, ev_d,
     rec_map, trace, series, mem, ub, ovf, win_shift,
+    pend_slot, pend_state,
     t_limit,
 ):
     """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full."""
@@ -296,6 +299,15 @@ def run_cycles(
 
     while t < t_limit and g[G.DONE] == 0:
         row = t - t0
+        # states that change at t without a visit (warps that issued at t - 1 and now wait)
+        for i in range(g[G.PENDING]):
+            s2 = pend_slot[i]
+            old = w_state[s2]
+            if old != pend_state[i]:
+                sc[old] -= 1
+                sc[pend_state[i]] += 1
+                w_state[s2] = pend_state[i]
+        g[G.PENDING] = 0
         # ------------------------------------------------------------ dispatch
         if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0:
             rr0 = g[G.RR_SM]
@@ -449,20 +461,20 @@ def run_cycles(
                     else:
                         st = DRAIN
                         when = w_drain[gi]
-                if st == SELECTED:  # eligible: its state (selected or not) is written after the pick
-                    elig[n_el] = k
+                if st == SELECTED:  # eligible: its state (selected or not) is written after the pick,
+                    elig[n_el] = k  # and its next check (t + 1, or later if it issues) after the issue
                     n_el += 1
                     el_mask |= np.int64(1) << k
-                    when = t + 1
+                    w_next[gi] = t + 1
                 else:
                     old = w_state[sbase + k * SP]
                     if old != st:
                         sc[old] -= 1
                         sc[st] += 1
                         w_state[sbase + k * SP] = st
-                w_next[gi] = when
-                if when < nxt:
-                    nxt = when
+                    w_next[gi] = when
+                    if when < nxt:
+                        nxt = when
             if n_el > 0:
                 # -- two-level: stalled-on-memory warps leave the active set, ready ones join
                 if policy == TWO_LEVEL:
@@ -524,7 +536,9 @@ def run_cycles(
                         w_state[s2] = new
                 sp_last[spi] = pick
                 issued_total += 1
-                nxt = t + 1
+                if n_el > 1 and t + 1 < nxt:
+                    nxt = t + 1  # the warps not picked try again next cycle
+                picked_next = t + 1  # the picked warp's next possible change (later if it waits: below)
                 # -- issue the picked warp's instruction
                 gi = base + pick
                 b = w_block[gi]
@@ -624,6 +638,15 @@ def run_cycles(
                         wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t + 1)
                         w_wake[gi] = wake
                         w_wkind[gi] = kind | RESOLVED
+                        if wake > t + 1:
+                            # it waits from the next cycle until wake: its state changes then without a
+                            # visit (applied at the start of t + 1), and nothing else changes it before
+                            n = g[G.PENDING]
+                            pend_slot[n] = sbase + pick * SP
+                            pend_state[n] = kind
+                            g[G.PENDING] = n + 1
+                            w_next[gi] = wake
+                            picked_next = wake
                     if op == SYNC:
                         b_arrived[b] += 1
                         if b_arrived[b] >= b_alive[b]:
@@ -642,6 +665,8 @@ def run_cycles(
                                         sp_next[sp2] = t + 1
                         else:
                             w_phase[gi] = P_BARRIER
+                if picked_next < nxt:
+                    nxt = picked_next
             sp_next[spi] = nxt
         # ------------------------------------------------------------ record cycle t
         n_res = S * W - sc[EMPTY]
