@@ -29,6 +29,21 @@ def test_simulate_json_contract(tmp_path):
     assert data["launched"][0] == 1920
     assert int(data["issued"].sum()) == s["warp_instructions"]
     assert json.loads(str(data["summary_json"]))["cycles"] == s["cycles"]
+    # issue 15: throughput units, the bottleneck, loaded latencies; per-window unit busy in --out
+    units = ("issue", "fp32", "int", "sfu", "tensor", "lsu", "l1", "shared", "l2", "dram")
+    assert set(s["throughput"]) == set(units)
+    for t in s["throughput"].values():
+        assert {"pct_of_peak", "achieved", "peak", "units"} <= set(t) and 0 <= t["pct_of_peak"] <= 100
+        assert t["achieved"] == pytest.approx(t["pct_of_peak"] / 100 * t["peak"])
+    b = s["bottleneck"]
+    assert set(b) == {"unit", "pct_of_peak", "why"} and b["unit"] in units + ("latency",) and b["why"]
+    assert set(s["latency_cycles"]) == {"l1", "l2", "dram"} and s["latency_cycles"]["dram"] > 0
+    assert s["latency_cycles"]["l1"] is None  # the example never hits L1
+    assert data["unit_busy"].dtype == np.float32 and data["unit_busy"].shape[1] == len(units)
+    assert tuple(str(u) for u in data["unit_names"]) == units
+    windows = data["unit_busy"].shape[0]
+    assert windows == -(-s["cycles"] // int(data["window_cycles"]))
+    assert int(data["series_stride"]) == 1 and int(data["trace_cycles"]) == s["cycles"]
 
 
 def test_simulate_set_overrides_and_scenario_file(tmp_path):
@@ -48,6 +63,13 @@ def test_simulate_text_output():
     assert proc.returncode == 0
     assert "launched warps           1920" in proc.stdout
     assert "issue slots used" in proc.stdout and "'GPU utilization' (NVML)" in proc.stdout
+    assert "  bottleneck               latency: no unit above" in proc.stdout
+    assert "  % of peak                issue " in proc.stdout
+
+
+def test_simulate_text_output_names_a_unit_bottleneck():
+    proc = run_cli("simulate", "memory-bound-stream")
+    assert "  bottleneck               dram: DRAM at" in proc.stdout
 
 
 @pytest.mark.parametrize(

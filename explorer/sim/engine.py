@@ -1,10 +1,20 @@
-"""Run a Scenario through the cycle loop, chunk by chunk, into a SimResult.
+"""Run a Scenario through the cycle loop, chunk by chunk, into a SimResult, within a memory budget.
 
-The loop runs in chunks (``sim_model.toml``: trace.chunk_cycles) so a caller can
-show progress and cancel between chunks, and so the trace grows in pieces. The
-dense per-slot trace (1 byte per warp-slot-cycle) is kept for every SM while it
-fits the budget; past it, only the first SMs (or the ones asked for) are kept, and
-the rest can be re-simulated on demand: a run is a pure function of its scenario.
+Before anything is allocated, :func:`estimate_run` bounds the run from the scenario
+alone (cheap: warps x instructions x latency and bandwidth bounds) and a run beyond
+the cycle limit or the memory budget (``sim_model.toml`` [trace]) is refused with
+an InputError naming the limit and the estimate.
+
+The loop runs in chunks (trace.chunk_cycles) so a caller can show progress and
+cancel between chunks. What a run keeps stays bounded however long it is:
+
+* GPU-wide per-cycle series (counts, state counts): exact while they fit their
+  budget, then min/max/sum per bin of 2**k cycles, bins doubling as needed;
+* the per-slot trace (1 byte per warp-slot-cycle): for every SM while it fits the
+  budget, else for half as many SMs (halved again as the run grows), and for a run
+  too long for one SM, that SM's first cycles; any SM can be re-simulated on
+  demand (``record_sms``): a run is a pure function of its scenario;
+* throughput-unit busy per time window (at most trace.unit_windows windows).
 """
 
 from __future__ import annotations
@@ -17,12 +27,32 @@ import numpy as np
 
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
-from explorer.sim.kernel import NEVER, run_cycles
+from explorer.sim.kernel import (
+    CFG_FLOAT_FIELDS,
+    CFG_INT_FIELDS,
+    MEM_SLOTS,
+    N_COUNTS,
+    NEVER,
+    Q_SLOTS,
+    G,
+    run_cycles,
+)
 from explorer.sim.params import SimParams, model_constants, params_for
-from explorer.sim.program import build_program
-from explorer.sim.result import SimResult
+from explorer.sim.program import LDG, LDS, STG, Program, build_program
+from explorer.sim.result import Series, SimResult
 from explorer.sim.states import NAMES
+from explorer.sim.units import FP32, INT, SFU, TENSOR, UNITS
 from explorer.timeline import BlockRecords, Residency
+
+N_COLUMNS = N_COUNTS + len(NAMES)  # series columns
+# bytes a run holds per warp and per block whatever its length (measured: two residency
+# events per warp in the loop, their sorted copies in Residency, the per-SM regrouping
+# the summary makes; per block the loop's records and BlockRecords)
+BYTES_PER_WARP = 160
+BYTES_PER_BLOCK = 64
+# the estimate is a lower bound and runs mostly end within this factor of it: the trace is
+# sized for that (halving the recorded SMs mid-run costs a copy)
+SIZING_MARGIN = 1.3
 
 
 class Cancelled(Exception):
@@ -33,150 +63,356 @@ class SimulationError(RuntimeError):
     """The model reached a state it cannot leave (a bug, reported with the scenario)."""
 
 
-@dataclass
-class _State:
+def _limits() -> dict:
+    return model_constants()["trace"]
+
+
+# --------------------------------------------------------------------------- estimate
+def estimate_cycles(p: SimParams, program: Program) -> int:
+    """A lower-bound-style estimate of a run's length, from the scenario alone.
+
+    The largest of three bounds: issue (every scheduler busy every cycle), DRAM
+    bandwidth (all missing bytes at the plateau rate), and latency (each warp's
+    dependent chain, once per wave). Usually within a factor of two of the truth.
+    """
+    warps = p.total_blocks * p.warps_per_block
+    issue = warps * program.instructions_per_warp / (p.sm_count * p.sub_partitions)
+    miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
+    global_ops = (program.op == LDG) | (program.op == STG)
+    dram_bytes = float(program.req_bytes[global_ops].sum())
+    plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
+    bandwidth = warps * program.loop * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
+    mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
+    latency = _latencies(p, program)
+    chain = float(np.where(program.op == LDG, mean_load,
+                           np.where(program.op == LDS, p.lat_shared, np.maximum(latency, 1))).sum())
+    waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
+    return int(max(issue, bandwidth, waves * program.loop * chain))
+
+
+@dataclass(frozen=True)
+class RunEstimate:
+    """What a run will cost, known before it starts."""
+
+    cycles: int  # a lower bound (estimate_cycles)
+    memory_bytes: int  # the most it holds: records plus the series/trace budgets
+    max_cycles: int
+    memory_budget_bytes: int
+
+    def check(self) -> None:
+        """Refuse, before anything runs, a run beyond the cycle limit or the memory budget."""
+        if self.cycles > self.max_cycles:
+            raise InputError("scenario", f"the run needs at least {self.cycles:,} cycles (estimated before it "
+                                         f"starts), above the simulator's limit of {self.max_cycles:,}; "
+                                         "shorten workload.loop or the grid")
+        if self.memory_bytes > self.memory_budget_bytes:
+            raise InputError("scenario", f"the run would hold about {self.memory_bytes / 2**30:.1f} GiB (per-warp "
+                                         f"and per-block records), above the simulator's budget of "
+                                         f"{self.memory_budget_bytes / 2**30:.1f} GiB; use fewer blocks or warps")
+
+
+def estimate_run(scenario: Scenario, *, params: SimParams | None = None, program: Program | None = None) -> RunEstimate:
+    """Cycles and memory of a run, estimated cheaply from the scenario (nothing is simulated)."""
+    program = program or build_program(scenario.workload)
+    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
+    lim = _limits()
+    warps = p.total_blocks * p.warps_per_block
+    slots = p.sm_count * p.warps_per_sm
+    state = slots * (9 * program.n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
+    held = (warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
+            + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
+    return RunEstimate(estimate_cycles(p, program), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+
+
+def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> float:
+    """How far a run is: cycles against the estimate, or warps finished, whichever is further.
+
+    The estimate is a lower bound, so past it the fraction keeps moving towards 1
+    (0.9 at the estimate, 0.95 at twice it, ...) rather than stopping.
+    """
+    x = t / max(expected, 1)
+    by_time = 0.9 * x if x <= 1 else 1 - 0.1 / x
+    return min(0.999, max(by_time, 0.999 * exited / max(total_warps, 1)))
+
+
+# --------------------------------------------------------------------------- state
+def _latencies(p: SimParams, program: Program) -> np.ndarray:
+    """Per instruction: its own fixed latency, or the GPU's figure for its unit."""
+    default = np.zeros(len(UNITS), np.int32)
+    default[FP32] = p.lat_fma
+    default[INT] = p.lat_fma  # estimate: integer ALU latency as FFMA's (4 cycles on Volta..Hopper, JIA18/LUO24)
+    default[SFU] = p.lat_sfu
+    default[TENSOR] = p.lat_mma
+    return np.where(program.latency >= 0, program.latency, default[program.unit]).astype(np.int32)
+
+
+def _initial_g(p: SimParams) -> np.ndarray:
+    g = np.zeros(len(G), np.int64)  # cycle 0, nothing placed, no warp left
+    g[G.FREE_BLOCK_SLOTS] = p.sm_count * p.active_blocks_per_sm
+    return g
+
+
+def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    cfg_i = np.array([getattr(p, name) for name in CFG_INT_FIELDS], dtype=np.int64)
+    cfg_f = np.array([getattr(p, name) for name in CFG_FLOAT_FIELDS], dtype=np.float64)
+    return cfg_i, cfg_f, np.array(p.pipe_intervals, dtype=np.float64)
+
+
+def _state_arrays(p: SimParams, n_regs: int) -> dict:
     """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
-
-    arrays: dict
-
-    @classmethod
-    def allocate(cls, p: SimParams, n_regs: int) -> "_State":
-        G = p.sm_count * p.warps_per_sm
-        B = p.total_blocks
-        a = {
-            "w_block": np.full(G, -1, np.int64),
-            "w_phase": np.zeros(G, np.int8),
-            "w_state": np.zeros(G, np.uint8),  # in warp-slot order (see kernel.run_cycles)
-            "w_start": np.zeros(G, np.int64),
-            "w_pc": np.zeros(G, np.int32),
-            "w_iter": np.zeros(G, np.int32),
-            "w_wake": np.zeros(G, np.int64),
-            "w_wkind": np.zeros(G, np.uint8),
-            "w_drain": np.zeros(G, np.int64),
-            "w_age": np.zeros(G, np.int64),
-            "w_tl": np.zeros(G, np.int8),
-            "w_next": np.full(G, NEVER, np.int64),  # empty slots never change until a block arrives
-            "reg_ready": np.zeros((G, n_regs), np.int64),
-            "reg_kind": np.zeros((G, n_regs), np.uint8),
-            "sp_next": np.zeros(p.sm_count * p.sub_partitions, np.int64),
-            "sp_last": np.full(p.sm_count * p.sub_partitions, -1, np.int64),
-            "sp_fma": np.zeros(p.sm_count * p.sub_partitions, np.int64),
-            "sp_sfu": np.zeros(p.sm_count * p.sub_partitions, np.int64),
-            "sp_mma": np.zeros(p.sm_count * p.sub_partitions, np.int64),
-            "sm_l1": np.zeros(p.sm_count, np.int64),
-            "sm_smem": np.zeros(p.sm_count, np.int64),
-            "sm_blocks": np.zeros(p.sm_count, np.int64),
-            "b_sm": np.full(B, -1, np.int32),
-            "b_start": np.full(B, -1, np.int64),
-            "b_end": np.full(B, -1, np.int64),
-            "b_alive": np.zeros(B, np.int32),
-            "b_arrived": np.zeros(B, np.int32),
-            "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
-            # t, next block, round-robin SM, exited warps, done, events written, deadlock,
-            # free block slots
-            "g": np.array([0, 0, 0, 0, 0, 0, 0, p.sm_count * p.active_blocks_per_sm], np.int64),
-            # warp slots in each state, GPU-wide (all empty at first)
-            "sc": np.array([G] + [0] * (len(NAMES) - 1), np.int64),
-            "dram_free": np.zeros(1, np.float64),
-            "rng": np.array([(p.seed * 0x2545F4914F6CDD1D + 1) % 2**64], np.uint64),
-            "ev_t": np.zeros(2 * B * p.warps_per_block, np.int64),
-            "ev_sm": np.zeros(2 * B * p.warps_per_block, np.int32),
-            "ev_d": np.zeros(2 * B * p.warps_per_block, np.int32),
-            "mem_bytes": np.zeros(4, np.float64),
-        }
-        return cls(a)
+    G_ = p.sm_count * p.warps_per_sm
+    B = p.total_blocks
+    SPS = p.sm_count * p.sub_partitions
+    return {
+        "w_block": np.full(G_, -1, np.int64),
+        "w_phase": np.zeros(G_, np.int8),
+        "w_state": np.zeros(G_, np.uint8),  # in warp-slot order (see kernel.run_cycles)
+        "w_start": np.zeros(G_, np.int64),
+        "w_pc": np.zeros(G_, np.int32),
+        "w_iter": np.zeros(G_, np.int32),
+        "w_wake": np.zeros(G_, np.int64),
+        "w_wkind": np.zeros(G_, np.uint8),
+        "w_drain": np.zeros(G_, np.int64),
+        "w_age": np.zeros(G_, np.int64),
+        "w_tl": np.zeros(G_, np.int8),
+        "w_next": np.full(G_, NEVER, np.int64),  # empty slots never change until a block arrives
+        "reg_ready": np.zeros((G_, n_regs), np.int64),
+        "reg_kind": np.zeros((G_, n_regs), np.uint8),
+        "sp_next": np.zeros(SPS, np.int64),
+        "sp_last": np.full(SPS, -1, np.int64),
+        "sp_pipe": np.zeros((SPS, len(p.pipe_intervals)), np.float64),
+        "sm_l1": np.zeros(p.sm_count, np.int64),
+        "sm_smem": np.zeros(p.sm_count, np.int64),
+        "sm_blocks": np.zeros(p.sm_count, np.int64),
+        "b_sm": np.full(B, -1, np.int32),
+        "b_start": np.full(B, -1, np.int64),
+        "b_end": np.full(B, -1, np.int64),
+        "b_alive": np.zeros(B, np.int32),
+        "b_arrived": np.zeros(B, np.int32),
+        "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
+        "g": _initial_g(p),
+        # warp slots in each state, GPU-wide (all empty at first)
+        "sc": np.array([G_] + [0] * (len(NAMES) - 1), np.int64),
+        "mq": np.zeros(len(Q_SLOTS), np.float64),
+        "dram_q": np.zeros(p.dram_banks, np.float64),
+        "rng": np.array([(p.seed * 0x2545F4914F6CDD1D + 1) % 2**64], np.uint64),
+        "ev_t": np.zeros(2 * B * p.warps_per_block, np.int64),
+        "ev_sm": np.zeros(2 * B * p.warps_per_block, np.int32),
+        "ev_d": np.zeros(2 * B * p.warps_per_block, np.int32),
+        "mem": np.zeros(len(MEM_SLOTS), np.float64),
+        # state changes the loop queues for the next cycle: at most one issue per sub-partition per cycle
+        "pend_slot": np.zeros(SPS, np.int64),
+        "pend_state": np.zeros(SPS, np.uint8),
+    }
 
 
-def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray]:
-    cfg_i = np.array(
-        [
-            p.sm_count, p.warps_per_sm, p.sub_partitions, p.active_blocks_per_sm, p.warps_per_block,
-            p.total_blocks, p.lat_fma, p.lat_sfu, p.lat_mma, p.lat_shared, p.lat_l1, p.lat_l2, p.lat_dram,
-            p.fma_interval, p.sfu_interval, p.mma_interval, p.l1_bytes_per_cycle, p.l1_queue_cycles,
-            p.shared_bytes_per_cycle, p.shared_queue_cycles, p.block_launch_latency, p.barrier_latency,
-            p.policy, p.active_warps,
-        ],
-        dtype=np.int64,
-    )
-    cfg_f = np.array([p.dram_bytes_per_cycle, p.l1_hit_rate, p.l2_hit_rate], dtype=np.float64)
-    return cfg_i, cfg_f
-
-
+# --------------------------------------------------------------------------- what a run keeps
 class _TraceSink:
     """Where the loop writes per-slot states (1 byte per slot-cycle), within a budget.
 
     One buffer sized for the budget but allocated lazily (np.empty: the OS maps a
     page only when the loop first writes it), so a run that fits returns a view and
-    copies nothing. A run that outgrows it either continues in chunks (an explicit,
-    small set of SMs) or stops recording (all SMs by default: the caller re-runs
-    with as many SMs as the budget allows for the now known length — runs are
-    deterministic, and growing or trimming a big trace costs more than that here).
+    copies nothing. A run that outgrows it keeps the first half of its SMs (one
+    copy of half the buffer) and goes on; with one SM left, recording stops there
+    and the trace is that SM's first ``cycles`` cycles.
     """
 
-    def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int, may_drop: bool):
-        self.recorded = recorded
+    def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int):
         self.W = warps_per_sm
         self.chunk = chunk
-        self.may_drop = may_drop
-        self.capacity = max(chunk, budget // max(1, len(recorded) * warps_per_sm))
-        self.buffer = np.empty((self.capacity + chunk, len(recorded), warps_per_sm), np.uint8)
-        self.parts: list[np.ndarray] | None = None
-        self.overflowed = False
-        self.t0 = 0
+        self.budget = budget
+        self.full = False  # recording stopped: the trace ends at self.cycles
+        self.cycles = 0
+        self._allocate(np.asarray(recorded, dtype=np.int64), None, 0)
+
+    def _allocate(self, recorded: np.ndarray, old: np.ndarray | None, t0: int) -> None:
+        self.recorded = recorded
+        k = max(1, len(recorded))
+        rows = max(self.chunk, self.budget // (k * self.W)) + self.chunk
+        self.buffer = np.empty((rows, len(recorded), self.W), np.uint8)
+        if old is not None:
+            self.buffer[:t0] = old[:t0, : len(recorded)]
 
     def rec_map(self, sm_count: int) -> np.ndarray:
         rec_map = np.full(sm_count, -1, np.int64)
-        if not self.overflowed:
+        if not self.full:
             rec_map[self.recorded] = np.arange(len(self.recorded))
         return rec_map
 
     def window(self, t0: int) -> np.ndarray:
-        self.t0 = t0
-        if self.overflowed:
+        """Rows [t0, t0 + chunk) for the loop; call before rec_map (it may stop recording)."""
+        while not self.full and t0 + self.chunk > self.buffer.shape[0]:
+            if len(self.recorded) > 1:
+                self._allocate(self.recorded[: len(self.recorded) // 2], self.buffer, t0)
+            else:
+                self.full = True
+                self.cycles = t0
+        if self.full:
             return np.empty((self.chunk, 0, self.W), np.uint8)
-        if self.parts is None and t0 + self.chunk > self.buffer.shape[0]:
-            if self.may_drop:
-                self.overflowed = True
-                self.buffer = None
-                return np.empty((self.chunk, 0, self.W), np.uint8)
-            self.parts = [self.buffer[:t0]]
-        if self.parts is None:
-            return self.buffer[t0:t0 + self.chunk]
-        self.parts.append(np.empty((self.chunk, len(self.recorded), self.W), np.uint8))
-        return self.parts[-1]
-
-    def advance(self, t_now: int) -> None:
-        if self.parts is not None and not self.overflowed:
-            self.parts[-1] = self.parts[-1][: t_now - self.t0]
+        return self.buffer[t0:t0 + self.chunk]
 
     def result(self, cycles: int) -> np.ndarray:
-        if self.parts is None:
-            return self.buffer[:cycles]
-        return np.concatenate(self.parts)[:cycles]
+        if self.full:
+            return self.buffer[: self.cycles]
+        self.cycles = cycles
+        return self.buffer[:cycles]
+
+    def release(self) -> None:
+        self.buffer = None
 
 
-def estimate_cycles(p: SimParams, program) -> int:
-    """A quick lower-bound-style estimate of a run's length, to size the trace up front.
+class _SeriesSink:
+    """GPU-wide series (N_COLUMNS int32 per cycle): exact while they fit, then binned.
 
-    The largest of three bounds: issue (every scheduler busy every cycle), DRAM
-    bandwidth (all missing bytes at the sustained rate), and latency (each warp's
-    dependent chain, once per wave). Usually within a factor of two of the truth.
+    Exact rows live in one lazily mapped buffer the loop writes into directly.
+    When they would outgrow the budget, they become bins of ``stride`` cycles (a
+    power of two, at most a chunk) holding each column's min, max and sum; when the
+    bins outgrow their budget, neighbours merge and the stride doubles. Chunks start
+    at multiples of the chunk length, so every bin but the last is whole.
     """
-    from explorer.sim.program import FMA, LDG, LDS, MMA, SFU, STG
 
-    warps = p.total_blocks * p.warps_per_block
-    issue = warps * program.instructions_per_warp / (p.sm_count * p.sub_partitions)
-    miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
-    dram_bytes = sum(int(b) for op, b in zip(program.op, program.req_bytes) if op in (LDG, STG))
-    bandwidth = warps * program.loop * dram_bytes * miss / p.dram_bytes_per_cycle
-    mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
-    per_op = {LDG: mean_load, LDS: p.lat_shared, FMA: p.lat_fma, MMA: p.lat_mma, SFU: p.lat_sfu}
-    chain = sum(per_op.get(int(op), 1) for op in program.op)
-    waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
-    latency = waves * program.loop * chain
-    return int(max(issue, bandwidth, latency))
+    def __init__(self, budget: int, chunk: int):
+        self.chunk = chunk
+        self.exact_rows = max(chunk, budget // (N_COLUMNS * 4)) // chunk * chunk
+        self.max_bins = 1 << max(1, (budget // (N_COLUMNS * 16)).bit_length() - 1)  # even: bins merge in pairs
+        self.exact = np.empty((self.exact_rows, N_COLUMNS), np.int32)
+        self.scratch = None
+        self.rows = None  # what the loop writes this chunk
+        self.stride = 1
+        self.lo = self.hi = self.sum = None
+        self.totals = np.zeros(N_COLUMNS, np.int64)  # exact sums over every cycle
+
+    def window(self, t0: int) -> np.ndarray:
+        if self.exact is not None and t0 + self.chunk > self.exact_rows:
+            self._to_bins(t0)
+        self.rows = self.exact[t0:t0 + self.chunk] if self.exact is not None else self.scratch
+        return self.rows
+
+    def _to_bins(self, t0: int) -> None:
+        stride = 2
+        while -(-t0 // stride) > self.max_bins // 2 and stride < self.chunk // 4:
+            stride *= 2
+        rows = self.exact[:t0].reshape(-1, stride, N_COLUMNS)
+        self.lo = np.empty((self.max_bins, N_COLUMNS), np.int32)
+        self.hi = np.empty((self.max_bins, N_COLUMNS), np.int32)
+        self.sum = np.empty((self.max_bins, N_COLUMNS), np.int64)
+        n = rows.shape[0]
+        self.lo[:n] = rows.min(axis=1)
+        self.hi[:n] = rows.max(axis=1)
+        self.sum[:n] = rows.sum(axis=1, dtype=np.int64)
+        self.stride = stride
+        self.exact = None
+        self.scratch = np.empty((self.chunk, N_COLUMNS), np.int32)
+
+    def commit(self, t0: int, t_now: int) -> None:
+        m = t_now - t0
+        rows = self.rows[:m]
+        self.totals += rows.sum(axis=0, dtype=np.int64)
+        if self.exact is not None:
+            return
+        first = t0 // self.stride
+        while first + -(-m // self.stride) > self.max_bins:
+            self._merge()
+            first = t0 // self.stride
+        whole = m // self.stride * self.stride
+        n = whole // self.stride
+        if n:
+            r = rows[:whole].reshape(n, self.stride, N_COLUMNS)
+            self.lo[first:first + n] = r.min(axis=1)
+            self.hi[first:first + n] = r.max(axis=1)
+            self.sum[first:first + n] = r.sum(axis=1, dtype=np.int64)
+        if whole < m:  # the run's last, partial bin
+            r = rows[whole:m]
+            self.lo[first + n] = r.min(axis=0)
+            self.hi[first + n] = r.max(axis=0)
+            self.sum[first + n] = r.sum(axis=0, dtype=np.int64)
+
+    def _merge(self) -> None:
+        """Neighbouring bins into one (stride doubles). The bins written so far are whole and even
+        in number: they end at a chunk boundary, and a bin stays shorter than half a chunk."""
+        assert 2 * self.stride <= self.chunk, "more cycles than the series budget can bin"
+        half = self.max_bins // 2
+        for arr, fn in ((self.lo, np.minimum), (self.hi, np.maximum), (self.sum, np.add)):
+            arr[:half] = fn(arr[0:2 * half:2], arr[1:2 * half:2])
+        self.stride *= 2
+
+    def result(self, cycles: int) -> Series:
+        if self.exact is not None:
+            rows = self.exact[:cycles]
+            return Series(stride=1, cycles=cycles, mean=rows, lo=rows, hi=rows)
+        n = -(-cycles // self.stride)
+        lengths = np.full(n, self.stride, np.float64)
+        lengths[-1] = cycles - (n - 1) * self.stride
+        mean = (self.sum[:n] / lengths[:, None]).astype(np.float32)
+        return Series(stride=self.stride, cycles=cycles, mean=mean, lo=self.lo[:n].copy(), hi=self.hi[:n].copy())
+
+    def release(self) -> None:
+        self.exact = self.scratch = self.rows = self.lo = self.hi = self.sum = None
 
 
+class _UnitWindows:
+    """Per-window busy of every unit: ``busy[window, unit]``, window = cycle >> shift.
+
+    The shift starts from the estimate (about unit_windows / 2 windows) and grows by
+    one (neighbours merged) whenever the run needs more than unit_windows windows.
+    Before each chunk the array covers the chunk and what the memory queues already
+    hold; bytes a queue moves past that come back in the loop's overflow list.
+    """
+
+    OVERFLOW_ENTRIES = 65536
+
+    def __init__(self, expected: int, max_windows: int, margin: int):
+        self.max_windows = max_windows
+        self.margin = margin
+        self.shift = 4
+        while (expected >> self.shift) > max_windows // 2:
+            self.shift += 1
+        self.busy = np.zeros((1, len(UNITS)), np.float64)
+        self.overflow = np.zeros((self.OVERFLOW_ENTRIES, 3), np.float64)
+
+    def _merge_neighbours(self) -> None:
+        self.shift += 1
+        n = self.busy.shape[0] // 2 * 2
+        merged = self.busy[0:n:2] + self.busy[1:n:2]
+        if n < self.busy.shape[0]:
+            merged = np.concatenate([merged, self.busy[n:]])
+        self.busy = merged
+
+    def _cover(self, cycle: float) -> None:
+        need = (int(cycle) >> self.shift) + 1
+        if need > self.busy.shape[0]:
+            grown = np.zeros((max(need, 2 * self.busy.shape[0]), len(UNITS)), np.float64)
+            grown[: self.busy.shape[0]] = self.busy
+            self.busy = grown
+
+    def prepare(self, t_limit: int, queued_until: float) -> None:
+        """Room for every cycle the loop may write until t_limit (a request's data path starts at most
+        ``margin`` cycles after it issues; queues may hold work until ``queued_until``), and at most
+        max_windows windows of the run itself."""
+        while (t_limit >> self.shift) >= self.max_windows:
+            self._merge_neighbours()
+        self._cover(max(t_limit + self.margin, queued_until + self.margin))
+
+    def collect(self, g: np.ndarray) -> None:
+        """Fold the loop's overflow entries (window, unit, amount) into busy."""
+        n = int(g[G.OVERFLOW])
+        if n:
+            entries = self.overflow[:n]
+            w = entries[:, 0].astype(np.int64)
+            self._cover(float(w.max() << self.shift))
+            np.add.at(self.busy, (w, entries[:, 1].astype(np.int64)), entries[:, 2])
+            g[G.OVERFLOW] = 0
+
+    def result(self, cycles: int) -> tuple[np.ndarray, int]:
+        """Busy sums [windows, units] for the run's windows, and the window length in cycles."""
+        n = max(1, (cycles + (1 << self.shift) - 1) >> self.shift)
+        self._cover(float(n << self.shift))
+        busy = self.busy[:n].copy()
+        busy[n - 1] += self.busy[n:].sum(axis=0)  # nothing moves after the last warp left
+        return busy, 1 << self.shift
+
+
+# --------------------------------------------------------------------------- running
 def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.ndarray:
     """The SMs whose per-slot states are kept: all (the default) or the ones asked for."""
     if record_sms is None:
@@ -210,109 +446,120 @@ def simulate(
     *,
     record_sms: Sequence[int] | None = None,
     trace_budget_bytes: int | None = None,
+    series_budget_bytes: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     params: SimParams | None = None,
+    program: Program | None = None,
 ) -> SimResult:
     """Simulate a scenario cycle by cycle. Deterministic for the scenario (seed included).
 
-    ``progress(done_warps, total_warps)`` is called after every chunk; ``cancel()``
-    returning True raises :class:`Cancelled` at the next chunk boundary.
+    A run beyond the limits is refused before it starts (:class:`RunEstimate`).
+    ``progress(done, total)`` is called after every chunk: done / total is the
+    fraction of the run done, judged against the up-front estimate (see
+    :func:`_progress_fraction`). ``cancel()`` returning True raises
+    :class:`Cancelled` at the next chunk boundary, after the run's buffers are let go.
+    ``program`` replaces the one built from the scenario's workload. The budgets default to
+    ``sim_model.toml`` [trace] (smaller ones exercise what long runs keep).
     """
-    p = params or params_for(scenario)
+    program = program or build_program(scenario.workload)
+    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
     warm_up()
-    program = build_program(scenario.workload)
-    consts = model_constants()["trace"]
-    budget = consts["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
-    chunk = int(consts["chunk_cycles"])
-    max_cycles = int(consts["max_cycles"])
+    estimate = estimate_run(scenario, params=p, program=program)
+    estimate.check()
+    lim = _limits()
+    budget = lim["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
+    chunk = int(lim["chunk_cycles"])
     recorded = choose_recorded_sms(p, record_sms)
-    if record_sms is None:
-        expected = estimate_cycles(p, program)
-        if expected * p.sm_count * p.warps_per_sm > budget:
-            # clearly too long to keep every SM: keep the first SMs the budget allows
-            record_sms = range(max(1, min(p.sm_count, budget // max(1, expected * p.warps_per_sm))))
-            recorded = choose_recorded_sms(p, record_sms)
+    likely = int(estimate.cycles * SIZING_MARGIN)
+    if record_sms is None and likely * p.sm_count * p.warps_per_sm > budget:
+        # clearly too long to keep every SM: keep the first SMs the budget allows
+        recorded = recorded[: max(1, min(p.sm_count, budget // max(1, likely * p.warps_per_sm)))]
 
-    state = _State.allocate(p, program.n_regs)
-    a = state.arrays
-    cfg_i, cfg_f = _config_arrays(p)
+    a = _state_arrays(p, program.n_regs)
+    cfg_i, cfg_f, pipe_iv = _config_arrays(p)
+    latency = _latencies(p, program)
     total_warps = p.total_blocks * p.warps_per_block
-    W = p.warps_per_sm
-    nstates = len(NAMES)
-
-    sink = _TraceSink(recorded, W, budget, chunk, may_drop=record_sms is None and len(recorded) > 1)
-    counts_parts: list[np.ndarray] = []
-    state_parts: list[np.ndarray] = []
+    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(program.req_bytes.max(initial=0)) // 32 + 64
+    trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
+    series = _SeriesSink(int(lim["series_budget_bytes"] if series_budget_bytes is None else series_budget_bytes),
+                         chunk)
+    windows = _UnitWindows(estimate.cycles, int(lim["unit_windows"]), margin)
     started = time.perf_counter()
-    while True:
-        t0 = int(a["g"][0])
-        counts = np.empty((chunk, 4), np.int32)  # the loop writes every row it covers
-        state_counts = np.empty((chunk, nstates), np.int32)
-        window = sink.window(t0)  # first: it may switch recording off, which rec_map must see
-        rec_map = sink.rec_map(p.sm_count)
-        assert window.shape[1] == (rec_map >= 0).sum()  # the loop does not bounds-check
-        run_cycles(
-            program.op, program.dst, program.src, program.req_bytes, program.loop,
-            cfg_i, cfg_f,
-            a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"], a["w_wkind"],
-            a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
-            a["sp_next"], a["sp_last"], a["sp_fma"], a["sp_sfu"], a["sp_mma"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-            a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
-            a["g"], a["sc"], a["dram_free"], a["rng"],
-            a["ev_t"], a["ev_sm"], a["ev_d"],
-            rec_map, window, counts, state_counts, a["mem_bytes"],
-            t0 + chunk,
+    try:
+        while True:
+            t0 = int(a["g"][G.T])
+            window = trace.window(t0)  # first: it may stop recording, which rec_map must see
+            rec_map = trace.rec_map(p.sm_count)
+            assert window.shape[1] == (rec_map >= 0).sum()  # the loop does not bounds-check
+            rows = series.window(t0)
+            t_now = t0
+            while True:  # once, unless the loop returns early to let ub grow
+                windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
+                done = t_now - t0
+                run_cycles(
+                    program.op, program.unit, latency, program.dst, program.src, program.req_bytes, program.loop,
+                    cfg_i, cfg_f, pipe_iv,
+                    a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
+                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
+                    a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
+                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
+                    a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
+                    a["ev_t"], a["ev_sm"], a["ev_d"],
+                    rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
+                    a["pend_slot"], a["pend_state"],
+                    t0 + chunk,
+                )
+                t_now = int(a["g"][G.T])
+                windows.collect(a["g"])
+                if a["g"][G.DONE] or t_now >= t0 + chunk:
+                    break
+            series.commit(t0, t_now)
+            if progress is not None:
+                f = _progress_fraction(t_now, int(a["g"][G.EXITED]), total_warps, estimate.cycles)
+                progress(int(f * 1_000_000), 1_000_000)
+            if a["g"][G.DEADLOCK]:
+                raise SimulationError(f"the simulation stalled for good at cycle {t_now} "
+                                      f"(no warp can ever issue): {scenario.to_dict()}")
+            if a["g"][G.DONE]:
+                break
+            if t_now >= estimate.max_cycles:
+                raise InputError("scenario", f"the run needs more than {estimate.max_cycles:,} cycles, the "
+                                             f"simulator's limit (estimated {estimate.cycles:,} before it started); "
+                                             "shorten workload.loop or the grid")
+            if cancel is not None and cancel():
+                raise Cancelled()
+        sim_seconds = time.perf_counter() - started
+        cycles = int(a["g"][G.T])
+        busy, window_cycles = windows.result(cycles)
+        n_events = int(a["g"][G.EVENTS])
+        return SimResult(
+            scenario=scenario,
+            params=p,
+            cycles=cycles,
+            series=series.result(cycles),
+            series_totals=series.totals,
+            trace=trace.result(cycles),
+            recorded_sms=np.asarray(trace.recorded, dtype=np.int64),
+            blocks=BlockRecords(
+                block=np.arange(p.total_blocks, dtype=np.int64),
+                sm=a["b_sm"].copy(),
+                start=a["b_start"].copy(),
+                end=a["b_end"].copy(),
+            ),
+            residency=Residency.from_events(p.sm_count, a["ev_t"][:n_events], a["ev_sm"][:n_events],
+                                            a["ev_d"][:n_events]),
+            block_slots=a["b_slot"],
+            memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
+            unit_busy_cycles=busy,
+            window_cycles=window_cycles,
+            warp_instructions=total_warps * program.instructions_per_warp,
+            sim_seconds=sim_seconds,
         )
-        t_now = int(a["g"][0])
-        counts_parts.append(counts[: t_now - t0])
-        state_parts.append(state_counts[: t_now - t0])
-        sink.advance(t_now)
-        if progress is not None:
-            progress(int(a["g"][3]), total_warps)
-        if a["g"][6]:
-            raise SimulationError(f"the simulation stalled for good at cycle {t_now} "
-                                  f"(no warp can ever issue): {scenario.to_dict()}")
-        if a["g"][4]:
-            break
-        if t_now >= max_cycles:
-            raise InputError("scenario", f"the run needs more than {max_cycles} cycles, the simulator's limit; "
-                                         "shorten workload.loop or the grid")
-        if cancel is not None and cancel():
-            raise Cancelled()
-    sim_seconds = time.perf_counter() - started
+    finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers
+        trace.release()
+        series.release()
+        a.clear()
+        windows.busy = windows.overflow = None
 
-    cycles = int(a["g"][0])
-    if sink.overflowed:
-        # the whole trace would not fit: run again, recording the first SMs the budget allows
-        keep = max(1, min(p.sm_count, budget // max(1, cycles * W)))
-        first_pass = time.perf_counter() - started
-        result = simulate(scenario, record_sms=range(keep), trace_budget_bytes=budget, progress=progress,
-                          cancel=cancel, params=params)
-        result.sim_seconds += first_pass
-        return result
-    trace = sink.result(cycles)
-    n_events = int(a["g"][5])
-    blocks = BlockRecords(
-        block=np.arange(p.total_blocks, dtype=np.int64),
-        sm=a["b_sm"].copy(),
-        start=a["b_start"].copy(),
-        end=a["b_end"].copy(),
-    )
-    residency = Residency.from_events(p.sm_count, a["ev_t"][:n_events], a["ev_sm"][:n_events], a["ev_d"][:n_events])
-    return SimResult(
-        scenario=scenario,
-        params=p,
-        cycles=cycles,
-        counts=np.concatenate(counts_parts),
-        state_counts=np.concatenate(state_parts),
-        trace=trace,
-        recorded_sms=np.asarray(recorded, dtype=np.int64),
-        blocks=blocks,
-        residency=residency,
-        block_slots=a["b_slot"],
-        memory_bytes={"l1": a["mem_bytes"][0], "l2": a["mem_bytes"][1], "dram": a["mem_bytes"][2],
-                      "shared": a["mem_bytes"][3]},
-        warp_instructions=total_warps * program.instructions_per_warp,
-        sim_seconds=sim_seconds,
-    )
+

@@ -18,8 +18,9 @@ try:  # pragma: no cover - exercised by the environment, not by a test
     import numba
 
     def njit(fn=None, *, inline: bool = False):
-        """``inline=True`` for small helpers of the hot loop: inlined at the IR level, so
-        passing arrays to them costs no call and no reference counting."""
+        """Compiled, cached on disk, without the GIL (the window stays live while it runs).
+        ``inline=True`` for helpers of the hot loop that take arrays: inlined at numba's IR
+        level, so calling them costs no call and no reference counting of the arrays."""
         def wrap(f):
             return numba.njit(cache=True, nogil=True, inline="always" if inline else "never")(f)
 
@@ -27,8 +28,23 @@ try:  # pragma: no cover - exercised by the environment, not by a test
 
     JIT = True
 except ImportError:  # pragma: no cover
+    import functools
+
+    import numpy as np
 
     def njit(fn=None, *, inline: bool = False):
-        return fn if fn is not None else (lambda f: f)
+        """The Python function, with compiled semantics for fixed-width integers: numpy
+        scalars warn on wraparound (``_splitmix`` relies on uint64 wraparound), numba wraps
+        silently; so does this."""
+
+        def wrap(f):
+            @functools.wraps(f)
+            def run(*args):
+                with np.errstate(over="ignore"):
+                    return f(*args)
+
+            return run
+
+        return wrap(fn) if fn is not None else wrap
 
     JIT = False

@@ -15,20 +15,40 @@ Per cycle ``t``:
 4. when nothing issued anywhere, time jumps to the next event (every state is
    constant until then) and the skipped cycles are filled in.
 
+Throughput units (``explorer.sim.units``) count their busy time where the work
+happens, into per-window sums ``ub[window, unit]`` (window = cycle >> win_shift):
+a pipe when an instruction issues into it, L1/shared when the SM's data path moves
+the wavefronts, L2 and DRAM when their queues move the bytes (possibly cycles after
+the request; past ``ub``'s end they go to an overflow list the engine folds in). A
+pipe is a budget in
+fractional cycles: an instruction may issue while the pipe frees within the
+cycle, and the pipe's free time advances by the (possibly fractional) interval, so
+a 4.33-cycle pipe issues 3 of every 13 cycles, not every 4 or 5.
+
+Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
+its bandwidth), device memory with a loaded latency (each line waits for one of
+``banks`` queues, picked by a seeded draw; sim_model.toml [dram]).
+
 Why it is fast: an instruction's result time is fixed when it issues (fixed
-latencies; memory through FIFO queues), so each warp's next possible change is
-known. A sub-partition none of whose warps can change this cycle is skipped
-outright (``sp_next``), and inside a busy one a warp whose state cannot change
-yet (``w_next``: waiting on memory, a dependency, a pipe, its launch) costs one
-comparison; per-state counts are kept incrementally.
+latencies; memory through queues), so each warp's next possible change is known,
+and so is its next instruction's scoreboard (resolved at issue). A sub-partition
+none of whose warps can change this cycle is skipped outright (``sp_next``; the
+due ones are found without a branch each), and inside a busy one a warp whose
+state cannot change yet (``w_next``: waiting on memory, a dependency, a pipe, its
+launch) costs one comparison; eligible warps get their final state once, after
+the pick; a warp that issues and then waits changes to its wait state at the next
+cycle without a visit (``pend_slot``); per-state counts are kept incrementally.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 from explorer.sim.jit import njit
-from explorer.sim.program import FMA, LDG, LDS, MMA, SFU, STG, STS, SYNC
+from explorer.sim.program import LDG, LDS, STG, STS, SYNC
+from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, SFU, SHARED
 from explorer.sim.states import (
     BARRIER,
     DRAIN,
@@ -48,8 +68,52 @@ P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN = 0, 1, 2, 3, 4
 # policies (index into scenario.POLICIES)
 LRR, GTO, OLDEST, TWO_LEVEL = 0, 1, 2, 3
 READY = 255  # w_wkind: the next instruction's registers are all available
+RESOLVED = 128  # w_wkind bit: its scoreboard is known (ready at w_wake; until then the stall kind below the bit)
 NEVER = np.int64(2**62)
 MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+# The loop's packed inputs and scalar state. Each tuple is the one list of the slots:
+# the engine packs by it, the loop reads ``cfg_i[CFG_I.SM_COUNT]``, ``g[G.T]`` by the
+# names made from it (IntEnum members are compile-time constants to numba).
+CFG_INT_FIELDS = (  # SimParams fields, as int64
+    "sm_count", "warps_per_sm", "sub_partitions", "active_blocks_per_sm", "warps_per_block",
+    "total_blocks", "lat_shared", "lat_l1", "lat_l2", "lat_dram", "l1_bytes_per_cycle", "l1_queue_cycles",
+    "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
+    "policy", "active_warps", "dram_line_bytes", "dram_banks",
+)
+CFG_FLOAT_FIELDS = (  # SimParams fields, as float64
+    "dram_bytes_per_cycle", "l2_bytes_per_cycle", "dram_line_service_cycles", "l1_hit_rate", "l2_hit_rate",
+)
+# memory statistics: bytes per level; loads' observed latency (sum, count) per level
+MEM_SLOTS = ("l1_bytes", "l2_bytes", "dram_bytes", "shared_bytes", "l1_lat", "l2_lat", "dram_lat",
+             "l1_loads", "l2_loads", "dram_loads")
+# GPU-wide memory queues: the cycle each becomes free (float: bytes move at fractional rates);
+# the DRAM bank queues are an array of their own (dram_q)
+Q_SLOTS = ("l2_free",)
+N_COUNTS = 4  # series columns 0-3: launched, resident, eligible, issued; then one per warp state
+G_SLOTS = (
+    "t",  # the next cycle to simulate
+    "next_block",  # the next block of the grid to place
+    "rr_sm",  # where the dispatcher's round-robin over SMs resumes
+    "exited",  # warps that have left
+    "done",  # 1 once every warp has left (or on deadlock)
+    "events",  # residency events written
+    "deadlock",  # 1: no warp can ever issue again (a model bug)
+    "free_block_slots",  # block places free GPU-wide
+    "overflow",  # entries in the unit-busy overflow list (see _add)
+    "pending",  # state changes queued for the next cycle (pend_slot, pend_state)
+)
+
+
+def _slots(name: str, fields: tuple[str, ...]) -> IntEnum:
+    return IntEnum(name, [(f.upper(), i) for i, f in enumerate(fields)])
+
+
+CFG_I = _slots("CFG_I", CFG_INT_FIELDS)
+CFG_F = _slots("CFG_F", CFG_FLOAT_FIELDS)
+G = _slots("G", G_SLOTS)
+MEM = _slots("MEM", MEM_SLOTS)
+Q = _slots("Q", Q_SLOTS)
 
 
 @njit
@@ -72,97 +136,191 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
     array reference counting into the hot loop."""
     w_phase[gi] = P_FREE
     b = w_block[gi]
-    ne = g[5]
+    ne = g[G.EVENTS]
     ev_t[ne] = when
     ev_sm[ne] = sm
     ev_d[ne] = -1
-    g[5] = ne + 1
-    g[3] += 1
+    g[G.EVENTS] = ne + 1
+    g[G.EXITED] += 1
     b_alive[b] -= 1
     if b_alive[b] == 0:
         b_end[b] = when
         sm_blocks[sm] -= 1
-        g[7] += 1  # a block slot became free
+        g[G.FREE_BLOCK_SLOTS] += 1  # a block slot became free
         for s2 in range(W):
             if w_block[sm * W + s2] == b:
                 w_block[sm * W + s2] = -1
 
 
+@njit(inline=True)
+def _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t):
+    """(the cycle warp gi's instruction pc can issue, at the earliest t; the kind of wait until then):
+    every register it reads, and the one it writes (in-order issue: RAW and WAW)."""
+    wake = t
+    kind = WAIT
+    r = p_dst[pc]
+    if r >= 0 and reg_ready[gi, r] > wake:
+        wake = reg_ready[gi, r]
+        kind = reg_kind[gi, r]
+    for q in range(p_src.shape[1]):
+        r = p_src[pc, q]
+        if r >= 0 and reg_ready[gi, r] > wake:
+            wake = reg_ready[gi, r]
+            kind = reg_kind[gi, r]
+    return wake, kind
+
+
+@njit(inline=True)
+def _due(when, t, out):
+    """Write into ``out`` the indices k with when[k] <= t, in order; return how many.
+
+    A tight loop of its own, without a branch per element: which warps or sub-partitions
+    are due is data-dependent, so a branch would mispredict. ``when`` is a contiguous
+    view (plain loads, no negative-index handling)."""
+    m = 0
+    for k in range(when.shape[0]):
+        out[m] = k
+        m += when[k] <= t
+    return m
+
+
+@njit(inline=True)
+def _later(when, t):
+    """The earliest when[k] after t (NEVER if none)."""
+    nxt = NEVER
+    for k in range(when.shape[0]):
+        w = when[k]
+        w = w if w > t else NEVER
+        nxt = w if w < nxt else nxt
+    return nxt
+
+
+@njit(inline=True)
+def _add(ub, ovf, g, w, col, amount):
+    """ub[w, col] += amount; a window past ub's end (a queue moving bytes far ahead) goes to the
+    overflow list ``ovf`` [(window, unit, amount)], merged by the engine after the chunk (the
+    loop never reallocates: an array it could replace would slow every access to it)."""
+    if w < ub.shape[0]:
+        ub[w, col] += amount
+        return
+    n = g[G.OVERFLOW]
+    if n >= ovf.shape[0]:  # full (not seen in practice): merge into the last entry, time approximate
+        n = ovf.shape[0] - 1
+        amount += ovf[n, 2]
+        w = np.int64(ovf[n, 0])
+        col = np.int64(ovf[n, 1])
+    else:
+        g[G.OVERFLOW] = n + 1
+    ovf[n, 0] = w
+    ovf[n, 1] = col
+    ovf[n, 2] = amount
+
+
+@njit(inline=True)
+def _spread(ub, ovf, g, col, start, length, amount, win_shift):
+    """Add ``amount`` spread evenly over cycles [start, start + length) (a DRAM line's transfer
+    may span windows)."""
+    end = start + length
+    w = np.int64(start) >> win_shift
+    while True:
+        edge = float((w + 1) << win_shift)
+        if edge >= end:
+            _add(ub, ovf, g, w, col, amount * (end - start) / length)
+            return
+        _add(ub, ovf, g, w, col, amount * (edge - start) / length)
+        start = edge
+        w += 1
+
+
 @njit
 def run_cycles(
-    # program
-    p_op, p_dst, p_src, p_req, loop,
-    # configuration (see engine._config_arrays)
-    cfg_i, cfg_f,
+    # program: per instruction op code, unit, result latency, registers, bytes moved
+    p_op, p_unit, p_lat, p_dst, p_src, p_req, loop,
+    # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
+    cfg_i, cfg_f, pipe_iv,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
     # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
     # trace's order) so that recording a cycle is a plain copy
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
     w_next, reg_ready, reg_kind,
     # sub-partition and SM state
-    sp_next, sp_last, sp_fma, sp_sfu, sp_mma, sm_l1, sm_smem, sm_blocks,
+    sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks,
     # blocks
     b_sm, b_start, b_end, b_alive, b_arrived, b_slot,
-    # scalars: g = [t, next block, round-robin SM, exited warps, done, events, deadlock, free block slots]
-    g, sc, dram_free, rng,
-    # outputs
+    # scalars (G_SLOTS), warp slots per state, memory queues (Q_SLOTS), DRAM banks, random state
+    g, sc, mq, dram_q, rng,
+    # outputs: residency events; per recorded SM the slot states; GPU-wide series (N_COUNTS
+    # counts, then warp slots per state); memory statistics (MEM_SLOTS); unit busy per window
     ev_t, ev_sm, ev_d,
-    rec_map, trace, counts, state_counts, mem_bytes,
+    rec_map, trace, series, mem, ub, ovf, win_shift,
+    pend_slot, pend_state,
     t_limit,
 ):
-    S = cfg_i[0]
-    W = cfg_i[1]
-    SP = cfg_i[2]
-    max_blocks_sm = cfg_i[3]
-    wpb = cfg_i[4]
-    total_blocks = cfg_i[5]
-    lat_fma = cfg_i[6]
-    lat_sfu = cfg_i[7]
-    lat_mma = cfg_i[8]
-    lat_shared = cfg_i[9]
-    lat_l1 = cfg_i[10]
-    lat_l2 = cfg_i[11]
-    lat_dram = cfg_i[12]
-    fma_int = cfg_i[13]
-    sfu_int = cfg_i[14]
-    mma_int = cfg_i[15]
-    l1_bpc = cfg_i[16]
-    l1_q = cfg_i[17]
-    sh_bpc = cfg_i[18]
-    sh_q = cfg_i[19]
-    launch_lat = cfg_i[20]
-    bar_lat = cfg_i[21]
-    policy = cfg_i[22]
-    active_cap = cfg_i[23]
+    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full."""
+    S = cfg_i[CFG_I.SM_COUNT]
+    W = cfg_i[CFG_I.WARPS_PER_SM]
+    SP = cfg_i[CFG_I.SUB_PARTITIONS]
+    max_blocks_sm = cfg_i[CFG_I.ACTIVE_BLOCKS_PER_SM]
+    wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
+    total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
+    lat_shared = cfg_i[CFG_I.LAT_SHARED]
+    lat_l1 = cfg_i[CFG_I.LAT_L1]
+    lat_l2 = cfg_i[CFG_I.LAT_L2]
+    lat_dram = cfg_i[CFG_I.LAT_DRAM]
+    l1_bpc = cfg_i[CFG_I.L1_BYTES_PER_CYCLE]
+    l1_q = cfg_i[CFG_I.L1_QUEUE_CYCLES]
+    sh_bpc = cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE]
+    sh_q = cfg_i[CFG_I.SHARED_QUEUE_CYCLES]
+    launch_lat = cfg_i[CFG_I.BLOCK_LAUNCH_LATENCY]
+    bar_lat = cfg_i[CFG_I.BARRIER_LATENCY]
+    policy = cfg_i[CFG_I.POLICY]
+    active_cap = cfg_i[CFG_I.ACTIVE_WARPS]
     total_warps = total_blocks * wpb
-    dram_bpc = cfg_f[0]
-    l1_hit = cfg_f[1]
-    l2_hit = cfg_f[2]
+    dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
+    l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
+    line_service = cfg_f[CFG_F.DRAM_LINE_SERVICE_CYCLES]
+    line_bytes = cfg_i[CFG_I.DRAM_LINE_BYTES]
+    banks = cfg_i[CFG_I.DRAM_BANKS]
+    line_transfer = banks * line_bytes / dram_bpc  # cycles a full line takes on its bank's share of the bus
+    long_windows = (1 << win_shift) >= 4 * line_transfer
+    l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
+    l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
     L = p_op.shape[0]
-    NSRC = p_src.shape[1]
     per_sp = W // SP
     n_rec = trace.shape[1]
-    n_states = state_counts.shape[1]
-    t0 = g[0]
+    n_cols = series.shape[1]
+    t0 = g[G.T]
     t = t0
     elig = np.zeros(per_sp, np.int64)
+    due_sp = np.zeros(S * SP, np.int64)
+    due = np.zeros(per_sp, np.int64)
+    sp_dense = np.zeros(S * SP, np.bool_)
     rng_state = rng[0]
 
-    while t < t_limit and g[4] == 0:
+    while t < t_limit and g[G.DONE] == 0:
         row = t - t0
+        # states that change at t without a visit (warps that issued at t - 1 and now wait)
+        for i in range(g[G.PENDING]):
+            s2 = pend_slot[i]
+            old = w_state[s2]
+            if old != pend_state[i]:
+                sc[old] -= 1
+                sc[pend_state[i]] += 1
+                w_state[s2] = pend_state[i]
+        g[G.PENDING] = 0
         # ------------------------------------------------------------ dispatch
-        if g[1] < total_blocks and g[7] > 0:
-            rr0 = g[2]
+        if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0:
+            rr0 = g[G.RR_SM]
             for i in range(S):
-                if g[1] >= total_blocks:
+                if g[G.NEXT_BLOCK] >= total_blocks:
                     break
                 sm = (rr0 + i) % S
                 if sm_blocks[sm] >= max_blocks_sm:
                     continue
-                b = g[1]
-                g[1] += 1
+                b = g[G.NEXT_BLOCK]
+                g[G.NEXT_BLOCK] += 1
                 sm_blocks[sm] += 1
-                g[7] -= 1
+                g[G.FREE_BLOCK_SLOTS] -= 1
                 start = t + launch_lat
                 b_sm[b] = sm
                 b_start[b] = start
@@ -192,114 +350,123 @@ def run_cycles(
                     spi = sm * SP + slot % SP
                     if start < sp_next[spi]:
                         sp_next[spi] = start
-                    ne = g[5]
+                    ne = g[G.EVENTS]
                     ev_t[ne] = start
                     ev_sm[ne] = sm
                     ev_d[ne] = 1
-                    g[5] = ne + 1
+                    g[G.EVENTS] = ne + 1
                     k += 1
-                g[2] = (sm + 1) % S
+                g[G.RR_SM] = (sm + 1) % S
         # ------------------------------------------------------------ issue
         issued_total = 0
         leaving_next = 0  # warps whose EXIT issued this cycle: still launched until t + 1
-        for sm in range(S):
-            for sp in range(SP):
-                spi = sm * SP + sp
-                if t < sp_next[spi]:
-                    continue  # nothing in this sub-partition can change this cycle
-                base = sm * W + sp * per_sp  # this sub-partition's warps are contiguous
-                sbase = sm * W + sp  # its warp slots, SP apart (w_state)
-                n_el = 0
-                nxt = NEVER
+        # the sub-partitions where something can change this cycle (the rest are skipped)
+        n_sp = _due(sp_next, t, due_sp)
+        for d in range(n_sp):
+            spi = due_sp[d]
+            sm = spi // SP
+            sp = spi - sm * SP
+            base = sm * W + sp * per_sp  # this sub-partition's warps are contiguous
+            sbase = sm * W + sp  # its warp slots, SP apart (w_state)
+            n_el = 0
+            el_mask = np.int64(0)  # bit k: warp k of this sub-partition is eligible this cycle
+            nxt = NEVER
+            # the warps whose state may change now; the rest keep theirs, and the earliest of their
+            # w_next bounds this sub-partition's next visit. Where most warps were due last time
+            # (compute-bound), a plain loop predicts well; where few were (waiting on memory), which
+            # ones are due is data-dependent, and a branch-free scan avoids the mispredictions.
+            if sp_dense[spi]:
+                n_due = 0
                 for k in range(per_sp):
-                    gi = base + k
-                    wn = w_next[gi]
-                    if wn > t:  # its state cannot change before wn: keep it, skip the classification
+                    wn = w_next[base + k]
+                    if wn > t:
                         if wn < nxt:
                             nxt = wn
-                        continue
-                    ph = w_phase[gi]
-                    st = EMPTY
-                    when = NEVER  # earliest cycle this warp's state may change
-                    if ph == P_PENDING:
-                        if t >= w_start[gi]:
-                            ph = P_RUN
-                            w_phase[gi] = P_RUN
-                            if policy == TWO_LEVEL:
-                                cnt = 0
-                                for kk in range(per_sp):
-                                    g2 = base + kk
-                                    if w_tl[g2] == 1 and w_phase[g2] >= P_RUN:
-                                        cnt += 1
-                                w_tl[gi] = 1 if cnt < active_cap else 0
-                        else:
-                            when = w_start[gi]
-                    if ph == P_RUN:
-                        if t < w_wake[gi]:
-                            st = w_wkind[gi]
-                            when = w_wake[gi]
-                        elif w_iter[gi] >= loop:
-                            st = SELECTED  # EXIT is always ready
-                        else:
-                            pc = w_pc[gi]
-                            ready = True
-                            if w_wkind[gi] != READY:
-                                # scoreboard: every register it reads, and the one it writes
-                                wake = t
-                                kind = WAIT
-                                r = p_dst[pc]
-                                if r >= 0 and reg_ready[gi, r] > wake:
-                                    wake = reg_ready[gi, r]
-                                    kind = reg_kind[gi, r]
-                                for q in range(NSRC):
-                                    r = p_src[pc, q]
-                                    if r >= 0 and reg_ready[gi, r] > wake:
-                                        wake = reg_ready[gi, r]
-                                        kind = reg_kind[gi, r]
-                                if wake > t:
-                                    w_wake[gi] = wake
-                                    w_wkind[gi] = kind
-                                    st = kind
-                                    when = wake
-                                    ready = False
-                                else:
-                                    w_wkind[gi] = READY
-                            if ready:
-                                op = p_op[pc]
-                                st = SELECTED
-                                if op == FMA:
-                                    if sp_fma[spi] > t:
+                    else:
+                        due[n_due] = k
+                        n_due += 1
+            else:
+                mine = w_next[base:base + per_sp]
+                n_due = _due(mine, t, due)
+                nxt = _later(mine, t)
+            sp_dense[spi] = 2 * n_due >= per_sp
+            for j in range(n_due):
+                k = due[j]
+                gi = base + k
+                ph = w_phase[gi]
+                st = EMPTY
+                when = NEVER  # earliest cycle this warp's state may change
+                if ph == P_PENDING:
+                    if t >= w_start[gi]:
+                        ph = P_RUN
+                        w_phase[gi] = P_RUN
+                        if policy == TWO_LEVEL:
+                            cnt = 0
+                            for kk in range(per_sp):
+                                g2 = base + kk
+                                if w_tl[g2] == 1 and w_phase[g2] >= P_RUN:
+                                    cnt += 1
+                            w_tl[gi] = 1 if cnt < active_cap else 0
+                    else:
+                        when = w_start[gi]
+                if ph == P_RUN:
+                    if t < w_wake[gi]:
+                        st = w_wkind[gi] & (RESOLVED - 1)
+                        when = w_wake[gi]
+                    elif w_iter[gi] >= loop:
+                        st = SELECTED  # EXIT is always ready
+                    else:
+                        pc = w_pc[gi]
+                        ready = True
+                        if w_wkind[gi] < RESOLVED:
+                            wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t)
+                            if wake > t:
+                                w_wake[gi] = wake
+                                w_wkind[gi] = kind
+                                st = kind
+                                when = wake
+                                ready = False
+                            else:
+                                w_wkind[gi] = READY
+                        if ready:
+                            op = p_op[pc]
+                            st = SELECTED
+                            u = p_unit[pc]
+                            if u >= FIRST_PIPE and u <= LAST_PIPE:
+                                free = sp_pipe[spi, u - FIRST_PIPE]
+                                if free >= t + 1:  # the pipe does not free within this cycle
+                                    if u != LSU:
                                         st = MATH_THROTTLE
-                                        when = sp_fma[spi]
-                                elif op == SFU:
-                                    if sp_sfu[spi] > t:
-                                        st = MATH_THROTTLE
-                                        when = sp_sfu[spi]
-                                elif op == MMA:
-                                    if sp_mma[spi] > t:
-                                        st = MATH_THROTTLE
-                                        when = sp_mma[spi]
-                                elif op == LDG or op == STG:
-                                    if sm_l1[sm] - t > l1_q:
+                                    elif op == LDG or op == STG:
                                         st = LG_THROTTLE
-                                        when = sm_l1[sm] - l1_q
-                                elif op == LDS or op == STS:
-                                    if sm_smem[sm] - t > sh_q:
+                                    else:
                                         st = MIO_THROTTLE
-                                        when = sm_smem[sm] - sh_q
-                    elif ph == P_BARRIER:
-                        st = BARRIER
-                    elif ph == P_DRAIN:
-                        if t >= w_drain[gi]:
-                            _exit_warp(gi, sm, W, t, w_phase, w_block, b_alive, b_end, sm_blocks, g,
-                                       ev_t, ev_sm, ev_d)
-                        else:
-                            st = DRAIN
-                            when = w_drain[gi]
-                    if st == SELECTED:
-                        elig[n_el] = k
-                        n_el += 1
-                        when = t + 1
+                                    when = np.int64(free)
+                            if st != SELECTED:
+                                pass
+                            elif op == LDG or op == STG:
+                                if sm_l1[sm] - t > l1_q:
+                                    st = LG_THROTTLE
+                                    when = sm_l1[sm] - l1_q
+                            elif op == LDS or op == STS:
+                                if sm_smem[sm] - t > sh_q:
+                                    st = MIO_THROTTLE
+                                    when = sm_smem[sm] - sh_q
+                elif ph == P_BARRIER:
+                    st = BARRIER
+                elif ph == P_DRAIN:
+                    if t >= w_drain[gi]:
+                        _exit_warp(gi, sm, W, t, w_phase, w_block, b_alive, b_end, sm_blocks, g,
+                                   ev_t, ev_sm, ev_d)
+                    else:
+                        st = DRAIN
+                        when = w_drain[gi]
+                if st == SELECTED:  # eligible: its state (selected or not) is written after the pick,
+                    elig[n_el] = k  # and its next check (t + 1, or later if it issues) after the issue
+                    n_el += 1
+                    el_mask |= np.int64(1) << k
+                    w_next[gi] = t + 1
+                else:
                     old = w_state[sbase + k * SP]
                     if old != st:
                         sc[old] -= 1
@@ -308,164 +475,216 @@ def run_cycles(
                     w_next[gi] = when
                     if when < nxt:
                         nxt = when
-                if n_el > 0:
-                    # -- two-level: stalled-on-memory warps leave the active set, ready ones join
-                    if policy == TWO_LEVEL:
-                        cnt = 0
-                        for k in range(per_sp):
-                            gi = base + k
-                            if w_tl[gi] == 1 and w_phase[gi] >= P_RUN:
-                                if w_state[sbase + k * SP] == LONG_SB:
-                                    w_tl[gi] = 0
-                                else:
-                                    cnt += 1
-                        while cnt < active_cap:
-                            best = -1
-                            best_age = NEVER
-                            for j in range(n_el):
-                                gi = base + elig[j]
-                                if w_tl[gi] == 0 and w_age[gi] < best_age:
-                                    best = j
-                                    best_age = w_age[gi]
-                            if best < 0:
-                                break
-                            w_tl[base + elig[best]] = 1
-                            cnt += 1
-                    # -- pick one eligible warp by the policy
-                    pick = -1
-                    last = sp_last[spi]
-                    if policy == GTO:  # greedy: stay with the last warp while it is ready
-                        for j in range(n_el):
-                            if elig[j] == last:
-                                pick = last
-                                break
-                    elif policy == LRR or policy == TWO_LEVEL:
-                        # round-robin after the last issued warp (two-level: within the active set)
-                        best_d = per_sp + 1
-                        for j in range(n_el):
-                            k = elig[j]
-                            if policy == TWO_LEVEL and w_tl[base + k] == 0:
-                                continue
-                            d = k - last - 1  # distance after the last issued warp, circular
-                            if d < 0:
-                                d += per_sp
-                            if d < best_d:
-                                best_d = d
-                                pick = k
-                    if pick < 0:  # oldest; GTO after a stall; two-level with no active warp ready
+            if n_el > 0:
+                # -- two-level: stalled-on-memory warps leave the active set, ready ones join
+                if policy == TWO_LEVEL:
+                    cnt = 0
+                    for k in range(per_sp):
+                        gi = base + k
+                        if w_tl[gi] == 1 and w_phase[gi] >= P_RUN:
+                            if (el_mask >> k) & 1 == 0 and w_state[sbase + k * SP] == LONG_SB:
+                                w_tl[gi] = 0
+                            else:
+                                cnt += 1
+                    while cnt < active_cap:
+                        best = -1
                         best_age = NEVER
                         for j in range(n_el):
-                            a = w_age[base + elig[j]]
-                            if a < best_age:
-                                best_age = a
-                                pick = elig[j]
+                            gi = base + elig[j]
+                            if w_tl[gi] == 0 and w_age[gi] < best_age:
+                                best = j
+                                best_age = w_age[gi]
+                        if best < 0:
+                            break
+                        w_tl[base + elig[best]] = 1
+                        cnt += 1
+                # -- pick one eligible warp by the policy
+                pick = -1
+                last = sp_last[spi]
+                if policy == GTO:  # greedy: stay with the last warp while it is ready
                     for j in range(n_el):
-                        if elig[j] != pick:
-                            s2 = sbase + elig[j] * SP
-                            sc[w_state[s2]] -= 1
-                            sc[NOT_SELECTED] += 1
-                            w_state[s2] = NOT_SELECTED
-                    sp_last[spi] = pick
-                    issued_total += 1
-                    nxt = t + 1
-                    # -- issue the picked warp's instruction
-                    gi = base + pick
-                    b = w_block[gi]
-                    if w_iter[gi] >= loop:  # EXIT
-                        if w_drain[gi] > t + 1:
-                            w_phase[gi] = P_DRAIN
-                        else:
-                            _exit_warp(gi, sm, W, t + 1, w_phase, w_block, b_alive, b_end, sm_blocks, g,
-                                       ev_t, ev_sm, ev_d)
-                            leaving_next += 1
+                        if elig[j] == last:
+                            pick = last
+                            break
+                elif policy == LRR or policy == TWO_LEVEL:
+                    # round-robin after the last issued warp (two-level: within the active set)
+                    best_d = per_sp + 1
+                    for j in range(n_el):
+                        k = elig[j]
+                        if policy == TWO_LEVEL and w_tl[base + k] == 0:
+                            continue
+                        d = k - last - 1  # distance after the last issued warp, circular
+                        if d < 0:
+                            d += per_sp
+                        if d < best_d:
+                            best_d = d
+                            pick = k
+                if pick < 0:  # oldest; GTO after a stall; two-level with no active warp ready
+                    best_age = NEVER
+                    for j in range(n_el):
+                        a = w_age[base + elig[j]]
+                        if a < best_age:
+                            best_age = a
+                            pick = elig[j]
+                for j in range(n_el):
+                    s2 = sbase + elig[j] * SP
+                    new = SELECTED if elig[j] == pick else NOT_SELECTED
+                    old = w_state[s2]
+                    if old != new:
+                        sc[old] -= 1
+                        sc[new] += 1
+                        w_state[s2] = new
+                sp_last[spi] = pick
+                issued_total += 1
+                if n_el > 1 and t + 1 < nxt:
+                    nxt = t + 1  # the warps not picked try again next cycle
+                picked_next = t + 1  # the picked warp's next possible change (later if it waits: below)
+                # -- issue the picked warp's instruction
+                gi = base + pick
+                b = w_block[gi]
+                if w_iter[gi] >= loop:  # EXIT
+                    if w_drain[gi] > t + 1:
+                        w_phase[gi] = P_DRAIN
                     else:
-                        pc = w_pc[gi]
-                        op = p_op[pc]
-                        dst = p_dst[pc]
-                        if op == FMA:
-                            sp_fma[spi] = t + fma_int
-                            reg_ready[gi, dst] = t + lat_fma
-                            reg_kind[gi, dst] = WAIT
-                        elif op == SFU:
-                            sp_sfu[spi] = t + sfu_int
-                            reg_ready[gi, dst] = t + lat_sfu
+                        _exit_warp(gi, sm, W, t + 1, w_phase, w_block, b_alive, b_end, sm_blocks, g,
+                                   ev_t, ev_sm, ev_d)
+                        leaving_next += 1
+                else:
+                    pc = w_pc[gi]
+                    op = p_op[pc]
+                    dst = p_dst[pc]
+                    u = p_unit[pc]
+                    wt = t >> win_shift
+                    if u >= FIRST_PIPE and u <= LAST_PIPE:  # the instruction holds its pipe
+                        pi = u - FIRST_PIPE
+                        f0 = sp_pipe[spi, pi]
+                        if f0 < t:
+                            f0 = t
+                        sp_pipe[spi, pi] = f0 + pipe_iv[pi]
+                        ub[wt, u] += pipe_iv[pi]
+                    if op == LDG or op == STG:
+                        nbytes = p_req[pc]
+                        waves = (nbytes + l1_bpc - 1) // l1_bpc
+                        t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
+                        sm_l1[sm] = t_l1 + waves
+                        ub[t_l1 >> win_shift, L1] += waves
+                        rng_state, draw = _splitmix(rng_state)
+                        arrive = t_l1 + waves  # the request leaves L1TEX
+                        if draw < l1_hit and op == LDG:
+                            level = 0
+                            done_at = arrive + lat_l1
+                            mem[MEM.L1_BYTES] += nbytes
+                        else:
+                            # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
+                            b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
+                            mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
+                            _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
+                            if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
+                                level = 1
+                                done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
+                                mem[MEM.L2_BYTES] += nbytes
+                            else:
+                                # device memory: each line waits for its (random) bank
+                                level = 2
+                                waited = 0.0
+                                left = nbytes
+                                while left > 0:
+                                    rng_state, pick_bank = _splitmix(rng_state)
+                                    q = np.int64(pick_bank * banks)
+                                    bq = dram_q[q] if dram_q[q] > b2 else b2
+                                    dram_q[q] = bq + line_service
+                                    if bq - b2 > waited:
+                                        waited = bq - b2
+                                    moved = line_bytes if left > line_bytes else left
+                                    left -= moved
+                                    # the bytes cross the bus during the line's transfer: at its midpoint
+                                    # when windows are long, else spread over the windows it spans
+                                    if long_windows:
+                                        _add(ub, ovf, g, np.int64(bq + 0.5 * line_transfer) >> win_shift, DRAM,
+                                             moved / dram_bpc)
+                                    else:
+                                        _spread(ub, ovf, g, DRAM, bq, line_transfer, moved / dram_bpc, win_shift)
+                                done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
+                                mem[MEM.DRAM_BYTES] += nbytes
+                        if op == LDG:
+                            reg_ready[gi, dst] = done_at
+                            reg_kind[gi, dst] = LONG_SB
+                            mem[MEM.L1_LAT + level] += done_at - t
+                            mem[MEM.L1_LOADS + level] += 1
+                        elif done_at > w_drain[gi]:
+                            w_drain[gi] = done_at
+                    elif op == LDS or op == STS:
+                        waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
+                        t_s = sm_smem[sm] if sm_smem[sm] > t else t
+                        sm_smem[sm] = t_s + waves
+                        ub[t_s >> win_shift, SHARED] += waves
+                        mem[MEM.SHARED_BYTES] += p_req[pc]
+                        if op == LDS:
+                            reg_ready[gi, dst] = t_s + waves + lat_shared
                             reg_kind[gi, dst] = SHORT_SB
-                        elif op == MMA:
-                            sp_mma[spi] = t + mma_int
-                            reg_ready[gi, dst] = t + lat_mma
-                            reg_kind[gi, dst] = WAIT
-                        elif op == LDG or op == STG:
-                            nbytes = p_req[pc]
-                            waves = (nbytes + l1_bpc - 1) // l1_bpc
-                            t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
-                            sm_l1[sm] = t_l1 + waves
-                            rng_state, u = _splitmix(rng_state)
-                            if u < l1_hit and op == LDG:
-                                done_at = t_l1 + waves + lat_l1
-                                mem_bytes[0] += nbytes
-                            elif u < l1_hit + (1.0 - l1_hit) * l2_hit:
-                                done_at = t_l1 + waves + lat_l2
-                                mem_bytes[1] += nbytes
-                            else:
-                                begin = dram_free[0] if dram_free[0] > t_l1 else float(t_l1)
-                                dram_free[0] = begin + nbytes / dram_bpc
-                                done_at = np.int64(np.ceil(dram_free[0])) + waves + lat_dram
-                                mem_bytes[2] += nbytes
-                            if op == LDG:
-                                reg_ready[gi, dst] = done_at
-                                reg_kind[gi, dst] = LONG_SB
-                            elif done_at > w_drain[gi]:
-                                w_drain[gi] = done_at
-                        elif op == LDS or op == STS:
-                            waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
-                            t_s = sm_smem[sm] if sm_smem[sm] > t else t
-                            sm_smem[sm] = t_s + waves
-                            mem_bytes[3] += p_req[pc]
-                            if op == LDS:
-                                reg_ready[gi, dst] = t_s + waves + lat_shared
-                                reg_kind[gi, dst] = SHORT_SB
-                        pc += 1
-                        if pc == L:
-                            pc = 0
-                            w_iter[gi] += 1
-                        w_pc[gi] = pc
-                        w_wake[gi] = t + 1  # one instruction per warp per cycle
-                        w_wkind[gi] = WAIT
-                        if op == SYNC:
-                            b_arrived[b] += 1
-                            if b_arrived[b] >= b_alive[b]:
-                                # last arrival: release every warp of the block
-                                b_arrived[b] = 0
-                                for s2 in range(W):
-                                    g2 = sm * W + s2
-                                    if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
-                                        w_phase[g2] = P_RUN
-                                        w_wake[g2] = t + bar_lat
-                                        w_wkind[g2] = BARRIER
-                                        w_next[g2] = t  # reclassify now if its sub-partition comes later
-                                        # this cycle (it may still show the cycle it arrived), else next cycle
-                                        sp2 = sm * SP + s2 // per_sp
-                                        if t + 1 < sp_next[sp2]:
-                                            sp_next[sp2] = t + 1
-                            else:
-                                w_phase[gi] = P_BARRIER
-                sp_next[spi] = nxt
+                    elif dst >= 0:  # an arithmetic result, ready after the instruction's fixed latency
+                        reg_ready[gi, dst] = t + p_lat[pc]
+                        reg_kind[gi, dst] = SHORT_SB if u == SFU else WAIT
+                    pc += 1
+                    if pc == L:
+                        pc = 0
+                        w_iter[gi] += 1
+                    w_pc[gi] = pc
+                    w_wake[gi] = t + 1  # one instruction per warp per cycle
+                    w_wkind[gi] = WAIT
+                    if op != SYNC and w_iter[gi] < loop:
+                        # the next instruction's scoreboard is known now (the ready times of its
+                        # registers were fixed when their producers issued): resolve it once, here
+                        wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t + 1)
+                        w_wake[gi] = wake
+                        w_wkind[gi] = kind | RESOLVED
+                        if wake > t + 1:
+                            # it waits from the next cycle until wake: its state changes then without a
+                            # visit (applied at the start of t + 1), and nothing else changes it before
+                            n = g[G.PENDING]
+                            pend_slot[n] = sbase + pick * SP
+                            pend_state[n] = kind
+                            g[G.PENDING] = n + 1
+                            w_next[gi] = wake
+                            picked_next = wake
+                    if op == SYNC:
+                        b_arrived[b] += 1
+                        if b_arrived[b] >= b_alive[b]:
+                            # last arrival: release every warp of the block
+                            b_arrived[b] = 0
+                            for s2 in range(W):
+                                g2 = sm * W + s2
+                                if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
+                                    w_phase[g2] = P_RUN
+                                    w_wake[g2] = t + bar_lat
+                                    w_wkind[g2] = BARRIER
+                                    w_next[g2] = t  # reclassify now if its sub-partition comes later
+                                    # this cycle (it may still show the cycle it arrived), else next cycle
+                                    sp2 = sm * SP + s2 // per_sp
+                                    if t + 1 < sp_next[sp2]:
+                                        sp_next[sp2] = t + 1
+                        else:
+                            w_phase[gi] = P_BARRIER
+                if picked_next < nxt:
+                    nxt = picked_next
+            sp_next[spi] = nxt
         # ------------------------------------------------------------ record cycle t
         n_res = S * W - sc[EMPTY]
-        counts[row, 0] = total_warps - (g[3] - leaving_next)
-        counts[row, 1] = n_res
-        counts[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
-        counts[row, 3] = issued_total
-        for c in range(n_states):
-            state_counts[row, c] = sc[c]
+        series[row, 0] = total_warps - (g[G.EXITED] - leaving_next)
+        series[row, 1] = n_res
+        series[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
+        series[row, 3] = issued_total
+        for c in range(n_cols - N_COUNTS):
+            series[row, N_COUNTS + c] = sc[c]
+        ub[t >> win_shift, ISSUE] += issued_total
         for sm in range(S):
             ri = rec_map[sm]
             if ri >= 0:
                 src = sm * W
                 for s2 in range(W):  # a plain copy: w_state is in slot order
                     trace[row, ri, s2] = w_state[src + s2]
-        if g[3] == total_warps:
-            g[4] = 1
+        if g[G.EXITED] == total_warps:
+            g[G.DONE] = 1
             t += 1
             break
         # ------------------------------------------------------------ skip an idle stretch
@@ -475,24 +694,24 @@ def run_cycles(
             for spi in range(S * SP):
                 if sp_next[spi] < nxt:
                     nxt = sp_next[spi]
-            if g[1] < total_blocks and g[7] > 0 and t + 1 < nxt:
+            if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0 and t + 1 < nxt:
                 nxt = t + 1
             if nxt >= NEVER:
-                g[6] = 1  # nothing can ever change: a model bug, reported by the engine
-                g[4] = 1
+                g[G.DEADLOCK] = 1  # nothing can ever change: a model bug, reported by the engine
+                g[G.DONE] = 1
                 t += 1
                 break
             if nxt > t + 1:
                 nt = nxt if nxt < t_limit else t_limit
                 for rr in range(row + 1, nt - t0):
-                    counts[rr, 0] = total_warps - g[3]
-                    for c in range(1, 4):
-                        counts[rr, c] = counts[row, c]
-                    for c in range(n_states):
-                        state_counts[rr, c] = state_counts[row, c]
+                    series[rr, 0] = total_warps - g[G.EXITED]
+                    for c in range(1, n_cols):
+                        series[rr, c] = series[row, c]
                     for ri in range(n_rec):
                         for s2 in range(W):
                             trace[rr, ri, s2] = trace[row, ri, s2]
         t = nt
-    g[0] = t
+        if g[G.OVERFLOW] > ovf.shape[0] // 2:
+            break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
+    g[G.T] = t
     rng[0] = rng_state

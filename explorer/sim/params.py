@@ -17,6 +17,7 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
 from explorer.occupancy import occupancy_for_launch, why_no_block_fits
 from explorer.paths import resource
+from explorer.sim.units import tensor_flops_per_clock_per_sm, unit_facts
 
 MMA_FLOPS = 2 * 16 * 8 * 16  # one m16n8k16 MMA instruction (per warp)
 
@@ -43,16 +44,23 @@ class SimParams:
     lat_l1: int
     lat_l2: int
     lat_dram: int
-    # pipe issue intervals per sub-partition (cycles between warp-instructions)
-    fma_interval: int
-    sfu_interval: int
-    mma_interval: int
+    # pipe issue intervals per sub-partition (cycles a warp-instruction holds the pipe;
+    # fractional where lanes or FLOP rates do not divide evenly)
+    fma_interval: float
+    int_interval: float
+    sfu_interval: float
+    mma_interval: float
+    lsu_interval: float
     # memory system
     l1_bytes_per_cycle: int
     l1_queue_cycles: int
     shared_bytes_per_cycle: int
     shared_queue_cycles: int
-    dram_bytes_per_cycle: float
+    dram_bytes_per_cycle: float  # the datasheet bandwidth, per cycle of clock_mhz
+    l2_bytes_per_cycle: float  # GPU-wide L2 bandwidth to the SMs
+    dram_line_bytes: int  # device memory: lines over random bank queues (sim_model.toml [dram])
+    dram_line_transfer_cycles: float
+    dram_line_overhead_cycles: float
     l1_hit_rate: float
     l2_hit_rate: float
     # dispatch and barriers
@@ -62,19 +70,36 @@ class SimParams:
     policy: int
     active_warps: int
     seed: int
-    clock_mhz: int
+    clock_mhz: float  # the clock the kernel runs at: boost, or the Tensor clock for a kernel using Tensor Cores
 
     def with_memory(self, **changes) -> "SimParams":
         """A copy with calibrated memory figures (lat_dram, dram_bytes_per_cycle, ...)."""
         return replace(self, **changes)
 
+    @property
+    def dram_banks(self) -> int:
+        """Bank queues that, all busy, move exactly dram_bytes_per_cycle (each a line per line transfer)."""
+        return max(1, round(self.dram_bytes_per_cycle * self.dram_line_transfer_cycles / self.dram_line_bytes))
 
-def _interval(lanes_per_sub_partition: int, warp_size: int) -> int:
-    return max(1, -(-warp_size // lanes_per_sub_partition))
+    @property
+    def dram_line_service_cycles(self) -> float:
+        """Cycles one bank is busy per line: its share of the bandwidth, plus the per-line overhead."""
+        return self.dram_banks * self.dram_line_bytes / self.dram_bytes_per_cycle + self.dram_line_overhead_cycles
+
+    @property
+    def pipe_intervals(self) -> tuple[float, ...]:
+        """Per pipe of a sub-partition, in explorer.sim.units order (FP32, INT, SFU, TENSOR, LSU)."""
+        return (self.fma_interval, self.int_interval, self.sfu_interval, self.mma_interval, self.lsu_interval)
 
 
-def params_for(scenario: Scenario) -> SimParams:
-    """SimParams for a scenario; a launch that fits no block is an InputError naming the limiter."""
+def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> SimParams:
+    """SimParams for a scenario; a launch that fits no block is an InputError naming the limiter.
+
+    A kernel that uses Tensor Cores (its workload has an ``mma``, or ``uses_tensor_cores``)
+    runs at the clock NVIDIA states the Tensor peak at (gpu_throughput.toml
+    tensor_clock_mhz: 1830 MHz on H100, not the 1980 MHz boost); others at the boost
+    clock. Cycles convert to time, and bandwidths to bytes per cycle, at that clock.
+    """
     gpu: GpuSpec = scenario.gpu
     arch = gpu.arch
     launch = scenario.launch
@@ -85,8 +110,13 @@ def params_for(scenario: Scenario) -> SimParams:
     limit = consts["trace"]["max_blocks"]
     if launch.total_blocks > limit:
         raise InputError("launch.grid", f"{launch.total_blocks} blocks is above the simulator's limit of {limit}")
-    per_sp_flops_per_clk = gpu.tensor_fp16_tflops * 1e12 / (gpu.sm_count * arch.sub_partitions * gpu.boost_clock_mhz * 1e6)
+    facts = unit_facts(gpu)
     wl = scenario.workload
+    if uses_tensor_cores is None:
+        uses_tensor_cores = any(op.op == "mma" for op in wl.body)
+    clock = facts.tensor_clock_mhz.value if uses_tensor_cores else float(gpu.boost_clock_mhz)
+    warp = arch.warp_size
+    dram = consts["dram"]
     return SimParams(
         sm_count=gpu.sm_count,
         warps_per_sm=arch.max_warps_per_sm,
@@ -101,14 +131,20 @@ def params_for(scenario: Scenario) -> SimParams:
         lat_l1=gpu.lat_l1,
         lat_l2=gpu.lat_l2,
         lat_dram=gpu.lat_dram,
-        fma_interval=_interval(arch.fp32_lanes_per_sub_partition, arch.warp_size),
-        sfu_interval=_interval(arch.sfu_lanes_per_sub_partition, arch.warp_size),
-        mma_interval=max(1, round(MMA_FLOPS / per_sp_flops_per_clk)),
+        fma_interval=warp / arch.fp32_lanes_per_sub_partition,
+        int_interval=warp / facts.int32_lanes.value,
+        sfu_interval=warp / arch.sfu_lanes_per_sub_partition,
+        mma_interval=MMA_FLOPS / (tensor_flops_per_clock_per_sm(gpu) / arch.sub_partitions),
+        lsu_interval=warp / facts.lsu_lanes.value,
         l1_bytes_per_cycle=consts["l1tex"]["bytes_per_cycle"],
         l1_queue_cycles=consts["l1tex"]["queue_cycles"],
         shared_bytes_per_cycle=consts["shared"]["bytes_per_cycle"],
         shared_queue_cycles=consts["shared"]["queue_cycles"],
-        dram_bytes_per_cycle=gpu.dram_bytes_per_cycle * consts["dram"]["efficiency"],
+        dram_bytes_per_cycle=gpu.memory_bandwidth_gbs * 1e9 / (clock * 1e6),
+        l2_bytes_per_cycle=facts.l2_bytes_per_clock.value,
+        dram_line_bytes=int(dram["line_bytes"]),
+        dram_line_transfer_cycles=dram["line_transfer_ns"] * clock / 1000.0,
+        dram_line_overhead_cycles=dram["line_overhead_ns"] * clock / 1000.0,
         l1_hit_rate=wl.l1_hit_rate,
         l2_hit_rate=wl.l2_hit_rate,
         block_launch_latency=consts["dispatch"]["block_launch_latency"],
@@ -116,5 +152,5 @@ def params_for(scenario: Scenario) -> SimParams:
         policy=POLICIES.index(scenario.scheduler.policy),
         active_warps=scenario.scheduler.active_warps,
         seed=scenario.seed,
-        clock_mhz=gpu.boost_clock_mhz,
+        clock_mhz=clock,
     )

@@ -13,6 +13,11 @@ Register rule (also documented in ``explorer.model.workload``):
   are loop-carried; ``ilp`` chains interleave;
 - an SFU step is a chain on one register (x = exp(x); x = rsqrt(x));
 - a store reads the previous step's results and writes nothing.
+
+Besides its op code, every instruction names the throughput unit that executes it
+(``unit``, see ``explorer.sim.units``) and its fixed result latency (``latency``; -1:
+the GPU's figure for that unit, from the catalog), so a program built another way
+(e.g. from SASS) can map each of its instructions onto the same units.
 """
 
 from __future__ import annotations
@@ -22,10 +27,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.model.workload import Workload
+from explorer.sim import units
 
-FMA, SFU, MMA, LDG, STG, LDS, STS, SYNC, EXIT = range(9)
+# IALU: an integer instruction (IADD3, IMAD, LOP3...): no Workload op makes one, a
+# program built from SASS does.
+FMA, SFU, MMA, LDG, STG, LDS, STS, SYNC, EXIT, IALU = range(10)
 OPCODE = {"ffma": FMA, "sfu": SFU, "mma": MMA, "ldg": LDG, "stg": STG, "lds": LDS, "sts": STS, "sync": SYNC}
-OPNAME = {v: k for k, v in OPCODE.items()} | {EXIT: "exit"}
+OPNAME = {v: k for k, v in OPCODE.items()} | {EXIT: "exit", IALU: "ialu"}
+# the unit each op code runs on (a SASS program may choose per instruction)
+UNIT_OF = {FMA: units.FP32, SFU: units.SFU, MMA: units.TENSOR, IALU: units.INT, LDG: units.LSU, STG: units.LSU,
+           LDS: units.LSU, STS: units.LSU, SYNC: units.ISSUE}
 MAX_SRC = 4
 MAX_REGS = 255  # virtual registers of the model, not the kernel's allocation
 
@@ -39,6 +50,12 @@ class Program:
     useful_bytes: np.ndarray  # int32[L]: bytes the threads asked for
     loop: int
     n_regs: int
+    unit: np.ndarray  # int8[L]: the throughput unit that executes it (explorer.sim.units)
+    latency: np.ndarray  # int32[L]: fixed result latency in cycles; -1 = the GPU's figure for its unit
+
+    @property
+    def uses_tensor_cores(self) -> bool:
+        return bool((self.unit == units.TENSOR).any())
 
     @property
     def body_length(self) -> int:
@@ -102,4 +119,6 @@ def build_program(workload: Workload) -> Program:
         useful_bytes=np.asarray(useful, dtype=np.int32),
         loop=workload.loop,
         n_regs=max(1, next_reg),
+        unit=np.asarray([UNIT_OF[c] for c in ops], dtype=np.int8),
+        latency=np.full(len(ops), -1, dtype=np.int32),
     )

@@ -1,4 +1,13 @@
-"""What a simulation produced, and the summary metrics of the ``simulate --json`` contract."""
+"""What a simulation produced, and the summary metrics of the ``simulate --json`` contract.
+
+GPU-wide per-cycle series may be binned on long runs: ``series_stride`` cycles per
+row (1: exact per cycle). ``counts``/``state_counts`` are then each bin's mean
+(float32), ``counts_min``/``counts_max`` (and the state equivalents) its extremes,
+``series_cycles`` the first cycle of every row, and ``row_of(cycle)`` the row
+holding a cycle. Totals in the summary are exact whatever the stride. The per-slot
+``trace`` covers the first ``trace_cycles`` cycles (all of them unless the run was
+too long to keep even one SM).
+"""
 
 from __future__ import annotations
 
@@ -11,9 +20,23 @@ from explorer.model.scenario import Scenario
 from explorer.occupancy import occupancy_for_launch
 from explorer.sim.params import SimParams
 from explorer.sim.states import EMPTY, NAMES
+from explorer.sim.units import UNITS, unit_peaks
 from explorer.timeline import BlockRecords, Residency
 
 COUNT_NAMES = ("launched", "resident", "eligible", "issued")
+N_COUNTS = len(COUNT_NAMES)
+UNKNOWN = 255  # states_at: a slot whose state the run did not keep
+
+
+@dataclass(frozen=True)
+class Series:
+    """GPU-wide series, ``[rows, 4 counts + one column per state]``, one row per ``stride`` cycles."""
+
+    stride: int
+    cycles: int
+    mean: np.ndarray  # int32 values when stride == 1, else float32 bin means
+    lo: np.ndarray  # int32 bin minimum (the values when stride == 1)
+    hi: np.ndarray  # int32 bin maximum
 
 
 @dataclass(eq=False)
@@ -21,19 +44,65 @@ class SimResult:
     scenario: Scenario
     params: SimParams
     cycles: int
-    counts: np.ndarray  # int32[cycles, 4]: launched, resident, eligible, issued (GPU-wide)
-    state_counts: np.ndarray  # int32[cycles, n_states]: warp slots in each state (GPU-wide)
-    trace: np.ndarray  # uint8[cycles, len(recorded_sms), warps_per_sm]: state per warp slot
+    series: Series
+    series_totals: np.ndarray  # int64[4 + n_states]: each column summed over every cycle (exact)
+    trace: np.ndarray  # uint8[trace_cycles, len(recorded_sms), warps_per_sm]: state per warp slot
     recorded_sms: np.ndarray  # int64[k]: which SMs ``trace`` holds, in order
     blocks: BlockRecords
     block_slots: np.ndarray  # int16[blocks, warps_per_block]: the warp slots each block held on its SM
     residency: Residency
-    memory_bytes: dict
+    memory: dict  # kernel.MEM_SLOTS: bytes per level, loads' latency sums and counts per level
+    unit_busy_cycles: np.ndarray  # float64[windows, units]: busy counts per window (explorer.sim.units)
+    window_cycles: int  # cycles per unit window (a power of two)
     warp_instructions: int
     sim_seconds: float
     extra: dict = field(default_factory=dict)
 
-    # -- per-cycle GPU-wide series -------------------------------------------
+    # -- per-cycle GPU-wide series (one row per series_stride cycles) ---------------
+    @property
+    def series_stride(self) -> int:
+        return self.series.stride
+
+    @property
+    def counts(self) -> np.ndarray:
+        """[rows, 4]: launched, resident, eligible, issued (bin means when series_stride > 1)."""
+        return self.series.mean[:, :N_COUNTS]
+
+    @property
+    def counts_min(self) -> np.ndarray:
+        return self.series.lo[:, :N_COUNTS]
+
+    @property
+    def counts_max(self) -> np.ndarray:
+        return self.series.hi[:, :N_COUNTS]
+
+    @property
+    def state_counts(self) -> np.ndarray:
+        """[rows, n_states]: warp slots in each state (bin means when series_stride > 1)."""
+        return self.series.mean[:, N_COUNTS:]
+
+    @property
+    def state_counts_min(self) -> np.ndarray:
+        return self.series.lo[:, N_COUNTS:]
+
+    @property
+    def state_counts_max(self) -> np.ndarray:
+        return self.series.hi[:, N_COUNTS:]
+
+    @property
+    def series_cycles(self) -> np.ndarray:
+        """int64[rows]: the first cycle of each row."""
+        return np.arange(self.series.mean.shape[0], dtype=np.int64) * self.series.stride
+
+    def row_of(self, cycle: int) -> int:
+        """The series row holding ``cycle`` (clamped to the run)."""
+        rows = self.series.mean.shape[0]
+        return max(0, min(int(cycle) // self.series.stride, rows - 1))
+
+    def count_total(self, name: str) -> int:
+        """A count (launched, resident, eligible, issued) summed over every cycle: exact whatever the stride."""
+        return int(self.series_totals[COUNT_NAMES.index(name)])
+
     @property
     def launched(self) -> np.ndarray:
         return self.counts[:, 0]
@@ -51,19 +120,59 @@ class SimResult:
         return self.counts[:, 3]
 
     # -- per-SM views -----------------------------------------------------------
+    @property
+    def trace_cycles(self) -> int:
+        return int(self.trace.shape[0])
+
     def sm_trace(self, sm: int) -> np.ndarray | None:
-        """uint8[cycles, warps_per_sm] states of one SM, or None if it was not recorded."""
+        """uint8[trace_cycles, warps_per_sm] states of one SM, or None if it was not recorded."""
         hit = np.nonzero(self.recorded_sms == sm)[0]
         return self.trace[:, hit[0], :] if hit.size else None
 
     def states_at(self, cycle: int) -> np.ndarray:
-        """uint8[sm_count, warps_per_sm] at ``cycle``; unrecorded SMs read as EMPTY (255 marks unknown)."""
-        out = np.full((self.params.sm_count, self.params.warps_per_sm), 255, np.uint8)
-        if 0 <= cycle < self.cycles:
+        """uint8[sm_count, warps_per_sm] at ``cycle``; 255 (UNKNOWN) where the run kept no state
+        (unrecorded SMs, cycles past trace_cycles); recorded slots read EMPTY outside the run."""
+        out = np.full((self.params.sm_count, self.params.warps_per_sm), UNKNOWN, np.uint8)
+        if 0 <= cycle < self.trace_cycles:
             out[self.recorded_sms] = self.trace[cycle]
-        else:
+        elif not 0 <= cycle < self.cycles:
             out[self.recorded_sms] = EMPTY
         return out
+
+    # -- throughput units -----------------------------------------------------
+    @cached_property
+    def unit_peaks(self):
+        return unit_peaks(self.scenario.gpu, self.params)
+
+    @property
+    def unit_names(self) -> tuple[str, ...]:
+        return UNITS
+
+    @cached_property
+    def unit_busy(self) -> np.ndarray:
+        """float32[windows, units]: each unit's share of its peak in each window of window_cycles."""
+        n = self.unit_busy_cycles.shape[0]
+        lengths = np.full(n, float(self.window_cycles))
+        lengths[-1] = self.cycles - (n - 1) * self.window_cycles or self.window_cycles
+        capacity = np.array([u.capacity for u in self.unit_peaks])
+        return (self.unit_busy_cycles / lengths[:, None] / capacity).astype(np.float32)
+
+    def unit_fraction(self) -> np.ndarray:
+        """float64[units]: each unit's share of its peak over the whole run."""
+        capacity = np.array([u.capacity for u in self.unit_peaks])
+        return self.unit_busy_cycles.sum(axis=0) / (max(self.cycles, 1) * capacity)
+
+    def latency_cycles(self) -> dict:
+        """Mean observed (loaded) latency of global loads served by each level; None if none was."""
+        m = self.memory
+        return {level: (m[f"{level}_lat"] / m[f"{level}_loads"] if m[f"{level}_loads"] else None)
+                for level in ("l1", "l2", "dram")}
+
+    @property
+    def memory_bytes(self) -> dict:
+        """Bytes moved per level of the hierarchy: l1, l2, dram, shared."""
+        m = self.memory
+        return {"l1": m["l1_bytes"], "l2": m["l2_bytes"], "dram": m["dram_bytes"], "shared": m["shared_bytes"]}
 
     # -- summary ----------------------------------------------------------------
     @cached_property
@@ -72,16 +181,19 @@ class SimResult:
 
     def summary(self) -> dict:
         """The metrics of the ``simulate --json`` contract (DESIGN.md), with units in the names."""
+        from explorer.sim.bottleneck import bottleneck, throughput
+
         p = self.params
         gpu = self.scenario.gpu
         cycles = max(self.cycles, 1)
         warp_cycles, active = self.residency.warp_cycles_and_active_cycles(self.cycles)
         active_total = float(active.sum())
-        issued = int(self.issued.sum(dtype=np.int64))
-        eligible = int(self.eligible.sum(dtype=np.int64))
+        totals = self.series_totals
+        issued = int(totals[3])
+        eligible = int(totals[2])
         schedulers = p.sm_count * p.sub_partitions
         per_wave = p.active_blocks_per_sm * p.sm_count
-        state_cycles = self.state_counts.sum(axis=0, dtype=np.int64)
+        state_cycles = totals[N_COUNTS:]
         seconds = self.cycles / (p.clock_mhz * 1e6)
         dram = self.memory_bytes["dram"]
         return {
@@ -90,6 +202,7 @@ class SimResult:
             "warps_per_block": p.warps_per_block,
             "launched_warps": p.total_blocks * p.warps_per_block,
             "cycles": self.cycles,
+            "clock_mhz": p.clock_mhz,
             "kernel_time_us": seconds * 1e6,
             "theoretical_occupancy": self.theoretical.occupancy,
             "achieved_occupancy": float(warp_cycles.sum() / active_total / p.warps_per_sm) if active_total else 0.0,
@@ -108,6 +221,10 @@ class SimResult:
             "dram_bytes": int(dram),
             "dram_bandwidth_gbs": dram / seconds / 1e9 if seconds else 0.0,
             "memory_bytes": {k: int(v) for k, v in self.memory_bytes.items()},
+            "throughput": throughput(self),
+            "bottleneck": bottleneck(self),
+            "latency_cycles": self.latency_cycles(),
+            "series_stride": self.series_stride,
             "scheduler_policy": self.scenario.scheduler.policy,
             "seed": self.scenario.seed,
             "sim_seconds": self.sim_seconds,
@@ -115,7 +232,8 @@ class SimResult:
 
     # -- files ------------------------------------------------------------------
     def save_npz(self, path) -> None:
-        """Per-cycle arrays for plots and the GUI (launched/resident/eligible/issued, states, blocks)."""
+        """Per-cycle arrays for plots and the GUI: the series as kept (binned runs say so: series_stride
+        and per-bin _min/_max), block records, residency, the per-slot trace, unit busy per window."""
         import json
 
         from explorer.model.tomlio import dumps
@@ -123,11 +241,8 @@ class SimResult:
         summary = self.summary()
         payload = {
             "format": np.array("warp-explorer-sim"),
-            "version": np.array(1),
-            "launched": self.launched,
-            "resident": self.resident,
-            "eligible": self.eligible,
-            "issued": self.issued,
+            "version": np.array(2),
+            "series_stride": np.array(self.series_stride),
             "state_names": np.array(NAMES),
             "state_counts": self.state_counts,
             "block_sm": self.blocks.sm,
@@ -139,9 +254,21 @@ class SimResult:
             "residency_delta": self.residency.delta,
             "recorded_sms": self.recorded_sms,
             "trace": self.trace,
+            "trace_cycles": np.array(self.trace_cycles),
+            "unit_busy": self.unit_busy,
+            "unit_names": np.array(UNITS),
+            "window_cycles": np.array(self.window_cycles),
             "summary_json": np.array(json.dumps(summary)),
             "scenario_toml": np.array(dumps(self.scenario.to_dict())),
         }
+        for i, name in enumerate(COUNT_NAMES):
+            payload[name] = self.counts[:, i]
+        if self.series_stride > 1:
+            for i, name in enumerate(COUNT_NAMES):
+                payload[f"{name}_min"] = self.counts_min[:, i]
+                payload[f"{name}_max"] = self.counts_max[:, i]
+            payload["state_counts_min"] = self.state_counts_min
+            payload["state_counts_max"] = self.state_counts_max
         _atomic_savez(path, payload)
 
 

@@ -102,3 +102,15 @@ def test_gto_vs_lrr_differ_on_a_shared_scheduler():
     b = simulate(s.with_values(**{"scheduler.policy": "gto"}))
     assert a.warp_instructions == b.warp_instructions
     assert not (a.trace[: min(a.cycles, b.cycles)] == b.trace[: min(a.cycles, b.cycles)]).all()
+
+
+@pytest.mark.parametrize("preset,unit", [
+    ("example-240x256", "latency"),  # the mission's example: nothing near its peak, warps wait for HBM
+    ("memory-bound-stream", "dram"),
+    ("compute-bound-fma", "issue"),
+    ("latency-bound-low-occupancy", "latency"),
+    ("tail-effect", "latency"),  # the last block runs alone: SMs idle
+])
+def test_each_preset_names_the_bottleneck_it_teaches(preset, unit):
+    b = simulate(load_preset(preset)).summary()["bottleneck"]
+    assert b["unit"] == unit, b

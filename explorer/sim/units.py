@@ -1,0 +1,159 @@
+"""The throughput units the simulator counts busy time on, each with its peak and the source of the peak.
+
+The source text's question, "what limits useful work right now?", is answered the
+way Nsight Compute's Speed-of-Light section answers it: how busy was each unit
+against its peak. The loop counts each unit's busy time where the work is done
+(a pipe when an instruction issues into it, a memory level when it moves the
+bytes), per time window; this module says what 100% of each unit is, in the
+loop's counting units and in the units a person reads (FLOP/s, B/s), and where
+that peak comes from (``resources/``: gpus.toml, gpu_throughput.toml,
+sim_model.toml).
+
+Counting units (what the loop adds per event; ``capacity`` is the 100% per cycle):
+
+- ``issue``: 1 per warp-instruction issued; capacity = SMs x schedulers.
+- ``fp32``, ``int``, ``sfu``, ``tensor``, ``lsu`` (pipes of a sub-partition): the
+  cycles a warp-instruction holds the pipe (32 threads / lanes; for ``tensor`` the
+  MMA's FLOPs / FLOP per clock per sub-partition, fractional); capacity = SMs x
+  schedulers.
+- ``l1``, ``shared``: wavefront cycles of the SM's 128 B/clk data path; capacity = SMs.
+- ``l2``, ``dram``: cycles of the GPU-wide peak rate the bytes take; capacity = 1.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+
+from explorer.model.catalog import CatalogError, GpuSpec
+from explorer.paths import resource
+
+UNITS = ("issue", "fp32", "int", "sfu", "tensor", "lsu", "l1", "shared", "l2", "dram")
+ISSUE, FP32, INT, SFU, TENSOR, LSU, L1, SHARED, L2, DRAM = range(len(UNITS))
+# per-sub-partition pipes, contiguous: pipe index = unit - FIRST_PIPE
+FIRST_PIPE, LAST_PIPE = FP32, LSU
+N_PIPES = LAST_PIPE - FIRST_PIPE + 1
+
+MEANING = {
+    "issue": "The warp schedulers: each issues at most one warp-instruction per cycle.",
+    "fp32": "FP32 lanes: fused multiply-adds and other single-precision arithmetic.",
+    "int": "INT32 lanes: integer arithmetic, address computation, logic.",
+    "sfu": "Special-function units (MUFU): exp, log, sin, rsqrt and the like.",
+    "tensor": "Tensor Cores: matrix multiply-accumulate (MMA) on small tiles.",
+    "lsu": "Load/store units: issue every global and shared-memory access to L1TEX.",
+    "l1": "The SM's L1 data path for global memory: 128 bytes per cycle.",
+    "shared": "Shared-memory banks: 32 banks x 4 bytes per cycle; conflicts cost extra cycles.",
+    "l2": "The L2 cache's bandwidth to the SMs, shared by the whole GPU.",
+    "dram": "Device memory (HBM/GDDR): the datasheet bandwidth.",
+}
+LABEL = {"issue": "Issue slots", "fp32": "FP32", "int": "INT32", "sfu": "SFU", "tensor": "Tensor Cores",
+         "lsu": "LSU", "l1": "L1", "shared": "Shared memory", "l2": "L2", "dram": "DRAM"}
+
+
+@dataclass(frozen=True)
+class Figure:
+    value: float
+    source: str
+
+
+@cache
+def _throughput_file() -> dict:
+    with open(resource("gpu_throughput.toml"), "rb") as fh:
+        return tomllib.load(fh)
+
+
+def _figure(table: dict, key: str, where: str) -> Figure:
+    value = table.get(key)
+    source = table.get("sources", {}).get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise CatalogError(f"gpu_throughput.toml {where}.{key}: expected a positive number, got {value!r}")
+    if not isinstance(source, str) or not source.strip():
+        raise CatalogError(f"gpu_throughput.toml {where}.{key}: the figure has no source")
+    return Figure(float(value), source)
+
+
+@dataclass(frozen=True)
+class UnitFacts:
+    """The figures of one GPU the units need beyond gpus.toml's, with their sources."""
+
+    int32_lanes: Figure  # per sub-partition
+    lsu_lanes: Figure  # per sub-partition
+    tensor_clock_mhz: Figure  # the clock the datasheet's dense Tensor figure is stated at
+    l2_bytes_per_clock: Figure  # GPU-wide, per SM clock
+
+
+@cache
+def unit_facts(gpu: GpuSpec) -> UnitFacts:
+    data = _throughput_file()
+    cc = gpu.compute_capability
+    arch = data.get("arch", {}).get(cc, {})
+    table = data.get("gpu", {}).get(gpu.name, {})
+    return UnitFacts(
+        int32_lanes=_figure(arch, "int32_lanes_per_sub_partition", f'arch."{cc}"'),
+        lsu_lanes=_figure(arch, "lsu_lanes_per_sub_partition", f'arch."{cc}"'),
+        tensor_clock_mhz=_figure(table, "tensor_clock_mhz", f"gpu.{gpu.name}"),
+        l2_bytes_per_clock=_figure(table, "l2_bytes_per_clock", f"gpu.{gpu.name}"),
+    )
+
+
+def tensor_flops_per_clock_per_sm(gpu: GpuSpec) -> float:
+    """Dense FP16 Tensor FLOP per clock per SM: the datasheet peak at the clock it is stated at."""
+    return gpu.tensor_fp16_tflops * 1e12 / (gpu.sm_count * unit_facts(gpu).tensor_clock_mhz.value * 1e6)
+
+
+@dataclass(frozen=True)
+class UnitPeak:
+    """100% of one unit: per cycle in the loop's counting units, and per second for people."""
+
+    name: str
+    capacity: float  # busy counts per cycle at 100% (see the module docstring)
+    peak: float  # per second, in ``units``
+    units: str
+    source: str
+
+    @property
+    def meaning(self) -> str:
+        return MEANING[self.name]
+
+
+def unit_peaks(gpu: GpuSpec, params) -> tuple[UnitPeak, ...]:
+    """Every unit's peak for a run with ``params`` (explorer.sim.params.SimParams), in UNITS order."""
+    a = gpu.arch
+    facts = unit_facts(gpu)
+    sms, sps = params.sm_count, params.sub_partitions
+    hz = params.clock_mhz * 1e6
+    clock = f"{params.clock_mhz:g} MHz"
+    schedulers = sms * sps
+    fp32 = a.fp32_lanes_per_sub_partition
+    sfu = a.sfu_lanes_per_sub_partition
+    l1 = params.l1_bytes_per_cycle
+    sh = params.shared_bytes_per_cycle
+    return (
+        UnitPeak("issue", schedulers, schedulers * hz, "warp-instructions/s",
+                 f"1 warp-instruction per cycle per scheduler (gpus.toml sub_partitions: {a.sources.get('sub_partitions')}) "
+                 f"x {sps} x {sms} SMs x {clock}"),
+        UnitPeak("fp32", schedulers, schedulers * fp32 * 2 * hz, "FLOP/s",
+                 f"{fp32} FP32 lanes per scheduler ({a.sources.get('fp32_lanes_per_sub_partition')}) x {sps} x "
+                 f"{sms} SMs x 2 FLOP (FMA) x {clock}"),
+        UnitPeak("int", schedulers, schedulers * facts.int32_lanes.value * hz, "ops/s",
+                 f"{facts.int32_lanes.value:g} INT32 lanes per scheduler ({facts.int32_lanes.source}) x {sps} x "
+                 f"{sms} SMs x {clock}"),
+        UnitPeak("sfu", schedulers, schedulers * sfu * hz, "ops/s",
+                 f"{sfu} SFU lanes per scheduler ({a.sources.get('sfu_lanes_per_sub_partition')}) x {sps} x "
+                 f"{sms} SMs x {clock}"),
+        UnitPeak("tensor", schedulers, gpu.tensor_fp16_tflops * 1e12, "FLOP/s",
+                 f"dense FP16 {gpu.tensor_fp16_tflops:g} TFLOP/s ({gpu.sources.get('tensor_fp16_tflops')}) = "
+                 f"{sms} SMs x {tensor_flops_per_clock_per_sm(gpu):.0f} FLOP/clk x "
+                 f"{facts.tensor_clock_mhz.value:g} MHz ({facts.tensor_clock_mhz.source})"),
+        UnitPeak("lsu", schedulers, schedulers * facts.lsu_lanes.value / a.warp_size * hz, "warp-instructions/s",
+                 f"{facts.lsu_lanes.value:g} LD/ST lanes per scheduler ({facts.lsu_lanes.source}): one warp-instruction "
+                 f"per {a.warp_size / facts.lsu_lanes.value:g} cycles x {sps} x {sms} SMs x {clock}"),
+        UnitPeak("l1", sms, sms * l1 * hz, "B/s", f"{l1} B/clk per SM (sim_model.toml [l1tex]) x {sms} SMs x {clock}"),
+        UnitPeak("shared", sms, sms * sh * hz, "B/s",
+                 f"{sh} B/clk per SM (sim_model.toml [shared]: 32 banks x 4 B) x {sms} SMs x {clock}"),
+        UnitPeak("l2", 1.0, params.l2_bytes_per_cycle * hz, "B/s",
+                 f"{params.l2_bytes_per_cycle:g} B/clk ({facts.l2_bytes_per_clock.source}) x {clock}"),
+        UnitPeak("dram", 1.0, params.dram_bytes_per_cycle * hz, "B/s",
+                 f"{params.dram_bytes_per_cycle * hz / 1e9:.0f} GB/s ({gpu.sources.get('memory_bandwidth_gbs')})"),
+    )
