@@ -28,8 +28,10 @@ from explorer.model.errors import InputError
 
 LINE_RE = re.compile(r"^\s*/\*([0-9a-fA-F]{4,})\*/\s*(.*?)\s*;\s*(?:/\*\s*(0x[0-9a-fA-F]+)\s*\*/)?\s*$")
 HEX_ONLY_RE = re.compile(r"^\s*/\*\s*(0x[0-9a-fA-F]+)\s*\*/\s*$")
-LABEL_DEF_RE = re.compile(r"^\s*(\.L_[A-Za-z0-9_]+|\.L\w+):\s*$")
-LABEL_REF_RE = re.compile(r"`\((\.L\w+)\)")
+# labels: nvdisasm's .L_x_N, and the subroutines it appends to a function after its last
+# EXIT ($__internal_0_$__cuda_sm20_rcp_rn_f32_slowpath), which CALL instructions name
+LABEL_DEF_RE = re.compile(r"^\s*(\.L\w+|\$[\w$.]+):\s*$")
+LABEL_REF_RE = re.compile(r"`\((\.L\w+|\$[\w$.]+)\)")
 ANNOTATION_RE = re.compile(r"\s*\(\*\s*\"?([^*\"]*)\"?\s*\*\)")  # nvdisasm's (*"SpillRefill"*) remarks
 GUARD_RE = re.compile(r"^@(!?)(U?P[0-7T])\s+")
 # one register reference: general R0..R254/RZ, uniform UR0..UR62/URZ, predicates P0..P6/PT,
