@@ -31,3 +31,13 @@ extern "C" __global__ void partial_warp(float* out, int k)
     if (lane >= k) return;
     out[blockIdx.x * blockDim.x + threadIdx.x] = sqrtf((float)lane) + 1.0f / (float)(lane + 1);
 }
+
+// Lane j runs the loop j times: iteration k issues with the lanes above k (a shrinking mask).
+extern "C" __global__ void lane_loop(const int* in, int* out)
+{
+    int lane = threadIdx.x & 31;
+    int acc = 0;
+#pragma unroll 1
+    for (int k = 0; k < lane; ++k) acc += in[k] * 3 + 1;
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}

@@ -18,8 +18,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from explorer.model.errors import InputError
 from explorer.sass.execute.decode import DecodedKernel, decode
 from explorer.sass.execute.signature import ParamType, demangle, demangled_parts, kernel_parameters
@@ -137,6 +135,8 @@ def compile_user_kernel(path: Path, name: str, arch: str, field_name: str = "ker
     except InputError as exc:
         if exc.field == "--kernel":
             raise InputError(field_name, exc.message) from None
+        if exc.field == "--arch":
+            raise InputError("gpu", f"{exc.message}; the executor needs the GPU's SASS") from None
         raise
 
 
@@ -196,15 +196,3 @@ def _param_base(cubin, symbol: str) -> int:
             return struct.unpack_from("<II", payload)[1] & 0xFFFF
     return 0
 
-
-def opcode_histogram(kernel: UserKernel) -> dict[str, int]:
-    """Static opcode counts (for reports)."""
-    counts: dict[str, int] = {}
-    for text in kernel.decoded.texts:
-        op = re.sub(r"^@!?U?P\S+\s+", "", text).split(" ")[0].split(".")[0]
-        counts[op] = counts.get(op, 0) + 1
-    return counts
-
-
-def unsupported_rows(kernel: UserKernel) -> np.ndarray:
-    return np.array(sorted(kernel.decoded.unsupported), dtype=np.int64)
