@@ -15,7 +15,8 @@ command line runs it:
   ``python -c``/``python -m``, and in a bundle ``sys.executable`` is this app.
 
 Everything here must run before numba is imported, so this module imports nothing
-from the rest of the package at module level.
+from the rest of the package at module level but ``explorer.paths`` (the standard
+library only), where the per-user folders are named.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-APP_DIR_NAME = "warp-explorer"
+from explorer.paths import APP_DIR_NAME, user_cache_root  # noqa: F401 - names the per-user folders
+
 INTERPRETER_FLAGS = {"-B", "-E", "-I", "-s", "-S", "-u", "-O", "-OO", "-q"}
 
 
@@ -36,20 +38,6 @@ def is_frozen() -> bool:
 
 def bundle_dir() -> Path:
     return Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[1]))
-
-
-def user_cache_root(environ=None, platform: str | None = None) -> Path:
-    """The OS's per-user cache folder (XDG on Linux, ~/Library/Caches, %LOCALAPPDATA%)."""
-    env = os.environ if environ is None else environ
-    platform = sys.platform if platform is None else platform
-    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
-    if platform == "win32":
-        base = env.get("LOCALAPPDATA")
-        return Path(base) if base else home / "AppData" / "Local"
-    if platform == "darwin":
-        return home / "Library" / "Caches"
-    base = env.get("XDG_CACHE_HOME", "")
-    return Path(base) if os.path.isabs(base) else home / ".cache"
 
 
 def sources_key(root: Path | None = None) -> str:

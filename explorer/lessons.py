@@ -10,13 +10,13 @@ them; ``warp-explorer render --lesson NAME --step K`` draws a step for a slide.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown, shown_path
 from explorer.model.presets import load_preset
+from explorer.model.tomlio import load_toml
 from explorer.model.scenario import Scenario
 from explorer.paths import resource
 
@@ -85,33 +85,39 @@ def _texts(value, where: str) -> dict:
     for lang in LANGUAGES:
         if not isinstance(value.get(lang), str) or not value[lang].strip():
             raise InputError(f"{where}.{lang}", "missing text")
+    for lang, text in value.items():
+        if not isinstance(text, str):
+            raise InputError(f"{where}.{lang}", f"{shown(text)} is not text")
     return {k: " ".join(v.split()) for k, v in value.items()}
 
 
 def _parse_step(data, where: str) -> Step:
     if not isinstance(data, dict):
         raise InputError(where, "expected a table")
-    known = {"narration", "scenario", "set", "view", "cycle", "select_sm", "highlight", "gemm"}
-    unknown = set(data) - known
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(known))}")
+    reject_unknown_keys(data, {"narration", "scenario", "set", "view", "cycle", "select_sm", "highlight", "gemm"},
+                        where)
     view = data.get("view", "explorer")
     if view not in VIEWS:
-        raise InputError(f"{where}.view", f"{view!r}; choose one of {', '.join(VIEWS)}")
+        raise InputError(f"{where}.view", f"{shown(view)}; choose one of {', '.join(VIEWS)}")
     cycle = data.get("cycle", "start")
     if not (isinstance(cycle, int) and not isinstance(cycle, bool) and cycle >= 0) and not (
         isinstance(cycle, str) and _CYCLE.match(cycle)
     ):
-        raise InputError(f"{where}.cycle", f"{cycle!r}; write a cycle number, \"start\", \"end\" or \"40%\"")
+        raise InputError(f"{where}.cycle", f"{shown(cycle)}; write a cycle number, \"start\", \"end\" or \"40%\"")
     highlight = data.get("highlight", [])
     if isinstance(highlight, str):
         highlight = [highlight]
+    if not isinstance(highlight, list):
+        raise InputError(f"{where}.highlight", f"{shown(highlight)}; give a panel name or a list of them")
     for target in highlight:
         if target not in TARGETS:
-            raise InputError(f"{where}.highlight", f"{target!r}; choose from {', '.join(TARGETS)}")
+            raise InputError(f"{where}.highlight", f"{shown(target)}; choose from {', '.join(TARGETS)}")
     sm = data.get("select_sm")
     if sm is not None and (not isinstance(sm, int) or isinstance(sm, bool) or sm < 0):
-        raise InputError(f"{where}.select_sm", f"{sm!r} is not an SM index")
+        raise InputError(f"{where}.select_sm", f"{shown(sm)} is not an SM index")
+    scenario = data.get("scenario", "")
+    if not isinstance(scenario, str):
+        raise InputError(f"{where}.scenario", f"{shown(scenario)} is not a preset name")
     changes = data.get("set", {})
     if not isinstance(changes, dict):
         raise InputError(f"{where}.set", "expected a table of dotted keys")
@@ -120,7 +126,7 @@ def _parse_step(data, where: str) -> Step:
         raise InputError(f"{where}.gemm", "expected a table (m, n, k, dtype, tile)")
     return Step(
         narration=_texts(data.get("narration"), f"{where}.narration"),
-        scenario=data.get("scenario", ""),
+        scenario=scenario,
         changes=dict(changes),
         view=view,
         cycle=cycle,
@@ -136,7 +142,7 @@ def parse_lesson(data: dict, name: str) -> Lesson:
         raise InputError(f"lesson {name}", "has no [[steps]]")
     lesson = Lesson(
         name=name,
-        order=int(data.get("order", 99)),
+        order=require_int(f"lesson {name}.order", data.get("order", 99), lo=0, hi=10_000),
         title=_texts(data.get("title"), f"lesson {name}.title"),
         steps=tuple(_parse_step(s, f"lesson {name}.steps[{i}]") for i, s in enumerate(steps_raw)),
     )
@@ -150,12 +156,10 @@ def parse_lesson(data: dict, name: str) -> Lesson:
 
 
 def load_lesson_file(path: Path) -> Lesson:
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise InputError(str(path), f"cannot read the lesson: {exc}") from None
-    name = Path(path).stem.split("-", 1)[-1] if Path(path).stem[:2].isdigit() else Path(path).stem
-    return parse_lesson(data, name)
+    """A lesson from a TOML file, read as every user file is (size cap, regular files only)."""
+    stem = shown_path(Path(path).stem)
+    name = stem.split("-", 1)[-1] if stem[:2].isascii() and stem[:2].isdigit() else stem
+    return parse_lesson(load_toml(path, "a lesson file"), name)
 
 
 @cache

@@ -1,15 +1,19 @@
-"""Where the shipped data files are.
+"""Where the shipped data files are, and the per-user folders the app writes its caches to.
 
 ``resources/`` sits at the top of the repository (design card) and is installed as
 the package ``explorer.resources``; a PyInstaller bundle puts it next to the
-executable. One function finds it in all three layouts.
+executable. One function finds it in all three layouts. Standard library only: the
+bundle's start-up (``explorer.frozen``) uses it before numba is imported.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import cache
 from pathlib import Path
+
+APP_DIR_NAME = "warp-explorer"
 
 
 @cache
@@ -39,3 +43,17 @@ def resource_dir() -> Path:
 
 def resource(*parts: str) -> Path:
     return resource_dir().joinpath(*parts)
+
+
+def user_cache_root(environ=None, platform: str | None = None) -> Path:
+    """The OS's per-user cache folder (XDG on Linux, ~/Library/Caches, %LOCALAPPDATA%)."""
+    env = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    home = Path(env.get("HOME") or env.get("USERPROFILE") or Path.home())
+    if platform == "win32":
+        base = env.get("LOCALAPPDATA")
+        return Path(base) if base else home / "AppData" / "Local"
+    if platform == "darwin":
+        return home / "Library" / "Caches"
+    base = env.get("XDG_CACHE_HOME", "")
+    return Path(base) if os.path.isabs(base) else home / ".cache"

@@ -103,19 +103,19 @@ def smoke_test() -> str:
         platform = choose_platform()
         if platform:
             os.environ["QT_QPA_PLATFORM"] = platform
-        from explorer.gui.app import create_application
+        from explorer.gui.shell.app import create_application
 
         app = create_application()  # a platform that cannot load ends here: one line, exit 1
         platform_name = app.platformName()
         if platform_name == "offscreen":
-            from explorer.gui import render
+            from explorer.gui.headless import render
 
             quiet = getattr(render, "_quiet_offscreen_warnings", None)  # "cannot propagate size hints"
             if quiet is not None:
                 quiet()
 
         step = "render a frame"
-        from explorer.gui.render import atomic_save, render_window
+        from explorer.gui.headless.render import atomic_save, render_window
 
         t0 = time.perf_counter()
         image, _run, cycle = render_window(scenario, FRAME_SIZE)

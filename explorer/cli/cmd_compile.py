@@ -26,7 +26,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from explorer.cli.main import NoGpuError
+    from explorer.cli.errors import NoGpuError
     from explorer.gpu.compiler import compile_file, normalize_arch
     from explorer.gpu.errors import GpuUnavailable
     from explorer.model.errors import InputError
@@ -99,5 +99,7 @@ def _only_kernel(path: str) -> str:
                                   source)))
     if len(names) == 1:
         return names[0]
-    raise InputError("--kernel", f"{path} has {len(names) or 'no'} kernels"
+    from explorer.gpu.names import one_line
+
+    raise InputError("--kernel", f"{one_line(path)} has {len(names) or 'no'} kernels"
                                  + (f" ({', '.join(names)}); name one" if names else ""))

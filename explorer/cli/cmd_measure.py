@@ -50,7 +50,7 @@ def _number(flag: str, text: str, lo: float, hi: float, integer: bool = False):
 
 
 def run(args) -> int:
-    from explorer.cli.main import NoGpuError
+    from explorer.cli.errors import NoGpuError
     from explorer.gpu.errors import GpuRunError, GpuUnavailable
     from explorer.model.errors import InputError
 

@@ -3,6 +3,12 @@
 Batch mode reads a CSV (header ``gpu,threads,regs,smem_static,smem_dynamic,carveout``
 and optionally ``barriers``) and prints one JSON object per row in input order; a
 bad row prints ``{"error": ...}`` on its line and the batch goes on.
+
+The batch is read line by line, from a file or from stdin alike: one line is one
+row, decoded and parsed on its own, so a bad byte, a stray quote or an over-long
+line costs exactly that row (with its line number) and never the rows after it.
+Blank lines are not rows. Memory stays at one line; the input is capped at
+``MAX_CSV_BYTES`` (a file is refused up front, a stream stops there with exit 2).
 """
 
 from __future__ import annotations
@@ -11,7 +17,8 @@ import csv
 import sys
 
 from explorer.cli.output import print_json
-from explorer.model.errors import InputError
+from explorer.model.errors import (MAX_CSV_BYTES, MAX_LINE_BYTES, InputError, capped_lines, open_user_file,
+                                   shown)
 
 BATCH_COLUMNS = ("gpu", "threads", "regs", "smem_static", "smem_dynamic", "carveout")
 OPTIONAL_COLUMNS = ("barriers",)
@@ -35,10 +42,13 @@ def compute(gpu_name, threads, regs, smem_static=0, smem_dynamic=0, carveout=-1,
     """One calculator query as the JSON object the CLI contract defines."""
     from explorer.model.catalog import get_gpu
     from explorer.occupancy import Query, hints, theoretical_occupancy
+    from explorer.occupancy.calc import validate_inputs
 
     gpu = get_gpu(gpu_name)
-    result = theoretical_occupancy(gpu, threads, regs, smem_static, smem_dynamic, carveout, barriers)
-    query = Query(int(threads), int(regs), int(smem_static), int(smem_dynamic), int(carveout), int(barriers))
+    # the values as the validator reads them ("0x100" is 256), used for the result and the query alike
+    values = validate_inputs(threads, regs, smem_static, smem_dynamic, carveout, barriers)
+    result = theoretical_occupancy(gpu, *values)
+    query = Query(*values)
     out = {
         "gpu": gpu.name,
         "compute_capability": gpu.compute_capability,
@@ -90,54 +100,81 @@ def format_text(o: dict) -> str:
     return "\n".join(lines)
 
 
+class _TextLines:
+    """A text stream (a test's StringIO standing in for stdin) read as bytes, line by line."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def readline(self, size: int) -> bytes:
+        return self.stream.readline(size).encode("utf-8", "surrogateescape")
+
+
 def _open_batch(path: str):
     if path == "-":
-        return sys.stdin
+        return getattr(sys.stdin, "buffer", None) or _TextLines(sys.stdin)
+    return open_user_file(path, "--batch", "a CSV file", MAX_CSV_BYTES)
+
+
+def _decode_row(line: bytes | None, number: int) -> list[str] | str | None:
+    """One line as its CSV fields, ``None`` for a blank line, or the text of its error."""
+    if line is None:
+        return f"line {number}: longer than {MAX_LINE_BYTES:,} bytes"
     try:
-        return open(path, newline="", encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("--batch", f"{path}: file not found") from None
-    except IsADirectoryError:
-        raise InputError("--batch", f"{path}: is a folder, not a file") from None
-    except PermissionError:
-        raise InputError("--batch", f"{path}: permission denied") from None
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"line {number}: not UTF-8 text (byte {exc.start + 1} of the line)"
+    if number == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    text = text.removesuffix("\n").removesuffix("\r")
+    if not text.strip():
+        return None
+    try:
+        return next(csv.reader([text], strict=True))
+    except csv.Error as exc:
+        return f"line {number}: not a CSV row ({exc})"
+
+
+def _read_header(lines, path: str) -> tuple[list[str], int]:
+    wanted = f"the header is {','.join(BATCH_COLUMNS)}[,barriers]"
+    for number, line in enumerate(lines, start=1):
+        row = _decode_row(line, number)
+        if row is None:
+            continue
+        if isinstance(row, str):
+            raise InputError("--batch", f"{path}: the header is unreadable ({row}); {wanted}")
+        header = [h.strip().lower() for h in row]
+        missing = [c for c in BATCH_COLUMNS if c not in header]
+        unknown = [c for c in header if c not in BATCH_COLUMNS + OPTIONAL_COLUMNS]
+        twice = [c for c in header if header.count(c) > 1]
+        if missing or unknown or twice:
+            what = (f"missing column {missing[0]!r}" if missing else f"unknown column {shown(unknown[0])}"
+                    if unknown else f"column {twice[0]!r} appears twice")
+            raise InputError("--batch", f"{path}: {what}; {wanted}")
+        return header, number
+    raise InputError("--batch", f"{path}: empty file; {wanted}")
 
 
 def run_batch(path: str, as_json: bool) -> int:
     fh = _open_batch(path)
     try:
-        reader = csv.reader(fh)
-        try:
-            header = [h.strip().lower() for h in next(reader)]
-        except StopIteration:
-            raise InputError("--batch", f"{path}: empty file; the header is {','.join(BATCH_COLUMNS)}") from None
-        except (UnicodeDecodeError, csv.Error) as exc:
-            raise InputError("--batch", f"{path}: not a CSV text file ({exc})") from None
-        missing = [c for c in BATCH_COLUMNS if c not in header]
-        unknown = [c for c in header if c not in BATCH_COLUMNS + OPTIONAL_COLUMNS]
-        if missing or unknown:
-            what = f"missing column {missing[0]!r}" if missing else f"unknown column {unknown[0]!r}"
-            raise InputError("--batch", f"{path}: {what}; the header is {','.join(BATCH_COLUMNS)}[,barriers]")
-        index = {name: header.index(name) for name in header}
-        line = 1
-        while True:
-            line += 1
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            except (UnicodeDecodeError, csv.Error) as exc:
-                _emit({"error": f"line {line}: unreadable ({exc})"}, as_json)
+        lines = capped_lines(fh, "--batch", MAX_CSV_BYTES)
+        header, number = _read_header(lines, path)
+        for number, line in enumerate(lines, start=number + 1):
+            row = _decode_row(line, number)
+            if row is None:
+                continue  # a blank line is not a row; ",,,,," is one, with empty fields, and gets its error line
+            if isinstance(row, str):
+                _emit({"error": row}, as_json)
                 continue
-            if not row or (len(row) == 1 and not row[0].strip()):
-                continue  # an empty line is not a row; ",,,,," is one, with empty fields, and gets its error line
             if len(row) != len(header):
-                _emit({"error": f"line {line}: {len(row)} fields, expected {len(header)} ({','.join(header)})"}, as_json)
+                _emit({"error": f"line {number}: {len(row)} fields, expected {len(header)} ({','.join(header)})"},
+                      as_json)
                 continue
-            values = {name: row[i].strip() for name, i in index.items()}
+            values = dict(zip(header, (field.strip() for field in row)))
             empty = [name for name in BATCH_COLUMNS if not values[name]]
             if empty:
-                _emit({"error": f"line {line}: {empty[0]}: empty field"}, as_json)
+                _emit({"error": f"line {number}: {empty[0]}: empty field"}, as_json)
                 continue
             try:
                 out = compute(
@@ -145,10 +182,10 @@ def run_batch(path: str, as_json: bool) -> int:
                     values["carveout"], values.get("barriers", "1") or "1", with_hints=False,
                 )
             except InputError as exc:
-                out = {"error": f"line {line}: {exc}"}
+                out = {"error": f"line {number}: {exc}"}
             _emit(out, as_json)
     finally:
-        if fh is not sys.stdin:
+        if path != "-":
             fh.close()
     return 0
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 
 def register(sub) -> None:
@@ -37,10 +36,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from explorer.atomic import check_target
     from explorer.model.errors import InputError
     from explorer.model.presets import load_scenario_arg
 
-    out = Path(args.out)
+    out = check_target(args.out, "--out")  # '', a missing folder, a folder in the way: before drawing
     if args.lesson is not None or args.animate is not None or args.step is not None:
         from explorer.cli.cmd_render_slides import run_slides
 
@@ -49,10 +49,8 @@ def run(args) -> int:
         raise InputError("render", "give a scenario file or a preset name, or --lesson NAME")
     if out.suffix.lower() != ".png":
         raise InputError("--out", f"{args.out!r} must end in .png")
-    if not out.parent.is_dir():
-        raise InputError("--out", f"the folder {str(out.parent)!r} does not exist")
     try:
-        from explorer.gui.render import parse_size, render_png
+        from explorer.gui.headless.render import parse_size, render_png
     except ImportError as exc:
         raise InputError("render", f"drawing needs PySide6 and pyqtgraph ({exc}); install with pip install -e .") from None
     size = parse_size(args.size)

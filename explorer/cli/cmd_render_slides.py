@@ -1,18 +1,17 @@
 """``warp-explorer render`` with ``--lesson NAME --step K`` and/or ``--animate START:END[:STEP]``.
 
 Checks every argument before building a window, so a mistake is one line and
-exit code 2 (an :class:`InputError`), then hands over to :mod:`explorer.gui.slides`.
+exit code 2 (an :class:`InputError`), then hands over to :mod:`explorer.gui.headless.slides`.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from explorer.atomic import check_target
 from explorer.model.errors import InputError
 
 
 def run_slides(args) -> int:
-    out = Path(args.out)
+    out = check_target(args.out, "--out")
     suffix = out.suffix.lower()
     if args.step is not None and args.lesson is None:
         raise InputError("--step", "needs --lesson NAME")
@@ -29,13 +28,11 @@ def run_slides(args) -> int:
             raise InputError("--cycle", "cannot be combined with --animate (give the range to --animate)")
     elif suffix != ".png":
         raise InputError("--out", f"{args.out!r} must end in .png (or .gif/.mp4 with --animate START:END)")
-    if not out.parent.is_dir():
-        raise InputError("--out", f"the folder {str(out.parent)!r} does not exist")
     if not 0 < args.fps <= 60:
         raise InputError("--fps", f"{args.fps:g} is outside 1..60")
     try:
-        from explorer.gui import slides
-        from explorer.gui.render import parse_size
+        from explorer.gui.headless import slides
+        from explorer.gui.headless.render import parse_size
     except ImportError as exc:
         raise InputError("render", f"drawing needs PySide6 and pyqtgraph ({exc}); install with pip install -e .") from None
     size = parse_size(args.size)
@@ -54,7 +51,7 @@ def run_slides(args) -> int:
         if args.set:
             scenario = scenario.with_overrides(args.set)
     if args.animate is not None:
-        from explorer.gui import export as ex
+        from explorer.gui.files import export as ex
 
         if suffix == ".gif":
             ex.require_pillow()

@@ -32,8 +32,12 @@ def run(args) -> int:
         return run_scenario(scenario, args, command="simulate")
     if args.dump_buffers:
         raise InputError("--dump-buffers", "only a [kernel] scenario has buffers")
-    if args.out and not args.out.endswith(".npz"):
-        raise InputError("--out", f"{args.out!r}: the file name must end in .npz")
+    if args.out is not None:
+        from explorer.atomic import check_target
+
+        check_target(args.out, "--out")  # before the run: '', a missing folder, a folder in the way
+        if not args.out.endswith(".npz"):
+            raise InputError("--out", f"{args.out!r}: the file name must end in .npz")
     result = simulate(scenario)
     summary = result.summary()
     summary["stream"] = compose(result).summary()  # [stream]: N launches of this one simulated kernel

@@ -27,7 +27,7 @@ REGISTRY = [importlib.import_module(name).register for name in COMMAND_MODULES]
 def run_gui(args) -> int:
     """Open the main window (the package's GUI layer is imported only here)."""
     try:
-        from explorer.gui.app import run
+        from explorer.gui.shell.app import run
     except ImportError as exc:
         from explorer.model.errors import InputError
 

@@ -9,23 +9,27 @@ touches Qt or numpy.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
+import re
 import sys
 
 from explorer import __version__
-from explorer.model.errors import InputError
+from explorer.cli.errors import NoGpuError
+from explorer.model.errors import SHOWN_CHARS, InputError, shown
 
 EXIT_OK, EXIT_INTERNAL, EXIT_INPUT, EXIT_NO_GPU = 0, 1, 2, 3
-
-
-class NoGpuError(Exception):
-    """No usable NVIDIA GPU or driver: exit code 3 with one clear line."""
 
 
 class CliParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit code 2."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
+        # argparse repeats the offending words whole: a 5,000-digit one is cut short
+        message = re.sub(r"'[^']{%d,}'" % SHOWN_CHARS, lambda m: shown(m.group(0)[1:-1]), message)
+        message = re.sub(r"\S{%d,}" % SHOWN_CHARS, lambda m: shown(m.group(0))[1:], message)
+        # ... and control characters as they are: a newline in an argument would split the line
+        message = re.sub(r"[\x00-\x1f\x7f]", lambda m: m.group(0).encode("unicode_escape").decode("ascii"), message)
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(EXIT_INPUT)
 
@@ -60,11 +64,17 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors
         return int(exc.code or 0)
     try:
+        if args.command is None and args.smoke_test:
+            from explorer.smoke import run as run_smoke_test
+
+            return run_smoke_test(args)
         if args.command is None:
             from explorer.cli.commands import run_gui
 
             return run_gui(args)
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full disk under `> out.json` shows here, not at exit
+        return code
     except InputError as exc:
         print(f"warp-explorer: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
@@ -74,11 +84,37 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("warp-explorer: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # `| head`: the reader has what it wanted
+        _drop_stdout()
         return EXIT_OK
+    except OSError as exc:
+        # stdout redirected onto a full disk (`> out.json`); a file of ours that fails is a
+        # WriteError (an InputError, above) with its name, and any other OSError is a bug
+        if exc.errno in _FULL and getattr(exc, "filename", None) is None:
+            _drop_stdout()
+            print(f"warp-explorer: error: output: cannot write ({os.strerror(exc.errno)})", file=sys.stderr)
+            return EXIT_INPUT
+        return _internal(exc)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, exit 1
-        if os.environ.get("WARP_EXPLORER_DEBUG"):
-            raise
-        print(f"warp-explorer: internal error: {type(exc).__name__}: {exc} "
-              "(set WARP_EXPLORER_DEBUG=1 for details)", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+_FULL = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG}
+
+
+def _internal(exc: Exception) -> int:
+    if os.environ.get("WARP_EXPLORER_DEBUG"):
+        raise exc
+    print(f"warp-explorer: internal error: {type(exc).__name__}: {exc} "
+          "(set WARP_EXPLORER_DEBUG=1 for details)", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush of what is left does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test's StringIO)
+        pass

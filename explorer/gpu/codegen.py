@@ -111,9 +111,11 @@ def _ptx_vec(nbytes: int) -> str:
     return {4: ".f32", 8: ".v2.f32", 16: ".v4.f32"}[nbytes]
 
 
-def _braces(n: int, start: int) -> str:
+def _braces(n: int, start: int, *, vector: bool = False) -> str:
+    """PTX operands %start..%start+n-1: a scalar alone, else a {vector}. ``vector``: always
+    braced (mma.sync fragments are vector operands even with one register, e.g. B of m16n8k8)."""
     regs = ", ".join(f"%{start + i}" for i in range(n))
-    return regs if n == 1 else "{" + regs + "}"
+    return regs if n == 1 and not vector else "{" + regs + "}"
 
 
 @dataclass
@@ -349,7 +351,7 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
                 outs = ", ".join(f'"+f"({acc}[{k}])' for k in range(4))
                 ins = ", ".join(f'"r"({x})' for x in afr + bfr)
                 e(f'asm volatile("mma.sync.aligned.{shape}.row.col.f32.f16.f16.f32 {{%0,%1,%2,%3}}, '
-                  f'{_braces(na, 4)}, {_braces(nb, 4 + na)}, {{%0,%1,%2,%3}};" : {outs} : {ins});')
+                  f'{_braces(na, 4, vector=True)}, {_braces(nb, 4 + na, vector=True)}, {{%0,%1,%2,%3}};" : {outs} : {ins});')
             prev = [_Val([f"m{si}_{c}[{k}]" for k in range(4)]) for c in range(op.ilp)][-MAX_SRC:]
         elif op.op == "sfu":
             name = f"x{si}"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, shown
 from explorer.paths import resource
 
 
@@ -231,9 +231,9 @@ def _key(text: str) -> str:
 def get_gpu(name: str, field_name: str = "gpu") -> GpuSpec:
     """Look a GPU up by name or alias, case-insensitively."""
     if not isinstance(name, str):
-        raise InputError(field_name, f"{name!r} is not a GPU name")
+        raise InputError(field_name, f"{shown(name)} is not a GPU name")
     wanted = _key(name)
     for spec in load_catalog().values():
         if wanted == _key(spec.name) or wanted in {_key(a) for a in spec.aliases}:
             return spec
-    raise InputError(field_name, f"unknown GPU {name!r}; known: {', '.join(gpu_names())}")
+    raise InputError(field_name, f"unknown GPU {shown(name)}; known: {', '.join(gpu_names())}")

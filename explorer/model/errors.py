@@ -1,10 +1,17 @@
-"""The one error type for bad user input.
+"""The one error type for bad user input, and the one way to read a file a user names.
 
 Every validator raises :class:`InputError` with the field, the value and the limit,
 so the CLI prints one line and exits 2, and the GUI shows the text under the field.
+Every file a user hands us (scenario, lesson, CSV, ``.cu``, measurement) is opened
+by :func:`open_user_file`, which refuses what is not a regular file or is over a
+size cap before anything is read.
 """
 
 from __future__ import annotations
+
+import errno
+import os
+import stat
 
 
 class InputError(ValueError):
@@ -15,24 +22,81 @@ class InputError(ValueError):
         self.message = message
         super().__init__(f"{field}: {message}" if field else message)
 
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}" if self.field else self.message
+
+
+class WriteError(InputError, OSError):
+    """A file we were asked to write could not be written (missing or read-only folder, full disk).
+
+    An :class:`InputError`, so the CLI says so in one line with exit code 2, and an
+    :class:`OSError`, so code that already catches OSError around a save (the
+    window's dialogs) keeps working; ``errno`` and ``strerror`` are the system's.
+    """
+
+    def __init__(self, field: str, message: str, err: int | None = None, strerror: str | None = None):
+        InputError.__init__(self, field, message)
+        self.errno = err
+        self.strerror = strerror or message
+
+
+SHOWN_CHARS = 80  # how much of a bad value a message quotes
+
+
+def shown(value, limit: int = SHOWN_CHARS) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a message quotes a 5,000-digit number, not all of it."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # a list nested thousands deep, an int too long to print
+        text = f"<{type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    tail = f"... ({len(text):,} chars)"
+    return text[: max(0, limit - len(tail))] + tail
+
+
+def shown_path(path, limit: int = 4 * SHOWN_CHARS) -> str:
+    """A file name or key as a message prints it: as is when printable and short, else escaped and cut."""
+    text = os.fsdecode(path) if isinstance(path, (bytes, os.PathLike)) else str(path)
+    if text.isprintable() and len(text) <= limit:
+        return text
+    return shown(text, limit)
+
 
 def require_int(field: str, value, *, lo: int | None = None, hi: int | None = None) -> int:
-    """Return ``value`` as an int within [lo, hi] or raise an InputError naming the limit."""
+    """Return ``value`` as an int within [lo, hi] or raise an InputError naming the limit.
+
+    Text is read as ASCII decimal, or hexadecimal with ``0x`` (``"0x100"`` is 256
+    here and wherever the value is used after this check); other digits (``"²"``,
+    Arabic-Indic digits) are refused rather than guessed.
+    """
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         elif isinstance(value, str):
+            text = value.strip()
+            hexadecimal = text.lower().lstrip("+-").startswith("0x")
             try:
-                value = int(value.strip(), 0) if value.strip().lower().startswith("0x") else int(value.strip())
+                if not text.isascii():
+                    raise ValueError(text)
+                value = int(text, 16 if hexadecimal else 10)
             except ValueError:
-                raise InputError(field, f"{value!r} is not an integer") from None
+                raise InputError(field, f"{shown(value)} is not an integer") from None
         else:
-            raise InputError(field, f"{value!r} is not an integer")
+            raise InputError(field, f"{shown(value)} is not an integer")
     if lo is not None and value < lo:
-        raise InputError(field, f"{value} is below the minimum of {lo}")
+        raise InputError(field, f"{shown(value)} is below the minimum of {lo}")
     if hi is not None and value > hi:
-        raise InputError(field, f"{value} is above the maximum of {hi}")
+        raise InputError(field, f"{shown(value)} is above the maximum of {hi}")
     return value
+
+
+def reject_unknown_keys(data: dict, known, where: str) -> None:
+    """An InputError naming the first key of ``data`` that is not in ``known`` (keys of any type)."""
+    unknown = sorted(str(k) for k in data if k not in known)
+    if unknown:
+        field = f"{where}.{unknown[0]}" if where else unknown[0]
+        raise InputError(shown_path(field, SHOWN_CHARS), f"unknown key; allowed: {', '.join(sorted(known))}")
 
 
 # Size caps for files a user hands us. They bound memory before anything is parsed;
@@ -44,27 +108,37 @@ MAX_SOURCE_BYTES = 4 << 20  # .cu files
 MAX_MEASUREMENT_BYTES = 512 << 20  # measurement .npz (compressed; members are checked separately)
 
 
-def read_user_bytes(path, field: str | None = None, kind: str = "file", limit: int = MAX_TOML_BYTES) -> bytes:
-    """Read a file the user named, refusing what is not a regular file or is over ``limit``.
+MAX_LINE_BYTES = 64 << 10  # one CSV row (a real one is under 100 bytes)
 
-    Why not ``Path.read_bytes``: a FIFO or a device (``/dev/zero``) would block or
-    read forever, a symlink loop surfaces as an OSError, and an oversized file is
-    read whole before anything can refuse it. Here the file is opened non-blocking,
-    checked with ``fstat`` (the object actually opened, not a name that can change
-    in between), and read up to ``limit`` + 1 bytes. Every failure is an
-    :class:`InputError` naming the file and the limit.
-    """
-    import errno
-    import os
-    import stat
 
-    name = field or str(path)
+def _failure(path, field: str | None):
+    """The raiser for one file: the message names the field (if any) and the file."""
+    name = shown_path(path)
 
     def fail(message: str):
-        raise InputError(name, f"{path}: {message}" if field else message) from None
+        raise InputError(field or name, f"{name}: {message}" if field else message) from None
 
+    return fail
+
+
+def open_user_file(path, field: str | None = None, kind: str = "file", limit: int = MAX_TOML_BYTES):
+    """Open a file the user named for reading (binary), refusing what is not a regular file or is over ``limit``.
+
+    Why not ``open``: a FIFO or a device (``/dev/zero``) would block or read
+    forever, a symlink loop or an over-long name surfaces as an OSError, a NUL
+    byte in the name as a ValueError, and an oversized file would be read whole
+    before anything could refuse it. Here the file is opened non-blocking (a FIFO
+    with no writer does not hang the open), checked with ``fstat`` (the object
+    actually opened, not a name that can change in between) and handed back as a
+    binary file; every failure is an :class:`InputError` naming the file and the
+    limit. The caller closes it (``with open_user_file(...) as fh``).
+    """
+    fail = _failure(path, field)
+    if isinstance(path, str) and not path:
+        fail("no file name given")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(os.fspath(path), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(os.fspath(path), flags)
     except FileNotFoundError:
         fail("file not found")
     except IsADirectoryError:
@@ -76,6 +150,8 @@ def read_user_bytes(path, field: str | None = None, kind: str = "file", limit: i
             fail("symbolic link loop")
         if exc.errno == errno.ENAMETOOLONG:
             fail("file name too long")
+        if exc.errno == errno.ENXIO:  # a socket
+            fail(f"is not a regular file (a pipe, device or socket), not {kind}")
         fail(f"cannot open: {exc.strerror or exc}")
     except (ValueError, TypeError):  # a NUL byte in the name, or no path at all
         fail("not a valid file name")
@@ -87,21 +163,36 @@ def read_user_bytes(path, field: str | None = None, kind: str = "file", limit: i
             fail(f"is not a regular file (a pipe, device or socket), not {kind}")
         if info.st_size > limit:
             fail(f"is {info.st_size:,} bytes, above the limit of {limit:,} bytes for {kind}")
-        chunks, total = [], 0
-        while total <= limit:
-            try:
-                chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            except OSError as exc:
-                fail(f"cannot read: {exc.strerror or exc}")
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            fail(f"is above the limit of {limit:,} bytes for {kind}")
-        return b"".join(chunks)
-    finally:
+        return os.fdopen(fd, "rb")
+    except BaseException:
         os.close(fd)
+        raise
+
+
+def read_user_bytes(path, field: str | None = None, kind: str = "file", limit: int = MAX_TOML_BYTES) -> bytes:
+    """The whole of a file the user named (see :func:`open_user_file`), at most ``limit`` bytes.
+
+    The size is checked before reading and again while reading (a file that grows
+    in between is cut off with the same error, not read without end).
+    """
+    fail = _failure(path, field)
+    with open_user_file(path, field, kind, limit) as fh:
+        try:
+            data = fh.read(limit + 1)
+        except OSError as exc:
+            fail(f"cannot read: {exc.strerror or exc}")
+    if len(data) > limit:
+        fail(f"is above the limit of {limit:,} bytes for {kind}")
+    return data
+
+
+def decode_text(data: bytes, fail, encoding: str = "utf-8") -> str:
+    """``data`` as text without a leading byte-order mark; undecodable bytes go to ``fail`` with their offset."""
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        fail(f"is not UTF-8 text (byte {exc.start:,})")
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def read_user_text(path, field: str | None = None, kind: str = "file", encoding: str = "utf-8",
@@ -111,11 +202,31 @@ def read_user_text(path, field: str | None = None, kind: str = "file", encoding:
     ``field`` names the input in the message (default: the path itself); ``kind``
     says what was expected ("a .cu file"). A UTF-8 byte-order mark is dropped.
     """
-    data = read_user_bytes(path, field, kind, limit)
-    name = field or str(path)
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        where = f" (byte {exc.start:,})"
-        raise InputError(name, f"{path}: is not UTF-8 text{where}" if field else f"is not UTF-8 text{where}") from None
-    return text[1:] if text.startswith("\ufeff") else text
+    return decode_text(read_user_bytes(path, field, kind, limit), _failure(path, field), encoding)
+
+
+def capped_lines(fh, name: str, limit: int, line_limit: int = MAX_LINE_BYTES):
+    """Yield the lines of a binary stream one by one (``None`` for a line over ``line_limit``).
+
+    For input that is read row by row (``occupancy --batch``, from a file or from
+    stdin): memory stays at one line however long the input is or whatever it
+    holds (``/dev/zero`` on stdin is one endless line: it is skipped in bounded
+    pieces). Past ``limit`` bytes in all it stops with an InputError naming the
+    limit and the line it stopped at; every line before has been handed out.
+    """
+    total, number = 0, 0
+    while True:
+        line = fh.readline(line_limit + 1)
+        if not line:
+            return
+        number += 1
+        total += len(line)
+        too_long = len(line) > line_limit and not line.endswith(b"\n")
+        while too_long and total <= limit:  # skip the rest of an over-long line, piece by piece
+            more = fh.readline(line_limit)
+            total += len(more)
+            if not more or more.endswith(b"\n"):
+                break
+        if total > limit:
+            raise InputError(name, f"the input is above the limit of {limit:,} bytes; stopped at line {number:,}")
+        yield None if too_long else line

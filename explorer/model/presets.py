@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, shown
 from explorer.model.scenario import Scenario
 from explorer.paths import resource
 
@@ -20,18 +21,25 @@ def preset_names() -> list[str]:
 
 
 def load_preset(name: str) -> Scenario:
-    path = preset_dir() / f"{name}.toml"
-    if not path.is_file():
-        raise InputError("scenario", f"unknown preset {name!r}; presets: {', '.join(preset_names())}")
-    return Scenario.load(path)
+    """A shipped preset by name; only the names listed are looked up (no path reaches the folder)."""
+    names = preset_names()
+    if name not in names:
+        raise InputError("scenario", f"unknown preset {shown(name)}; presets: {', '.join(names)}")
+    return Scenario.load(preset_dir() / f"{name}.toml")
 
 
 def load_scenario_arg(text: str) -> Scenario:
-    """A scenario file path, or the name of a shipped preset (files win on a clash)."""
+    """A scenario file path, or the name of a shipped preset (files win on a clash).
+
+    Anything that names a directory entry, even a dangling or looping symlink, or
+    that looks like a path, is read as a file, so its reader says what is wrong
+    with it rather than "unknown preset".
+    """
     if not text:
         raise InputError("scenario", "give a scenario file or a preset name")
     path = Path(text)
-    if path.suffix == ".toml" or path.exists():
+    looks_like_path = path.suffix == ".toml" or any(sep and sep in text for sep in (os.sep, os.altsep))
+    if looks_like_path or os.path.lexists(text):
         return Scenario.load(path)
     return load_preset(text)
 

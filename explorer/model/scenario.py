@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
-from explorer.model.errors import InputError, require_int
+from explorer.model.errors import SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path
 from explorer.model.kernel_spec import KernelSpec, parse_kernel
 from explorer.model.stream import StreamConfig, parse_stream
-from explorer.model.tomlio import atomic_write_text, dumps, load_toml, parse_value
+from explorer.model.tomlio import dumps, load_toml, parse_value
 from explorer.model.workload import Workload, parse_workload
 
 # CUDA launch limits (CUDA C++ Programming Guide, "Technical Specifications per
@@ -60,7 +60,7 @@ class Dim3:
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 3:
-            raise InputError(field_name, f"{value!r} is not a dimension; write N or [x, y, z]")
+            raise InputError(field_name, f"{shown(value)} is not a dimension; write N or [x, y, z]")
         dims = list(value) + [1] * (3 - len(value))
         out = []
         for axis, v, hi in zip("xyz", dims, limits):
@@ -111,11 +111,8 @@ class LaunchConfig:
 
 def parse_launch(data, where: str = "launch") -> LaunchConfig:
     if not isinstance(data, dict):
-        raise InputError(where, f"expected a table, got {data!r}")
-    known = set(LaunchConfig().to_dict())
-    unknown = set(data) - known
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(known))}")
+        raise InputError(where, f"expected a table, got {shown(data)}")
+    reject_unknown_keys(data, set(LaunchConfig().to_dict()), where)
     base = LaunchConfig()
     carveout = require_int(f"{where}.carveout", data.get("carveout", base.carveout), lo=-1, hi=100)
     return LaunchConfig(
@@ -149,13 +146,11 @@ def parse_scheduler(data, where: str = "scheduler") -> SchedulerConfig:
     if data is None:
         return SchedulerConfig()
     if not isinstance(data, dict):
-        raise InputError(where, f"expected a table, got {data!r}")
-    unknown = set(data) - {"policy", "active_warps"}
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", "unknown key; allowed: active_warps, policy")
+        raise InputError(where, f"expected a table, got {shown(data)}")
+    reject_unknown_keys(data, {"policy", "active_warps"}, where)
     policy = data.get("policy", "gto")
     if not isinstance(policy, str) or policy.lower() not in POLICIES:
-        raise InputError(f"{where}.policy", f"{policy!r} is not a policy; choose one of {', '.join(POLICIES)}")
+        raise InputError(f"{where}.policy", f"{shown(policy)} is not a policy; choose one of {', '.join(POLICIES)}")
     active = require_int(f"{where}.active_warps", data.get("active_warps", 4), lo=1, hi=64)
     return SchedulerConfig(policy=policy.lower(), active_warps=active)
 
@@ -206,15 +201,16 @@ class Scenario:
         """``base_dir``: the folder a ``[kernel]``'s file is relative to (the scenario file's)."""
         if not isinstance(data, dict):
             raise InputError("scenario", "expected a table")
-        known = {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program",
-                 "kernel"}
-        unknown = set(data) - known
-        if unknown:
-            raise InputError(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(known))}")
+        reject_unknown_keys(
+            data, {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program",
+                   "kernel"}, "")
         gpu = get_gpu(data.get("gpu", "H100"))  # validates the name
         for key in ("name", "description"):
-            if not isinstance(data.get(key, ""), str):
+            text = data.get(key, "")
+            if not isinstance(text, str):
                 raise InputError(key, "must be text")
+            if "\0" in text:  # no file name, C string or terminal line can carry one
+                raise InputError(key, f"{shown(text)} contains a NUL character")
         kernel = None
         if "kernel" in data:
             kernel = parse_kernel(data["kernel"], base_dir)
@@ -236,7 +232,7 @@ class Scenario:
         """A copy with dotted keys replaced (``{"launch.grid": [480, 1, 1]}``), re-validated."""
         data = self.to_dict()
         for key, value in dotted.items():
-            _set_dotted(data, key, value)
+            _set_dotted(data, str(key), value)
         return Scenario.from_dict(data, self.base_dir)
 
     def with_overrides(self, assignments: list[str]) -> "Scenario":
@@ -244,16 +240,19 @@ class Scenario:
         data = self.to_dict()
         for text in assignments:
             if "=" not in text:
-                raise InputError("--set", f"{text!r} is not key=value (e.g. launch.grid=[480,1,1])")
+                raise InputError("--set", f"{shown(text)} is not key=value (e.g. launch.grid=[480,1,1])")
             key, _, raw = text.partition("=")
             key = key.strip()
             if not key:
-                raise InputError("--set", f"{text!r} has no key")
-            _set_dotted(data, key, parse_value(raw, key))
+                raise InputError("--set", f"{shown(text)} has no key")
+            _set_dotted(data, key, parse_value(raw, shown_path(key, SHOWN_CHARS)))
         return Scenario.from_dict(data, self.base_dir)
 
-    def save(self, path: str | Path) -> None:
-        atomic_write_text(path, dumps(self.to_dict()))
+    def save(self, path: str | Path, field: str | None = None) -> None:
+        """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file."""
+        from explorer.atomic import atomic_write_text  # not at import: explorer.atomic imports this package
+
+        atomic_write_text(path, dumps(self.to_dict()), field=field)
 
     @property
     def base_dir(self) -> str:
@@ -261,16 +260,16 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | Path) -> "Scenario":
-        data = load_toml(path)
+        data = load_toml(path, "a scenario file")
         try:
             return cls.from_dict(data, str(Path(path).resolve().parent))
         except InputError as exc:
-            raise InputError(f"{Path(path).name}: {exc.field}", exc.message) from None
+            raise InputError(f"{shown_path(Path(path).name)}: {exc.field}", exc.message) from None
 
 
 def parse_program(value) -> str:
     if not isinstance(value, str) or value.strip().lower() not in PROGRAMS:
-        raise InputError("program", f"{value!r} is not a program source; choose sass (the kernel's SASS) or model "
+        raise InputError("program", f"{shown(value)} is not a program source; choose sass (the kernel's SASS) or model "
                                     "(the workload model)")
     return value.strip().lower()
 
@@ -296,15 +295,17 @@ def _check_kernel_scenario(data: dict) -> None:
 def _set_dotted(data: dict, key: str, value) -> None:
     parts = key.split(".")
     if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description", "program"}:
-        raise InputError(key, "unknown scenario key; e.g. gpu, seed, program, launch.grid, workload.loop, "
-                              "scheduler.policy, kernel.name")
+        raise InputError(shown_path(key, SHOWN_CHARS), "unknown scenario key; e.g. gpu, seed, program, launch.grid, "
+                                                       "workload.loop, scheduler.policy, kernel.name")
+    if len(parts) > 2 and not (parts[:2] == ["kernel", "args"] and len(parts) <= 4):  # kernel.args.x.count
+        raise InputError(shown_path(key, SHOWN_CHARS), "a key is a field (seed) or a section and a field (launch.grid)")
     if parts[0] == "stream":
         data.setdefault("stream", {})  # written only when it differs from one kernel
     node = data
     for part in parts[:-1]:
         nxt = node.get(part)
         if not isinstance(nxt, dict):
-            raise InputError(key, f"'{part}' is not a table")
+            raise InputError(shown_path(key, SHOWN_CHARS), f"'{part}' is not a table")
         node = nxt
     if parts == ["workload", "preset"]:
         data["workload"] = {"preset": value}  # a new preset brings its own body and fields

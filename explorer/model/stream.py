@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from explorer.model.catalog import CatalogError, GpuSpec, gpu_names
-from explorer.model.errors import InputError, require_int
+from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown
 from explorer.paths import resource
 
 # Bounds of the model, not facts of a GPU. A stream is composed analytically, so
@@ -98,7 +98,7 @@ class StreamConfig:
 
 def _number(field_name: str, value, lo: float, hi: float, unit: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(field_name, f"{value!r} is not a number")
+        raise InputError(field_name, f"{shown(value)} is not a number")
     value = float(value)
     if not math.isfinite(value):
         raise InputError(field_name, f"{value} is not a finite number")
@@ -114,13 +114,11 @@ def parse_stream(data, where: str = "stream") -> StreamConfig:
     if data is None:
         return StreamConfig()
     if not isinstance(data, dict):
-        raise InputError(where, f"expected a table, got {data!r}")
-    unknown = set(data) - set(KEYS)
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(KEYS))}")
+        raise InputError(where, f"expected a table, got {shown(data)}")
+    reject_unknown_keys(data, set(KEYS), where)
     graph = data.get("graph", False)
     if not isinstance(graph, bool):
-        raise InputError(f"{where}.graph", f"{graph!r}; write true (a CUDA Graph) or false (plain launches)")
+        raise InputError(f"{where}.graph", f"{shown(graph)}; write true (a CUDA Graph) or false (plain launches)")
     gap = data.get("launch_gap_us")
     period = data.get("nvml_period_ms")
     return StreamConfig(

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.model.errors import InputError, require_int
+from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown
 
 OPS = ("ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync")
 OP_DOC = {
@@ -197,7 +197,7 @@ PRESETS: dict[str, dict] = {
 
 def _rate(field_name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(field_name, f"{value!r} is not a number between 0 and 1")
+        raise InputError(field_name, f"{shown(value)} is not a number between 0 and 1")
     if not 0.0 <= float(value) <= 1.0:
         raise InputError(field_name, f"{value} is outside the range 0 to 1")
     return float(value)
@@ -205,14 +205,11 @@ def _rate(field_name: str, value) -> float:
 
 def _parse_op(item, where: str) -> Op:
     if not isinstance(item, dict):
-        raise InputError(where, f"expected a table like {{ op = \"ffma\", count = 4 }}, got {item!r}")
-    known = {"op", "count", "bytes", "stride", "ilp", "conflict_ways"}
-    unknown = set(item) - known
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(known))}")
+        raise InputError(where, f"expected a table like {{ op = \"ffma\", count = 4 }}, got {shown(item)}")
+    reject_unknown_keys(item, {"op", "count", "bytes", "stride", "ilp", "conflict_ways"}, where)
     name = item.get("op")
-    if name not in OPS:
-        raise InputError(f"{where}.op", f"{name!r} is not an operation; choose one of {', '.join(OPS)}")
+    if not isinstance(name, str) or name not in OPS:
+        raise InputError(f"{where}.op", f"{shown(name)} is not an operation; choose one of {', '.join(OPS)}")
     count = require_int(f"{where}.count", item.get("count", 1), lo=1, hi=MAX_COUNT)
     nbytes = require_int(f"{where}.bytes", item.get("bytes", 4), lo=1, hi=16)
     if name in MEMORY_OPS and nbytes not in (4, 8, 16):
@@ -232,16 +229,16 @@ def parse_workload(data, where: str = "workload") -> Workload:
     if data is None:
         data = {"preset": "fma-global"}
     if not isinstance(data, dict):
-        raise InputError(where, f"expected a table, got {data!r}")
-    known = {"preset", "loop", "l1_hit_rate", "l2_hit_rate", "body"}
-    unknown = set(data) - known
-    if unknown:
-        raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(sorted(known))}")
+        raise InputError(where, f"expected a table, got {shown(data)}")
+    reject_unknown_keys(data, {"preset", "loop", "l1_hit_rate", "l2_hit_rate", "body"}, where)
     merged: dict = {}
     preset = data.get("preset", "")
+    if not isinstance(preset, str):  # a list or table would not even be hashable
+        raise InputError(f"{where}.preset",
+                         f"{shown(preset)} is not a preset name; choose one of {', '.join(PRESETS)}")
     if preset:
         if preset not in PRESETS:
-            raise InputError(f"{where}.preset", f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+            raise InputError(f"{where}.preset", f"unknown preset {shown(preset)}; choose one of {', '.join(PRESETS)}")
         merged.update({k: v for k, v in PRESETS[preset].items() if k != "doc"})
     merged.update({k: v for k, v in data.items() if k != "preset"})
     body_raw = merged.get("body")

@@ -99,8 +99,8 @@ def _round_up(a: int, b: int) -> int:
 def validate_inputs(threads, registers, static_shared, dynamic_shared, carveout, barriers):
     """Type/range checks for a calculator query; returns the values as ints.
 
-    Values the hardware cannot run (threads > 1024, registers > 255, shared memory
-    above the opt-in limit) are *not* errors: they give 0 blocks with a limiter, as
+    Values the hardware cannot run (threads > 1024, registers above the header's
+    per-thread maximum, shared memory above the opt-in limit) are *not* errors: they give 0 blocks with a limiter, as
     NVIDIA's calculator does. Only nonsense (negative, non-integer, absurd) is.
     """
     return (
@@ -237,10 +237,10 @@ def why_no_block_fits(gpu: GpuSpec, launch, result: OccupancyResult) -> str:
             f"{arch.max_threads_per_block} (limiter: warps)"
         )
     if "registers" in result.limiters:
-        if launch.registers_per_thread > arch.max_registers_per_thread:
+        if launch.registers_per_thread > arch.reg_alloc_max_per_thread:  # the number the test above used
             reasons.append(
                 f"launch.registers_per_thread: {launch.registers_per_thread} is above the limit of "
-                f"{arch.max_registers_per_thread} (limiter: registers)"
+                f"{arch.reg_alloc_max_per_thread} (limiter: registers)"
             )
         else:
             reasons.append(

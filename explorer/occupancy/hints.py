@@ -73,8 +73,8 @@ def _h(*parts: tuple[str, dict]) -> Hint:
 
 def _registers_hint(gpu: GpuSpec, q: Query, r: OccupancyResult) -> Hint:
     arch = gpu.arch
-    if q.registers > arch.max_registers_per_thread:
-        return _h(("regs_too_many", {"regs": q.registers, "limit": arch.max_registers_per_thread}))
+    if q.registers > arch.reg_alloc_max_per_thread:  # the per-thread maximum the calculator applies
+        return _h(("regs_too_many", {"regs": q.registers, "limit": arch.reg_alloc_max_per_thread}))
     for regs in range(q.registers - 1, 0, -1):
         better = q.run(gpu, registers=regs)
         if better.active_blocks_per_sm > r.active_blocks_per_sm:
@@ -134,7 +134,7 @@ def _barriers_hint(gpu: GpuSpec, q: Query, r: OccupancyResult) -> Hint:
 
 def _headroom(gpu: GpuSpec, q: Query, r: OccupancyResult) -> list[Hint]:
     """At full occupancy: how many more registers the kernel could use first."""
-    for regs in range(q.registers + 1, gpu.arch.max_registers_per_thread + 1):
+    for regs in range(q.registers + 1, gpu.arch.reg_alloc_max_per_thread + 1):
         if q.run(gpu, registers=regs).active_blocks_per_sm < r.active_blocks_per_sm:
             if regs == q.registers + 1:
                 return [_h(("regs_edge", {"regs": regs}))]

@@ -81,7 +81,7 @@ def cache_dirs() -> list[Path]:
     override = os.environ.get(CACHE_ENV, "").strip()
     if override:
         return [Path(override)]
-    from explorer.frozen import APP_DIR_NAME, user_cache_root
+    from explorer.paths import APP_DIR_NAME, user_cache_root
 
     uid = getattr(os, "getuid", lambda: "user")()
     return [user_cache_root() / APP_DIR_NAME / "sass", Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{uid}" / "sass"]

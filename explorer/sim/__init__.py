@@ -1,6 +1,33 @@
-"""The cycle-level simulator: blocks onto SMs, warp schedulers, per-cycle warp states."""
+"""The cycle-level simulator: blocks onto SMs, warp schedulers, per-cycle warp states.
 
-from explorer.sim.engine import Cancelled, SimulationError, simulate
-from explorer.sim.result import SimResult
+``simulate``, ``SimResult``, ``Cancelled`` and ``SimulationError`` load the engine
+(numba, ~0.5 s) on first use, so the state vocabulary (``explorer.sim.states``) can
+be imported on its own: the window names and colours the states without loading
+the simulator until it simulates.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+_WHERE = {"Cancelled": "engine", "SimulationError": "engine", "simulate": "engine", "SimResult": "result"}
 
 __all__ = ["Cancelled", "SimulationError", "SimResult", "simulate"]
+
+if TYPE_CHECKING:
+    from explorer.sim.engine import Cancelled, SimulationError, simulate
+    from explorer.sim.result import SimResult
+
+
+def __getattr__(name: str):
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'explorer.sim' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"explorer.sim.{module}"), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -4,7 +4,7 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/export_menu.py" line="+313"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+420"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
@@ -73,7 +73,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/memory_page.py" line="+372"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+364"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -272,7 +272,7 @@
 <context>
     <name>CoreErrors</name>
     <message>
-        <location filename="../../explorer/gui/error_texts.py" line="+33"/>
+        <location filename="../../explorer/gui/common/error_texts.py" line="+33"/>
         <source>&apos;{value}&apos; is not an integer</source>
         <translation>«{value}» — не целое число</translation>
     </message>
@@ -380,7 +380,7 @@
 <context>
     <name>CoreTexts</name>
     <message>
-        <location filename="../../explorer/gui/core_texts.py" line="+21"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+21"/>
         <source>loose round-robin: the next ready warp after the one that issued last</source>
         <translation>нестрогий круговой порядок (LRR): следующий готовый варп после того, что выдавал последним</translation>
     </message>
@@ -548,7 +548,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/counts_plot.py" line="+62"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+60"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -591,7 +591,7 @@
 <context>
     <name>CudaSourceRow</name>
     <message>
-        <location filename="../../explorer/gui/cu_source.py" line="+64"/>
+        <location filename="../../explorer/gui/measure/cu_source.py" line="+65"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -621,27 +621,27 @@
         <translation>Исходные файлы CUDA (*.cu *.cuh);;Все файлы (*)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>{name} is not a UTF-8 text file</source>
         <translation>{name} — не текстовый файл в UTF-8</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
         <source>cannot read {name}: {why}</source>
         <translation>не удаётся прочитать {name}: {why}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>{name} has no __global__ kernel</source>
         <translation>в {name} нет ядра __global__</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+22"/>
         <source>Compiling {kernel} in {name} for {arch}…</source>
         <translation>Компиляция {kernel} из {name} для {arch}…</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+24"/>
         <source>{n} registers</source>
         <translation>регистров: {n}</translation>
     </message>
@@ -681,7 +681,7 @@
         <translation>Его __launch_bounds__ допускают не больше {m} потоков на блок.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>no CUDA compiler: {m}</source>
         <translation>нет компилятора CUDA: {m}</translation>
     </message>
@@ -689,7 +689,7 @@
 <context>
     <name>CurveLegend</name>
     <message>
-        <location filename="../../explorer/gui/counts_plot.py" line="+66"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+15"/>
         <source>Warps of the grid not finished yet: resident plus still waiting for a place.</source>
         <translation>Ещё не завершённые варпы сетки: размещённые плюс ожидающие места.</translation>
     </message>
@@ -712,7 +712,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explorer_page.py" line="+97"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+86"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -722,7 +722,7 @@
         <translation>Показать размещённые, готовые и выданные варпы выбранного SM вместо всего GPU.</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+86"/>
         <source>Play / pause</source>
         <translation>Пуск / пауза</translation>
     </message>
@@ -757,17 +757,17 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+145"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+3"/>
         <source>The simulation failed (a bug): {msg}</source>
         <translation>Симуляция завершилась с ошибкой (это баг): {msg}</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+39"/>
         <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · outline = block · bar = resident warps</source>
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
     </message>
@@ -815,7 +815,7 @@
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/export_menu.py" line="-338"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-437"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -910,7 +910,12 @@
         <translation>в этом окне нет панели {subject}</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
+        <source>Wrote {path}</source>
+        <translation>Записан {path}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>there is no simulation on screen yet</source>
         <translation>на экране ещё нет симуляции</translation>
     </message>
@@ -920,17 +925,17 @@
         <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+30"/>
         <source>Export failed</source>
         <translation>Экспорт не удался</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
         <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+22"/>
         <source>Drawing {n} frames…</source>
         <translation>Рисуются кадры ({n})…</translation>
     </message>
@@ -940,17 +945,17 @@
         <translation>Отмена</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="-33"/>
         <source>Cannot write {path}: {err}</source>
         <translation>Не удаётся записать {path}: {err}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+57"/>
         <source>Export cancelled; {path} was not written.</source>
         <translation>Экспорт отменён; {path} не записан.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-5"/>
         <source>Wrote {path} ({n} frames)</source>
         <translation>Записан {path} (кадров: {n})</translation>
     </message>
@@ -958,7 +963,7 @@
 <context>
     <name>GemmFeature</name>
     <message>
-        <location filename="../../explorer/gui/gemm_feature.py" line="+20"/>
+        <location filename="../../explorer/gui/gemm/feature.py" line="+20"/>
         <source>&amp;GEMM</source>
         <translation>&amp;GEMM</translation>
     </message>
@@ -971,7 +976,7 @@
 <context>
     <name>GemmInputs</name>
     <message>
-        <location filename="../../explorer/gui/gemm_page.py" line="+78"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+76"/>
         <source>GEMM  C = A × B</source>
         <translation>GEMM  C = A × B</translation>
     </message>
@@ -981,7 +986,7 @@
         <translation>{full}: {sms} SM</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+20"/>
         <source>&amp;M (rows of C):</source>
         <translation>&amp;M (строк C):</translation>
     </message>
@@ -1041,17 +1046,17 @@
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>&amp;Data type:</source>
         <translation>&amp;Тип данных:</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+31"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -1064,7 +1069,7 @@
 <context>
     <name>GemmPage</name>
     <message>
-        <location line="+19"/>
+        <location line="+16"/>
         <source>The mapping</source>
         <translation>Отображение на GPU</translation>
     </message>
@@ -1124,7 +1129,7 @@
         <translation>Roofline</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+37"/>
         <source>Invalid input ({n}): the views show the last valid GEMM.</source>
         <translation>Неверный ввод ({n}): виды показывают последний корректный GEMM.</translation>
     </message>
@@ -1234,7 +1239,7 @@
         <translation>Потолок {dtype}: {peak}. GEMM (● — по интенсивности относительно HBM, ◆ — относительно L2) лежит {side}; прогноз {tf}, {pct:.0f}% потолка.</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+21"/>
         <source>The simulator cannot run this GEMM: {msg}</source>
         <translation>Симулятор не может выполнить этот GEMM: {msg}</translation>
     </message>
@@ -1252,13 +1257,13 @@
 <context>
     <name>GpuController</name>
     <message>
-        <location filename="../../explorer/gui/gpu_feature.py" line="+75"/>
-        <location line="+108"/>
+        <location filename="../../explorer/gui/measure/feature.py" line="+76"/>
+        <location line="+96"/>
         <source>Looking for an NVIDIA GPU…</source>
         <translation>Поиск GPU NVIDIA…</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-84"/>
         <source>GPU measurements</source>
         <translation>Измерения на GPU</translation>
     </message>
@@ -1268,7 +1273,7 @@
         <translation>Исходные файлы CUDA</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+11"/>
         <source>Open &amp;measurement…</source>
         <translation>Открыть &amp;измерение…</translation>
     </message>
@@ -1313,17 +1318,17 @@
         <translation>&amp;Закрыть измерение</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+35"/>
         <source>Cancel</source>
         <translation>Отмена</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>&amp;Kernel source:</source>
         <translation>&amp;Исходник ядра:</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
         <translation>Измерить сценарий Explorer на {gpu}.</translation>
     </message>
@@ -1343,18 +1348,22 @@
         <translation>Измерения на GPU (*.npz);;Все файлы (*)</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <location line="+4"/>
+        <location line="+28"/>
         <source>Cannot open the measurement {name}: {why}</source>
         <translation>Не удаётся открыть измерение {name}: {why}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-4"/>
         <source>Opened the measurement {name}.</source>
         <translation>Открыто измерение {name}.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="-11"/>
+        <source>Opening the measurement {name}…</source>
+        <translation>Открывается измерение {name}…</translation>
+    </message>
+    <message>
+        <location line="+50"/>
         <source>Save the measurement</source>
         <translation>Сохранить измерение</translation>
     </message>
@@ -1399,7 +1408,7 @@
         <translation>Калибровка</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>Cancelled.</source>
         <translation>Отменено.</translation>
     </message>
@@ -1459,12 +1468,12 @@
         <translation>Откройте измерение (со сценарием), чтобы калибровать по нему.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+6"/>
         <source>simulation {k} of about {n}</source>
         <translation>симуляция {k} из примерно {n}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+17"/>
         <source>Calibration: starting…</source>
         <translation>Калибровка: начало…</translation>
     </message>
@@ -1478,11 +1487,16 @@
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
+    <message>
+        <location line="+33"/>
+        <source>Finish or cancel the GPU run first: changing the language rebuilds the window.</source>
+        <translation>Сначала завершите или отмените запуск на GPU: смена языка пересоздаёт окно.</translation>
+    </message>
 </context>
 <context>
     <name>GridOverlay</name>
     <message>
-        <location filename="../../explorer/gui/measurement_overlay.py" line="+239"/>
+        <location filename="../../explorer/gui/measure/overlay.py" line="+239"/>
         <source>the measured GPU has {ms} SMs × {mw} warp slots, the simulated one {ss} × {sw}</source>
         <translation>измеренный GPU: {ms} SM, слотов варпов на SM: {mw}; симулированный: {ss} SM, {sw}</translation>
     </message>
@@ -1498,9 +1512,22 @@
     </message>
 </context>
 <context>
+    <name>Guard</name>
+    <message>
+        <location filename="../../explorer/gui/common/guard.py" line="+47"/>
+        <source>Warp Explorer</source>
+        <translation>Warp Explorer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unexpected error (a bug; the details are in the log): {m}</source>
+        <translation>Непредвиденная ошибка (это баг; подробности в журнале): {m}</translation>
+    </message>
+</context>
+<context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/memory_page.py" line="-243"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-243"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -1704,7 +1731,7 @@
 <context>
     <name>LanguageMenu</name>
     <message>
-        <location filename="../../explorer/gui/language.py" line="+33"/>
+        <location filename="../../explorer/gui/shell/language.py" line="+35"/>
         <source>&amp;Language</source>
         <translation>&amp;Язык</translation>
     </message>
@@ -1714,12 +1741,7 @@
         <translation>Показывать интерфейс и уроки на этом языке.</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>Finish or cancel the GPU run first: changing the language rebuilds the window.</source>
-        <translation>Сначала завершите или отмените запуск на GPU: смена языка пересоздаёт окно.</translation>
-    </message>
-    <message>
-        <location line="+22"/>
+        <location line="+40"/>
         <source>Language: {name}</source>
         <translation>Язык: {name}</translation>
     </message>
@@ -1727,7 +1749,7 @@
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lesson_panel.py" line="+197"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+197"/>
         <location line="+60"/>
         <source>Lesson</source>
         <translation>Урок</translation>
@@ -1768,7 +1790,7 @@
         <translation>Сценарий этого шага некорректен: {msg}</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+62"/>
         <source>(This step belongs to a view this version does not have; the narration still applies.)</source>
         <translation>(Этот шаг относится к виду, которого нет в этой версии; пояснение всё равно в силе.)</translation>
     </message>
@@ -1776,7 +1798,7 @@
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-336"/>
+        <location line="-332"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -1834,7 +1856,7 @@
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm_charts.py" line="+357"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+330"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -1912,12 +1934,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/main_window.py" line="+53"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+64"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>&amp;Explorer</source>
         <translation>&amp;Explorer</translation>
     </message>
@@ -1927,7 +1949,7 @@
         <translation>&amp;Калькулятор заполняемости</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+86"/>
         <source>none</source>
         <translation>нет</translation>
     </message>
@@ -1937,7 +1959,19 @@
         <translation>Не удаётся открыть {name}: приложение не читает файлы такого типа ({kinds}).</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+18"/>
+        <source>{name} cannot be opened:
+{why}</source>
+        <translation>Не удаётся открыть {name}:
+{why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot open {name}</source>
+        <translation>Не удаётся открыть {name}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Open</source>
         <translation>Открыть</translation>
     </message>
@@ -1963,6 +1997,23 @@
     </message>
     <message>
         <location line="+8"/>
+        <source>&amp;Edit</source>
+        <translation>&amp;Правка</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+56"/>
+        <source>&amp;Undo</source>
+        <translation>&amp;Отменить</translation>
+    </message>
+    <message>
+        <location line="-52"/>
+        <location line="+53"/>
+        <source>&amp;Redo</source>
+        <translation>&amp;Повторить</translation>
+    </message>
+    <message>
+        <location line="-42"/>
         <source>&amp;View</source>
         <translation>&amp;Вид</translation>
     </message>
@@ -2017,6 +2068,46 @@
         <translation>О &amp;Qt</translation>
     </message>
     <message>
+        <location line="+7"/>
+        <source>Field Edit</source>
+        <translation>правку поля</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Loading a Preset</source>
+        <translation>загрузку сценария</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Opening a File</source>
+        <translation>открытие файла</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulate in the Explorer</source>
+        <translation>«Симулировать в Explorer»</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Measured Scenario</source>
+        <translation>сценарий измерения</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re-simulation with the Compiled Kernel</source>
+        <translation>повторную симуляцию с ресурсами ядра</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Undo {what}</source>
+        <translation>&amp;Отменить {what}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Redo {what}</source>
+        <translation>&amp;Повторить {what}</translation>
+    </message>
+    <message>
         <location line="+19"/>
         <source>About Warp Explorer</source>
         <translation>О программе Warp Explorer</translation>
@@ -2030,7 +2121,7 @@
 <context>
     <name>MeasuredLegend</name>
     <message>
-        <location filename="../../explorer/gui/measurement_overlay.py" line="-121"/>
+        <location filename="../../explorer/gui/measure/overlay.py" line="-121"/>
         <source>measured resident</source>
         <translation>размещено (измерено)</translation>
     </message>
@@ -2073,7 +2164,7 @@
 <context>
     <name>MeasurementBox</name>
     <message>
-        <location filename="../../explorer/gui/measurement_panel.py" line="+46"/>
+        <location filename="../../explorer/gui/measure/panel.py" line="+45"/>
         <source>Simulated vs measured on the GPU</source>
         <translation>Симуляция и измерение на GPU</translation>
     </message>
@@ -2391,7 +2482,7 @@
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../explorer/gui/memory_page.py" line="+309"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+304"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -2401,7 +2492,7 @@
         <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+50"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
         <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
     </message>
@@ -2434,7 +2525,7 @@
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../explorer/gui/metrics_panel.py" line="+34"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+9"/>
         <source>warp slots</source>
         <translation>слоты варпов</translation>
     </message>
@@ -2462,7 +2553,7 @@
 <context>
     <name>NowBox</name>
     <message>
-        <location line="+10"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+39"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -2590,7 +2681,7 @@
 <context>
     <name>OccupancyAdvice</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_advice.py" line="+81"/>
+        <location filename="../../explorer/gui/occupancy/advice.py" line="+81"/>
         <source>What limits occupancy</source>
         <translation>Что ограничивает заполняемость</translation>
     </message>
@@ -2623,7 +2714,7 @@
 <context>
     <name>OccupancyGraphs</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_graphs.py" line="+54"/>
+        <location filename="../../explorer/gui/occupancy/graphs.py" line="+54"/>
         <source>Occupancy (%)</source>
         <translation>Заполняемость (%)</translation>
     </message>
@@ -2681,7 +2772,7 @@
 <context>
     <name>OccupancyHints</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_advice.py" line="-95"/>
+        <location filename="../../explorer/gui/occupancy/advice.py" line="-95"/>
         <source>Every warp slot is in use: {state}.</source>
         <translation>Заняты все слоты варпов: {state}.</translation>
     </message>
@@ -2774,22 +2865,22 @@
 <context>
     <name>OccupancyInputs</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_inputs.py" line="+28"/>
+        <location filename="../../explorer/gui/occupancy/inputs.py" line="+28"/>
         <source>Kernel launch</source>
         <translation>Запуск ядра</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+17"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+5"/>
         <source>The GPU whose per-SM limits the calculator applies.</source>
         <translation>GPU, ограничения SM которого применяет калькулятор.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+12"/>
         <source>&amp;Threads per block:</source>
         <translation>&amp;Потоков на блок:</translation>
     </message>
@@ -2861,7 +2952,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
         <translation>{full} · CC {cc} · {sms} SM</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+24"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -2869,12 +2960,12 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
 <context>
     <name>OccupancyPanel</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_panel.py" line="+76"/>
+        <location filename="../../explorer/gui/occupancy/panel.py" line="+74"/>
         <source>Invalid inputs: {count}. Showing the last valid result.</source>
         <translation>Неверных полей: {count}. Показан последний корректный результат.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+32"/>
         <source>{gpu}: occupancy {occ}, warps per SM {warps}/{max}, blocks per SM {blocks}; limited by {limiters}</source>
         <translation>{gpu}: заполняемость {occ}, варпов на SM {warps}/{max}, блоков на SM {blocks}; ограничение: {limiters}</translation>
     </message>
@@ -2882,7 +2973,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
 <context>
     <name>OccupancyResultView</name>
     <message>
-        <location filename="../../explorer/gui/occupancy_result.py" line="+30"/>
+        <location filename="../../explorer/gui/occupancy/result.py" line="+23"/>
         <source>Warp slots</source>
         <translation>Слоты варпов</translation>
     </message>
@@ -2992,7 +3083,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
         <translation>Объём разделяемой памяти SM при этом carveout; увеличивается, если одному блоку нужно больше.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Active warps per SM: {warps} of {max}
 Active blocks per SM: {blocks}</source>
         <translation>Активных варпов на SM: {warps} из {max}
@@ -3037,7 +3128,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>PictureDialog</name>
     <message>
-        <location filename="../../explorer/gui/export_menu.py" line="+78"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+150"/>
         <source>Export Picture</source>
         <translation>Экспорт изображения</translation>
     </message>
@@ -3072,16 +3163,11 @@ Active blocks per SM: {blocks}</source>
         <source>Cannot write {path}: {err}</source>
         <translation>Не удаётся записать {path}: {err}</translation>
     </message>
-    <message>
-        <location line="+3"/>
-        <source>Wrote {path}</source>
-        <translation>Записан {path}</translation>
-    </message>
 </context>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/presentation.py" line="+98"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+93"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -3164,7 +3250,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm_charts.py" line="-331"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-324"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
     </message>
@@ -3193,7 +3279,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RunBox</name>
     <message>
-        <location filename="../../explorer/gui/metrics_panel.py" line="+18"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+18"/>
         <source>Whole run</source>
         <translation>Весь прогон</translation>
     </message>
@@ -3286,7 +3372,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioFiles</name>
     <message>
-        <location filename="../../explorer/gui/scenario_files.py" line="+74"/>
+        <location filename="../../explorer/gui/files/scenario_files.py" line="+80"/>
         <source>Scenarios</source>
         <translation>Сценарии</translation>
     </message>
@@ -3327,20 +3413,21 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+11"/>
-        <location line="+5"/>
-        <location line="+14"/>
+        <location line="+7"/>
+        <location line="+16"/>
         <source>Cannot open {name}</source>
         <translation>Не удаётся открыть {name}</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-22"/>
+        <location line="+7"/>
         <source>{name} is not a scenario this app can use:
 {problem}</source>
         <translation>{name} — не сценарий, который может использовать приложение:
 {problem}</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>Opened {path}</source>
         <translation>Открыт {path}</translation>
     </message>
@@ -3389,7 +3476,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioPanel</name>
     <message>
-        <location filename="../../explorer/gui/scenario_panel.py" line="+34"/>
+        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+34"/>
         <source>Kernel and GPU</source>
         <translation>Ядро и GPU</translation>
     </message>
@@ -3409,7 +3496,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>своя (из файла сценария)</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+48"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3544,7 +3631,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>введите значение</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Launched: {blocks} blocks × {tpb} threads = {threads} threads = {warps} warps</source>
         <translation>Запущено: блоков {blocks} × потоков {tpb} = потоков {threads} = варпов {warps}</translation>
     </message>
@@ -3552,7 +3639,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SmGridView</name>
     <message>
-        <location filename="../../explorer/gui/sm_grid.py" line="+173"/>
+        <location filename="../../explorer/gui/explore/sm_grid.py" line="+174"/>
         <source>SM grid</source>
         <translation>Сетка SM</translation>
     </message>
@@ -3607,7 +3694,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TileGridView</name>
     <message>
-        <location filename="../../explorer/gui/gemm_tiles.py" line="+202"/>
+        <location filename="../../explorer/gui/gemm/tiles.py" line="+202"/>
         <source>No valid GEMM yet</source>
         <translation>Корректного GEMM пока нет</translation>
     </message>
@@ -3754,7 +3841,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimeSplitView</name>
     <message>
-        <location filename="../../explorer/gui/gemm_charts.py" line="+90"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+83"/>
         <source>Tensor Cores beside everything else</source>
         <translation>Тензорные ядра и всё остальное</translation>
     </message>
@@ -3872,7 +3959,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/timeline_view.py" line="+123"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+124"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -3921,7 +4008,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TransportBar</name>
     <message>
-        <location filename="../../explorer/gui/transport.py" line="+88"/>
+        <location filename="../../explorer/gui/explore/transport.py" line="+88"/>
         <source>Go to the first cycle (Home)</source>
         <translation>К первому такту (Home)</translation>
     </message>
@@ -3937,23 +4024,23 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <location line="+62"/>
+        <location line="+60"/>
         <source>▶ Play</source>
         <translation>▶ Пуск</translation>
     </message>
     <message>
-        <location line="-62"/>
+        <location line="-60"/>
         <source>Play or pause (Space)</source>
         <translation>Пуск или пауза (Space)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+61"/>
+        <location line="+59"/>
         <source>▮▮ Pause</source>
         <translation>▮▮ Пауза</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-58"/>
         <source>Forward one cycle (Right)</source>
         <translation>Вперёд на один такт (Right)</translation>
     </message>
@@ -3983,7 +4070,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Скорос&amp;ть:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>{n} cycles/s</source>
         <translation>{n} тактов/с</translation>
     </message>
@@ -3993,7 +4080,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симулированных тактов в секунду воспроизведения.</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+37"/>
         <source>cycle {c} of {n}</source>
         <translation>такт {c} из {n}</translation>
     </message>
@@ -4001,7 +4088,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../explorer/gui/core_texts.py" line="+14"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+13"/>
         <source>B</source>
         <translation>Б</translation>
     </message>
@@ -4079,7 +4166,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WarpStates</name>
     <message>
-        <location filename="../../explorer/gui/state_colors.py" line="+107"/>
+        <location filename="../../explorer/gui/common/state_colors.py" line="+88"/>
         <source>Empty slot</source>
         <translation>Пустой слот</translation>
     </message>
@@ -4262,7 +4349,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WaveStrip</name>
     <message>
-        <location filename="../../explorer/gui/gemm_tiles.py" line="-217"/>
+        <location filename="../../explorer/gui/gemm/tiles.py" line="-217"/>
         <source>CTA slots busy in each wave ({slots} per wave; time →)</source>
         <translation>Занятые слоты CTA в каждой волне ({slots} на волну; время →)</translation>
     </message>
@@ -4270,7 +4357,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>_ExportDialog</name>
     <message>
-        <location filename="../../explorer/gui/export_menu.py" line="-93"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-90"/>
         <source>Browse…</source>
         <translation>Обзор…</translation>
     </message>

@@ -104,6 +104,17 @@ def test_sm75_uses_the_m16n8k8_mma():
     assert "m16n8k8" in generate(sc).source
 
 
+@needs_compiler
+def test_sm75_mma_compiles():
+    """m16n8k8's B fragment is one register, still a vector operand in PTX ({%n}); NVRTC
+    refused the bare %n ("Vector expected for argument 2")."""
+    from explorer.gpu.compiler import compile_source
+
+    sc = scenario_with({"preset": "tensor-gemm", "loop": 2}, static_shared_bytes=32768).with_values(gpu="T4")
+    result = compile_source(generate(sc).source, KERNEL_NAME, "sm_75", filename="t4-mma.cu")
+    assert result.resources.registers > 0
+
+
 def test_hit_rates_draw_per_warp_instruction():
     plain = generate(scenario_with({"preset": "fma-global"}))
     assert "we_rng" not in plain.source and plain.hot_bytes == 0

@@ -15,7 +15,7 @@ import shiboken6
 from PySide6.QtCore import QEvent, QSettings
 from PySide6.QtWidgets import QApplication
 
-from explorer.gui.settings import set_application_names
+from explorer.gui.common.settings import set_application_names
 
 
 def _flush_deletes() -> None:
@@ -61,7 +61,7 @@ def settings(tmp_path) -> QSettings:
 def light_theme(qapp):
     """Tests that switch themes leave the app in the light theme for the next test."""
     yield
-    from explorer.gui.theme import LIGHT
+    from explorer.gui.common.theme import LIGHT
 
     import pyqtgraph as pg
 
@@ -72,7 +72,7 @@ def light_theme(qapp):
 
 @pytest.fixture
 def window(qtbot, settings, light_theme):
-    from explorer.gui.main_window import MainWindow
+    from explorer.gui.shell.main_window import MainWindow
 
     w = MainWindow(settings=settings)
     qtbot.addWidget(w)
@@ -86,3 +86,14 @@ def panel(window):
     """The occupancy calculator, on screen (the Explorer is the first tab)."""
     window.tabs.setCurrentWidget(window.occupancy)
     return window.occupancy
+
+
+@pytest.fixture
+def english(qapp):
+    """Whatever a test switches to, the next test starts in English."""
+    yield
+    from explorer.gui.common import numbers
+    from explorer.gui.shell.i18n import current_language, install_translators
+
+    install_translators(qapp, "en")
+    assert current_language() == "en" and numbers.num(1234.5, 1) == "1,234.5"

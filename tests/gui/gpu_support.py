@@ -17,6 +17,14 @@ def wait_for_run(qtbot, window, timeout: int = 60_000):
     return page.session.run
 
 
+def open_file(qtbot, window, path, timeout: int = 30_000) -> bool:
+    """``window.open_path(path)``, then wait until the measurement's worker has read it (or said why not)."""
+    handled = window.open_path(path)
+    gpu = window.feature("gpu")
+    qtbot.waitUntil(lambda: not gpu.opening, timeout=timeout)
+    return handled
+
+
 def step_value(x: np.ndarray, y: np.ndarray, cycles) -> np.ndarray:
     """What a ``stepMode="center"`` curve (len(x) == len(y) + 1) shows at each cycle."""
     i = np.searchsorted(x, np.asarray(cycles, dtype=np.float64), side="right") - 1

@@ -51,7 +51,7 @@ def _wait(app, predicate, timeout: float = 60.0) -> None:
 def _window(app, settings_dir: str):
     from PySide6.QtCore import QSettings
 
-    from explorer.gui.main_window import MainWindow
+    from explorer.gui.shell.main_window import MainWindow
 
     settings = QSettings(str(Path(settings_dir) / "bench.ini"), QSettings.Format.IniFormat)
     settings.setValue("view/theme", "light")
@@ -152,9 +152,9 @@ STARTUP = textwrap.dedent("""
     t0 = time.perf_counter()
     import os, sys
     from PySide6.QtCore import QSettings
-    from explorer.gui.app import create_application
+    from explorer.gui.shell.app import create_application
     app = create_application()
-    from explorer.gui.main_window import MainWindow
+    from explorer.gui.shell.main_window import MainWindow
     w = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat))
     w.resize(1600, 900)
     w.show()
@@ -197,7 +197,7 @@ def startup(settings_dir: str, runs: int = 3) -> dict:
 
 
 def run_benchmark(frames: int = 600, with_startup: bool = True) -> dict:
-    from explorer.gui.app import create_application
+    from explorer.gui.shell.app import create_application
 
     app = create_application()
     out = {"platform": os.environ.get("QT_QPA_PLATFORM"), "size": f"{SIZE[0]}x{SIZE[1]}",

@@ -24,19 +24,10 @@ from tests.sass.conftest import compiled
 from tests.sass.support import ALL_FAMILY_GPUS, CHECK_GPUS, needs_sass
 
 PROBE = Path(__file__).with_name("probe.cu")
-KNOWN_COMPILE_FAILURES = {("tensor-gemm", "T4"): "the generated m16n8k8 MMA kernel does not compile for sm_75 "
-                                                "with NVRTC 13.5 (a codegen issue, reported)"}
 
 
 def _program(preset, gpu):
-    from explorer.gpu.errors import CompileError
-
-    try:
-        return compiled(preset, gpu)[0]
-    except CompileError:
-        if (preset, gpu) in KNOWN_COMPILE_FAILURES:
-            pytest.skip(KNOWN_COMPILE_FAILURES[(preset, gpu)])
-        raise
+    return compiled(preset, gpu)[0]
 
 
 @needs_sass
@@ -62,17 +53,12 @@ def probe_instructions(gpu: str) -> tuple[str, list[Instruction]]:
 
 def family_instructions(gpu: str) -> tuple[str, list[Instruction]]:
     """Every instruction of every preset's kernel and of the probe, compiled for ``gpu``."""
-    from explorer.gpu.errors import CompileError
     from explorer.sass.listing import parse_instruction
 
     arch, out = probe_instructions(gpu)
     out = list(out)
     for preset in preset_names():
-        try:
-            program = compiled(preset, gpu)[0]
-        except CompileError:
-            assert (preset, gpu) in KNOWN_COMPILE_FAILURES
-            continue
+        program = compiled(preset, gpu)[0]
         out += [_with_control(parse_instruction(row.pc, row.text), row.control) for row in program.listing]
     return arch, out
 

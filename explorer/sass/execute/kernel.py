@@ -120,16 +120,21 @@ def _resolve_name(exc, name: str) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def compile_user_kernel(path: Path, name: str, arch: str, field_name: str = "kernel.name"):
-    """The CompileResult of ``name`` in ``path`` (line info on)."""
-    from explorer.gpu.compiler import UnknownKernel, compile_file
+def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_name: str = "kernel.name"):
+    """The CompileResult of ``name`` in ``source`` (read from ``path``; line info on)."""
+    from explorer.gpu.compiler import UnknownKernel, compile_source
+
+    includes = [str(path.parent.resolve())] if path.parent != Path("") else []
+
+    def compile_(kernel: str):
+        return compile_source(source, kernel, arch, filename=path.name, include_dirs=includes, line_info=True)
 
     try:
-        return compile_file(path, name, arch, line_info=True)
+        return compile_(name)
     except UnknownKernel as exc:
         symbol = _resolve_name(exc, name)
         if symbol is not None:
-            return compile_file(path, symbol, arch, line_info=True)
+            return compile_(symbol)
         listed = ", ".join(kernel_names(exc.kernels)) or "none"
         raise InputError(field_name, f"no kernel named {name!r} in {path.name}; its kernels: {listed}") from None
     except InputError as exc:
@@ -152,7 +157,7 @@ def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None =
     path = Path(path)
     if source is None:
         source = read_user_text(path, field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
-    compiled = compile_user_kernel(path, name, arch)
+    compiled = compile_user_kernel(path, source, name, arch)
     cubin = Cubin(compiled.cubin)
     text = disassemble(compiled.cubin, line_info=True)
     lines = function_lines(text, compiled.symbol)

@@ -10,7 +10,6 @@ a launch that fits no block is refused, naming the limiter, as ``simulate`` and
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -128,18 +127,13 @@ def changed_elements(before: np.ndarray, after: np.ndarray) -> int:
 
 
 def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
-    """Refuse a dump path before the run, not after it: an .npz name in an existing, writable folder."""
-    p = Path(path)
+    """Refuse a dump path before the run, not after it (``explorer.atomic.check_target``, and .npz)."""
+    from explorer.atomic import check_target
+
+    target = check_target(path, field)
     if not str(path).endswith(".npz"):
         raise InputError(field, f"{path!r}: the file name must end in .npz")
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(field, f"{path}: the folder {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise InputError(field, f"{path}: the folder {parent} is not writable")
-    if p.exists() and not p.is_file():
-        raise InputError(field, f"{path}: exists and is not a regular file")
-    return p
+    return target
 
 
 def dump_buffers(run: KernelRun, path: str) -> None:
@@ -152,7 +146,4 @@ def dump_buffers(run: KernelRun, path: str) -> None:
         arrays[buf.name] = r.outputs[buf.name]
         if r.inputs is not None:
             arrays[f"{buf.name}.in"] = r.inputs[buf.name]
-    try:
-        atomic_write(path, lambda fh: np.savez(fh, **arrays))
-    except OSError as exc:
-        raise InputError("--dump-buffers", f"{path}: {exc.strerror or exc}") from None
+    atomic_write(path, lambda fh: np.savez(fh, **arrays), field="--dump-buffers")

@@ -1,0 +1,122 @@
+"""An integer input that can hold a wrong value and say what is wrong with it.
+
+A ``QSpinBox`` silently refuses "abc" or -5, so the user never learns the rule;
+this field accepts any text, lets the core's validator judge it, and shows the
+core's message right under the field (red border *and* text). Up/Down (and
+Page Up/Down for ten steps) change the number, so it stays keyboard-friendly.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QLineEdit, QSizePolicy, QVBoxLayout, QWidget
+
+from explorer.gui.common.error_texts import core_message
+from explorer.gui.common.theme import restyle
+from explorer.gui.common.widgets import error_label
+
+
+class _StepEdit(QLineEdit):
+    """A line edit whose arrow keys step an integer value."""
+
+    def __init__(self, step: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.step = step
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        steps = {
+            Qt.Key.Key_Up: 1,
+            Qt.Key.Key_Down: -1,
+            Qt.Key.Key_PageUp: 10,
+            Qt.Key.Key_PageDown: -10,
+        }.get(Qt.Key(event.key()))
+        if steps is None:
+            super().keyPressEvent(event)
+            return
+        try:
+            value = int(self.text().strip())
+        except ValueError:
+            return  # nothing sensible to step from; the error message already says why
+        self.setText(str(value + steps * self.step))
+        event.accept()
+
+
+class IntField(QWidget):
+    """A line edit plus the message line under it; focus goes to the edit."""
+
+    edited = Signal(str)
+
+    def __init__(self, text: str, step: int = 1, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.edit = _StepEdit(step, self)
+        self.edit.setText(text)
+        self.edit.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.error = error_label(self)
+        self.error.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.edit)
+        layout.addWidget(self.error)
+        self.setFocusProxy(self.edit)
+        self._help = ""
+        self.edit.textChanged.connect(self.edited)
+
+    def text(self) -> str:
+        return self.edit.text()
+
+    def set_text(self, text: str) -> None:
+        self.edit.setText(text)
+
+    def set_help(self, text: str) -> None:
+        """The one-sentence explanation shown as the tooltip (and to screen readers)."""
+        self._help = text
+        self.edit.setToolTip(text)
+        self.edit.setAccessibleDescription(text)
+
+    @property
+    def message(self) -> str:
+        """The error shown now ("" when the value is valid)."""
+        return self.error.text() if self.is_invalid else ""
+
+    @property
+    def is_invalid(self) -> bool:
+        return bool(self.edit.property("invalid"))
+
+    def set_error(self, message: str | None) -> None:
+        """Show ``message`` under the field (a core message in the interface language); None clears it."""
+        message = core_message(message)
+        invalid = bool(message)
+        if invalid == self.is_invalid and (not invalid or message == self.error.text()):
+            return
+        self.edit.setProperty("invalid", invalid)
+        restyle(self.edit)
+        self.error.setText(message or "")
+        self.error.setVisible(invalid)
+        self.edit.setToolTip(f"{self._help}\n\n{message}" if invalid and self._help else (message or self._help))
+
+
+class FieldTexts:
+    """For a form that keeps its IntFields in ``self.fields`` (name -> field): their texts by name."""
+
+    fields: dict[str, IntField]
+
+    def raw_values(self) -> dict[str, str]:
+        return {name: field.text() for name, field in self.fields.items()}
+
+    def set_values(self, values: dict) -> None:
+        """Set the fields ``values`` names (other names are ignored)."""
+        for name, value in values.items():
+            if name in self.fields:
+                self.fields[name].set_text(str(value))
+
+
+def show_field_errors(fields: dict[str, IntField], errors: dict[str, str], empty_message: str) -> None:
+    """Mark each field with its message in ``errors`` (clear the others); an empty field says ``empty_message``."""
+    for name, field in fields.items():
+        message = errors.get(name)
+        if message is not None and not field.text().strip():
+            message = empty_message
+        field.set_error(message)

@@ -1,0 +1,144 @@
+"""Colours, display names and meanings of the warp states, for every view.
+
+Eight states take the Okabe–Ito colours; the three rare ones (the memory-queue
+throttles and drain) take colours from Paul Tol's colour-blind-safe "muted"
+scheme and a neutral grey. Colour is never the only carrier: every view that
+colours a state also names it (legend, tooltips, the breakdown bars' text).
+
+Names keep Nsight Compute's identifiers in brackets, so what the window says
+matches what a profiler prints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QColor
+
+from explorer.gui.common import palette as oi
+from explorer.gui.common.state_order import N_STATES, PRIORITY, UNKNOWN
+
+# state code -> colour (index = code); EMPTY's colour depends on the theme
+STATE_COLORS = (
+    None,  # empty: the theme's "empty slot" colour
+    oi.BLUISH_GREEN,  # selected: issued
+    oi.ORANGE,  # not_selected: eligible, another warp issued
+    oi.SKY_BLUE,  # wait: fixed-latency dependency
+    oi.REDDISH_PURPLE,  # short_scoreboard: shared memory / MUFU
+    oi.BLUE,  # long_scoreboard: global memory
+    oi.YELLOW,  # barrier
+    oi.VERMILLION,  # math_pipe_throttle
+    "#882255",  # mio_throttle (Tol "wine")
+    "#999933",  # lg_throttle (Tol "olive")
+    "#8C8C8C",  # drain: grey
+)
+EMPTY_LIGHT = "#D6D6D6"
+EMPTY_DARK = "#3C3C3C"
+UNKNOWN_LIGHT = "#B8B8B8"
+UNKNOWN_DARK = "#5A5A5A"
+
+def empty_color(dark: bool) -> str:
+    return EMPTY_DARK if dark else EMPTY_LIGHT
+
+
+def unknown_color(dark: bool) -> str:
+    return UNKNOWN_DARK if dark else UNKNOWN_LIGHT
+
+
+def state_color(code: int, dark: bool = False) -> str:
+    if code == UNKNOWN:
+        return unknown_color(dark)
+    return STATE_COLORS[code] or empty_color(dark)
+
+
+def rgba_table(dark: bool) -> np.ndarray:
+    """uint8[256, 4]: RGBA per code (0..10 the states, 255 "not recorded", the rest transparent)."""
+    lut = np.zeros((256, 4), np.uint8)
+    for code in range(N_STATES):
+        c = QColor(state_color(code, dark))
+        lut[code] = (c.red(), c.green(), c.blue(), 255)
+    c = QColor(unknown_color(dark))
+    lut[UNKNOWN] = (c.red(), c.green(), c.blue(), 255)
+    return lut
+
+
+def argb32_table(dark: bool, background: str) -> np.ndarray:
+    """uint32[256]: 0xAARRGGBB per code for QImage.Format_RGB32; code 254 is the background."""
+    rgba = rgba_table(dark).astype(np.uint32)
+    out = (0xFF << 24) | (rgba[:, 0] << 16) | (rgba[:, 1] << 8) | rgba[:, 2]
+    bg = QColor(background)
+    out[254] = (0xFF << 24) | (bg.red() << 16) | (bg.green() << 8) | bg.blue()
+    return out.astype(np.uint32)
+
+
+def priority_table(dark: bool) -> np.ndarray:
+    """uint8[256, 4]: RGBA per *priority rank* (the zoomed-out timeline stores ranks)."""
+    codes = rgba_table(dark)
+    lut = np.zeros((256, 4), np.uint8)
+    for code, rank in enumerate(PRIORITY):
+        lut[rank] = codes[code]
+    lut[255] = codes[UNKNOWN]
+    return lut
+
+
+def display_names() -> dict[int, str]:
+    """Code -> short name for people, with Nsight's identifier."""
+    translate = QCoreApplication.translate
+    return {
+        0: translate("WarpStates", "Empty slot"),
+        1: translate("WarpStates", "Issued (selected)"),
+        2: translate("WarpStates", "Eligible, not picked (not_selected)"),
+        3: translate("WarpStates", "Arithmetic dependency (wait)"),
+        4: translate("WarpStates", "Shared memory / SFU (short_scoreboard)"),
+        5: translate("WarpStates", "Global memory (long_scoreboard)"),
+        6: translate("WarpStates", "Barrier (barrier)"),
+        7: translate("WarpStates", "Math pipe busy (math_pipe_throttle)"),
+        8: translate("WarpStates", "Shared-memory queue full (mio_throttle)"),
+        9: translate("WarpStates", "Global-memory queue full (lg_throttle)"),
+        10: translate("WarpStates", "Exited, draining stores (drain)"),
+        UNKNOWN: translate("WarpStates", "Not recorded"),
+    }
+
+
+def short_names() -> dict[int, str]:
+    """Code -> a word or two, for legends where space is tight."""
+    translate = QCoreApplication.translate
+    return {
+        0: translate("WarpStates", "empty"),
+        1: translate("WarpStates", "issued"),
+        2: translate("WarpStates", "eligible"),
+        3: translate("WarpStates", "ALU wait"),
+        4: translate("WarpStates", "smem/SFU wait"),
+        5: translate("WarpStates", "memory wait"),
+        6: translate("WarpStates", "barrier"),
+        7: translate("WarpStates", "pipe busy"),
+        8: translate("WarpStates", "MIO queue full"),
+        9: translate("WarpStates", "LSU queue full"),
+        10: translate("WarpStates", "drain"),
+        UNKNOWN: translate("WarpStates", "not recorded"),
+    }
+
+
+def meanings() -> dict[int, str]:
+    """Code -> one sentence: what the warp is doing (the core's MEANING, translatable)."""
+    translate = QCoreApplication.translate
+    return {
+        0: translate(
+            "WarpStates", "No warp runs in this slot (free, or reserved by a block whose other warps still run)."),
+        1: translate("WarpStates", "Eligible and picked: the scheduler issued this warp's instruction this cycle."),
+        2: translate("WarpStates", "Eligible, but the scheduler issued another warp's instruction this cycle."),
+        3: translate("WarpStates",
+                     "Waiting a fixed number of cycles for an arithmetic result it depends on (e.g. a previous FMA)."),
+        4: translate("WarpStates", "Waiting for a shared-memory or special-function (MUFU) result."),
+        5: translate("WarpStates", "Waiting for a global-memory load to come back from L1, L2 or HBM."),
+        6: translate("WarpStates", "Waiting at __syncthreads() for the other warps of its block."),
+        7: translate("WarpStates", "Ready, but the arithmetic pipe it needs (FMA, SFU or Tensor Core) is busy."),
+        8: translate("WarpStates", "Ready, but the shared-memory (MIO) queue is full."),
+        9: translate("WarpStates", "Ready, but the global-memory (L1TEX) queue is full."),
+        10: translate("WarpStates", "Has exited and waits for its outstanding memory stores to finish."),
+        UNKNOWN: translate(
+            "WarpStates", "This SM's per-slot states were not kept for this run; select it to re-simulate it."),
+    }
+
+
+assert len(STATE_COLORS) == N_STATES

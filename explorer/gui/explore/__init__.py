@@ -1,0 +1,1 @@
+"""The Explorer tab: scenario, SM grid, timeline, counts, metrics, playback, and the undoable scenario commands."""

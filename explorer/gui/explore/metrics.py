@@ -1,0 +1,309 @@
+"""The numbers beside the pictures: right now (this cycle) and over the whole run.
+
+"Right now" answers the mission's question for the current cycle: how many warps
+are launched, resident and ready, how many issued, and why the others are not
+ready (the states of the resident warps, largest first) or not resident (the
+residency limit and its limiter). "Whole run" puts theoretical beside achieved
+occupancy, and NVML-style "GPU utilization" (a kernel was running) beside the
+issue slots actually used — the "100% busy, mostly idle" point — plus waves, IPC
+and the Nsight-style warp-state breakdown.
+
+Per frame only the "right now" labels change; their widths are fixed up front so
+new numbers never trigger a relayout.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
+from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from explorer.gui.common import palette as oi
+from explorer.gui.common.bars import Meter, StateBar
+from explorer.gui.common.core_texts import limiter_names
+from explorer.gui.common.numbers import num, pct
+from explorer.gui.common.state_colors import short_names
+from explorer.gui.common.state_order import NAMES
+from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.common.widgets import error_label, muted_label
+from explorer.gui.explore.run_data import SimRun, state_breakdown
+from explorer.occupancy import OccupancyResult
+
+
+class NowBox(QGroupBox):
+    """This cycle's counts, big, and why."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("now_box")
+        self.setTitle(self.tr("Right now"))
+        self.heading = QLabel(self)
+        self.heading.setObjectName("now_heading")
+        self.heading.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        big = QFont(self.font())
+        big.setPointSizeF(self.font().pointSizeF() * 1.6)
+        big.setBold(True)
+        name_font = QFont(self.font())
+        name_font.setPointSizeF(self.font().pointSizeF() * 1.3)
+        name_font.setBold(True)
+        digits = QFontMetrics(big).horizontalAdvance("888,888")
+        rows = (
+            ("launched", self.tr("Launched"), self.tr("warps not finished yet"), None),  # the theme's text colour
+            ("resident", self.tr("Resident"), self.tr("warps on the SMs"), oi.REDDISH_PURPLE),
+            ("eligible", self.tr("Ready"), self.tr("eligible: could issue this cycle"), oi.ORANGE),
+            ("issued", self.tr("Issued"), self.tr("this cycle"), oi.BLUISH_GREEN),
+        )
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(10)
+        grid.setVerticalSpacing(0)
+        grid.setColumnStretch(1, 1)
+        self.values: dict[str, QLabel] = {}
+        self.notes: dict[str, QLabel] = {}
+        self.marks: dict[str, QFrame] = {}
+        tips = {
+            "launched": self.tr("Warps of the launched grid that have not finished: resident ones plus those "
+                                "still waiting for a place on an SM."),
+            "resident": self.tr("Warps placed on an SM, holding a warp slot, registers and shared memory."),
+            "eligible": self.tr("Resident warps whose next instruction could issue this cycle; each scheduler "
+                                "picks one of its eligible warps."),
+            "issued": self.tr("Warp-instructions issued this cycle: at most one per scheduler."),
+        }
+        for row, (key, name, note, color) in enumerate(rows):
+            label = QLabel(name, self)
+            label.setFont(name_font)
+            value = QLabel("–", self)
+            value.setFont(big)
+            value.setObjectName(f"now_{key}")
+            value.setMinimumWidth(digits)
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            small = muted_label(self, note)
+            for w in (label, value, small):
+                w.setToolTip(tips[key])
+            mark = QFrame(self)  # the colour of this count's curve in the plot below
+            mark.setFixedWidth(5)
+            mark.setAutoFillBackground(True)
+            mark.setProperty("curve_color", color)
+            grid.addWidget(mark, 2 * row, 0, 2, 1)
+            grid.addWidget(label, 2 * row, 1)
+            grid.addWidget(value, 2 * row, 2, 2, 1)
+            grid.addWidget(small, 2 * row + 1, 1)
+            self.values[key], self.notes[key], self.marks[key] = value, small, mark
+        self.bar = StateBar(self)
+        self.bar.setObjectName("now_state_bar")
+        self.why = QLabel(self)
+        self.why.setObjectName("now_why")
+        self.why.setWordWrap(True)
+        self.why.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.why.setTextFormat(Qt.TextFormat.PlainText)
+        lines = QFontMetrics(self.font()).lineSpacing()
+        self.why.setFixedHeight(lines * 3 + 4)  # fixed: a longer sentence never moves the panel
+        self.residency = QLabel(self)
+        self.residency.setObjectName("now_residency")
+        self.residency.setWordWrap(True)
+        self.residency.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.residency.setFixedHeight(lines * 3 + 4)
+        layout = QVBoxLayout(self)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addLayout(grid)
+        caption = QLabel(self.tr("What the resident warps are doing:"), self)
+        layout.addWidget(caption)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.why)
+        layout.addWidget(self.residency)
+        self.counts: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+    def show_cycle(self, run: SimRun, cycle: int, occupancy: OccupancyResult) -> None:
+        launched, resident, eligible, issued = run.counts_at(cycle)
+        self.counts = (launched, resident, eligible, issued)
+        p = run.result.params
+        us = cycle / p.clock_mhz
+        self.heading.setText(self.tr("Cycle {c} of {total} ({us} µs)").format(
+            c=num(cycle), total=num(run.cycles), us=num(us, 2)))
+        for key, value in zip(("launched", "resident", "eligible", "issued"), self.counts):
+            self.values[key].setText(num(value))
+        slots = p.sm_count * p.warps_per_sm
+        schedulers = p.sm_count * p.sub_partitions
+        self.notes["resident"].setText(self.tr("on the SMs (of {slots} slots)").format(slots=num(slots)))
+        self.notes["issued"].setText(self.tr("this cycle (max {n})").format(n=num(schedulers)))
+        states = run.state_counts_at(cycle)
+        parts = state_breakdown(states)
+        self.bar.set_segments(parts, self.tr("warps"))
+        self.why.setText(self._why(resident, eligible, parts))
+        self.residency.setText(self._residency(run, launched, resident, occupancy))
+
+    def _why(self, resident: int, eligible: int, parts: list[tuple[int, int]]) -> str:
+        if resident == 0:
+            return self.tr("No warp is resident at this cycle.")
+        names = short_names()
+        stalls = [(c, k) for c, k in parts if c not in (1, 2)]
+        head = self.tr("{ready} of {resident} resident warps are ready.").format(ready=num(eligible), resident=num(resident))
+        if not stalls:
+            return head
+        items = ", ".join(self.tr("{k} {name}").format(k=num(k), name=names[c]) for c, k in stalls[:3])
+        return head + " " + self.tr("The others wait: {items}.").format(items=items)
+
+    def _residency(self, run: SimRun, launched: int, resident: int, occ: OccupancyResult) -> str:
+        p = run.result.params
+        cap = p.active_blocks_per_sm * p.warps_per_block * p.sm_count
+        limit = ", ".join(limiter_names().get(k, k) for k in occ.limiters)
+        waiting = launched - resident
+        if launched == 0:
+            return self.tr("The kernel has finished.")
+        if waiting <= 0:
+            return self.tr("Every unfinished warp is resident. At most {cap} fit at once "
+                           "({b} blocks per SM, limited by {limit}).").format(
+                cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
+        return self.tr("{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit "
+                       "at once: {b} blocks per SM, limited by {limit}) or are being launched.").format(
+            w=num(waiting), cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.bar.apply_theme(theme)
+        for mark in self.marks.values():
+            pal = mark.palette()
+            pal.setColor(QPalette.ColorRole.Window, QColor(mark.property("curve_color") or theme.plot_foreground))
+            mark.setPalette(pal)
+
+
+class RunBox(QGroupBox):
+    """Whole-run metrics of the ``simulate --json`` contract, explained."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("run_box")
+        self.setTitle(self.tr("Whole run"))
+        self.heading = QLabel(self)
+        self.heading.setWordWrap(True)
+        self.occ_theoretical = Meter(oi.SKY_BLUE, self)
+        self.occ_achieved = Meter(oi.BLUE, self)
+        self.nvml = Meter(oi.VERMILLION, self)
+        self.issue = Meter(oi.BLUISH_GREEN, self)
+        self.occ_theoretical.setObjectName("meter_theoretical")
+        self.occ_achieved.setObjectName("meter_achieved")
+        self.nvml.setObjectName("meter_nvml")
+        self.issue.setObjectName("meter_issue")
+        self.limiter = QLabel(self)
+        self.limiter.setObjectName("run_limiter")
+        self.limiter.setWordWrap(True)
+        self.point = QLabel(self)
+        self.point.setObjectName("run_point")
+        self.point.setWordWrap(True)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        self.point.setFont(bold)
+        self.facts = QLabel(self)
+        self.facts.setObjectName("run_facts")
+        self.facts.setWordWrap(True)
+        self.bar = StateBar(self)
+        self.bar.setObjectName("run_state_bar")
+        self.bar_text = QLabel(self)
+        self.bar_text.setWordWrap(True)
+        self.bar_text.setProperty("role", "muted")
+        for label in (self.heading, self.limiter, self.point, self.facts, self.bar_text):
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(3)
+        grid.setColumnStretch(1, 1)
+        rows = (
+            (self.tr("Theoretical occupancy"), self.occ_theoretical,
+             self.tr("The most warps an SM can hold for this launch ÷ its warp slots (NVIDIA's occupancy rules).")),
+            (self.tr("Achieved occupancy"), self.occ_achieved,
+             self.tr("Resident warps averaged over the cycles an SM was active ÷ its warp slots (Nsight's "
+                     "sm__warps_active).")),
+            (self.tr("“GPU utilization” (NVML)"), self.nvml,
+             self.tr("What nvidia-smi reports: the share of time at least one kernel was running. One resident "
+                     "warp is enough for 100%.")),
+            (self.tr("Issue slots used"), self.issue,
+             self.tr("Instructions issued ÷ (cycles × SMs × schedulers): how much of the GPU's issue capacity "
+                     "did work.")),
+        )
+        for row, (text, meter, tip) in enumerate(rows):
+            label = QLabel(text, self)
+            label.setToolTip(tip)
+            meter.setToolTip(tip)
+            grid.addWidget(label, row, 0)
+            grid.addWidget(meter, row, 1)
+        line = QFrame(self)
+        line.setFrameShape(QFrame.Shape.HLine)
+        layout = QVBoxLayout(self)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addLayout(grid)
+        layout.addWidget(self.limiter)
+        layout.addWidget(self.point)
+        layout.addWidget(line)
+        layout.addWidget(self.facts)
+        caption = QLabel(self.tr("Warp states over the run (Nsight-style breakdown):"), self)
+        caption.setWordWrap(True)
+        caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(caption)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.bar_text)
+        self.stale = error_label(self, self.tr("Numbers of the previous simulation: the new one is still running."))
+        self.stale.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        layout.addWidget(self.stale)
+
+    def show_occupancy(self, occ: OccupancyResult) -> None:
+        """Instant (no simulation needed): the theoretical side."""
+        self.occ_theoretical.set_value(occ.occupancy, pct(occ.occupancy))
+        limit = ", ".join(limiter_names().get(k, k) for k in occ.limiters) or "–"
+        self.limiter.setText(self.tr("Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.").format(
+            limit=limit, b=occ.active_blocks_per_sm, w=occ.active_warps_per_sm, max=occ.max_warps_per_sm))
+
+    def show_run(self, run: SimRun) -> None:
+        s = run.summary
+        p = run.result.params
+        self.heading.setText(self.tr("{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles "
+                                     "({us} µs at {mhz} MHz)").format(
+            gpu=s["gpu"], blocks=num(s["total_blocks"]), wpb=s["warps_per_block"], warps=num(s["launched_warps"]),
+            cycles=num(s["cycles"]), us=num(s["kernel_time_us"], 2), mhz=num(p.clock_mhz)))
+        self.occ_achieved.set_value(s["achieved_occupancy"], pct(s["achieved_occupancy"]))
+        self.nvml.set_value(s["kernel_active_fraction"], pct(s["kernel_active_fraction"], 0))
+        self.issue.set_value(s["issue_slot_utilization"], pct(s["issue_slot_utilization"]))
+        idle = 1.0 - s["issue_slot_utilization"]
+        self.point.setText(self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: "
+                                   "utilization only says a kernel was running.").format(
+            util=pct(s["kernel_active_fraction"], 0), idle=pct(idle, 0)))
+        per_wave = p.active_blocks_per_sm * p.sm_count
+        self.facts.setText(self.tr(
+            "Waves: {waves} ({blocks} blocks; {per_wave} fit at once)\n"
+            "IPC: {ipc} instructions per active SM per cycle (max {sp})\n"
+            "Ready warps per scheduler: {elig} on average").format(
+            waves=num(s["waves"], 2), blocks=num(s["total_blocks"]), per_wave=num(per_wave),
+            ipc=num(s["ipc"], 2), sp=p.sub_partitions,
+            elig=num(s["avg_eligible_per_scheduler"], 2)))
+        cycles = s["warp_state_cycles"]
+        parts = sorted(((NAMES.index(k), v) for k, v in cycles.items() if v > 0), key=lambda p: -p[1])
+        self.bar.set_segments(parts, self.tr("warp-cycles"))
+        total = sum(v for _, v in parts) or 1
+        names = short_names()
+        self.bar_text.setText(" · ".join(f"{names[c]} {pct(v / total, 0)}" for c, v in parts[:4]))
+
+    def set_stale(self, stale: bool, invalid: bool = False) -> None:
+        self.stale.setText(self.tr("Numbers of the last good simulation: fix the marked input.") if invalid
+                           else self.tr("Numbers of the previous simulation: the new one is still running."))
+        self.stale.setVisible(stale)
+
+    def apply_theme(self, theme: Theme) -> None:
+        for w in (self.occ_theoretical, self.occ_achieved, self.nvml, self.issue, self.bar):
+            w.apply_theme(theme)
+
+
+class MetricsPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.now = NowBox(self)
+        self.whole = RunBox(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.now)
+        layout.addWidget(self.whole)
+        layout.addStretch(1)
+
+    def apply_theme(self, theme: Theme = LIGHT) -> None:
+        self.now.apply_theme(theme)
+        self.whole.apply_theme(theme)
+

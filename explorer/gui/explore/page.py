@@ -1,0 +1,505 @@
+"""The "Explorer" tab: scenario panel, SM grid, timeline, counts plot, metrics, playback.
+
+This is the controller: every change of the scenario arrives as a command
+(``explore.commands``: panel edits, presets, files, the GEMM and GPU features,
+lessons) and is undoable from the Edit menu; the page simulates the scenario in a
+worker (``common.tasks``, newest wins: a newer scenario cancels the run still
+computing), keeps the last good run on screen while input is invalid or a new run
+is computing, and forwards the session's cycle and selection to the views. It
+computes nothing about GPUs itself.
+
+Playback frame: the session moves the cycle; the SM grid repaints (one numpy
+gather + one image), the two plot cursors move, the "right now" numbers change.
+Nothing re-uploads the timeline image or the curves.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+
+from explorer.gui.common.error_texts import core_error
+from explorer.gui.common.legend import StateLegend
+from explorer.gui.common.numbers import num
+from explorer.gui.common.page import Page
+from explorer.gui.common.settings import as_bool, as_int, as_str
+from explorer.gui.common.tasks import TaskError, TaskRunner
+from explorer.gui.common.theme import restyle
+from explorer.gui.common.widgets import scroll_area, splitter
+from explorer.gui.explore.commands import CommandStack, ScenarioChange
+from explorer.gui.explore.counts_plot import CountsPlot
+from explorer.gui.explore.metrics import MetricsPanel
+from explorer.gui.explore.run_data import SimRun, simulate_run
+from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
+from explorer.gui.explore.scenario_panel import ScenarioPanel
+from explorer.gui.explore.session import ExplorerSession
+from explorer.gui.explore.sm_grid import SmGridView
+from explorer.gui.explore.timeline import TimelineView
+from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar
+from explorer.model.errors import InputError
+from explorer.model.presets import default_scenario, load_preset
+from explorer.model.scenario import Scenario
+
+EDIT_DEBOUNCE_MS = 30
+
+
+class ExplorerPage(Page):
+    """Owns the session, the command stack, the simulation worker and the playback clock."""
+
+    def __init__(self, parent: QWidget | None = None, scenario: Scenario | None = None, autoplay: bool = False):
+        super().__init__(parent)
+        self.setObjectName("explorer_page")
+        scenario = scenario or default_scenario()
+        self.session = ExplorerSession(scenario)
+        self.commands = CommandStack()
+        self.runner = TaskRunner(self, threads=1)  # one simulation at a time
+        self.clock = PlaybackClock(self)
+        self.autoplay = autoplay
+        self.test_delay_s = 0.0  # tests only: every simulation first waits this long (cancellably)
+        self._base = scenario
+        self._good = scenario_to_texts(scenario)
+        self._shown_once = False
+
+        # -- views --------------------------------------------------------------------
+        self.panel = ScenarioPanel(self)
+        self.grid = SmGridView(self)
+        self.legend = StateLegend(parent=self)
+        self.timeline = TimelineView(self)
+        self.counts = CountsPlot(self)
+        self.counts.setXLink(self.timeline)
+        self.metrics = MetricsPanel(self)
+        self.transport = TransportBar(self)
+
+        self.grid_title = QLabel(self)
+        self.grid_title.setObjectName("grid_title")
+        self.grid_title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.run_state = QLabel(self)
+        self.run_state.setObjectName("run_state")
+        self.run_state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # a fixed-height head row: a changing message must never resize (and re-layout) the SM grid
+        head_h = self.fontMetrics().height() + 4
+        self.grid_title.setFixedHeight(head_h)
+        self.run_state.setFixedHeight(head_h)
+        self.per_sm = QCheckBox(self.tr("Counts of the selected SM only"), self)
+        self.per_sm.setObjectName("per_sm_counts")
+        self.per_sm.setToolTip(self.tr("Show resident, eligible and issued warps of the selected SM instead of the whole GPU."))
+        self.per_sm.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+        grid_box = QWidget(self)
+        gl = self._grid_layout = QVBoxLayout(grid_box)
+        gl.setContentsMargins(0, 0, 0, 0)
+        gl.setSpacing(2)
+        head = QHBoxLayout()
+        head.addWidget(self.grid_title, 1)
+        head.addWidget(self.run_state)
+        gl.addLayout(head)
+        gl.addWidget(self.grid, 1)
+        gl.addWidget(self.legend)
+
+        counts_box = QWidget(self)
+        cl = self._counts_layout = QVBoxLayout(counts_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.setSpacing(0)
+        cl.addWidget(self.counts, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.counts.make_legend(counts_box), 1)
+        row.addWidget(self.per_sm)
+        cl.addLayout(row)
+
+        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.timeline, counts_box),
+                               stretch=(5, 3, 3))
+
+        self.panel_scroll = scroll_area(self.panel, self)
+        self.panel_scroll.setMinimumWidth(220)
+        self.metrics_scroll = scroll_area(self.metrics, self)
+        # never narrower than the panel: clipped numbers would be worse than a narrower grid
+        self.metrics_scroll.setMinimumWidth(max(260, self.metrics.minimumSizeHint().width()
+                                                + self.metrics_scroll.verticalScrollBar().sizeHint().width() + 2))
+        self.splitter = splitter(Qt.Orientation.Horizontal, self, "explorer_splitter",
+                                 (self.panel_scroll, self.center, self.metrics_scroll), stretch=(0, 1, 0))
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 0)
+        layout.setSpacing(2)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.transport)
+
+        # -- wiring -------------------------------------------------------------------
+        s = self.session
+        s.scenario_changed.connect(self._on_scenario)
+        s.run_changed.connect(self._on_run)
+        s.cycle_changed.connect(self._on_cycle)
+        s.selection_changed.connect(self._on_selection)
+        s.errors_changed.connect(self._on_errors)
+        s.simulation_changed.connect(self._update_run_state)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(EDIT_DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.apply_edits)
+        self.panel.edited.connect(self._debounce.start)
+        self.panel.preset_chosen.connect(self.load_preset)
+        self.grid.sm_clicked.connect(self.session.select_sm)
+        self.timeline.cycle_requested.connect(self.session.set_cycle)
+        self.counts.cycle_requested.connect(self.session.set_cycle)
+        self.timeline.needs_trace.connect(self._record_sm)
+        self.transport.cycle_requested.connect(self.session.set_cycle)
+        self.transport.step_requested.connect(self.session.step)
+        self.transport.play_toggled.connect(self.toggle_play)
+        self.transport.speed_changed.connect(self.set_speed)
+        self.clock.advance.connect(self._advance)
+        self.clock.playing_changed.connect(self.transport.set_playing)
+        self.per_sm.toggled.connect(self._per_sm_toggled)
+        self._build_actions()
+
+        self.panel.set_scenario(scenario)
+        self._on_scenario(scenario)
+        self._submit_soon()
+
+    # -- keyboard -------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        """Playback keys, active anywhere in the tab except while typing in a field."""
+        self.key_actions: dict[str, QAction] = {}
+
+        def action(name: str, text: str, keys: str, slot) -> None:
+            a = QAction(text, self)
+            a.setShortcut(QKeySequence(keys))
+            a.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            a.triggered.connect(slot)
+            self.addAction(a)
+            self.key_actions[name] = a
+
+        action("play", self.tr("Play / pause"), "Space", self.toggle_play)
+        action("back1", self.tr("Back one cycle"), "Left", lambda: self.session.step(-1))
+        action("fwd1", self.tr("Forward one cycle"), "Right", lambda: self.session.step(1))
+        action("back100", self.tr("Back 100 cycles"), "Shift+Left", lambda: self.session.step(-100))
+        action("fwd100", self.tr("Forward 100 cycles"), "Shift+Right", lambda: self.session.step(100))
+        action("start", self.tr("First cycle"), "Home", self.session.to_start)
+        action("end", self.tr("Last cycle"), "End", self.session.to_end)
+
+    # -- playback -------------------------------------------------------------------
+    def toggle_play(self) -> None:
+        if self.clock.playing:
+            self.clock.pause()
+        elif self.session.run is not None:
+            if self.session.cycle >= self.session.last_cycle:
+                self.session.to_start()
+            self.clock.play()
+
+    def set_speed(self, speed: int) -> None:
+        self.clock.speed = int(speed)
+
+    def _advance(self, steps: int) -> None:
+        s = self.session
+        if s.run is None:
+            self.clock.pause()
+            return
+        target = s.cycle + steps
+        s.set_cycle(target)
+        if target >= s.last_cycle:
+            self.clock.pause()
+
+    # -- places other features add to (the measurement overlay) ----------------------
+    def add_under_grid(self, widget: QWidget) -> None:
+        """A one-line note right under the SM grid."""
+        self._grid_layout.insertWidget(self._grid_layout.indexOf(self.grid) + 1, widget)
+
+    def add_under_counts(self, widget: QWidget) -> None:
+        """A row under the counts plot's legend."""
+        self._counts_layout.addWidget(widget)
+
+    def add_to_metrics(self, widget: QWidget) -> None:
+        """A box at the top of the metrics column."""
+        self.metrics.layout().insertWidget(0, widget)
+
+    # -- scenario changes: all through the command stack ---------------------------------
+    def change_scenario(self, scenario: Scenario, kind: str, run: SimRun | None = None) -> None:
+        """Show and simulate a whole scenario (``kind``: what changed it, explore.commands.KINDS).
+
+        Presets, files, the GEMM and GPU features and lessons come here; the change is
+        one step for Edit > Undo unless it is a lesson step or a restored session.
+        """
+        self.commands.do(ScenarioChange(kind, scenario, run=run), self)
+
+    def load_preset(self, name: str) -> None:
+        try:
+            scenario = load_preset(name)
+        except InputError as exc:
+            self.set_status(core_error(exc.field, exc.message))
+            return
+        self.change_scenario(scenario, "preset")
+
+    def show_run(self, run: SimRun, kind: str = "restore") -> None:
+        """Show a run computed elsewhere (``render``, a rebuilt window): its scenario fills the panel, nothing re-simulates."""
+        self.change_scenario(run.result.scenario, kind, run=run)
+
+    def undo(self) -> bool:
+        return self.commands.undo(self)
+
+    def redo(self) -> bool:
+        return self.commands.redo(self)
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.session.scenario
+
+    def apply_scenario(self, scenario: Scenario, run: SimRun | None = None, from_panel: bool = False) -> None:
+        """The command target: make ``scenario`` the one on screen (only commands call this)."""
+        if from_panel:  # the panel shows it already
+            self.session.set_scenario(scenario)
+            self._submit()
+            return
+        self._debounce.stop()
+        self._base = scenario
+        self._good = scenario_to_texts(scenario)
+        self.panel.set_scenario(scenario)
+        self.session.set_errors({})
+        self.session.set_scenario(scenario)
+        if run is not None and run.result.scenario == scenario:
+            self.runner.cancel(disconnect=True)
+            self.session.simulation_dropped()
+            self.session.set_run(run)
+        else:
+            self._submit_soon()
+
+    def apply_edits(self) -> None:
+        """The panel's texts -> a valid scenario (simulated, one undoable edit) or the errors (last run kept)."""
+        self._debounce.stop()
+        texts = self.panel.texts()
+        scenario, errors = build_scenario(self._base, texts, self._good)
+        self.session.set_errors(errors)
+        if errors:
+            return
+        changed = frozenset(key for key, text in texts.items() if text != self._good.get(key))
+        self._good = texts
+        s = self.session
+        if scenario != s.scenario:
+            self.commands.do(ScenarioChange("edit", scenario, fields=changed), self)
+        elif s.run is None:
+            self._submit()
+        elif not s.run_is_current and not s.simulating:
+            self._on_run(s.run)  # back to the shown run's values: nothing to simulate
+
+    def _submit_soon(self) -> None:
+        QTimer.singleShot(0, self, self._submit)
+
+    def _submit(self) -> None:
+        s = self.session
+        scenario = s.scenario
+        if s.pending == scenario:
+            return  # already on its way
+        if s.run is not None and s.run.result.scenario == scenario and s.pending is None:
+            return
+        sm, delay = s.selected_sm, self.test_delay_s
+
+        def work(task):
+            if delay:  # tests: a run slow enough to be superseded
+                task.sleep(delay)
+                if task.cancelled:
+                    return None
+            return simulate_run(scenario, prefetch_sm=sm, cancel=task.is_cancelled,
+                                progress=lambda done, total: task.progress("", done / max(total, 1)))
+
+        s.begin_simulation(scenario)
+        self.runner.start("simulate", work, newest_wins=True, on_done=self._sim_finished,
+                          on_error=lambda error: self._sim_failed(scenario, error),
+                          on_progress=lambda _text, fraction: s.simulation_progress(fraction))
+
+    def _sim_finished(self, run: SimRun) -> None:
+        self.session.set_run(run)
+        if self.autoplay and not self._shown_once:
+            self.clock.play()
+        self._shown_once = True
+
+    def _sim_failed(self, scenario: Scenario, error: TaskError) -> None:
+        if error.kind == "cancelled":
+            self.session.simulation_dropped()
+            return
+        if error.kind == "input":
+            message = core_error(error.field, error.message)
+            key = field_of(error.field) if error.field else None
+            if key is not None:
+                self.panel.show_errors({key: error.message})
+            status = self.tr("The simulation refused this scenario: {msg}. Showing the last good run.")
+        else:  # a bug: the runner logged the traceback
+            message = error.message
+            status = self.tr("The simulation failed (a bug): {msg}")
+        self.session.simulation_failed(scenario, message)
+        self.set_status(status.format(msg=message))
+
+    def _record_sm(self, sm: int) -> None:
+        """Re-simulate one SM whose per-slot trace the run did not keep (newest request wins)."""
+        run = self.session.run
+        if run is None:
+            return
+        scenario = run.result.scenario
+
+        def work(task):
+            from explorer.sim import simulate
+
+            return simulate(scenario, record_sms=[sm], cancel=task.is_cancelled).sm_trace(sm)
+
+        self.runner.start("record_sm", work, newest_wins=True, on_done=lambda trace: self._sm_recorded(run, sm, trace))
+
+    def _sm_recorded(self, run: SimRun, sm: int, trace) -> None:
+        if self.session.run is not run or trace is None or trace.shape[0] != run.cycles:
+            return
+        run.add_trace(sm, trace)
+        self.timeline.trace_arrived(sm)
+        self.grid.set_run(run)
+
+    @property
+    def simulating(self) -> bool:
+        return self.session.simulating
+
+    # -- session -> views -----------------------------------------------------------
+    def _on_scenario(self, scenario: Scenario) -> None:
+        self.panel.update_summary(scenario)
+        self.metrics.whole.show_occupancy(self.session.occupancy)
+        self._update_run_state()
+
+    def _on_run(self, run: SimRun) -> None:
+        s = self.session
+        gpu = run.result.scenario.gpu
+        self.grid_title.setText(self.tr(
+            "<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · "
+            "outline = block · bar = resident warps"
+        ).format(gpu=gpu.name, sms=run.sm_count, w=run.warps_per_sm))
+        self.grid.set_run(run)
+        self.grid.set_selected(s.selected_sm)
+        self.timeline.set_run(run, s.selected_sm)
+        self.counts.set_run(run)
+        if self.per_sm.isChecked():
+            self.counts.show_sm(s.selected_sm)
+        self.metrics.whole.show_run(run)
+        self.metrics.whole.show_occupancy(run.result.theoretical)
+        self.transport.set_length(run.cycles)
+        self._update_run_state()
+        self._on_cycle(s.cycle)
+
+    def _on_cycle(self, cycle: int) -> None:
+        run = self.session.run
+        if run is None:
+            return
+        self.grid.set_cycle(cycle)
+        self.timeline.set_cycle(cycle)
+        self.counts.set_cycle(cycle)
+        self.metrics.now.show_cycle(run, cycle, run.result.theoretical)
+        self.transport.set_cycle(cycle)
+
+    def _on_selection(self, sm: int) -> None:
+        self.grid.set_selected(sm)
+        self.timeline.set_sm(sm)
+        if self.per_sm.isChecked():
+            self.counts.show_sm(sm)
+
+    def _per_sm_toggled(self, on: bool) -> None:
+        self.counts.show_sm(self.session.selected_sm if on else None)
+
+    def _on_errors(self, errors: dict) -> None:
+        self.panel.show_errors(errors)
+        self._update_run_state()
+
+    def _update_run_state(self) -> None:
+        s = self.session
+        stale = s.run is not None and not s.run_is_current
+        if s.errors:
+            text = self.tr("Invalid input ({n}): showing the last good simulation").format(n=len(s.errors))
+            role = "error"
+        elif s.simulating:
+            text = self.tr("Simulating… {pct:.0f}%").format(pct=100 * s.progress)
+            role = "muted"
+            if s.run is not None:
+                text += " " + self.tr("(showing the previous run)")
+        elif s.failed:
+            text = self.tr("Simulation refused: showing the last good run")
+            role = "error"
+        else:
+            text, role = "", "muted"
+        if self.run_state.property("role") != role:
+            self.run_state.setProperty("role", role)
+            restyle(self.run_state)
+        self.run_state.setText(text)
+        self.grid.set_placeholder(text or self.tr("Simulating…"))
+        self.metrics.whole.set_stale(stale, invalid=bool(s.errors or s.failed))
+        self.set_status(self._summary_text() if not (s.errors or s.failed) else text)
+
+    def _summary_text(self) -> str:
+        run = self.session.run
+        if run is None:
+            return self.tr("Simulating {name}…").format(name=self.session.scenario.name or self.tr("the scenario"))
+        sm = run.summary
+        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach}% · "
+                       "issue slots used {iss}% · {cycles} cycles").format(
+            gpu=sm["gpu"], warps=sm["launched_warps"], theo=100 * sm["theoretical_occupancy"],
+            ach=num(100 * sm["achieved_occupancy"], 1), iss=num(100 * sm["issue_slot_utilization"], 1),
+            cycles=sm["cycles"])
+
+    # -- window hooks ---------------------------------------------------------------
+    def themed_views(self) -> tuple:
+        return self.grid, self.timeline, self.counts, self.metrics, self.legend
+
+    def first_sizes(self) -> None:
+        total = max(self.splitter.width(), 900)
+        left = max(self.panel_scroll.minimumWidth(), min(300, self.panel.sizeHint().width() + 16))
+        right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
+        self.splitter.setSizes([left, total - left - right, right])
+        h = max(self.center.height(), 500)
+        self.center.setSizes([int(h * 0.54), int(h * 0.22), h - int(h * 0.54) - int(h * 0.22)])
+
+    def splitters(self) -> dict[str, QSplitter]:
+        return {"splitter": self.splitter, "center": self.center}
+
+    def presentation_hidden_widgets(self) -> list[QWidget]:
+        return [self.panel_scroll, self.transport]
+
+    def shutdown(self) -> None:
+        """Stop playback and the worker (the window is closing)."""
+        self.clock.pause()
+        self._debounce.stop()
+        self.runner.shutdown()
+
+    def capture_state(self, live: bool = False) -> dict:
+        """The scenario (TOML), selected SM, speed, per-SM counts and splitters; ``live`` adds the run
+        (when it is the scenario's), cycle, playback and the command stack."""
+        from explorer.model.tomlio import dumps
+
+        s = self.session
+        state = super().capture_state(live) | {
+            "scenario": dumps(s.scenario.to_dict()), "sm": s.selected_sm, "speed": self.clock.speed,
+            "per_sm": self.per_sm.isChecked(),
+        }
+        if live:
+            state |= {"run": s.run if s.run_is_current else None, "cycle": s.cycle, "playing": self.clock.playing,
+                      "commands": self.commands}
+        return state
+
+    def restore_state(self, state: dict) -> None:
+        """What :meth:`capture_state` gave (here or in another window), or the settings' copy of it."""
+        text = as_str(state.get("scenario"), "")
+        scenario = None
+        if text:
+            try:
+                scenario = Scenario.from_dict(tomllib.loads(text))
+            except (InputError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, RecursionError):
+                scenario = None  # a hand-edited or outdated file: start from the default
+        run = state.get("run")
+        if isinstance(run, SimRun) and run.result.scenario == scenario:
+            self.show_run(run)  # the same result object: nothing re-simulates
+        elif scenario is not None and scenario != self.session.scenario:
+            self.change_scenario(scenario, "restore")
+        self.session.select_sm(as_int(state.get("sm"), 0))
+        speed = as_int(state.get("speed"), DEFAULT_SPEED)
+        if speed in SPEEDS:
+            self.transport.set_speed(speed)
+            self.clock.speed = speed
+        self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
+        super().restore_state(state)
+        if isinstance(state.get("commands"), CommandStack):
+            self.commands.adopt(state["commands"])
+        if isinstance(run, SimRun) and self.session.run is run:
+            self.session.set_cycle(as_int(state.get("cycle"), 0))
+            if state.get("playing") is True:
+                self.clock.play()

@@ -1,0 +1,124 @@
+"""From the scenario panel's texts to a validated Scenario, Qt-free.
+
+The core judges every value (``Scenario.with_values`` raises ``InputError`` with
+the field and the limit), so the window rejects exactly what ``simulate --set``
+rejects, with the same words, and every bad field is marked at once
+(``common.field_check``). A launch that is valid but fits no block on an SM is
+refused too (``simulate`` would refuse it), with the message naming the limiter.
+"""
+
+from __future__ import annotations
+
+import re
+
+from explorer.gui.common.field_check import judge_fields
+from explorer.model.errors import InputError, require_int
+from explorer.model.scenario import Scenario
+from explorer.occupancy import occupancy_for_launch, why_no_block_fits
+
+# form key -> dotted scenario key, in the order they are applied (a workload preset
+# first: it brings its own loop and hit rates, which the later keys override)
+FIELDS = {
+    "gpu": "gpu",
+    "grid": "launch.grid",
+    "block": "launch.block",
+    "regs": "launch.registers_per_thread",
+    "smem_static": "launch.static_shared_bytes",
+    "smem_dynamic": "launch.dynamic_shared_bytes",
+    "carveout": "launch.carveout",
+    "barriers": "launch.barriers",
+    "workload": "workload.preset",
+    "loop": "workload.loop",
+    "l2_hit": "workload.l2_hit_rate",
+    "policy": "scheduler.policy",
+    "seed": "seed",
+}
+CUSTOM_WORKLOAD = ""  # the workload combo's value for a hand-written body (from a scenario file)
+
+
+def parse_dims(text: str, key: str) -> list[int]:
+    """'240', '240, 2' or '[16, 16, 1]' -> [x, y, z] (ints; the core checks the limits)."""
+    cleaned = text.strip().strip("[]()")
+    parts = [p for p in re.split(r"[\s,x×*]+", cleaned) if p]
+    if not 1 <= len(parts) <= 3:
+        raise InputError(key, f"{text.strip()!r} is not a size; write N or x, y, z (e.g. 16, 16)")
+    return [require_int(f"{key}.{axis}", part) for axis, part in zip("xyz", parts)]
+
+
+def format_dims(values: list[int]) -> str:
+    while len(values) > 1 and values[-1] == 1:
+        values = values[:-1]
+    return ", ".join(str(v) for v in values)
+
+
+def scenario_to_texts(s: Scenario) -> dict[str, str]:
+    """The panel's texts for a scenario."""
+    return {
+        "gpu": s.gpu_name,
+        "grid": format_dims(s.launch.grid.to_list()),
+        "block": format_dims(s.launch.block.to_list()),
+        "regs": str(s.launch.registers_per_thread),
+        "smem_static": str(s.launch.static_shared_bytes),
+        "smem_dynamic": str(s.launch.dynamic_shared_bytes),
+        "carveout": str(s.launch.carveout),
+        "barriers": str(s.launch.barriers),
+        "workload": s.workload.preset or CUSTOM_WORKLOAD,
+        "loop": str(s.workload.loop),
+        "l2_hit": f"{100 * s.workload.l2_hit_rate:g}",
+        "policy": s.scheduler.policy,
+        "seed": str(s.seed),
+    }
+
+
+def _value(key: str, text: str):
+    """A field's text as the value the scenario takes (raises InputError for the field)."""
+    dotted = FIELDS[key]
+    if key in ("grid", "block"):
+        return parse_dims(text, dotted)
+    if key == "l2_hit":
+        return require_int(dotted, text.strip().rstrip("%").strip(), lo=0, hi=100) / 100.0
+    if key in ("gpu", "workload", "policy"):
+        return text
+    return text.strip()  # the core's require_int parses and judges it
+
+
+def field_of(dotted: str) -> str | None:
+    """The form key an InputError's field belongs to ('launch.grid.x' -> 'grid')."""
+    for key, name in FIELDS.items():
+        if dotted == name or dotted.startswith(name + "."):
+            return key
+    return None
+
+
+def _no_block_errors(message: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in message.split("; "):
+        name, sep, text = part.partition(": ")
+        key = field_of(name) if sep else None
+        if key is None:
+            key, text = "regs", part
+        out.setdefault(key, text)
+    return out
+
+
+def build_scenario(base: Scenario, texts: dict[str, str], good: dict[str, str]) -> tuple[Scenario | None, dict[str, str]]:
+    """(the scenario, {}) when every field is valid, else (None, {form key: message}).
+
+    ``base`` supplies what the panel does not edit (name, description, a custom
+    workload body); ``good`` holds a valid text per field, substituted for a bad
+    one so the core can judge the rest (``judge_fields``).
+    """
+
+    def judge(values: dict[str, str]) -> Scenario:
+        parsed = {dotted: _value(key, values[key]) for key, dotted in FIELDS.items()
+                  if not (key == "workload" and values.get(key, CUSTOM_WORKLOAD) == CUSTOM_WORKLOAD)}
+        return base.with_values(**parsed)  # a custom workload keeps the base scenario's own body
+
+    scenario, errors = judge_fields({key: texts[key] for key in FIELDS}, good, judge, field_of)
+    occ = occupancy_for_launch(scenario.gpu, scenario.launch)
+    if occ.active_blocks_per_sm == 0:  # judged with the other fields at their last good values
+        for key, message in _no_block_errors(why_no_block_fits(scenario.gpu, scenario.launch, occ)).items():
+            errors.setdefault(key, message)
+    if errors:
+        return None, errors
+    return scenario, {}

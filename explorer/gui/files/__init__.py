@@ -1,0 +1,1 @@
+"""Scenario files (open, save, recent) and export of pictures and animations."""

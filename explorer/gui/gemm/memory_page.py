@@ -1,0 +1,654 @@
+"""The "Memory" tab: the hierarchy to scale, live traffic, coalescing, and attention's bytes.
+
+* :class:`HierarchyView`: registers, shared memory, L1, L2 and device memory of
+  the chosen GPU (``explorer.gemm.memory_hierarchy``), one row each: scope (per
+  thread / block / SM / GPU) and who manages it, capacity (log scale), latency
+  (linear, cycles and ns), bandwidth (log scale), and the bytes each level moved
+  in the Explorer's current simulation (``SimResult.memory_bytes``).
+* :class:`CoalescingView`: one warp-wide load at strides 1..32 — the bytes the
+  threads use beside the whole 32-byte sectors that move (``coalescing_table``).
+* :class:`AttentionView`: naive attention vs a FlashAttention-style tiled kernel
+  for the sequence length and head size typed (``compare_attention``): HBM bytes,
+  FLOPs, arithmetic intensity, predicted time, and the assumptions behind them.
+
+The page follows the Explorer: each new simulation updates the live traffic and
+selects its GPU. Lessons set the attention inputs through ``apply_lesson_gemm``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from explorer.gemm import DTYPES, AttentionComparison, MemoryLevel, coalescing_table, memory_hierarchy
+from explorer.gui.common import palette as oi
+from explorer.gui.common.bars import Meter, PaintedBar
+from explorer.gui.common.core_texts import memory_places, translated
+from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
+from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, seconds_text, si_bytes
+from explorer.gui.common.page import Page
+from explorer.gui.common.settings import as_int, as_str
+from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.common.widgets import (
+    DEFAULT_GPU,
+    add_gpus,
+    error_label,
+    muted_label,
+    scroll_area,
+    select_data,
+    show_combo_error,
+    splitter,
+)
+from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, evaluate_attention
+from explorer.model.catalog import get_gpu
+
+# SimResult.memory_bytes key for each hierarchy level (registers: not counted by the simulator)
+TRAFFIC_KEY = {"shared": "shared", "l1": "l1", "l2": "l2", "hbm": "dram"}
+LEVEL_COLORS = {"registers": oi.BLUE, "shared": oi.SKY_BLUE, "l1": oi.BLUISH_GREEN, "l2": oi.ORANGE,
+                "hbm": oi.VERMILLION}
+CAPACITY_AXIS = (2**10, 2**40)  # 1 KiB .. 1 TiB
+BANDWIDTH_AXIS = (100.0, 1e6)  # GB/s: 100 GB/s .. 1 PB/s
+
+
+def log_fraction(value: float, lo: float, hi: float) -> float:
+    if value <= 0:
+        return 0.0
+    return max(0.0, min(1.0, math.log(value / lo) / math.log(hi / lo)))
+
+
+def _cell(parent: QWidget, bar: QWidget, note: QLabel) -> QWidget:
+    w = QWidget(parent)
+    v = QVBoxLayout(w)
+    v.setContentsMargins(0, 0, 0, 0)
+    v.setSpacing(1)
+    v.addWidget(bar)
+    v.addWidget(note)
+    return w
+
+
+# ---------------------------------------------------------------------------
+# The hierarchy
+# ---------------------------------------------------------------------------
+class HierarchyView(QGroupBox):
+    """One row per level, nearest the math units first; every bar has its number beside it."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("memory_hierarchy")
+        self.theme: Theme = LIGHT
+        self.levels: tuple[MemoryLevel, ...] = ()
+        self.gpu_name = ""
+        self.traffic: dict[str, int] = {}  # level key -> bytes in the Explorer's run
+        self.traffic_seconds = 0.0
+        grid = self.grid = QGridLayout()
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(6)
+        heads = (
+            (self.tr("Level"), ""),
+            (self.tr("Who sees it"), self.tr("Scope: the data is private to a thread, shared by a block's threads, "
+                                             "by everything on one SM, or by the whole GPU.")),
+            (self.tr("Capacity (log scale)"), self.tr("Size of one instance; the bar's scale runs from 1 KiB to "
+                                                      "1 TiB, each tick a factor of 1,024.")),
+            (self.tr("Latency (cycles)"), self.tr("Cycles from issuing a load to its data, drawn to a linear scale.")),
+            (self.tr("Bandwidth, whole GPU (log scale)"), self.tr("Bytes per second the level can deliver to all "
+                                                                  "SMs together; scale 100 GB/s to 1 PB/s.")),
+            (self.tr("This simulation"), self.tr("Bytes each level moved in the Explorer's current simulation "
+                                                 "(SimResult.memory_bytes), and the rate over the kernel's time.")),
+        )
+        for col, (text, tip) in enumerate(heads):
+            label = QLabel(f"<b>{text}</b>", self)
+            label.setToolTip(tip)
+            grid.addWidget(label, 0, col)
+        for col, stretch in enumerate((0, 0, 3, 2, 3, 3)):
+            grid.setColumnStretch(col, stretch)
+        self.rows: dict[str, dict[str, QWidget]] = {}
+        self.run_text = muted_label(self)
+        self.run_text.setObjectName("memory_run_text")
+        self.run_text.setProperty("role", "")
+        layout = QVBoxLayout(self)
+        layout.addLayout(grid)
+        layout.addWidget(self.run_text)
+        layout.addStretch(1)
+
+    def scope_names(self) -> dict[str, str]:
+        return {"thread": self.tr("per thread"), "block": self.tr("per block"), "SM": self.tr("per SM"),
+                "GPU": self.tr("whole GPU")}
+
+    def _row(self, key: str, r: int) -> dict[str, QWidget]:
+        row = self.rows.get(key)
+        if row is not None:
+            return row
+        color = LEVEL_COLORS.get(key, oi.BLUE)
+        row = {
+            "name": QLabel(self), "scope": QLabel(self),
+            "capacity": Meter(color, self, height=22), "capacity_note": muted_label(self),
+            "latency": Meter(color, self, height=22), "latency_note": muted_label(self),
+            "bandwidth": Meter(color, self, height=22), "bandwidth_note": muted_label(self),
+            "traffic": Meter(color, self, height=22), "traffic_note": muted_label(self),
+        }
+        row["name"].setObjectName(f"memory_level_{key}")
+        row["scope"].setObjectName(f"memory_scope_{key}")
+        row["traffic"].setObjectName(f"memory_traffic_{key}")
+        row["scope"].setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.grid.addWidget(row["name"], r, 0)
+        self.grid.addWidget(row["scope"], r, 1, Qt.AlignmentFlag.AlignVCenter)
+        for col, key_ in enumerate(("capacity", "latency", "bandwidth", "traffic"), start=2):
+            self.grid.addWidget(_cell(self, row[key_], row[key_ + "_note"]), r, col)
+        self.rows[key] = row
+        self._style_scope(row["scope"])
+        for name in ("capacity", "latency", "bandwidth", "traffic"):
+            row[name].apply_theme(self.theme)
+        return row
+
+    def _style_scope(self, label: QLabel) -> None:
+        label.setStyleSheet(f"QLabel {{ border: 1px solid {self.theme.mid}; border-radius: 9px; "
+                            f"padding: 2px 8px; background: {self.theme.alternate_base}; }}")
+
+    def show_gpu(self, gpu_name: str) -> None:
+        gpu = get_gpu(gpu_name)
+        self.gpu_name = gpu.name
+        self.setTitle(self.tr("Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale").format(
+            gpu=gpu.name, sms=gpu.sm_count, clock=num(gpu.boost_clock_mhz)))
+        self.levels = memory_hierarchy(gpu)
+        scopes = self.scope_names()
+        longest = max(lv.latency_cycles or 0 for lv in self.levels)
+        for r, lv in enumerate(self.levels, start=1):
+            row = self._row(lv.key, r)
+            row["name"].setText(f"<b>{self._level_name(lv)}</b>")
+            places = memory_places()
+            row["name"].setToolTip(self.tr("{where}; managed by the {who}.").format(
+                where=translated(places, lv.location), who=translated(places, lv.managed_by)))
+            row["scope"].setText(scopes.get(lv.scope, lv.scope))
+            row["scope"].setToolTip(self.tr("Managed by the {who}").format(who=translated(places, lv.managed_by)))
+            where = self.tr("per SM") if lv.instances > 1 else self.tr("on the GPU")
+            row["capacity"].set_value(log_fraction(lv.capacity_bytes, *CAPACITY_AXIS),
+                                      f"{binary_bytes(lv.capacity_bytes)} {where}")
+            note = ""
+            if lv.instances > 1:
+                note = self.tr("× {n} SMs = {total}").format(n=lv.instances, total=binary_bytes(lv.total_bytes))
+            if lv.limit_bytes:
+                who = self.tr("thread") if lv.key == "registers" else self.tr("block")
+                note += ("; " if note else "") + self.tr("at most {b} per {who}").format(
+                    b=binary_bytes(lv.limit_bytes), who=who)
+            row["capacity_note"].setText(note)
+            if lv.latency_cycles is None:
+                row["latency"].set_value(0.0, self.tr("in the pipeline"))
+                row["latency_note"].setText(self.tr("a dependent FMA waits {c} cycles").format(c=gpu.lat_fma))
+            else:
+                row["latency"].set_value(lv.latency_cycles / longest,
+                                         self.tr("{c} cycles").format(c=lv.latency_cycles))
+                row["latency_note"].setText(self.tr("{ns:.0f} ns at {clock} MHz").format(
+                    ns=lv.latency_ns(gpu.boost_clock_mhz), clock=num(gpu.boost_clock_mhz)))
+            row["bandwidth"].set_value(log_fraction(lv.bandwidth_gbs, *BANDWIDTH_AXIS),
+                                       bandwidth_text(lv.bandwidth_gbs))
+            row["bandwidth_note"].setText(self.tr("{b} B per clock per SM").format(
+                b=num(lv.bandwidth_bytes_per_clock_per_sm)) + (self.tr(" (estimate)") if "estimate" in
+                                                          lv.sources.get("bandwidth_gbs", "") else ""))
+            for key in ("capacity", "latency", "bandwidth"):
+                row[key].setToolTip(lv.sources.get(f"{key}_cycles" if key == "latency" else
+                                                   (f"{key}_bytes" if key == "capacity" else f"{key}_gbs"), ""))
+        self._show_traffic()
+
+    def _level_name(self, lv: MemoryLevel) -> str:
+        names = {"registers": self.tr("Registers"), "shared": self.tr("Shared memory"), "l1": self.tr("L1 cache"),
+                 "l2": self.tr("L2 cache")}
+        kind = re.fullmatch(r"Device memory \((.+)\)", lv.name)
+        if lv.key == "hbm" and kind:
+            return self.tr("Device memory ({kind})").format(kind=kind.group(1))
+        return names.get(lv.key, lv.name)
+
+    def set_traffic(self, traffic: dict[str, int], seconds: float, text: str) -> None:
+        self.traffic = dict(traffic)
+        self.traffic_seconds = seconds
+        self.run_text.setText(text)
+        self._show_traffic()
+
+    def traffic_text(self, key: str) -> str:
+        """What the row of ``key`` says about this simulation's bytes."""
+        if key not in self.traffic:
+            return self.tr("not counted") if self.traffic else self.tr("no simulation yet")
+        b = self.traffic[key]
+        if not b:
+            return self.tr("0 B")
+        rate = b / self.traffic_seconds / 1e9 if self.traffic_seconds else 0.0
+        return self.tr("{bytes} · {rate}").format(bytes=si_bytes(b), rate=bandwidth_text(rate))
+
+    def _show_traffic(self) -> None:
+        biggest = max(self.traffic.values(), default=0)
+        for key, row in self.rows.items():
+            b = self.traffic.get(key)
+            row["traffic"].set_value(b / biggest if b and biggest else 0.0, self.traffic_text(key))
+            note = ""
+            if key == "registers":
+                note = self.tr("operands are not counted")
+            elif b:
+                note = self.tr("{b} bytes").format(b=num(b))
+            row["traffic_note"].setText(note)
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        for row in self.rows.values():
+            self._style_scope(row["scope"])
+            for name in ("capacity", "latency", "bandwidth", "traffic"):
+                row[name].apply_theme(theme)
+
+
+# ---------------------------------------------------------------------------
+# Coalescing
+# ---------------------------------------------------------------------------
+class RequestBar(PaintedBar):
+    """Bytes one warp-wide load moves, to scale: the used part solid, the rest hatched."""
+
+    HINT_WIDTH = 260
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, height=24)
+        self.useful = 0
+        self.moved = 0
+        self.scale = 1
+        self.text = ""
+
+    def set_value(self, useful: int, moved: int, scale: int, text: str) -> None:
+        self.useful, self.moved, self.scale, self.text = useful, moved, max(1, scale), text
+        self.update()
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
+        p = QPainter(self)
+        fm = QFontMetrics(self.font())
+        text_w = fm.horizontalAdvance(self.text) + 10
+        track = max(20.0, self.width() - text_w - 2)
+        h = self.height() - 2
+        moved_w = track * self.moved / self.scale
+        useful_w = track * self.useful / self.scale
+        p.fillRect(QRectF(1, 1, moved_w, h), QBrush(QColor(oi.VERMILLION), Qt.BrushStyle.BDiagPattern))
+        p.fillRect(QRectF(1, 1, useful_w, h), QColor(oi.BLUE))
+        p.setPen(QPen(QColor(self.theme.mid), 1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(QRectF(1, 1, moved_w, h))
+        p.setPen(QColor(self.theme.text))
+        p.drawText(QRectF(moved_w + 8, 0, self.width() - moved_w - 8, self.height()),
+                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.text)
+        p.end()
+
+
+class CoalescingView(QGroupBox):
+    """One warp-wide load at several strides: used bytes beside the 32-byte sectors that move."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("memory_coalescing")
+        self.setTitle(self.tr("Coalesced vs strided loads: bytes per request"))
+        self.width_box = QComboBox(self)
+        self.width_box.setObjectName("memory_bytes_per_thread")
+        for b in (4, 8, 16):
+            self.width_box.addItem(self.tr("{b} bytes per thread").format(b=b), b)
+        self.width_box.setToolTip(self.tr("The size each thread loads: 4 = a float, 16 = a float4 vector load."))
+        self.intro = muted_label(self)
+        self.intro.setProperty("role", "")
+        self.grid = QGridLayout()
+        self.grid.setHorizontalSpacing(10)
+        self.rows: list[tuple[QLabel, RequestBar]] = []
+        self.table = []
+        top = QHBoxLayout()
+        top.addWidget(QLabel(self.tr("Each thread loads:"), self))
+        top.addWidget(self.width_box)
+        top.addStretch(1)
+        legend = QLabel(self.tr('<span style="color:{u}">■</span> bytes the threads use &nbsp; '
+                                '<span style="color:{w}">▨</span> bytes moved but not used').format(
+            u=oi.BLUE, w=oi.VERMILLION), self)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.intro)
+        layout.addLayout(self.grid)
+        layout.addWidget(legend)
+        layout.addStretch(1)
+        self.grid.setColumnStretch(1, 1)
+        self.theme: Theme = LIGHT
+        self.width_box.currentIndexChanged.connect(lambda _i: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        b = self.width_box.currentData()
+        self.table = coalescing_table(b)
+        self.intro.setText(self.tr(
+            "A warp's 32 threads each load {b} B, neighbouring threads <i>stride</i> elements apart. Memory moves "
+            "whole 32-byte sectors, so the further apart the threads read, the more bytes move for the same "
+            "{useful} B the warp uses.").format(b=b, useful=32 * b))
+        scale = max(a.bytes_per_request for a in self.table)
+        for i, a in enumerate(self.table):
+            if i >= len(self.rows):
+                label = QLabel(self)
+                bar = RequestBar(self)
+                bar.apply_theme(self.theme)
+                self.grid.addWidget(label, i, 0)
+                self.grid.addWidget(bar, i, 1)
+                self.rows.append((label, bar))
+            label, bar = self.rows[i]
+            label.setText(self.tr("stride {s}").format(s=a.stride) +
+                          (self.tr(" (coalesced)") if a.stride == 1 else ""))
+            bar.set_value(a.useful_bytes, a.bytes_per_request, scale, self.tr(
+                "{moved} B moved, {sectors} sectors · {eff}% used").format(
+                moved=num(a.bytes_per_request), sectors=a.sectors, eff=localize(f"{100 * a.efficiency:g}")))
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        for _label, bar in self.rows:
+            bar.apply_theme(theme)
+
+
+# ---------------------------------------------------------------------------
+# Attention
+# ---------------------------------------------------------------------------
+class AttentionView(QGroupBox, FieldTexts):
+    """Naive vs FlashAttention-style, side by side, for the N and d typed."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("memory_attention")
+        self.setTitle(self.tr("Attention: naive vs FlashAttention-style (one head, forward pass)"))
+        self.theme: Theme = LIGHT
+        self.gpu_name = DEFAULT_GPU
+        self.comparison: AttentionComparison | None = None
+        self.errors: dict[str, str] = {}
+        self.fields: dict[str, IntField] = {}
+        labels = {"seq_len": (self.tr("Sequence length &N:"), self.tr("Tokens in the sequence (rows of Q, K and V).")),
+                  "head_dim": (self.tr("&Head size d:"), self.tr("Columns of Q, K and V per head."))}
+        inputs = QGridLayout()
+        inputs.setHorizontalSpacing(8)
+        for col, name in enumerate(ATTENTION_FIELDS):
+            f = IntField(ATTENTION_DEFAULTS[name], 64 if name == "head_dim" else 1024, self)
+            f.setObjectName(f"attention_field_{name}")
+            f.set_help(labels[name][1])
+            f.edited.connect(self.recompute)
+            label = QLabel(labels[name][0], self)
+            label.setBuddy(f)
+            inputs.addWidget(label, 0, 2 * col, Qt.AlignmentFlag.AlignTop)
+            inputs.addWidget(f, 0, 2 * col + 1, Qt.AlignmentFlag.AlignTop)
+            self.fields[name] = f
+        self.dtype = QComboBox(self)
+        self.dtype.setObjectName("attention_dtype")
+        for name in DTYPES:
+            self.dtype.addItem(name.upper(), name)
+        self.dtype.setCurrentIndex(self.dtype.findData("fp16"))
+        self.dtype.currentIndexChanged.connect(lambda _i: self.recompute())
+        self.dtype_error = error_label(self)
+        inputs.addWidget(QLabel(self.tr("Data type:"), self), 0, 4, Qt.AlignmentFlag.AlignTop)
+        inputs.addWidget(self.dtype, 0, 5, Qt.AlignmentFlag.AlignTop)
+        inputs.setColumnStretch(1, 1)
+        inputs.setColumnStretch(3, 1)
+
+        self.table = QGridLayout()
+        self.table.setHorizontalSpacing(12)
+        self.table.setVerticalSpacing(3)
+        self.cells: dict[tuple[str, str], QLabel] = {}
+        heads = ("", self.tr("Naive (3 kernels)"), self.tr("FlashAttention-style (1 kernel)"),
+                 self.tr("Naive ÷ flash"))
+        for col, text in enumerate(heads):
+            self.table.addWidget(QLabel(f"<b>{text}</b>", self), 0, col)
+        self.row_names = {
+            "hbm": self.tr("HBM bytes (exact)"), "flops": self.tr("FLOPs"),
+            "intensity": self.tr("Arithmetic intensity"), "time": self.tr("Predicted time"),
+            "bound": self.tr("Limited by"), "smem": self.tr("Shared memory per CTA"),
+        }
+        for r, (key, text) in enumerate(self.row_names.items(), start=1):
+            self.table.addWidget(QLabel(text, self), r, 0)
+            for col, variant in enumerate(("naive", "flash", "ratio"), start=1):
+                cell = QLabel(self)
+                cell.setObjectName(f"attention_{key}_{variant}")
+                cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+                self.table.addWidget(cell, r, col)
+                self.cells[(key, variant)] = cell
+        self.bytes_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
+        self.time_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
+        bars = QGridLayout()
+        bars.setHorizontalSpacing(8)
+        bars.addWidget(QLabel(self.tr("HBM bytes:"), self), 0, 0)
+        bars.addWidget(QLabel(self.tr("naive"), self), 0, 1)
+        bars.addWidget(self.bytes_bars[0], 0, 2)
+        bars.addWidget(QLabel(self.tr("flash"), self), 1, 1)
+        bars.addWidget(self.bytes_bars[1], 1, 2)
+        bars.addWidget(QLabel(self.tr("Time:"), self), 2, 0)
+        bars.addWidget(QLabel(self.tr("naive"), self), 2, 1)
+        bars.addWidget(self.time_bars[0], 2, 2)
+        bars.addWidget(QLabel(self.tr("flash"), self), 3, 1)
+        bars.addWidget(self.time_bars[1], 3, 2)
+        bars.setColumnStretch(2, 1)
+        self.verdict = QLabel(self)
+        self.verdict.setObjectName("attention_verdict")
+        self.verdict.setWordWrap(True)
+        self.verdict.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        f = QFont(self.verdict.font())
+        f.setBold(True)
+        self.verdict.setFont(f)
+        self.stale = error_label(self)
+        self.assumptions = muted_label(self)
+        self.assumptions.setObjectName("attention_assumptions")
+        self.assumptions.setTextFormat(Qt.TextFormat.RichText)
+        layout = QVBoxLayout(self)
+        layout.setSpacing(6)
+        layout.addLayout(inputs)
+        layout.addWidget(self.dtype_error)
+        layout.addWidget(self.stale)
+        layout.addLayout(self.table)
+        layout.addLayout(bars)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.assumptions)
+        layout.addStretch(1)
+        self.recompute()
+
+    def set_gpu(self, gpu_name: str) -> None:
+        if gpu_name != self.gpu_name:
+            self.gpu_name = gpu_name
+            self.recompute()
+
+    def set_inputs(self, values: dict, dtype: str | None = None) -> None:
+        """Set the fields (and the data type) at once, then recompute once."""
+        for f in self.fields.values():
+            f.blockSignals(True)
+        self.dtype.blockSignals(True)
+        try:
+            self.set_values(values)
+            if dtype is not None:
+                select_data(self.dtype, dtype)
+        finally:
+            for f in self.fields.values():
+                f.blockSignals(False)
+            self.dtype.blockSignals(False)
+        self.recompute()
+
+    def recompute(self) -> None:
+        ev = evaluate_attention(self.gpu_name, self.dtype.currentData(), self.raw_values())
+        self.errors = dict(ev.errors)
+        show_field_errors(self.fields, ev.errors, self.tr("enter a whole number"))
+        show_combo_error(self.dtype, self.dtype_error, ev.errors.get("dtype"))
+        self.stale.setVisible(bool(ev.errors) and self.comparison is not None)
+        self.stale.setText(self.tr("Invalid input: showing the last valid comparison."))
+        if ev.comparison is not None:
+            self.show_comparison(ev.comparison)
+        self.changed.emit()
+
+    def show_comparison(self, c: AttentionComparison) -> None:
+        self.comparison = c
+        nv, fl = c.naive, c.flash
+        bound = {"compute": self.tr("compute"), "sfu": self.tr("exp on the SFUs"), "memory": self.tr("HBM bandwidth")}
+
+        def put(key, naive, flash, ratio=""):
+            self.cells[(key, "naive")].setText(naive)
+            self.cells[(key, "flash")].setText(flash)
+            self.cells[(key, "ratio")].setText(ratio)
+
+        put("hbm", si_bytes(nv.hbm_bytes), si_bytes(fl.hbm_bytes), "×" + num(c.hbm_reduction, 2))
+        put("flops", flops_text(nv.flops), flops_text(fl.flops), "×" + num(nv.flops / fl.flops, 2))
+        put("intensity", self.tr("{v} FLOP/B").format(v=num(nv.arithmetic_intensity, 1)),
+            self.tr("{v} FLOP/B").format(v=num(fl.arithmetic_intensity, 1)),
+            "×" + num(nv.arithmetic_intensity / fl.arithmetic_intensity, 2))
+        put("time", seconds_text(nv.predicted_seconds), seconds_text(fl.predicted_seconds), "×" + num(c.speedup, 2))
+        put("bound", bound.get(nv.bound, nv.bound), bound.get(fl.bound, fl.bound))
+        put("smem", self.tr("(its GEMMs' own tiling)"),
+            self.tr("{b} (blocks of {q} and {kv} rows)").format(b=binary_bytes(fl.shared_bytes_per_block),
+                                                                q=c.block_q, kv=c.block_kv))
+        big = max(nv.hbm_bytes, fl.hbm_bytes)
+        self.bytes_bars[0].set_value(nv.hbm_bytes / big, si_bytes(nv.hbm_bytes))
+        self.bytes_bars[1].set_value(fl.hbm_bytes / big, si_bytes(fl.hbm_bytes))
+        slow = max(nv.predicted_seconds, fl.predicted_seconds)
+        self.time_bars[0].set_value(nv.predicted_seconds / slow, seconds_text(nv.predicted_seconds))
+        self.time_bars[1].set_value(fl.predicted_seconds / slow, seconds_text(fl.predicted_seconds))
+        self.verdict.setText(self.tr(
+            "At N = {n}, d = {d}: the FlashAttention-style kernel moves {r}× fewer HBM bytes and is predicted "
+            "{s}× faster on the {gpu}, for exactly the same result: the N × N scores S and probabilities P "
+            "({sp} each) never leave the chip.").format(
+            n=num(c.seq_len), d=c.head_dim, r=num(c.hbm_reduction, 1), s=num(c.speedup, 1), gpu=c.gpu,
+            sp=si_bytes(c.seq_len * c.seq_len * c.element_bytes)))
+        items = "".join(f"<li>{a}</li>" for a in c.assumptions + c.notes)
+        self.assumptions.setText(self.tr("<b>Assumptions</b> (bytes and FLOPs are exact; times are estimates):")
+                                 + f"<ul style='margin-left: 12px; -qt-list-indent: 0;'>{items}</ul>")
+
+    def apply_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        for m in self.bytes_bars + self.time_bars:
+            m.apply_theme(theme)
+
+
+# ---------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------
+class MemoryPage(Page):
+    """GPU choice, the hierarchy with live traffic, coalescing and attention."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("memory_page")
+        self.run = None  # the Explorer's SimRun shown as live traffic
+        self.gpu = QComboBox(self)
+        self.gpu.setObjectName("memory_gpu")
+        add_gpus(self.gpu, lambda spec: spec.full_name)
+        gpu_label = QLabel(self.tr("&GPU:"), self)
+        gpu_label.setBuddy(self.gpu)
+        gpu_note = muted_label(self, self.tr("Follows the Explorer's GPU whenever it finishes a simulation."))
+        top = QHBoxLayout()
+        top.addWidget(gpu_label)
+        top.addWidget(self.gpu)
+        top.addWidget(gpu_note, 1)
+
+        self.hierarchy = HierarchyView(self)
+        self.coalescing = CoalescingView(self)
+        self.attention = AttentionView(self)
+
+        self.bottom = splitter(Qt.Orientation.Horizontal, self, "memory_bottom",
+                               (scroll_area(self.coalescing, self), scroll_area(self.attention, self)), stretch=(2, 3))
+        self.splitter = splitter(Qt.Orientation.Vertical, self, "memory_splitter",
+                                 (scroll_area(self.hierarchy, self), self.bottom))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+
+        self.gpu.currentIndexChanged.connect(lambda _i: self._gpu_changed())
+        self.attention.changed.connect(self._update_status)
+        self._gpu_changed()
+
+    def gpu_name(self) -> str:
+        return self.gpu.currentData()
+
+    def set_gpu(self, name: str) -> bool:
+        return select_data(self.gpu, name)
+
+    def _gpu_changed(self) -> None:
+        self.hierarchy.show_gpu(self.gpu_name())
+        self.attention.set_gpu(self.gpu_name())
+        self._show_run_text()
+        self._update_status()
+
+    # -- the Explorer's simulation ------------------------------------------------------
+    def show_run(self, run) -> None:
+        """Live traffic from an explorer ``SimRun`` (its GPU becomes the page's GPU)."""
+        self.run = run
+        self.set_gpu(run.result.scenario.gpu_name)
+        mb = run.result.memory_bytes
+        traffic = {level: int(mb[key]) for level, key in TRAFFIC_KEY.items() if key in mb}
+        seconds = float(run.summary["kernel_time_us"]) * 1e-6
+        self.hierarchy.set_traffic(traffic, seconds, "")
+        self._show_run_text()
+        self._update_status()
+
+    def _show_run_text(self) -> None:
+        run = self.run
+        if run is None:
+            self.hierarchy.run_text.setText(self.tr("This simulation: nothing simulated yet in the Explorer."))
+            return
+        s = run.summary
+        sc = run.result.scenario
+        text = self.tr(
+            "<b>This simulation</b> (the Explorer's “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count "
+            "the bytes of the global loads they served, HBM the bytes that came from device memory "
+            "({bw} of {peak}), shared memory every shared load and store.").format(
+            name=sc.name or self.tr("scenario"), gpu=s["gpu"], cycles=num(s['cycles']),
+            t=seconds_text(s["kernel_time_us"] * 1e-6), bw=bandwidth_text(s["dram_bandwidth_gbs"]),
+            peak=bandwidth_text(sc.gpu.memory_bandwidth_gbs))
+        if sc.gpu_name != self.gpu_name():
+            text += " " + self.tr("(The hierarchy above is the {gpu}'s, not the simulated GPU's.)").format(
+                gpu=self.gpu_name())
+        self.hierarchy.run_text.setText(text)
+
+    def _update_status(self) -> None:
+        text = self.tr("Memory hierarchy of the {gpu}").format(gpu=self.gpu_name())
+        if self.run is not None:
+            t = self.hierarchy.traffic
+            text += self.tr(" · this simulation: HBM {hbm}, L2 {l2}, shared {sh}").format(
+                hbm=si_bytes(t.get("hbm", 0)), l2=si_bytes(t.get("l2", 0)), sh=si_bytes(t.get("shared", 0)))
+        self.set_status(text)
+
+    # -- lessons ------------------------------------------------------------------------------
+    def apply_lesson_gemm(self, inputs: dict) -> None:
+        """A lesson step's table for this view: ``seq_len``, ``head_dim``, ``dtype`` (attention), ``gpu``."""
+        if not inputs:
+            return
+        if "gpu" in inputs:
+            self.set_gpu(str(inputs["gpu"]))
+        values = {k: inputs[k] for k in ATTENTION_FIELDS if k in inputs}
+        dtype = str(inputs["dtype"]).lower() if "dtype" in inputs else None
+        if values or dtype:
+            self.attention.set_inputs(values, dtype)
+
+    # -- window hooks -----------------------------------------------------------------------
+    def themed_views(self) -> tuple:
+        return self.hierarchy, self.coalescing, self.attention
+
+    def first_sizes(self) -> None:
+        h = max(self.splitter.height(), 600)
+        top = min(self.hierarchy.sizeHint().height() + 8, int(h * 0.5))
+        self.splitter.setSizes([top, h - top])
+        w = max(self.bottom.width(), 1000)
+        self.bottom.setSizes([int(w * 0.42), w - int(w * 0.42)])
+
+    def splitters(self) -> dict[str, QSplitter]:
+        return {"splitter": self.splitter, "bottom": self.bottom}
+
+    def capture_state(self, live: bool = False) -> dict:
+        return super().capture_state(live) | {"gpu": self.gpu_name(), "dtype": self.attention.dtype.currentData(),
+                                              "bytes_per_thread": str(self.coalescing.width_box.currentData())} \
+            | self.attention.raw_values()
+
+    def restore_state(self, state: dict) -> None:
+        if self.run is None:
+            self.set_gpu(as_str(state.get("gpu"), self.gpu_name()))
+        self.attention.set_inputs({name: as_str(state.get(name), ATTENTION_DEFAULTS[name])
+                                   for name in ATTENTION_FIELDS}, as_str(state.get("dtype"), "fp16"))
+        select_data(self.coalescing.width_box, as_int(state.get("bytes_per_thread"), 4) or 4)
+        super().restore_state(state)

@@ -1,0 +1,1 @@
+"""The real window drawn offscreen for the command line: render and slides."""

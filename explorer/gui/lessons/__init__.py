@@ -1,0 +1,1 @@
+"""Lecture use: guided lessons, the spotlight and laser overlay, presentation mode."""

@@ -1,0 +1,372 @@
+"""Presentation mode: the window as a projector needs it.
+
+View > Presentation: **Presentation mode** (F5; Esc or F5 leaves) goes full screen,
+scales fonts, fixed sizes, plot text and pens by the chosen factor, hides
+everything but the views and the lesson narration (menu bar, tab bar, status
+bar, scenario panel, transport: their shortcuts keep working), uses the
+high-contrast palette when that option is on, and turns clicks into a fading
+laser-pointer dot. **Full screen** (F11) on its own. The options (scale,
+high contrast, hide controls, laser pointer) are remembered in the window's
+settings and can be changed while presenting.
+
+Each page names the controls of its own to hide (``presentation_hidden_widgets()``:
+the Explorer's scenario panel and transport). Whether the window is presenting is
+part of its state (``capture_state``), so a language switch keeps it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QWidget
+
+from explorer.gui.common import palette as oi
+from explorer.gui.common.settings import as_bool
+from explorer.gui.common.theme import Theme
+from explorer.gui.lessons.display_scale import DisplayScaler
+from explorer.gui.lessons.overlay import overlay_for
+
+SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5)
+DEFAULT_SCALE = 1.5
+KEY = "presentation/"
+
+
+def high_contrast(theme: Theme) -> Theme:
+    """Pure black on white (or white on black), darker muted text, black outlines."""
+    if theme.dark:
+        return replace(
+            theme, name=f"{theme.name}-contrast", window="#000000", window_text="#FFFFFF", base="#000000",
+            alternate_base="#161616", text="#FFFFFF", button="#000000", button_text="#FFFFFF", mid="#FFFFFF",
+            disabled_text="#E6E6E6", highlight=oi.BLUE, highlighted_text="#FFFFFF", link=oi.SKY_BLUE,
+            tooltip_base="#000000", tooltip_text="#FFFFFF", plot_background="#000000", plot_foreground="#FFFFFF",
+            curve=oi.SKY_BLUE, marker=oi.YELLOW, error_text="#FFA070", limiter="rgba(230, 159, 0, 120)",
+        )
+    return replace(
+        theme, name=f"{theme.name}-contrast", window="#FFFFFF", window_text="#000000", base="#FFFFFF",
+        alternate_base="#EDEDED", text="#000000", button="#FFFFFF", button_text="#000000", mid="#000000",
+        disabled_text="#262626", highlight=oi.BLUE, highlighted_text="#FFFFFF", link="#004C80",
+        tooltip_base="#FFFFFF", tooltip_text="#000000", plot_background="#FFFFFF", plot_foreground="#000000",
+        curve=oi.BLUE, marker=oi.VERMILLION, error_text="#8F3500", limiter="rgba(213, 94, 0, 70)",
+    )
+
+
+def _read_scale(settings) -> float:
+    try:
+        value = float(settings.value(KEY + "scale", DEFAULT_SCALE))
+    except (TypeError, ValueError):
+        return DEFAULT_SCALE
+    return min(SCALES, key=lambda s: abs(s - value))
+
+
+class Presentation(QObject):
+    """Owns presentation mode and its options for one main window."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.settings = window.settings
+        self.scaler = DisplayScaler(window)
+        self.overlay = overlay_for(window)
+        self.presenting = False
+        self.scale = _read_scale(self.settings)
+        self.high_contrast = as_bool(self.settings.value(KEY + "high_contrast"), False)
+        self.views_only = as_bool(self.settings.value(KEY + "views_only"), True)
+        self.laser = as_bool(self.settings.value(KEY + "laser"), True)
+        self._hidden: list[QWidget] = []
+        self._bare_docks: list[QDockWidget] = []
+        self._contrast_on = False
+        self._state_before = Qt.WindowState.WindowNoState
+        self._widget_count = 0
+        self._build_actions()
+        window.theme.changed.connect(self._theme_changed)
+        window.tabs.currentChanged.connect(self._tab_changed)
+        lessons = window.feature("lessons")
+        if lessons is not None:  # a step may show new labels (a timeline's block numbers)
+            lessons.step_shown.connect(lambda _i: self.presenting and QTimer.singleShot(0, self, self.scaler.reapply))
+        window.installEventFilter(self)
+
+    # -- menu -----------------------------------------------------------------------
+    def _build_actions(self) -> None:
+        w = self.window
+        menu = self.menu = QMenu(self.tr("&Presentation"), w)
+        w.view_menu.addSeparator()
+        w.view_menu.addMenu(menu)
+
+        self.present_action = QAction(self.tr("&Presentation mode"), w, checkable=True)
+        self.present_action.setShortcut(QKeySequence(Qt.Key.Key_F5))
+        self.present_action.setStatusTip(self.tr(
+            "Full screen, larger text and lines, only the views and the narration; Esc leaves."))
+        self.present_action.toggled.connect(self.set_presenting)
+        self.fullscreen_action = QAction(self.tr("&Full screen"), w, checkable=True)
+        self.fullscreen_action.setShortcut(QKeySequence(Qt.Key.Key_F11))
+        self.fullscreen_action.toggled.connect(self.set_full_screen)
+        self.leave_action = QAction(self.tr("Leave presentation mode"), w)
+        self.leave_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.leave_action.setEnabled(False)
+        self.leave_action.triggered.connect(self.leave)
+        menu.addAction(self.present_action)
+        menu.addAction(self.fullscreen_action)
+        menu.addSeparator()
+
+        scale_menu = self.scale_menu = menu.addMenu(self.tr("&Scale in presentation mode"))
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        self.scale_actions: dict[float, QAction] = {}
+        for s in SCALES:
+            action = QAction(self.tr("{pct}%").format(pct=round(s * 100)), w, checkable=True)
+            action.setChecked(s == self.scale)
+            action.triggered.connect(lambda _c=False, v=s: self.set_scale(v))
+            group.addAction(action)
+            scale_menu.addAction(action)
+            self.scale_actions[s] = action
+        scale_menu.addSeparator()
+        self.larger_action = QAction(self.tr("&Larger"), w)
+        self.larger_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+        self.larger_action.triggered.connect(lambda: self.step_scale(+1))
+        self.smaller_action = QAction(self.tr("S&maller"), w)
+        self.smaller_action.setShortcut(QKeySequence("Ctrl+-"))
+        self.smaller_action.triggered.connect(lambda: self.step_scale(-1))
+        scale_menu.addAction(self.larger_action)
+        scale_menu.addAction(self.smaller_action)
+
+        self.views_only_action = QAction(self.tr("Show only the &views and the narration"), w, checkable=True)
+        self.views_only_action.setChecked(self.views_only)
+        self.views_only_action.setStatusTip(self.tr(
+            "In presentation mode, hide the menu bar, tabs, scenario panel, transport and status bar "
+            "(their keys still work)."))
+        self.views_only_action.toggled.connect(self.set_views_only)
+        self.contrast_action = QAction(self.tr("&High-contrast colours"), w, checkable=True)
+        self.contrast_action.setChecked(self.high_contrast)
+        self.contrast_action.setStatusTip(self.tr("In presentation mode, pure black and white behind the views."))
+        self.contrast_action.toggled.connect(self.set_high_contrast)
+        self.laser_action = QAction(self.tr("Laser &pointer on click"), w, checkable=True)
+        self.laser_action.setChecked(self.laser)
+        self.laser_action.setStatusTip(self.tr("In presentation mode, a click leaves a red dot that fades."))
+        self.laser_action.toggled.connect(self.set_laser)
+        for action in (self.views_only_action, self.contrast_action, self.laser_action):
+            menu.addAction(action)
+        # window-wide keys, also while the menu bar is hidden
+        for action in (self.present_action, self.fullscreen_action, self.leave_action,
+                       self.larger_action, self.smaller_action):
+            w.addAction(action)
+
+    # -- modes ----------------------------------------------------------------------
+    def set_presenting(self, on: bool) -> None:
+        on = bool(on)
+        if on == self.presenting:
+            return
+        self.presenting = on
+        if self.present_action.isChecked() != on:
+            self.present_action.setChecked(on)
+        w = self.window
+        if on:
+            self._state_before = w.windowState()
+            self._apply_contrast()
+            self.scaler.apply(self.scale)
+            self.overlay.set_scale(self.scale)
+            self._apply_views_only()
+            self.set_full_screen(True)
+            self.overlay.set_laser_enabled(self.laser)
+        else:
+            self.overlay.set_laser_enabled(False)
+            self._restore_chrome()
+            self.scaler.apply(1.0)
+            self.overlay.set_scale(1.0)
+            self._apply_contrast()
+            self.set_full_screen(bool(self._state_before & Qt.WindowState.WindowFullScreen))
+        self._widget_count = len(w.findChildren(QWidget))
+        self._update_leave()
+
+    def leave(self) -> None:
+        if self.presenting:
+            self.set_presenting(False)
+        elif self.window.isFullScreen() or self.fullscreen_action.isChecked():
+            self.set_full_screen(False)
+
+    def set_full_screen(self, on: bool) -> None:
+        w = self.window
+        on = bool(on)
+        if on and not w.isFullScreen():
+            if not self.presenting:
+                self._state_before = w.windowState()
+            w.setWindowState(w.windowState() | Qt.WindowState.WindowFullScreen)
+        elif not on and (w.windowState() & Qt.WindowState.WindowFullScreen):
+            state = self._state_before & ~Qt.WindowState.WindowFullScreen
+            w.setWindowState(state)
+        if self.fullscreen_action.isChecked() != on:
+            self.fullscreen_action.blockSignals(True)
+            self.fullscreen_action.setChecked(on)
+            self.fullscreen_action.blockSignals(False)
+        self._update_leave()
+
+    def _update_leave(self) -> None:
+        self.leave_action.setEnabled(self.presenting or bool(self.window.windowState() & Qt.WindowState.WindowFullScreen))
+
+    # -- options --------------------------------------------------------------------
+    def set_scale(self, scale: float) -> None:
+        scale = min(SCALES, key=lambda s: abs(s - float(scale)))
+        self.scale = scale
+        self.settings.setValue(KEY + "scale", scale)
+        self.scale_actions[scale].setChecked(True)
+        if self.presenting:
+            # controls back first, so side panels are measured while visible
+            self._restore_chrome()
+            self.scaler.apply(scale)
+            self.overlay.set_scale(scale)
+            self._apply_views_only()
+        else:
+            self.window.statusBar().showMessage(
+                self.tr("Presentation mode (F5) will show text and lines at {pct}%.").format(pct=round(scale * 100)),
+                5000)
+
+    def step_scale(self, direction: int) -> None:
+        index = SCALES.index(self.scale) + (1 if direction > 0 else -1)
+        self.set_scale(SCALES[max(0, min(len(SCALES) - 1, index))])
+
+    def set_views_only(self, on: bool) -> None:
+        self.views_only = bool(on)
+        self.settings.setValue(KEY + "views_only", self.views_only)
+        if self.presenting:
+            if self.views_only:
+                self._apply_views_only()
+            else:
+                self._restore_chrome()
+
+    def set_high_contrast(self, on: bool) -> None:
+        self.high_contrast = bool(on)
+        self.settings.setValue(KEY + "high_contrast", self.high_contrast)
+        if self.contrast_action.isChecked() != self.high_contrast:
+            self.contrast_action.setChecked(self.high_contrast)
+        self._apply_contrast()
+
+    def set_laser(self, on: bool) -> None:
+        self.laser = bool(on)
+        self.settings.setValue(KEY + "laser", self.laser)
+        self.overlay.set_laser_enabled(self.laser and self.presenting)
+
+    # -- chrome -----------------------------------------------------------------------
+    def chrome(self) -> list[QWidget]:
+        """What 'only the views and the narration' hides."""
+        w = self.window
+        widgets = [w.menuBar(), w.statusBar(), w.tabs.tabBar()]
+        for page in w.pages():
+            hook = getattr(page, "presentation_hidden_widgets", None)
+            if callable(hook):
+                widgets += list(hook())
+        return [x for x in widgets if x is not None]
+
+    def _apply_views_only(self) -> None:
+        if not (self.presenting and self.views_only):
+            return
+        self._keep_shortcuts()
+        for widget in self.chrome():
+            if not widget.isHidden() and widget not in self._hidden:
+                widget.hide()
+                self._hidden.append(widget)
+        for dock in self.window.findChildren(QDockWidget):  # the narration without its title bar
+            if dock.titleBarWidget() is None and dock not in self._bare_docks:
+                dock.setTitleBarWidget(QWidget(dock))
+                self._bare_docks.append(dock)
+
+    def _restore_chrome(self) -> None:
+        for widget in self._hidden:
+            try:
+                widget.show()
+            except RuntimeError:
+                pass
+        self._hidden.clear()
+        for dock in self._bare_docks:
+            try:
+                bar = dock.titleBarWidget()
+                dock.setTitleBarWidget(None)
+                if bar is not None:
+                    bar.deleteLater()
+            except RuntimeError:
+                pass
+        self._bare_docks.clear()
+
+    def _keep_shortcuts(self) -> None:
+        """A hidden menu bar disables its actions' shortcuts: give them to the window as well."""
+        w = self.window
+        have = set(w.actions())
+
+        def walk(menu: QMenu) -> None:
+            for action in menu.actions():
+                if action.menu() is not None:
+                    walk(action.menu())
+                elif not action.isSeparator() and not action.shortcut().isEmpty() and action not in have:
+                    w.addAction(action)
+                    have.add(action)
+
+        for action in w.menuBar().actions():
+            if action.menu() is not None:
+                walk(action.menu())
+
+    # -- contrast and theme -----------------------------------------------------------
+    def _apply_contrast(self) -> None:
+        want = self.presenting and self.high_contrast
+        if want:
+            self._contrast_on = True
+            self._set_theme(high_contrast(self.window.theme.theme))
+        elif self._contrast_on:
+            self._contrast_on = False
+            self.window.theme.apply()  # the normal theme again, to every page through ``changed``
+        self.overlay.set_dark(self.window.theme.theme.dark)
+
+    def _set_theme(self, theme: Theme) -> None:
+        import pyqtgraph as pg
+
+        app = QApplication.instance()
+        app.setPalette(theme.palette())
+        app.setStyleSheet(theme.style_sheet())
+        pg.setConfigOptions(background=theme.plot_background, foreground=theme.plot_foreground)
+        self.window.apply_theme(theme)
+        if self.presenting:
+            self.scaler.reapply()  # the pages just reset their pens
+
+    def _theme_changed(self, _theme) -> None:
+        # the window's own handler runs after this one: act once it is done
+        QTimer.singleShot(0, self, self._after_theme_change)
+
+    def _after_theme_change(self) -> None:
+        if self._contrast_on:
+            self._set_theme(high_contrast(self.window.theme.theme))
+        elif self.presenting:
+            self.scaler.reapply()
+        self.overlay.set_dark(self.window.theme.theme.dark)
+
+    def _tab_changed(self, _index: int) -> None:
+        if not self.presenting:
+            return
+        count = len(self.window.findChildren(QWidget))
+        if count != self._widget_count:  # a page built widgets since: scale them too
+            self._widget_count = count
+            QTimer.singleShot(0, self, self.scaler.reapply)
+
+    # -- state: a rebuilt window keeps presentation mode ----------------------------------
+    def capture_state(self, live: bool = False) -> dict:
+        """The options are saved as they change; for a rebuilt window, whether it presents."""
+        return {"presenting": self.presenting} if live else {}
+
+    def restore_state(self, state: dict) -> None:
+        if state.get("presenting") is True:
+            self.set_presenting(True)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+        if obj is self.window:
+            if event.type() == QEvent.Type.Close and self.presenting:
+                self.set_presenting(False)  # the saved geometry and the app's palette are the normal ones
+            elif event.type() == QEvent.Type.WindowStateChange:
+                full = bool(self.window.windowState() & Qt.WindowState.WindowFullScreen)
+                if self.fullscreen_action.isChecked() != full:
+                    self.fullscreen_action.blockSignals(True)
+                    self.fullscreen_action.setChecked(full)
+                    self.fullscreen_action.blockSignals(False)
+                self._update_leave()
+        return False
+
+
+def install(window) -> None:
+    window.add_feature("presentation", Presentation(window))

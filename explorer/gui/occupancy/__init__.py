@@ -1,0 +1,1 @@
+"""The Occupancy calculator tab: NVIDIA's occupancy rules, live, with the Nsight-style graphs and hints."""

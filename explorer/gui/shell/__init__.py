@@ -1,0 +1,1 @@
+"""The window around the features: start-up, main window, menus, undo, languages."""

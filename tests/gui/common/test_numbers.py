@@ -1,0 +1,54 @@
+"""The window's numbers are what QLocale writes, in English and in Russian, and big integers are exact."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PySide6.QtCore import QLocale
+
+from explorer.gui.common import numbers
+from explorer.gui.common.numbers import bandwidth_text, num, pct, seconds_text, si_bytes
+
+ENGLISH = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+values = st.one_of(st.floats(-1e12, 1e12, allow_nan=False), st.integers(-10**6, 10**6).map(lambda i: i / 8),
+                   st.decimals(-10**6, 10**6, places=3).map(float))
+
+
+@settings(max_examples=500, deadline=None)
+@given(values, st.integers(0, 4))
+def test_num_writes_what_qlocale_writes(value, decimals):
+    """Grouped digits and ties rounded away from zero on the exact binary value, as QLocale does."""
+    assert num(value, decimals) == ENGLISH.toString(float(value), "f", decimals)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-2**62, 2**62))
+def test_whole_numbers_are_grouped_like_qlocale(value):
+    assert num(value) == ENGLISH.toString(value)
+
+
+def test_integers_beyond_64_bits_are_written_not_refused():
+    # QLocale.toString raises OverflowError here: the scenario panel's launch summary once did
+    blocks = 2147483647 * 65535 * 65535
+    assert num(blocks) == f"{blocks:,}" and num(blocks * 1024) == f"{blocks * 1024:,}"
+
+
+def test_percentages_drop_a_zero_fraction():
+    assert [pct(x) for x in (0.625, 0.5, 1 / 3, 0.0625, 1.0)] == ["62.5%", "50%", "33.3%", "6.3%", "100%"]
+    assert pct(0.005, 0) == "1%" and pct(0.994, 0) == "99%"
+
+
+def test_russian_style(qapp):
+    from explorer.gui.shell.i18n import install_translators
+
+    try:
+        install_translators(qapp, "ru")
+        ru = QLocale()
+        assert num(61440) == ru.toString(61440) == "61\xa0440"
+        assert num(97.45, 1) == ru.toString(97.45, "f", 1)
+        assert pct(0.975) == "97,5%"
+        assert si_bytes(1.53e9) == "1,53 ГБ" and bandwidth_text(3350) == "3,35 ТБ/с"
+        assert seconds_text(2.5e-6) == "2,5 мкс"
+    finally:
+        install_translators(qapp, "en")
+    assert numbers.num(1234.5, 1) == "1,234.5" and si_bytes(59e6) == "59 MB"

@@ -1,0 +1,119 @@
+"""The explorer's derived data (Qt-free): block slots, zoom pyramid, session rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.gui.common import state_colors, state_order
+from explorer.gui.explore.run_data import SimRun, pyramid, scheduler_order
+from explorer.gui.explore.session import ExplorerSession
+from explorer.model.presets import default_scenario, load_preset, preset_names
+from explorer.sim import simulate
+from explorer.sim import states as core_states
+
+
+def test_state_codes_match_the_simulator():
+    assert state_order.NAMES == core_states.NAMES
+    assert state_order.N_STATES == len(core_states.NAMES)
+    assert (state_order.EMPTY, state_order.SELECTED, state_order.NOT_SELECTED) == (
+        core_states.EMPTY, core_states.SELECTED, core_states.NOT_SELECTED)
+    # the tooltips' meanings are the core's sentences (translatable copies)
+    meanings = state_colors.meanings()
+    for code, name in enumerate(core_states.NAMES):
+        assert meanings[code] == core_states.MEANING[name]
+
+
+def test_every_state_has_a_distinct_colour():
+    for dark in (False, True):
+        colours = [state_colors.state_color(c, dark).upper() for c in range(state_order.N_STATES)]
+        assert len(set(colours)) == len(colours)
+
+
+def test_scheduler_order_groups_slots_by_sub_partition():
+    order = scheduler_order(8, 4)
+    assert order.tolist() == [0, 4, 1, 5, 2, 6, 3, 7]
+
+
+@pytest.fixture(scope="module", params=preset_names())
+def run(request) -> SimRun:
+    return SimRun.from_result(simulate(load_preset(request.param)))
+
+
+def test_block_slots_match_the_trace(run):
+    """Wherever a recorded slot is busy, the simulator's block-slot records say which block holds it."""
+    r = run.result
+    rec = r.recorded_sms
+    for c in np.unique(np.linspace(0, r.cycles - 1, 300).astype(int)):
+        owner = run.slot_owner(int(c))
+        busy = r.trace[c] != 0
+        assert not np.any(busy & (owner[rec] < 0)), f"cycle {c}"
+        # and the owner of a busy slot sits on that SM
+        sm_of = np.where(owner[rec] >= 0, r.blocks.sm[np.maximum(owner[rec], 0)], -1)
+        assert np.all(sm_of[busy] == np.broadcast_to(rec[:, None], busy.shape)[busy])
+
+
+def test_blocks_never_share_a_slot(run):
+    r = run.result
+    b = r.blocks
+    for c in np.unique(np.linspace(0, r.cycles - 1, 100).astype(int)):
+        live = b.live_at(int(c))
+        pairs = set()
+        for blk in live.tolist():
+            for slot in run.block_slots[blk].tolist():
+                key = (int(b.sm[blk]), slot)
+                assert key not in pairs
+                pairs.add(key)
+
+
+def test_resident_per_sm_matches_busy_slots(run):
+    r = run.result
+    rec = r.recorded_sms
+    for c in (0, r.cycles // 3, r.cycles // 2):
+        busy = (r.trace[c] != 0).sum(axis=1)
+        assert np.array_equal(run.resident_per_sm(c)[rec], busy)
+
+
+def test_pyramid_keeps_the_most_important_state_per_bin():
+    trace = np.zeros((1000, 4), np.uint8)
+    trace[:, 0] = state_order.NAMES.index("long_scoreboard")
+    trace[501, 0] = state_order.SELECTED  # a single issue cycle
+    levels = pyramid(trace, np.arange(4))
+    assert levels[0].shape == (1000, 4)
+    rank_sel = state_order.PRIORITY[state_order.SELECTED]
+    for k, level in enumerate(levels):
+        assert level.shape[0] == -(-1000 // 2**k)
+        assert level[501 >> k, 0] == rank_sel
+        assert np.all(level[:, 1:] == 0)
+
+
+def test_session_clamps_cycle_and_selection():
+    s = ExplorerSession(default_scenario())
+    seen = []
+    s.cycle_changed.connect(seen.append)
+    s.set_cycle(50)  # no run yet: stays at 0
+    assert s.cycle == 0 and seen == []
+    run = SimRun.from_result(simulate(default_scenario()))
+    s.set_run(run)
+    s.set_cycle(10**9)
+    assert s.cycle == run.cycles - 1
+    s.step(-10**9)
+    assert s.cycle == 0
+    s.select_sm(10**6)
+    assert s.selected_sm == run.sm_count - 1
+    assert s.run_is_current
+    s.set_errors({"regs": "bad"})
+    assert not s.run_is_current
+
+
+def test_the_views_data_and_the_state_vocabulary_load_neither_qt_nor_the_engine():
+    """run_data and state_order are Qt-free, and explorer.sim.states imports without numba (lazy explorer.sim)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import explorer.gui.explore.run_data, explorer.gui.common.state_order; "
+            "import explorer.sim.states; "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'numba') or m == 'explorer.sim.engine']; "
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,175 @@
+"""The Memory tab: the hierarchy to scale, live traffic from the Explorer, coalescing, attention, lessons."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtGui import QColor, QImage
+
+from explorer.gemm import coalescing_table, compare_attention, flash_hbm_bytes, memory_hierarchy, naive_hbm_bytes
+from explorer.gui.common import palette as oi
+from explorer.gui.common.numbers import si_bytes
+from explorer.gui.explore.run_data import SimRun
+from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
+from explorer.lessons import get_lesson
+from explorer.model.presets import load_preset
+from explorer.sim import simulate
+from tests.gui.support import RUN_TIMEOUT, show_page, wait_run
+
+
+@pytest.fixture
+def page(window, qtbot) -> MemoryPage:
+    return show_page(window, qtbot, "memory")
+
+
+def count_color(widget, hex_color: str, tol: int = 4) -> int:
+    """Pixels of the widget's image within ``tol`` of the colour."""
+    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)[:, : img.width()]
+    e = QColor(hex_color)
+    bgr = np.array([e.blue(), e.green(), e.red()], np.int16)
+    return int((np.abs(arr[..., :3].astype(np.int16) - bgr) <= tol).all(axis=-1).sum())
+
+
+def test_hierarchy_rows_show_the_cores_figures_drawn(page):
+    h = page.hierarchy
+    levels = memory_hierarchy("H100")
+    assert [lv.key for lv in h.levels] == ["registers", "shared", "l1", "l2", "hbm"]
+    assert h.levels == levels
+    rows = h.rows
+    assert rows["registers"]["scope"].text() == "per thread"
+    assert rows["shared"]["scope"].text() == "per block"
+    assert rows["l1"]["scope"].text() == "per SM"
+    assert rows["hbm"]["scope"].text() == "whole GPU"
+    assert rows["registers"]["capacity"].text == "256 KiB per SM"
+    assert "at most 1,020 B per thread" in rows["registers"]["capacity_note"].text()
+    assert rows["shared"]["capacity"].text == "228 KiB per SM"
+    assert rows["l2"]["capacity"].text == "50 MiB on the GPU"
+    assert rows["hbm"]["capacity"].text == "80 GiB on the GPU"
+    assert rows["shared"]["latency"].text == "31 cycles" and rows["hbm"]["latency"].text == "565 cycles"
+    assert rows["hbm"]["bandwidth"].text == "3.35 TB/s" and rows["shared"]["bandwidth"].text == "33.5 TB/s"
+    # to scale: capacities on a log axis, latencies linear, bandwidths on a log axis
+    cap = {k: r["capacity"].fraction for k, r in rows.items()}
+    assert cap["shared"] < cap["l2"] < cap["hbm"]
+    assert rows["hbm"]["latency"].fraction == 1.0
+    assert rows["shared"]["latency"].fraction == pytest.approx(31 / 565)
+    assert rows["hbm"]["bandwidth"].fraction < rows["l2"]["bandwidth"].fraction < rows["shared"]["bandwidth"].fraction
+    for key in ("shared", "l2", "hbm"):  # each level's bars are on screen in its colour
+        assert count_color(h, LEVEL_COLORS[key]) > 50, key
+
+
+def test_gpu_choice_redraws_the_hierarchy(page):
+    page.set_gpu("A100")
+    assert page.hierarchy.gpu_name == "A100" and "A100" in page.hierarchy.title()
+    assert page.hierarchy.rows["hbm"]["capacity"].text == "80 GiB on the GPU"
+    assert page.hierarchy.rows["l2"]["capacity"].text == "40 MiB on the GPU"
+    assert page.attention.comparison.gpu == "A100"
+
+
+def test_live_traffic_equals_the_explorers_simresult(window, page, qtbot):
+    run = wait_run(qtbot, window.explorer)
+    mb = run.result.memory_bytes
+    expected = {"shared": int(mb["shared"]), "l1": int(mb["l1"]), "l2": int(mb["l2"]), "hbm": int(mb["dram"])}
+    assert page.hierarchy.traffic == expected
+    assert expected["hbm"] > 0
+    assert page.hierarchy.rows["hbm"]["traffic"].text.startswith(si_bytes(expected["hbm"]))
+    assert page.hierarchy.rows["hbm"]["traffic_note"].text() == f"{expected['hbm']:,} bytes"
+    assert page.hierarchy.rows["registers"]["traffic"].text == "not counted"
+    assert run.result.scenario.name in page.hierarchy.run_text.text()
+    # a new simulation in the Explorer replaces the numbers (a run with L2 hits and shared-memory traffic)
+    scenario = load_preset("tensor-gemm")
+    other = SimRun.from_result(simulate(scenario))
+    window.explorer.show_run(other)
+    mb = other.result.memory_bytes
+    assert page.hierarchy.traffic == {"shared": int(mb["shared"]), "l1": int(mb["l1"]), "l2": int(mb["l2"]),
+                                      "hbm": int(mb["dram"])}
+    assert page.hierarchy.traffic["shared"] > 0 and page.hierarchy.rows["shared"]["traffic"].fraction > 0
+    assert f"HBM {si_bytes(mb['dram'])}" in page.status_text
+    assert count_color(page.hierarchy.rows["shared"]["traffic"], LEVEL_COLORS["shared"]) > 20
+
+
+def test_coalescing_shows_bytes_per_request(page):
+    c = page.coalescing
+    table = coalescing_table(4)
+    assert [label.text() for label, _bar in c.rows] == ["stride 1 (coalesced)"] + [f"stride {a.stride}"
+                                                                                   for a in table[1:]]
+    assert c.rows[0][1].text == "128 B moved, 4 sectors · 100% used"
+    assert c.rows[3][1].text == "1,024 B moved, 32 sectors · 12.5% used"
+    assert [bar.moved for _l, bar in c.rows] == [a.bytes_per_request for a in table]
+    # drawn: the used bytes solid blue, the wasted bytes hatched vermillion
+    assert count_color(c.rows[0][1], oi.BLUE) > 20
+    assert count_color(c.rows[5][1], oi.VERMILLION) > 20
+    c.width_box.setCurrentIndex(c.width_box.findData(16))
+    table16 = coalescing_table(16)
+    assert [bar.moved for _l, bar in c.rows] == [a.bytes_per_request for a in table16]
+    assert c.rows[0][1].text.startswith("512 B moved")
+
+
+def test_attention_side_by_side_for_the_typed_sizes(page):
+    a = page.attention
+    a.fields["seq_len"].set_text("1024")
+    a.fields["head_dim"].set_text("64")
+    c = a.comparison
+    assert (c.seq_len, c.head_dim) == (1024, 64)
+    assert c.naive.global_bytes == naive_hbm_bytes(1024, 64, 2)
+    assert c.flash.global_bytes == flash_hbm_bytes(1024, 64, 2, c.block_q)
+    assert a.cells[("hbm", "naive")].text() == si_bytes(c.naive.hbm_bytes)
+    assert a.cells[("hbm", "flash")].text() == si_bytes(c.flash.hbm_bytes)
+    assert a.cells[("intensity", "flash")].text() == f"{c.flash.arithmetic_intensity:,.1f} FLOP/B"
+    assert a.cells[("hbm", "ratio")].text() == f"×{c.hbm_reduction:.2f}"
+    assert "forward pass only" in a.assumptions.text()
+    assert a.bytes_bars[0].fraction == 1.0 and a.bytes_bars[1].fraction == pytest.approx(
+        c.flash.hbm_bytes / c.naive.hbm_bytes)
+    # a bad head size: the core's message, the last comparison kept
+    a.fields["head_dim"].set_text("0")
+    assert a.fields["head_dim"].message == "0 is below the minimum of 1"
+    assert a.comparison is c and a.stale.isVisible()
+    a.fields["head_dim"].set_text("64")
+    assert not a.stale.isVisible()
+
+
+def test_memory_lesson_steps_match_the_view(window, page, qtbot):
+    lesson = get_lesson("memory-hierarchy")
+    first = lesson.steps[0]
+    assert first.view == "memory" and "memory" in first.highlight
+    # the lesson panel would load the step's scenario into the Explorer and show this view
+    window.explorer.change_scenario(lesson.scenario_at(0), "lesson")
+    qtbot.waitUntil(lambda: window.explorer.session.run is not None
+                    and window.explorer.session.run.result.scenario == lesson.scenario_at(0)
+                    and not window.explorer.simulating, timeout=RUN_TIMEOUT)
+    assert window.show_view(first.view)
+    en = first.text("en")
+    rows = page.hierarchy.rows
+    for text in ("256 KiB", "1,020 B", "228 KiB", "50 MiB", "80 GiB", "31 cycles", "565", "33.5 TB/s", "3.35 TB/s",
+                 si_bytes(page.hierarchy.traffic["hbm"])):
+        assert text in en, text
+    assert rows["hbm"]["traffic"].text.startswith("8.65 MB")
+    assert page.hierarchy.traffic["l2"] == 0 and page.hierarchy.traffic["l1"] == 0
+    # the attention step: its inputs reach the view, its numbers are the view's
+    step = next(s for s in lesson.steps if s.gemm)
+    window.views[step.view].apply_lesson_gemm(step.gemm)
+    c = page.attention.comparison
+    assert (c.seq_len, c.head_dim, c.dtype) == (4096, 128, "fp16")
+    for text in (si_bytes(c.naive.hbm_bytes), si_bytes(c.flash.global_bytes), si_bytes(c.flash.hbm_bytes),
+                 "45.9 µs", "10.4 µs"):
+        assert text in step.text("en"), text
+    assert page.attention.cells[("time", "naive")].text() == "45.9 µs"
+    ref = compare_attention("H100", 4096, 128, dtype="fp16")
+    assert ref.global_reduction == pytest.approx(2.0, abs=0.01) and ref.flash.reuse_level == "l2"
+    assert ref.hbm_reduction == pytest.approx(ref.naive.hbm_bytes / ref.flash.hbm_bytes)
+
+
+def test_memory_inputs_survive_a_restart(qtbot, settings, light_theme):
+    from explorer.gui.shell.main_window import MainWindow
+
+    first = MainWindow(settings=settings)
+    qtbot.addWidget(first)
+    m = first.views["memory"]
+    m.attention.set_inputs({"seq_len": "2048", "head_dim": "64"}, "bf16")
+    m.coalescing.width_box.setCurrentIndex(2)
+    first.close()
+    second = MainWindow(settings=settings)
+    qtbot.addWidget(second)
+    m2 = second.views["memory"]
+    assert m2.attention.raw_values() == {"seq_len": "2048", "head_dim": "64"}
+    assert m2.attention.comparison.dtype == "bf16" and m2.coalescing.width_box.currentData() == 16
