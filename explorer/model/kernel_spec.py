@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.model.errors import InputError, require_int
+from explorer.model.errors import InputError, require_int, shown
 
 DTYPES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4, "u32": 4,
           "i64": 8, "u64": 8}
@@ -107,7 +107,7 @@ class KernelSpec:
 
 def _number(where: str, value, what: str = "a number"):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(where, f"{value!r} is not {what}")
+        raise InputError(where, f"{shown(value)} is not {what}")
     if isinstance(value, float) and not math.isfinite(value):
         raise InputError(where, f"{value} is not a finite number")
     return value
@@ -122,13 +122,13 @@ def parse_buffer(data: dict, where: str) -> BufferArg:
                                 "init = \"zeros\" }")
     dtype = data["dtype"]
     if not isinstance(dtype, str) or dtype.strip().lower() not in DTYPES:
-        raise InputError(f"{where}.dtype", f"{dtype!r} is not a dtype; choose one of {', '.join(DTYPES)}")
+        raise InputError(f"{where}.dtype", f"{shown(dtype)} is not a dtype; choose one of {', '.join(DTYPES)}")
     dtype = dtype.strip().lower()
     most = MAX_BUFFER_BYTES // DTYPES[dtype]
     count = require_int(f"{where}.count", data["count"], lo=1, hi=most)
     init = data.get("init", "zeros")
     if not isinstance(init, str) or init.strip().lower() not in INITS:
-        raise InputError(f"{where}.init", f"{init!r} is not an initialiser; choose one of {', '.join(INITS)}")
+        raise InputError(f"{where}.init", f"{shown(init)} is not an initialiser; choose one of {', '.join(INITS)}")
     init = init.strip().lower()
     seed = data.get("seed")
     if seed is not None:
@@ -158,14 +158,14 @@ def parse_arg(value, where: str):
         if not 1 <= len(value) <= 4:
             raise InputError(where, f"a vector argument has 1 to 4 numbers, got {len(value)}")
         return tuple(_number(f"{where}[{k}]", v) for k, v in enumerate(value))
-    raise InputError(where, f"{value!r} is not an argument; give a number, a list of numbers (a vector) or a "
+    raise InputError(where, f"{shown(value)} is not an argument; give a number, a list of numbers (a vector) or a "
                             "buffer { dtype, count, init }")
 
 
 def parse_kernel(data, base_dir: str = "", where: str = "kernel") -> KernelSpec:
     """A validated KernelSpec from a scenario's ``[kernel]`` table."""
     if not isinstance(data, dict):
-        raise InputError(where, f"expected a table, got {data!r}")
+        raise InputError(where, f"expected a table, got {shown(data)}")
     unknown = set(data) - set(KERNEL_KEYS)
     if unknown:
         raise InputError(f"{where}.{sorted(unknown)[0]}", f"unknown key; allowed: {', '.join(KERNEL_KEYS)}")
@@ -189,7 +189,7 @@ def parse_kernel(data, base_dir: str = "", where: str = "kernel") -> KernelSpec:
     args = []
     for key, value in args_data.items():
         if not _NAME.fullmatch(str(key)):
-            raise InputError(f"{where}.args", f"{key!r} is not a parameter name")
+            raise InputError(f"{where}.args", f"{shown(key)} is not a parameter name")
         args.append((key, parse_arg(value, f"{where}.args.{key}")))
     spec = KernelSpec(file=file.strip(), name=name, args=tuple(args),
                       max_instructions=require_int(f"{where}.max_instructions",

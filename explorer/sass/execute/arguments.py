@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, shown
 from explorer.model.kernel_spec import DTYPES, BufferArg
 
 GLOBAL_BASE = 0x7F00_0000_0000
@@ -73,13 +73,13 @@ def _kind(t) -> str:
 def _scalar_bytes(value, dtype: str, where: str, text: str) -> bytes:
     if dtype == "b8":
         if not isinstance(value, bool):
-            raise InputError(where, f"{value!r}: the parameter is {text}; give true or false")
+            raise InputError(where, f"{shown(value)}: the parameter is {text}; give true or false")
         return bytes([int(value)])
     if isinstance(value, bool):
-        raise InputError(where, f"{value!r}: the parameter is {text}; give a number")
+        raise InputError(where, f"{shown(value)}: the parameter is {text}; give a number")
     if dtype in INT_RANGES:
         if not isinstance(value, int):
-            raise InputError(where, f"{value!r}: the parameter is {text}, an integer type; give an integer")
+            raise InputError(where, f"{shown(value)}: the parameter is {text}, an integer type; give an integer")
         lo, hi = INT_RANGES[dtype]
         if not lo <= value <= hi:
             raise InputError(where, f"{value} is outside {text}'s range [{lo}, {hi}]")
@@ -108,7 +108,7 @@ def bind(kernel, spec, seed: int) -> BoundArguments:
     for name, _ in spec.args:
         if name not in names:
             listed = ", ".join(f"{p.name}: {p.type.text}" for p in kernel.params) or "none"
-            raise InputError(f"kernel.args.{name}", f"{kernel.name} has no parameter {name!r}; its parameters: "
+            raise InputError(f"kernel.args.{name}", f"{kernel.name} has no parameter {shown(name)}; its parameters: "
                                                     f"{listed}")
     end = max((p.offset + p.size for p in kernel.params), default=kernel.param_base)
     area = bytearray(max(0, end - kernel.param_base))
@@ -121,14 +121,14 @@ def bind(kernel, spec, seed: int) -> BoundArguments:
         value = spec.arg(p.name)
         t = p.type
         if value is None:
-            raise InputError(where, f"missing: the kernel's parameter {p.name!r} is {_kind(t)}")
+            raise InputError(where, f"missing: the kernel's parameter {shown(p.name)} is {_kind(t)}")
         if t.pointer:
             if not isinstance(value, BufferArg):
-                raise InputError(where, f"{value!r}: the parameter is {_kind(t)}")
+                raise InputError(where, f"{shown(value)}: the parameter is {_kind(t)}")
             want = t.dtype
             if want is not None and value.dtype != want and not (want in ("i8", "u8") and value.dtype in ("i8", "u8")
                                                                    and "char" in t.text and "unsigned" not in t.text):
-                raise InputError(f"{where}.dtype", f"{value.dtype!r}: the parameter is {t.text}, whose elements are "
+                raise InputError(f"{where}.dtype", f"{shown(value.dtype)}: the parameter is {t.text}, whose elements are "
                                                    f"{want}")
             if t.lanes > 1 and value.count % t.lanes:
                 raise InputError(f"{where}.count", f"{value.count}: the parameter is {t.text}; give a multiple of "
@@ -146,7 +146,7 @@ def bind(kernel, spec, seed: int) -> BoundArguments:
                                         "numbers and pointers are)")
             items = value if isinstance(value, tuple) else (value,)
             if len(items) != t.lanes:
-                raise InputError(where, f"{value!r}: the parameter is {_kind(t)}")
+                raise InputError(where, f"{shown(value)}: the parameter is {_kind(t)}")
             raw = b"".join(_scalar_bytes(v, t.dtype, where, t.text) for v in items)
             values[p.name] = list(items) if t.lanes > 1 else items[0]
         if len(raw) != p.size:

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, shown
 from explorer.sass.execute.decode import DecodedKernel, decode
 from explorer.sass.execute.signature import ParamType, demangle, demangled_parts, kernel_parameters
 
@@ -136,7 +136,7 @@ def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_nam
         if symbol is not None:
             return compile_(symbol)
         listed = ", ".join(kernel_names(exc.kernels)) or "none"
-        raise InputError(field_name, f"no kernel named {name!r} in {path.name}; its kernels: {listed}") from None
+        raise InputError(field_name, f"no kernel named {shown(name)} in {path.name}; its kernels: {listed}") from None
     except InputError as exc:
         if exc.field == "--kernel":
             raise InputError(field_name, exc.message) from None

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, shown
 
 NOTE = ("functional execution only: no cycle count (the timing engine does not run [kernel] scenarios yet; the "
         "executed stream is ready for it)")
@@ -132,7 +132,7 @@ def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
 
     target = check_target(path, field)
     if not str(path).endswith(".npz"):
-        raise InputError(field, f"{path!r}: the file name must end in .npz")
+        raise InputError(field, f"{shown(path)}: the file name must end in .npz")
     return target
 
 
