@@ -20,6 +20,8 @@ def register(sub) -> None:
     p = sub.add_parser("execute", help="execute a [kernel] scenario's own CUDA kernel lane by lane (no GPU needed)")
     add_scenario_arguments(p, example="kernel.args.n=4096")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--listing", action="store_true",
+                   help="also list every instruction: how often it issued and its average active lanes")
     add_dump_argument(p)
     p.set_defaults(func=run)
 
@@ -38,7 +40,7 @@ def run(args) -> int:
 
 def run_scenario(scenario, args, command: str) -> int:
     """Execute a [kernel] scenario for ``execute`` or ``simulate`` (which adds its keys)."""
-    from explorer.sass.execute.run import check_dump_path, dump_buffers, run_kernel, summary
+    from explorer.sass.execute.run import check_dump_path, dump_buffers, listing, run_kernel, summary
 
     if scenario.kernel is None:
         raise InputError("scenario", "has no [kernel] section; execute runs your own kernel (see the README, "
@@ -50,6 +52,8 @@ def run_scenario(scenario, args, command: str) -> int:
     if dump:
         dump_buffers(run_, dump)
     s = summary(run_)
+    if getattr(args, "listing", False):
+        s["instructions"] = listing(run_)
     if command == "simulate":
         s["program"] = {"source": "sass", "arch": s["arch"], "dynamic_instructions_per_warp": s[
             "warp_instructions_per_warp"]}
@@ -105,4 +109,12 @@ def format_text(s: dict) -> str:
     lines.append(f"  executed in {s['execution_seconds']:.2f} s ({s['warp_instructions_per_second'] / 1e6:.2f} M "
                  "warp-instructions/s on this machine)")
     lines.append(f"  note: {s['note']}")
+    if "instructions" in s:
+        lines += ["", "     pc   line   issued  lanes  instruction"]
+        for row in s["instructions"]:
+            avg = "" if row["average_active_lanes"] is None else f"{row['average_active_lanes']:.1f}"
+            line = "" if row["line"] is None else str(row["line"])
+            mark = "    (not supported: " + row["unsupported"] + ")" if row["unsupported"] else ""
+            lines.append(f"  {row['pc']:05x} {line:>6s} {row['executions']:>8,} {avg:>6s}  {row['text']}{mark}")
+        lines.append("  issued: times a warp issued it (all warps); lanes: its average active lanes per issue")
     return "\n".join(lines)

@@ -157,3 +157,20 @@ def test_end_to_end_in_a_subprocess(scenario):
     assert json.loads(proc.stdout)["warp_instructions"] > 0
     bad = run_cli("execute", str(scenario), "--set", "kernel.name=nope", timeout=600)
     assert_one_line_error(bad, 2, "its kernels: saxpy")
+
+
+def test_listing_counts_issues_per_instruction(capsys, scenario):
+    s = json.loads(cli(capsys, "execute", str(scenario), "--json", "--listing").stdout)
+    rows = s["instructions"]
+    assert [r["pc"] for r in rows] == [16 * k for k in range(len(rows))]
+    assert sum(r["executions"] for r in rows) == s["warp_instructions"]
+    assert sum(r["active_lanes"] for r in rows) == s["thread_instructions"]
+    loop = [r for r in rows if r["text"].startswith("FFMA")]
+    assert loop and loop[0]["executions"] == 94 and loop[0]["line"] == 6  # saxpy.cu line 6: y[i] = a * x[i] + y[i]
+    assert "issued  lanes  instruction" in cli(capsys, "execute", str(scenario), "--listing").stdout
+
+
+def test_program_and_measure_point_a_kernel_scenario_to_execute(capsys, scenario):
+    assert_one_line_error(cli(capsys, "program", str(scenario)), 2, "execute SCENARIO --listing")
+    assert_one_line_error(cli(capsys, "measure", str(scenario), "--dry-run"), 2, "kernel: measure runs the "
+                                                                                 "scenario's generated kernel")

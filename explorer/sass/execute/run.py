@@ -118,6 +118,24 @@ def summary(run: KernelRun) -> dict:
     }
 
 
+def listing(run: KernelRun) -> list[dict]:
+    """Per static instruction (the padding NOPs after the code left out): pc, text, source line, how
+    often it issued, and its lanes summed over those issues (active; guard true)."""
+    k, r = run.kernel, run.result
+    texts = k.decoded.texts
+    end = len(texts)
+    while end > 1 and texts[end - 1] == "NOP":
+        end -= 1
+    out = []
+    for i in range(end):
+        n = int(r.executions[i])
+        out.append({"pc": 16 * i, "text": texts[i], "line": k.lines.get(i), "executions": n,
+                    "active_lanes": int(r.active_lanes[i]), "executed_lanes": int(r.executed_lanes[i]),
+                    "average_active_lanes": int(r.active_lanes[i]) / n if n else None,
+                    "unsupported": k.decoded.unsupported.get(i)})
+    return out
+
+
 def changed_elements(before: np.ndarray, after: np.ndarray) -> int:
     """Elements whose bytes differ (NaN-safe: compares bits, not values)."""
     width = before.dtype.itemsize
