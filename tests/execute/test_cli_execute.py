@@ -124,7 +124,7 @@ def test_missing_argument_names_the_parameter_and_type(capsys, tmp_path):
     ('extern "C" __global__ void saxpy(int n, float a, float* x, float* y) {\n'
      '  unsigned v;\n  asm("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(v) : "r"(n), "r"(n), "r"(n));\n'
      '  y[threadIdx.x] = v; }',
-     "the executor does not support PRMT.F4E"),
+     "the executor does not support PRMT.F4E (the byte-permute mode F4E) at pc 0x"),
     ('extern "C" __global__ void saxpy(int n, float a, float* x, float* y) {\n'
      '  while (x[0] < 1e30f) y[threadIdx.x] += 1.0f; }',
      "kernel.max_instructions: the kernel executed more than 100,000 warp-instructions"),

@@ -184,5 +184,5 @@ def test_unsupported_opcode_is_reported_only_when_reached():
     r = execute_kernel(k, OUT)  # the HMMA after EXIT never runs
     assert set(r.outputs["out"][:32]) == {1}
     k2 = sass_kernel(PROLOGUE + ["HMMA.16816.F32 R4, R8, R12, R4"] + STORE)
-    with pytest.raises(InputError, match=r"the executor does not support the opcode HMMA: pc 0x0020"):
+    with pytest.raises(InputError, match=r"the executor does not support the opcode HMMA at pc 0x0020 \(HMMA.16816.F32"):
         execute_kernel(k2, OUT)

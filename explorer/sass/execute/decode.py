@@ -614,7 +614,7 @@ def d_prmt(r: Row, unif: bool) -> None:
     _n(r, 4)
     mode = [m for m in r.ins.modifiers if m in ("F4E", "B4E", "RC8", "ECL", "ECR", "RC16")]
     if mode:
-        raise Unsupported(f"PRMT.{mode[0]}")
+        raise Unsupported(f"the byte-permute mode {mode[0]}")
     r.op(isa.E_PRMT, unif)
     for k in range(4):
         r.slot(k, r.ops[k])
@@ -1416,12 +1416,12 @@ def decode_instruction(ins: Instruction, index_of_pc) -> tuple[list[int], str | 
             row[C_GUARD] = PT
         reason = str(exc)
         if dec is not None and not reason.startswith("the opcode"):
-            reason = f"{ins.mnemonic}: {reason}"
+            reason = f"{ins.mnemonic} ({reason})"
         return row, reason
     except (ValueError, IndexError, KeyError) as exc:
         row = [0] * N_COLS
         row[C_OP], row[C_TARGET], row[C_MCLASS], row[C_GUARD] = isa.E_UNSUPPORTED, -1, -1, PT
-        return row, f"{ins.mnemonic}: operands not understood ({type(exc).__name__})"
+        return row, f"{ins.mnemonic} (operands not understood: {type(exc).__name__})"
 
 
 def decode(instructions: list[Instruction]) -> DecodedKernel:
