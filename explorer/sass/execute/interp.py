@@ -116,53 +116,10 @@ def _sext32(x):
 
 
 @njit
-def _int(code, i, k, w, lane, R, UR):
-    """Operand k as a 32-bit integer with its -, ~ and |.| modifiers applied (bits 0..31)."""
-    x = _raw(code, i, k, w, lane, R, UR)
-    m = code[i, C_OPND + 4 * k + 2]
-    if m & MOD_ABS:
-        x = abs(_sext32(x)) & M32
-    if m & MOD_NEG:
-        x = (-x) & M32
-    if m & MOD_NOT:
-        x = (~x) & M32
-    return x
-
-
-@njit
 def _bits_f32(x):
     if x != x:
         return np.int64(0x7FFFFFFF)  # the GPU's canonical NaN
     return bits32(np.float32(x))
-
-
-@njit
-def _wr(code, i, k, w, lane, R, UR, value):
-    b = C_OPND + 4 * k
-    kind = code[i, b]
-    v = code[i, b + 1]
-    if kind == K_R:
-        if v != RZ:
-            R[w, v, lane] = value & M32
-    elif kind == K_UR:
-        if v != URZ:
-            UR[w, v] = value & M32
-
-
-@njit
-def _pget(idx, w, lane, P, UP):
-    if idx < 8:
-        return P[w, idx, lane] != 0
-    return UP[w, idx - 8] != 0
-
-
-@njit
-def _pslot(code, i, k, w, lane, P, UP):
-    b = C_OPND + 4 * k
-    v = _pget(code[i, b + 1], w, lane, P, UP)
-    if code[i, b + 2] & MOD_NOT:
-        return not v
-    return v
 
 
 @njit
@@ -492,6 +449,19 @@ def imod(x, m):
     if m & MOD_NOT:
         x = (~x) & M32
     return x
+
+
+@njit
+def _int(code, i, k, w, lane, R, UR):
+    """Operand k of one lane as a 32-bit integer, modifiers applied (control instructions' operands)."""
+    return imod(_raw(code, i, k, w, lane, R, UR), code[i, C_OPND + 4 * k + 2])
+
+
+@njit
+def _pslot(code, i, k, w, lane, P, UP):
+    """The predicate in slot k for one lane, ! applied."""
+    b = C_OPND + 4 * k
+    return penc(code[i, b + 1] | (16 if code[i, b + 2] & MOD_NOT else 0), w, lane, P, UP)
 
 
 @njit
@@ -2016,8 +1986,8 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                         advance = False
                 elif op == E_B2R:
                     for lane in range(32):
-                        if (E >> lane) & 1:
-                            _wr(code, i, 0, w, lane, R, UR, bar_res[w])
+                        sc[SC_RES, lane] = bar_res[w]
+                    scatter(code, i, 0, w, E, R, UR, sc, SC_RES, False)
                 elif op == E_CALL:
                     if E == M:
                         wrow[w] = code[i, C_TARGET]
@@ -2043,8 +2013,8 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                 elif op == E_BMOV_R:
                     x = code[i, C_E0]
                     for lane in range(32):
-                        if (E >> lane) & 1:
-                            _wr(code, i, 0, w, lane, R, UR, np.int64(B[w, x]))
+                        sc[SC_RES, lane] = np.int64(B[w, x])
+                    scatter(code, i, 0, w, E, R, UR, sc, SC_RES, False)
                     if E != 0 and code[i, C_F1] == 1:
                         B[w, x] = 0
                 elif op == E_BMOV_B:
