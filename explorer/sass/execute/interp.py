@@ -1619,44 +1619,25 @@ def _live(lst, w):
 
 
 @njit
-def _release_bsync(w, x, lst, larg, lpc, B):
-    """Release the lanes waiting at BSYNC Bx when every live lane of Bx is there."""
-    waiting = np.int64(0)
-    live = np.int64(0)
-    for lane in range(32):
-        s = lst[w, lane]
-        if s == L_BSYNC and larg[w, lane] == x:
-            waiting |= np.int64(1) << lane
-        if s != L_EXITED and s != L_ABSENT:
-            live |= np.int64(1) << lane
-    if waiting == 0:
-        return False
-    need = np.int64(B[w, x]) & live
-    if need & ~waiting:
-        return False
-    for lane in range(32):
-        if (waiting >> lane) & 1:
-            lst[w, lane] = L_READY
-            lpc[w, lane] += 1
-    return True
-
-
-@njit
-def _release_warpsync(w, lst, larg, lpc):
+def _release(w, state, x, lst, larg, lpc, B):
+    """Release the lanes waiting in ``state`` (L_BSYNC at barrier x, or L_WARPSYNC) when every live
+    lane they wait for (Bx's lanes, or the union of the WARPSYNC masks) is waiting too."""
     waiting = np.int64(0)
     need = np.int64(0)
     live = np.int64(0)
     for lane in range(32):
         s = lst[w, lane]
-        if s == L_WARPSYNC:
+        if s == state and (state != L_BSYNC or larg[w, lane] == x):
             waiting |= np.int64(1) << lane
-            need |= larg[w, lane]
+            if state == L_WARPSYNC:
+                need |= larg[w, lane]
         if s != L_EXITED and s != L_ABSENT:
             live |= np.int64(1) << lane
     if waiting == 0:
         return False
-    need &= live
-    if need & ~waiting:
+    if state == L_BSYNC:
+        need = np.int64(B[w, x])
+    if need & live & ~waiting:
         return False
     for lane in range(32):
         if (waiting >> lane) & 1:
@@ -1668,8 +1649,8 @@ def _release_warpsync(w, lst, larg, lpc):
 @njit
 def _release_all(w, lst, larg, lpc, B):
     for x in range(16):
-        _release_bsync(w, x, lst, larg, lpc, B)
-    _release_warpsync(w, lst, larg, lpc)
+        _release(w, L_BSYNC, x, lst, larg, lpc, B)
+    _release(w, L_WARPSYNC, 0, lst, larg, lpc, B)
 
 
 @njit
@@ -1927,7 +1908,7 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                 elif op == E_BREAK:
                     x = code[i, C_E0]
                     B[w, x] = np.int64(B[w, x]) & ~E
-                    if E != 0 and _release_bsync(w, x, lst, larg, lpc, B):
+                    if E != 0 and _release(w, L_BSYNC, x, lst, larg, lpc, B):
                         wdiv[w] = 1  # lanes waiting for the leavers go on (merged by pc below)
                 elif op == E_BSYNC:
                     x = code[i, C_E0]
@@ -1942,7 +1923,7 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                                         larg[w, lane] = x
                                     else:
                                         lpc[w, lane] = i + 1
-                            _release_bsync(w, x, lst, larg, lpc, B)
+                            _release(w, L_BSYNC, x, lst, larg, lpc, B)
                             _select(w, lst, lpc, wrow, wmask, wdiv)
                             advance = False
                 elif op == E_WARPSYNC:
@@ -1957,7 +1938,7 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                                         larg[w, lane] = mk
                                     else:
                                         lpc[w, lane] = i + 1
-                            _release_warpsync(w, lst, larg, lpc)
+                            _release(w, L_WARPSYNC, 0, lst, larg, lpc, B)
                             _select(w, lst, lpc, wrow, wmask, wdiv)
                             advance = False
                 elif op == E_BAR:
