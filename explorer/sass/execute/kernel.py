@@ -54,6 +54,7 @@ class UserKernel:
     compiler: str
     lines: dict = field(default_factory=dict)  # row -> source line number
     cubin_sha256: str = ""
+    instructions: tuple = ()  # the parsed listing (explorer.sass.listing.Instruction), row by row
 
     def param(self, name: str) -> Parameter | None:
         for p in self.params:
@@ -188,6 +189,7 @@ def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None =
         param_base=base, registers=res.registers, static_shared_bytes=res.static_shared_bytes,
         shared_section_bytes=res.shared_section_bytes, frame_bytes=res.stack_frame_bytes, barriers=res.barriers,
         compiler=compiled.compiler, lines=rows_lines, cubin_sha256=compiled.sha256,
+        instructions=tuple(fn.instructions),
     )
 
 
