@@ -186,3 +186,21 @@ def test_unsupported_opcode_is_reported_only_when_reached():
     k2 = sass_kernel(PROLOGUE + ["HMMA.16816.F32 R4, R8, R12, R4"] + STORE)
     with pytest.raises(InputError, match=r"the executor does not support the opcode HMMA at pc 0x0020 \(HMMA.16816.F32"):
         execute_kernel(k2, OUT)
+
+
+def test_shared_memory_outside_the_block_is_refused():
+    k = sass_kernel(PROLOGUE + ["SHF.L.U32 R5, R0, 0x2, RZ", "STS [R5+0xf0], R0"] + STORE, shared=256)
+    with pytest.raises(InputError, match=r"invalid shared-memory write of 4 bytes at pc 0x0030 \(STS \[R5\+0xf0\], R0\) "
+                                         r"by thread \(4,0,0\) in block \(0,0,0\): offset 0x100 is outside the block's "
+                                         r"256 bytes"):
+        execute_kernel(k, OUT)
+
+
+def test_a_run_that_would_not_fit_the_memory_budget_is_refused_up_front(monkeypatch):
+    from explorer.sass.execute import session
+
+    monkeypatch.setattr(session, "MEMORY_BUDGET", 1 << 20)
+    k = sass_kernel(PROLOGUE + ["MOV R1, RZ"] + STORE)
+    with pytest.raises(InputError, match=r"kernel.args: this run needs about [\d,]+ bytes .* above the limit of "
+                                         r"1,048,576"):
+        execute_kernel(k, {"out": {"dtype": "u32", "count": 1 << 18}})

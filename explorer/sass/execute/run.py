@@ -79,11 +79,7 @@ def summary(run: KernelRun) -> dict:
         out = r.outputs[buf.name]
         entry = {"dtype": buf.arg.dtype, "count": buf.arg.count}
         if buf.arg.dtype != "bf16":
-            vals = out.astype(np.float64)
-            finite = vals[np.isfinite(vals)]
-            entry.update(min=float(finite.min()) if finite.size else None,
-                         max=float(finite.max()) if finite.size else None,
-                         sum=float(finite.sum()) if finite.size else None)
+            entry.update(value_range(out))
         if r.inputs is not None:
             entry["changed"] = changed_elements(r.inputs[buf.name], out)
         buffers[buf.name] = entry
@@ -134,6 +130,17 @@ def listing(run: KernelRun) -> list[dict]:
                     "average_active_lanes": int(r.active_lanes[i]) / n if n else None,
                     "unsupported": k.decoded.unsupported.get(i)})
     return out
+
+
+def value_range(a: np.ndarray) -> dict:
+    """min, max and sum of a buffer's finite values (None when it has none), without a widened copy."""
+    if a.dtype.kind == "f":
+        finite = np.isfinite(a)
+        if not finite.all():
+            a = a[finite]
+    if a.size == 0:
+        return {"min": None, "max": None, "sum": None}
+    return {"min": float(a.min()), "max": float(a.max()), "sum": float(a.sum(dtype=np.float64))}
 
 
 def changed_elements(before: np.ndarray, after: np.ndarray) -> int:

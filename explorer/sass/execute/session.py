@@ -56,7 +56,9 @@ def estimate_bytes(kernel, launch, spec, keep_inputs: bool, record: bool) -> int
     frame = _frame(kernel)
     state = warps * (256 * 32 * 4 + 8 * 32 + 64 * 4 + 32 * 24) + warps * 32 * frame + _shared_bytes(kernel, launch)
     chunk = (CHUNK_INSTRUCTIONS * 2 if record else CHUNK_INSTRUCTIONS) * ENTRY_BYTES
-    return buffers * (3 if keep_inputs else 2) + state + chunk + 16 * BANK_BYTES
+    # the heap, the inputs' copies when kept, and one buffer's worth of temporaries (initial values, reports)
+    return buffers * (2 if keep_inputs else 1) + max((b.nbytes for _, b in spec.buffers), default=0) + state + \
+        chunk + 18 * BANK_BYTES
 
 
 def _frame(kernel) -> int:
@@ -192,7 +194,8 @@ def execute(kernel, launch, spec, *, seed: int = 1, sm_count: int = 1, keep_inpu
     seconds = time.perf_counter() - t0
     outputs = {}
     for buf in bound.buffers:
-        outputs[buf.name] = heap8[buf.heap_offset:buf.heap_offset + buf.nbytes].view(NUMPY[buf.arg.dtype]).copy()
+        # views of the heap (not copies): the run holds each buffer once more only when its inputs are kept
+        outputs[buf.name] = heap8[buf.heap_offset:buf.heap_offset + buf.nbytes].view(NUMPY[buf.arg.dtype])
     metrics = summarize(acc, launch, seconds)
     return ExecutionResult(kernel=kernel, outputs=outputs, inputs=inputs, metrics=metrics, executions=st_exec,
                            active_lanes=st_act, executed_lanes=st_exe, seconds=seconds, bound=bound)
