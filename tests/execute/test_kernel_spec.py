@@ -59,7 +59,8 @@ def test_kernel_scenarios_refuse_what_the_cubin_or_the_kernel_decides(change, fi
     ({"n": "four"}, "kernel.args.n", "is not an argument"),
     ({"v": [1, 2, 3, 4, 5]}, "kernel.args.v", "1 to 4 numbers"),
     ({"a": float("inf")}, "kernel.args.a", "not a finite number"),
-    ({"x": {"dtype": "f64", "count": MAX_BUFFER_BYTES // 16}, "y": {"dtype": "f64", "count": MAX_BUFFER_BYTES // 16 + 1}},
+    ({"x": {"dtype": "f64", "count": MAX_BUFFER_BYTES // 16},
+      "y": {"dtype": "f64", "count": MAX_BUFFER_BYTES // 16 + 1}},
      "kernel.args", "above the limit of 1,073,741,824 bytes for all buffer arguments together"),
 ])
 def test_bad_arguments_name_the_field(args, field, message):

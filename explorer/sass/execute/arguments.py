@@ -126,10 +126,10 @@ def bind(kernel, spec, seed: int) -> BoundArguments:
             if not isinstance(value, BufferArg):
                 raise InputError(where, f"{shown(value)}: the parameter is {_kind(t)}")
             want = t.dtype
-            if want is not None and value.dtype != want and not (want in ("i8", "u8") and value.dtype in ("i8", "u8")
-                                                                   and "char" in t.text and "unsigned" not in t.text):
-                raise InputError(f"{where}.dtype", f"{shown(value.dtype)}: the parameter is {t.text}, whose elements are "
-                                                   f"{want}")
+            plain_char = want == "i8" and "char" in t.text and "signed" not in t.text  # char's sign is the compiler's
+            if want is not None and value.dtype != want and not (plain_char and value.dtype == "u8"):
+                raise InputError(f"{where}.dtype", f"{shown(value.dtype)}: the parameter is {t.text}, whose "
+                                                   f"elements are {want}")
             if t.lanes > 1 and value.count % t.lanes:
                 raise InputError(f"{where}.count", f"{value.count}: the parameter is {t.text}; give a multiple of "
                                                    f"{t.lanes} elements")
