@@ -4,8 +4,9 @@
 buffers, links the constant bank into the decoded rows, then calls the compiled
 interpreter (``interp.run``) until every block has run. With ``on_chunk`` the caller
 receives an :class:`~explorer.sass.execute.stream.ExecutedStream` for each chunk of whole
-blocks (the timing engine's input); without it the streams are not built and only the
-metrics accumulate. Memory is estimated before anything is allocated (buffers, their
+blocks; without it the streams are not built and only the metrics accumulate.
+``execute_chunks`` is the same as a generator the consumer pulls chunks from (the timing
+engine's input: it asks for the next blocks when it dispatches them). Memory is estimated before anything is allocated (buffers, their
 copies when the inputs are kept, per-block state, chunk arrays) and a run that would
 not fit ``MEMORY_BUDGET`` is refused.
 
@@ -69,10 +70,22 @@ def _shared_bytes(kernel, launch) -> int:
     return -(-kernel.shared_section_bytes // 16) * 16 + launch.dynamic_shared_bytes
 
 
-def execute(kernel, launch, spec, *, seed: int = 1, sm_count: int = 1, keep_inputs: bool = False,
-            on_chunk=None, chunk_instructions: int = CHUNK_INSTRUCTIONS, sm_of_block=None) -> ExecutionResult:
-    """Execute every block of the launch (see the module docstring)."""
-    record = on_chunk is not None
+def execute(kernel, launch, spec, *, on_chunk=None, **options) -> ExecutionResult:
+    """Execute every block of the launch; ``on_chunk(stream)`` for each chunk (see the module docstring)."""
+    chunks = execute_chunks(kernel, launch, spec, record=on_chunk is not None, **options)
+    while True:
+        try:
+            chunk = next(chunks)
+        except StopIteration as done:
+            return done.value
+        on_chunk(chunk)
+
+
+def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, sm_count: int = 1,
+                   keep_inputs: bool = False, chunk_instructions: int = CHUNK_INSTRUCTIONS, sm_of_block=None):
+    """A generator: it yields an ExecutedStream per chunk of whole blocks, in grid order, and returns
+    the ExecutionResult. The next chunk is executed only when asked for, so a consumer that takes
+    chunks as it dispatches their blocks holds only those in memory (the timing engine's way in)."""
     need = estimate_bytes(kernel, launch, spec, keep_inputs, record)
     if need > MEMORY_BUDGET:
         raise InputError("kernel.args", f"this run needs about {need:,} bytes (buffers, their copies, state), above "
@@ -165,12 +178,14 @@ def execute(kernel, launch, spec, *, seed: int = 1, sm_count: int = 1, keep_inpu
                bar_exp, bar_red, heap8, heap8.view(np.uint32), gtab, smem8, smem8.view(np.uint32), lmem8,
                lmem8.view(np.uint32), cbank, ctx, *arrays, acc, st_exec, st_act, st_exe, ctl, err, sc, wscr, hint)
     launch_arr[interp.G_LAST] = n_blocks
-    t0 = time.perf_counter()
+    seconds = 0.0
     while True:
+        t0 = time.perf_counter()
         status = interp.run(code, launch_arr, smb, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask, wdiv, wcount,
                             bar_res, bar_cnt, bar_exp, bar_red, heap8, heap8.view(np.uint32), gtab,
                             smem8, smem8.view(np.uint32), lmem8, lmem8.view(np.uint32), cbank, ctx, *arrays, acc,
                             st_exec, st_act, st_exe, ctl, err, sc, wscr, hint)
+        seconds += time.perf_counter() - t0  # execution only: not the consumer's time between chunks
         if status == isa.S_ERROR:
             raise run_error(kernel, launch, bound, err, spec.max_instructions)
         if status == interp.S_GROW:
@@ -186,12 +201,11 @@ def execute(kernel, launch, spec, *, seed: int = 1, sm_count: int = 1, keep_inpu
             continue
         done_block = int(ctl[interp.CTL_BLOCK])
         if record and done_block > first_block:
-            on_chunk(_chunk(arrays, ctl, first_block, done_block, nw))
+            yield _chunk(arrays, ctl, first_block, done_block, nw)
         ctl[interp.CTL_POS] = ctl[interp.CTL_MPOS] = ctl[interp.CTL_SPOS] = 0
         first_block = done_block
         if status == isa.S_DONE:
             break
-    seconds = time.perf_counter() - t0
     outputs = {}
     for buf in bound.buffers:
         # views of the heap (not copies): the run holds each buffer once more only when its inputs are kept

@@ -7,7 +7,9 @@ opcode table and the same rules (``explorer.sass.build.instruction_timing``): ``
 class, ``warp_program.OP``), ``unit`` (pipe, ``UNIT``), ``latency`` (cycles; 0 where the
 memory system decides), ``scoreboard`` (``SB``), and the registers it writes and reads
 (``dst``/``src``: dense ids, -1 padded, names in ``reg_names``; pairs expanded, the guard a
-source). What a ``WarpProgram`` carries as its path (prologue, loop, trip count) comes
+source), and for block barriers their kind and id (``barrier``, ``barrier_id``: a warp's
+k-th ``BAR.SYNC`` entry waits for the block's other non-exited warps to reach theirs; the
+executor already checked that every barrier completes). What a ``WarpProgram`` carries as its path (prologue, loop, trip count) comes
 from execution instead: the stream says which rows each warp issued, in order, with
 which lanes, and what each memory access moved. A predicate read as a guard anywhere in
 the function waits the guard latency (the program builder decides this per path; a
@@ -22,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.sass.execute import isa
+
 
 @dataclass(frozen=True)
 class StaticTiming:
@@ -33,6 +37,8 @@ class StaticTiming:
     src: np.ndarray  # int16 [rows, k]
     reg_names: tuple[str, ...]
     known: np.ndarray  # bool [rows]: the opcode is in the table (else timed as a generic ALU instruction)
+    barrier: np.ndarray  # int8 [rows]: -1 not a block barrier, 0 BAR.SYNC, 1 BAR.ARV (arrive, no wait), 2 BAR.RED
+    barrier_id: np.ndarray  # int8 [rows]: the named barrier (0-15), -1 when a register gives it or no barrier
 
 
 def static_timing(kernel, gpu) -> StaticTiming:
@@ -53,9 +59,14 @@ def static_timing(kernel, gpu) -> StaticTiming:
         rows.append(instruction_timing(ins, info or FALLBACK, use, table, arch, gpu, guard_consumed=consumed,
                                        survived_exit=False))
     dst, src, names = pack_registers([(u.dst, u.src) for u in uses])
+    rows_ = kernel.decoded.rows
+    is_bar = rows_[:, isa.C_OP] == isa.E_BAR
+    bar_imm = rows_[:, isa.C_OPND] == isa.K_IMM
     return StaticTiming(
         op=np.array([OP[c] for c, _, _, _ in rows], dtype=np.int8),
         unit=np.array([UNIT[u] for _, u, _, _ in rows], dtype=np.int8),
         latency=np.array([cycles or 0 for _, _, cycles, _ in rows], dtype=np.int32),
         scoreboard=np.array([SB[sb] for _, _, _, sb in rows], dtype=np.int8),
-        dst=dst, src=src, reg_names=names, known=np.array([i is not None for i in infos], dtype=bool))
+        dst=dst, src=src, reg_names=names, known=np.array([i is not None for i in infos], dtype=bool),
+        barrier=np.where(is_bar, rows_[:, isa.C_F1], -1).astype(np.int8),
+        barrier_id=np.where(is_bar & bar_imm, rows_[:, isa.C_OPND + 1] & 15, -1).astype(np.int8))
