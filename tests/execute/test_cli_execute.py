@@ -174,3 +174,16 @@ def test_program_and_measure_point_a_kernel_scenario_to_execute(capsys, scenario
     assert_one_line_error(cli(capsys, "program", str(scenario)), 2, "execute SCENARIO --listing")
     assert_one_line_error(cli(capsys, "measure", str(scenario), "--dry-run"), 2, "kernel: measure runs the "
                                                                                  "scenario's generated kernel")
+
+
+@pytest.mark.parametrize("name", ["add_one", "add_one(int*, long long, unsigned short)", "_Z7add_onePixt"])
+def test_cpp_kernels_by_any_of_their_names(capsys, tmp_path, name):
+    shutil.copy(KERNELS / "mixed.cu", tmp_path / "mixed.cu")
+    path = tmp_path / "s.toml"
+    path.write_text('gpu = "A100"\n[launch]\ngrid = [1, 1, 1]\nblock = [64, 1, 1]\n[kernel]\nfile = "mixed.cu"\n'
+                    f'name = "{name}"\n[kernel.args]\nn = 10\nstep = 2\n'
+                    'data = { dtype = "i32", count = 64, init = "arange" }\n')
+    p = cli(capsys, "execute", str(path), "--json")
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["kernel"]["symbol"] == "_Z7add_onePixt" and s["buffers"]["data"]["changed"] == 10

@@ -59,3 +59,14 @@ def test_a_size_the_cubin_disagrees_with_is_refused():
         kernel_parameters(SOURCE, "saxpy", [8, 4, 8, 8])
     with pytest.raises(InputError, match="no __global__ declaration of 'missing'"):
         kernel_parameters(SOURCE, "missing", [4])
+
+
+def test_list_kernels_of_a_file():
+    from explorer.sass.execute.kernel import list_kernels
+    from tests.execute.cases import KERNELS
+    from tests.sass.support import needs_sass
+
+    if needs_sass.args[0]:
+        pytest.skip(needs_sass.kwargs["reason"])
+    names = list_kernels(KERNELS / "mixed.cu", "sm_90")
+    assert {"halves", "local_mem", "scale_by<3>(float*, int)", "add_one(int*, long long, unsigned short)"} <= set(names)

@@ -104,19 +104,25 @@ def line_table(lines: list[str]) -> dict[int, int]:
 
 
 def kernel_names(symbols: list[str]) -> list[str]:
-    """The cubin's kernels as a user names them (demangled C++ names, plain extern "C" names)."""
-    return [demangle(s) for s in symbols]
+    """The cubin's kernels as a user names them (extern "C" names; C++ names demangled, without a
+    template's return type: ``scale_by<3>(float*, int)``)."""
+    out = []
+    for s in symbols:
+        d = demangle(s)
+        name, params = demangled_parts(d)
+        out.append(f"{name}({', '.join(params)})" if d != s and params is not None else d)
+    return out
 
 
 def _resolve_name(exc, name: str) -> str | None:
     """The cubin symbol a user's (demangled) name means, from an unknown-kernel error's symbol list."""
     want = " ".join(name.split())
     hits = []
-    for sym in exc.kernels:
+    for sym, listed in zip(exc.kernels, kernel_names(exc.kernels)):
         d = demangle(sym)
         short, _ = demangled_parts(d)
         plain = short.split("<")[0].split("::")[-1]
-        if want in (d, short, " ".join(d.split()), plain) or want == sym:
+        if want in (d, short, listed, plain) or want == sym:
             hits.append(sym)
     return hits[0] if len(hits) == 1 else None
 
@@ -144,6 +150,21 @@ def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_nam
         if exc.field == "--arch":
             raise InputError("gpu", f"{exc.message}; the executor needs the GPU's SASS") from None
         raise
+
+
+def list_kernels(path: str | Path, arch: str) -> list[str]:
+    """The kernels a ``.cu`` file defines, by the names a scenario may give (for a file picker)."""
+    from explorer.gpu.compiler import UnknownKernel, compile_source
+    from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
+
+    path = Path(path)
+    source = read_user_text(path, field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
+    includes = [str(path.parent.resolve())] if path.parent != Path("") else []
+    try:  # no kernel has this name: the compiler's answer lists them all
+        compile_source(source, "warp_explorer_no_such_kernel", arch, filename=path.name, include_dirs=includes)
+    except UnknownKernel as exc:
+        return kernel_names(exc.kernels)
+    return []
 
 
 def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None = None) -> UserKernel:
