@@ -181,8 +181,9 @@ def check_target(path: str | os.PathLike, field: str | None = None) -> Path:
     """``path`` as a Path when a file can be written there, else a WriteError saying why.
 
     For commands to check an output path before hours of work, and for every
-    write: an empty name, a NUL byte, a missing folder or a folder in the way are
-    refused here with the same one line.
+    write: an empty name, a NUL byte, a missing folder, a folder in the way or an
+    existing target that is not a regular file (``/dev/zero``, a FIFO: the rename
+    would replace the device node itself) are refused here with the same one line.
     """
     text = os.fspath(path)
     name = shown_path(text)
@@ -200,10 +201,14 @@ def check_target(path: str | os.PathLike, field: str | None = None) -> Path:
         fail("is a folder")
     try:
         is_folder, parent_is_folder = target.is_dir(), target.parent.is_dir()
+        existing = target.stat() if target.exists() else None
     except OSError as exc:
         raise _write_error(target, field, exc) from None
     if is_folder:
         fail("is a folder")
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        # renaming over /dev/zero would replace the device itself (as root it can)
+        fail("is a device, pipe or socket, not a file")
     if not parent_is_folder:
         fail(f"the folder {shown_path(target.parent)} does not exist")
     return target

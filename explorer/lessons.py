@@ -24,7 +24,7 @@ LANGUAGES = ("en", "ru")
 VIEWS = ("explorer", "occupancy", "gemm", "memory")
 # Panels a step can point at; the GUI maps each to a widget.
 TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "legend", "occupancy", "occupancy_graphs",
-           "gemm", "roofline", "memory")
+           "gemm", "roofline", "pipeline", "memory")
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 
 

@@ -173,6 +173,19 @@ def test_a_folder_in_the_way(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["d.png"]
 
 
+def test_a_device_or_fifo_target_is_refused_and_kept(tmp_path):
+    """As root, renaming over /dev/zero replaced the device with a scenario file."""
+    fifo = tmp_path / "out.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(WriteError, match="not a file"):
+        atomic_write_bytes(fifo, b"x")
+    assert fifo.is_fifo() and [p.name for p in tmp_path.iterdir()] == ["out.toml"]
+    for device in ("/dev/zero", "/dev/null"):
+        with pytest.raises(WriteError, match="not a file"):
+            check_target(device)
+    assert Path("/dev/zero").is_char_device()
+
+
 def test_a_long_target_name_still_gets_a_temp_file(tmp_path):
     name = "n" * 250  # the temp name keeps only part of it, so it stays under NAME_MAX
     atomic_write_bytes(tmp_path / name, b"x")

@@ -26,7 +26,7 @@ def test_core_imports_without_qt():
     proc = _run(
         """
         import explorer.model, explorer.occupancy
-        from explorer.model import Scenario
+        from explorer.model.scenario import Scenario
         from explorer.occupancy import theoretical_occupancy
         r = theoretical_occupancy(Scenario().gpu, 256, 32)
         assert r.active_blocks_per_sm == 8

@@ -1,17 +1,7 @@
-"""Pure data: GPU catalog, scenario (GPU + launch + workload + policy + seed)."""
+"""Pure data: GPU catalog (``catalog``), scenario (``scenario``: GPU + launch + workload +
+policy + seed), workload, streams of launches, the one input-error type (``errors``).
 
-from explorer.model.errors import InputError
-from explorer.model.catalog import ArchSpec, GpuSpec, load_catalog, get_gpu, gpu_names
-from explorer.model.scenario import Dim3, LaunchConfig, Scenario
-
-__all__ = [
-    "InputError",
-    "ArchSpec",
-    "GpuSpec",
-    "load_catalog",
-    "get_gpu",
-    "gpu_names",
-    "Dim3",
-    "LaunchConfig",
-    "Scenario",
-]
+Import from the modules themselves. The package imports nothing, so that a leaf such
+as ``explorer.model.errors`` (which ``explorer.atomic`` needs) can be imported without
+loading the scenario, which itself writes through ``explorer.atomic``.
+"""

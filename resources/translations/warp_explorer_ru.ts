@@ -73,7 +73,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+364"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+367"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -118,22 +118,12 @@
         <translation>Наивное ÷ flash</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>HBM bytes (exact)</source>
-        <translation>Байты HBM (точно)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
+        <location line="+5"/>
         <source>FLOPs</source>
         <translation>FLOP</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Arithmetic intensity</source>
-        <translation>Арифметическая интенсивность</translation>
-    </message>
-    <message>
-        <location line="+0"/>
         <source>Predicted time</source>
         <translation>Прогноз времени</translation>
     </message>
@@ -148,29 +138,67 @@
         <translation>Разделяемая память на CTA</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+26"/>
         <source>HBM bytes:</source>
         <translation>Байты HBM:</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>naive</source>
         <translation>наивное</translation>
     </message>
     <message>
-        <location line="-3"/>
-        <location line="+5"/>
+        <location line="+2"/>
         <source>flash</source>
         <translation>flash</translation>
     </message>
     <message>
-        <location line="-3"/>
+        <location line="-4"/>
         <source>Time:</source>
         <translation>Время:</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="-30"/>
+        <source>Bytes through L2 (exact)</source>
+        <translation>Байты через L2 (точно)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>HBM bytes (modelled)</source>
+        <translation>Байты HBM (модель)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re-reads come from</source>
+        <translation>Повторные чтения из</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FLOP per HBM byte</source>
+        <translation>FLOP на байт HBM</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Every byte the SMs read from or write to global memory, all of which crosses L2: exact for the algorithm and its tiling (FlashAttention&apos;s IO accounting).</source>
+        <translation>Все байты, которые SM читают из глобальной памяти или пишут в неё; все они проходят через L2: точно для алгоритма и его разбиения на плитки (учёт ввода-вывода FlashAttention).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The part of those bytes that reaches device memory: a re-read is served by L2 when what it re-reads fits there. The predicted time uses these bytes.</source>
+        <translation>Часть этих байтов, доходящая до памяти устройства: повторное чтение обслуживает L2, если перечитываемое там помещается. Прогноз времени использует эти байты.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Where a kernel&apos;s second and later reads of the same data come from: L2 if it fits the usable L2, else HBM.</source>
+        <translation>Откуда ядро берёт второе и последующие чтения тех же данных: из L2, если они помещаются в доступную L2, иначе из HBM.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Through L2:</source>
+        <translation>Через L2:</translation>
+    </message>
+    <message>
+        <location line="+55"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -180,7 +208,7 @@
         <translation>Неверный ввод: показано последнее корректное сравнение.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>compute</source>
         <translation>вычисления</translation>
     </message>
@@ -195,18 +223,48 @@
         <translation>пропускная способность HBM</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+1"/>
+        <source>L2 bandwidth</source>
+        <translation>пропускная способность L2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>L2</source>
+        <translation>L2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>HBM</source>
+        <translation>HBM</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <location line="+1"/>
         <source>{v} FLOP/B</source>
         <translation>{v} FLOP/Б</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>At N = {n}, d = {d}: the FlashAttention-style kernel moves {r}× fewer HBM bytes and is predicted {s}× faster on the {gpu}, for exactly the same result: the N × N scores S and probabilities P ({sp} each) never leave the chip.</source>
-        <translation>При N = {n}, d = {d} ядро в стиле FlashAttention перемещает в {r}× меньше байтов HBM и, по прогнозу, в {s}× быстрее на {gpu} — при точно таком же результате: оценки S и вероятности P размером N × N (по {sp} каждая матрица) не покидают кристалл.</translation>
+        <location line="+27"/>
+        <source>At N = {n}, d = {d} the FlashAttention-style kernel moves {g}× fewer bytes through L2 ({gf} vs {gn}, exact): the N × N scores S and probabilities P ({sp} each) never leave the chip.</source>
+        <translation>При N = {n}, d = {d} ядро в стиле FlashAttention пропускает через L2 в {g}× меньше байтов ({gf} против {gn}, точно): оценки S и вероятности P размером N × N ({sp} каждая) не покидают кристалл.</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="+6"/>
+        <source>Its K/V re-reads come from L2 (K and V of the heads in flight fit there), so HBM sees {r}× fewer bytes ({hf} vs {hn}, modelled).</source>
+        <translation>Его повторные чтения K/V приходят из L2 (K и V обрабатываемых голов там помещаются), поэтому до HBM доходит в {r}× меньше байтов ({hf} против {hn}, модель).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Its K/V re-reads come from HBM (they do not fit the L2), so HBM sees the same {r}× fewer bytes ({hf} vs {hn}).</source>
+        <translation>Его повторные чтения K/V приходят из HBM (в L2 они не помещаются), поэтому до HBM доходит те же в {r}× меньше байтов ({hf} против {hn}).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Predicted {tf}, limited by {bf}, against {tn}, limited by {bn}: {s}× faster on the {gpu}, for exactly the same result.</source>
+        <translation>Прогноз {tf} (ограничение: {bf}) против {tn} (ограничение: {bn}): в {s}× быстрее на {gpu} при точно том же результате.</translation>
+    </message>
+    <message>
+        <location line="-36"/>
         <source>(its GEMMs&apos; own tiling)</source>
         <translation>(собственное разбиение его GEMM на плитки)</translation>
     </message>
@@ -216,7 +274,7 @@
         <translation>{b} (блоки из {q} и {kv} строк)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+10"/>
         <source>&lt;b&gt;Assumptions&lt;/b&gt; (bytes and FLOPs are exact; times are estimates):</source>
         <translation>&lt;b&gt;Допущения&lt;/b&gt; (байты и FLOP точные; время — оценка):</translation>
     </message>
@@ -224,7 +282,7 @@
 <context>
     <name>CoalescingView</name>
     <message>
-        <location line="-225"/>
+        <location line="-242"/>
         <source>Coalesced vs strided loads: bytes per request</source>
         <translation>Объединённые и разреженные загрузки: байты на запрос</translation>
     </message>
@@ -370,6 +428,106 @@
         <location line="+4"/>
         <source>{dtype} has no Tensor Core support on {gpu} (CC {cc}); choose one of {choices}</source>
         <translation>{dtype} не поддерживается тензорными ядрами {gpu} (CC {cc}); выберите одно из: {choices}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{dtype} runs FFMA on the CUDA cores (path simt), not on Tensor Cores; choose {choices} for an MMA path</source>
+        <translation>{dtype} выполняется как FFMA на ядрах CUDA (путь simt), не на тензорных ядрах; для пути с MMA выберите {choices}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>simt is the FP32 (FFMA) path; {dtype} runs on Tensor Cores: choose mma.sync or wgmma</source>
+        <translation>simt — путь для FP32 (FFMA); {dtype} выполняется на тензорных ядрах: выберите mma.sync или wgmma</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>simt is the FP32 (FFMA) path; {dtype} runs on Tensor Cores: choose mma.sync</source>
+        <translation>simt — путь для FP32 (FFMA); {dtype} выполняется на тензорных ядрах: выберите mma.sync</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>wgmma needs compute capability {ccs} (Hopper, Blackwell B200); {gpu} is CC {cc}: choose mma.sync</source>
+        <translation>wgmma нужна вычислительная возможность {ccs} (Hopper, Blackwell B200); у {gpu} CC {cc}: выберите mma.sync</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{cluster} = {ctas} CTAs, above the portable cluster limit of {limit}</source>
+        <translation>{cluster} = {ctas} CTA, больше переносимого предела кластера {limit}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{instr} kernels have one MMA warp and 4 epilogue warps; cooperative and pingpong are Hopper (CC 9.0) schedules</source>
+        <translation>у ядер {instr} один варп MMA и 4 варпа эпилога; cooperative и pingpong — расписания Hopper (CC 9.0)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{instr} reads A from shared or Tensor Memory, not from registers</source>
+        <translation>{instr} читает A из разделяемой или тензорной памяти, не из регистров</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>BM = {bm} is not a multiple of {unit}: the cooperative schedule splits it between {consumers} consumer warpgroups of {rows}-row wgmmas</source>
+        <translation>BM = {bm} не кратно {unit}: кооперативное расписание делит его между {consumers} варп-группами-потребителями с wgmma по {rows} строк</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{tile} needs {stage} B per stage; fewer than the 2 stages a TMA pipeline needs fit the {limit} B of shared memory per block on {gpu} (with {epilogue} B for the epilogue)</source>
+        <translation>плитке {tile} нужно {stage} Б на стадию; в {limit} Б разделяемой памяти на блок на {gpu} (с {epilogue} Б для эпилога) помещается меньше 2 стадий, нужных конвейеру TMA</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{stages} stages of {tile} need {need} B of shared memory per block ({n} x ({a} + {b} + barriers) + {epilogue} B epilogue), above the limit of {limit} B on {gpu}</source>
+        <translation>{stages} стадиям плитки {tile} нужно {need} Б разделяемой памяти на блок ({n} × ({a} + {b} + барьеры) + {epilogue} Б эпилога), больше предела {limit} Б на {gpu}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>a {tile} consumer tile needs about {regs} registers per consumer thread ({acc} accumulators + {frag} A fragment + {other} other), above the setmaxnreg budget of {limit}; use a smaller tile or the cooperative schedule</source>
+        <translation>плитке потребителя {tile} нужно около {regs} регистров на поток-потребитель ({acc} аккумуляторов + {frag} фрагмента A + {other} прочих), больше бюджета setmaxnreg {limit}; возьмите плитку меньше или кооперативное расписание</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>a {tile} consumer tile needs about {regs} registers per consumer thread ({acc} accumulators + {frag} A fragment + {other} other), above the setmaxnreg budget of {limit}; use a smaller tile</source>
+        <translation>плитке потребителя {tile} нужно около {regs} регистров на поток-потребитель ({acc} аккумуляторов + {frag} фрагмента A + {other} прочих), больше бюджета setmaxnreg {limit}; возьмите плитку меньше</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{tile} FP32 accumulators need {cols} Tensor-Memory columns, above the {limit} of an SM</source>
+        <translation>аккумуляторам FP32 {tile} нужно {cols} столбцов тензорной памяти, больше {limit} на SM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{wt} does not divide the {tile} CTA tile</source>
+        <translation>{wt} не делит плитку CTA {tile}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{wt} is not multiples of {unit} ({shape})</source>
+        <translation>{wt} — не кратно {unit} ({shape})</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{wt} is not a multiple of 32 outputs</source>
+        <translation>{wt} — не кратно 32 выходам</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{wt} warp tiles make {n} warps per {tile} tile, not the {asked} asked for</source>
+        <translation>плитки варпа {wt} дают {n} варпов на плитку {tile}, а не запрошенные {asked}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{wt} makes {n} warps per CTA, above the limit of {limit} ({threads} threads)</source>
+        <translation>{wt} даёт {n} варпов на CTA, больше предела {limit} ({threads} потоков)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{n} warps cannot split the {tile} tile into warp tiles that are multiples of {unit}; try a power of two up to {max}</source>
+        <translation>{n} варпов не могут разделить плитку {tile} на плитки варпов, кратные {unit}; попробуйте степень двойки до {max}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{n} warps cannot split the {tile} tile into warp tiles; try a power of two up to {max}</source>
+        <translation>{n} варпов не могут разделить плитку {tile} на плитки варпов; попробуйте степень двойки до {max}</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -963,7 +1121,7 @@
 <context>
     <name>GemmFeature</name>
     <message>
-        <location filename="../../explorer/gui/gemm/feature.py" line="+20"/>
+        <location filename="../../explorer/gui/gemm/feature.py" line="+23"/>
         <source>&amp;GEMM</source>
         <translation>&amp;GEMM</translation>
     </message>
@@ -976,7 +1134,7 @@
 <context>
     <name>GemmInputs</name>
     <message>
-        <location filename="../../explorer/gui/gemm/page.py" line="+76"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+133"/>
         <source>GEMM  C = A × B</source>
         <translation>GEMM  C = A × B</translation>
     </message>
@@ -986,7 +1144,23 @@
         <translation>{full}: {sms} SM</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
+        <location line="+2"/>
+        <source>auto</source>
+        <translation>авто</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared memory (SS)</source>
+        <translation>разделяемая память (SS)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>registers (RS)</source>
+        <translation>регистры (RS)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>&amp;M (rows of C):</source>
         <translation>&amp;M (строк C):</translation>
     </message>
@@ -1017,6 +1191,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Main-loop &amp;path:</source>
+        <translation>Путь &amp;цикла:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The instruction that does the math: wgmma (Hopper&apos;s warpgroup MMA fed by TMA from shared memory, CC 9.0 and 10.0), mma.sync (warp-level MMA with both operands in registers, Volta to Ada) or SIMT (FFMA on the CUDA cores, FP32). Auto: the GPU&apos;s best path for the data type.</source>
+        <translation>Инструкция, которая считает: wgmma (MMA варп-группы Hopper, данные подаёт TMA из разделяемой памяти; CC 9.0 и 10.0), mma.sync (MMA на уровне варпа, оба операнда в регистрах; от Volta до Ada) или SIMT (FFMA на ядрах CUDA, FP32). Авто — лучший путь GPU для этого типа данных.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>CTA &amp;tile BM×BN×BK:</source>
         <translation>Пл&amp;итка CTA BM×BN×BK:</translation>
     </message>
@@ -1037,16 +1221,56 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Wa&amp;rp tile WM×WN:</source>
+        <translation>Плитка в&amp;арпа WM×WN:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optional: the part of the CTA tile one warp computes, e.g. 64x64. Empty: chosen from the warps.</source>
+        <translation>Необязательно: часть плитки CTA, которую считает один варп, например 64x64. Пусто — выбирается по числу варпов.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>S&amp;chedule:</source>
+        <translation>Расписани&amp;е:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How the two consumer warpgroups share the work: cooperative (both on one tile, split by rows) or ping-pong (one tile each; one&apos;s epilogue overlaps the other&apos;s main loop). Hopper only.</source>
+        <translation>Как две варп-группы-потребителя делят работу: кооперативно (обе над одной плиткой, поделив строки) или пинг-понг (по плитке каждой; эпилог одной совмещается с основным циклом другой). Только Hopper.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cl&amp;uster M×N:</source>
+        <translation>К&amp;ластер M×N:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Optional: CTAs per thread-block cluster along M and N, e.g. 2x1: the CTAs of a cluster share one TMA load of the operand they have in common (multicast). Empty: 2x1.</source>
+        <translation>Необязательно: CTA в кластере блоков вдоль M и N, например 2x1: CTA одного кластера делят одну загрузку TMA общего операнда (multicast). Пусто — 2x1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;A operand from:</source>
+        <translation>Операнд A и&amp;з:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Where wgmma reads A: shared memory through a descriptor (SS, as B always is) or registers (RS: loaded with ldmatrix first).</source>
+        <translation>Откуда wgmma читает A: из разделяемой памяти через дескриптор (SS, как всегда B) или из регистров (RS: сначала загружается через ldmatrix).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Pipeline &amp;stages:</source>
         <translation>Ста&amp;дий конвейера:</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Optional: tiles in flight in shared memory (double buffering = 2). Empty: the data type&apos;s default, fewer if shared memory is short.</source>
-        <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает.</translation>
+        <source>Optional: tiles in flight in shared memory (double buffering = 2). Empty: the data type&apos;s default, fewer if shared memory is short; on the wgmma path as many as fit.</source>
+        <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает; на пути wgmma — сколько поместится.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -1056,20 +1280,215 @@
         <translation>&amp;Тип данных:</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+55"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+13"/>
+        <location line="+2"/>
+        <location line="+2"/>
         <source>auto: {v}</source>
         <translation>авто: {v}</translation>
     </message>
 </context>
 <context>
+    <name>GemmModelTexts</name>
+    <message>
+        <location filename="../../explorer/gui/gemm/model_texts.py" line="+27"/>
+        <source>wgmma + TMA</source>
+        <translation>wgmma + TMA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SIMT (FFMA)</source>
+        <translation>SIMT (FFMA)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>cooperative</source>
+        <translation>кооперативное</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ping-pong</source>
+        <translation>пинг-понг</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warp-specialized</source>
+        <translation>со специализацией варпов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>multistage</source>
+        <translation>многостадийное</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Tensor Core math</source>
+        <translation>вычисления на тензорных ядрах</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP32 math (CUDA cores)</source>
+        <translation>вычисления FP32 (ядра CUDA)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>instruction issue</source>
+        <translation>выдача инструкций</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared-memory bandwidth</source>
+        <translation>пропускная способность разделяемой памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HBM bandwidth</source>
+        <translation>пропускная способность HBM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L2 bandwidth</source>
+        <translation>пропускная способность L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency (waiting on memory, not enough in flight)</source>
+        <translation>задержка (ожидание памяти, в полёте мало запросов)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pipeline fill and epilogue (not hidden by the main loop)</source>
+        <translation>заполнение конвейера и эпилог (не скрыты основным циклом)</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>the MMAs of the {n} tile(s) on the busiest SM take longer than moving their data</source>
+        <translation>MMA плиток самого загруженного SM (их {n}) длятся дольше, чем перемещение их данных</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the FFMAs of the {n} tile(s) on the busiest SM take longer than moving their data</source>
+        <translation>FFMA плиток самого загруженного SM (их {n}) длятся дольше, чем перемещение их данных</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the warps issue more instructions than the schedulers can issue per clock</source>
+        <translation>варпы выдают больше инструкций, чем планировщики успевают выдать за такт</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>every operand passes through shared memory at {bpc} B/clk per SM; the wgmma path reads them once from shared memory without register staging</source>
+        <translation>каждый операнд проходит через разделяемую память со скоростью {bpc} Б/такт на SM; путь wgmma читает их из разделяемой памяти один раз, без промежуточных регистров</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>every operand passes through shared memory at {bpc} B/clk per SM</source>
+        <translation>каждый операнд проходит через разделяемую память со скоростью {bpc} Б/такт на SM</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the bytes that must come from device memory take longer than the math</source>
+        <translation>байты, которые должны прийти из памяти устройства, идут дольше, чем длятся вычисления</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the tile loads from L2 take longer than the math (bigger tiles or cluster multicast cut them)</source>
+        <translation>загрузки плиток из L2 длятся дольше вычислений (их сокращают плитки крупнее или рассылка в кластере)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>too few loads in flight to cover the memory latency (more stages or more CTAs per SM would help)</source>
+        <translation>в полёте слишком мало загрузок, чтобы покрыть задержку памяти (помогут больше стадий или больше CTA на SM)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the K loop is too short to hide the first stage&apos;s latency and the epilogue</source>
+        <translation>цикл по K слишком короток, чтобы скрыть задержку первой стадии и эпилог</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>{term}: {why}.</source>
+        <translation>{term}: {why}.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{term} {pct}%</source>
+        <translation>{term} — {pct}%</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{term}: {why}. Next: {rest} of it.</source>
+        <translation>{term}: {why}. Следом: {rest} от него.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the scenario runs the main loop only: the plan adds {us} µs of pipeline fill and epilogue that the simulation does not have</source>
+        <translation>сценарий выполняет только основной цикл: план добавляет {us} мкс заполнения конвейера и эпилога, которых в симуляции нет</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>clocks: the simulator runs the {gpu} at its {boost} MHz boost clock with its own unit rates; the plan converts every per-clock figure at {eff} MHz ({peak} MHz peak clock x {frac} sustained): compare the simulated time with the model&apos;s main loop at the simulator&apos;s clock</source>
+        <translation>частоты: симулятор гоняет {gpu} на его boost-частоте {boost} МГц со своими скоростями блоков; план пересчитывает все величины на такт при {eff} МГц (пиковая частота {peak} МГц × {frac} устойчиво): сравнивайте время симуляции с основным циклом модели на частоте симулятора</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the plan takes the largest main-loop term ({term}) as if everything else overlapped it; the simulator issues each warp&apos;s instructions in order and queues them at each unit, so latencies and near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it</source>
+        <translation>план берёт наибольшее слагаемое основного цикла ({term}), как будто всё остальное с ним совмещается; симулятор выдаёт инструкции каждого варпа по порядку и ставит их в очередь у каждого блока, так что задержки и блоки, близкие к пределу, частично складываются, а блок, пик которого симулятор не ограничивает, замедлить его не может</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{n} warp(s) per scheduler ({ctas} CTA(s) x {warps} warps per SM): while a warp waits for its copies, fragment loads or the barrier, little else can issue</source>
+        <translation>варпов на планировщик: {n} (CTA: {ctas} × варпов: {warps} на SM): пока варп ждёт свои копии, загрузки фрагментов или барьер, выдавать почти нечего</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) for the TMA and m16n8k16 mma ops for each warp&apos;s share of the asynchronous MMA, and every consumer warp copies (no producer warp); the descriptor reads of shared memory are not simulated; each K-step&apos;s stores wait for its MMAs, so the MMA pipe drains at every barrier</source>
+        <translation>в симуляторе пока нет операций wgmma и TMA: сценарий заменяет TMA копированием по потокам (ldg + sts), а асинхронную MMA — операциями mma m16n8k16 на долю каждого варпа, и копирует каждый варп-потребитель (варпа-производителя нет); чтения разделяемой памяти по дескрипторам не симулируются; записи каждого шага по K ждут его MMA, поэтому конвейер MMA опустошается на каждом барьере</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges the sts to shared memory, which the plan does not</source>
+        <translation>симулятор проводит каждую копию через регистры (ldg + sts; cp.async в нём нет) и относит sts на счёт разделяемой памяти, чего план не делает</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the scenario cannot double-buffer fragments (each MMA step waits for the fragment loads just before it), so every slice exposes the shared-memory latency; CUTLASS loads the next slice&apos;s fragments during this slice&apos;s MMAs, as the plan assumes</source>
+        <translation>сценарий не умеет двойную буферизацию фрагментов (каждый шаг MMA ждёт загрузки фрагментов прямо перед ним), поэтому каждый срез открывает задержку разделяемой памяти; CUTLASS загружает фрагменты следующего среза во время MMA текущего, как и предполагает план</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>the simulator&apos;s mma op is m16n8k16 (4096 FLOP); {dtype}&apos;s {shape} MMAs are simulated as that many m16n8k16 MMAs</source>
+        <translation>операция mma симулятора — m16n8k16 (4096 FLOP); MMA {shape} для {dtype} симулируются как эквивалентное число MMA m16n8k16</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>{asked} warps do not suit the {tile} tile; using {n}</source>
+        <translation>{asked} варпа не подходят плитке {tile}; берётся {n}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{asked} stages of a {tile} tile do not fit {gpu}&apos;s shared memory; using {n}</source>
+        <translation>{asked} стадии плитки {tile} не помещаются в разделяемую память {gpu}; берётся {n}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>BM = {bm} does not split between 2 consumer warpgroups; using the pingpong schedule</source>
+        <translation>BM = {bm} не делится между 2 варп-группами-потребителями; берётся расписание пинг-понг</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the {cluster} cluster pads the {grid} tile grid to {padded}: {n} padded tiles compute nothing</source>
+        <translation>кластер {cluster} дополняет сетку плиток {grid} до {padded}: {n} добавленных плиток ничего не считают</translation>
+    </message>
+</context>
+<context>
     <name>GemmPage</name>
     <message>
-        <location line="+16"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+21"/>
         <source>The mapping</source>
         <translation>Отображение на GPU</translation>
     </message>
@@ -1082,6 +1501,11 @@
         <location line="+0"/>
         <source>Per CTA:</source>
         <translation>На CTA:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Path:</source>
+        <translation>Путь:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1124,32 +1548,57 @@
         <translation>Запустить главный цикл этого GEMM (глобальные загрузки, сохранения в разделяемую память, барьер, загрузки фрагментов, MMA на каждом шаге по K) в симуляторе, один CTA на плитку.</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+57"/>
         <source>Roofline</source>
         <translation>Roofline</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+46"/>
         <source>Invalid input ({n}): the views show the last valid GEMM.</source>
         <translation>Неверный ввод ({n}): виды показывают последний корректный GEMM.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Invalid input ({n}): showing the last valid GEMM.</source>
         <translation>Неверный ввод ({n}): показан последний корректный GEMM.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+38"/>
+        <source>&lt;b&gt;{path}&lt;/b&gt; · {instr}</source>
+        <translation>&lt;b&gt;{path}&lt;/b&gt; · {instr}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{tn} × {tm} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per SM) walk them</source>
+        <translation>{tn} × {tm} = {tiles} плиток {bm}×{bn}; их обходят {ctas} постоянных CTA (по одному на SM)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{tn} × {tm} = {tiles} CTAs, one per {bm}×{bn} tile of C</source>
         <translation>{tn} × {tm} = {tiles} CTA, по одному на плитку C {bm}×{bn}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>{warps} warps: {pw} producer + {cw} consumer ({g} warpgroups, {sched}) · {stages} stages · {k} K-steps of {bk}</source>
+        <translation>варпов: {warps} — производитель {pw} + потребители {cw} ({g} варп-группы, {sched}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{warps} warps: TMA, MMA and epilogue warps · {stages} stages · {k} K-steps of {bk}</source>
+        <translation>варпов: {warps} — варпы TMA, MMA и эпилога · стадий: {stages} · шагов по K: {k} по {bk}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{warps} warps ({wm}×{wn} each) · {stages} stage(s) · {k} K-steps of {bk}</source>
         <translation>варпов: {warps} (по {wm}×{wn}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
+        <source>{regs} registers per thread at launch (setmaxnreg: {c} per consumer, {p} per producer) · {smem} KiB shared memory per CTA</source>
+        <translation>{regs} регистров на поток при запуске (setmaxnreg: {c} потребителю, {p} производителю) · {smem} КиБ разделяемой памяти на CTA</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{regs} registers per thread · {smem} KiB shared memory per CTA</source>
         <translation>регистров на поток: {regs} · разделяемой памяти на CTA: {smem} КиБ</translation>
     </message>
@@ -1174,12 +1623,87 @@
         <translation>Плиток {tiles} на {sms} SM x {b} CTA (слотов на волну: {slots}): {waves} волны работы занимают {full} волн(ы); последняя волна занимает {last} из {slots} слотов, поэтому используется {eff}% времени слотов</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+18"/>
+        <source>{name}: {tf}</source>
+        <translation>{name}: {tf}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the roof that binds it (thick line): {name}.</source>
+        <translation>ограничивающий потолок (толстая линия): {name}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no roof binds it: too few loads are in flight (latency).</source>
+        <translation>ни один потолок не ограничивает: в полёте слишком мало загрузок (задержка).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no roof binds it: the pipeline fill and epilogue take longer than the main loop.</source>
+        <translation>ни один потолок не ограничивает: заполнение конвейера и эпилог длятся дольше основного цикла.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{dtype} roof {peak}. The GEMM (● at its HBM intensity, ◆ L2, ■ shared memory) sits {side}; predicted {tf}, {pct:.0f}% of the roof; {binds}</source>
+        <translation>Потолок {dtype}: {peak}. GEMM (● — по интенсивности относительно HBM, ◆ — L2, ■ — разделяемой памяти) лежит {side}; прогноз {tf}, {pct:.0f}% потолка; {binds}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What each roof allows at the model&apos;s rates (the lowest binds): {allows}.</source>
+        <translation>Что допускает каждый потолок при скоростях модели (ограничивает самый низкий): {allows}.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>GEMM {m}×{n}×{k} {dtype} on {gpu}: {tiles} tiles in {full} wave(s) ({eff}% wave efficiency) · predicted {t} · bound: {bound}</source>
         <translation>GEMM {m}×{n}×{k} {dtype} на {gpu}: плиток {tiles}, волн {full} (эффективность волн {eff}%) · прогноз {t} · ограничение: {bound}</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="+47"/>
+        <source>&lt;b&gt;GEMM main loop&lt;/b&gt;: simulated {t}. The GEMM tab compares it with the model and says why they differ.</source>
+        <translation>&lt;b&gt;Основной цикл GEMM&lt;/b&gt;: симуляция {t}. Вкладка GEMM сравнивает её с моделью и объясняет расхождение.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;GEMM main loop&lt;/b&gt;: simulated {t}; the GEMM model&apos;s main loop at this clock: {m} (its prediction with fill and epilogue: {p}). Hover for why they differ; the GEMM tab lists it too.</source>
+        <translation>&lt;b&gt;Основной цикл GEMM&lt;/b&gt;: симуляция {t}; основной цикл модели GEMM на этой частоте: {m} (её прогноз с заполнением и эпилогом: {p}). Наведите курсор, чтобы узнать причины расхождения; они есть и на вкладке GEMM.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The grid was cut for the simulation too, so no plan matches it exactly; the whole GEMM&apos;s main loop at the simulator&apos;s clock is {t}.</source>
+        <translation>Для симуляции сокращена и сетка, поэтому точно соответствующего плана нет; основной цикл всего GEMM на частоте симулятора — {t}.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The model&apos;s main loop at the simulator&apos;s {clock} MHz clock: &lt;b&gt;{t}&lt;/b&gt;{what} (its prediction, {p}, adds fill and epilogue and runs at {eff} MHz).</source>
+        <translation>Основной цикл модели на частоте симулятора {clock} МГц: &lt;b&gt;{t}&lt;/b&gt;{what} (её прогноз, {p}, добавляет заполнение и эпилог и считает на {eff} МГц).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> for the {k} K-steps simulated</source>
+        <translation> для симулированных шагов по K: {k}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Simulating in the Explorer…</source>
+        <translation>Симуляция в Explorer…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source> (×{r} the model&apos;s main loop)</source>
+        <translation> (×{r} от основного цикла модели)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Simulated in the Explorer: {t}&lt;/b&gt;{ratio}, the main loop only.</source>
+        <translation>&lt;b&gt;Симуляция в Explorer: {t}&lt;/b&gt;{ratio}, только основной цикл.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why the two differ:</source>
+        <translation>Почему они расходятся:</translation>
+    </message>
+    <message>
+        <location line="-169"/>
         <source>{flops} (2·M·N·K)</source>
         <translation>{flops} (2·M·N·K)</translation>
     </message>
@@ -1234,17 +1758,12 @@
         <translation>левее точки перегиба HBM ({r} FLOP/Б): ограничивает пропускная способность HBM</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>{dtype} roof {peak}. The GEMM (● at its HBM intensity, ◆ at its L2 intensity) sits {side}; predicted {tf}, {pct:.0f}% of the roof.</source>
-        <translation>Потолок {dtype}: {peak}. GEMM (● — по интенсивности относительно HBM, ◆ — относительно L2) лежит {side}; прогноз {tf}, {pct:.0f}% потолка.</translation>
-    </message>
-    <message>
-        <location line="+21"/>
+        <location line="+39"/>
         <source>The simulator cannot run this GEMM: {msg}</source>
         <translation>Симулятор не может выполнить этот GEMM: {msg}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Sent {tiles} CTAs × {k} K-steps (the whole GEMM has {all_tiles} × {all_k}: shortened so the simulation takes seconds).</source>
         <translation>Отправлено CTA: {tiles}, шагов по K: {k} (во всём GEMM — {all_tiles} × {all_k}; сокращено, чтобы симуляция заняла секунды).</translation>
     </message>
@@ -1856,7 +2375,7 @@
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+330"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+475"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -1896,34 +2415,59 @@
         <translation>Сколько раз используется каждый прочитанный здесь байт операндов: 2·M·N·K·размер элемента / прочитанные байты. У GEMM без плиток, читающего каждый операнд из памяти, повторное использование было бы 1.</translation>
     </message>
     <message>
-        <location line="+20"/>
-        <source>HBM → L2</source>
-        <translation>HBM → L2</translation>
+        <location line="+22"/>
+        <source>HBM</source>
+        <translation>HBM</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>L2 → shared memory</source>
-        <translation>L2 → разделяемая память</translation>
+        <source>L2</source>
+        <translation>L2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared memory</source>
+        <translation>разделяемая память</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>shared memory → registers</source>
-        <translation>разделяемая память → регистры</translation>
+        <source>registers</source>
+        <translation>регистры</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>registers → math units</source>
-        <translation>регистры → вычислительные блоки</translation>
+        <source>Tensor Cores</source>
+        <translation>тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Memory</source>
+        <translation>тензорная память</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP32 pipes</source>
+        <translation>конвейеры FP32</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>descriptors</source>
+        <translation>дескрипторы</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>math units</source>
+        <translation>вычислительные блоки</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>{path}: read {rd}, written {wr}. {note}</source>
+        <translation>{path}: прочитано {rd}, записано {wr}. {note}</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>registers → Tensor Cores</source>
-        <translation>регистры → тензорные ядра</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>{path}: read {rd}, written {wr}. {note}</source>
-        <translation>{path}: прочитано {rd}, записано {wr}. {note}</translation>
+        <source>No operand bytes are read here, so there is no reuse to count. {tip}</source>
+        <translation>Здесь не читается ни одного байта операндов, так что повторного использования нет. {tip}</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2482,7 +3026,7 @@
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+304"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+344"/>
         <source>&amp;GPU:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3165,6 +3709,287 @@ Active blocks per SM: {blocks}</source>
     </message>
 </context>
 <context>
+    <name>PipelineView</name>
+    <message>
+        <location filename="../../explorer/gui/gemm/pipeline_view.py" line="+245"/>
+        <source>The main loop&apos;s pipeline</source>
+        <translation>Конвейер основного цикла</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>How the operands reach the math units. Filled: a unit that moves or computes · outlined: where the data sits. Hover a box for its numbers.</source>
+        <translation>Как операнды доходят до вычислительных блоков. Залитые — блоки, которые перемещают или считают · в рамке — где лежат данные. Наведите курсор на блок, чтобы увидеть числа.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>global memory</source>
+        <translation>глобальная память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A and B, through L2</source>
+        <translation>A и B, через L2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>{hit}% L2 hits</source>
+        <translation>{hit}% попаданий в L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HBM → L2: {hbm}; L2 → shared memory: {l2}</source>
+        <translation>HBM → L2: {hbm}; L2 → разделяемая память: {l2}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>TMA bulk tensor copies (cp.async.bulk.tensor), one per operand per stage, each completing on the stage&apos;s mbarrier</source>
+        <translation>Массовые тензорные копии TMA (cp.async.bulk.tensor), по одной на операнд на стадию, каждая завершается на mbarrier своей стадии</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cp.async: 16 B per thread from global to shared memory, not through registers</source>
+        <translation>cp.async: по 16 Б на поток из глобальной памяти в разделяемую, не через регистры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LDG + STS: every thread loads into registers, then stores to shared memory</source>
+        <translation>LDG + STS: каждый поток загружает данные в регистры, затем записывает в разделяемую память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{copy}. L2 → shared memory: {b} over the whole GEMM.</source>
+        <translation>{copy}. L2 → разделяемая память: {b} за весь GEMM.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>B multicast to {n} CTAs</source>
+        <translation>B рассылается (multicast) {n} CTA</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A multicast to {n} CTAs</source>
+        <translation>A рассылается (multicast) {n} CTA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} producer warp, no per-thread loads</source>
+        <translation>варп-производитель: {n}, без загрузок по потокам</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a bulk copy per operand per stage: {n} in all</source>
+        <translation>по копии на операнд на стадию, всего {n}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>cluster {c}: {m}</source>
+        <translation>кластер {c}: {m}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no cluster multicast</source>
+        <translation>без рассылки в кластере</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>all {n} warps copy</source>
+        <translation>копируют все варпы ({n})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>16 B per thread, asynchronous</source>
+        <translation>по 16 Б на поток, асинхронно</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>through registers</source>
+        <translation>через регистры</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{s} stages × {b} (A + B)</source>
+        <translation>стадий: {s} × {b} (A + B)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>+ {b} epilogue staging</source>
+        <translation>+ {b} на буфер эпилога</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{total} per CTA. Read toward the math units: {rd} over the whole GEMM.</source>
+        <translation>{total} на CTA. Прочитано для вычислительных блоков: {rd} за весь GEMM.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+18"/>
+        <source>shared memory</source>
+        <translation>разделяемая память</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>A and B fragments</source>
+        <translation>фрагменты A и B</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+43"/>
+        <source>{n} registers per thread</source>
+        <translation>{n} регистров на поток</translation>
+    </message>
+    <message>
+        <location line="-42"/>
+        <source>Every warp loads its fragments of A and B from shared memory into registers before each MMA step.</source>
+        <translation>Перед каждым шагом MMA каждый варп загружает свои фрагменты A и B из разделяемой памяти в регистры.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{g} consumer warpgroup(s), {s}</source>
+        <translation>варп-групп-потребителей: {g}, {s}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A from {a}, B from shared memory</source>
+        <translation>A — {a}, B — разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+26"/>
+        <source>registers</source>
+        <translation>регистры</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>one thread issues for the whole CTA</source>
+        <translation>один поток выдаёт для всего CTA</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>A and B from shared memory</source>
+        <translation>A и B из разделяемой памяти</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{w} warps, {tm}×{tn} outputs per thread</source>
+        <translation>варпов: {w}, {tm}×{tn} выходов на поток</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{w} warps, {wm}×{wn} each</source>
+        <translation>варпов: {w}, по {wm}×{wn}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{instr}: {n} instructions over the whole GEMM.</source>
+        <translation>{instr}: инструкций за весь GEMM: {n}.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{n} FP32 accumulators per thread</source>
+        <translation>{n} аккумуляторов FP32 на поток</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>setmaxnreg: {c} per consumer, {p} per producer thread</source>
+        <translation>setmaxnreg: {c} потребителю, {p} производителю</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Launched with {n} registers per thread; setmaxnreg moves registers from the producer warpgroup to the consumers.</source>
+        <translation>Запуск с {n} регистрами на поток; setmaxnreg передаёт регистры от варп-группы-производителя потребителям.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{n} accumulators per thread</source>
+        <translation>{n} аккумуляторов на поток</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} registers per thread in all</source>
+        <translation>всего {n} регистров на поток</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers per thread = accumulators + fragments + the rest (an estimate).</source>
+        <translation>Регистры на поток = аккумуляторы + фрагменты + прочее (оценка).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tensor Memory</source>
+        <translation>тензорная память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP32 accumulators, not in registers</source>
+        <translation>аккумуляторы FP32, не в регистрах</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The epilogue warps read the accumulators with tcgen05.ld.</source>
+        <translation>Варпы эпилога читают аккумуляторы через tcgen05.ld.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>epilogue</source>
+        <translation>эпилог</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>C tile → global memory</source>
+        <translation>плитка C → глобальная память</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>{t} not hidden</source>
+        <translation>{t} не скрыто</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The accumulators are converted, staged in shared memory and stored; {t} of it is not hidden behind the main loop.</source>
+        <translation>Аккумуляторы преобразуются, складываются в разделяемую память и записываются; {t} из этого не скрыто за основным циклом.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{s} schedule, persistent: {ctas} CTAs walk the {tiles} tiles</source>
+        <translation>расписание: {s}, постоянное ядро: {ctas} CTA обходят {tiles} плиток</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>one CTA per tile ({tiles} CTAs)</source>
+        <translation>по CTA на плитку (CTA: {tiles})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Path: {path}&lt;/b&gt; · {instr} · {where}</source>
+        <translation>&lt;b&gt;Путь: {path}&lt;/b&gt; · {instr} · {where}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Warp specialization: {p} producer warp issues the TMA copies and {c} consumer warps ({g} warpgroups) issue the MMAs; the copies complete on mbarriers, so no thread waits at __syncthreads.</source>
+        <translation>Специализация варпов: варп-производитель ({p}) выдаёт копии TMA, а варпы-потребители ({c}, {g} варп-группы) выдают MMA; копии завершаются на mbarrier, поэтому ни один поток не ждёт на __syncthreads.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Warp specialization: one warp issues the TMA copies, one thread of the MMA warp issues the MMAs for the whole CTA, and {n} warps in all share the CTA&apos;s other work (epilogue, scheduling).</source>
+        <translation>Специализация варпов: один варп выдаёт копии TMA, один поток варпа MMA выдаёт MMA для всего CTA, а всего {n} варпов делят остальную работу CTA (эпилог, планирование).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Every one of the {n} warps copies its part of each stage, waits at the barrier, loads its fragments and computes: both operands pass through registers.</source>
+        <translation>Каждый из {n} варпов копирует свою часть каждой стадии, ждёт на барьере, загружает свои фрагменты и считает: оба операнда проходят через регистры.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Why {bound}:&lt;/b&gt; {reason}</source>
+        <translation>&lt;b&gt;Почему ограничение — {bound}:&lt;/b&gt; {reason}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Predicted {t} = the main loop&apos;s {m} + what it does not hide: pipeline fill {f}, epilogue {e}.</source>
+        <translation>Прогноз {t} = основной цикл {m} + то, что он не скрывает: заполнение конвейера {f}, эпилог {e}.</translation>
+    </message>
+</context>
+<context>
     <name>Presentation</name>
     <message>
         <location filename="../../explorer/gui/lessons/presentation.py" line="+93"/>
@@ -3250,9 +4075,9 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-324"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-467"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
-        <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
+        <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3260,20 +4085,64 @@ Active blocks per SM: {blocks}</source>
         <translation>TFLOPS (лог. шкала)</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+14"/>
         <source>HBM</source>
         <translation>HBM</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+28"/>
         <source>L2</source>
         <translation>L2</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+0"/>
+        <source>shared</source>
+        <translation>разделяемая</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>bound: {name}, {rate}</source>
+        <translation>ограничение: {name}, {rate}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>this GEMM</source>
         <translation>этот GEMM</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Tensor Cores (sustained)</source>
+        <translation>тензорные ядра (устойчиво)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP32 pipes (sustained)</source>
+        <translation>конвейеры FP32 (устойчиво)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>instruction issue</source>
+        <translation>выдача инструкций</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared-memory bandwidth</source>
+        <translation>пропускная способность разделяемой памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L2 bandwidth</source>
+        <translation>пропускная способность L2</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>HBM bandwidth</source>
+        <translation>пропускная способность HBM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>latency (memory in flight)</source>
+        <translation>задержка (память в полёте)</translation>
     </message>
 </context>
 <context>
@@ -3722,7 +4591,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TilePanel</name>
     <message>
-        <location line="+116"/>
+        <location line="+117"/>
         <source>Colour by wave</source>
         <translation>Цвет по волне</translation>
     </message>
@@ -3748,12 +4617,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <location line="+96"/>
+        <location line="+97"/>
         <source>▶ Play waves</source>
         <translation>▶ Волны по очереди</translation>
     </message>
     <message>
-        <location line="-93"/>
+        <location line="-94"/>
         <source>Show the waves one after another, as the GPU runs them.</source>
         <translation>Показывать волны одну за другой, как их выполняет GPU.</translation>
     </message>
@@ -3778,7 +4647,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Какую волну показать</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>&lt;b&gt;Output matrix C&lt;/b&gt; — {tiles} tiles ({tm} × {tn}) of {bm} × {bn} · one CTA per tile</source>
         <translation>&lt;b&gt;Выходная матрица C&lt;/b&gt; — плиток {tiles} ({tm} × {tn}) размером {bm} × {bn} · один CTA на плитку</translation>
     </message>
@@ -3841,12 +4710,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimeSplitView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+83"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+88"/>
         <source>Tensor Cores beside everything else</source>
         <translation>Тензорные ядра и всё остальное</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+35"/>
         <source>Tensor Core math</source>
         <translation>вычисления на тензорных ядрах</translation>
     </message>
@@ -3881,7 +4750,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задержка (волны одна за другой)</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>pipeline fill and epilogue</source>
+        <translation>заполнение конвейера и эпилог</translation>
+    </message>
+    <message>
         <location line="+5"/>
+        <source>pipeline fill</source>
+        <translation>заполнение конвейера</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>MMA (Tensor Cores)</source>
         <translation>MMA (тензорные ядра)</translation>
     </message>
@@ -3911,9 +4790,20 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>адресная арифметика и цикл</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+49"/>
+        <source>the bound (together)</source>
+        <translation>ограничение (вместе)</translation>
+    </message>
+    <message>
+        <location line="-56"/>
+        <location line="+7"/>
         <source>epilogue</source>
         <translation>эпилог</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MMA fences and waits</source>
+        <translation>барьеры и ожидания MMA</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3949,6 +4839,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+2"/>
         <source>&lt;b&gt;What limits the time&lt;/b&gt; (the model&apos;s terms; the largest is the bound):</source>
         <translation>&lt;b&gt;Что ограничивает время&lt;/b&gt; (слагаемые модели; наибольшее — ограничение):</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&lt;b&gt;+ not hidden by the main loop&lt;/b&gt; (added to the largest term):</source>
+        <translation>&lt;b&gt;+ не скрыто основным циклом&lt;/b&gt; (добавляется к наибольшему слагаемому):</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -4349,7 +5244,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WaveStrip</name>
     <message>
-        <location filename="../../explorer/gui/gemm/tiles.py" line="-217"/>
+        <location filename="../../explorer/gui/gemm/tiles.py" line="-219"/>
         <source>CTA slots busy in each wave ({slots} per wave; time →)</source>
         <translation>Занятые слоты CTA в каждой волне ({slots} на волну; время →)</translation>
     </message>

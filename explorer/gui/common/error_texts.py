@@ -82,6 +82,74 @@ def _patterns() -> list[tuple[str, str]]:
         (r"(?P<dtype>\S+) has no Tensor Core support on (?P<gpu>\S+) \(CC (?P<cc>[\d.]+)\); choose one of "
          r"(?P<choices>.+)",
          translate("CoreErrors", "{dtype} has no Tensor Core support on {gpu} (CC {cc}); choose one of {choices}")),
+        # explorer.gemm: the main-loop path and its knobs (wgmma: schedule, cluster, A source, stages, registers;
+        # mma.sync: warps and the warp tile)
+        (r"(?P<dtype>\S+) runs FFMA on the CUDA cores \(path simt\), not on Tensor Cores; choose (?P<choices>.+) "
+         r"for an MMA path",
+         translate("CoreErrors", "{dtype} runs FFMA on the CUDA cores (path simt), not on Tensor Cores; choose {choices} "
+                   "for an MMA path")),
+        (r"simt is the FP32 \(FFMA\) path; (?P<dtype>\S+) runs on Tensor Cores: choose mma\.sync or wgmma",
+         translate("CoreErrors", "simt is the FP32 (FFMA) path; {dtype} runs on Tensor Cores: choose mma.sync or wgmma")),
+        (r"simt is the FP32 \(FFMA\) path; (?P<dtype>\S+) runs on Tensor Cores: choose mma\.sync",
+         translate("CoreErrors", "simt is the FP32 (FFMA) path; {dtype} runs on Tensor Cores: choose mma.sync")),
+        (r"wgmma needs compute capability (?P<ccs>[\d.]+(?: or [\d.]+)*) \(Hopper, Blackwell B200\); (?P<gpu>\S+) is "
+         r"CC (?P<cc>[\d.]+): choose mma\.sync",
+         translate("CoreErrors", "wgmma needs compute capability {ccs} (Hopper, Blackwell B200); {gpu} is CC {cc}: "
+                   "choose mma.sync")),
+        (r"(?P<cluster>\d+x\d+) = (?P<ctas>\d+) CTAs, above the portable cluster limit of (?P<limit>\d+)",
+         translate("CoreErrors", "{cluster} = {ctas} CTAs, above the portable cluster limit of {limit}")),
+        (r"(?P<instr>\S+) kernels have one MMA warp and 4 epilogue warps; cooperative and pingpong are Hopper "
+         r"\(CC 9\.0\) schedules",
+         translate("CoreErrors", "{instr} kernels have one MMA warp and 4 epilogue warps; cooperative and pingpong are "
+                   "Hopper (CC 9.0) schedules")),
+        (r"(?P<instr>\S+) reads A from shared or Tensor Memory, not from registers",
+         translate("CoreErrors", "{instr} reads A from shared or Tensor Memory, not from registers")),
+        (r"BM = (?P<bm>\d+) is not a multiple of (?P<unit>\d+): the cooperative schedule splits it between "
+         r"(?P<consumers>\d+) consumer warpgroups of (?P<rows>\d+)-row wgmmas",
+         translate("CoreErrors", "BM = {bm} is not a multiple of {unit}: the cooperative schedule splits it between "
+                   "{consumers} consumer warpgroups of {rows}-row wgmmas")),
+        (r"(?P<tile>\S+) needs (?P<stage>\d+) B per stage; fewer than the 2 stages a TMA pipeline needs fit the "
+         r"(?P<limit>\d+) B of shared memory per block on (?P<gpu>\S+) \(with (?P<epilogue>\d+) B for the epilogue\)",
+         translate("CoreErrors", "{tile} needs {stage} B per stage; fewer than the 2 stages a TMA pipeline needs fit the "
+                   "{limit} B of shared memory per block on {gpu} (with {epilogue} B for the epilogue)")),
+        (r"(?P<stages>\d+) stages of (?P<tile>\S+) need (?P<need>\d+) B of shared memory per block "
+         r"\((?P<n>\d+) x \((?P<a>\d+) \+ (?P<b>\d+) \+ barriers\) \+ (?P<epilogue>\d+) B epilogue\), above the limit "
+         r"of (?P<limit>\d+) B on (?P<gpu>\S+)",
+         translate("CoreErrors", "{stages} stages of {tile} need {need} B of shared memory per block ({n} x ({a} + {b} + "
+                   "barriers) + {epilogue} B epilogue), above the limit of {limit} B on {gpu}")),
+        (r"a (?P<tile>\S+) consumer tile needs about (?P<regs>\d+) registers per consumer thread \((?P<acc>\d+) "
+         r"accumulators \+ (?P<frag>\d+) A fragment \+ (?P<other>\d+) other\), above the setmaxnreg budget of "
+         r"(?P<limit>\d+); use a smaller tile or the cooperative schedule",
+         translate("CoreErrors", "a {tile} consumer tile needs about {regs} registers per consumer thread ({acc} "
+                   "accumulators + {frag} A fragment + {other} other), above the setmaxnreg budget of {limit}; use a "
+                   "smaller tile or the cooperative schedule")),
+        (r"a (?P<tile>\S+) consumer tile needs about (?P<regs>\d+) registers per consumer thread \((?P<acc>\d+) "
+         r"accumulators \+ (?P<frag>\d+) A fragment \+ (?P<other>\d+) other\), above the setmaxnreg budget of "
+         r"(?P<limit>\d+); use a smaller tile",
+         translate("CoreErrors", "a {tile} consumer tile needs about {regs} registers per consumer thread ({acc} "
+                   "accumulators + {frag} A fragment + {other} other), above the setmaxnreg budget of {limit}; use a "
+                   "smaller tile")),
+        (r"(?P<tile>\d+x\d+) FP32 accumulators need (?P<cols>\d+) Tensor-Memory columns, above the (?P<limit>\d+) of "
+         r"an SM",
+         translate("CoreErrors", "{tile} FP32 accumulators need {cols} Tensor-Memory columns, above the {limit} of an SM")),
+        (r"(?P<wt>\d+x\d+) does not divide the (?P<tile>\d+x\d+) CTA tile",
+         translate("CoreErrors", "{wt} does not divide the {tile} CTA tile")),
+        (r"(?P<wt>\d+x\d+) is not multiples of (?P<unit>\d+x\d+) \((?P<shape>\S+)\)",
+         translate("CoreErrors", "{wt} is not multiples of {unit} ({shape})")),
+        (r"(?P<wt>\d+x\d+) is not a multiple of 32 outputs",
+         translate("CoreErrors", "{wt} is not a multiple of 32 outputs")),
+        (r"(?P<wt>\d+x\d+) warp tiles make (?P<n>\d+) warps per (?P<tile>\d+x\d+) tile, not the (?P<asked>\S+) asked for",
+         translate("CoreErrors", "{wt} warp tiles make {n} warps per {tile} tile, not the {asked} asked for")),
+        (r"(?P<wt>\d+x\d+) makes (?P<n>\d+) warps per CTA, above the limit of (?P<limit>\d+) \((?P<threads>\d+) "
+         r"threads\)",
+         translate("CoreErrors", "{wt} makes {n} warps per CTA, above the limit of {limit} ({threads} threads)")),
+        (r"(?P<n>\d+) warps cannot split the (?P<tile>\d+x\d+) tile into warp tiles that are multiples of "
+         r"(?P<unit>\d+x\d+); try a power of two up to (?P<max>\d+)",
+         translate("CoreErrors", "{n} warps cannot split the {tile} tile into warp tiles that are multiples of {unit}; "
+                   "try a power of two up to {max}")),
+        (r"(?P<n>\d+) warps cannot split the (?P<tile>\d+x\d+) tile into warp tiles; try a power of two up to "
+         r"(?P<max>\d+)",
+         translate("CoreErrors", "{n} warps cannot split the {tile} tile into warp tiles; try a power of two up to {max}")),
         (r"Q, K and V blocks of (?P<bq>\d+), (?P<bkv>\d+) and \d+ rows x (?P<d>\d+) x (?P<b>\d+) B need "
          r"(?P<need>\d+) B of shared memory per block, above the limit of (?P<limit>\d+) B on (?P<gpu>\S+)",
          translate("CoreErrors", "Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per "
@@ -91,12 +159,23 @@ def _patterns() -> list[tuple[str, str]]:
 
 def core_message(message: str | None) -> str | None:
     """``message`` (an ``InputError.message``) in the interface language; unknown messages unchanged."""
+    return translate_by_patterns(message, _patterns())
+
+
+def translate_by_patterns(message: str | None, patterns, translate_value=None) -> str | None:
+    """``message`` re-stated by the first (regex, template) of ``patterns`` that matches all of it.
+
+    ``translate_value(group, text)`` may translate a matched part (a name the core
+    puts into its sentence); a message no pattern matches comes back unchanged.
+    """
     if not message:
         return message
-    for rx, template in _patterns():
+    for rx, template in patterns:
         m = re.fullmatch(rx, message)  # re caches the compiled patterns
         if m:
             values = {k: v for k, v in m.groupdict().items() if k != "q"}
+            if translate_value is not None:
+                values = {k: ("" if v is None else translate_value(k, v)) for k, v in values.items()}
             try:
                 return template.format(**values)
             except (KeyError, IndexError, ValueError):  # a translator dropped or renamed a placeholder

@@ -1,13 +1,17 @@
 """The GEMM view's charts: the roofline, the time split, and bytes per memory level.
 
 * :class:`RooflinePlot` (log-log): a compute roof per data type the GPU supports
-  (the chosen one bold), the HBM and L2 bandwidth slopes, and the kernel at its
-  HBM and its L2 arithmetic intensity, at the predicted throughput.
+  (the chosen one bold), the HBM, L2 and shared-memory bandwidth slopes, the
+  kernel at its HBM, L2 and shared-memory arithmetic intensity at the predicted
+  throughput, and the roof that binds it (``plan_roofs``) at the model's rate.
 * :class:`TimeSplitView`: the predicted time split into Tensor Core (or FP32
   pipe) work at peak and everything else; the warp-instruction mix; each time
-  term of the model with the largest (the bound) marked in words.
-* :class:`LevelTrafficView`: bytes crossing each boundary HBM -> L2 -> shared ->
-  registers -> math units, their FLOP per byte and the reuse the tiling buys.
+  term of the model with the largest (the bound) marked in words, then what the
+  main loop does not hide (pipeline fill, epilogue).
+* :class:`LevelTrafficView`: bytes crossing each boundary of the path's way
+  (``LevelTraffic.path``: HBM -> L2 -> shared -> registers -> math units, or
+  shared -> Tensor Cores through descriptors on the wgmma path), their FLOP per
+  byte and the reuse the tiling buys ("—" where no operand is read).
 
 Colour never carries meaning alone: every line and bar has its words beside it.
 """
@@ -15,6 +19,7 @@ Colour never carries meaning alone: every line and bar has its words beside it.
 from __future__ import annotations
 
 import math
+import re
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
@@ -28,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.gemm import GemmPlan, Roofline, gemm_points
+from explorer.gemm import GemmPlan, Roofline, gemm_points, plan_roofs
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, SegmentBar
 from explorer.gui.common.numbers import bandwidth_text, count_text, figure, num, seconds_text, si_bytes, tflops_text, unit
@@ -37,26 +42,43 @@ from explorer.gui.common.theme import LIGHT, Theme
 
 HBM_COLOR = oi.VERMILLION
 L2_COLOR = oi.BLUISH_GREEN
+SHARED_COLOR = oi.ORANGE  # not sky blue: that is the chosen roof in the dark theme
 
 
 # ---------------------------------------------------------------------------
 # Roofline
 # ---------------------------------------------------------------------------
+SLOPE_STYLES = {"hbm": (HBM_COLOR, Qt.PenStyle.SolidLine), "l2": (L2_COLOR, Qt.PenStyle.DashLine),
+                "shared": (SHARED_COLOR, Qt.PenStyle.DashDotLine)}
+POINT_SYMBOLS = {"hbm": "o", "l2": "d", "shared": "s"}  # ● ◆ ■ in the caption
+BOUND_COLOR = oi.REDDISH_PURPLE
+
+
 class RooflinePlot(ThemedPlot):
-    """Attainable TFLOPS against FLOP/byte, both axes logarithmic."""
+    """Attainable TFLOPS against FLOP/byte, both axes logarithmic.
+
+    The datasheet roofs and the HBM, L2 and shared-memory slopes (``roofline``),
+    the kernel at its intensity against each of those levels, and the roof that
+    binds it at the rate the model uses (``plan_roofs``, ``bound=True``), drawn
+    thick in reddish purple and named.
+    """
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("gemm_roofline")
-        self.setMinimumSize(260, 200)
+        self.setMinimumSize(260, 140)  # a short plot rather than its legend and caption over it
         item = self.getPlotItem()
         item.setLogMode(x=True, y=True)
         item.showGrid(x=True, y=True, alpha=0.18)
         self.plan: GemmPlan | None = None
         self.roofline: Roofline | None = None
         self.point_xy: dict[str, tuple[float, float]] = {}  # level -> (FLOP/B, TFLOPS) of the kernel
+        self.slopes_drawn: dict[str, float] = {}  # level -> GB/s of each slope on screen
+        self.bound_roof: dict | None = None  # the plan_roofs entry drawn as the bound (None: it has no line)
+        self.roof_labels: dict[str, tuple] = {}  # compute roof label -> its anchor (above or below its line)
         self._label_font = QFont(self.font())
         self._label_font.setPointSizeF(self.font().pointSizeF() * 1.05)
+        self.legend_entries: list[tuple[str, str, Qt.PenStyle, bool]] = []  # (text, colour, line style, the bound)
         self.apply_theme(LIGHT)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -77,6 +99,9 @@ class RooflinePlot(ThemedPlot):
         self.addItem(item)
         return item
 
+    def slope_names(self) -> dict[str, str]:
+        return {"hbm": self.tr("HBM"), "l2": self.tr("L2"), "shared": self.tr("shared")}
+
     def show_plan(self, plan: GemmPlan, roof: Roofline) -> None:
         self.plan, self.roofline = plan, roof
         item = self.getPlotItem()
@@ -84,6 +109,7 @@ class RooflinePlot(ThemedPlot):
         t = self.theme
         points = {p.level: p for p in gemm_points(plan)}
         self.point_xy = {level: (p.intensity, p.tflops) for level, p in points.items()}
+        roofs = plan_roofs(plan)
         lo, hi = roof.intensity_range(1, 2)
         for p in points.values():
             lo, hi = min(lo, p.intensity / 4), max(hi, p.intensity * 4)
@@ -92,46 +118,137 @@ class RooflinePlot(ThemedPlot):
         slopes = {s.level: s for s in roof.slopes}
         y_lo = min(slopes["hbm"].gbs * 1e9 * lo / 1e12, min_roof / 10)
         y_lo = min([y_lo] + [p.tflops / 3 for p in points.values()])
-        y_hi = max_roof * 2.2
+        y_hi = max_roof * (2.2 if self.height() >= 260 else 3.5)  # room above the top roof for its name
 
-        # bandwidth slopes: from the left edge up to the highest roof
-        for level, color, style in (("hbm", HBM_COLOR, Qt.PenStyle.SolidLine),
-                                    ("l2", L2_COLOR, Qt.PenStyle.DashLine)):
+        # bandwidth slopes: from the left edge up to the highest roof, named in the legend under the plot
+        self.legend_entries = []
+        names = self.slope_names()
+        self.slopes_drawn = {}
+        for level in ("hbm", "l2", "shared"):
+            if level not in slopes:
+                continue
             s = slopes[level]
+            color, style = SLOPE_STYLES[level]
             bw = s.gbs * 1e9 / 1e12  # TFLOPS per (FLOP/B)
             x_top = max_roof / bw
             item.plot([lo, x_top], [bw * lo, max_roof], pen=pg.mkPen(color, width=2.5, style=style))
-            name = self.tr("HBM") if level == "hbm" else self.tr("L2")
-            x_label = lo * 1.6
-            self._text(f"{name} {bandwidth_text(s.gbs)}", x_label, bw * x_label * 1.15, (0.0, 1.0), color, True)
+            self.legend_entries.append((f"{names[level]} {bandwidth_text(s.gbs)}", color, style, False))
+            self.slopes_drawn[level] = s.gbs
 
-        # compute roofs, from where the steepest slope meets them; equal roofs share one label
-        steepest = max(s.gbs for s in roof.slopes) * 1e9 / 1e12
+        # compute roofs, from where the steepest slope drawn meets them; equal roofs share one label
+        steepest = max(self.slopes_drawn.values()) * 1e9 / 1e12
         by_value: dict[float, list] = {}
         for r in roof.roofs:
             by_value.setdefault(round(r.tflops, 3), []).append(r)
-        for value, roofs in sorted(by_value.items()):
-            chosen = any(r.dtype == plan.dtype for r in roofs)
+        self.bound_roof = next((r for r in roofs if r["bound"] and r["kind"] != "latency"), None)
+        self._roof_labels(plan, by_value, steepest, points, lo, hi, y_lo, y_hi)
+
+        # the roof that binds, at the rate the model uses (sustained clock, derated bandwidth)
+        b = self.bound_roof
+        if b is not None:  # the line, named in the legend under the plot
+            pen = pg.mkPen(BOUND_COLOR, width=5)
+            name = self.roof_names().get(b["term"], b["label"])
+            if b["kind"] == "compute":
+                x0 = min(p.intensity for p in points.values()) / 2.5
+                xs_, ys_ = [x0, hi], [b["peak_tflops"], b["peak_tflops"]]
+                rate = tflops_text(b["peak_tflops"])
+            else:
+                bw = b["gbs"] * 1e9 / 1e12
+                x1 = min(hi, max_roof / bw)
+                xs_, ys_ = [lo, x1], [bw * lo, bw * x1]
+                rate = bandwidth_text(b["gbs"])
+            item.plot(xs_, ys_, pen=pen)
+            self.legend_entries.append((self.tr("bound: {name}, {rate}").format(name=name, rate=rate), BOUND_COLOR,
+                                        Qt.PenStyle.SolidLine, True))
+
+        # the kernel: at its HBM (filled), L2 (hollow diamond) and shared-memory (hollow square) intensity
+        marker = t.text
+        xs = sorted(p.intensity for p in points.values())
+        y = points["hbm"].tflops
+        item.plot([xs[0], xs[-1]], [y, y], pen=pg.mkPen(marker, width=1, style=Qt.PenStyle.DotLine))
+        for level, p in points.items():
+            filled = level == "hbm"
+            item.plot([p.intensity], [p.tflops], pen=None, symbol=POINT_SYMBOLS.get(level, "o"),
+                      symbolSize=16 if filled else 14,
+                      symbolBrush=pg.mkBrush(marker if filled else t.plot_background),
+                      symbolPen=pg.mkPen(t.plot_background if filled else marker, width=2 if filled else 2.5))
+        hbm = points["hbm"]
+        self._text(self.tr("this GEMM"), hbm.intensity, hbm.tflops / 1.3, (0.5, 0.0), marker, True)
+        item.setXRange(math.log10(lo), math.log10(hi), padding=0.01)
+        item.setYRange(math.log10(y_lo), math.log10(y_hi), padding=0.01)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        plan = getattr(self, "plan", None)  # pyqtgraph resizes once before __init__ has set it
+        if event is not None and plan is not None and event.size().height() != event.oldSize().height():
+            self.show_plan(plan, self.roofline)  # the roof labels' room depends on the height
+
+    def _roof_labels(self, plan, by_value: dict, steepest: float, points: dict, lo, hi, y_lo, y_hi) -> None:
+        """Each compute roof's line and name; no name over another line, name or the kernel's points.
+
+        The chosen type's roof is named left of where its line starts (above the slopes, a corner nothing else
+        uses); the others at the right edge, above their line or else below it, or not at all when the roofs
+        crowd together on a small plot (their lines stay).
+        """
+        t, item = self.theme, self.getPlotItem()
+        # the plot area: the widget less its axes (the view box's own size lags a resize)
+        axis_h = item.getAxis("bottom").height() or 45.0
+        axis_w = item.getAxis("left").width() or 55.0
+        px_y = max(60.0, self.height() - axis_h - 12) / max(1e-9, math.log10(y_hi / y_lo))
+        px_x = max(80.0, self.width() - axis_w - 12) / max(1e-9, math.log10(hi / lo))
+        bold = QFont(self._label_font)
+        bold.setBold(True)
+        text_h = QFontMetrics(self._label_font).height()
+        taken = [(math.log10(v) * px_y - 2, math.log10(v) * px_y + 2) for v in by_value]  # (low, high) pixels
+        if self.bound_roof is not None and self.bound_roof["kind"] == "compute":
+            yb = math.log10(self.bound_roof["peak_tflops"]) * px_y
+            taken.append((yb - 4, yb + 4))
+        for p in points.values():
+            yp = math.log10(p.tflops) * px_y
+            taken.append((yp - 9 - text_h, yp + 9))  # the marker and "this GEMM" under it
+        top, bottom = math.log10(y_hi) * px_y, math.log10(y_lo) * px_y
+        taken += [(top - 2, top + 1e6), (bottom - 1e6, bottom + 2)]  # the plot's edges
+        self.roof_labels = {}
+        for value, group in sorted(by_value.items(), key=lambda kv: -kv[0]):
+            chosen = any(r.dtype == plan.dtype for r in group)
             color = t.curve if chosen else t.plot_foreground
             pen = pg.mkPen(color, width=3 if chosen else 1.2,
                            style=Qt.PenStyle.SolidLine if chosen else Qt.PenStyle.DotLine)
-            item.plot([value / steepest, hi], [value, value], pen=pen)
-            names = ", ".join(r.dtype.upper() for r in roofs)
-            self._text(f"{names}: {tflops_text(value)}", hi / 1.05, value, (1.0, 1.0), color, chosen)
+            start = value / steepest
+            item.plot([start, hi], [value, value], pen=pen)
+            y = math.log10(value) * px_y
+            if chosen:
+                text = f"{plan.dtype.upper()}: {tflops_text(value)}"
+                room = (math.log10(start / lo) * px_x) - 10
+                if QFontMetrics(bold).horizontalAdvance(text) <= room:
+                    self._text(text, start / 1.08, value, (1.0, 0.5), color, True)
+                    self.roof_labels[text] = "left"
+                    continue
+            else:
+                text = f"{', '.join(r.dtype.upper() for r in group)}: {tflops_text(value)}"
+            sides = (("above", (1.0, 1.0), (y + 3, y + text_h)), ("below", (1.0, 0.0), (y - text_h, y - 3)))
+            overlap = {side: sum(max(0.0, min(b, span[1]) - max(a, span[0])) for a, b in taken)
+                       for side, _anchor, span in sides}
+            side, anchor, span = min(sides, key=lambda c: overlap[c[0]])
+            if overlap[side] == 0 or chosen:  # the chosen roof is always named, where it covers least
+                taken.append(span)
+                self._text(text, hi / 1.05, value, anchor, color, chosen)
+                self.roof_labels[text] = side
 
-        # the kernel: at its HBM intensity (filled) and its L2 intensity (hollow)
-        hbm, l2 = points["hbm"], points["l2"]
-        marker = t.text
-        item.plot([l2.intensity, hbm.intensity], [hbm.tflops, hbm.tflops],
-                  pen=pg.mkPen(marker, width=1, style=Qt.PenStyle.DotLine))
-        item.plot([hbm.intensity], [hbm.tflops], pen=None, symbol="o", symbolSize=16,
-                  symbolBrush=pg.mkBrush(marker), symbolPen=pg.mkPen(t.plot_background, width=2))
-        item.plot([l2.intensity], [l2.tflops], pen=None, symbol="d", symbolSize=15,
-                  symbolBrush=pg.mkBrush(t.plot_background), symbolPen=pg.mkPen(marker, width=2.5))
-        self._text(self.tr("this GEMM"), hbm.intensity, hbm.tflops / 1.3, (0.5, 0.0), marker, True)
-        self._text(self.tr("L2"), l2.intensity / 1.2, l2.tflops, (1.0, 0.5), marker)
-        item.setXRange(math.log10(lo), math.log10(hi), padding=0.01)
-        item.setYRange(math.log10(y_lo), math.log10(y_hi), padding=0.01)
+    def legend_html(self) -> str:
+        """The slopes and the bound as a line of coloured entries (a label under the plot: never over a line)."""
+        marks = {Qt.PenStyle.SolidLine: "——", Qt.PenStyle.DashLine: "– –", Qt.PenStyle.DashDotLine: "–·–"}
+        return " &nbsp; ".join(
+            f'<span style="color:{color}"><b>{"━━" if bold else marks.get(style, "——")}</b></span>&nbsp;'
+            + (f"<b>{text}</b>" if bold else text.replace(" ", "&nbsp;"))  # the bound's long name may wrap
+            for text, color, style, bold in self.legend_entries)
+
+    def roof_names(self) -> dict[str, str]:
+        """``plan_roofs`` terms, as the bound's label on the plot names them."""
+        return {"tensor_core": self.tr("Tensor Cores (sustained)"), "fp32_pipe": self.tr("FP32 pipes (sustained)"),
+                "issue": self.tr("instruction issue"), "shared": self.tr("shared-memory bandwidth"),
+                "l2": self.tr("L2 bandwidth"), "hbm": self.tr("HBM bandwidth"),
+                "latency": self.tr("latency (memory in flight)")}
 
 
 # ---------------------------------------------------------------------------
@@ -190,6 +307,13 @@ class StackBar(SegmentBar):
         return f"{count_text(v)} {self.unit}".strip()
 
 
+def fit_or_wrap(label: QLabel, widest: int) -> None:
+    """``label`` on one line where its text fits in ``widest`` pixels, word-wrapped beyond (never wider)."""
+    label.setWordWrap(True)
+    natural = label.fontMetrics().horizontalAdvance(label.text())
+    label.setMinimumWidth(min(natural + 4, widest))
+
+
 def _legend_html(items: list[tuple[str, str]]) -> str:
     return " &nbsp; ".join(f'<span style="color:{c}">■</span>&nbsp;{name.replace(" ", "&nbsp;")}'
                            for name, c in items)
@@ -201,6 +325,7 @@ def _legend_html(items: list[tuple[str, str]]) -> str:
 INSTRUCTION_COLORS = {
     "mma": oi.BLUE, "ffma": oi.BLUE, "global_to_shared": oi.ORANGE, "shared_to_registers": oi.SKY_BLUE,
     "barrier": oi.REDDISH_PURPLE, "address_and_loop": oi.BLUISH_GREEN, "epilogue": oi.YELLOW,
+    "mma_sync": oi.VERMILLION,
 }
 OTHER_COLOR = "#9A9A9A"
 
@@ -229,7 +354,10 @@ class TimeSplitView(QGroupBox):
         self.terms = QGridLayout()
         self.terms.setHorizontalSpacing(8)
         self.terms.setVerticalSpacing(3)
-        self.term_rows: list[tuple[QLabel, Meter]] = []  # largest term first
+        self.term_rows: list[tuple[QLabel, Meter]] = []  # largest main-loop term first, then the overheads
+        self.overhead_title = QLabel(self)
+        self.overhead_title.setObjectName("gemm_overheads_title")
+        self.overhead_title.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setSpacing(4)
         layout.addWidget(self.time_bar)
@@ -250,7 +378,12 @@ class TimeSplitView(QGroupBox):
             "hbm": self.tr("HBM bandwidth"),
             "l2": self.tr("L2 bandwidth"),
             "latency": self.tr("latency (waves one after another)"),
+            "fill_and_epilogue": self.tr("pipeline fill and epilogue"),
         }
+
+    def overhead_names(self) -> dict[str, str]:
+        """``GemmPlan.overheads``: what the main loop does not hide."""
+        return {"pipeline_fill": self.tr("pipeline fill"), "epilogue": self.tr("epilogue")}
 
     def instruction_names(self) -> dict[str, str]:
         return {
@@ -258,6 +391,7 @@ class TimeSplitView(QGroupBox):
             "global_to_shared": self.tr("global → shared copies"),
             "shared_to_registers": self.tr("shared → register loads"), "barrier": self.tr("barriers"),
             "address_and_loop": self.tr("address math and loop"), "epilogue": self.tr("epilogue"),
+            "mma_sync": self.tr("MMA fences and waits"),
         }
 
     def show_plan(self, plan: GemmPlan) -> None:
@@ -278,33 +412,44 @@ class TimeSplitView(QGroupBox):
         segs = [(names.get(k, k), v, INSTRUCTION_COLORS.get(k, OTHER_COLOR)) for k, v in plan.instructions.items()]
         self.instr_bar.set_segments(segs, self.tr("warp-instructions"))
         self.instr_legend.setText(self.tr("Warp-instructions: ") + _legend_html([(n, c) for n, _v, c in segs]))
-        # the model's time terms: the largest is the bound
+        # the model's time terms: the largest is the bound; then what the main loop does not hide
         self.terms_title.setText(self.tr("<b>What limits the time</b> (the model's terms; the largest is the bound):"))
-        longest = max(plan.times.values())
-        tnames = self.term_names()
-        for row in range(len(plan.times), len(self.term_rows)):  # fewer terms than before: hide the rest
+        longest = max(list(plan.times.values()) + [sum(plan.overheads.values())])
+        tnames, onames = self.term_names(), self.overhead_names()
+        together = plan.bound_term == "fill_and_epilogue"
+        rows = [(key, tnames.get(key, key), seconds, key == plan.bound_term)
+                for key, seconds in sorted(plan.times.items(), key=lambda kv: -kv[1])]
+        rows += [(key, onames.get(key, key), seconds, together) for key, seconds in plan.overheads.items()]
+        self.overhead_title.setText(self.tr("<b>+ not hidden by the main loop</b> (added to the largest term):"))
+        for row in range(len(rows), len(self.term_rows)):  # fewer terms than before: hide the rest
             for w in self.term_rows[row]:
                 w.hide()
-        for row, (key, seconds) in enumerate(sorted(plan.times.items(), key=lambda kv: -kv[1])):
+        self.terms.removeWidget(self.overhead_title)
+        for row, (key, name, seconds, bound) in enumerate(rows):
+            grid_row = row + (1 if row >= len(plan.times) else 0)
             if row >= len(self.term_rows):
                 label, meter = QLabel(self), Meter(oi.SKY_BLUE, self, height=20)
                 meter.apply_theme(self.theme)
-                self.terms.addWidget(label, row, 0)
-                self.terms.addWidget(meter, row, 1)
                 self.term_rows.append((label, meter))
             label, meter = self.term_rows[row]
-            bound = key == plan.bound_term
-            label.setText(tnames.get(key, key))
+            self.terms.addWidget(label, grid_row, 0)
+            self.terms.addWidget(meter, grid_row, 1)
+            label.setText(name)
             label.setObjectName(f"gemm_term_{key}")
             meter.setObjectName(f"gemm_term_bar_{key}")
-            meter.color = oi.VERMILLION if bound else oi.SKY_BLUE
-            text = seconds_text(seconds) + ("  ← " + self.tr("the bound") if bound else "")
+            overhead = row >= len(plan.times)
+            meter.color = oi.VERMILLION if bound else (oi.YELLOW if overhead else oi.SKY_BLUE)
+            mark = self.tr("the bound (together)") if bound and overhead else self.tr("the bound")
+            text = seconds_text(seconds) + ("  ← " + mark if bound else "")
             meter.set_value(seconds / longest if longest else 0.0, text)
             f = QFont(label.font())
             f.setBold(bound)
             label.setFont(f)
+            fit_or_wrap(label, 170)
             label.show()
             meter.show()
+        self.terms.addWidget(self.overhead_title, len(plan.times), 0, 1, 2)
+        self.overhead_title.setVisible(bool(plan.overheads))
         self.terms.setColumnStretch(1, 1)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -340,7 +485,8 @@ class LevelTrafficView(QGroupBox):
         for col, (text, tip) in enumerate(zip(heads, tips)):
             label = QLabel(f"<b>{text}</b>", self)
             label.setToolTip(tip)
-            grid.addWidget(label, 0, col)
+            label.setWordWrap(True)  # a long heading wraps rather than widen the column
+            grid.addWidget(label, 0, col, Qt.AlignmentFlag.AlignBottom)
         self.rows: dict[str, dict[str, QWidget]] = {}
         self.footer = QLabel(self)
         self.footer.setObjectName("gemm_levels_footer")
@@ -354,14 +500,27 @@ class LevelTrafficView(QGroupBox):
         grid.setColumnStretch(1, 1)
         self.theme: Theme = LIGHT
 
-    def path_names(self) -> dict[str, str]:
-        return {"hbm": self.tr("HBM → L2"), "l2": self.tr("L2 → shared memory"),
-                "shared": self.tr("shared memory → registers"), "registers": self.tr("registers → math units")}
+    def place_names(self) -> dict[str, str]:
+        """The places and units ``LevelTraffic.path`` names (e.g. "shared memory -> Tensor Cores (descriptors)")."""
+        return {"HBM": self.tr("HBM"), "L2": self.tr("L2"), "shared memory": self.tr("shared memory"),
+                "registers": self.tr("registers"), "Tensor Cores": self.tr("Tensor Cores"),
+                "Tensor Memory": self.tr("Tensor Memory"), "FP32 pipes": self.tr("FP32 pipes"),
+                "descriptors": self.tr("descriptors"), "TMA": "TMA", "math units": self.tr("math units")}
+
+    def path_text(self, path: str) -> str:
+        """``LevelTraffic.path`` in the interface language, with arrows: "L2 -> shared memory (TMA)" -> "L2 → …"."""
+        names = self.place_names()
+        parts = []
+        for part in path.split(" -> "):
+            m = re.fullmatch(r"(.+?)(?: \((.+)\))?", part.strip())
+            base, note = m.group(1), m.group(2)
+            text = names.get(base, base)
+            if note:
+                text += f" ({names.get(note, note)})"
+            parts.append(text)
+        return " → ".join(parts)
 
     def show_plan(self, plan: GemmPlan) -> None:
-        names = self.path_names()
-        if plan.dtype != "fp32":
-            names["registers"] = self.tr("registers → Tensor Cores")
         biggest = max(t.bytes for t in plan.traffic)
         smallest = min(t.bytes for t in plan.traffic)
         lo = math.log10(max(1.0, smallest / 10))
@@ -374,18 +533,24 @@ class LevelTrafficView(QGroupBox):
                 row["bar"].apply_theme(self.theme)
                 for key in ("intensity", "reuse"):
                     row[key].setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                row["path"].setWordWrap(True)  # "shared memory → Tensor Cores (descriptors)" wraps in a narrow column
                 self.grid.addWidget(row["path"], r, 0)
                 self.grid.addWidget(row["bar"], r, 1)
                 self.grid.addWidget(row["intensity"], r, 2)
                 self.grid.addWidget(row["reuse"], r, 3)
                 self.rows[t.level] = row
-            row["path"].setText(names.get(t.level, t.path))
+            row["path"].setText(self.path_text(t.path))
+            fit_or_wrap(row["path"], 170)
             row["bar"].set_value((math.log10(t.bytes) - lo) / span, si_bytes(t.bytes))
             row["intensity"].setText(figure(t.intensity))
-            row["reuse"].setText(f"×{figure(t.reuse)}")
+            row["reuse"].setText(f"×{figure(t.reuse)}" if t.reuse > 0 else "—")
+            tip = self.tr("{path}: read {rd}, written {wr}. {note}").format(
+                path=self.path_text(t.path), rd=si_bytes(t.read_bytes), wr=si_bytes(t.write_bytes), note=t.note)
             for w in row.values():
-                w.setToolTip(self.tr("{path}: read {rd}, written {wr}. {note}").format(
-                    path=t.path, rd=si_bytes(t.read_bytes), wr=si_bytes(t.write_bytes), note=t.note))
+                w.setToolTip(tip)
+            if t.reuse <= 0:
+                row["reuse"].setToolTip(self.tr("No operand bytes are read here, so there is no reuse to count. "
+                                                "{tip}").format(tip=tip))
         self.footer.setText(self.tr(
             "Minimum HBM traffic (A and B read once, C written once): {min} → arithmetic intensity {ai} FLOP/byte. "
             "The model's HBM traffic: {hbm} (L2 hit rate of the tile loads {hit}).").format(

@@ -8,8 +8,11 @@
 * :class:`CoalescingView`: one warp-wide load at strides 1..32 — the bytes the
   threads use beside the whole 32-byte sectors that move (``coalescing_table``).
 * :class:`AttentionView`: naive attention vs a FlashAttention-style tiled kernel
-  for the sequence length and head size typed (``compare_attention``): HBM bytes,
-  FLOPs, arithmetic intensity, predicted time, and the assumptions behind them.
+  for the sequence length and head size typed (``compare_attention``): the bytes
+  through L2 (exact), the HBM bytes (modelled) and where the re-reads come from
+  (``reuse_level``), FLOPs, intensity, predicted time and what limits it (HBM,
+  L2, compute or the SFUs), a headline that names the reuse level, and the
+  assumptions behind them.
 
 The page follows the Explorer: each new simulation updates the live traffic and
 selects its GPU. Lessons set the attention inputs through ``apply_lesson_gemm``.
@@ -402,32 +405,42 @@ class AttentionView(QGroupBox, FieldTexts):
         for col, text in enumerate(heads):
             self.table.addWidget(QLabel(f"<b>{text}</b>", self), 0, col)
         self.row_names = {
-            "hbm": self.tr("HBM bytes (exact)"), "flops": self.tr("FLOPs"),
-            "intensity": self.tr("Arithmetic intensity"), "time": self.tr("Predicted time"),
+            "global": self.tr("Bytes through L2 (exact)"), "hbm": self.tr("HBM bytes (modelled)"),
+            "reuse": self.tr("Re-reads come from"), "flops": self.tr("FLOPs"),
+            "intensity": self.tr("FLOP per HBM byte"), "time": self.tr("Predicted time"),
             "bound": self.tr("Limited by"), "smem": self.tr("Shared memory per CTA"),
         }
+        row_tips = {
+            "global": self.tr("Every byte the SMs read from or write to global memory, all of which crosses L2: "
+                              "exact for the algorithm and its tiling (FlashAttention's IO accounting)."),
+            "hbm": self.tr("The part of those bytes that reaches device memory: a re-read is served by L2 when "
+                           "what it re-reads fits there. The predicted time uses these bytes."),
+            "reuse": self.tr("Where a kernel's second and later reads of the same data come from: L2 if it fits "
+                             "the usable L2, else HBM."),
+        }
         for r, (key, text) in enumerate(self.row_names.items(), start=1):
-            self.table.addWidget(QLabel(text, self), r, 0)
+            label = QLabel(text, self)
+            label.setToolTip(row_tips.get(key, ""))
+            self.table.addWidget(label, r, 0)
             for col, variant in enumerate(("naive", "flash", "ratio"), start=1):
                 cell = QLabel(self)
                 cell.setObjectName(f"attention_{key}_{variant}")
                 cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.table.addWidget(cell, r, col)
                 self.cells[(key, variant)] = cell
+        self.global_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
         self.bytes_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
         self.time_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
         bars = QGridLayout()
         bars.setHorizontalSpacing(8)
-        bars.addWidget(QLabel(self.tr("HBM bytes:"), self), 0, 0)
-        bars.addWidget(QLabel(self.tr("naive"), self), 0, 1)
-        bars.addWidget(self.bytes_bars[0], 0, 2)
-        bars.addWidget(QLabel(self.tr("flash"), self), 1, 1)
-        bars.addWidget(self.bytes_bars[1], 1, 2)
-        bars.addWidget(QLabel(self.tr("Time:"), self), 2, 0)
-        bars.addWidget(QLabel(self.tr("naive"), self), 2, 1)
-        bars.addWidget(self.time_bars[0], 2, 2)
-        bars.addWidget(QLabel(self.tr("flash"), self), 3, 1)
-        bars.addWidget(self.time_bars[1], 3, 2)
+        for row, (text, pair) in enumerate(((self.tr("Through L2:"), self.global_bars),
+                                            (self.tr("HBM bytes:"), self.bytes_bars),
+                                            (self.tr("Time:"), self.time_bars))):
+            bars.addWidget(QLabel(text, self), 2 * row, 0)
+            bars.addWidget(QLabel(self.tr("naive"), self), 2 * row, 1)
+            bars.addWidget(pair[0], 2 * row, 2)
+            bars.addWidget(QLabel(self.tr("flash"), self), 2 * row + 1, 1)
+            bars.addWidget(pair[1], 2 * row + 1, 2)
         bars.setColumnStretch(2, 1)
         self.verdict = QLabel(self)
         self.verdict.setObjectName("attention_verdict")
@@ -483,17 +496,29 @@ class AttentionView(QGroupBox, FieldTexts):
             self.show_comparison(ev.comparison)
         self.changed.emit()
 
+    def bound_names(self) -> dict[str, str]:
+        """``AttentionStep.bound`` values."""
+        return {"compute": self.tr("compute"), "sfu": self.tr("exp on the SFUs"), "memory": self.tr("HBM bandwidth"),
+                "l2": self.tr("L2 bandwidth")}
+
+    def reuse_names(self) -> dict[str, str]:
+        """``AttentionCost.reuse_level`` values."""
+        return {"l2": self.tr("L2"), "hbm": self.tr("HBM")}
+
     def show_comparison(self, c: AttentionComparison) -> None:
         self.comparison = c
         nv, fl = c.naive, c.flash
-        bound = {"compute": self.tr("compute"), "sfu": self.tr("exp on the SFUs"), "memory": self.tr("HBM bandwidth")}
+        bound = self.bound_names()
+        reuse = self.reuse_names()
 
         def put(key, naive, flash, ratio=""):
             self.cells[(key, "naive")].setText(naive)
             self.cells[(key, "flash")].setText(flash)
             self.cells[(key, "ratio")].setText(ratio)
 
+        put("global", si_bytes(nv.global_bytes), si_bytes(fl.global_bytes), "×" + num(c.global_reduction, 2))
         put("hbm", si_bytes(nv.hbm_bytes), si_bytes(fl.hbm_bytes), "×" + num(c.hbm_reduction, 2))
+        put("reuse", reuse.get(nv.reuse_level, nv.reuse_level), reuse.get(fl.reuse_level, fl.reuse_level))
         put("flops", flops_text(nv.flops), flops_text(fl.flops), "×" + num(nv.flops / fl.flops, 2))
         put("intensity", self.tr("{v} FLOP/B").format(v=num(nv.arithmetic_intensity, 1)),
             self.tr("{v} FLOP/B").format(v=num(fl.arithmetic_intensity, 1)),
@@ -503,26 +528,44 @@ class AttentionView(QGroupBox, FieldTexts):
         put("smem", self.tr("(its GEMMs' own tiling)"),
             self.tr("{b} (blocks of {q} and {kv} rows)").format(b=binary_bytes(fl.shared_bytes_per_block),
                                                                 q=c.block_q, kv=c.block_kv))
-        big = max(nv.hbm_bytes, fl.hbm_bytes)
-        self.bytes_bars[0].set_value(nv.hbm_bytes / big, si_bytes(nv.hbm_bytes))
-        self.bytes_bars[1].set_value(fl.hbm_bytes / big, si_bytes(fl.hbm_bytes))
-        slow = max(nv.predicted_seconds, fl.predicted_seconds)
-        self.time_bars[0].set_value(nv.predicted_seconds / slow, seconds_text(nv.predicted_seconds))
-        self.time_bars[1].set_value(fl.predicted_seconds / slow, seconds_text(fl.predicted_seconds))
-        self.verdict.setText(self.tr(
-            "At N = {n}, d = {d}: the FlashAttention-style kernel moves {r}× fewer HBM bytes and is predicted "
-            "{s}× faster on the {gpu}, for exactly the same result: the N × N scores S and probabilities P "
-            "({sp} each) never leave the chip.").format(
-            n=num(c.seq_len), d=c.head_dim, r=num(c.hbm_reduction, 1), s=num(c.speedup, 1), gpu=c.gpu,
-            sp=si_bytes(c.seq_len * c.seq_len * c.element_bytes)))
+        for pair, values, text in ((self.global_bars, (nv.global_bytes, fl.global_bytes), si_bytes),
+                                   (self.bytes_bars, (nv.hbm_bytes, fl.hbm_bytes), si_bytes),
+                                   (self.time_bars, (nv.predicted_seconds, fl.predicted_seconds), seconds_text)):
+            big = max(values)
+            for bar, v in zip(pair, values):
+                bar.set_value(v / big if big else 0.0, text(v))
+        self.verdict.setText(self.headline(c))
         items = "".join(f"<li>{a}</li>" for a in c.assumptions + c.notes)
         self.assumptions.setText(self.tr("<b>Assumptions</b> (bytes and FLOPs are exact; times are estimates):")
                                  + f"<ul style='margin-left: 12px; -qt-list-indent: 0;'>{items}</ul>")
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
-        for m in self.bytes_bars + self.time_bars:
+        for m in self.global_bars + self.bytes_bars + self.time_bars:
             m.apply_theme(theme)
+
+    def headline(self, c: AttentionComparison) -> str:
+        """Bytes (exact through L2, modelled at HBM, with where the re-reads come from), time and bound."""
+        nv, fl = c.naive, c.flash
+        bound = self.bound_names()
+        head = self.tr("At N = {n}, d = {d} the FlashAttention-style kernel moves {g}× fewer bytes through L2 "
+                       "({gf} vs {gn}, exact): the N × N scores S and probabilities P ({sp} each) never leave the "
+                       "chip.").format(n=num(c.seq_len), d=c.head_dim, g=num(c.global_reduction, 1),
+                                       gf=si_bytes(fl.global_bytes), gn=si_bytes(nv.global_bytes),
+                                       sp=si_bytes(c.seq_len * c.seq_len * c.element_bytes))
+        if fl.reuse_level == "l2":
+            hbm = self.tr("Its K/V re-reads come from L2 (K and V of the heads in flight fit there), so HBM sees "
+                          "{r}× fewer bytes ({hf} vs {hn}, modelled).").format(
+                r=num(c.hbm_reduction, 1), hf=si_bytes(fl.hbm_bytes), hn=si_bytes(nv.hbm_bytes))
+        else:
+            hbm = self.tr("Its K/V re-reads come from HBM (they do not fit the L2), so HBM sees the same {r}× "
+                          "fewer bytes ({hf} vs {hn}).").format(
+                r=num(c.hbm_reduction, 1), hf=si_bytes(fl.hbm_bytes), hn=si_bytes(nv.hbm_bytes))
+        time = self.tr("Predicted {tf}, limited by {bf}, against {tn}, limited by {bn}: {s}× faster on the "
+                       "{gpu}, for exactly the same result.").format(
+            tf=seconds_text(fl.predicted_seconds), bf=bound.get(fl.bound, fl.bound),
+            tn=seconds_text(nv.predicted_seconds), bn=bound.get(nv.bound, nv.bound), s=num(c.speedup, 1), gpu=c.gpu)
+        return f"{head} {hbm} {time}"
 
 
 # ---------------------------------------------------------------------------

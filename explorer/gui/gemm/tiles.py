@@ -409,6 +409,7 @@ class TilePanel(QWidget):
         self.title = QLabel(self)
         self.title.setObjectName("gemm_tiles_title")
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title.setWordWrap(True)  # wraps rather than hide under the colour choice in a narrow column
         self.color_by = QComboBox(self)
         self.color_by.setObjectName("gemm_color_by")
         self.color_by.addItem(self.tr("Colour by wave"), "wave")
@@ -440,6 +441,7 @@ class TilePanel(QWidget):
         self.wave_label = QLabel(self)
         self.wave_label.setObjectName("gemm_wave_label")
         self.wave_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.wave_label.setWordWrap(True)
 
         head = QHBoxLayout()
         head.addWidget(self.title, 1)

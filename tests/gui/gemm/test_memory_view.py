@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from PySide6.QtGui import QColor, QImage
 
 from explorer.gemm import coalescing_table, compare_attention, flash_hbm_bytes, memory_hierarchy, naive_hbm_bytes
 from explorer.gui.common import palette as oi
@@ -14,21 +12,13 @@ from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
 from explorer.lessons import get_lesson
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
+from tests.gui.gemm.pixels import count_color
 from tests.gui.support import RUN_TIMEOUT, show_page, wait_run
 
 
 @pytest.fixture
 def page(window, qtbot) -> MemoryPage:
     return show_page(window, qtbot, "memory")
-
-
-def count_color(widget, hex_color: str, tol: int = 4) -> int:
-    """Pixels of the widget's image within ``tol`` of the colour."""
-    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
-    arr = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine() // 4, 4)[:, : img.width()]
-    e = QColor(hex_color)
-    bgr = np.array([e.blue(), e.green(), e.red()], np.int16)
-    return int((np.abs(arr[..., :3].astype(np.int16) - bgr) <= tol).all(axis=-1).sum())
 
 
 def test_hierarchy_rows_show_the_cores_figures_drawn(page):
@@ -173,3 +163,43 @@ def test_memory_inputs_survive_a_restart(qtbot, settings, light_theme):
     m2 = second.views["memory"]
     assert m2.attention.raw_values() == {"seq_len": "2048", "head_dim": "64"}
     assert m2.attention.comparison.dtype == "bf16" and m2.coalescing.width_box.currentData() == 16
+
+
+def test_attention_bytes_time_and_bound_agree_and_the_headline_names_the_reuse_level(page):
+    a = page.attention
+    a.set_inputs({"seq_len": "4096", "head_dim": "128"}, "fp16")
+    c = a.comparison
+    n, d, b = 4096, 128, 2
+    # through L2, exact: naive (4·N·d + 4·N²)·2 B; flash N·d·(2 + 2·ceil(N/128))·2 B + 4·N (logsumexp)
+    assert c.naive.global_bytes == (4 * n * d + 4 * n * n) * b == 138_412_032
+    assert c.flash.global_bytes == n * d * (2 + 2 * 32) * b + 4 * n == 69_222_400
+    assert a.cells[("global", "naive")].text() == "138 MB" and a.cells[("global", "flash")].text() == "69.2 MB"
+    assert a.cells[("global", "ratio")].text() == "×2.00"
+    # HBM, modelled: K and V of the head in flight stay in L2, so HBM sees Q, K, V and O once (+ logsumexp)
+    assert c.flash.reuse_level == "l2" and c.flash.hbm_bytes == 4 * n * d * b + 4 * n
+    assert a.cells[("hbm", "flash")].text() == "4.21 MB" and a.cells[("reuse", "flash")].text() == "L2"
+    assert a.cells[("reuse", "naive")].text() == "HBM"  # S and P (33.6 MB each) do not fit the usable 25 MiB
+    # the time is the largest of the kernel's terms, and the bound names it: flash at 3.0 TB/s would need
+    # 4.21 MB / 3.015 TB/s = 1.4 µs for its HBM bytes, far below its 10.4 µs of math
+    assert c.flash.hbm_bytes / (3350e9 * 0.9) < c.flash.predicted_seconds
+    assert a.cells[("bound", "flash")].text() == "compute" and a.cells[("time", "flash")].text() == "10.4 µs"
+    text = a.verdict.text()
+    assert "2.0× fewer bytes through L2 (69.2 MB vs 138 MB, exact)" in text
+    assert "Its K/V re-reads come from L2" in text and "32.9× fewer bytes (4.21 MB vs 138 MB, modelled)" in text
+    assert "Predicted 10.4 µs, limited by compute, against 45.9 µs, limited by HBM bandwidth: 4.4× faster" in text
+    assert "fewer HBM bytes" not in text  # the old headline's claim without its reuse level
+    assert a.global_bars[1].fraction == pytest.approx(c.flash.global_bytes / c.naive.global_bytes)
+    # too long for L2: the re-reads come from HBM, and the headline says so
+    a.set_inputs({"seq_len": "65536", "head_dim": "128"}, "fp16")
+    c = a.comparison
+    assert c.flash.reuse_level == "hbm" and c.flash.hbm_bytes == c.flash.global_bytes
+    assert "Its K/V re-reads come from HBM" in a.verdict.text()
+    assert a.cells[("reuse", "flash")].text() == "HBM"
+
+
+def test_an_l2_bound_kernel_is_named(page):
+    page.set_gpu("B200")
+    a = page.attention
+    a.set_inputs({"seq_len": "1024", "head_dim": "128"}, "fp16")
+    assert a.comparison.flash.bound == "l2"
+    assert a.cells[("bound", "flash")].text() == "L2 bandwidth" and "limited by L2 bandwidth" in a.verdict.text()

@@ -1,0 +1,87 @@
+"""The GEMM model's sentences in the interface language, checked against the real model's output.
+
+Every plan below runs the core (``plan_gemm``); a reworded core sentence that no
+pattern recognises fails here instead of appearing in English in a Russian lecture.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from explorer.gemm import plan_gemm
+from explorer.gui.gemm.model_texts import bound_reason_text, difference_text, note_text
+from explorer.gui.shell.i18n import install_translators
+
+CYRILLIC = re.compile("[а-яА-Я]")
+
+# (gpu, m, n, k, dtype, knobs): every path, and a plan for each bound term the model can name
+PLANS = [
+    ("H100", 4096, 4096, 4096, "bf16", {}),  # wgmma, Tensor Cores
+    ("H100", 8192, 8192, 64, "bf16", {}),  # wgmma, HBM
+    ("H100", 4096, 4096, 4096, "bf16", {"path": "mma.sync"}),  # mma.sync on Hopper, L2
+    ("A100", 4096, 4096, 4096, "bf16", {}),  # mma.sync, Tensor Cores
+    ("B200", 4096, 4096, 4096, "bf16", {}),  # tcgen05, L2
+    ("B200", 256, 256, 8192, "bf16", {"path": "mma.sync"}),  # shared memory
+    ("H100", 4096, 4096, 4096, "fp32", {}),  # SIMT, issue
+    ("V100", 4096, 4096, 4096, "fp16", {}),  # LDG + STS
+    ("H100", 4096, 4096, 4096, "tf32", {"path": "mma.sync"}),  # m16n8k8: "simulated as that many"
+    ("A100", 128, 128, 64, "bf16", {}),  # a short K loop: fill and epilogue
+    ("A100", 1024, 1024, 8192, "fp16", {"stages": 1}),  # nothing in flight: latency
+    ("H100", 4096, 4096, 4096, "bf16", {"tile": "64x256x64"}),  # the pingpong note
+    ("A100", 896, 4864, 4096, "fp16", {"tile": "128x256x64"}),  # the warps note
+    ("H100", 3968, 4096, 4096, "bf16", {}),  # 31 tile rows: the cluster padding note
+]
+
+
+def plans():
+    return [plan_gemm(g, m, n, k, dt, **kw) for g, m, n, k, dt, kw in PLANS]
+
+
+@pytest.fixture
+def russian(qapp):
+    install_translators(qapp, "ru")
+    yield
+    install_translators(qapp, "en")
+
+
+def test_the_plans_cover_every_bound_and_note():
+    ps = plans()
+    assert {p.bound_term for p in ps} == {"tensor_core", "hbm", "l2", "shared", "issue", "fill_and_epilogue",
+                                          "latency"}
+    notes = " ".join(n for p in ps for n in p.notes)
+    for part in ("warps do not suit", "pingpong schedule", "cluster pads"):
+        assert part in notes, part
+
+
+def test_english_is_the_cores_own_words(qapp):
+    install_translators(qapp, "en")
+    for p in plans():
+        assert bound_reason_text(p.bound_reason) == p.bound_reason
+        for note in p.notes:
+            assert note_text(note) == note
+        for d in p.simulation_differences:
+            # two deliberate rewordings for the window: the unit symbol, and no JSON key in a sentence
+            expected = d.replace(" us of", " µs of").replace(
+                "with mainloop_at_simulator_clock", "with the model's main loop at the simulator's clock")
+            assert difference_text(d) == expected
+
+
+def test_russian_keeps_every_number(russian):
+    for p in plans():
+        texts = [(p.bound_reason, bound_reason_text(p.bound_reason))]
+        texts += [(n, note_text(n)) for n in p.notes]
+        texts += [(d, difference_text(d)) for d in p.simulation_differences]
+        for english, shown in texts:
+            assert shown != english and CYRILLIC.search(shown), f"no Russian pattern for {english!r}"
+            for number in re.findall(r"\d+", english):
+                assert number in shown, f"{number} lost in {shown!r}"
+
+
+def test_a_sentence_no_pattern_knows_is_shown_as_written(russian):
+    assert bound_reason_text("Something new: it happened.") == "Something new: it happened."
+    assert difference_text("a new difference") == "a new difference"
+    p = plans()[0]
+    odd = p.bound_reason.replace("take longer than moving their data", "are slow")
+    assert bound_reason_text(odd) == odd  # the whole English sentence, not half a translation
