@@ -113,13 +113,14 @@ class Function:
         return self.instructions[: last + 1]
 
 
-def split_operands(text: str) -> list[str]:
-    """Operands at the top level of ``text`` (commas inside [], {} and () do not split)."""
+def split_operands(text: str, opening: str = "[{(", closing: str = "]})") -> list[str]:
+    """Operands at the top level of ``text`` (commas inside [], {} and () do not split; other
+    bracket pairs on request: C parameter lists also nest <>)."""
     out, depth, cur = [], 0, []
     for ch in text:
-        if ch in "[{(":
+        if ch in opening:
             depth += 1
-        elif ch in "]})":
+        elif ch in closing:
             depth -= 1
         if ch == "," and depth == 0:
             out.append("".join(cur).strip())

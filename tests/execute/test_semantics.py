@@ -230,6 +230,10 @@ def test_fmnmx_nan_and_fsetp_ordering():
     assert not w.p("P0", 0) and w.p("P1", 0)  # PTX setp: ordered compares false with NaN, unordered true
     w.run("FSETP.NEU.AND P2, PT, R1, R1, PT")
     assert w.p("P2", 0)
+    w.set("R1", 3.0).run("FSET.BF.GT.AND R3, R1, R2, PT")  # PTX set.gt.f32.f32: 1.0f when true (.BF)
+    assert w.f("R3") == 1.0
+    w.run("FSET.BF.LT.AND R3, R1, R2, PT")
+    assert w.r("R3", 0) == 0
 
 
 @pytest.mark.parametrize("fn,x,want", [("RCP", 4.0, 0.25), ("RSQ", 4.0, 0.5), ("EX2", 3.0, 8.0), ("LG2", 8.0, 3.0),

@@ -779,26 +779,22 @@ def alu(code, i, op, E, w, R, P, UR, UP, ctx, wcount, total, sc):
                 if f2 == 1:
                     a, b = flush32(a), flush32(b)
                 sc[res, lane] = _bits_f32(_fminmax(a, b, sc[SC_PRED + 3, lane] != 0))
-    elif op == E_FSETP:
+    elif op == E_FSETP or op == E_FSET:  # FSETP Pd, Pq, a, b, Pc / FSET Rd, a, b, Pc
+        ka = 2 if op == E_FSETP else 1
+        ma = code[i, C_OPND + 4 * ka + 2]
+        mb = code[i, C_OPND + 4 * ka + 6]
         for lane in range(32):
             if (E >> lane) & 1:
-                a = fmod32(sc[SC_RAW + 2, lane], m2)
-                b = fmod32(sc[SC_RAW + 3, lane], m3)
+                a = fmod32(sc[SC_RAW + ka, lane], ma)
+                b = fmod32(sc[SC_RAW + ka + 1, lane], mb)
                 if f3 == 1:
                     a, b = flush32(a), flush32(b)
-                p, q = _float_cmp_set(a, b, f1, f2, sc[SC_PRED + 4, lane] != 0)
+                p, q = _float_cmp_set(a, b, f1, f2, sc[SC_PRED + ka + 2, lane] != 0)
                 sc[SC_P0, lane] = 1 if p else 0
                 sc[SC_P1, lane] = 1 if q else 0
-        preds, pk0, pk1, dst = 2, 0, 1, -1
-    elif op == E_FSET:
-        for lane in range(32):
-            if (E >> lane) & 1:
-                a = fmod32(sc[SC_RAW + 1, lane], m1)
-                b = fmod32(sc[SC_RAW + 2, lane], m2)
-                if f3 == 1:
-                    a, b = flush32(a), flush32(b)
-                p, _q = _float_cmp_set(a, b, f1, f2, sc[SC_PRED + 3, lane] != 0)
                 sc[res, lane] = (0x3F800000 if f4 == 1 else M32) if p else 0
+        if op == E_FSETP:
+            preds, pk0, pk1, dst = 2, 0, 1, -1
     elif op == E_MUFU:
         for lane in range(32):
             if (E >> lane) & 1:

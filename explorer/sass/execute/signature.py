@@ -135,20 +135,9 @@ def _matching(text: str, start: int, open_: str, close: str) -> int:
 
 
 def _split_top(text: str) -> list[str]:
-    out, depth, cur = [], 0, []
-    for ch in text:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur))
-    return out
+    from explorer.sass.listing import split_operands
+
+    return split_operands(text, "(<[{", ")>]}")
 
 
 def declarations(source: str) -> list[Declared]:
