@@ -1643,6 +1643,22 @@ def _release(w, state, x, lst, larg, lpc, B):
 
 
 @njit
+def _wait(w, i, M, E, state, arg, lst, larg, lpc, wrow, wmask, wdiv, B):
+    """The group's lanes in E start waiting at row i (BSYNC on barrier ``arg``, or WARPSYNC for mask
+    ``arg``); the others go past it; the warp then issues for whichever lanes are ready."""
+    _writeback(w, lpc, wrow, wmask)
+    for lane in range(32):
+        if (M >> lane) & 1:
+            if (E >> lane) & 1:
+                lst[w, lane] = state
+                larg[w, lane] = arg
+            else:
+                lpc[w, lane] = i + 1
+    _release(w, state, arg, lst, larg, lpc, B)
+    _select(w, lst, lpc, wrow, wmask, wdiv)
+
+
+@njit
 def _release_all(w, lst, larg, lpc, B):
     for x in range(16):
         _release(w, L_BSYNC, x, lst, larg, lpc, B)
@@ -1911,31 +1927,13 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                     if E != 0:
                         need = np.int64(B[w, x]) & _live(lst, w)
                         if need & ~E != 0:  # some lanes of Bx are elsewhere: these wait for them
-                            _writeback(w, lpc, wrow, wmask)
-                            for lane in range(32):
-                                if (M >> lane) & 1:
-                                    if (E >> lane) & 1:
-                                        lst[w, lane] = L_BSYNC
-                                        larg[w, lane] = x
-                                    else:
-                                        lpc[w, lane] = i + 1
-                            _release(w, L_BSYNC, x, lst, larg, lpc, B)
-                            _select(w, lst, lpc, wrow, wmask, wdiv)
+                            _wait(w, i, M, E, L_BSYNC, x, lst, larg, lpc, wrow, wmask, wdiv, B)
                             advance = False
                 elif op == E_WARPSYNC:
                     if E != 0:
                         mk = _int(code, i, 0, w, _first_lane(E), R, UR) & _live(lst, w)
                         if mk & ~M != 0:
-                            _writeback(w, lpc, wrow, wmask)
-                            for lane in range(32):
-                                if (M >> lane) & 1:
-                                    if (E >> lane) & 1:
-                                        lst[w, lane] = L_WARPSYNC
-                                        larg[w, lane] = mk
-                                    else:
-                                        lpc[w, lane] = i + 1
-                            _release(w, L_WARPSYNC, 0, lst, larg, lpc, B)
-                            _select(w, lst, lpc, wrow, wmask, wdiv)
+                            _wait(w, i, M, E, L_WARPSYNC, mk, lst, larg, lpc, wrow, wmask, wdiv, B)
                             advance = False
                 elif op == E_BAR:
                     if E != 0:
