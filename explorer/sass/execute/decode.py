@@ -355,6 +355,14 @@ def _n(r: Row, k: int) -> None:
         raise Unsupported(f"expected {k} operands")
 
 
+def _slots(r: Row, code: int, n: int, unif: bool) -> None:
+    """The common form: ``code`` with the first ``n`` operands in slots 0..n-1 (the destination first)."""
+    _n(r, n)
+    r.op(code, unif)
+    for k in range(n):
+        r.slot(k, r.ops[k])
+
+
 def d_nop(r: Row, unif: bool) -> None:
     r.op(isa.E_NOP)
 
@@ -409,11 +417,7 @@ def d_iadd3(r: Row, unif: bool) -> None:
 
 def d_iadd(r: Row, unif: bool) -> None:
     # VIADD Rd, a, b (Hopper+: integer add, CBU) ; IADD32I Rd, a, imm
-    _n(r, 3)
-    r.op(isa.E_IADD, unif)
-    r.slot(0, r.ops[0])
-    r.slot(1, r.ops[1])
-    r.slot(2, r.ops[2])
+    _slots(r, isa.E_IADD, 3, unif)
     if len(r.ops) > 3:
         raise Unsupported("VIADD with a third operand")
 
@@ -537,10 +541,7 @@ def d_shf(r: Row, unif: bool) -> None:
     # (c the high word) by s; the result is the low word, or the high word with .HI; the count
     # is clamped (32 or 64 by type) unless .W wraps it (CBU: funnel shift; PTX shf.l/shf.r
     # .clamp/.wrap; 64-bit types: PTX shl/shr.b64 lowered to a pair of SHF).
-    _n(r, 4)
-    r.op(isa.E_SHF, unif)
-    for k in range(4):
-        r.slot(k, r.ops[k])
+    _slots(r, isa.E_SHF, 4, unif)
     r.set(C_F1, 1 if "R" in r.mods else 0)
     t = 0
     for m, code in (("U32", 0), ("S32", 1), ("U64", 2), ("S64", 3)):
@@ -615,26 +616,18 @@ def d_prmt(r: Row, unif: bool) -> None:
     mode = [m for m in r.ins.modifiers if m in ("F4E", "B4E", "RC8", "ECL", "ECR", "RC16")]
     if mode:
         raise Unsupported(f"the byte-permute mode {mode[0]}")
-    r.op(isa.E_PRMT, unif)
-    for k in range(4):
-        r.slot(k, r.ops[k])
+    _slots(r, isa.E_PRMT, 4, unif)
 
 
 def d_bmsk(r: Row, unif: bool) -> None:
     # BMSK Rd, pos, width: a mask of `width` ones from bit `pos` (CBU; PTX bmsk.clamp/.wrap)
-    _n(r, 3)
-    r.op(isa.E_BMSK, unif)
-    for k in range(3):
-        r.slot(k, r.ops[k])
+    _slots(r, isa.E_BMSK, 3, unif)
     r.set(C_F4, int("W" in r.mods))
 
 
 def d_sgxt(r: Row, unif: bool) -> None:
     # SGXT[.U32] Rd, a, bits: sign- (or zero-) extend the low `bits` bits (CBU; PTX szext)
-    _n(r, 3)
-    r.op(isa.E_SGXT, unif)
-    for k in range(3):
-        r.slot(k, r.ops[k])
+    _slots(r, isa.E_SGXT, 3, unif)
     r.set(C_F2, int("U32" in r.mods))
     r.set(C_F4, int("W" in r.mods))
 
@@ -1092,10 +1085,7 @@ def d_ldc(r: Row, unif: bool) -> None:
 
 
 def d_iabs(r: Row, unif: bool) -> None:
-    _n(r, 2)
-    r.op(isa.E_IABS, unif)
-    r.slot(0, r.ops[0])
-    r.slot(1, r.ops[1])
+    _slots(r, isa.E_IABS, 2, unif)
 
 
 def d_iscadd(r: Row, unif: bool) -> None:
