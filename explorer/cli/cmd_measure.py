@@ -75,6 +75,9 @@ def run(args) -> int:
             scenario = load_scenario_arg(args.scenario)
             if args.overrides:
                 scenario = scenario.with_overrides(args.overrides)
+            if scenario.kernel is not None:  # measure launches generated kernels only, for now
+                raise InputError("kernel", "measure runs the scenario's generated kernel; a [kernel] scenario's own "
+                                           "kernel is not measured yet (warp-explorer execute runs it on the CPU)")
             if args.dry_run:
                 return _dry_run(args, scenario)
             from explorer.gpu.measure import MeasureOptions, measure

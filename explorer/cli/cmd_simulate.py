@@ -11,6 +11,9 @@ def register(sub) -> None:
     add_scenario_arguments(p)
     p.add_argument("--json", action="store_true", help="print the summary metrics as JSON")
     p.add_argument("--out", metavar="FILE.npz", help="write per-cycle arrays (launched, resident, eligible, issued, ...)")
+    from explorer.cli.cmd_execute import add_dump_argument
+
+    add_dump_argument(p)  # [kernel] scenarios: the buffers after (and before) the kernel
     p.set_defaults(func=run)
 
 
@@ -20,6 +23,15 @@ def run(args) -> int:
     from explorer.sim.stream import compose
 
     scenario = load_scenario_arg(args.scenario).with_overrides(args.overrides)
+    if scenario.kernel is not None:  # the user's own kernel: executed lane by lane (explorer.sass.execute)
+        from explorer.cli.cmd_execute import run_scenario
+
+        if args.out:
+            raise InputError("--out", "per-cycle arrays need the timing engine, which does not run [kernel] "
+                                      "scenarios yet; use --dump-buffers for the buffers")
+        return run_scenario(scenario, args, command="simulate")
+    if args.dump_buffers:
+        raise InputError("--dump-buffers", "only a [kernel] scenario has buffers")
     if args.out is not None:
         from explorer.atomic import check_target
 

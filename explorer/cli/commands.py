@@ -13,6 +13,7 @@ COMMAND_MODULES = [
     "explorer.cli.cmd_occupancy",
     "explorer.cli.cmd_simulate",
     "explorer.cli.cmd_program",
+    "explorer.cli.cmd_execute",
     "explorer.cli.cmd_bench",
     "explorer.cli.cmd_gemm",
     "explorer.cli.cmd_compile",

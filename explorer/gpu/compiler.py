@@ -194,7 +194,8 @@ def _define_options(defines: list[tuple[str, str | None]]) -> list[str]:
 
 
 def _compile_nvrtc(source: str, kernel: str, arch: str, maxrregcount: int | None,
-                   defines: list[tuple[str, str | None]], include_dirs: list[str], display: str):
+                   defines: list[tuple[str, str | None]], include_dirs: list[str], display: str,
+                   line_info: bool = False):
     nvrtc = _nvrtc_module()
     major, minor = nvrtc_version()
     supported = nvrtc_supported_archs()
@@ -204,6 +205,8 @@ def _compile_nvrtc(source: str, kernel: str, arch: str, maxrregcount: int | None
     opts = [f"--gpu-architecture={arch}", "--ptxas-options=-v"]
     if maxrregcount is not None:
         opts.append(f"--maxrregcount={int(maxrregcount)}")
+    if line_info:
+        opts.append("--generate-line-info")
     opts += _define_options(defines) + [f"-I{d}" for d in include_dirs]
     if "#include" in source:  # users' kernels: let <cuda_fp16.h> and friends resolve
         opts += [f"-I{d}" for d in cuda_include_dirs()]
@@ -277,7 +280,7 @@ def nvcc_version(nvcc: str) -> str:
 
 
 def _compile_nvcc(source: str, arch: str, maxrregcount: int | None, defines: list[tuple[str, str | None]],
-                  include_dirs: list[str], display: str):
+                  include_dirs: list[str], display: str, line_info: bool = False):
     """nvcc in a private folder, where every name it pastes into its ``sh`` commands is one of ours."""
     nvcc = find_tool("nvcc")
     if nvcc is None:
@@ -288,6 +291,9 @@ def _compile_nvcc(source: str, arch: str, maxrregcount: int | None, defines: lis
         cmd = [nvcc, "-cubin", f"-arch={arch}", "-Xptxas", "-v"]
         if maxrregcount is not None:
             cmd.append(f"--maxrregcount={int(maxrregcount)}")
+            shown.append(cmd[-1])
+        if line_info:
+            cmd.append("-lineinfo")
             shown.append(cmd[-1])
         if defines:  # a header of #define lines instead of -D (nvcc would paste the values into sh)
             lines = [f"#define {n} 1" if v is None else f"#define {n} {v}" for n, v in defines]
@@ -321,6 +327,14 @@ def _compile_nvcc(source: str, arch: str, maxrregcount: int | None, defines: lis
     return cubin, None, log, f"nvcc {nvcc_version(nvcc)}", shown
 
 
+class UnknownKernel(InputError):
+    """No kernel of that name in the compiled file; ``kernels`` lists the cubin's symbols."""
+
+    def __init__(self, field: str, message: str, kernels: list[str]):
+        super().__init__(field, message)
+        self.kernels = list(kernels)
+
+
 def match_kernel(names: list[str], wanted: str) -> str:
     """The cubin symbol for a kernel asked for by its source name (plain or Itanium-mangled)."""
     if wanted in names:
@@ -332,7 +346,7 @@ def match_kernel(names: list[str], wanted: str) -> str:
         return hits[0]
     if len(hits) > 1:
         raise InputError("--kernel", f"{wanted!r} matches several kernels ({', '.join(hits)}); give the mangled name")
-    raise InputError("--kernel", f"no kernel named {wanted!r}; kernels: {', '.join(names) or 'none'}")
+    raise UnknownKernel("--kernel", f"no kernel named {wanted!r}; kernels: {', '.join(names) or 'none'}", names)
 
 
 # -- public -------------------------------------------------------------------------------
@@ -365,11 +379,13 @@ def compile_source(
     defines: list[str] | tuple[str, ...] = (),
     include_dirs: list[str] | tuple[str, ...] = (),
     filename: str = SOURCE_NAME,
+    line_info: bool = False,
 ) -> CompileResult:
     """Compile ``source`` for ``arch`` and read ``kernel``'s registers, shared memory, spills, barriers.
 
     ``defines`` are ``NAME`` or ``NAME=VALUE`` (as ``-D``), ``include_dirs`` folders (as
-    ``-I``); ``filename`` is only what messages call the source.
+    ``-I``); ``filename`` is only what messages call the source. ``line_info`` adds the
+    source-line table (``-lineinfo``: the code is the same, nvdisasm ``-g`` then names lines).
     """
     arch = normalize_arch(arch)
     kernel = check_kernel_name(kernel)
@@ -383,7 +399,7 @@ def compile_source(
     if backend == "nvrtc":
         try:
             cubin, lowered, log, compiler, used = _compile_nvrtc(source, kernel, arch, maxrregcount, defs, includes,
-                                                                 display)
+                                                                 display, line_info)
         except (NvrtcBroken, NvrtcArchUnsupported) as exc:
             if _forced_backend() == "nvrtc" or find_tool("nvcc") is None:
                 if isinstance(exc, InputError):
@@ -392,7 +408,8 @@ def compile_source(
             fallback_note = f" (NVRTC could not: {exc})"
             backend = "nvcc"
     if backend == "nvcc":
-        cubin, lowered, log, compiler, used = _compile_nvcc(source, arch, maxrregcount, defs, includes, display)
+        cubin, lowered, log, compiler, used = _compile_nvcc(source, arch, maxrregcount, defs, includes, display,
+                                                            line_info)
         compiler += fallback_note
     parsed = Cubin(cubin)
     symbol = lowered if lowered and lowered in parsed.kernels() else match_kernel(parsed.kernels(), kernel)
@@ -405,7 +422,7 @@ def compile_source(
 
 
 def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(), include_dirs=(),
-                 maxrregcount: int | None = None) -> CompileResult:
+                 maxrregcount: int | None = None, line_info: bool = False) -> CompileResult:
     """Compile a ``.cu`` file (size-capped, a regular file); ``#include "x.cuh"`` next to it resolves."""
     p = Path(path)
     source = read_user_text(p, kind="a .cu file", limit=MAX_SOURCE_BYTES)
@@ -413,4 +430,4 @@ def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(),
     if p.parent != Path(""):
         includes.append(str(p.parent.resolve()))
     return compile_source(source, kernel, arch, filename=p.name, defines=defines, include_dirs=includes,
-                          maxrregcount=maxrregcount)
+                          maxrregcount=maxrregcount, line_info=line_info)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path
+from explorer.model.kernel_spec import KernelSpec, parse_kernel
 from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import dumps, load_toml, parse_value
 from explorer.model.workload import Workload, parse_workload
@@ -165,6 +166,9 @@ class Scenario:
     description: str = ""
     stream: StreamConfig = field(default_factory=StreamConfig)  # N launches of this kernel (explorer.model.stream)
     program: str = "sass"
+    # the user's own kernel (explorer.model.kernel_spec); it replaces the workload, and the
+    # cubin gives registers, static shared memory and barriers (read-only launch fields)
+    kernel: KernelSpec | None = None
 
     @property
     def gpu(self) -> GpuSpec:
@@ -181,18 +185,25 @@ class Scenario:
         if self.program != "sass":
             d["program"] = self.program
         d["launch"] = self.launch.to_dict()
-        d["workload"] = self.workload.to_dict()
+        if self.kernel is not None:
+            for key in KERNEL_LAUNCH_FIELDS:
+                d["launch"].pop(key)
+            d["kernel"] = self.kernel.to_dict()
+        else:
+            d["workload"] = self.workload.to_dict()
         d["scheduler"] = self.scheduler.to_dict()
         if not self.stream.is_default:
             d["stream"] = self.stream.to_dict()
         return d
 
     @classmethod
-    def from_dict(cls, data) -> "Scenario":
+    def from_dict(cls, data, base_dir: str = "") -> "Scenario":
+        """``base_dir``: the folder a ``[kernel]``'s file is relative to (the scenario file's)."""
         if not isinstance(data, dict):
             raise InputError("scenario", "expected a table")
         reject_unknown_keys(
-            data, {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program"}, "")
+            data, {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program",
+                   "kernel"}, "")
         gpu = get_gpu(data.get("gpu", "H100"))  # validates the name
         for key in ("name", "description"):
             text = data.get(key, "")
@@ -200,6 +211,10 @@ class Scenario:
                 raise InputError(key, "must be text")
             if "\0" in text:  # no file name, C string or terminal line can carry one
                 raise InputError(key, f"{shown(text)} contains a NUL character")
+        kernel = None
+        if "kernel" in data:
+            kernel = parse_kernel(data["kernel"], base_dir)
+            _check_kernel_scenario(data)
         return cls(
             gpu_name=gpu.name,
             launch=parse_launch(data.get("launch", {})),
@@ -210,6 +225,7 @@ class Scenario:
             description=data.get("description", ""),
             stream=parse_stream(data.get("stream")),
             program=parse_program(data.get("program", "sass")),
+            kernel=kernel,
         )
 
     def with_values(self, **dotted) -> "Scenario":
@@ -217,7 +233,7 @@ class Scenario:
         data = self.to_dict()
         for key, value in dotted.items():
             _set_dotted(data, str(key), value)
-        return Scenario.from_dict(data)
+        return Scenario.from_dict(data, self.base_dir)
 
     def with_overrides(self, assignments: list[str]) -> "Scenario":
         """Apply ``key=value`` strings (values in TOML syntax), as ``--set`` does."""
@@ -230,7 +246,7 @@ class Scenario:
             if not key:
                 raise InputError("--set", f"{shown(text)} has no key")
             _set_dotted(data, key, parse_value(raw, shown_path(key, SHOWN_CHARS)))
-        return Scenario.from_dict(data)
+        return Scenario.from_dict(data, self.base_dir)
 
     def save(self, path: str | Path, field: str | None = None) -> None:
         """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file."""
@@ -238,11 +254,15 @@ class Scenario:
 
         atomic_write_text(path, dumps(self.to_dict()), field=field)
 
+    @property
+    def base_dir(self) -> str:
+        return self.kernel.base_dir if self.kernel is not None else ""
+
     @classmethod
     def load(cls, path: str | Path) -> "Scenario":
         data = load_toml(path, "a scenario file")
         try:
-            return cls.from_dict(data)
+            return cls.from_dict(data, str(Path(path).resolve().parent))
         except InputError as exc:
             raise InputError(f"{shown_path(Path(path).name)}: {exc.field}", exc.message) from None
 
@@ -254,15 +274,30 @@ def parse_program(value) -> str:
     return value.strip().lower()
 
 
-_SECTIONS = {"launch", "workload", "scheduler", "stream"}
+_SECTIONS = {"launch", "workload", "scheduler", "stream", "kernel"}
+# launch fields a [kernel] scenario takes from the cubin (read-only there)
+KERNEL_LAUNCH_FIELDS = ("registers_per_thread", "static_shared_bytes", "barriers")
+
+
+def _check_kernel_scenario(data: dict) -> None:
+    """A [kernel] replaces the workload; the cubin gives registers, static shared memory, barriers."""
+    if "workload" in data:
+        raise InputError("workload", "a scenario with [kernel] runs that kernel: remove the [workload] table")
+    if str(data.get("program", "sass")).strip().lower() != "sass":
+        raise InputError("program", "a [kernel] scenario runs the kernel's SASS (program = \"sass\")")
+    launch = data.get("launch", {})
+    if isinstance(launch, dict):
+        for key in KERNEL_LAUNCH_FIELDS:
+            if key in launch:
+                raise InputError(f"launch.{key}", "read-only with [kernel]: the compiled kernel (cubin) gives it")
 
 
 def _set_dotted(data: dict, key: str, value) -> None:
     parts = key.split(".")
     if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description", "program"}:
         raise InputError(shown_path(key, SHOWN_CHARS), "unknown scenario key; e.g. gpu, seed, program, launch.grid, "
-                                                       "workload.loop, scheduler.policy")
-    if len(parts) > 2:
+                                                       "workload.loop, scheduler.policy, kernel.name")
+    if len(parts) > 2 and not (parts[:2] == ["kernel", "args"] and len(parts) <= 4):  # kernel.args.x.count
         raise InputError(shown_path(key, SHOWN_CHARS), "a key is a field (seed) or a section and a field (launch.grid)")
     if parts[0] == "stream":
         data.setdefault("stream", {})  # written only when it differs from one kernel

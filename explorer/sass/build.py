@@ -46,6 +46,22 @@ def arch_number(arch: str) -> int:
     return int(digits or 0)
 
 
+def instruction_timing(ins: Instruction, info: OpcodeInfo, use, table: OpcodeTable, arch: str, gpu, *,
+                       guard_consumed: bool, survived_exit: bool) -> tuple[str, str, int | None, str]:
+    """(class, unit, latency or None, scoreboard) of one static instruction (the table's entry, adjusted):
+    an EXIT a warp survives is a branch; a predicate some instruction is guarded by waits the guard
+    latency; an instruction without a register result waits on nothing (memory keeps its scoreboard)."""
+    cls = "branch" if survived_exit else info.op_class
+    cycles = info.cycles(gpu)
+    sb = info.scoreboard
+    if guard_consumed and use.dst and all(r.startswith(("P", "UP")) for r in use.dst):
+        uniform = all(r.startswith("UP") for r in use.dst)
+        cycles = max(cycles or 0, table.guard_latency(arch, uniform))
+    if not use.dst and sb in ("fixed", "short", "long") and cls not in MEMORY_CLASSES:
+        sb = "none"
+    return cls, info.unit, cycles, sb
+
+
 def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, function: str,
                   facts: KernelFacts | None = None,
                   request_bytes: Callable[[int, Instruction, str], tuple[int, int] | None] | None = None,
@@ -82,16 +98,9 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
     timing: list[tuple[str, str, int, str]] = []
     for k, (ins, info, use) in enumerate(zip(instrs, infos, uses)):
         info = info or FALLBACK
-        cls = info.op_class
-        if ins.opcode == "EXIT" and k != flow.path[-1]:
-            cls = "branch"  # a guarded EXIT the warp survives (or never takes)
-        cycles = info.cycles(gpu)
-        sb = info.scoreboard
-        if flow.guard_consumed[k] and use.dst and all(r.startswith(("P", "UP")) for r in use.dst):
-            uniform = all(r.startswith("UP") for r in use.dst)
-            cycles = max(cycles or 0, table.guard_latency(arch, uniform))
-        if not use.dst and sb in ("fixed", "short", "long") and cls not in MEMORY_CLASSES:
-            sb = "none"
+        cls, _, cycles, sb = instruction_timing(ins, info, use, table, arch, gpu,
+                                                guard_consumed=flow.guard_consumed[k],
+                                                survived_exit=ins.opcode == "EXIT" and k != flow.path[-1])
         timing.append((cls, info.unit, cycles or 0, sb))
         rows.append(ListingRow(pc=ins.pc, opcode=ins.opcode, mnemonic=ins.mnemonic, text=ins.text, unit=info.unit,
                                op_class=cls, latency=cycles, scoreboard=sb, dst=use.dst, src=use.src,

@@ -46,8 +46,12 @@ def nvdisasm_version(tool: str | None = None) -> str:
     return m.group(1)
 
 
-def disassemble(cubin: bytes, timeout: float = TIMEOUT_S) -> str:
-    """``nvdisasm -c -hex`` of a cubin: every function's code with its encodings."""
+def disassemble(cubin: bytes, timeout: float = TIMEOUT_S, line_info: bool = False) -> str:
+    """``nvdisasm -c -hex`` of a cubin: every function's code with its encodings.
+
+    ``line_info`` adds ``-g``: a ``//## File "...", line N`` comment before the instructions
+    of each source line (for a cubin compiled with line info; the parser skips them).
+    """
     tool = nvdisasm_path()
     folder = tempfile.mkdtemp(prefix="warp-explorer-sass-")
     try:
@@ -55,8 +59,8 @@ def disassemble(cubin: bytes, timeout: float = TIMEOUT_S) -> str:
         with open(path, "xb") as fh:  # a fresh name in our own folder: never someone else's file
             fh.write(cubin)
         try:
-            proc = subprocess.run([tool, "-c", "-hex", str(path)], capture_output=True, text=True, timeout=timeout,
-                                  stdin=subprocess.DEVNULL)
+            args = [tool, "-c", "-hex", *(["-g"] if line_info else []), str(path)]
+            proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise DisassemblyError(f"did not finish within {timeout:g} s") from None
         except OSError as exc:

@@ -258,6 +258,11 @@ def model_program(scenario) -> WarpProgram:
 def program_for(scenario, *, use_cache: bool = True,
                 fallback_on_missing_toolchain: bool = False) -> tuple[WarpProgram, str | None]:
     """(program, notice): the scenario's ``program`` choice, or the model with a one-line notice."""
+    if getattr(scenario, "kernel", None) is not None:
+        from explorer.model.errors import InputError
+
+        raise InputError("kernel", "a [kernel] scenario's instructions are its own kernel's: warp-explorer execute "
+                                   "SCENARIO --listing lists them with what executed")
     if getattr(scenario, "program", "sass") == "model":
         return model_program(scenario), None
     try:

@@ -28,8 +28,10 @@ from explorer.model.errors import InputError
 
 LINE_RE = re.compile(r"^\s*/\*([0-9a-fA-F]{4,})\*/\s*(.*?)\s*;\s*(?:/\*\s*(0x[0-9a-fA-F]+)\s*\*/)?\s*$")
 HEX_ONLY_RE = re.compile(r"^\s*/\*\s*(0x[0-9a-fA-F]+)\s*\*/\s*$")
-LABEL_DEF_RE = re.compile(r"^\s*(\.L_[A-Za-z0-9_]+|\.L\w+):\s*$")
-LABEL_REF_RE = re.compile(r"`\((\.L\w+)\)")
+# labels: nvdisasm's .L_x_N, and the subroutines it appends to a function after its last
+# EXIT ($__internal_0_$__cuda_sm20_rcp_rn_f32_slowpath), which CALL instructions name
+LABEL_DEF_RE = re.compile(r"^\s*(\.L\w+|\$[\w$.]+):\s*$")
+LABEL_REF_RE = re.compile(r"`\((\.L\w+|\$[\w$.]+)\)")
 ANNOTATION_RE = re.compile(r"\s*\(\*\s*\"?([^*\"]*)\"?\s*\*\)")  # nvdisasm's (*"SpillRefill"*) remarks
 GUARD_RE = re.compile(r"^@(!?)(U?P[0-7T])\s+")
 # one register reference: general R0..R254/RZ, uniform UR0..UR62/URZ, predicates P0..P6/PT,
@@ -111,13 +113,14 @@ class Function:
         return self.instructions[: last + 1]
 
 
-def split_operands(text: str) -> list[str]:
-    """Operands at the top level of ``text`` (commas inside [], {} and () do not split)."""
+def split_operands(text: str, opening: str = "[{(", closing: str = "]})") -> list[str]:
+    """Operands at the top level of ``text`` (commas inside [], {} and () do not split; other
+    bracket pairs on request: C parameter lists also nest <>)."""
     out, depth, cur = [], 0, []
     for ch in text:
-        if ch in "[{(":
+        if ch in opening:
             depth += 1
-        elif ch in "]})":
+        elif ch in closing:
             depth -= 1
         if ch == "," and depth == 0:
             out.append("".join(cur).strip())

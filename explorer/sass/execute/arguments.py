@@ -1,0 +1,203 @@
+"""A ``[kernel.args]`` table bound to the compiled kernel's parameters: buffers and constant bank 0.
+
+Each parameter needs an argument of its kind: a pointer a buffer ``{dtype, count, init}``
+whose dtype is the pointee's (``float*`` -> ``f32``; ``float4*`` -> ``f32`` with a count
+that is a multiple of 4; ``void*`` and pointers to structs take any dtype), a scalar a
+number of its type (integers in range, a float for ``float``/``double``/``__half``, true or
+false for ``bool``), a vector (``float2``, ``__half2``...) a list of its numbers. A missing,
+extra or mistyped argument is refused naming the parameter and its type.
+
+Buffers are placed as ``cudaMalloc`` would: at 4 KiB-aligned device addresses from
+``0x7f0000000000`` on (real allocations are at least 256-byte aligned), each followed by
+an unmapped 4 KiB gap, so an access just past a buffer's end is out of bounds.
+
+Bank 0 (``c[0x0][...]``) holds what the hardware puts there for a launch (offsets read in
+the compiler's code on sm_80 to sm_90): blockDim x, y, z at 0x0, 0x4, 0x8; gridDim at 0xc,
+0x10, 0x14; the local-memory stack pointer at 0x28 (the frame size: the stack grows down
+to 0); the parameters at the offsets the cubin gives.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from explorer.model.errors import InputError, shown
+from explorer.model.kernel_spec import DTYPES, BufferArg
+
+GLOBAL_BASE = 0x7F00_0000_0000
+SHARED_WINDOW = 0x7E00_0000_0000  # generic addresses of shared memory (low 32 bits 0: SR_SWINHI is the top)
+LOCAL_WINDOW = 0x7D00_0000_0000
+ALIGN = 4096
+GAP = 4096
+BANK_BYTES = 65536
+NUMPY = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "u8": np.uint8,
+         "i16": np.int16, "u16": np.uint16, "i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64}
+INT_RANGES = {"b8": (0, 1), "i8": (-2**7, 2**7 - 1), "u8": (0, 2**8 - 1), "i16": (-2**15, 2**15 - 1),
+              "u16": (0, 2**16 - 1), "i32": (-2**31, 2**31 - 1), "u32": (0, 2**32 - 1), "i64": (-2**63, 2**63 - 1),
+              "u64": (0, 2**64 - 1)}
+
+
+@dataclass(frozen=True)
+class Buffer:
+    name: str
+    arg: BufferArg
+    address: int  # device address of element 0
+    heap_offset: int  # where its bytes start in the executor's heap
+
+    @property
+    def nbytes(self) -> int:
+        return self.arg.nbytes
+
+
+@dataclass(frozen=True)
+class BoundArguments:
+    buffers: tuple[Buffer, ...]
+    param_bytes: bytes  # the parameter area of bank 0 from param_base
+    values: dict  # parameter -> what was passed (buffer address or scalar), for reports
+    heap_bytes: int
+
+
+def _kind(t) -> str:
+    if t.pointer:
+        return f"{t.text} (a buffer: give {{ dtype, count, init }})"
+    if t.lanes > 1:
+        return f"{t.text} (a vector: give a list of {t.lanes} numbers)"
+    if t.dtype is None:
+        return t.text
+    return f"{t.text} ({'true or false' if t.dtype == 'b8' else 'an integer' if t.dtype in INT_RANGES else 'a number'})"
+
+
+def _scalar_bytes(value, dtype: str, where: str, text: str) -> bytes:
+    if dtype == "b8":
+        if not isinstance(value, bool):
+            raise InputError(where, f"{shown(value)}: the parameter is {text}; give true or false")
+        return bytes([int(value)])
+    if isinstance(value, bool):
+        raise InputError(where, f"{shown(value)}: the parameter is {text}; give a number")
+    if dtype in INT_RANGES:
+        if not isinstance(value, int):
+            raise InputError(where, f"{shown(value)}: the parameter is {text}, an integer type; give an integer")
+        lo, hi = INT_RANGES[dtype]
+        if not lo <= value <= hi:
+            raise InputError(where, f"{value} is outside {text}'s range [{lo}, {hi}]")
+        size = DTYPES[dtype]
+        return (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    v = float(value)
+    if dtype == "f32":
+        if abs(v) > 3.4028234663852886e38:
+            raise InputError(where, f"{value} is outside float's range")
+        return struct.pack("<f", v)
+    if dtype == "f64":
+        return struct.pack("<d", v)
+    if dtype == "f16":
+        if abs(v) > 65504:
+            raise InputError(where, f"{value} is outside __half's range (65504)")
+        return np.array([v], dtype=np.float16).tobytes()
+    if dtype == "bf16":
+        b = struct.unpack("<I", struct.pack("<f", v))[0]
+        return struct.pack("<H", ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF)
+    raise InputError(where, f"the parameter's type {text} is not supported")
+
+
+def bind(kernel, spec, seed: int) -> BoundArguments:
+    """Check ``spec.args`` against ``kernel.params`` and lay out buffers and parameter bytes."""
+    names = [p.name for p in kernel.params]
+    for name, _ in spec.args:
+        if name not in names:
+            listed = ", ".join(f"{p.name}: {p.type.text}" for p in kernel.params) or "none"
+            raise InputError(f"kernel.args.{name}", f"{kernel.name} has no parameter {shown(name)}; its parameters: "
+                                                    f"{listed}")
+    end = max((p.offset + p.size for p in kernel.params), default=kernel.param_base)
+    area = bytearray(max(0, end - kernel.param_base))
+    buffers: list[Buffer] = []
+    values: dict = {}
+    address = GLOBAL_BASE
+    heap = 0
+    for p in kernel.params:
+        where = f"kernel.args.{p.name}"
+        value = spec.arg(p.name)
+        t = p.type
+        if value is None:
+            raise InputError(where, f"missing: the kernel's parameter {shown(p.name)} is {_kind(t)}")
+        if t.pointer:
+            if not isinstance(value, BufferArg):
+                raise InputError(where, f"{shown(value)}: the parameter is {_kind(t)}")
+            want = t.dtype
+            plain_char = want == "i8" and "char" in t.text and "signed" not in t.text  # char's sign is the compiler's
+            if want is not None and value.dtype != want and not (plain_char and value.dtype == "u8"):
+                raise InputError(f"{where}.dtype", f"{shown(value.dtype)}: the parameter is {t.text}, whose "
+                                                   f"elements are {want}")
+            if t.lanes > 1 and value.count % t.lanes:
+                raise InputError(f"{where}.count", f"{value.count}: the parameter is {t.text}; give a multiple of "
+                                                   f"{t.lanes} elements")
+            buffers.append(Buffer(name=p.name, arg=value, address=address, heap_offset=heap))
+            values[p.name] = address
+            raw = address.to_bytes(8, "little")
+            address += -(-(value.nbytes + GAP) // ALIGN) * ALIGN
+            heap += -(-value.nbytes // 256) * 256
+        else:
+            if isinstance(value, BufferArg):
+                raise InputError(where, f"a buffer: the parameter is {_kind(t)}, passed by value")
+            if t.dtype is None:
+                raise InputError(where, f"the parameter's type {t.text} is not supported (scalars, vectors of "
+                                        "numbers and pointers are)")
+            items = value if isinstance(value, tuple) else (value,)
+            if len(items) != t.lanes:
+                raise InputError(where, f"{shown(value)}: the parameter is {_kind(t)}")
+            raw = b"".join(_scalar_bytes(v, t.dtype, where, t.text) for v in items)
+            values[p.name] = list(items) if t.lanes > 1 else items[0]
+        if len(raw) != p.size:
+            raw = (raw + b"\0" * p.size)[:p.size]
+        off = p.offset - kernel.param_base
+        area[off:off + p.size] = raw
+    return BoundArguments(buffers=tuple(buffers), param_bytes=bytes(area), values=values, heap_bytes=heap)
+
+
+def initial_values(buf: Buffer, seed: int, index: int) -> np.ndarray:
+    """The buffer's contents before the kernel (its ``init``); bf16 as raw 16-bit patterns."""
+    a = buf.arg
+    dt = NUMPY[a.dtype]
+    if a.init == "zeros":
+        return np.zeros(a.count, dtype=dt)
+    if a.init == "ones":
+        if a.dtype == "bf16":
+            return np.full(a.count, 0x3F80, dtype=np.uint16)
+        return np.ones(a.count, dtype=dt)
+    if a.init == "arange":
+        v = np.arange(a.count, dtype=np.float64 if a.dtype in ("f16", "bf16", "f32", "f64") else np.int64)
+        return _as_dtype(v, a.dtype)
+    rng = np.random.default_rng([a.seed if a.seed is not None else seed, index])
+    if a.dtype in ("f16", "bf16", "f32", "f64"):
+        lo = 0.0 if a.low is None else float(a.low)
+        hi = 1.0 if a.high is None else float(a.high)
+        return _as_dtype(rng.uniform(lo, hi, a.count), a.dtype)
+    lo_t, hi_t = INT_RANGES[a.dtype]
+    lo = 0 if a.low is None else int(a.low)
+    hi = min(256, hi_t + 1) if a.high is None else int(a.high)
+    lo, hi = max(lo, lo_t), min(hi, hi_t + 1)
+    if lo >= hi:
+        raise InputError(f"kernel.args.{buf.name}.low", f"the range [{a.low}, {a.high}) holds no {a.dtype} value")
+    return rng.integers(lo, hi, a.count, dtype=np.int64 if a.dtype != "u64" else np.uint64).astype(dt)
+
+
+def _as_dtype(v: np.ndarray, dtype: str) -> np.ndarray:
+    if dtype == "bf16":
+        b = v.astype(np.float32).view(np.uint32).astype(np.uint64)
+        return (((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF).astype(np.uint16)
+    if dtype in ("f16", "f32", "f64"):
+        return v.astype(NUMPY[dtype])
+    return v.astype(np.int64).astype(NUMPY[dtype])
+
+
+def bank0(kernel, launch, bound: BoundArguments, frame_bytes: int) -> bytes:
+    """Constant bank 0 for the launch (see the module docstring)."""
+    size = max(kernel.param_base + len(bound.param_bytes), 0x30)
+    b = bytearray(size)
+    struct.pack_into("<III", b, 0x0, launch.block.x, launch.block.y, launch.block.z)
+    struct.pack_into("<III", b, 0xC, launch.grid.x, launch.grid.y, launch.grid.z)
+    struct.pack_into("<I", b, 0x28, frame_bytes)
+    b[kernel.param_base:kernel.param_base + len(bound.param_bytes)] = bound.param_bytes
+    return bytes(b)

@@ -1,0 +1,22 @@
+"""numba for the executor: compiled once per machine (cached), and without reference counting.
+
+Why not ``explorer.sim.jit.njit`` as it is: the interpreter's functions take a dozen arrays
+each, and numba's runtime increments and decrements an array's reference count (an atomic
+operation through a call) at every call and every return of a function that takes it:
+measured here, about 0.5 us per executed instruction, more than the work. These functions
+never allocate an array, so they are compiled with the runtime off (``_nrt=False``), which
+drops that bookkeeping. Without numba (``explorer.sim.jit.JIT`` false, e.g.
+``WARP_EXPLORER_NO_JIT=1``) the same source runs as Python.
+"""
+
+from __future__ import annotations
+
+from explorer.sim.jit import JIT
+
+
+def njit(fn):
+    if not JIT:
+        return fn
+    import numba
+
+    return numba.njit(cache=True, nogil=True, _nrt=False)(fn)

@@ -1,0 +1,358 @@
+"""Run a user kernel functionally: memory set up, blocks executed in chunks, errors turned into messages.
+
+``execute(kernel, launch, spec, ...)`` binds the arguments (``arguments``), fills the
+buffers, links the constant bank into the decoded rows, then calls the compiled
+interpreter (``interp.run``) until every block has run. With ``on_chunk`` the caller
+receives an :class:`~explorer.sass.execute.stream.ExecutedStream` for each chunk of whole
+blocks; without it the streams are not built and only the metrics accumulate.
+``execute_chunks`` is the same as a generator the consumer pulls chunks from (the timing
+engine's input: it asks for the next blocks when it dispatches them). Memory is estimated before anything is allocated (buffers, their
+copies when the inputs are kept, per-block state, chunk arrays) and a run that would
+not fit ``MEMORY_BUDGET`` is refused.
+
+Errors the interpreter reports (an unsupported opcode, an access outside every buffer,
+a misaligned address, shared or local memory out of range, the instruction limit, a
+deadlock at a barrier) become one-line ``InputError`` messages with the pc, the
+instruction, the thread and block, and the source line.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from explorer.model.errors import InputError
+from explorer.sass.execute import interp, isa
+from explorer.sass.execute.arguments import (
+    BANK_BYTES, LOCAL_WINDOW, NUMPY, SHARED_WINDOW, bank0, bind, initial_values,
+)
+from explorer.sass.execute.decode import link
+from explorer.sass.execute.stream import ExecutedStream, build_stream
+
+MEMORY_BUDGET = 3 << 30  # bytes one run may hold (buffers, copies, state, chunk arrays)
+CHUNK_INSTRUCTIONS = 1 << 20  # warp-instructions per chunk handed to a consumer
+MAX_CHUNK_INSTRUCTIONS = 1 << 24  # one block may grow its chunk up to this
+ENTRY_BYTES = 4 * 4 + 8  # per warp-instruction: warp, row, active, executed (+ events and sectors, amortised)
+TIME_SLICE = 4096  # a warp yields to the block's next warp after this many instructions (spin waits progress)
+
+
+@dataclass
+class ExecutionResult:
+    kernel: object  # UserKernel
+    outputs: dict  # buffer name -> array after the kernel
+    inputs: dict | None  # buffer name -> array before it (when kept)
+    metrics: dict
+    executions: np.ndarray  # per row: times issued
+    active_lanes: np.ndarray  # per row: sum of active lanes
+    executed_lanes: np.ndarray  # per row: sum of lanes with a true guard
+    seconds: float
+    bound: object = field(repr=False, default=None)
+
+
+def estimate_bytes(kernel, launch, spec, keep_inputs: bool, record: bool) -> int:
+    buffers = spec.buffer_bytes
+    warps = launch.warps_per_block()
+    frame = _frame(kernel)
+    state = warps * (256 * 32 * 4 + 8 * 32 + 64 * 4 + 32 * 24) + warps * 32 * frame + _shared_bytes(kernel, launch)
+    chunk = (CHUNK_INSTRUCTIONS * 2 if record else CHUNK_INSTRUCTIONS) * ENTRY_BYTES
+    # the heap, the inputs' copies when kept, and one buffer's worth of temporaries (initial values, reports)
+    return buffers * (2 if keep_inputs else 1) + max((b.nbytes for _, b in spec.buffers), default=0) + state + \
+        chunk + 18 * BANK_BYTES
+
+
+def _frame(kernel) -> int:
+    return -(-kernel.frame_bytes // 16) * 16
+
+
+def _shared_bytes(kernel, launch) -> int:
+    return -(-kernel.shared_section_bytes // 16) * 16 + launch.dynamic_shared_bytes
+
+
+def execute(kernel, launch, spec, *, on_chunk=None, **options) -> ExecutionResult:
+    """Execute every block of the launch; ``on_chunk(stream)`` for each chunk (see the module docstring)."""
+    chunks = execute_chunks(kernel, launch, spec, record=on_chunk is not None, **options)
+    while True:
+        try:
+            chunk = next(chunks)
+        except StopIteration as done:
+            return done.value
+        on_chunk(chunk)
+
+
+def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, sm_count: int = 1,
+                   keep_inputs: bool = False, chunk_instructions: int = CHUNK_INSTRUCTIONS, sm_of_block=None):
+    """A generator: it yields an ExecutedStream per chunk of whole blocks, in grid order, and returns
+    the ExecutionResult. The next chunk is executed only when asked for, so a consumer that takes
+    chunks as it dispatches their blocks holds only those in memory (the timing engine's way in)."""
+    need = estimate_bytes(kernel, launch, spec, keep_inputs, record)
+    if need > MEMORY_BUDGET:
+        raise InputError("kernel.args", f"this run needs about {need:,} bytes (buffers, their copies, state), above "
+                                        f"the limit of {MEMORY_BUDGET:,}")
+    if launch.threads_per_block > 1024:
+        raise InputError("launch.block", f"{launch.threads_per_block} threads per block is above the maximum of 1024")
+    bound = bind(kernel, spec, seed)
+    frame = _frame(kernel)
+    shared = _shared_bytes(kernel, launch)
+    # global memory: one heap, the buffers at their offsets
+    heap8 = np.zeros(max(bound.heap_bytes, 16) + 16, dtype=np.uint8)
+    gtab = np.zeros((max(len(bound.buffers), 1), 3), dtype=np.int64)
+    gtab[:, 0] = -1  # no buffer: nothing matches
+    inputs = {} if keep_inputs else None
+    for k, buf in enumerate(bound.buffers):
+        values = initial_values(buf, seed, k)
+        heap8[buf.heap_offset:buf.heap_offset + buf.nbytes] = values.view(np.uint8)
+        gtab[k] = (buf.address, buf.nbytes, buf.heap_offset)
+        if inputs is not None:
+            inputs[buf.name] = values
+    cbank = np.zeros((18, BANK_BYTES), dtype=np.uint8)
+    b0 = bank0(kernel, launch, bound, frame)
+    cbank[0, :len(b0)] = np.frombuffer(b0, dtype=np.uint8)
+    banks = {0: b0}
+    for bank, data in kernel.banks.items():
+        if bank < cbank.shape[0]:
+            data = data[:BANK_BYTES]
+            cbank[bank, :len(data)] = np.frombuffer(data, dtype=np.uint8)
+            banks[bank] = data
+    code = link(kernel.decoded, banks)
+    nw = launch.warps_per_block()
+    n_blocks = launch.total_blocks
+    # state
+    R = np.zeros((nw, 256, 32), dtype=np.uint32)
+    P = np.zeros((nw, 8, 32), dtype=np.uint8)
+    UR = np.zeros((nw, 64), dtype=np.uint32)
+    UP = np.zeros((nw, 8), dtype=np.uint8)
+    B = np.zeros((nw, 16), dtype=np.uint32)
+    lpc = np.zeros((nw, 32), dtype=np.int64)
+    lst = np.zeros((nw, 32), dtype=np.int8)
+    larg = np.zeros((nw, 32), dtype=np.int64)
+    wrow = np.zeros(nw, dtype=np.int64)
+    wmask = np.zeros(nw, dtype=np.int64)
+    wdiv = np.zeros(nw, dtype=np.int8)
+    wcount = np.zeros(nw, dtype=np.int64)
+    bar_res = np.zeros(nw, dtype=np.int64)
+    bar_cnt = np.zeros(16, dtype=np.int64)
+    bar_exp = np.zeros(16, dtype=np.int64)
+    bar_red = np.zeros(32, dtype=np.int64)
+    smem8 = np.zeros(-(-shared // 16) * 16 + 16, dtype=np.uint8)
+    lmem8 = np.zeros(max(nw * 32 * frame, 16), dtype=np.uint8)
+    ctx = np.zeros(16, dtype=np.int64)
+    ctx[3:6] = (launch.block.x, launch.block.y, launch.block.z)
+    ctx[7] = sm_count
+    ctx[8] = SHARED_WINDOW
+    ctx[9] = shared
+    ctx[10] = LOCAL_WINDOW
+    ctx[11] = frame
+    launch_arr = np.zeros(interp.N_LAUNCH, dtype=np.int64)
+    launch_arr[interp.G_GX:interp.G_GZ + 1] = (launch.grid.x, launch.grid.y, launch.grid.z)
+    launch_arr[interp.G_BX:interp.G_BZ + 1] = (launch.block.x, launch.block.y, launch.block.z)
+    launch_arr[interp.G_THREADS] = launch.threads_per_block
+    launch_arr[interp.G_WARPS] = nw
+    launch_arr[interp.G_NSM] = max(sm_count, 1)
+    launch_arr[interp.G_LAST] = n_blocks
+    launch_arr[interp.G_LIMIT] = spec.max_instructions
+    launch_arr[interp.G_SLICE] = TIME_SLICE
+    launch_arr[interp.G_NREGS] = min(max(kernel.registers, 1) + 2, 255)  # registers the code can touch
+    smb = np.zeros(0, dtype=np.int64) if sm_of_block is None else np.asarray(sm_of_block, dtype=np.int64)
+    # outputs
+    soft = max(int(chunk_instructions), 1)
+    cap = soft + (1 << 16)
+    arrays = _stream_arrays(cap)
+    acc = np.zeros(isa.N_ACC, dtype=np.int64)
+    n_rows = code.shape[0]
+    st_exec = np.zeros(n_rows, dtype=np.int64)
+    st_act = np.zeros(n_rows, dtype=np.int64)
+    st_exe = np.zeros(n_rows, dtype=np.int64)
+    ctl = np.zeros(interp.N_CTL, dtype=np.int64)
+    ctl[interp.CTL_SOFT] = soft
+    err = np.zeros(16, dtype=np.int64)
+    sc = np.zeros((interp.SC_ROWS, 32), dtype=np.int64)
+    wscr = np.zeros(interp.WSCR, dtype=np.int64)
+    hint = np.zeros(1, dtype=np.int64)
+    first_block = 0
+    # load the compiled interpreter first (numba's on-disk cache): a call that runs no block, so
+    # execution_seconds measures execution only
+    launch_arr[interp.G_LAST] = 0
+    interp.run(code, launch_arr, smb, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask, wdiv, wcount, bar_res, bar_cnt,
+               bar_exp, bar_red, heap8, heap8.view(np.uint32), gtab, smem8, smem8.view(np.uint32), lmem8,
+               lmem8.view(np.uint32), cbank, ctx, *arrays, acc, st_exec, st_act, st_exe, ctl, err, sc, wscr, hint)
+    launch_arr[interp.G_LAST] = n_blocks
+    seconds = 0.0
+    while True:
+        t0 = time.perf_counter()
+        status = interp.run(code, launch_arr, smb, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask, wdiv, wcount,
+                            bar_res, bar_cnt, bar_exp, bar_red, heap8, heap8.view(np.uint32), gtab,
+                            smem8, smem8.view(np.uint32), lmem8, lmem8.view(np.uint32), cbank, ctx, *arrays, acc,
+                            st_exec, st_act, st_exe, ctl, err, sc, wscr, hint)
+        seconds += time.perf_counter() - t0  # execution only: not the consumer's time between chunks
+        if status == isa.S_ERROR:
+            raise run_error(kernel, launch, bound, err, spec.max_instructions)
+        if status == interp.S_GROW:
+            if not record:  # nobody reads the stream: start the arrays over
+                ctl[interp.CTL_POS] = ctl[interp.CTL_MPOS] = ctl[interp.CTL_SPOS] = 0
+                continue
+            if cap >= MAX_CHUNK_INSTRUCTIONS:
+                raise InputError("kernel", f"block {ctl[interp.CTL_BLOCK]} executes more than "
+                                           f"{MAX_CHUNK_INSTRUCTIONS:,} warp-instructions: its executed stream "
+                                           "does not fit the run's memory (use fewer threads per block)")
+            cap = min(cap * 2, MAX_CHUNK_INSTRUCTIONS)
+            arrays = _grow(arrays, cap, ctl)
+            continue
+        done_block = int(ctl[interp.CTL_BLOCK])
+        if record and done_block > first_block:
+            yield _chunk(arrays, ctl, first_block, done_block, nw)
+        ctl[interp.CTL_POS] = ctl[interp.CTL_MPOS] = ctl[interp.CTL_SPOS] = 0
+        first_block = done_block
+        if status == isa.S_DONE:
+            break
+    outputs = {}
+    for buf in bound.buffers:
+        # views of the heap (not copies): the run holds each buffer once more only when its inputs are kept
+        outputs[buf.name] = heap8[buf.heap_offset:buf.heap_offset + buf.nbytes].view(NUMPY[buf.arg.dtype])
+    metrics = summarize(acc, launch, seconds)
+    return ExecutionResult(kernel=kernel, outputs=outputs, inputs=inputs, metrics=metrics, executions=st_exec,
+                           active_lanes=st_act, executed_lanes=st_exe, seconds=seconds, bound=bound)
+
+
+def _stream_arrays(cap: int):
+    events = cap + 64
+    return (np.zeros(cap, dtype=np.int32), np.zeros(cap, dtype=np.int32), np.zeros(cap, dtype=np.uint32),
+            np.zeros(cap, dtype=np.uint32), np.zeros(events, dtype=np.int64), np.zeros(events, dtype=np.int8),
+            np.zeros(events, dtype=np.int32), np.zeros(events, dtype=np.int32), np.zeros(events, dtype=np.int64),
+            np.zeros(4 * cap + 256, dtype=np.int64))
+
+
+def _grow(arrays, cap: int, ctl):
+    new = _stream_arrays(cap)
+    pos, mpos, spos = (int(ctl[interp.CTL_POS]), int(ctl[interp.CTL_MPOS]), int(ctl[interp.CTL_SPOS]))
+    for old, fresh, n in zip(arrays, new, (pos,) * 4 + (mpos,) * 5 + (spos,)):
+        fresh[:n] = old[:n]
+    return new
+
+
+def _chunk(arrays, ctl, first: int, last: int, nw: int) -> ExecutedStream:
+    s_warp, s_row, s_act, s_exe, m_pos, m_cls, m_n, m_ideal, m_first, sect = arrays
+    pos, mpos, spos = (int(ctl[interp.CTL_POS]), int(ctl[interp.CTL_MPOS]), int(ctl[interp.CTL_SPOS]))
+    return build_stream(first, last - first, nw, s_warp[:pos], s_row[:pos], s_act[:pos], s_exe[:pos],
+                        m_pos[:mpos], m_cls[:mpos], m_n[:mpos], m_ideal[:mpos], m_first[:mpos], sect[:spos])
+
+
+def summarize(acc: np.ndarray, launch, seconds: float) -> dict:
+    """The execution metrics (the ``execute``/``simulate --json`` keys)."""
+    wi = int(acc[isa.A_WARP_INSTR])
+    act = int(acc[isa.A_ACTIVE_LANES])
+    exe = int(acc[isa.A_EXEC_LANES])
+    memory = {}
+    spr, conflicts = {}, {}
+    for c, name in enumerate(isa.MEMORY_CLASSES):
+        base = isa.A_CLASS + isa.A_FIELDS * c
+        req, n, ideal, nbytes, lanes = (int(x) for x in acc[base:base + isa.A_FIELDS])
+        if req == 0:
+            continue
+        entry = {"requests": req, "bytes_requested": nbytes, "lanes": lanes}
+        if c in isa.SHARED_LIKE:
+            entry["wavefronts"] = n
+            entry["bank_conflicts"] = n - ideal
+            entry["wavefronts_per_request"] = n / req
+            conflicts[name] = n - ideal
+        else:
+            entry["sectors"] = n
+            entry["sectors_per_request"] = n / req
+            spr[name] = n / req
+        memory[name] = entry
+    return {
+        "blocks": int(acc[isa.A_BLOCKS_DONE]),
+        "launched_warps": launch.launched_warps(),
+        "warp_instructions": wi,
+        "thread_instructions": act,
+        "predicated_on_thread_instructions": exe,
+        "warp_instructions_per_warp": wi / max(launch.launched_warps(), 1),
+        "simt_efficiency": act / (32 * wi) if wi else 0.0,
+        "predicated_on_efficiency": exe / (32 * wi) if wi else 0.0,
+        "sectors_per_request": spr,
+        "bank_conflicts": conflicts,
+        "memory": memory,
+        "execution_seconds": seconds,
+        "warp_instructions_per_second": wi / seconds if seconds > 0 else 0.0,
+    }
+
+
+# -- errors ---------------------------------------------------------------------------------------
+def _thread(launch, w: int, lane: int) -> str:
+    t = w * 32 + lane
+    bx, by = launch.block.x, launch.block.y
+    return f"({t % bx},{(t // bx) % by},{t // (bx * by)})"
+
+
+def _block(launch, b: int) -> str:
+    gx, gy = launch.grid.x, launch.grid.y
+    return f"({b % gx},{(b // gx) % gy},{b // (gx * gy)})"
+
+
+def _where(kernel, row: int) -> str:
+    text = kernel.decoded.texts[row] if 0 <= row < kernel.decoded.n else "?"
+    line = kernel.source_line(row)
+    src = f", {kernel.source_file} line {line}" if line is not None else ""
+    return f"pc 0x{16 * row:04x} ({text}{src})"  # e.g. pc 0x0050 (PRMT.F4E R0, R0, R0, R0, saxpy.cu line 3)
+
+
+def _nearest(bound, addr: int) -> str:
+    best = None
+    for buf in bound.buffers:
+        end = buf.address + buf.nbytes
+        if addr >= end:
+            d = addr - end
+            text = f"{d:,} bytes past the end of {buf.name} [0x{buf.address:x}, +{buf.nbytes:,})"
+        elif addr < buf.address:
+            d = buf.address - addr
+            text = f"{d:,} bytes before {buf.name} [0x{buf.address:x}, +{buf.nbytes:,})"
+        else:
+            d = 0
+            text = f"it ends past the end of {buf.name} [0x{buf.address:x}, +{buf.nbytes:,})"
+        if best is None or d < best[0]:
+            best = (d, text)
+    return best[1] if best else "the kernel has no buffer arguments"
+
+
+def run_error(kernel, launch, bound, err, limit: int) -> InputError:
+    code = int(err[isa.X_CODE])
+    row, blk, w, lane = (int(err[k]) for k in (isa.X_ROW, isa.X_BLOCK, isa.X_WARP, isa.X_LANE))
+    addr, size, store = int(err[isa.X_ADDR]), int(err[isa.X_SIZE]), bool(err[isa.X_STORE])
+    who = f"thread {_thread(launch, w, lane)} in block {_block(launch, blk)}"
+    rw = "write" if store else "read"
+    if code == isa.ERR_UNSUPPORTED:
+        reason = kernel.decoded.unsupported.get(row, kernel.decoded.texts[row].split(" ")[0] if row < kernel.decoded.n
+                                                else "?")
+        return InputError("kernel", f"the executor does not support {reason} at {_where(kernel, row)}, reached by "
+                                    f"{who}")
+    if code == isa.ERR_OUT_OF_BOUNDS:
+        return InputError("kernel", f"invalid global {rw} of {size} bytes at {_where(kernel, row)} by {who}: address "
+                                    f"0x{addr & (2**64 - 1):x} is outside every buffer ({_nearest(bound, addr)})")
+    if code == isa.ERR_MISALIGNED:
+        return InputError("kernel", f"misaligned {rw} of {size} bytes at {_where(kernel, row)} by {who}: address "
+                                    f"0x{addr & (2**64 - 1):x} is not a multiple of {size}")
+    if code == isa.ERR_SHARED_BOUNDS:
+        return InputError("kernel", f"invalid shared-memory {rw} of {size} bytes at {_where(kernel, row)} by {who}: "
+                                    f"offset 0x{addr & (2**64 - 1):x} is outside the block's "
+                                    f"{_shared_bytes(kernel, launch):,} bytes (launch.dynamic_shared_bytes = "
+                                    f"{launch.dynamic_shared_bytes:,})")
+    if code == isa.ERR_LOCAL_BOUNDS:
+        return InputError("kernel", f"invalid local-memory {rw} of {size} bytes at {_where(kernel, row)} by {who}: "
+                                    f"offset 0x{addr & (2**64 - 1):x} is outside the thread's {_frame(kernel)} bytes")
+    if code == isa.ERR_LIMIT:
+        return InputError("kernel.max_instructions", f"the kernel executed more than {limit:,} "
+                                                     f"warp-instructions (an endless loop?), last at "
+                                                     f"{_where(kernel, row)} in block {_block(launch, blk)}; raise "
+                                                     "kernel.max_instructions if it is meant to run that long")
+    if code == isa.ERR_DEADLOCK:
+        what = {isa.L_BAR: "a block barrier (BAR)", isa.L_BSYNC: "a convergence barrier (BSYNC)",
+                isa.L_WARPSYNC: "WARPSYNC"}.get(addr, "a barrier")
+        return InputError("kernel", f"deadlock: {who} waits at {what}, {_where(kernel, row)}, that the other "
+                                    "threads never reach")
+    if code == isa.ERR_PC:
+        return InputError("kernel", f"{who} jumped outside the kernel's code (to 0x{addr:x})")
+    if code == isa.ERR_CONST_BOUNDS:
+        return InputError("kernel", f"constant-bank read outside the bank at {_where(kernel, row)} by {who}")
+    return InputError("kernel", f"execution stopped (error {code}) at {_where(kernel, row)}")
+

@@ -1,0 +1,189 @@
+"""``execute`` and ``simulate`` on a [kernel] scenario: the JSON and text contract, the buffer dump,
+and every kind of bad input as one line and exit 2, with nothing written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from explorer.cli.main import main
+from tests.execute.cases import KERNELS
+from tests.helpers import assert_one_line_error, run_cli
+from tests.sass.support import needs_sass
+
+pytestmark = needs_sass
+
+SCENARIO = """name = "mine"
+gpu = "H100"
+[launch]
+grid = [8, 1, 1]
+block = [128, 1, 1]
+[kernel]
+file = "saxpy.cu"
+name = "saxpy"
+[kernel.args]
+n = 3000
+a = 2.0
+x = { dtype = "f32", count = 3000, init = "arange" }
+y = { dtype = "f32", count = 3000, init = "ones" }
+"""
+
+
+class Proc:
+    def __init__(self, code, out, err):
+        self.returncode, self.stdout, self.stderr = code, out, err
+
+
+def cli(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return Proc(code, out.out, out.err)
+
+
+@pytest.fixture
+def scenario(tmp_path):
+    shutil.copy(KERNELS / "saxpy.cu", tmp_path / "saxpy.cu")
+    path = tmp_path / "mine.toml"
+    path.write_text(SCENARIO)
+    return path
+
+
+def test_execute_json_contract(capsys, scenario):
+    p = cli(capsys, "execute", str(scenario), "--json")
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["gpu"] == "H100" and s["arch"] == "sm_90" and s["timing"] is None and "functional" in s["note"]
+    assert s["kernel"]["registers_per_thread"] > 0 and s["kernel"]["static_shared_bytes"] == 0
+    assert [p["name"] for p in s["kernel"]["parameters"]] == ["n", "a", "x", "y"]
+    assert s["simt_efficiency"] == pytest.approx(s["thread_instructions"] / (32 * s["warp_instructions"]))
+    # 3000 elements over 1024 threads: 32 + 32 + 29 full warps and one of 24 lanes (3 sectors) per access
+    assert s["sectors_per_request"] == {"global_load": 375 / 94, "global_store": 375 / 94}
+    assert s["bank_conflicts"] == {}
+    assert s["launched_warps"] == 32 and s["blocks"] == 8
+    assert s["buffers"]["y"]["changed"] == 2999 and s["buffers"]["x"]["changed"] == 0  # y[0] = 2 * 0 + 1
+    assert s["arguments"]["x"]["address"].startswith("0x7f")
+
+
+def test_dump_buffers_before_and_after(capsys, scenario, tmp_path):
+    out = tmp_path / "bufs.npz"
+    p = cli(capsys, "execute", str(scenario), "--dump-buffers", str(out), "--set", "kernel.args.a=3.0")
+    assert p.returncode == 0, p.stderr
+    assert "buffers written to" in p.stdout and "functional execution only" in p.stdout
+    with np.load(out) as d:
+        assert set(d.files) == {"x", "x.in", "y", "y.in"}
+        assert np.array_equal(d["x"], d["x.in"])
+        assert np.array_equal(d["y"], (3.0 * d["x.in"].astype(np.float64) + d["y.in"]).astype(np.float32))
+
+
+def test_simulate_runs_the_kernel_and_prints_no_cycles(capsys, scenario):
+    p = cli(capsys, "simulate", str(scenario), "--json")
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert "cycles" not in s and s["timing"] is None
+    assert s["program"]["source"] == "sass" and s["program"]["dynamic_instructions_per_warp"] > 0
+    text = cli(capsys, "simulate", str(scenario)).stdout
+    assert "no cycle count" in text and "SIMT efficiency" in text
+
+
+def test_one_line_errors(capsys, scenario, tmp_path):
+    def err(*args, contains):
+        dump = tmp_path / "never.npz"
+        p = cli(capsys, "execute", str(scenario), "--dump-buffers", str(dump), *args)
+        assert_one_line_error(p, 2, contains)
+        assert not dump.exists()  # nothing written half
+
+    err("--set", "kernel.name=nope", contains="no kernel named 'nope' in saxpy.cu; its kernels: saxpy")
+    err("--set", "kernel.args.n=2.5", contains="kernel.args.n: 2.5: the parameter is int, an integer type")
+    err("--set", "kernel.args.x=4", contains="kernel.args.x: 4: the parameter is const float* __restrict__ "
+                                               "(a buffer")
+    err("--set", 'kernel.args.x={ dtype = "i32", count = 3000 }',
+        contains="kernel.args.x.dtype: 'i32': the parameter is const float* __restrict__, whose elements are f32")
+    err("--set", "kernel.args.z=1", contains="kernel.args.z: saxpy has no parameter 'z'; its parameters: n: int")
+    err("--set", "kernel.args.n=4000", contains="invalid global read of 4 bytes at pc 0x")  # x has 3000 elements
+    err("--set", "kernel.file=missing.cu", contains="kernel.file")
+    err("--set", "launch.registers_per_thread=64", contains="launch.registers_per_thread: read-only with [kernel]")
+    err("--set", 'kernel.args.y={ dtype = "f32", count = 3000, init = "gauss" }', contains="kernel.args.y.init")
+    err("--set", "kernel.args.x.count=2000000000",
+        contains="kernel.args.x.count: 2000000000 is above the maximum of 268435456")
+
+
+def test_missing_argument_names_the_parameter_and_type(capsys, tmp_path):
+    shutil.copy(KERNELS / "saxpy.cu", tmp_path / "saxpy.cu")
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO.replace("a = 2.0\n", ""))
+    assert_one_line_error(cli(capsys, "execute", str(path)), 2,
+                          "kernel.args.a: missing: the kernel's parameter 'a' is float (a number)")
+
+
+@pytest.mark.parametrize("source,contains", [
+    ('extern "C" __global__ void saxpy(int n, float a, float* x, float* y) { y[0] = q; }',
+     "saxpy.cu: does not compile: "),
+    ('extern "C" __global__ void saxpy(int n, float a, float* x, float* y) {\n'
+     '  unsigned v;\n  asm("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(v) : "r"(n), "r"(n), "r"(n));\n'
+     '  y[threadIdx.x] = v; }',
+     "the executor does not support PRMT.F4E (the byte-permute mode F4E) at pc 0x"),
+    ('extern "C" __global__ void saxpy(int n, float a, float* x, float* y) {\n'
+     '  while (x[0] < 1e30f) y[threadIdx.x] += 1.0f; }',
+     "kernel.max_instructions: the kernel executed more than 100,000 warp-instructions"),
+])
+def test_bad_kernels(capsys, tmp_path, source, contains):
+    (tmp_path / "saxpy.cu").write_text(source)
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO.replace('name = "saxpy"\n', 'name = "saxpy"\nmax_instructions = 100000\n'))
+    p = cli(capsys, "execute", str(path))
+    assert_one_line_error(p, 2, contains)
+    if "PRMT" in contains:
+        assert "s.toml" not in p.stderr and "saxpy.cu line 3" in p.stderr  # the source line (-lineinfo)
+
+
+def test_dump_path_is_checked_before_running(capsys, scenario, tmp_path):
+    assert_one_line_error(cli(capsys, "execute", str(scenario), "--dump-buffers", str(tmp_path / "x.txt")), 2,
+                          "--dump-buffers: ")
+    assert_one_line_error(cli(capsys, "execute", str(scenario), "--dump-buffers", str(tmp_path / "no" / "x.npz")),
+                          2, "does not exist")
+    assert_one_line_error(cli(capsys, "simulate", str(scenario), "--out", str(tmp_path / "x.npz")), 2,
+                          "--out: per-cycle arrays need the timing engine")
+    assert_one_line_error(cli(capsys, "simulate", "example-240x256", "--dump-buffers", str(tmp_path / "x.npz")), 2,
+                          "--dump-buffers: only a [kernel] scenario has buffers")
+    assert_one_line_error(cli(capsys, "execute", "example-240x256"), 2, "has no [kernel] section")
+
+
+def test_end_to_end_in_a_subprocess(scenario):
+    proc = run_cli("execute", str(scenario), "--json", timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["warp_instructions"] > 0
+    bad = run_cli("execute", str(scenario), "--set", "kernel.name=nope", timeout=600)
+    assert_one_line_error(bad, 2, "its kernels: saxpy")
+
+
+def test_listing_counts_issues_per_instruction(capsys, scenario):
+    s = json.loads(cli(capsys, "execute", str(scenario), "--json", "--listing").stdout)
+    rows = s["instructions"]
+    assert [r["pc"] for r in rows] == [16 * k for k in range(len(rows))]
+    assert sum(r["executions"] for r in rows) == s["warp_instructions"]
+    assert sum(r["active_lanes"] for r in rows) == s["thread_instructions"]
+    loop = [r for r in rows if r["text"].startswith("FFMA")]
+    assert loop and loop[0]["executions"] == 94 and loop[0]["line"] == 6  # saxpy.cu line 6: y[i] = a * x[i] + y[i]
+    assert "issued  lanes  instruction" in cli(capsys, "execute", str(scenario), "--listing").stdout
+
+
+def test_program_and_measure_point_a_kernel_scenario_to_execute(capsys, scenario):
+    assert_one_line_error(cli(capsys, "program", str(scenario)), 2, "execute SCENARIO --listing")
+    assert_one_line_error(cli(capsys, "measure", str(scenario), "--dry-run"), 2, "kernel: measure runs the "
+                                                                                 "scenario's generated kernel")
+
+
+@pytest.mark.parametrize("name", ["add_one", "add_one(int*, long long, unsigned short)", "_Z7add_onePixt"])
+def test_cpp_kernels_by_any_of_their_names(capsys, tmp_path, name):
+    shutil.copy(KERNELS / "mixed.cu", tmp_path / "mixed.cu")
+    path = tmp_path / "s.toml"
+    path.write_text('gpu = "A100"\n[launch]\ngrid = [1, 1, 1]\nblock = [64, 1, 1]\n[kernel]\nfile = "mixed.cu"\n'
+                    f'name = "{name}"\n[kernel.args]\nn = 10\nstep = 2\n'
+                    'data = { dtype = "i32", count = 64, init = "arange" }\n')
+    p = cli(capsys, "execute", str(path), "--json")
+    assert p.returncode == 0, p.stderr
+    s = json.loads(p.stdout)
+    assert s["kernel"]["symbol"] == "_Z7add_onePixt" and s["buffers"]["data"]["changed"] == 10

@@ -1,0 +1,7 @@
+// y = a*x + y with a grid-stride loop (the loop runs more than once per thread when the
+// grid is smaller than n).
+extern "C" __global__ void saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        y[i] = a * x[i] + y[i];
+}
