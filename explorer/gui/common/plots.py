@@ -2,7 +2,12 @@
 
 :class:`ThemedPlot` is every plot's base (the explorer's timeline and counts, the
 calculator's sweeps, the GEMM roofline): pyqtgraph's context menus and buttons
-off, its parentless menus parented, axes in the theme's colours.
+off, its parentless menus parented, axes in the theme's colours, and text that
+is never cut or piled up: a title in the longest of its wordings that fits the
+plot's width (:meth:`ThemedPlot.set_titles`), no more tick labels than the axis
+has room for at its font (pyqtgraph always draws at least three, which pile up on
+a short plot or at a projector's scale), and room at the edges for the outermost
+tick labels.
 
 :class:`CursorPlot` adds the playback position: dragging the cursor (or clicking
 in the plot) asks for a cycle through ``cycle_requested``; playback moves it with
@@ -12,15 +17,24 @@ image or a curve.
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from explorer.gui.common.theme import LIGHT, Theme
 
 
 class ThemedPlot(pg.PlotWidget):
-    """A PlotWidget without pyqtgraph's menus and buttons, zoomed by the mouse along x at most."""
+    """A PlotWidget without pyqtgraph's menus and buttons, zoomed by the mouse along x at most.
+
+    ``declutter = True`` (a chart of labelled lines, the roofline): an annotation (``pg.TextItem``)
+    that would stick out of the plot or run into one added after it is hidden until there is room
+    again, so a small plot shows fewer labels rather than a pile of them."""
+
+    declutter = False
 
     def __init__(self, parent: QWidget | None = None, mouse_x: bool = False):
         existing = set(QApplication.topLevelWidgets())
@@ -30,6 +44,13 @@ class ThemedPlot(pg.PlotWidget):
         self.hideButtons()
         self.setMouseEnabled(x=mouse_x, y=False)
         self.theme: Theme = LIGHT
+        self._titles: tuple[str, ...] = ()
+        self._title_style: dict = {}
+        self._decluttered: set[int] = set()  # annotations hidden for want of room
+        vb = self.getPlotItem().getViewBox()
+        vb.sigResized.connect(self.fit_axes)
+        vb.sigRangeChanged.connect(self.fit_axes)
+        vb.sigTransformChanged.connect(lambda *_a: self.declutter and self._declutter(vb))
 
     def _adopt_menus(self, existing: set) -> None:
         """Parent the context menus pyqtgraph creates without one.
@@ -41,6 +62,71 @@ class ThemedPlot(pg.PlotWidget):
             if isinstance(widget, QMenu) and widget not in existing:
                 widget.setParent(self, widget.windowFlags())
 
+    def set_titles(self, *texts: str, color=None, size: str = "10pt") -> None:
+        """A one-line title: the first of ``texts`` (longest first) that fits the plot's width; none fits, no title."""
+        self._titles = tuple(t for t in texts if t)
+        self._title_style = {"color": color, "size": size}
+        self.fit_title()
+
+    def fit_title(self) -> None:
+        if not getattr(self, "_titles", ()):  # pyqtgraph resizes before __init__ is done
+            return
+        item = self.getPlotItem()
+        left = item.getAxis("left")
+        room = self.width() - (left.width() if left.isVisible() else 0) - 12  # the title sits over the view box
+        for text in self._titles:
+            item.setTitle(text, **self._title_style)
+            if item.titleLabel.item.boundingRect().width() <= room:
+                return
+        item.setTitle(None)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if event is None or event.size().width() != event.oldSize().width():  # pyqtgraph sends None
+            self.fit_title()
+
+    def display_scale_changed(self, _scale: float) -> None:
+        """Presentation mode scaled the title's and the axes' fonts: fit them again."""
+        self.fit_title()
+        self.fit_axes()
+
+    def fit_axes(self, *_args) -> None:
+        """At most as many tick labels on the left and bottom axes as fit their length at the tick font
+        (automatic ticks only), and margins for the half labels that stick out at the ends."""
+        if not hasattr(self, "_titles"):  # pyqtgraph resizes before __init__ is done
+            return
+        item = self.getPlotItem()
+        vb = item.getViewBox()
+        (x0, x1), (y0, y1) = vb.viewRange()
+        for side, length, lo, hi in (("left", vb.height(), y0, y1), ("bottom", vb.width(), x0, x1)):
+            axis = item.getAxis(side)
+            if not axis.isVisible() or axis._tickLevels is not None or axis.logMode or length <= 0:
+                continue
+            fm = QFontMetrics(axis.style.get("tickFont") or self.font())
+            if side == "left":
+                room = 1.6 * fm.height()
+            else:
+                widest = max(len(f"{abs(v):.0f}") for v in (lo, hi)) + 1
+                room = fm.horizontalAdvance("8" * widest) + fm.horizontalAdvance("  ")
+            allowed = max(2, int(length / room))  # labels that fit
+            spacing = _nice_spacing(abs(hi - lo), allowed - 1)
+            wanted = [(spacing, 0)] if spacing is not None and abs(hi - lo) / spacing < _auto_intervals(length) else None
+            if wanted != axis._tickSpacing:
+                axis.setTickSpacing(levels=wanted) if wanted else axis.setTickSpacing()
+        for side, length in (("left", vb.height()), ("bottom", vb.width())):
+            self._wrap_label(item.getAxis(side), length)
+        if self.declutter:
+            self._declutter(vb)
+        left, bottom = item.getAxis("left"), item.getAxis("bottom")
+        fm = QFontMetrics(left.style.get("tickFont") or self.font())
+        titled = item.titleLabel.isVisible() and item.titleLabel.text
+        top = 2 if titled else fm.height() // 2 + 2
+        right = QFontMetrics(bottom.style.get("tickFont") or self.font()).horizontalAdvance("88888") // 2 + 2 \
+            if bottom.isVisible() else 2
+        left_m, top_m, right_m, bottom_m = item.layout.getContentsMargins()
+        if (round(top_m), round(right_m)) != (top, right):
+            item.layout.setContentsMargins(left_m, top, right, bottom_m)
+
     def apply_theme(self, theme: Theme) -> None:
         """Background and the left and bottom axes in the theme's plot colours."""
         self.theme = theme
@@ -51,6 +137,58 @@ class ThemedPlot(pg.PlotWidget):
             axis = item.getAxis(side)
             axis.setPen(pg.mkPen(fg))
             axis.setTextPen(pg.mkPen(fg))
+
+
+    @staticmethod
+    def _wrap_label(axis, length: float) -> None:
+        """An axis title longer than its axis wraps onto a second line instead of running past the plot."""
+        if not axis.isVisible() or not axis.label.isVisible() or length <= 20:
+            return
+        label = axis.label
+        label.setTextWidth(-1)
+        width = label.document().idealWidth()
+        want = int(length) if width > length else -1
+        if want != -1:
+            label.setTextWidth(want)
+        if getattr(axis, "_wrapped_at", None) != want:
+            axis._wrapped_at = want
+            axis._updateWidth() if axis.orientation in ("left", "right") else axis._updateHeight()
+            axis._updateLabel()
+
+    def _declutter(self, vb) -> None:
+        """Show the annotations that fit, the later ones first (a chart adds its main label last)."""
+        hidden = self._decluttered
+        area = vb.sceneBoundingRect()
+        kept = []
+        self._decluttered = set()
+        for text in reversed([i for i in vb.addedItems if isinstance(i, pg.TextItem)]):
+            if not text.isVisible() and id(text) not in hidden:
+                continue  # the chart hid it itself
+            margin = text.textItem.document().documentMargin()
+            rect = text.textItem.mapRectToScene(text.textItem.boundingRect().adjusted(margin, margin, -margin, -margin))
+            fits = area.contains(rect) and not any(rect.intersects(other) for other in kept)
+            text.setVisible(fits)
+            if fits:
+                kept.append(rect)
+            else:
+                self._decluttered.add(id(text))
+
+
+def _auto_intervals(length: float) -> float:
+    """How many intervals pyqtgraph's automatic ticks aim for on an axis of ``length`` pixels (AxisItem.tickSpacing)."""
+    return max(2.25, 2.25 * math.sqrt(max(length, 1.0) / 300.0))
+
+
+def _nice_spacing(span: float, intervals: int) -> float | None:
+    """The smallest 1-2-5 x 10^k step that cuts ``span`` into at most ``intervals`` pieces."""
+    if span <= 0 or intervals < 1 or not math.isfinite(span):
+        return None
+    raw = span / intervals
+    mag = 10.0 ** math.floor(math.log10(raw))
+    for m in (1, 2, 5, 10):
+        if m * mag >= raw:
+            return m * mag
+    return 10 * mag
 
 
 class CursorPlot(ThemedPlot):

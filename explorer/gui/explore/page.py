@@ -28,7 +28,7 @@ from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_bool, as_int, as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.theme import restyle
-from explorer.gui.common.widgets import scroll_area, splitter
+from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.gui.explore.counts_plot import CountsPlot
 from explorer.gui.explore.metrics import MetricsPanel
@@ -73,7 +73,7 @@ class ExplorerPage(Page):
         self.metrics = MetricsPanel(self)
         self.transport = TransportBar(self)
 
-        self.grid_title = QLabel(self)
+        self.grid_title = FittingLabel(self)  # shortened, never cut, when the column is narrow
         self.grid_title.setObjectName("grid_title")
         self.grid_title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.run_state = QLabel(self)
@@ -363,10 +363,12 @@ class ExplorerPage(Page):
     def _on_run(self, run: SimRun) -> None:
         s = self.session
         gpu = run.result.scenario.gpu
-        self.grid_title.setText(self.tr(
-            "<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · "
-            "outline = block · bar = resident warps"
-        ).format(gpu=gpu.name, sms=run.sm_count, w=run.warps_per_sm))
+        self.grid_title.set_texts(
+            self.tr("<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · "
+                    "outline = block · bar = resident warps").format(gpu=gpu.name, sms=run.sm_count, w=run.warps_per_sm),
+            self.tr("<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots").format(
+                gpu=gpu.name, sms=run.sm_count, w=run.warps_per_sm),
+            self.tr("<b>SM grid</b> — {gpu}").format(gpu=gpu.name))
         self.grid.set_run(run)
         self.grid.set_selected(s.selected_sm)
         self.timeline.set_run(run, s.selected_sm)
@@ -453,7 +455,14 @@ class ExplorerPage(Page):
         return {"splitter": self.splitter, "center": self.center}
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
-        return [self.panel_scroll, self.transport]
+        return [self.panel_scroll, self.transport, self.per_sm]
+
+    def presentation_changed(self, on: bool) -> None:
+        """Presenting, the metrics column has no scroll bar: its details make way instead (nothing is cut)."""
+        policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        self.metrics_scroll.setVerticalScrollBarPolicy(policy)
+        self.metrics_scroll.setHorizontalScrollBarPolicy(policy)
+        self.metrics.fit()
 
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""

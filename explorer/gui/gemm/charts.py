@@ -45,6 +45,8 @@ L2_COLOR = oi.BLUISH_GREEN
 class RooflinePlot(ThemedPlot):
     """Attainable TFLOPS against FLOP/byte, both axes logarithmic."""
 
+    declutter = True  # a small roofline shows fewer roof labels, never a pile of them
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("gemm_roofline")

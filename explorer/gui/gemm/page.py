@@ -203,8 +203,7 @@ class GemmPage(Page):
         ll.addWidget(self.send)
         ll.addWidget(self.send_note)
         ll.addStretch(1)
-        self.left_scroll = scroll_area(left, self)
-        self.left_scroll.setMinimumWidth(250)
+        self.left_scroll = scroll_area(left, self, fit_width=True)  # as wide as its fields need: the page scrolls
 
         self.tiles = TilePanel(self)
         self.explain = QLabel(self)

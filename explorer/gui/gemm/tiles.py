@@ -408,6 +408,7 @@ class TilePanel(QWidget):
         self.strip = WaveStrip(self)
         self.title = QLabel(self)
         self.title.setObjectName("gemm_tiles_title")
+        self.title.setWordWrap(True)  # a long title (Russian, presentation mode) takes two lines, never cut
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.color_by = QComboBox(self)
         self.color_by.setObjectName("gemm_color_by")
@@ -439,6 +440,7 @@ class TilePanel(QWidget):
         self.slider.setToolTip(self.tr("The wave to show"))
         self.wave_label = QLabel(self)
         self.wave_label.setObjectName("gemm_wave_label")
+        self.wave_label.setWordWrap(True)  # two lines rather than cut (Russian, presentation mode)
         self.wave_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         head = QHBoxLayout()
