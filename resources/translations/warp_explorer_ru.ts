@@ -11,7 +11,7 @@
     <message>
         <location line="+2"/>
         <source>The Explorer tab</source>
-        <translation>Вкладка Explorer</translation>
+        <translation>Вкладка «Обозреватель»</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -89,13 +89,13 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>&amp;Head size d:</source>
-        <translation>&amp;Размер головы d:</translation>
+        <source>Columns of Q, K and V per head.</source>
+        <translation>Столбцов Q, K и V на одну голову.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>Columns of Q, K and V per head.</source>
-        <translation>Столбцов Q, K и V на одну голову.</translation>
+        <source>Head si&amp;ze d:</source>
+        <translation>&amp;Размер головы d:</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -573,9 +573,19 @@
         <translation>Варпы по тактам, весь GPU ({sms} SM)</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Warps per cycle, whole GPU</source>
+        <translation>Варпы по тактам, весь GPU</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>Warps per cycle on SM {sm}</source>
         <translation>Варпы по тактам на SM {sm}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SM {sm}</source>
+        <translation>SM {sm}</translation>
     </message>
     <message>
         <location line="+25"/>
@@ -772,7 +782,17 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+2"/>
+        <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots</source>
+        <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}</source>
+        <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -807,9 +827,9 @@
         <translation>сценария</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach}% · issue slots used {iss}% · {cycles} cycles</source>
-        <translation>{gpu}: запущено варпов: {warps} · теоретическая заполняемость {theo:.0f}% · достигнутая {ach}% · использовано слотов выдачи {iss}% · тактов: {cycles}</translation>
+        <location line="+3"/>
+        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles</source>
+        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles}</translation>
     </message>
 </context>
 <context>
@@ -837,7 +857,7 @@
     <message>
         <location line="+2"/>
         <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
-        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
+        <translation>Диапазон тактов обозревателя в виде анимированного GIF или MP4.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -897,7 +917,7 @@
     <message>
         <location line="+0"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -922,7 +942,7 @@
     <message>
         <location line="+5"/>
         <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
-        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
+        <translation>анимация показывает обозреватель: выберите окно, обозреватель или одну из его панелей</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -932,7 +952,7 @@
     <message>
         <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
-        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
+        <translation>Анимировать пока нечего: дождитесь, пока обозреватель покажет симуляцию.</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -970,7 +990,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Memory</source>
-        <translation>&amp;Память</translation>
+        <translation>Па&amp;мять</translation>
     </message>
 </context>
 <context>
@@ -987,13 +1007,13 @@
     </message>
     <message>
         <location line="+20"/>
-        <source>&amp;M (rows of C):</source>
-        <translation>&amp;M (строк C):</translation>
+        <source>Rows of A and of the output C.</source>
+        <translation>Строк A и результата C.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>Rows of A and of the output C.</source>
-        <translation>Строк A и результата C.</translation>
+        <source>M (&amp;rows of C):</source>
+        <translation>&amp;M (строк C):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1047,12 +1067,12 @@
     </message>
     <message>
         <location line="+4"/>
-        <source>&amp;GPU:</source>
+        <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>&amp;Data type:</source>
+        <source>Data t&amp;ype:</source>
         <translation>&amp;Тип данных:</translation>
     </message>
     <message>
@@ -1114,19 +1134,14 @@
         <translation>Ограничение:</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>Simulate in the &amp;Explorer</source>
-        <translation>Симулировать в &amp;Explorer</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+16"/>
         <source>Run this GEMM&apos;s main loop (global loads, shared-memory stores, barrier, fragment loads, MMAs per K-step) in the simulator, one CTA per tile.</source>
         <translation>Запустить главный цикл этого GEMM (глобальные загрузки, сохранения в разделяемую память, барьер, загрузки фрагментов, MMA на каждом шаге по K) в симуляторе, один CTA на плитку.</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+42"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+37"/>
@@ -1184,7 +1199,12 @@
         <translation>{flops} (2·M·N·K)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-117"/>
+        <source>Simulate in the E&amp;xplorer</source>
+        <translation>Симулировать в обо&amp;зревателе</translation>
+    </message>
+    <message>
+        <location line="+118"/>
         <source>{t} → {tf} of {peak} (+ about {launch} launch)</source>
         <translation>{t} → {tf} из {peak} (+ около {launch} на запуск)</translation>
     </message>
@@ -1330,7 +1350,7 @@
     <message>
         <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
-        <translation>Измерить сценарий Explorer на {gpu}.</translation>
+        <translation>Измерить сценарий обозревателя на {gpu}.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -1579,7 +1599,7 @@
     <message>
         <location line="+0"/>
         <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
-        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -1749,8 +1769,8 @@
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+197"/>
-        <location line="+60"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+229"/>
+        <location line="+70"/>
         <source>Lesson</source>
         <translation>Урок</translation>
     </message>
@@ -1798,7 +1818,7 @@
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-332"/>
+        <location line="-368"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -1833,7 +1853,7 @@
         <translation>Выйти из урока; достигнутый сценарий остаётся, его можно редактировать.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+53"/>
         <source>Choose a lesson…</source>
         <translation>Выберите урок…</translation>
     </message>
@@ -1856,7 +1876,7 @@
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+330"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+332"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -1941,7 +1961,7 @@
     <message>
         <location line="+18"/>
         <source>&amp;Explorer</source>
-        <translation>&amp;Explorer</translation>
+        <translation>&amp;Обозреватель</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1997,7 +2017,7 @@
     </message>
     <message>
         <location line="+8"/>
-        <source>&amp;Edit</source>
+        <source>E&amp;dit</source>
         <translation>&amp;Правка</translation>
     </message>
     <message>
@@ -2085,7 +2105,7 @@
     <message>
         <location line="+1"/>
         <source>Simulate in the Explorer</source>
-        <translation>«Симулировать в Explorer»</translation>
+        <translation>«Симулировать в обозревателе»</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -2483,23 +2503,23 @@
     <name>MemoryPage</name>
     <message>
         <location filename="../../explorer/gui/gemm/memory_page.py" line="+304"/>
-        <source>&amp;GPU:</source>
+        <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
-        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
+        <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
         <location line="+50"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
-        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
+        <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2553,7 +2573,7 @@
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+39"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+49"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -2618,12 +2638,12 @@
         <translation>Инструкции варпов, выданные в этом такте: не больше одной на планировщик.</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+37"/>
         <source>What the resident warps are doing:</source>
         <translation>Чем заняты размещённые варпы:</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Cycle {c} of {total} ({us} µs)</source>
         <translation>Такт {c} из {total} ({us} мкс)</translation>
     </message>
@@ -2669,13 +2689,19 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Every unfinished warp is resident. At most {cap} fit at once ({b} blocks per SM, limited by {limit}).</source>
-        <translation>Все незавершённые варпы размещены. Вмещается до {cap} (блоков на SM: {b}; ограничение: {limit}).</translation>
+        <source>Every unfinished warp is resident. At most {cap} fit at once ({blocks} per SM, limited by {limit}).</source>
+        <translation>Все незавершённые варпы размещены. Вмещается до {cap} ({blocks} на SM; ограничение: {limit}).</translation>
     </message>
     <message>
+        <location line="+2"/>
         <location line="+3"/>
-        <source>{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit at once: {b} blocks per SM, limited by {limit}) or are being launched.</source>
-        <translation>Ещё не размещено запущенных варпов: {w} — ждут места (вмещается до {cap}: блоков на SM — {b}, ограничение: {limit}) или запускаются.</translation>
+        <source>block|blocks</source>
+        <translation>блок|блока|блоков</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit at once: {blocks} per SM, limited by {limit}) or are being launched.</source>
+        <translation>Ещё не размещено запущенных варпов: {w} — ждут места (вмещается до {cap}: {blocks} на SM, ограничение: {limit}) или запускаются.</translation>
     </message>
 </context>
 <context>
@@ -2692,8 +2718,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>&amp;Use it</source>
-        <translation>При&amp;менить</translation>
+        <source>Use &amp;it</source>
+        <translation>Приме&amp;нить</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2814,7 +2840,7 @@
     <message>
         <location line="+1"/>
         <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
-        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
+        <translation>Доля {carveout}% под разделяемую память оставляет {kb} КБ; при 100% будет: {better}.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2870,19 +2896,14 @@
         <translation>Запуск ядра</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>&amp;GPU:</source>
-        <translation>GP&amp;U:</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
         <source>The GPU whose per-SM limits the calculator applies.</source>
         <translation>GPU, ограничения SM которого применяет калькулятор.</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&amp;Threads per block:</source>
-        <translation>&amp;Потоков на блок:</translation>
+        <translation>По&amp;токов на блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2902,7 +2923,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Static shared memory (bytes):</source>
-        <translation>&amp;Статич. разделяемая память (Б):</translation>
+        <translation>Ст&amp;атич. разделяемая память (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2910,8 +2931,13 @@
         <translation>Байты массивов __shared__, объявленных в ядре; известны при компиляции.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Dynamic shared memory (bytes):</source>
+        <location line="-26"/>
+        <source>GP&amp;U:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>D&amp;ynamic shared memory (bytes):</source>
         <translation>&amp;Динамич. разделяемая память (Б):</translation>
     </message>
     <message>
@@ -2922,7 +2948,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3167,7 +3193,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+93"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -3242,7 +3268,12 @@ Active blocks per SM: {blocks}</source>
         <translation>В режиме презентации щелчок оставляет гаснущую красную точку.</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+110"/>
+        <source>{asked}% does not fit this screen: showing {shown}%.</source>
+        <translation>{asked}% не помещается на этом экране: показано {shown}%.</translation>
+    </message>
+    <message>
+        <location line="+49"/>
         <source>Presentation mode (F5) will show text and lines at {pct}%.</source>
         <translation>Режим презентации (F5) покажет текст и линии в масштабе {pct}%.</translation>
     </message>
@@ -3284,7 +3315,7 @@ Active blocks per SM: {blocks}</source>
         <translation>Весь прогон</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+39"/>
         <source>Theoretical occupancy</source>
         <translation>Теоретическая заполняемость</translation>
     </message>
@@ -3324,23 +3355,33 @@ Active blocks per SM: {blocks}</source>
         <translation>Выданные инструкции ÷ (такты × SM × планировщики): какая часть возможностей GPU по выдаче инструкций действительно работала.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Warp states over the run (Nsight-style breakdown):</source>
         <translation>Состояния варпов за прогон (разбивка как в Nsight):</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+42"/>
+        <location line="+7"/>
+        <location line="+43"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-34"/>
-        <source>Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.</source>
-        <translation>Ограничитель: {limit} — блоков на SM: {b} (варпов {w} из {max}).</translation>
+        <location line="-35"/>
+        <source>Limiter: {limit} — {blocks} ({warps}) per SM of {max}.</source>
+        <translation>Ограничитель: {limit} — {blocks} ({warps} из {max}) на SM.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
+        <source>block|blocks</source>
+        <translation>блок|блока|блоков</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warp|warps</source>
+        <translation>варп|варпа|варпов</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -3389,7 +3430,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
-        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
+        <translation>Сохранить сценарий обозревателя в его файл (TOML).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3399,7 +3440,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
-        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
+        <translation>Сохранить сценарий обозревателя в новый файл TOML.</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -3497,13 +3538,13 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+48"/>
-        <source>&amp;GPU:</source>
-        <translation>GP&amp;U:</translation>
+        <source>The GPU to simulate: its SM count, limits and latencies.</source>
+        <translation>Какой GPU симулировать: число SM, ограничения и задержки.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>The GPU to simulate: its SM count, limits and latencies.</source>
-        <translation>Какой GPU симулировать: число SM, ограничения и задержки.</translation>
+        <source>GP&amp;U:</source>
+        <translation>GP&amp;U:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3526,29 +3567,29 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Потоков на блок: N или x, y, z (blockDim); SM выделяет целые варпы по 32 потока.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Re&amp;gisters / thread:</source>
-        <translation>&amp;Регистров / поток:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Registers the compiler gave each thread; more registers, fewer blocks per SM.</source>
         <translation>Сколько регистров компилятор выделил каждому потоку; больше регистров — меньше блоков на SM.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Static shared (B):</source>
-        <translation>Стат&amp;ич. shared (Б):</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Bytes of __shared__ arrays declared in the kernel.</source>
         <translation>Байты массивов __shared__, объявленных в ядре.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Dynamic shared (B):</source>
-        <translation>&amp;Динамич. shared (Б):</translation>
+        <location line="-3"/>
+        <source>Reg&amp;isters / thread:</source>
+        <translation>&amp;Регистров / поток:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>S&amp;tatic shared (B):</source>
+        <translation>Стат&amp;ич. разделяемая (Б):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>D&amp;ynamic shared (B):</source>
+        <translation>&amp;Динамич. разделяемая (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3558,7 +3599,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3568,7 +3609,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>B&amp;arriers / block:</source>
-        <translation>Барьер&amp;ов / блок:</translation>
+        <translation>Б&amp;арьеров / блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3586,14 +3627,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Что выполняет каждый варп: цикл по короткому телу из загрузок, вычислений и барьеров.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Loop iterations:</source>
-        <translation>Итераций &amp;цикла:</translation>
+        <location line="+4"/>
+        <source>&amp;Scheduler:</source>
+        <translation>П&amp;ланировщик:</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>How many times each warp runs the body.</source>
+        <translation>Сколько раз каждый варп выполняет тело цикла.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>How many times each warp runs the body.</source>
-        <translation>Сколько раз каждый варп выполняет тело цикла.</translation>
+        <source>Loo&amp;p iterations:</source>
+        <translation>Итераций &amp;цикла:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3606,24 +3652,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Доля глобальных загрузок, обслуженных L2 вместо HBM (остальные ждут полную задержку HBM).</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Sc&amp;heduler:</source>
-        <translation>П&amp;ланировщик:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>How each scheduler picks among its eligible warps.</source>
         <translation>Как каждый планировщик выбирает среди своих готовых варпов.</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>S&amp;eed:</source>
-        <translation>&amp;Зерно (seed):</translation>
+        <source>Seed of the simulation&apos;s random choices (cache hits).</source>
+        <translation>Зерно случайных решений симуляции (попадания в кэш).</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>Seed of the simulation&apos;s random choices (cache hits).</source>
-        <translation>Зерно случайных решений симуляции (попадания в кэш).</translation>
+        <source>Ra&amp;ndom seed:</source>
+        <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
         <location line="+31"/>
@@ -3639,7 +3680,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SmGridView</name>
     <message>
-        <location filename="../../explorer/gui/explore/sm_grid.py" line="+174"/>
+        <location filename="../../explorer/gui/explore/sm_grid.py" line="+190"/>
         <source>SM grid</source>
         <translation>Сетка SM</translation>
     </message>
@@ -3654,21 +3695,21 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+70"/>
-        <location line="+68"/>
+        <location line="+71"/>
+        <location line="+103"/>
         <location line="+6"/>
         <source>SM {n}</source>
         <translation>SM {n}</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-80"/>
         <source>Too small to draw every SM: enlarge the window.</source>
         <translation>Слишком мало места, чтобы нарисовать все SM: увеличьте окно.</translation>
     </message>
     <message>
-        <location line="+134"/>
-        <source>&lt;b&gt;SM {sm}&lt;/b&gt;: {n} of {w} warp slots resident ({pct:.0f}%)</source>
-        <translation>&lt;b&gt;SM {sm}&lt;/b&gt;: занято {n} из {w} слотов варпов ({pct:.0f}%)</translation>
+        <location line="+163"/>
+        <source>&lt;b&gt;SM {sm}&lt;/b&gt;: {n} of {w} warp slots resident ({pct})</source>
+        <translation>&lt;b&gt;SM {sm}&lt;/b&gt;: размещено слотов варпов {n} из {w} ({pct})</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -3722,7 +3763,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TilePanel</name>
     <message>
-        <location line="+116"/>
+        <location line="+117"/>
         <source>Colour by wave</source>
         <translation>Цвет по волне</translation>
     </message>
@@ -3748,12 +3789,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <location line="+96"/>
+        <location line="+97"/>
         <source>▶ Play waves</source>
         <translation>▶ Волны по очереди</translation>
     </message>
     <message>
-        <location line="-93"/>
+        <location line="-94"/>
         <source>Show the waves one after another, as the GPU runs them.</source>
         <translation>Показывать волны одну за другой, как их выполняет GPU.</translation>
     </message>
@@ -3778,7 +3819,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Какую волну показать</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>&lt;b&gt;Output matrix C&lt;/b&gt; — {tiles} tiles ({tm} × {tn}) of {bm} × {bn} · one CTA per tile</source>
         <translation>&lt;b&gt;Выходная матрица C&lt;/b&gt; — плиток {tiles} ({tm} × {tn}) размером {bm} × {bn} · один CTA на плитку</translation>
     </message>
@@ -3959,7 +4000,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+124"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+127"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -3980,7 +4021,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>план. {k}</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+43"/>
         <source>Timeline of SM {sm}: its {n} busy warp slots (of {w}), grouped by scheduler</source>
         <translation>Временная диаграмма SM {sm}: занятые слоты варпов ({n} из {w}) по планировщикам</translation>
     </message>
@@ -3990,7 +4031,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Временная диаграмма SM {sm}: каждая строка — слот варпа, по планировщикам</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+1"/>
+        <source>Timeline of SM {sm}</source>
+        <translation>Временная диаграмма SM {sm}</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>cycle</source>
         <translation>такт</translation>
     </message>
@@ -4066,8 +4112,8 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <source>&amp;Speed:</source>
-        <translation>Скорос&amp;ть:</translation>
+        <source>Speed:</source>
+        <translation>Скорость:</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -4218,7 +4264,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
-        <translation>Завершён, дописывает сохранения (drain)</translation>
+        <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4278,7 +4324,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>drain</source>
-        <translation>drain</translation>
+        <translation>сброс</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4349,7 +4395,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WaveStrip</name>
     <message>
-        <location filename="../../explorer/gui/gemm/tiles.py" line="-217"/>
+        <location filename="../../explorer/gui/gemm/tiles.py" line="-219"/>
         <source>CTA slots busy in each wave ({slots} per wave; time →)</source>
         <translation>Занятые слоты CTA в каждой волне ({slots} на волну; время →)</translation>
     </message>

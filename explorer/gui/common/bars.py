@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.gui.common.layout_check import PaintedText
-from explorer.gui.common.numbers import num
+from explorer.gui.common.numbers import num, pct
 from explorer.gui.common.state_colors import display_names, meanings, state_color
 from explorer.gui.common.theme import LIGHT, Theme
 
@@ -101,7 +101,7 @@ class StateBar(SegmentBar):
         fm = QFontMetrics(self.font())
         out = []
         for code, v, r in self._rects():
-            share = f"{100 * v / self.total:.0f}%"
+            share = pct(v / self.total, 0)
             out.append((code, r, share if fm.horizontalAdvance(share) + 6 <= r.width() else ""))
         return out
 
@@ -125,8 +125,8 @@ class StateBar(SegmentBar):
     def tooltip_at(self, x: int) -> str:
         for code, v, r in self._rects():
             if r.left() <= x <= r.right():
-                return "<b>{}</b>: {} {} ({}%)<br>{}".format(
-                    display_names()[code], num(v), self.unit, num(100 * v / self.total, 1), meanings()[code])
+                return "<b>{}</b>: {} {} ({})<br>{}".format(
+                    display_names()[code], num(v), self.unit, pct(v / self.total), meanings()[code])
         return ""
 
 

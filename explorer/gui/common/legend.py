@@ -99,7 +99,8 @@ class LegendRow(QWidget):
         layout = FlowLayout(self, spacing=4, line_spacing=0)
         layout.setContentsMargins(4, 0, 4, 0)
         self.samples: list[LineSample] = []
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        # as narrow as its row gives it (a window's minimum width does not grow with it); it wraps instead
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
     def add_curve(self, pen: Callable[[], QPen | None], name: str, tip: str, antialias: bool = True) -> QLabel:
         """A sample and the curve's name (both with ``tip``); returns the name's label."""

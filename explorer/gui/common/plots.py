@@ -141,17 +141,31 @@ class ThemedPlot(pg.PlotWidget):
 
     @staticmethod
     def _wrap_label(axis, length: float) -> None:
-        """An axis title longer than its axis wraps onto a second line instead of running past the plot."""
-        if not axis.isVisible() or not axis.label.isVisible() or length <= 20:
+        """An axis title longer than its axis wraps at its spaces; one that cannot (a word longer than the
+        axis: a short plot's "warps") is not shown — the plot's title names the quantity."""
+        if not axis.isVisible() or length <= 0:
             return
         label = axis.label
+        if not label.toPlainText().strip():
+            return
         label.setTextWidth(-1)
-        width = label.document().idealWidth()
-        want = int(length) if width > length else -1
-        if want != -1:
+        doc = label.document()
+        width = doc.idealWidth()
+        margin = 2 * doc.documentMargin()
+        words = label.toPlainText().split()
+        widest = max(QFontMetrics(label.font()).horizontalAdvance(w) for w in words) + margin
+        if width <= length:
+            want = -1
+        elif widest <= length:
+            want = int(length)
+        else:
+            want = 0  # no room even for one word
+        if want > 0:
             label.setTextWidth(want)
-        if getattr(axis, "_wrapped_at", None) != want:
+        shown = want != 0
+        if getattr(axis, "_wrapped_at", None) != want or axis.label.isVisible() != shown:
             axis._wrapped_at = want
+            axis.label.setVisible(shown)
             axis._updateWidth() if axis.orientation in ("left", "right") else axis._updateHeight()
             axis._updateLabel()
 

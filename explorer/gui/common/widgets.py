@@ -81,10 +81,12 @@ class FittingSplitter(QSplitter):
 
 
 def splitter(orientation: Qt.Orientation, parent: QWidget, name: str, widgets: Sequence[QWidget],
-             stretch: Sequence[int] = ()) -> QSplitter:
-    """A splitter named ``name`` holding ``widgets`` (never collapsed, never squeezing one below what it
-    needs: :class:`FittingSplitter`), with their stretch factors if given."""
-    s = FittingSplitter(orientation, parent)
+             stretch: Sequence[int] = (), fit_panes: bool = False) -> QSplitter:
+    """A splitter named ``name`` holding ``widgets`` (never collapsed), with their stretch factors if given.
+
+    ``fit_panes``: never squeeze a pane below what it needs (:class:`FittingSplitter`) — for a page that
+    scrolls as a whole, so the window's minimum size does not grow with it."""
+    s = FittingSplitter(orientation, parent) if fit_panes else QSplitter(orientation, parent)
     s.setObjectName(name)
     s.setChildrenCollapsible(False)
     for widget in widgets:

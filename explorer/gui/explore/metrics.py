@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, Q
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import num, pct
+from explorer.gui.common.numbers import counted, num, pct
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
@@ -160,11 +160,11 @@ class NowBox(QGroupBox):
             return self.tr("The kernel has finished.")
         if waiting <= 0:
             return self.tr("Every unfinished warp is resident. At most {cap} fit at once "
-                           "({b} blocks per SM, limited by {limit}).").format(
-                cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
+                           "({blocks} per SM, limited by {limit}).").format(
+                cap=num(cap), blocks=counted(p.active_blocks_per_sm, self.tr("block|blocks")), limit=limit)
         return self.tr("{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit "
-                       "at once: {b} blocks per SM, limited by {limit}) or are being launched.").format(
-            w=num(waiting), cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
+                       "at once: {blocks} per SM, limited by {limit}) or are being launched.").format(
+            w=num(waiting), cap=num(cap), blocks=counted(p.active_blocks_per_sm, self.tr("block|blocks")), limit=limit)
 
     def apply_theme(self, theme: Theme) -> None:
         self.bar.apply_theme(theme)
@@ -264,8 +264,9 @@ class RunBox(QGroupBox):
         """Instant (no simulation needed): the theoretical side."""
         self.occ_theoretical.set_value(occ.occupancy, pct(occ.occupancy))
         limit = ", ".join(limiter_names().get(k, k) for k in occ.limiters) or "–"
-        self.limiter.setText(self.tr("Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.").format(
-            limit=limit, b=occ.active_blocks_per_sm, w=occ.active_warps_per_sm, max=occ.max_warps_per_sm))
+        self.limiter.setText(self.tr("Limiter: {limit} — {blocks} ({warps}) per SM of {max}.").format(
+            limit=limit, blocks=counted(occ.active_blocks_per_sm, self.tr("block|blocks")),
+            warps=counted(occ.active_warps_per_sm, self.tr("warp|warps")), max=occ.max_warps_per_sm))
 
     def show_run(self, run: SimRun) -> None:
         s = run.summary

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSpli
 
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.legend import StateLegend
-from explorer.gui.common.numbers import num
+from explorer.gui.common.numbers import num, pct
 from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_bool, as_int, as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner
@@ -433,11 +433,11 @@ class ExplorerPage(Page):
         if run is None:
             return self.tr("Simulating {name}…").format(name=self.session.scenario.name or self.tr("the scenario"))
         sm = run.summary
-        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach}% · "
-                       "issue slots used {iss}% · {cycles} cycles").format(
-            gpu=sm["gpu"], warps=sm["launched_warps"], theo=100 * sm["theoretical_occupancy"],
-            ach=num(100 * sm["achieved_occupancy"], 1), iss=num(100 * sm["issue_slot_utilization"], 1),
-            cycles=sm["cycles"])
+        # the same formatter as the panels and tooltips: 12.5% everywhere, digits grouped (1,920; ru 1 920)
+        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · "
+                       "issue slots used {iss} · {cycles} cycles").format(
+            gpu=sm["gpu"], warps=num(sm["launched_warps"]), theo=pct(sm["theoretical_occupancy"]),
+            ach=pct(sm["achieved_occupancy"]), iss=pct(sm["issue_slot_utilization"]), cycles=num(sm["cycles"]))
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:

@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen, Q
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.gui.common.layout_check import PaintedText
+from explorer.gui.common.numbers import pct
 from explorer.gui.common.state_colors import argb32_table, display_names, meanings
 from explorer.gui.common.state_order import UNKNOWN
 from explorer.gui.common.theme import LIGHT, Theme
@@ -456,8 +457,8 @@ class SmGridView(QWidget):
         run = self.run
         W = run.warps_per_sm
         resident = int(self.resident[sm]) if sm < len(self.resident) else 0
-        lines = [self.tr("<b>SM {sm}</b>: {n} of {w} warp slots resident ({pct:.0f}%)").format(
-            sm=sm, n=resident, w=W, pct=100.0 * resident / W)]
+        lines = [self.tr("<b>SM {sm}</b>: {n} of {w} warp slots resident ({pct})").format(
+            sm=sm, n=resident, w=W, pct=pct(resident / W))]
         live = [b for b in self._live.tolist() if int(run.result.blocks.sm[b]) == sm]
         if live:
             lines.append(self.tr("Blocks here: {blocks}").format(blocks=", ".join(str(b) for b in live)))

@@ -368,7 +368,7 @@ class AttentionView(QGroupBox, FieldTexts):
         self.errors: dict[str, str] = {}
         self.fields: dict[str, IntField] = {}
         labels = {"seq_len": (self.tr("Sequence length &N:"), self.tr("Tokens in the sequence (rows of Q, K and V).")),
-                  "head_dim": (self.tr("&Head size d:"), self.tr("Columns of Q, K and V per head."))}
+                  "head_dim": (self.tr("Head si&ze d:"), self.tr("Columns of Q, K and V per head."))}
         inputs = QGridLayout()
         inputs.setHorizontalSpacing(8)
         for col, name in enumerate(ATTENTION_FIELDS):
@@ -538,7 +538,7 @@ class MemoryPage(Page):
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("memory_gpu")
         add_gpus(self.gpu, lambda spec: spec.full_name)
-        gpu_label = QLabel(self.tr("&GPU:"), self)
+        gpu_label = QLabel(self.tr("GP&U:"), self)
         gpu_label.setBuddy(self.gpu)
         gpu_note = muted_label(self, self.tr("Follows the Explorer's GPU whenever it finishes a simulation."))
         top = QHBoxLayout()

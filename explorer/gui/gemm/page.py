@@ -96,7 +96,7 @@ class GemmInputs(QGroupBox, FieldTexts):
         self.fields["tile"].edit.setAlignment(Qt.AlignmentFlag.AlignLeft)
 
         labels = {
-            "m": (self.tr("&M (rows of C):"), self.tr("Rows of A and of the output C.")),
+            "m": (self.tr("M (&rows of C):"), self.tr("Rows of A and of the output C.")),
             "n": (self.tr("&N (columns of C):"), self.tr("Columns of B and of the output C.")),
             "k": (self.tr("&K (inner size):"), self.tr("Columns of A = rows of B: the length of every dot product.")),
             "tile": (self.tr("CTA &tile BM×BN×BK:"),
@@ -108,8 +108,8 @@ class GemmInputs(QGroupBox, FieldTexts):
                                "Empty: the data type's default, fewer if shared memory is short.")),
         }
         form = input_form(self)
-        add_row(form, self, self.tr("&GPU:"), self.gpu)
-        add_row(form, self, self.tr("&Data type:"), self.dtype)
+        add_row(form, self, self.tr("GP&U:"), self.gpu)
+        add_row(form, self, self.tr("Data t&ype:"), self.dtype)
         form.addRow("", self.dtype_error)
         for name in GEMM_FIELDS:
             text, tip = labels[name]
@@ -187,7 +187,7 @@ class GemmPage(Page):
         self.stale = error_label(self)
         self.stale.setObjectName("gemm_stale")
 
-        self.send = QPushButton(self.tr("Simulate in the &Explorer"), self)
+        self.send = QPushButton(self.tr("Simulate in the E&xplorer"), self)
         self.send.setObjectName("gemm_send")
         self.send.setToolTip(self.tr("Run this GEMM's main loop (global loads, shared-memory stores, barrier, "
                                      "fragment loads, MMAs per K-step) in the simulator, one CTA per tile."))
@@ -224,7 +224,7 @@ class GemmPage(Page):
         ct.addWidget(self.explain)
         ct.addWidget(self.explain_core)
         self.center = splitter(Qt.Orientation.Vertical, self, "gemm_center",
-                               (center_top, scroll_area(self.levels, self)), stretch=(3, 1))
+                               (center_top, scroll_area(self.levels, self)), stretch=(3, 1), fit_panes=True)
 
         self.roofline = RooflinePlot(self)
         self.roofline_caption = QLabel(self)
@@ -238,7 +238,7 @@ class GemmPage(Page):
         rl.addWidget(self.roofline_caption)
         self.time_split = TimeSplitView(self)
         self.right = splitter(Qt.Orientation.Vertical, self, "gemm_right",
-                              (self.roofline_box, scroll_area(self.time_split, self)), stretch=(3, 2))
+                              (self.roofline_box, scroll_area(self.time_split, self)), stretch=(3, 2), fit_panes=True)
 
         self.splitter = splitter(Qt.Orientation.Horizontal, self, "gemm_splitter",
                                  (self.left_scroll, self.center, self.right), stretch=(0, 1, 1))

@@ -7,7 +7,8 @@ exactly):
 
 - every widget's font (set on each one: with the theme's application style sheet,
   Qt does not pass a parent's font on to its children), so big numbers and headings
-  keep their proportions; fonts a custom-painted widget keeps in attributes
+  keep their proportions — except a widget with the property
+  ``display_scale_own_font`` (the narration), whose owner sizes it from the scale; fonts a custom-painted widget keeps in attributes
   (``self._title_font``) too, after which its
   ``display_scale_changed(scale)`` or ``relayout()`` is called when it has one;
 - minimum/maximum/fixed sizes (most are derived from font metrics);
@@ -136,6 +137,8 @@ class DisplayScaler:
         except RuntimeError:
             return
         s = self.scale
+        if w.property("display_scale_own_font"):
+            base["font"] = None  # its owner sizes it (the narration fits its panel)
         applied = base["applied"]
         if applied is not None and (w.minimumSize().toTuple(), w.maximumSize().toTuple()) != applied:
             base["fixed"] = self._fixed(w, previous)  # the widget set new limits itself since

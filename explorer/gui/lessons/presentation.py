@@ -257,11 +257,7 @@ class Presentation(QObject):
         for scale in sorted((s for s in SCALES if s <= start + 1e-9), reverse=True):
             if scale != self.shown_scale:
                 self._show_scale(scale)
-            found = self.fit_problems()
-            count = len(found)
-            import os
-            if os.environ.get("FITDEBUG"):
-                print("fit", scale, count, [str(x)[:150] for x in found[:3]])
+            count = len(self.fit_problems())
             if best is None or count < best[1]:
                 best = (scale, count)
             if count == 0:
@@ -269,12 +265,20 @@ class Presentation(QObject):
         if best is not None and best[0] != self.shown_scale:
             self._show_scale(best[0])
         self._apply_views_only()  # widgets a page built meanwhile
+        self._say_scale()
+
+    def _say_scale(self) -> None:
+        """When the chosen scale does not fit, the status bar says what is shown instead."""
+        if self.presenting and self.shown_scale < self.scale:
+            self.window.statusBar().showMessage(self.tr("{asked}% does not fit this screen: showing {shown}%.").format(
+                asked=round(self.scale * 100), shown=round(self.shown_scale * 100)), 8000)
 
     def _step_shown(self) -> None:
         """A new lesson step: the scale shown stays unless the step no longer fits (never larger mid-lesson)."""
         self.scaler.reapply()
         if self.fit_problems():
             self.fit_now(self.shown_scale)
+            self._say_scale()
 
     def leave(self) -> None:
         if self.presenting:
