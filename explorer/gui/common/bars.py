@@ -140,18 +140,20 @@ class Meter(PaintedBar):
         self.text = ""
 
     def set_value(self, fraction: float, text: str) -> None:
+        before = self.minimumSizeHint()
         self.fraction = max(0.0, min(1.0, float(fraction)))
-        wider = QFontMetrics(self.font()).horizontalAdvance(text) > QFontMetrics(self.font()).horizontalAdvance(self.text)
         self.text = text
-        if wider:
+        if self.minimumSizeHint() != before:
             self.updateGeometry()
         self.update()
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
-        """Twice the text (and at least "100.0%"): then the text fits in the fill or beside it, whatever the value."""
-        fm = QFontMetrics(self.font())
-        text = max(fm.horizontalAdvance(self.text), fm.horizontalAdvance("100.0%"))
-        return QSize(2 * (text + 8), self.height())
+        """Narrow as can be with the text whole: inside the fill (width ≥ text / fraction) or beside it
+        (width ≥ text / (1 − fraction)), whichever needs less."""
+        tw = QFontMetrics(self.font()).horizontalAdvance(self.text)
+        inside = (tw + 9) / self.fraction if self.fraction > 0 else float("inf")
+        beside = (tw + 6) / (1 - self.fraction) if self.fraction < 1 else float("inf")
+        return QSize(int(min(inside, beside, 4 * (tw + 9))) + 1, self.height())
 
     def _text_place(self) -> tuple[QRect, QRect, bool]:
         """(the fill, where the text goes, whether it goes inside the fill)."""

@@ -360,11 +360,14 @@ class MetricsPanel(QWidget):
             for widget in self.dropped:
                 widget.setVisible(True)
             self.dropped = []
-            for widget in self.details():
+            levels = sorted({int(w.property(DETAIL)) for w in self.details()})
+            for level in levels:  # details of one rank go together (all the notes under the counts)
                 if self._need(width) <= height:
                     break
-                widget.setVisible(False)
-                self.dropped.append(widget)
+                for widget in self.details():
+                    if int(widget.property(DETAIL)) == level:
+                        widget.setVisible(False)
+                        self.dropped.append(widget)
         finally:
             self._fitting = False
 

@@ -290,6 +290,7 @@ class TimeSplitView(QGroupBox):
         for row, (key, seconds) in enumerate(sorted(plan.times.items(), key=lambda kv: -kv[1])):
             if row >= len(self.term_rows):
                 label, meter = QLabel(self), Meter(oi.SKY_BLUE, self, height=20)
+                label.setWordWrap(True)  # a long term name (Russian) takes two lines, not the column's width
                 meter.apply_theme(self.theme)
                 self.terms.addWidget(label, row, 0)
                 self.terms.addWidget(meter, row, 1)

@@ -166,15 +166,18 @@ class Drawn:
     scale: float | None = None  # the presentation scale on screen (None: not presenting)
 
 
-def show_lesson_step(window, app, lesson, index: int, lang: str):
-    """Lesson step ``index`` as the lesson panel plays it (its run computed here, no worker); that run."""
+def show_lesson_step(window, app, lesson, index: int, lang: str, run=None):
+    """Lesson step ``index`` as the lesson panel plays it (its run computed here, no worker, unless
+    ``run`` is the step's, computed before); that run."""
     from explorer.gui.explore.run_data import simulate_run
 
     lessons = window.feature("lessons")
     if lessons is None:
         raise InputError("--lesson", "this build of the window has no lesson panel")
     lessons.set_language(lang)
-    run = simulate_run(lesson.scenario_at(index))
+    scenario = lesson.scenario_at(index)
+    if run is None or run.result.scenario != scenario:
+        run = simulate_run(scenario)
     lessons.show_step_with_run(lesson, index, run)
     settle(app)
     lessons.fit_dock()
