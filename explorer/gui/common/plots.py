@@ -85,6 +85,11 @@ class ThemedPlot(pg.PlotWidget):
         if event is None or event.size().width() != event.oldSize().width():  # pyqtgraph sends None
             self.fit_title()
 
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        self.fit_title()
+        self.fit_axes()
+
     def display_scale_changed(self, _scale: float) -> None:
         """Presentation mode scaled the title's and the axes' fonts: fit them again."""
         self.fit_title()

@@ -140,7 +140,7 @@ def test_high_contrast_themes_are_pure():
     assert not light.dark and dark.dark
 
 
-def test_laser_pointer_dot_fades_and_the_click_still_works(win, qtbot):
+def test_laser_pointer_dot_fades_and_a_click_on_a_view_only_points(win, qtbot):
     p = win.feature("presentation")
     p.set_laser(True)
     p.set_presenting(True)
@@ -149,7 +149,7 @@ def test_laser_pointer_dot_fades_and_the_click_still_works(win, qtbot):
     layout = grid.layout_
     x, y = layout.tile_origin(5)
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=QPoint(x + 3, y + 3))
-    assert win.explorer.session.selected_sm == 5  # the click reached the grid
+    assert win.explorer.session.selected_sm == 0  # only a pointer: no SM selected
     dots = overlay.laser_dots()
     assert len(dots) == 1
     expected = grid.mapTo(win, QPoint(x + 3, y + 3))
@@ -162,8 +162,48 @@ def test_laser_pointer_dot_fades_and_the_click_still_works(win, qtbot):
     qtbot.waitUntil(lambda: not overlay.laser_dots() or time.monotonic() > deadline, timeout=4000)
     assert not overlay.laser_dots()
     p.set_presenting(False)
+    qtbot.wait(50)
+    x, y = grid.layout_.tile_origin(5)  # the grid's layout at the normal scale
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=QPoint(x + 3, y + 3))
     assert not overlay.laser_dots()  # only while presenting
+    assert win.explorer.session.selected_sm == 5  # and then a click selects again
+
+
+def _plot_point(plot, fraction: float) -> QPoint:
+    """A point inside the plot's view box, ``fraction`` of the way along x."""
+    vb = plot.getPlotItem().getViewBox()
+    rect = vb.sceneBoundingRect()
+    return plot.mapFromScene(rect.left() + fraction * rect.width(), rect.center().y())
+
+
+def test_a_laser_click_on_a_plot_does_not_move_the_playback_cursor(win, qtbot):
+    """Issue 14 item 7: in presentation mode the laser click is only a pointer (the cursor stayed at 4,235)."""
+    page = win.explorer
+    page.session.set_cycle(1000)
+    p = win.feature("presentation")
+    p.set_laser(True)
+    p.set_presenting(True)
+    qtbot.wait(100)
+    overlay = win.feature("overlay")
+    for plot in (page.counts, page.timeline):
+        qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=_plot_point(plot, 0.7))
+        assert page.session.cycle == 1000
+    assert len(overlay.laser_dots()) == 2
+    # a control still works: the lesson panel's Next button steps on
+    lessons = win.feature("lessons")
+    lessons.start("launched-resident-ready")
+    qtbot.waitUntil(lambda: lessons.ready, timeout=60_000)
+    qtbot.wait(100)
+    button = lessons.panel.next_button
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert lessons.index == 1
+    lessons.stop()
+    # laser off: a click on the plot moves the cursor again
+    p.set_laser(False)
+    page.session.set_cycle(1000)
+    qtbot.mouseClick(page.counts.viewport(), Qt.MouseButton.LeftButton, pos=_plot_point(page.counts, 0.7))
+    assert page.session.cycle != 1000
+    p.set_presenting(False)
 
 
 def test_options_are_remembered(qtbot, settings, light_theme):
