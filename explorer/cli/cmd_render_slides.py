@@ -49,7 +49,7 @@ def run_slides(args) -> int:
     lang = getattr(args, "lang", None) or "en"
     scale = None
     if args.presentation or args.scale is not None:
-        scale = parse_scale(args.scale if args.scale is not None else 150)
+        scale = parse_scale(args.scale)
 
     lesson = scenario = None
     if args.lesson is not None:

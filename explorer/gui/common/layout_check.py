@@ -19,7 +19,10 @@ What is looked at (every visible widget of the window, and what it draws):
 
 A text is **clipped** when the room it is drawn into is smaller than the text, or
 when a parent (a splitter pane, a scroll area's viewport, the window's edge)
-cuts it. Two texts **overlap** when what they draw intersects. A scroll area that
+cuts it. Two texts **overlap** when what they draw intersects. A text is
+**dropped** when a view had to leave it out for want of room and says so
+(``dropped_texts()``: a plot axis without a single number, the SM grid without
+its SM numbers, the timeline without its scheduler names). A scroll area that
 shows its scroll bar in that direction lets the user reach what it hides, so its
 clipping is not a problem; one without a scroll bar (presentation mode turns the
 Explorer's off) is.
@@ -74,7 +77,8 @@ class PaintedText:
 
 @dataclass(frozen=True)
 class Problem:
-    """One text that does not fit (``kind`` "clipped") or two that overlap ("overlap")."""
+    """One text that does not fit (``kind`` "clipped"), two that overlap ("overlap"), or one a view left out
+    for want of room ("dropped")."""
 
     kind: str
     where: str  # the widget (or plot item) that shows it, by object names
@@ -83,6 +87,8 @@ class Problem:
     other: str = ""  # the other text of an overlap
 
     def __str__(self) -> str:
+        if self.kind == "dropped":
+            return f"dropped  {self.where}: {_quote(self.text)} ({self.detail})"
         if self.kind == "overlap":
             return f"overlap  {self.where}: {_quote(self.text)} and {_quote(self.other)} ({self.detail})"
         return f"clipped  {self.where}: {_quote(self.text)} ({self.detail})"
@@ -227,6 +233,11 @@ class LayoutChecker:
         if callable(painted):
             for item in painted():
                 self._painted(w, item)
+        dropped = getattr(w, "dropped_texts", None)
+        if callable(dropped):
+            for text in dropped():
+                self.checked += 1
+                self.problems.append(Problem("dropped", where_of(w), text, "left out: no room for it"))
         if isinstance(w, QLabel):
             self._label(w)
         elif isinstance(w, (QCheckBox, QRadioButton)):

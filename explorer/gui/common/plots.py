@@ -95,6 +95,23 @@ class ThemedPlot(pg.PlotWidget):
         self.fit_title()
         self.fit_axes()
 
+    def dropped_texts(self) -> list[str]:
+        """The numbers of an axis that has room for none of them (the layout check reports it)."""
+        from explorer.gui.common.layout_check import axis_specs
+
+        out = []
+        item = self.getPlotItem()
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            if not axis.isVisible() or not axis.style.get("showValues", True):
+                continue
+            if axis._tickLevels is not None and not any(level for level in axis._tickLevels):
+                continue  # the owner chose no labels (and says so with dropped_texts of its own)
+            specs = axis_specs(axis)
+            if specs is not None and not specs[2]:
+                out.append(self.tr("the numbers of the {side} axis").format(side=side))
+        return out
+
     def fit_axes(self, *_args) -> None:
         """At most as many tick labels on the left and bottom axes as fit their length at the tick font
         (automatic ticks only), and margins for the half labels that stick out at the ends."""
@@ -109,13 +126,13 @@ class ThemedPlot(pg.PlotWidget):
                 continue
             fm = QFontMetrics(axis.style.get("tickFont") or self.font())
             if side == "left":
-                room = 1.6 * fm.height()
+                size = fm.height()
             else:
-                widest = max(len(f"{abs(v):.0f}") for v in (lo, hi)) + 1
-                room = fm.horizontalAdvance("8" * widest) + fm.horizontalAdvance("  ")
-            allowed = max(2, int(length / room))  # labels that fit
-            spacing = _nice_spacing(abs(hi - lo), allowed - 1)
-            wanted = [(spacing, 0)] if spacing is not None and abs(hi - lo) / spacing < _auto_intervals(length) else None
+                size = fm.horizontalAdvance("8" * (max(len(f"{abs(v):.0f}") for v in (lo, hi)) + 1))
+            spacing = _fitting_spacing(lo, hi, length, size)
+            wanted = None
+            if spacing is not None and abs(hi - lo) / spacing < _auto_intervals(length):
+                wanted = [(spacing, 0)]  # fewer numbers than pyqtgraph would draw: they would pile up
             if wanted != axis._tickSpacing:
                 axis.setTickSpacing(levels=wanted) if wanted else axis.setTickSpacing()
         for side, length in (("left", vb.height()), ("bottom", vb.width())):
@@ -198,16 +215,25 @@ def _auto_intervals(length: float) -> float:
     return max(2.25, 2.25 * math.sqrt(max(length, 1.0) / 300.0))
 
 
-def _nice_spacing(span: float, intervals: int) -> float | None:
-    """The smallest 1-2-5 x 10^k step that cuts ``span`` into at most ``intervals`` pieces."""
-    if span <= 0 or intervals < 1 or not math.isfinite(span):
+def _fitting_spacing(lo: float, hi: float, length: float, size: float) -> float | None:
+    """The shortest 1-2-5 x 10^k tick step whose labels (``size`` pixels along an axis of ``length``) do not
+    pile up and of which at least one sits clear of the ends (pyqtgraph drops a label that sticks out)."""
+    span = abs(hi - lo)
+    if span <= 0 or length <= 0 or not math.isfinite(span):
         return None
-    raw = span / intervals
-    mag = 10.0 ** math.floor(math.log10(raw))
-    for m in (1, 2, 5, 10):
-        if m * mag >= raw:
-            return m * mag
-    return 10 * mag
+    per_px = span / length
+    edge = 0.6 * size * per_px  # a label's half plus a little, in axis units
+    mag = 10.0 ** math.floor(math.log10(span / 50))
+    steps = [m * mag * 10 ** k for k in range(8) for m in (1, 2, 5)]
+
+    def clear(step: float) -> bool:  # a label between the ends, clear of them
+        first = math.ceil((min(lo, hi) + edge) / step) * step
+        return first <= max(lo, hi) - edge
+
+    for step in steps:
+        if step / per_px >= 1.15 * size and clear(step):  # neighbours apart, one label clear of the ends
+            return step
+    return next((step for step in reversed(steps) if step <= span and clear(step)), None)  # one in the middle
 
 
 class CursorPlot(ThemedPlot):

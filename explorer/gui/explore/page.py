@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import tomllib
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
@@ -62,6 +62,7 @@ class ExplorerPage(Page):
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
+        self._presenting = False  # presentation mode: the center's panes shared by the text they need
 
         # -- views --------------------------------------------------------------------
         self.panel = ScenarioPanel(self)
@@ -459,10 +460,39 @@ class ExplorerPage(Page):
 
     def presentation_changed(self, on: bool) -> None:
         """Presenting, the metrics column has no scroll bar: its details make way instead (nothing is cut)."""
+        self._presenting = on
+        if on:
+            self.center.installEventFilter(self)
+        else:
+            self.center.removeEventFilter(self)
         policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
         self.metrics_scroll.setVerticalScrollBarPolicy(policy)
         self.metrics_scroll.setHorizontalScrollBarPolicy(policy)
         self.metrics.fit()
+
+    def display_scale_changed(self, _scale: float) -> None:
+        """Presentation mode scaled the text: the plots get the lines of text they need, the grid the rest."""
+        self._share_center()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if obj is self.center and event.type() == QEvent.Type.Resize:
+            self._share_center()  # the narration panel grew or the screen changed
+        return super().eventFilter(obj, event)
+
+    def _share_center(self) -> None:
+        """The SM grid's pane gets what its title, grid and legend need; the plots share the rest, each up
+        to the lines of text it needs (title, four scheduler names or two numbers, the axis, the legend)."""
+        if not self._presenting:
+            return
+        line = self.fontMetrics().lineSpacing()
+        total = sum(self.center.sizes())
+        grid_box = self.center.widget(0)
+        need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
+        wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
+        rest = max(0, total - need)
+        share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
+        timeline, counts = round(wish[0] * share), round(wish[1] * share)
+        self.center.setSizes([total - timeline - counts, timeline, counts])
 
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""

@@ -114,9 +114,11 @@ def _best_tiling(width: int, height: int, sm_count: int, warps_per_sm: int, sub_
     best = None
     tile_gap_x, tile_gap_y, bar_h, gap = round(5 * gaps), round(3 * gaps), round(5 * gaps), max(1, round(gaps))
     smallest = 2
-    if width < slot_cols * 3 * 12 or height < 12 * (sub_partitions * 3 + 8):  # a tiny view: pack cells tight
+    narrow = width < slot_cols * 3 * 12
+    if narrow or height < 12 * (sub_partitions * 3 + 8):  # a tiny view: pack cells tight
         tile_gap_x, tile_gap_y, bar_h, gap, smallest = 2, 2, 3, 0, 1
-        label_w = 0
+        if narrow:
+            label_w = 0  # no room beside the tiles either: no SM numbers
     for cols in range(1, sm_count + 1):
         rows = math.ceil(sm_count / cols)
         if cols > 1 and math.ceil(sm_count / (cols - 1)) == rows:
@@ -370,12 +372,20 @@ class SmGridView(QWidget):
                 x, y = L.tile_origin(sm)
                 out.append(PaintedText(self.tr("SM {n}").format(n=sm), QRect(x, y - L.title_h, L.tile_w, L.title_h),
                                        self._title_font, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)))
-        else:  # one label per row of tiles: the first SM of the row
-            for row in range(L.rows):
+        else:  # one label per row of tiles (the first SM of the row), every few rows where rows are short
+            pitch = L.tile_h + L.bar_h + L.tile_gap_y
+            every = max(1, math.ceil(QFontMetrics(self._title_font).height() / max(pitch, 1)))
+            height = max(L.tile_h + L.bar_h, QFontMetrics(self._title_font).height())
+            bottom = -1
+            for row in range(0, L.rows, every):
                 sm = row * L.cols
                 x, y = L.tile_origin(sm)
-                out.append(PaintedText(self.tr("SM {n}").format(n=sm), QRect(0, y, x - 4, L.tile_h + L.bar_h),
-                                       self._title_font, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)))
+                y = min(y, self.height() - height)  # the last one stays inside the view
+                if y <= bottom:
+                    break
+                bottom = y + height - 1
+                out.append(PaintedText(self.tr("SM {n}").format(n=sm), QRect(0, y, x - 4, height),
+                                       self._title_font, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)))
         return out
 
     def _block_labels(self, outlined: list[tuple[QRectF, int]]) -> list[PaintedText]:
@@ -385,6 +395,12 @@ class SmGridView(QWidget):
         room = fm.horizontalAdvance(str(max(len(self.run.result.blocks) - 1, 0))) + 4
         return [PaintedText(str(b), rect.toRect(), self._label_font, int(Qt.AlignmentFlag.AlignCenter))
                 for rect, b in outlined if room <= rect.width() and fm.height() <= rect.height()]
+
+    def dropped_texts(self) -> list[str]:
+        """The SM numbers, when the tiles are packed too tight for them."""
+        if self.run is not None and self.layout_ is not None and not self.layout_.numbered:
+            return [self.tr("the SM numbers")]
+        return []
 
     def painted_texts(self) -> list[PaintedText]:
         """What the layout check measures: the SM numbers and the block numbers drawn now."""

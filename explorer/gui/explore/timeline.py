@@ -223,6 +223,13 @@ class TimelineView(CursorPlot):
             self._ticks_shown = shown
             axis.setTicks([shown, self._minor_ticks])
 
+    def dropped_texts(self) -> list[str]:
+        """The scheduler names when the rows are too short for any of them."""
+        out = super().dropped_texts()
+        if self._sched_ticks and not self._ticks_shown and self.isVisible():
+            out.append(self.tr("the schedulers' names"))
+        return out
+
     def _update_title(self) -> None:
         if self.run is None:
             return

@@ -144,10 +144,12 @@ def settle(app, rounds: int = 4) -> None:
 TABS = ("explorer", "occupancy", "gemm", "memory")  # --tab: the window's views (explorer.lessons.VIEWS)
 
 
-def parse_scale(percent: int) -> float:
-    """``--scale PCT`` as a presentation scale: one of the View > Presentation > Scale steps."""
-    from explorer.gui.lessons.presentation import SCALES
+def parse_scale(percent: int | None) -> float:
+    """``--scale PCT`` as a presentation scale: one of the View > Presentation > Scale steps (None: the default)."""
+    from explorer.gui.lessons.presentation import DEFAULT_SCALE, SCALES
 
+    if percent is None:
+        return DEFAULT_SCALE
     allowed = [round(s * 100) for s in SCALES]
     if percent not in allowed:
         raise InputError("--scale", f"{percent} is not one of {', '.join(map(str, allowed))} (percent)")

@@ -19,8 +19,8 @@ Nothing is ever clipped: the chosen scale is what the lecturer asks for, and the
 scale *shown* (``shown_scale``) is the largest of the steps up to it at which the
 tab in front and the narration pass the layout check
 (:mod:`explorer.gui.common.layout_check`) on this screen; it is found again when
-presenting starts, the scale or the window's size changes, and a lesson step
-that needs more room appears. Leaving gives the splitters back the sizes they
+presenting starts, the scale or the window's size changes, and at each lesson
+step and tab (a crowded step shows smaller; the next one as large as it fits). Leaving gives the splitters back the sizes they
 had before.
 """
 
@@ -274,11 +274,14 @@ class Presentation(QObject):
                 asked=round(self.scale * 100), shown=round(self.shown_scale * 100)), 8000)
 
     def _step_shown(self) -> None:
-        """A new lesson step: the scale shown stays unless the step no longer fits (never larger mid-lesson)."""
+        """A new lesson step (or tab): its narration and view at the largest scale up to the chosen one that
+        fits them, so one crowded step does not keep the rest of the lecture small."""
         self.scaler.reapply()
-        if self.fit_problems():
-            self.fit_now(self.shown_scale)
-            self._say_scale()
+        lessons = self.window.feature("lessons")
+        if lessons is not None:
+            lessons.fit_dock()
+        if self.shown_scale != self.scale or self.fit_problems():
+            self.fit_now()
 
     def leave(self) -> None:
         if self.presenting:

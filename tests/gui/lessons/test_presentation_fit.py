@@ -57,8 +57,9 @@ def normal_mode(window, app, size) -> None:
     presentation = window.feature("presentation")
     presentation.set_presenting(False)
     presentation.target_size = None
-    window.resize(*size)
-    settle(app, 4)
+    for _ in range(2):  # once more after the fonts are back: a larger minimum may have held the first one
+        window.resize(*size)
+        settle(app, 4)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -88,8 +89,9 @@ def test_every_lesson_step_fits_in_presentation_mode(lang_window, size):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_explorer_at_every_scale(lang_window, size):
-    """100-250% with the narration open: nothing clipped; on 1920x1080 every scale shows as asked; the SM
-    grid's labels, the legends, the plot axes and the narration grow with the scale."""
+    """100-250% with the narration open: nothing clipped; the scale shown is the one asked up to 200% on
+    1920x1080 and 125% on 1280x720; the SM grid's labels, the legends, the plot axes and the narration grow
+    with the scale shown."""
     lang, app, window = lang_window
     normal_mode(window, app, size)
     step(window, app, lang, "launched-resident-ready", 3)  # the metrics step
@@ -105,10 +107,8 @@ def test_the_explorer_at_every_scale(lang_window, size):
         shown = present(window, app, size, scale)
         found = problems(window, size)
         assert not found, f"{scale:.0%} asked, {shown:.0%} shown:\n" + "\n".join(found)
-        if size == (1920, 1080):
-            assert shown == scale
-        else:
-            assert shown >= min(scale, DEFAULT_SCALE)
+        # with the narration open: full HD shows up to 200% as asked, a 720p projector 125%
+        assert shown >= min(scale, 2.0 if size == (1920, 1080) else 1.25)
         assert page.grid._title_font.pointSizeF() == pytest.approx(base["grid"] * shown)
         assert page.legend.labels[5].font().pointSizeF() == pytest.approx(base["legend"] * shown)
         tick = page.counts.getPlotItem().getAxis("bottom").style["tickFont"]
