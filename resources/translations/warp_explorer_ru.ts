@@ -11,7 +11,7 @@
     <message>
         <location line="+2"/>
         <source>The Explorer tab</source>
-        <translation>Вкладка Explorer</translation>
+        <translation>Вкладка «Обозреватель»</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -73,7 +73,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+367"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+389"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -89,13 +89,13 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>&amp;Head size d:</source>
-        <translation>&amp;Размер головы d:</translation>
+        <source>Columns of Q, K and V per head.</source>
+        <translation>Столбцов Q, K и V на одну голову.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>Columns of Q, K and V per head.</source>
-        <translation>Столбцов Q, K и V на одну голову.</translation>
+        <source>Head si&amp;ze d:</source>
+        <translation>&amp;Размер головы d:</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -282,7 +282,7 @@
 <context>
     <name>CoalescingView</name>
     <message>
-        <location line="-242"/>
+        <location line="-250"/>
         <source>Coalesced vs strided loads: bytes per request</source>
         <translation>Объединённые и разреженные загрузки: байты на запрос</translation>
     </message>
@@ -307,7 +307,7 @@
         <translation>&lt;span style=&quot;color:{u}&quot;&gt;■&lt;/span&gt; байты, которые используют потоки &amp;nbsp; &lt;span style=&quot;color:{w}&quot;&gt;▨&lt;/span&gt; перемещённые, но неиспользованные байты</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>A warp&apos;s 32 threads each load {b} B, neighbouring threads &lt;i&gt;stride&lt;/i&gt; elements apart. Memory moves whole 32-byte sectors, so the further apart the threads read, the more bytes move for the same {useful} B the warp uses.</source>
         <translation>Каждый из 32 потоков варпа загружает {b} Б, соседние потоки отстоят на &lt;i&gt;stride&lt;/i&gt; элементов. Память перемещает целые 32-байтовые секторы, поэтому чем дальше друг от друга читают потоки, тем больше байтов перемещается ради тех же {useful} Б, которые использует варп.</translation>
     </message>
@@ -569,7 +569,25 @@
         <translation>задержка</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+31"/>
+        <location line="+165"/>
+        <location line="+4"/>
+        <location line="+5"/>
+        <source>same</source>
+        <translation>без изменений</translation>
+    </message>
+    <message>
+        <location line="-172"/>
+        <source>B {x}× faster</source>
+        <translation>B быстрее в {x} раза</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B {x}× slower</source>
+        <translation>B медленнее в {x} раза</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>A (pinned)</source>
         <translation>A (закреплён)</translation>
     </message>
@@ -599,27 +617,7 @@
         <translation>Чем B отличается от A: количества и время — с отношением, доли — в процентных пунктах (п. п.).</translation>
     </message>
     <message>
-        <location line="+49"/>
-        <source>Bytes moved to and from device memory ÷ kernel time · its share of the GPU&apos;s peak.</source>
-        <translation>Байты, переданные в память устройства и из неё, ÷ время ядра · доля от пика GPU.</translation>
-    </message>
-    <message>
-        <location line="+70"/>
-        <source>{bw} · {pct}</source>
-        <translation>{bw} · {pct}</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>{unit} ({state})</source>
-        <translation>{unit} ({state})</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>{unit}: {pct} of peak</source>
-        <translation>{unit}: {pct} пика</translation>
-    </message>
-    <message>
-        <location line="-88"/>
+        <location line="+40"/>
         <source>Cycles</source>
         <translation>Такты</translation>
     </message>
@@ -674,7 +672,12 @@
         <translation>Пропускная способность DRAM</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <source>Bytes moved to and from device memory ÷ kernel time · its share of the GPU&apos;s peak.</source>
+        <translation>Байты, переданные в память устройства и из неё, ÷ время ядра · доля от пика GPU.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Bottleneck</source>
         <translation>Узкое место</translation>
     </message>
@@ -694,30 +697,27 @@
         <translation>{pct} ({limit})</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+10"/>
+        <source>{bw} · {pct}</source>
+        <translation>{bw} · {pct}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{unit} ({state})</source>
+        <translation>{unit} ({state})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{unit}: {pct} of peak</source>
+        <translation>{unit}: {pct} пика</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>changed</source>
         <translation>изменилось</translation>
     </message>
     <message>
-        <location line="-165"/>
-        <location line="+165"/>
         <location line="+4"/>
-        <location line="+5"/>
-        <source>same</source>
-        <translation>без изменений</translation>
-    </message>
-    <message>
-        <location line="-172"/>
-        <source>B {x}× faster</source>
-        <translation>B быстрее в {x} раза</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>B {x}× slower</source>
-        <translation>B медленнее в {x} раза</translation>
-    </message>
-    <message>
-        <location line="+166"/>
         <source>{pp} pp</source>
         <translation>{pp} п. п.</translation>
     </message>
@@ -1141,9 +1141,19 @@
         <translation>Варпы по тактам, весь GPU ({sms} SM)</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Warps per cycle, whole GPU</source>
+        <translation>Варпы по тактам, весь GPU</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>Warps per cycle on SM {sm}</source>
         <translation>Варпы по тактам на SM {sm}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SM {sm}</source>
+        <translation>SM {sm}</translation>
     </message>
     <message>
         <location line="+25"/>
@@ -1280,7 +1290,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+85"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+86"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1340,7 +1350,17 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+2"/>
+        <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots</source>
+        <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}</source>
+        <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -1375,9 +1395,9 @@
         <translation>сценария</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach}% · issue slots used {iss}% · {cycles} cycles</source>
-        <translation>{gpu}: запущено варпов: {warps} · теоретическая заполняемость {theo:.0f}% · достигнутая {ach}% · использовано слотов выдачи {iss}% · тактов: {cycles}</translation>
+        <location line="+3"/>
+        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles</source>
+        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles}</translation>
     </message>
 </context>
 <context>
@@ -1405,7 +1425,7 @@
     <message>
         <location line="+2"/>
         <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
-        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
+        <translation>Диапазон тактов обозревателя в виде анимированного GIF или MP4.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1465,7 +1485,7 @@
     <message>
         <location line="+0"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -1490,7 +1510,7 @@
     <message>
         <location line="+5"/>
         <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
-        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
+        <translation>анимация показывает обозреватель: выберите окно, обозреватель или одну из его панелей</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -1500,7 +1520,7 @@
     <message>
         <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
-        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
+        <translation>Анимировать пока нечего: дождитесь, пока обозреватель покажет симуляцию.</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -1538,7 +1558,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Memory</source>
-        <translation>&amp;Память</translation>
+        <translation>Па&amp;мять</translation>
     </message>
 </context>
 <context>
@@ -1571,13 +1591,13 @@
     </message>
     <message>
         <location line="+13"/>
-        <source>&amp;M (rows of C):</source>
-        <translation>&amp;M (строк C):</translation>
+        <source>Rows of A and of the output C.</source>
+        <translation>Строк A и результата C.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>Rows of A and of the output C.</source>
-        <translation>Строк A и результата C.</translation>
+        <source>M (&amp;rows of C):</source>
+        <translation>&amp;M (строк C):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1681,12 +1701,12 @@
     </message>
     <message>
         <location line="+5"/>
-        <source>&amp;GPU:</source>
+        <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>&amp;Data type:</source>
+        <source>Data t&amp;ype:</source>
         <translation>&amp;Тип данных:</translation>
     </message>
     <message>
@@ -1948,19 +1968,14 @@
         <translation>Ограничение:</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>Simulate in the &amp;Explorer</source>
-        <translation>Симулировать в &amp;Explorer</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+16"/>
         <source>Run this GEMM&apos;s main loop (global loads, shared-memory stores, barrier, fragment loads, MMAs per K-step) in the simulator, one CTA per tile.</source>
         <translation>Запустить главный цикл этого GEMM (глобальные загрузки, сохранения в разделяемую память, барьер, загрузки фрагментов, MMA на каждом шаге по K) в симуляторе, один CTA на плитку.</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+56"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+46"/>
@@ -2118,7 +2133,12 @@
         <translation>{flops} (2·M·N·K)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-186"/>
+        <source>Simulate in the E&amp;xplorer</source>
+        <translation>Симулировать в обо&amp;зревателе</translation>
+    </message>
+    <message>
+        <location line="+187"/>
         <source>{t} → {tf} of {peak} (+ about {launch} launch)</source>
         <translation>{t} → {tf} из {peak} (+ около {launch} на запуск)</translation>
     </message>
@@ -2259,7 +2279,7 @@
     <message>
         <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
-        <translation>Измерить сценарий Explorer на {gpu}.</translation>
+        <translation>Измерить сценарий обозревателя на {gpu}.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2456,7 +2476,7 @@
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-243"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-257"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2508,10 +2528,10 @@
     <message>
         <location line="+0"/>
         <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
-        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>per thread</source>
         <translation>на поток</translation>
     </message>
@@ -2678,8 +2698,8 @@
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+197"/>
-        <location line="+60"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+229"/>
+        <location line="+70"/>
         <source>Lesson</source>
         <translation>Урок</translation>
     </message>
@@ -2727,7 +2747,7 @@
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-332"/>
+        <location line="-368"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -2762,7 +2782,7 @@
         <translation>Выйти из урока; достигнутый сценарий остаётся, его можно редактировать.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+53"/>
         <source>Choose a lesson…</source>
         <translation>Выберите урок…</translation>
     </message>
@@ -2785,7 +2805,7 @@
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+475"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+478"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -2895,7 +2915,7 @@
     <message>
         <location line="+18"/>
         <source>&amp;Explorer</source>
-        <translation>&amp;Explorer</translation>
+        <translation>&amp;Обозреватель</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2951,7 +2971,7 @@
     </message>
     <message>
         <location line="+8"/>
-        <source>&amp;Edit</source>
+        <source>E&amp;dit</source>
         <translation>&amp;Правка</translation>
     </message>
     <message>
@@ -3039,7 +3059,7 @@
     <message>
         <location line="+1"/>
         <source>Simulate in the Explorer</source>
-        <translation>«Симулировать в Explorer»</translation>
+        <translation>«Симулировать в обозревателе»</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -3436,24 +3456,24 @@
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+344"/>
-        <source>&amp;GPU:</source>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+364"/>
+        <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
-        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
+        <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
         <location line="+50"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
-        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
+        <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3507,7 +3527,7 @@
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+39"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+49"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -3572,12 +3592,12 @@
         <translation>Инструкции варпов, выданные в этом такте: не больше одной на планировщик.</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+37"/>
         <source>What the resident warps are doing:</source>
         <translation>Чем заняты размещённые варпы:</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Cycle {c} of {total} ({us} µs)</source>
         <translation>Такт {c} из {total} ({us} мкс)</translation>
     </message>
@@ -3623,13 +3643,19 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Every unfinished warp is resident. At most {cap} fit at once ({b} blocks per SM, limited by {limit}).</source>
-        <translation>Все незавершённые варпы размещены. Вмещается до {cap} (блоков на SM: {b}; ограничение: {limit}).</translation>
+        <source>Every unfinished warp is resident. At most {cap} fit at once ({blocks} per SM, limited by {limit}).</source>
+        <translation>Все незавершённые варпы размещены. Вмещается до {cap} ({blocks} на SM; ограничение: {limit}).</translation>
     </message>
     <message>
+        <location line="+2"/>
         <location line="+3"/>
-        <source>{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit at once: {b} blocks per SM, limited by {limit}) or are being launched.</source>
-        <translation>Ещё не размещено запущенных варпов: {w} — ждут места (вмещается до {cap}: блоков на SM — {b}, ограничение: {limit}) или запускаются.</translation>
+        <source>block|blocks</source>
+        <translation>блок|блока|блоков</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit at once: {blocks} per SM, limited by {limit}) or are being launched.</source>
+        <translation>Ещё не размещено запущенных варпов: {w} — ждут места (вмещается до {cap}: {blocks} на SM, ограничение: {limit}) или запускаются.</translation>
     </message>
 </context>
 <context>
@@ -3646,8 +3672,8 @@
     </message>
     <message>
         <location line="+3"/>
-        <source>&amp;Use it</source>
-        <translation>При&amp;менить</translation>
+        <source>Use &amp;it</source>
+        <translation>Приме&amp;нить</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3768,7 +3794,7 @@
     <message>
         <location line="+1"/>
         <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
-        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
+        <translation>Доля {carveout}% под разделяемую память оставляет {kb} КБ; при 100% будет: {better}.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3824,19 +3850,14 @@
         <translation>Запуск ядра</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>&amp;GPU:</source>
-        <translation>GP&amp;U:</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+22"/>
         <source>The GPU whose per-SM limits the calculator applies.</source>
         <translation>GPU, ограничения SM которого применяет калькулятор.</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&amp;Threads per block:</source>
-        <translation>&amp;Потоков на блок:</translation>
+        <translation>По&amp;токов на блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3856,7 +3877,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Static shared memory (bytes):</source>
-        <translation>&amp;Статич. разделяемая память (Б):</translation>
+        <translation>Ст&amp;атич. разделяемая память (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3864,8 +3885,13 @@
         <translation>Байты массивов __shared__, объявленных в ядре; известны при компиляции.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Dynamic shared memory (bytes):</source>
+        <location line="-26"/>
+        <source>GP&amp;U:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>D&amp;ynamic shared memory (bytes):</source>
         <translation>&amp;Динамич. разделяемая память (Б):</translation>
     </message>
     <message>
@@ -3876,7 +3902,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4402,7 +4428,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+93"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -4477,7 +4503,12 @@ Active blocks per SM: {blocks}</source>
         <translation>В режиме презентации щелчок оставляет гаснущую красную точку.</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+110"/>
+        <source>{asked}% does not fit this screen: showing {shown}%.</source>
+        <translation>{asked}% не помещается на этом экране: показано {shown}%.</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Presentation mode (F5) will show text and lines at {pct}%.</source>
         <translation>Режим презентации (F5) покажет текст и линии в масштабе {pct}%.</translation>
     </message>
@@ -4485,9 +4516,9 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-467"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
-        <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
+        <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4563,7 +4594,7 @@ Active blocks per SM: {blocks}</source>
         <translation>Весь прогон</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+39"/>
         <source>Theoretical occupancy</source>
         <translation>Теоретическая заполняемость</translation>
     </message>
@@ -4603,23 +4634,33 @@ Active blocks per SM: {blocks}</source>
         <translation>Выданные инструкции ÷ (такты × SM × планировщики): какая часть возможностей GPU по выдаче инструкций действительно работала.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>Warp states over the run (Nsight-style breakdown):</source>
         <translation>Состояния варпов за прогон (разбивка как в Nsight):</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+42"/>
+        <location line="+7"/>
+        <location line="+43"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-34"/>
-        <source>Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.</source>
-        <translation>Ограничитель: {limit} — блоков на SM: {b} (варпов {w} из {max}).</translation>
+        <location line="-35"/>
+        <source>Limiter: {limit} — {blocks} ({warps}) per SM of {max}.</source>
+        <translation>Ограничитель: {limit} — {blocks} ({warps} из {max}) на SM.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+1"/>
+        <source>block|blocks</source>
+        <translation>блок|блока|блоков</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>warp|warps</source>
+        <translation>варп|варпа|варпов</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -4701,7 +4742,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
-        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
+        <translation>Сохранить сценарий обозревателя в его файл (TOML).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4711,7 +4752,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
-        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
+        <translation>Сохранить сценарий обозревателя в новый файл TOML.</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -4809,13 +4850,13 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+48"/>
-        <source>&amp;GPU:</source>
-        <translation>GP&amp;U:</translation>
+        <source>The GPU to simulate: its SM count, limits and latencies.</source>
+        <translation>Какой GPU симулировать: число SM, ограничения и задержки.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>The GPU to simulate: its SM count, limits and latencies.</source>
-        <translation>Какой GPU симулировать: число SM, ограничения и задержки.</translation>
+        <source>GP&amp;U:</source>
+        <translation>GP&amp;U:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4838,29 +4879,29 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Потоков на блок: N или x, y, z (blockDim); SM выделяет целые варпы по 32 потока.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Re&amp;gisters / thread:</source>
-        <translation>&amp;Регистров / поток:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Registers the compiler gave each thread; more registers, fewer blocks per SM.</source>
         <translation>Сколько регистров компилятор выделил каждому потоку; больше регистров — меньше блоков на SM.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Static shared (B):</source>
-        <translation>Стат&amp;ич. shared (Б):</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Bytes of __shared__ arrays declared in the kernel.</source>
         <translation>Байты массивов __shared__, объявленных в ядре.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Dynamic shared (B):</source>
-        <translation>&amp;Динамич. shared (Б):</translation>
+        <location line="-3"/>
+        <source>Reg&amp;isters / thread:</source>
+        <translation>&amp;Регистров / поток:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>S&amp;tatic shared (B):</source>
+        <translation>Стат&amp;ич. разделяемая (Б):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>D&amp;ynamic shared (B):</source>
+        <translation>&amp;Динамич. разделяемая (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4870,7 +4911,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4880,7 +4921,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>B&amp;arriers / block:</source>
-        <translation>Барьер&amp;ов / блок:</translation>
+        <translation>Б&amp;арьеров / блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4898,14 +4939,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Что выполняет каждый варп: цикл по короткому телу из загрузок, вычислений и барьеров.</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Loop iterations:</source>
-        <translation>Итераций &amp;цикла:</translation>
+        <location line="+4"/>
+        <source>&amp;Scheduler:</source>
+        <translation>П&amp;ланировщик:</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>How many times each warp runs the body.</source>
+        <translation>Сколько раз каждый варп выполняет тело цикла.</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>How many times each warp runs the body.</source>
-        <translation>Сколько раз каждый варп выполняет тело цикла.</translation>
+        <source>Loo&amp;p iterations:</source>
+        <translation>Итераций &amp;цикла:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4918,24 +4964,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Доля глобальных загрузок, обслуженных L2 вместо HBM (остальные ждут полную задержку HBM).</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Sc&amp;heduler:</source>
-        <translation>П&amp;ланировщик:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>How each scheduler picks among its eligible warps.</source>
         <translation>Как каждый планировщик выбирает среди своих готовых варпов.</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>S&amp;eed:</source>
-        <translation>&amp;Зерно (seed):</translation>
+        <source>Seed of the simulation&apos;s random choices (cache hits).</source>
+        <translation>Зерно случайных решений симуляции (попадания в кэш).</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>Seed of the simulation&apos;s random choices (cache hits).</source>
-        <translation>Зерно случайных решений симуляции (попадания в кэш).</translation>
+        <source>Ra&amp;ndom seed:</source>
+        <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
         <location line="+31"/>
@@ -4951,7 +4992,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SmGridView</name>
     <message>
-        <location filename="../../explorer/gui/explore/sm_grid.py" line="+174"/>
+        <location filename="../../explorer/gui/explore/sm_grid.py" line="+192"/>
         <source>SM grid</source>
         <translation>Сетка SM</translation>
     </message>
@@ -4966,21 +5007,26 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+70"/>
-        <location line="+68"/>
-        <location line="+6"/>
+        <location line="+71"/>
+        <location line="+103"/>
+        <location line="+14"/>
         <source>SM {n}</source>
         <translation>SM {n}</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-88"/>
         <source>Too small to draw every SM: enlarge the window.</source>
         <translation>Слишком мало места, чтобы нарисовать все SM: увеличьте окно.</translation>
     </message>
     <message>
-        <location line="+134"/>
-        <source>&lt;b&gt;SM {sm}&lt;/b&gt;: {n} of {w} warp slots resident ({pct:.0f}%)</source>
-        <translation>&lt;b&gt;SM {sm}&lt;/b&gt;: занято {n} из {w} слотов варпов ({pct:.0f}%)</translation>
+        <location line="+103"/>
+        <source>the SM numbers</source>
+        <translation>номера SM</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>&lt;b&gt;SM {sm}&lt;/b&gt;: {n} of {w} warp slots resident ({pct})</source>
+        <translation>&lt;b&gt;SM {sm}&lt;/b&gt;: размещено слотов варпов {n} из {w} ({pct})</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5001,6 +5047,14 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+6"/>
         <source>&lt;i&gt;Click to show this SM in the timeline.&lt;/i&gt;</source>
         <translation>&lt;i&gt;Щёлкните, чтобы показать этот SM на временной диаграмме.&lt;/i&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ThemedPlot</name>
+    <message>
+        <location filename="../../explorer/gui/common/plots.py" line="+112"/>
+        <source>the numbers of the {side} axis</source>
+        <translation>числа оси ({side})</translation>
     </message>
 </context>
 <context>
@@ -5034,7 +5088,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TilePanel</name>
     <message>
-        <location line="+117"/>
+        <location line="+118"/>
         <source>Colour by wave</source>
         <translation>Цвет по волне</translation>
     </message>
@@ -5060,12 +5114,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <location line="+97"/>
+        <location line="+98"/>
         <source>▶ Play waves</source>
         <translation>▶ Волны по очереди</translation>
     </message>
     <message>
-        <location line="-94"/>
+        <location line="-95"/>
         <source>Show the waves one after another, as the GPU runs them.</source>
         <translation>Показывать волны одну за другой, как их выполняет GPU.</translation>
     </message>
@@ -5090,7 +5144,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Какую волну показать</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>&lt;b&gt;Output matrix C&lt;/b&gt; — {tiles} tiles ({tm} × {tn}) of {bm} × {bn} · one CTA per tile</source>
         <translation>&lt;b&gt;Выходная матрица C&lt;/b&gt; — плиток {tiles} ({tm} × {tn}) размером {bm} × {bn} · один CTA на плитку</translation>
     </message>
@@ -5233,12 +5287,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>адресная арифметика и цикл</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>the bound (together)</source>
         <translation>ограничение (вместе)</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-57"/>
         <location line="+7"/>
         <source>epilogue</source>
         <translation>эпилог</translation>
@@ -5289,7 +5343,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&lt;b&gt;+ не скрыто основным циклом&lt;/b&gt; (добавляется к наибольшему слагаемому):</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>the bound</source>
         <translation>ограничение</translation>
     </message>
@@ -5297,7 +5351,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+125"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+128"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -5318,7 +5372,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>план. {k}</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+41"/>
+        <source>the schedulers&apos; names</source>
+        <translation>имена планировщиков</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>SM {sm}: {n} of {w} warp slots, by scheduler</source>
         <translation>SM {sm}: слотов варпов {n} из {w}, по планировщикам</translation>
     </message>
@@ -5333,7 +5392,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Временная диаграмма SM {sm}: каждая строка — слот варпа, по планировщикам</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+1"/>
+        <source>Timeline of SM {sm}</source>
+        <translation>Временная диаграмма SM {sm}</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>cycle</source>
         <translation>такт</translation>
     </message>
@@ -5409,8 +5473,8 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <source>&amp;Speed:</source>
-        <translation>Скорос&amp;ть:</translation>
+        <source>Speed:</source>
+        <translation>Скорость:</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5561,7 +5625,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
-        <translation>Завершён, дописывает сохранения (drain)</translation>
+        <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5621,7 +5685,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>drain</source>
-        <translation>drain</translation>
+        <translation>сброс</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5692,7 +5756,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WaveStrip</name>
     <message>
-        <location filename="../../explorer/gui/gemm/tiles.py" line="-219"/>
+        <location filename="../../explorer/gui/gemm/tiles.py" line="-221"/>
         <source>CTA slots busy in each wave ({slots} per wave; time →)</source>
         <translation>Занятые слоты CTA в каждой волне ({slots} на волну; время →)</translation>
     </message>

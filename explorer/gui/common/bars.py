@@ -12,7 +12,8 @@ from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from explorer.gui.common.numbers import num
+from explorer.gui.common.layout_check import PaintedText
+from explorer.gui.common.numbers import num, pct
 from explorer.gui.common.state_colors import display_names, meanings, state_color
 from explorer.gui.common.theme import LIGHT, Theme
 
@@ -95,26 +96,37 @@ class StateBar(SegmentBar):
         return [(code, v, QRect(round(x), 1, max(1, round(x + width) - round(x)), self.height() - 2))
                 for (code, v), (x, width) in zip(self.segments, spans)]
 
+    def _shares(self) -> list[tuple[int, QRect, str]]:
+        """(state, segment, "42%") of the segments wide enough to show their share."""
+        fm = QFontMetrics(self.font())
+        out = []
+        for code, v, r in self._rects():
+            share = pct(v / self.total, 0)
+            out.append((code, r, share if fm.horizontalAdvance(share) + 6 <= r.width() else ""))
+        return out
+
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
         p.fillRect(self.rect(), QColor(self.theme.base))
-        fm = QFontMetrics(self.font())
-        for code, v, r in self._rects():
+        for code, r, share in self._shares():
             color = QColor(state_color(code, self.theme.dark))
             p.fillRect(r, color)
-            share = f"{100 * v / self.total:.0f}%"
-            if fm.horizontalAdvance(share) + 6 <= r.width():
+            if share:
                 light = color.lightness() > 140 and code not in (5,)
                 p.setPen(QColor("#000000") if light else QColor("#FFFFFF"))
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter, share)
         self.draw_frame(p)
         p.end()
 
+    def painted_texts(self) -> list[PaintedText]:
+        return [PaintedText(share, r, self.font(), int(Qt.AlignmentFlag.AlignCenter))
+                for _code, r, share in self._shares() if share]
+
     def tooltip_at(self, x: int) -> str:
         for code, v, r in self._rects():
             if r.left() <= x <= r.right():
-                return "<b>{}</b>: {} {} ({}%)<br>{}".format(
-                    display_names()[code], num(v), self.unit, num(100 * v / self.total, 1), meanings()[code])
+                return "<b>{}</b>: {} {} ({})<br>{}".format(
+                    display_names()[code], num(v), self.unit, pct(v / self.total), meanings()[code])
         return ""
 
 
@@ -128,24 +140,46 @@ class Meter(PaintedBar):
         self.text = ""
 
     def set_value(self, fraction: float, text: str) -> None:
+        before = self.minimumSizeHint()
         self.fraction = max(0.0, min(1.0, float(fraction)))
         self.text = text
+        if self.minimumSizeHint() != before:
+            self.updateGeometry()
         self.update()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        """Narrow as can be with the text whole: inside the fill (width ≥ text / fraction) or beside it
+        (width ≥ text / (1 − fraction)), whichever needs less."""
+        tw = QFontMetrics(self.font()).horizontalAdvance(self.text)
+        inside = (tw + 9) / self.fraction if self.fraction > 0 else float("inf")
+        beside = (tw + 6) / (1 - self.fraction) if self.fraction < 1 else float("inf")
+        return QSize(int(min(inside, beside, 4 * (tw + 9))) + 1, self.height())
+
+    def _text_place(self) -> tuple[QRect, QRect, bool]:
+        """(the fill, where the text goes, whether it goes inside the fill)."""
+        r = self.rect().adjusted(0, 0, -1, -1)
+        fill = QRect(r.x(), r.y(), round(r.width() * self.fraction), r.height())
+        tw = QFontMetrics(self.font()).horizontalAdvance(self.text) + 8
+        if fill.width() >= tw:
+            return fill, fill.adjusted(0, 0, -4, 0), True
+        return fill, r.adjusted(fill.width() + 4, 0, 0, 0), False
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
         r = self.rect().adjusted(0, 0, -1, -1)
         p.fillRect(r, QColor(self.theme.base))
-        fill = QRect(r.x(), r.y(), round(r.width() * self.fraction), r.height())
+        fill, place, inside = self._text_place()
         p.fillRect(fill, QColor(self.color))
         self.draw_frame(p)
-        fm = QFontMetrics(self.font())
-        tw = fm.horizontalAdvance(self.text) + 8
-        if fill.width() >= tw:
+        if inside:
             p.setPen(QColor("#FFFFFF") if QColor(self.color).lightness() < 150 else QColor("#000000"))
-            p.drawText(fill.adjusted(0, 0, -4, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.text)
+            p.drawText(place, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.text)
         else:
             p.setPen(QColor(self.theme.text))
-            p.drawText(r.adjusted(fill.width() + 4, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                       self.text)
+            p.drawText(place, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.text)
         p.end()
+
+    def painted_texts(self) -> list[PaintedText]:
+        _fill, place, inside = self._text_place()
+        align = Qt.AlignmentFlag.AlignRight if inside else Qt.AlignmentFlag.AlignLeft
+        return [PaintedText(self.text, place, self.font(), int(align | Qt.AlignmentFlag.AlignVCenter))]

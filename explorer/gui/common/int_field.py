@@ -8,9 +8,9 @@ Page Up/Down for ten steps) change the number, so it stays keyboard-friendly.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QLineEdit, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLineEdit, QSizePolicy, QStyle, QStyleOptionFrame, QVBoxLayout, QWidget
 
 from explorer.gui.common.error_texts import core_message
 from explorer.gui.common.theme import restyle
@@ -18,11 +18,27 @@ from explorer.gui.common.widgets import error_label
 
 
 class _StepEdit(QLineEdit):
-    """A line edit whose arrow keys step an integer value."""
+    """A line edit whose arrow keys step an integer value, never narrower than its text or placeholder
+    ("4096" never shows as "409", in any language or presentation scale)."""
 
     def __init__(self, step: int, parent: QWidget | None = None):
         super().__init__(parent)
         self.step = step
+        self.textChanged.connect(self.updateGeometry)
+
+    def setPlaceholderText(self, text: str) -> None:  # noqa: N802 - Qt API
+        super().setPlaceholderText(text)
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        opt = QStyleOptionFrame()
+        self.initStyleOption(opt)
+        inner = self.style().subElementRect(QStyle.SubElement.SE_LineEditContents, opt, self)
+        margins = self.textMargins()
+        frame = self.width() - inner.width() + margins.left() + margins.right() + 4 + 2  # 2 px each side: Qt's own
+        widest = max(self.fontMetrics().horizontalAdvance(t) for t in (self.text(), self.placeholderText(), "0"))
+        return QSize(max(hint.width(), widest + frame), hint.height())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         steps = {

@@ -1,5 +1,8 @@
 """Legends outside the plots: the warp states (a swatch and a name each, the meaning in the tooltip),
-and rows of line samples with curve names (the counts plot's and the measured curves')."""
+and rows of line samples with curve names (the counts plot's and the measured curves').
+
+Both wrap onto more lines rather than clip (:class:`~explorer.gui.common.flow_layout.FlowLayout`):
+in a narrow column or at a projector's scale every name stays whole."""
 
 from __future__ import annotations
 
@@ -7,8 +10,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QSize
 from PySide6.QtGui import QColor, QPainter, QPen
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from explorer.gui.common.flow_layout import FlowLayout
 from explorer.gui.common.state_colors import display_names, meanings, short_names, state_color
 from explorer.gui.common.state_order import DISPLAY_ORDER
 from explorer.gui.common.theme import LIGHT, Theme
@@ -31,33 +35,34 @@ class Swatch(QWidget):
 
 
 class StateLegend(QWidget):
-    """Every state, in the order that explains a cycle: issued, eligible, then the stalls."""
+    """Every state, in the order that explains a cycle: issued, eligible, then the stalls; in as many
+    equal columns as the width holds."""
 
-    def __init__(self, columns: int = 6, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("state_legend")
-        grid = QGridLayout(self)
-        grid.setContentsMargins(4, 2, 4, 2)
-        grid.setHorizontalSpacing(6)
-        grid.setVerticalSpacing(2)
+        flow = FlowLayout(self, spacing=10, line_spacing=2, uniform=True)
+        flow.setContentsMargins(4, 2, 4, 2)
         names, long_names, meaning = short_names(), display_names(), meanings()
         self.swatches: list[Swatch] = []
         self.labels: dict[int, QLabel] = {}
-        for i, code in enumerate(DISPLAY_ORDER):
-            row, col = divmod(i, columns)
-            swatch = Swatch(code, self)
-            label = QLabel(names[code], self)
+        for code in DISPLAY_ORDER:
+            entry = QWidget(self)
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(6)
+            swatch = Swatch(code, entry)
+            label = QLabel(names[code], entry)
             tip = f"<b>{long_names[code]}</b><br>{meaning[code]}"
             swatch.setToolTip(tip)
             label.setToolTip(tip)
-            grid.addWidget(swatch, row, 2 * col)
-            grid.addWidget(label, row, 2 * col + 1)
+            row.addWidget(swatch)
+            row.addWidget(label)
+            row.addStretch(1)
+            flow.addWidget(entry)
             self.swatches.append(swatch)
             self.labels[code] = label
-        for col in range(columns):
-            grid.setColumnStretch(2 * col + 1, 1)
-        # clipped rather than widening the window (tooltips carry the same text)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
     def apply_theme(self, theme: Theme) -> None:
         for s in self.swatches:
@@ -72,6 +77,7 @@ class LineSample(QWidget):
         super().__init__(parent)
         self.pen, self.antialias = pen, antialias
         self.setFixedSize(QSize(28, 12))
+        self.setProperty("flow_keep_with_next", True)  # a sample never ends a line without its name
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         pen = self.pen()
@@ -86,16 +92,15 @@ class LineSample(QWidget):
 
 
 class LegendRow(QWidget):
-    """Line samples and curve names in one row, outside the plot; clipped rather than widening the window."""
+    """Line samples and curve names outside the plot, on as many lines as the width needs."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        layout = QHBoxLayout(self)
+        layout = FlowLayout(self, spacing=4, line_spacing=0)
         layout.setContentsMargins(4, 0, 4, 0)
-        layout.setSpacing(4)
         self.samples: list[LineSample] = []
+        # as narrow as its row gives it (a window's minimum width does not grow with it); it wraps instead
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(0)
 
     def add_curve(self, pen: Callable[[], QPen | None], name: str, tip: str, antialias: bool = True) -> QLabel:
         """A sample and the curve's name (both with ``tip``); returns the name's label."""
@@ -103,6 +108,7 @@ class LegendRow(QWidget):
         label = QLabel(name, self)
         sample.setToolTip(tip)
         label.setToolTip(tip)
+        label.setProperty("flow_keep_with_next", False)
         layout = self.layout()
         layout.addWidget(sample)
         layout.addWidget(label)

@@ -1,4 +1,5 @@
-"""Every number the window writes: grouped digits, percentages, bytes, seconds, FLOPs, in the interface's style.
+"""Every number the window writes: grouped digits, percentages, bytes, seconds, FLOPs, counted nouns
+("1 block", "2 blocks"; Russian "1 блок", "2 блока", "5 блоков"), in the interface's style.
 
 Qt-free, so Qt-free code (the views' sessions, tests) formats exactly as the views
 do. The window plugs in a *style source* (``explorer.gui.shell.i18n``): a function
@@ -64,6 +65,28 @@ def pct(fraction: float, decimals: int = 1) -> str:
     if decimals and text.endswith(zero):
         text = text[: -len(zero)]
     return text + "%"
+
+
+def plural(n: int, forms: str) -> str:
+    """The word for ``n`` things, from ``forms`` as the interface language spells them (a translated text):
+    "block|blocks" (English: one, other) or "блок|блока|блоков" (Russian: one, few, many — 1, 21 блок;
+    2-4, 22 блока; 0, 5-20, 11-14 блоков). A text without "|" is the word for every ``n``."""
+    parts = forms.split("|")
+    n = abs(int(n))
+    if len(parts) >= 3:  # East Slavic rules (CLDR "one", "few", "many")
+        if n % 10 == 1 and n % 100 != 11:
+            return parts[0]
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return parts[1]
+        return parts[2]
+    if len(parts) == 2:
+        return parts[0] if n == 1 else parts[1]
+    return parts[0]
+
+
+def counted(n: int, forms: str) -> str:
+    """``n`` in digits and the word that goes with it: "1 block", "8,448 warps", "21 блок"."""
+    return f"{num(int(n))} {plural(n, forms)}"
 
 
 def unit(symbol: str) -> str:

@@ -13,7 +13,9 @@ hooks below, so none of them reaches into a page's widgets:
   page is first shown, unless saved sizes were restored;
 * ``show_lesson_step(step, scenario)``: a lesson step on this page's view, with the
   step's scenario (default: the step's ``gemm`` table to :meth:`apply_lesson_gemm`);
-* ``presentation_hidden_widgets()``: the controls presentation mode hides;
+* ``presentation_hidden_widgets()``: the controls presentation mode hides, and
+  ``presentation_changed(on)``: presenting starts or stops (a column that must then
+  fit without scrolling);
 * ``shutdown()``: the window is closing (stop timers and workers).
 """
 
@@ -90,6 +92,9 @@ class Page(QWidget):
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
         return []
+
+    def presentation_changed(self, on: bool) -> None:
+        """Presentation mode started (``on``) or stopped."""
 
     def shutdown(self) -> None:
         """The window is closing."""

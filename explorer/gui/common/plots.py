@@ -2,7 +2,12 @@
 
 :class:`ThemedPlot` is every plot's base (the explorer's timeline and counts, the
 calculator's sweeps, the GEMM roofline): pyqtgraph's context menus and buttons
-off, its parentless menus parented, axes in the theme's colours.
+off, its parentless menus parented, axes in the theme's colours, and text that
+is never cut or piled up: a title in the longest of its wordings that fits the
+plot's width (:meth:`ThemedPlot.set_titles`), no more tick labels than the axis
+has room for at its font (pyqtgraph always draws at least three, which pile up on
+a short plot or at a projector's scale), and room at the edges for the outermost
+tick labels.
 
 :class:`CursorPlot` adds the playback position: dragging the cursor (or clicking
 in the plot) asks for a cycle through ``cycle_requested``; playback moves it with
@@ -12,15 +17,24 @@ image or a curve.
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from explorer.gui.common.theme import LIGHT, Theme
 
 
 class ThemedPlot(pg.PlotWidget):
-    """A PlotWidget without pyqtgraph's menus and buttons, zoomed by the mouse along x at most."""
+    """A PlotWidget without pyqtgraph's menus and buttons, zoomed by the mouse along x at most.
+
+    ``declutter = True`` (a chart of labelled lines, the roofline): an annotation (``pg.TextItem``)
+    that would stick out of the plot or run into one added after it is hidden until there is room
+    again, so a small plot shows fewer labels rather than a pile of them."""
+
+    declutter = False
 
     def __init__(self, parent: QWidget | None = None, mouse_x: bool = False):
         existing = set(QApplication.topLevelWidgets())
@@ -30,6 +44,13 @@ class ThemedPlot(pg.PlotWidget):
         self.hideButtons()
         self.setMouseEnabled(x=mouse_x, y=False)
         self.theme: Theme = LIGHT
+        self._titles: tuple[str, ...] = ()
+        self._title_style: dict = {}
+        self._decluttered: set[int] = set()  # annotations hidden for want of room
+        vb = self.getPlotItem().getViewBox()
+        vb.sigResized.connect(self.fit_axes)
+        vb.sigRangeChanged.connect(self.fit_axes)
+        vb.sigTransformChanged.connect(lambda *_a: self.declutter and self._declutter(vb))
 
     def _adopt_menus(self, existing: set) -> None:
         """Parent the context menus pyqtgraph creates without one.
@@ -41,6 +62,93 @@ class ThemedPlot(pg.PlotWidget):
             if isinstance(widget, QMenu) and widget not in existing:
                 widget.setParent(self, widget.windowFlags())
 
+    def set_titles(self, *texts: str, color=None, size: str = "10pt") -> None:
+        """A one-line title: the first of ``texts`` (longest first) that fits the plot's width; none fits, no title."""
+        self._titles = tuple(t for t in texts if t)
+        self._title_style = {"color": color, "size": size}
+        self.fit_title()
+
+    def fit_title(self) -> None:
+        if not getattr(self, "_titles", ()):  # pyqtgraph resizes before __init__ is done
+            return
+        item = self.getPlotItem()
+        left = item.getAxis("left")
+        room = self.width() - (left.width() if left.isVisible() else 0) - 12  # the title sits over the view box
+        for text in self._titles:
+            item.setTitle(text, **self._title_style)
+            if item.titleLabel.item.boundingRect().width() <= room:
+                return
+        item.setTitle(None)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if event is None or event.size().width() != event.oldSize().width():  # pyqtgraph sends None
+            self.fit_title()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        self.fit_title()
+        self.fit_axes()
+
+    def display_scale_changed(self, _scale: float) -> None:
+        """Presentation mode scaled the title's and the axes' fonts: fit them again."""
+        self.fit_title()
+        self.fit_axes()
+
+    def dropped_texts(self) -> list[str]:
+        """The numbers of an axis that has room for none of them (the layout check reports it)."""
+        from explorer.gui.common.layout_check import axis_specs
+
+        out = []
+        item = self.getPlotItem()
+        for side in ("left", "bottom"):
+            axis = item.getAxis(side)
+            if not axis.isVisible() or not axis.style.get("showValues", True):
+                continue
+            if axis._tickLevels is not None and not any(level for level in axis._tickLevels):
+                continue  # the owner chose no labels (and says so with dropped_texts of its own)
+            specs = axis_specs(axis)
+            if specs is not None and not specs[2]:
+                out.append(self.tr("the numbers of the {side} axis").format(side=side))
+        return out
+
+    def fit_axes(self, *_args) -> None:
+        """At most as many tick labels on the left and bottom axes as fit their length at the tick font
+        (automatic ticks only), and margins for the half labels that stick out at the ends."""
+        if not hasattr(self, "_titles"):  # pyqtgraph resizes before __init__ is done
+            return
+        item = self.getPlotItem()
+        vb = item.getViewBox()
+        (x0, x1), (y0, y1) = vb.viewRange()
+        for side, length, lo, hi in (("left", vb.height(), y0, y1), ("bottom", vb.width(), x0, x1)):
+            axis = item.getAxis(side)
+            if not axis.isVisible() or axis._tickLevels is not None or axis.logMode or length <= 0:
+                continue
+            fm = QFontMetrics(axis.style.get("tickFont") or self.font())
+            if side == "left":
+                size = fm.height()
+            else:
+                size = fm.horizontalAdvance("8" * (max(len(f"{abs(v):.0f}") for v in (lo, hi)) + 1))
+            spacing = _fitting_spacing(lo, hi, length, size)
+            wanted = None
+            if spacing is not None and abs(hi - lo) / spacing < _auto_intervals(length):
+                wanted = [(spacing, 0)]  # fewer numbers than pyqtgraph would draw: they would pile up
+            if wanted != axis._tickSpacing:
+                axis.setTickSpacing(levels=wanted) if wanted else axis.setTickSpacing()
+        for side, length in (("left", vb.height()), ("bottom", vb.width())):
+            self._wrap_label(item.getAxis(side), length)
+        if self.declutter:
+            self._declutter(vb)
+        left, bottom = item.getAxis("left"), item.getAxis("bottom")
+        fm = QFontMetrics(left.style.get("tickFont") or self.font())
+        titled = item.titleLabel.isVisible() and item.titleLabel.text
+        top = 2 if titled else fm.height() // 2 + 2
+        right = QFontMetrics(bottom.style.get("tickFont") or self.font()).horizontalAdvance("88888") // 2 + 2 \
+            if bottom.isVisible() else 2
+        left_m, top_m, right_m, bottom_m = item.layout.getContentsMargins()
+        if (round(top_m), round(right_m)) != (top, right):
+            item.layout.setContentsMargins(left_m, top, right, bottom_m)
+
     def apply_theme(self, theme: Theme) -> None:
         """Background and the left and bottom axes in the theme's plot colours."""
         self.theme = theme
@@ -51,6 +159,81 @@ class ThemedPlot(pg.PlotWidget):
             axis = item.getAxis(side)
             axis.setPen(pg.mkPen(fg))
             axis.setTextPen(pg.mkPen(fg))
+
+
+    @staticmethod
+    def _wrap_label(axis, length: float) -> None:
+        """An axis title longer than its axis wraps at its spaces; one that cannot (a word longer than the
+        axis: a short plot's "warps") is not shown — the plot's title names the quantity."""
+        if not axis.isVisible() or length <= 0:
+            return
+        label = axis.label
+        if not label.toPlainText().strip():
+            return
+        label.setTextWidth(-1)
+        doc = label.document()
+        width = doc.idealWidth()
+        margin = 2 * doc.documentMargin()
+        words = label.toPlainText().split()
+        widest = max(QFontMetrics(label.font()).horizontalAdvance(w) for w in words) + margin
+        if width <= length:
+            want = -1
+        elif widest <= length:
+            want = int(length)
+        else:
+            want = 0  # no room even for one word
+        if want > 0:
+            label.setTextWidth(want)
+        shown = want != 0
+        if getattr(axis, "_wrapped_at", None) != want or axis.label.isVisible() != shown:
+            axis._wrapped_at = want
+            axis.label.setVisible(shown)
+            axis._updateWidth() if axis.orientation in ("left", "right") else axis._updateHeight()
+            axis._updateLabel()
+
+    def _declutter(self, vb) -> None:
+        """Show the annotations that fit, the later ones first (a chart adds its main label last)."""
+        hidden = self._decluttered
+        area = vb.sceneBoundingRect()
+        kept = []
+        self._decluttered = set()
+        for text in reversed([i for i in vb.addedItems if isinstance(i, pg.TextItem)]):
+            if not text.isVisible() and id(text) not in hidden:
+                continue  # the chart hid it itself
+            margin = text.textItem.document().documentMargin()
+            rect = text.textItem.mapRectToScene(text.textItem.boundingRect().adjusted(margin, margin, -margin, -margin))
+            fits = area.contains(rect) and not any(rect.intersects(other) for other in kept)
+            text.setVisible(fits)
+            if fits:
+                kept.append(rect)
+            else:
+                self._decluttered.add(id(text))
+
+
+def _auto_intervals(length: float) -> float:
+    """How many intervals pyqtgraph's automatic ticks aim for on an axis of ``length`` pixels (AxisItem.tickSpacing)."""
+    return max(2.25, 2.25 * math.sqrt(max(length, 1.0) / 300.0))
+
+
+def _fitting_spacing(lo: float, hi: float, length: float, size: float) -> float | None:
+    """The shortest 1-2-5 x 10^k tick step whose labels (``size`` pixels along an axis of ``length``) do not
+    pile up and of which at least one sits clear of the ends (pyqtgraph drops a label that sticks out)."""
+    span = abs(hi - lo)
+    if span <= 0 or length <= 0 or not math.isfinite(span):
+        return None
+    per_px = span / length
+    edge = 0.6 * size * per_px  # a label's half plus a little, in axis units
+    mag = 10.0 ** math.floor(math.log10(span / 50))
+    steps = [m * mag * 10 ** k for k in range(8) for m in (1, 2, 5)]
+
+    def clear(step: float) -> bool:  # a label between the ends, clear of them
+        first = math.ceil((min(lo, hi) + edge) / step) * step
+        return first <= max(lo, hi) - edge
+
+    for step in steps:
+        if step / per_px >= 1.15 * size and clear(step):  # neighbours apart, one label clear of the ends
+            return step
+    return next((step for step in reversed(steps) if step <= span and clear(step)), None)  # one in the middle
 
 
 class CursorPlot(ThemedPlot):

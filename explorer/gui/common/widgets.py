@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QScrollArea, QSizePolicy, QSplitter, QWidget
 
 from explorer.gui.common.error_texts import core_message
@@ -18,20 +19,74 @@ from explorer.model.catalog import GpuSpec, load_catalog
 DEFAULT_GPU = "H100"  # every GPU picker starts here: the mission's example runs on an H100
 
 
-def scroll_area(widget: QWidget, parent: QWidget) -> QScrollArea:
-    """``widget`` in a frameless scroll area that scrolls vertically only (a column of a page)."""
-    area = QScrollArea(parent)
+class ColumnScroll(QScrollArea):
+    """A scroll area for a column of a page: it scrolls vertically, and sideways only when what it
+    holds cannot be narrower (a long word, a field's number) — it never cuts a text off.
+
+    ``fit_width``: the column is never narrower than what it holds (its splitter gives it the room;
+    for a column whose page scrolls as a whole, so the window's size does not grow with it)."""
+
+    def __init__(self, parent: QWidget | None = None, fit_width: bool = False):
+        super().__init__(parent)
+        self.fit_width = fit_width
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        inner = self.widget()
+        if not self.fit_width or inner is None:
+            return hint
+        bar = self.verticalScrollBar().sizeHint().width() if self.verticalScrollBarPolicy() != \
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff else 0
+        width = inner.minimumSizeHint().width() + bar + 2 * self.frameWidth()
+        return QSize(max(hint.width(), width), hint.height())
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if self.fit_width and obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # what it holds got wider or narrower (a font, a longer text)
+        return super().eventFilter(obj, event)
+
+
+def scroll_area(widget: QWidget, parent: QWidget, fit_width: bool = False) -> QScrollArea:
+    """``widget`` in a frameless scroll area for a column of a page (:class:`ColumnScroll`)."""
+    area = ColumnScroll(parent, fit_width)
     area.setWidget(widget)
     area.setWidgetResizable(True)
     area.setFrameShape(QScrollArea.Shape.NoFrame)
-    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     return area
 
 
+class FittingSplitter(QSplitter):
+    """A splitter that never squeezes a pane below what its layout needs at its width (wrapped text
+    included: Qt's own minimum ignores it, and a caption then lies over the plot above it)."""
+
+    def addWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt API
+        super().addWidget(widget)
+        widget.setProperty("own_minimum", (widget.minimumWidth(), widget.minimumHeight()))
+        widget.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if event.type() in (QEvent.Type.Resize, QEvent.Type.LayoutRequest) and isinstance(obj, QWidget) \
+                and obj.parentWidget() is self:
+            self._fit(obj)
+        return super().eventFilter(obj, event)
+
+    def _fit(self, pane: QWidget) -> None:
+        lay = pane.layout()
+        if lay is None or not lay.hasHeightForWidth() or self.orientation() != Qt.Orientation.Vertical:
+            return
+        own = pane.property("own_minimum") or (0, 0)
+        need = max(int(own[1]), lay.totalMinimumHeightForWidth(pane.width()))
+        if need != pane.minimumHeight():
+            pane.setMinimumHeight(need)
+
+
 def splitter(orientation: Qt.Orientation, parent: QWidget, name: str, widgets: Sequence[QWidget],
-             stretch: Sequence[int] = ()) -> QSplitter:
-    """A splitter named ``name`` holding ``widgets`` (never collapsed), with their stretch factors if given."""
-    s = QSplitter(orientation, parent)
+             stretch: Sequence[int] = (), fit_panes: bool = False) -> QSplitter:
+    """A splitter named ``name`` holding ``widgets`` (never collapsed), with their stretch factors if given.
+
+    ``fit_panes``: never squeeze a pane below what it needs (:class:`FittingSplitter`) — for a page that
+    scrolls as a whole, so the window's minimum size does not grow with it."""
+    s = FittingSplitter(orientation, parent) if fit_panes else QSplitter(orientation, parent)
     s.setObjectName(name)
     s.setChildrenCollapsible(False)
     for widget in widgets:
@@ -75,6 +130,108 @@ def muted_label(parent: QWidget, text: str = "") -> QLabel:
     label = QLabel(text, parent)
     label.setProperty("role", "muted")
     return wrap(label)
+
+
+class FittingLabel(QLabel):
+    """One line that shows the first of its wordings (longest first) that fits its width: a title that is
+    never cut, only shortened ("SM grid — H100: 132 SMs × 64 warp slots · row = scheduler ..." -> "SM grid")."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._texts: tuple[str, ...] = ()
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def set_texts(self, *texts: str) -> None:
+        self._texts = tuple(texts)
+        self._fit()
+
+    def _width(self, text: str) -> int:
+        from PySide6.QtGui import QTextDocument
+
+        if self.textFormat() == Qt.TextFormat.PlainText:
+            return self.fontMetrics().horizontalAdvance(text)
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(text)
+        return int(doc.idealWidth() + 0.999)
+
+    def _fit(self) -> None:
+        if not self._texts:
+            return
+        room = self.contentsRect().width() - 2 * self.margin()
+        for text in self._texts:
+            if self._width(text) <= room:
+                break
+        if text != self.text():
+            super().setText(text)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._fit()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit()
+
+
+class SteadyLabel(QLabel):
+    """A word-wrapped label as tall as its text needs, that only grows while its width stays the same.
+
+    For a sentence that changes every frame of playback ("1 of 1,920 resident warps are
+    ready..."): a shorter one never makes the column jump, a longer one is never cut
+    (it grows once, ``grew`` says so). A new width or font measures the text afresh.
+    At least ``lines`` lines tall.
+    """
+
+    grew = Signal()
+
+    def __init__(self, parent: QWidget | None = None, lines: int = 2):
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._lines = lines
+        self._height = 0
+
+    def _need(self) -> int:
+        fm = QFontMetrics(self.font())
+        floor = fm.lineSpacing() * self._lines + 4
+        return max(floor, QLabel.heightForWidth(self, self.width()) if self.width() > 1 else floor)
+
+    def _measure(self, reset: bool) -> None:
+        need = self._need()
+        height = need if reset else max(self._height, need)
+        if height != self._height:
+            grown = height > self._height and not reset
+            self._height = height
+            self.updateGeometry()
+            if grown:
+                self.grew.emit()
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt API
+        if text != self.text():
+            super().setText(text)
+            self._measure(reset=False)
+
+    def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
+        return QSize(super().sizeHint().width(), self._height or self._need())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return QSize(0, self._height or self._need())
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API: the height is this label's own
+        return False
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self._measure(reset=True)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._measure(reset=True)
 
 
 def error_label(parent: QWidget, text: str = "") -> QLabel:

@@ -90,10 +90,12 @@ class CountsPlot(CursorPlot):
             data = {key: run.result.counts[:, i] for i, key in enumerate(SERIES)}
             title = (self.tr("Warps per cycle ({sms} SMs)") if self.compact_title
                      else self.tr("Warps per cycle, whole GPU ({sms} SMs)")).format(sms=run.sm_count)
+            short = self.tr("Warps per cycle, whole GPU")
             self.curves["launched"].show()
         else:
             data = {"resident": sm_counts[:, 0], "eligible": sm_counts[:, 1], "issued": sm_counts[:, 2]}
             title = self.tr("Warps per cycle on SM {sm}").format(sm=self.per_sm)
+            short = self.tr("SM {sm}").format(sm=self.per_sm)
             self.curves["launched"].clear()
             self.curves["launched"].hide()
         for key, y in data.items():
@@ -104,7 +106,7 @@ class CountsPlot(CursorPlot):
         top = max(max(top, self.extra_top) * 1.3, 4.0)  # headroom for the legend
         item.getViewBox().setLimits(yMin=0, yMax=top)  # first: the old limit would clamp a taller range
         item.setYRange(0, top, padding=0)
-        item.setTitle(title, color=self.theme.plot_foreground, size="10pt")
+        self.set_titles(title, short, color=self.theme.plot_foreground, size="10pt")
 
     def apply_theme(self, theme: Theme) -> None:
         super().apply_theme(theme)

@@ -9,25 +9,35 @@ issue slots actually used — the "100% busy, mostly idle" point — plus waves,
 and the Nsight-style warp-state breakdown.
 
 Per frame only the "right now" labels change; their widths are fixed up front so
-new numbers never trigger a relayout.
+new numbers never trigger a relayout, and the two sentences only ever grow
+(``SteadyLabel``).
+
+When the column is too short for everything (a small window with the lesson
+panel open, presentation mode at a projector's scale, where the column has no
+scroll bar) the details go first, least important first — the notes under the
+counts, the captions, the run's heading, waves and IPC, the residency sentence
+(each keeps its text in a tooltip) — so the counts, the meters, the limiter and
+the warp-state breakdown the lessons talk about stay whole, in large type.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
-from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import num, pct
+from explorer.gui.common.numbers import counted, num, pct
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
-from explorer.gui.common.widgets import error_label, muted_label
+from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label
 from explorer.gui.explore.run_data import SimRun, state_breakdown
 from explorer.occupancy import OccupancyResult
+
+DETAIL = "detail"  # a widget's property: how long it stays when the column is short (higher: longer)
 
 
 class NowBox(QGroupBox):
@@ -77,6 +87,7 @@ class NowBox(QGroupBox):
             value.setMinimumWidth(digits)
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             small = muted_label(self, note)
+            small.setProperty(DETAIL, 1)
             for w in (label, value, small):
                 w.setToolTip(tips[key])
             mark = QFrame(self)  # the colour of this count's curve in the plot below
@@ -90,23 +101,20 @@ class NowBox(QGroupBox):
             self.values[key], self.notes[key], self.marks[key] = value, small, mark
         self.bar = StateBar(self)
         self.bar.setObjectName("now_state_bar")
-        self.why = QLabel(self)
+        self.why = SteadyLabel(self)  # grows, never shrinks, while playing: the panel does not jump
         self.why.setObjectName("now_why")
-        self.why.setWordWrap(True)
-        self.why.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.why.setTextFormat(Qt.TextFormat.PlainText)
-        lines = QFontMetrics(self.font()).lineSpacing()
-        self.why.setFixedHeight(lines * 3 + 4)  # fixed: a longer sentence never moves the panel
-        self.residency = QLabel(self)
+        self.why.setProperty(DETAIL, 8)
+        self.residency = SteadyLabel(self)
         self.residency.setObjectName("now_residency")
-        self.residency.setWordWrap(True)
-        self.residency.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.residency.setFixedHeight(lines * 3 + 4)
+        self.residency.setProperty(DETAIL, 5)
+        self.heading.setProperty(DETAIL, 6)
         layout = QVBoxLayout(self)
         layout.setSpacing(4)
         layout.addWidget(self.heading)
         layout.addLayout(grid)
         caption = QLabel(self.tr("What the resident warps are doing:"), self)
+        caption.setProperty(DETAIL, 2)
         layout.addWidget(caption)
         layout.addWidget(self.bar)
         layout.addWidget(self.why)
@@ -152,11 +160,11 @@ class NowBox(QGroupBox):
             return self.tr("The kernel has finished.")
         if waiting <= 0:
             return self.tr("Every unfinished warp is resident. At most {cap} fit at once "
-                           "({b} blocks per SM, limited by {limit}).").format(
-                cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
+                           "({blocks} per SM, limited by {limit}).").format(
+                cap=num(cap), blocks=counted(p.active_blocks_per_sm, self.tr("block|blocks")), limit=limit)
         return self.tr("{w} launched warps are not resident yet: they wait for a free place (at most {cap} fit "
-                       "at once: {b} blocks per SM, limited by {limit}) or are being launched.").format(
-            w=num(waiting), cap=num(cap), b=p.active_blocks_per_sm, limit=limit)
+                       "at once: {blocks} per SM, limited by {limit}) or are being launched.").format(
+            w=num(waiting), cap=num(cap), blocks=counted(p.active_blocks_per_sm, self.tr("block|blocks")), limit=limit)
 
     def apply_theme(self, theme: Theme) -> None:
         self.bar.apply_theme(theme)
@@ -202,6 +210,9 @@ class RunBox(QGroupBox):
         self.bar_text.setProperty("role", "muted")
         for label in (self.heading, self.limiter, self.point, self.facts, self.bar_text):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        for widget, detail in ((self.heading, 3), (self.facts, 4), (self.point, 5), (self.limiter, 6),
+                               (self.bar, 9), (self.bar_text, 9)):
+            widget.setProperty(DETAIL, detail)
 
         grid = QGridLayout()
         grid.setHorizontalSpacing(8)
@@ -222,12 +233,14 @@ class RunBox(QGroupBox):
         )
         for row, (text, meter, tip) in enumerate(rows):
             label = QLabel(text, self)
+            label.setWordWrap(True)  # a long name ("Использовано слотов выдачи") takes two lines, not the meter's room
             label.setToolTip(tip)
             meter.setToolTip(tip)
             grid.addWidget(label, row, 0)
             grid.addWidget(meter, row, 1)
         line = QFrame(self)
         line.setFrameShape(QFrame.Shape.HLine)
+        line.setProperty(DETAIL, 4)
         layout = QVBoxLayout(self)
         layout.setSpacing(4)
         layout.addWidget(self.heading)
@@ -239,6 +252,7 @@ class RunBox(QGroupBox):
         caption = QLabel(self.tr("Warp states over the run (Nsight-style breakdown):"), self)
         caption.setWordWrap(True)
         caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        caption.setProperty(DETAIL, 2)
         layout.addWidget(caption)
         layout.addWidget(self.bar)
         layout.addWidget(self.bar_text)
@@ -250,8 +264,9 @@ class RunBox(QGroupBox):
         """Instant (no simulation needed): the theoretical side."""
         self.occ_theoretical.set_value(occ.occupancy, pct(occ.occupancy))
         limit = ", ".join(limiter_names().get(k, k) for k in occ.limiters) or "–"
-        self.limiter.setText(self.tr("Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.").format(
-            limit=limit, b=occ.active_blocks_per_sm, w=occ.active_warps_per_sm, max=occ.max_warps_per_sm))
+        self.limiter.setText(self.tr("Limiter: {limit} — {blocks} ({warps}) per SM of {max}.").format(
+            limit=limit, blocks=counted(occ.active_blocks_per_sm, self.tr("block|blocks")),
+            warps=counted(occ.active_warps_per_sm, self.tr("warp|warps")), max=occ.max_warps_per_sm))
 
     def show_run(self, run: SimRun) -> None:
         s = run.summary
@@ -293,6 +308,8 @@ class RunBox(QGroupBox):
 
 
 class MetricsPanel(QWidget):
+    """"Right now" over "Whole run"; details make way when the column is too short (see the module's text)."""
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.now = NowBox(self)
@@ -302,8 +319,77 @@ class MetricsPanel(QWidget):
         layout.addWidget(self.now)
         layout.addWidget(self.whole)
         layout.addStretch(1)
+        self.dropped: list[QWidget] = []  # details hidden to make the rest fit
+        self._fitting = False
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(0)
+        self._refit.timeout.connect(self.fit)
+        for label in (self.now.why, self.now.residency):
+            label.grew.connect(self._refit.start)
+
+    def details(self) -> list[QWidget]:
+        """The widgets that may make way, least important first."""
+        found = [w for w in self.findChildren(QWidget) if w.property(DETAIL) is not None]
+        return sorted(found, key=lambda w: int(w.property(DETAIL)))
+
+    def _room(self) -> tuple[int, int] | None:
+        """(width, height) the column shows (its scroll area's viewport), or None outside one."""
+        viewport = self.parentWidget()
+        if viewport is None or viewport.height() <= 0:
+            return None
+        return viewport.width(), viewport.height()
+
+    def _need(self, width: int) -> int:
+        """The height the panel needs at ``width`` (Qt's size caches cleared first: details just changed)."""
+        for lay in self.findChildren(QLayout):
+            lay.invalidate()
+        for box in (self.now, self.whole):
+            box.updateGeometry()
+        self.layout().invalidate()
+        return self.layout().totalHeightForWidth(width)
+
+    def fit(self) -> None:
+        """Show every detail that fits the column's height, dropping the least important first."""
+        room = self._room()
+        if room is None or self._fitting:
+            return
+        width, height = room
+        self._fitting = True
+        try:
+            for widget in self.dropped:
+                widget.setVisible(True)
+            self.dropped = []
+            levels = sorted({int(w.property(DETAIL)) for w in self.details()})
+            for level in levels:  # details of one rank go together (all the notes under the counts)
+                if self._need(width) <= height:
+                    break
+                for widget in self.details():
+                    if int(widget.property(DETAIL)) == level:
+                        widget.setVisible(False)
+                        self.dropped.append(widget)
+        finally:
+            self._fitting = False
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.fit()
+
+    def event(self, event) -> bool:  # noqa: D401 - Qt API
+        if event.type() == QEvent.Type.ParentChange and self.parentWidget() is not None:
+            self.parentWidget().installEventFilter(self)  # the scroll area's viewport: its height is the room
+        return super().event(event)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if obj is self.parentWidget() and event.type() == QEvent.Type.Resize:
+            self.fit()
+        return False
+
+    def display_scale_changed(self, _scale: float) -> None:
+        """Presentation mode changed every font: measure again."""
+        self.fit()
 
     def apply_theme(self, theme: Theme = LIGHT) -> None:
         self.now.apply_theme(theme)
         self.whole.apply_theme(theme)
-

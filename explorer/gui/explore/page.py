@@ -17,17 +17,17 @@ from __future__ import annotations
 
 import tomllib
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.legend import StateLegend
-from explorer.gui.common.numbers import num
+from explorer.gui.common.numbers import num, pct
 from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_bool, as_int, as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.theme import restyle
-from explorer.gui.common.widgets import scroll_area, splitter
+from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.gui.explore.counts_plot import CountsPlot
 from explorer.gui.explore.metrics import MetricsPanel
@@ -61,6 +61,7 @@ class ExplorerPage(Page):
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
+        self._presenting = False  # presentation mode: the center's panes shared by the text they need
 
         # -- views --------------------------------------------------------------------
         self.panel = ScenarioPanel(self)
@@ -72,7 +73,7 @@ class ExplorerPage(Page):
         self.metrics = MetricsPanel(self)
         self.transport = TransportBar(self)
 
-        self.grid_title = QLabel(self)
+        self.grid_title = FittingLabel(self)  # shortened, never cut, when the column is narrow
         self.grid_title.setObjectName("grid_title")
         self.grid_title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.run_state = QLabel(self)
@@ -346,10 +347,12 @@ class ExplorerPage(Page):
     def _on_run(self, run: SimRun) -> None:
         s = self.session
         gpu = run.result.scenario.gpu
-        self.grid_title.setText(self.tr(
-            "<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · "
-            "outline = block · bar = resident warps"
-        ).format(gpu=gpu.name, sms=run.sm_count, w=run.warps_per_sm))
+        self.grid_title.set_texts(
+            self.tr("<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · "
+                    "outline = block · bar = resident warps").format(gpu=gpu.name, sms=run.sm_count, w=run.warps_per_sm),
+            self.tr("<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots").format(
+                gpu=gpu.name, sms=run.sm_count, w=run.warps_per_sm),
+            self.tr("<b>SM grid</b> — {gpu}").format(gpu=gpu.name))
         self.grid.set_run(run)
         self.grid.set_selected(s.selected_sm)
         self.timeline.set_run(run, s.selected_sm)
@@ -414,11 +417,11 @@ class ExplorerPage(Page):
         if run is None:
             return self.tr("Simulating {name}…").format(name=self.session.scenario.name or self.tr("the scenario"))
         sm = run.summary
-        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo:.0f}% · achieved {ach}% · "
-                       "issue slots used {iss}% · {cycles} cycles").format(
-            gpu=sm["gpu"], warps=sm["launched_warps"], theo=100 * sm["theoretical_occupancy"],
-            ach=num(100 * sm["achieved_occupancy"], 1), iss=num(100 * sm["issue_slot_utilization"], 1),
-            cycles=sm["cycles"])
+        # the same formatter as the panels and tooltips: 12.5% everywhere, digits grouped (1,920; ru 1 920)
+        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · "
+                       "issue slots used {iss} · {cycles} cycles").format(
+            gpu=sm["gpu"], warps=num(sm["launched_warps"]), theo=pct(sm["theoretical_occupancy"]),
+            ach=pct(sm["achieved_occupancy"]), iss=pct(sm["issue_slot_utilization"]), cycles=num(sm["cycles"]))
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:
@@ -436,7 +439,43 @@ class ExplorerPage(Page):
         return {"splitter": self.splitter, "center": self.center}
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
-        return [self.panel_scroll, self.transport]
+        return [self.panel_scroll, self.transport, self.per_sm]
+
+    def presentation_changed(self, on: bool) -> None:
+        """Presenting, the metrics column has no scroll bar: its details make way instead (nothing is cut)."""
+        self._presenting = on
+        if on:
+            self.center.installEventFilter(self)
+        else:
+            self.center.removeEventFilter(self)
+        policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
+        self.metrics_scroll.setVerticalScrollBarPolicy(policy)
+        self.metrics_scroll.setHorizontalScrollBarPolicy(policy)
+        self.metrics.fit()
+
+    def display_scale_changed(self, _scale: float) -> None:
+        """Presentation mode scaled the text: the plots get the lines of text they need, the grid the rest."""
+        self._share_center()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if obj is self.center and event.type() == QEvent.Type.Resize:
+            self._share_center()  # the narration panel grew or the screen changed
+        return super().eventFilter(obj, event)
+
+    def _share_center(self) -> None:
+        """The SM grid's pane gets what its title, grid and legend need; the plots share the rest, each up
+        to the lines of text it needs (title, four scheduler names or two numbers, the axis, the legend)."""
+        if not self._presenting:
+            return
+        line = self.fontMetrics().lineSpacing()
+        total = sum(self.center.sizes())
+        grid_box = self.center.widget(0)
+        need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
+        wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
+        rest = max(0, total - need)
+        share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
+        timeline, counts = round(wish[0] * share), round(wish[1] * share)
+        self.center.setSizes([total - timeline - counts, timeline, counts])
 
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""

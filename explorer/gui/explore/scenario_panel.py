@@ -98,16 +98,16 @@ class ScenarioPanel(QGroupBox):
     def _rows(self):
         f = self.fields
         return (
-            ("gpu", self.gpu, self.tr("&GPU:"), self.tr("The GPU to simulate: its SM count, limits and latencies.")),
+            ("gpu", self.gpu, self.tr("GP&U:"), self.tr("The GPU to simulate: its SM count, limits and latencies.")),
             ("grid", f["grid"], self.tr("G&rid (blocks):"),
              self.tr("Blocks in the grid: N or x, y, z (gridDim).")),
             ("block", f["block"], self.tr("&Block (threads):"),
              self.tr("Threads per block: N or x, y, z (blockDim); the SM allocates whole warps of 32.")),
-            ("regs", f["regs"], self.tr("Re&gisters / thread:"),
+            ("regs", f["regs"], self.tr("Reg&isters / thread:"),
              self.tr("Registers the compiler gave each thread; more registers, fewer blocks per SM.")),
-            ("smem_static", f["smem_static"], self.tr("&Static shared (B):"),
+            ("smem_static", f["smem_static"], self.tr("S&tatic shared (B):"),
              self.tr("Bytes of __shared__ arrays declared in the kernel.")),
-            ("smem_dynamic", f["smem_dynamic"], self.tr("&Dynamic shared (B):"),
+            ("smem_dynamic", f["smem_dynamic"], self.tr("D&ynamic shared (B):"),
              self.tr("Bytes passed as the third launch parameter <<<grid, block, bytes>>>.")),
             ("carveout", f["carveout"], self.tr("&Carveout (%):"),
              self.tr("Preferred share of L1/shared storage used as shared memory, 0–100; −1 lets the driver choose.")),
@@ -115,12 +115,12 @@ class ScenarioPanel(QGroupBox):
              self.tr("Named barriers the kernel uses (1 for __syncthreads); limits blocks on CC 9.0 and newer.")),
             ("workload", self.workload, self.tr("&Workload:"),
              self.tr("What every warp executes: a loop over a short body of loads, math and barriers.")),
-            ("loop", f["loop"], self.tr("&Loop iterations:"), self.tr("How many times each warp runs the body.")),
+            ("loop", f["loop"], self.tr("Loo&p iterations:"), self.tr("How many times each warp runs the body.")),
             ("l2_hit", f["l2_hit"], self.tr("L&2 hit rate (%):"),
              self.tr("Share of global loads served by L2 instead of HBM (the rest wait the full HBM latency).")),
-            ("policy", self.policy, self.tr("Sc&heduler:"),
+            ("policy", self.policy, self.tr("&Scheduler:"),
              self.tr("How each scheduler picks among its eligible warps.")),
-            ("seed", f["seed"], self.tr("S&eed:"), self.tr("Seed of the simulation's random choices (cache hits).")),
+            ("seed", f["seed"], self.tr("Ra&ndom seed:"), self.tr("Seed of the simulation's random choices (cache hits).")),
         )
 
     # -- values in and out ---------------------------------------------------------

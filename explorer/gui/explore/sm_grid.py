@@ -24,6 +24,8 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from explorer.gui.common.layout_check import PaintedText
+from explorer.gui.common.numbers import pct
 from explorer.gui.common.state_colors import argb32_table, display_names, meanings
 from explorer.gui.common.state_order import UNKNOWN
 from explorer.gui.common.theme import LIGHT, Theme
@@ -52,6 +54,7 @@ class GridLayout:
     tile_gap_y: int
     x0: int
     y0: int
+    numbered: bool = True  # SM numbers drawn (not in a tiny view packed tight)
 
     @property
     def slot_cols(self) -> int:
@@ -89,19 +92,33 @@ class GridLayout:
 
 
 def compute_layout(width: int, height: int, sm_count: int, warps_per_sm: int, sub_partitions: int,
-                   title_font_h: int, label_w: int = 0) -> GridLayout | None:
+                   title_font_h: int, label_w: int = 0, scale: float = 1.0) -> GridLayout | None:
     """The tiling that gives the biggest cells (ties: fewer columns).
 
     Each tile gets its SM number above it when the cells are big enough to pay for
     the line; otherwise every row of tiles is labelled once at the left (``label_w``).
+    ``scale`` (presentation mode) widens the gaps and the resident-warps bars, so
+    they stay visible from the back of a hall.
     """
+    for gaps in (scale, 1.0) if scale != 1.0 else (1.0,):  # scaled gaps where there is room for them
+        found = _best_tiling(width, height, sm_count, warps_per_sm, sub_partitions, title_font_h, label_w, gaps,
+                             scale)
+        if found is not None:
+            return found
+    return None
+
+
+def _best_tiling(width: int, height: int, sm_count: int, warps_per_sm: int, sub_partitions: int,
+                 title_font_h: int, label_w: int, gaps: float, scale: float) -> GridLayout | None:
     slot_cols = max(1, warps_per_sm // sub_partitions)
     best = None
-    tile_gap_x, tile_gap_y, bar_h, gap = 5, 3, 5, 1
+    tile_gap_x, tile_gap_y, bar_h, gap = round(5 * gaps), round(3 * gaps), round(5 * gaps), max(1, round(gaps))
     smallest = 2
-    if width < slot_cols * 3 * 12 or height < 12 * (sub_partitions * 3 + 8):  # a tiny view: pack cells tight
+    narrow = width < slot_cols * 3 * 12
+    if narrow or height < 12 * (sub_partitions * 3 + 8):  # a tiny view: pack cells tight
         tile_gap_x, tile_gap_y, bar_h, gap, smallest = 2, 2, 3, 0, 1
-        label_w = 0
+        if narrow:
+            label_w = 0  # no room beside the tiles either: no SM numbers
     for cols in range(1, sm_count + 1):
         rows = math.ceil(sm_count / cols)
         if cols > 1 and math.ceil(sm_count / (cols - 1)) == rows:
@@ -117,7 +134,7 @@ def compute_layout(width: int, height: int, sm_count: int, warps_per_sm: int, su
                 continue
             cell_h = min(cell_h, 2 * cell_w)  # no needle-thin tall cells: leave space instead
             cell_w = min(cell_w, 2 * cell_h)
-            if titled and cell_h < 9:
+            if titled and cell_h < 9 * scale:
                 continue  # the title costs more than it tells
             score = min(cell_w, cell_h)
             if best is None or score > best[0]:
@@ -125,6 +142,7 @@ def compute_layout(width: int, height: int, sm_count: int, warps_per_sm: int, su
             break
     if best is None:
         return None
+    numbered = label_w > 0 or best[5] > 0
     _, cols, rows, cell_w, cell_h, title_h, margin = best
     tile_w = slot_cols * cell_w + (slot_cols - 1) * gap
     tile_h = sub_partitions * cell_h + (sub_partitions - 1) * gap
@@ -132,7 +150,7 @@ def compute_layout(width: int, height: int, sm_count: int, warps_per_sm: int, su
     total_h = rows * (title_h + tile_h + bar_h) + (rows - 1) * tile_gap_y
     return GridLayout(sm_count, warps_per_sm, sub_partitions, cols, rows, cell_w, cell_h, gap, tile_w, tile_h,
                       title_h, bar_h, tile_gap_x, tile_gap_y, max(0, (width - total_w) // 2) + margin,
-                      max(0, (height - total_h) // 2))
+                      max(0, (height - total_h) // 2), numbered)
 
 
 def pixel_map(layout: GridLayout, width: int, height: int) -> np.ndarray:
@@ -190,6 +208,7 @@ class SmGridView(QWidget):
         self._overlay: QPixmap | None = None
         self._overlay_key = None
         self.paint_count = 0  # for the benchmark and tests: frames actually painted
+        self.scale = 1.0  # presentation mode's scale: wider gaps and bars
         self._title_font = QFont(self.font())
         self._title_font.setPointSizeF(max(6.5, self.font().pointSizeF() * 0.75))
         self._label_font = QFont(self.font())
@@ -250,7 +269,7 @@ class SmGridView(QWidget):
         fm = QFontMetrics(self._title_font)
         label_w = fm.horizontalAdvance(self.tr("SM {n}").format(n=run.sm_count - 1)) + 6
         self.layout_ = compute_layout(self.width(), self.height(), run.sm_count, run.warps_per_sm,
-                                      run.sub_partitions, fm.height(), label_w)
+                                      run.sub_partitions, fm.height(), label_w, self.scale)
         self._map = pixel_map(self.layout_, self.width(), self.height()) if self.layout_ else None
         self._bars = [self.layout_.bar_rect(sm) for sm in range(run.sm_count)] if self.layout_ else []
         self._codes = np.empty(run.sm_count * run.warps_per_sm + 1, np.uint8)
@@ -260,6 +279,12 @@ class SmGridView(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self.relayout()
+
+    def display_scale_changed(self, scale: float) -> None:
+        """Presentation mode scaled the fonts (``_title_font``, ``_label_font``): lay out again."""
+        self.scale = scale
+        self.relayout()
+        self.update()
 
     def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
         return QSize(900, 420)
@@ -293,7 +318,7 @@ class SmGridView(QWidget):
                 p.fillRect(QRect(r.x(), r.y(), max(1, round(r.width() * n / W)), r.height()), fill)
         # the selected SM
         sel = L.tile_rect(self.selected_sm).adjusted(-3, -2, 3, 2)
-        pen = QPen(QColor(self.theme.marker), 2.5)
+        pen = QPen(QColor(self.theme.marker), 2.5 * self.scale)
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(sel)
@@ -301,37 +326,95 @@ class SmGridView(QWidget):
 
     def _overlay_pixmap(self) -> QPixmap:
         """Block outlines and labels, SM numbers: redrawn only when a block starts or ends."""
-        key = (self._live.tobytes(), id(self.layout_), self.theme.name, id(self.run), self.width(), self.height())
+        key = (self._live.tobytes(), id(self.layout_), self.theme.name, id(self.run), self.width(), self.height(),
+               self._title_font.pointSizeF(), self._label_font.pointSizeF())
         if self._overlay is not None and key == self._overlay_key:
             return self._overlay
-        L = self.layout_
-        run = self.run
         pm = QPixmap(self.size())
         pm.fill(Qt.GlobalColor.transparent)
         p = QPainter(pm)
         text_color = QColor(self.theme.plot_foreground)
         p.setFont(self._title_font)
         p.setPen(text_color)
-        if L.title_h:
-            for sm in range(L.sm_count):
-                x, y = L.tile_origin(sm)
-                p.drawText(QRect(x, y - L.title_h, L.tile_w, L.title_h),
-                           Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, self.tr("SM {n}").format(n=sm))
-        else:  # one label per row of tiles: the first SM of the row
-            for row in range(L.rows):
-                sm = row * L.cols
-                x, y = L.tile_origin(sm)
-                p.drawText(QRect(0, y, x - 4, L.tile_h + L.bar_h),
-                           Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.tr("SM {n}").format(n=sm))
+        for item in self._sm_labels():
+            p.drawText(item.rect, item.flags, item.text)
         # block outlines: in the gaps around the block's cells
         outline = QPen(text_color, 1)
         outline.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
         p.setPen(outline)
         p.setBrush(Qt.BrushStyle.NoBrush)
-        blocks = run.result.blocks
-        SP = L.sub_partitions
-        fm = QFontMetrics(self._label_font)
         labels = []
+        for rect, b, cells in self._block_shapes():
+            if rect is not None:
+                p.drawRect(rect)
+                labels.append((rect, b))
+            else:  # a ragged block (warps per block not a multiple of the schedulers): outline each cell
+                for c in cells:
+                    p.drawRect(QRectF(c.left() - 0.5, c.top() - 0.5, c.width() + 1, c.height() + 1))
+        p.setFont(self._label_font)
+        for item in self._block_labels(labels):
+            p.setPen(QColor("#FFFFFF"))
+            p.drawText(item.rect.translated(1, 1), item.flags, item.text)
+            p.setPen(QColor("#000000"))
+            p.drawText(item.rect, item.flags, item.text)
+        p.end()
+        self._overlay, self._overlay_key = pm, key
+        return pm
+
+    def _sm_labels(self) -> list[PaintedText]:
+        """The SM numbers: above each tile, or once per row of tiles at the left."""
+        L = self.layout_
+        out = []
+        if not L.numbered:
+            return out
+        if L.title_h:
+            for sm in range(L.sm_count):
+                x, y = L.tile_origin(sm)
+                out.append(PaintedText(self.tr("SM {n}").format(n=sm), QRect(x, y - L.title_h, L.tile_w, L.title_h),
+                                       self._title_font, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom)))
+        else:  # one label per row of tiles (the first SM of the row), every few rows where rows are short
+            pitch = L.tile_h + L.bar_h + L.tile_gap_y
+            every = max(1, math.ceil(QFontMetrics(self._title_font).height() / max(pitch, 1)))
+            height = max(L.tile_h + L.bar_h, QFontMetrics(self._title_font).height())
+            bottom = -1
+            for row in range(0, L.rows, every):
+                sm = row * L.cols
+                x, y = L.tile_origin(sm)
+                y = min(y, self.height() - height)  # the last one stays inside the view
+                if y <= bottom:
+                    break
+                bottom = y + height - 1
+                out.append(PaintedText(self.tr("SM {n}").format(n=sm), QRect(0, y, x - 4, height),
+                                       self._title_font, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)))
+        return out
+
+    def _block_labels(self, outlined: list[tuple[QRectF, int]]) -> list[PaintedText]:
+        """Block numbers inside their outlines, only where every block number fits (a few labelled
+        blocks among many would mislead)."""
+        fm = QFontMetrics(self._label_font)
+        room = fm.horizontalAdvance(str(max(len(self.run.result.blocks) - 1, 0))) + 4
+        return [PaintedText(str(b), rect.toRect(), self._label_font, int(Qt.AlignmentFlag.AlignCenter))
+                for rect, b in outlined if room <= rect.width() and fm.height() <= rect.height()]
+
+    def dropped_texts(self) -> list[str]:
+        """The SM numbers, when the tiles are packed too tight for them."""
+        if self.run is not None and self.layout_ is not None and not self.layout_.numbered:
+            return [self.tr("the SM numbers")]
+        return []
+
+    def painted_texts(self) -> list[PaintedText]:
+        """What the layout check measures: the SM numbers and the block numbers drawn now."""
+        if self.run is None or self.layout_ is None:
+            return []
+        outlined = [(rect, b) for rect, b, _cells in self._block_shapes() if rect is not None]
+        return self._sm_labels() + self._block_labels(outlined)
+
+    def _block_shapes(self) -> list[tuple[QRectF | None, int, list[QRect]]]:
+        """Each live block's outline (its slots form one rectangle) or, for a ragged block, its cells."""
+        L, run = self.layout_, self.run
+        SP = L.sub_partitions
+        blocks = run.result.blocks
+        out = []
         for b in self._live.tolist():
             sm = int(blocks.sm[b])
             slots = run.block_slots[b]
@@ -340,29 +423,14 @@ class SmGridView(QWidget):
                 continue
             rows, cols = slots % SP, slots // SP
             r0, r1, c0, c1 = int(rows.min()), int(rows.max()), int(cols.min()), int(cols.max())
-            a = L.cell_rect(sm, c0 * SP + r0)
-            z = L.cell_rect(sm, c1 * SP + r1)
             if (r1 - r0 + 1) * (c1 - c0 + 1) == slots.size:
+                a = L.cell_rect(sm, c0 * SP + r0)
+                z = L.cell_rect(sm, c1 * SP + r1)
                 rect = QRectF(a.left() - 0.5, a.top() - 0.5, z.right() - a.left() + 2, z.bottom() - a.top() + 2)
-                p.drawRect(rect)
-                labels.append((rect, b))
-            else:  # a ragged block (warps per block not a multiple of the schedulers): outline each cell
-                for s in slots.tolist():
-                    c = L.cell_rect(sm, s)
-                    p.drawRect(QRectF(c.left() - 0.5, c.top() - 0.5, c.width() + 1, c.height() + 1))
-        p.setFont(self._label_font)
-        # labels only where every block number fits (a few labelled blocks among many would mislead)
-        room = fm.horizontalAdvance(str(max(len(blocks) - 1, 0))) + 4
-        for rect, b in labels:
-            text = str(b)
-            if room <= rect.width() and fm.height() <= rect.height():
-                p.setPen(QColor("#FFFFFF"))
-                p.drawText(rect.translated(1, 1), Qt.AlignmentFlag.AlignCenter, text)
-                p.setPen(QColor("#000000"))
-                p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
-        p.end()
-        self._overlay, self._overlay_key = pm, key
-        return pm
+                out.append((rect, b, []))
+            else:
+                out.append((None, b, [L.cell_rect(sm, s) for s in slots.tolist()]))
+        return out
 
     # -- mouse ----------------------------------------------------------------------
     def slot_at(self, pos: QPoint) -> tuple[int | None, int | None]:
@@ -405,8 +473,8 @@ class SmGridView(QWidget):
         run = self.run
         W = run.warps_per_sm
         resident = int(self.resident[sm]) if sm < len(self.resident) else 0
-        lines = [self.tr("<b>SM {sm}</b>: {n} of {w} warp slots resident ({pct:.0f}%)").format(
-            sm=sm, n=resident, w=W, pct=100.0 * resident / W)]
+        lines = [self.tr("<b>SM {sm}</b>: {n} of {w} warp slots resident ({pct})").format(
+            sm=sm, n=resident, w=W, pct=pct(resident / W))]
         live = [b for b in self._live.tolist() if int(run.result.blocks.sm[b]) == sm]
         if live:
             lines.append(self.tr("Blocks here: {blocks}").format(blocks=", ".join(str(b) for b in live)))

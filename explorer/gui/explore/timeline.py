@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Signal
-from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QFontMetrics, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QToolTip, QWidget
 
 from explorer.gui.common.plots import CursorPlot
@@ -55,6 +55,9 @@ class TimelineView(CursorPlot):
         self.outlines.setZValue(5)
         self.addItem(self.outlines, ignoreBounds=True)
         self.labels: list[tuple[pg.TextItem, float, int]] = []  # label, cycles, rows it spans
+        self._sched_ticks: list = []  # (row, "sched k") at each scheduler's middle
+        self._minor_ticks: list = []  # the scheduler groups' edges
+        self._ticks_shown: list | None = None
         self.run: SimRun | None = None
         self.sm = 0
         self.rows = np.zeros(0, np.int64)  # the slot shown on each row
@@ -188,7 +191,8 @@ class TimelineView(CursorPlot):
                 minor.append((where[-1] + 1, ""))
                 if where[-1] + 1 < n:
                     bounds.append(where[-1] + 1)
-        self.getPlotItem().getAxis("left").setTicks([ticks, minor])
+        self._sched_ticks, self._minor_ticks = ticks, minor
+        self._fit_ticks()
         for line in self.separators:
             self.removeItem(line)
         self.separators = []
@@ -198,10 +202,38 @@ class TimelineView(CursorPlot):
             self.addItem(line, ignoreBounds=True)
             self.separators.append(line)
 
+    def _fit_ticks(self) -> None:
+        """The schedulers' names on the left, as many as the rows' height holds without overlapping
+        (short plots and large presentation fonts: every other one, or none: the title says it)."""
+        ticks = self._sched_ticks
+        axis = self.getPlotItem().getAxis("left")
+        if not ticks:
+            axis.setTicks([[], self._minor_ticks])
+            return
+        font = axis.style.get("tickFont") or self.font()
+        line = QFontMetrics(font).height()
+        vb = self.getPlotItem().getViewBox()
+        n_view = max(len(self.rows), 1)
+        px = vb.height() / n_view  # pixels per row
+        gaps = [abs(b[0] - a[0]) * px for a, b in zip(ticks, ticks[1:])]
+        spacing = min(gaps) if gaps else float("inf")
+        edge = min(ticks[0][0], n_view - ticks[-1][0]) * px  # room above the first, below the last
+        step = next((k for k in (1, 2, 4) if spacing * k >= line and edge >= 0.3 * line), None)
+        shown = ticks[::step] if step else []
+        if shown != self._ticks_shown:
+            self._ticks_shown = shown
+            axis.setTicks([shown, self._minor_ticks])
+
+    def dropped_texts(self) -> list[str]:
+        """The scheduler names when the rows are too short for any of them."""
+        out = super().dropped_texts()
+        if self._sched_ticks and not self._ticks_shown and self.isVisible():
+            out.append(self.tr("the schedulers' names"))
+        return out
+
     def _update_title(self) -> None:
         if self.run is None:
             return
-        item = self.getPlotItem()
         fg = self.theme.plot_foreground
         shown, total = len(self.rows), self.run.warps_per_sm
         if self.compact_title:
@@ -211,12 +243,18 @@ class TimelineView(CursorPlot):
                 sm=self.sm, n=shown, w=total)
         else:
             text = self.tr("Timeline of SM {sm}: each row is a warp slot, grouped by scheduler").format(sm=self.sm)
-        item.setTitle(text, color=fg, size="10pt")
+        self.set_titles(text, self.tr("Timeline of SM {sm}").format(sm=self.sm), color=fg, size="10pt")
 
     # -- zoom -----------------------------------------------------------------------
     def _range_changed(self, *_args) -> None:
         self._choose_level()
         self._place_labels()
+        self._fit_ticks()
+
+    def display_scale_changed(self, scale: float) -> None:
+        """Presentation mode scaled the axis fonts: the title's wording and the scheduler names again."""
+        super().display_scale_changed(scale)
+        self._fit_ticks()
 
     def cycles_per_pixel(self) -> float:
         vb = self.getPlotItem().getViewBox()

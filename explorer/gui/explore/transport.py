@@ -134,7 +134,7 @@ class TransportBar(QWidget):
         self.cycle_label.setObjectName("cycle_label")
         self.cycle_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.cycle_label.setMinimumWidth(self.fontMetrics().horizontalAdvance(self.tr("cycle 88,888,888 of 88,888,888")) + 8)
-        speed_label = QLabel(self.tr("&Speed:"), self)
+        speed_label = QLabel(self.tr("Speed:"), self)
         self.speed = QComboBox(self)
         self.speed.setObjectName("speed")
         for s in SPEEDS:

@@ -63,6 +63,8 @@ class RooflinePlot(ThemedPlot):
     thick in reddish purple and named.
     """
 
+    declutter = True  # a small roofline shows fewer roof labels, never a pile of them
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("gemm_roofline")
@@ -429,6 +431,7 @@ class TimeSplitView(QGroupBox):
             grid_row = row + (1 if row >= len(plan.times) else 0)
             if row >= len(self.term_rows):
                 label, meter = QLabel(self), Meter(oi.SKY_BLUE, self, height=20)
+                label.setWordWrap(True)  # a long term name (Russian) takes two lines, not the column's width
                 meter.apply_theme(self.theme)
                 self.term_rows.append((label, meter))
             label, meter = self.term_rows[row]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QComboBox,
@@ -42,6 +42,7 @@ from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, PaintedBar
 from explorer.gui.common.core_texts import memory_places, translated
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
+from explorer.gui.common.layout_check import PaintedText
 from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, seconds_text, si_bytes
 from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_int, as_str
@@ -114,6 +115,7 @@ class HierarchyView(QGroupBox):
         )
         for col, (text, tip) in enumerate(heads):
             label = QLabel(f"<b>{text}</b>", self)
+            label.setWordWrap(True)  # a long heading (Russian) takes two lines, never the others' room
             label.setToolTip(tip)
             grid.addWidget(label, 0, col)
         for col, stretch in enumerate((0, 0, 3, 2, 3, 3)):
@@ -267,15 +269,27 @@ class RequestBar(PaintedBar):
 
     def set_value(self, useful: int, moved: int, scale: int, text: str) -> None:
         self.useful, self.moved, self.scale, self.text = useful, moved, max(1, scale), text
+        self.updateGeometry()
         self.update()
+
+    def minimumSizeHint(self):  # noqa: N802 - Qt API
+        """The text beside a track of at least 20 px: the text is never cut."""
+        return QSize(QFontMetrics(self.font()).horizontalAdvance(self.text) + 32, self.height())
+
+    def _moved_w(self) -> float:
+        track = max(20.0, self.width() - QFontMetrics(self.font()).horizontalAdvance(self.text) - 12)
+        return track * self.moved / self.scale
+
+    def painted_texts(self) -> list:
+        moved_w = self._moved_w()
+        return [PaintedText(self.text, QRectF(moved_w + 8, 0, self.width() - moved_w - 8, self.height()).toRect(),
+                            self.font(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter))]
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
-        fm = QFontMetrics(self.font())
-        text_w = fm.horizontalAdvance(self.text) + 10
-        track = max(20.0, self.width() - text_w - 2)
+        track = max(20.0, self.width() - QFontMetrics(self.font()).horizontalAdvance(self.text) - 12)
         h = self.height() - 2
-        moved_w = track * self.moved / self.scale
+        moved_w = self._moved_w()
         useful_w = track * self.useful / self.scale
         p.fillRect(QRectF(1, 1, moved_w, h), QBrush(QColor(oi.VERMILLION), Qt.BrushStyle.BDiagPattern))
         p.fillRect(QRectF(1, 1, useful_w, h), QColor(oi.BLUE))
@@ -313,6 +327,7 @@ class CoalescingView(QGroupBox):
         legend = QLabel(self.tr('<span style="color:{u}">■</span> bytes the threads use &nbsp; '
                                 '<span style="color:{w}">▨</span> bytes moved but not used').format(
             u=oi.BLUE, w=oi.VERMILLION), self)
+        legend.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.intro)
@@ -356,6 +371,13 @@ class CoalescingView(QGroupBox):
 # ---------------------------------------------------------------------------
 # Attention
 # ---------------------------------------------------------------------------
+def wrap_label(label: QLabel) -> QLabel:
+    """A table cell that wraps at its spaces (a long Russian value or heading), as narrow as its longest word."""
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+    return label
+
+
 class AttentionView(QGroupBox, FieldTexts):
     """Naive vs FlashAttention-style, side by side, for the N and d typed."""
 
@@ -371,7 +393,7 @@ class AttentionView(QGroupBox, FieldTexts):
         self.errors: dict[str, str] = {}
         self.fields: dict[str, IntField] = {}
         labels = {"seq_len": (self.tr("Sequence length &N:"), self.tr("Tokens in the sequence (rows of Q, K and V).")),
-                  "head_dim": (self.tr("&Head size d:"), self.tr("Columns of Q, K and V per head."))}
+                  "head_dim": (self.tr("Head si&ze d:"), self.tr("Columns of Q, K and V per head."))}
         inputs = QGridLayout()
         inputs.setHorizontalSpacing(8)
         for col, name in enumerate(ATTENTION_FIELDS):
@@ -403,7 +425,7 @@ class AttentionView(QGroupBox, FieldTexts):
         heads = ("", self.tr("Naive (3 kernels)"), self.tr("FlashAttention-style (1 kernel)"),
                  self.tr("Naive ÷ flash"))
         for col, text in enumerate(heads):
-            self.table.addWidget(QLabel(f"<b>{text}</b>", self), 0, col)
+            self.table.addWidget(wrap_label(QLabel(f"<b>{text}</b>", self)), 0, col)
         self.row_names = {
             "global": self.tr("Bytes through L2 (exact)"), "hbm": self.tr("HBM bytes (modelled)"),
             "reuse": self.tr("Re-reads come from"), "flops": self.tr("FLOPs"),
@@ -419,11 +441,11 @@ class AttentionView(QGroupBox, FieldTexts):
                              "the usable L2, else HBM."),
         }
         for r, (key, text) in enumerate(self.row_names.items(), start=1):
-            label = QLabel(text, self)
+            label = wrap_label(QLabel(text, self))
             label.setToolTip(row_tips.get(key, ""))
             self.table.addWidget(label, r, 0)
             for col, variant in enumerate(("naive", "flash", "ratio"), start=1):
-                cell = QLabel(self)
+                cell = wrap_label(QLabel(self))  # "64 KiB (blocks of 128 and 64 rows)" wraps, never cut
                 cell.setObjectName(f"attention_{key}_{variant}")
                 cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.table.addWidget(cell, r, col)
@@ -581,7 +603,7 @@ class MemoryPage(Page):
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("memory_gpu")
         add_gpus(self.gpu, lambda spec: spec.full_name)
-        gpu_label = QLabel(self.tr("&GPU:"), self)
+        gpu_label = QLabel(self.tr("GP&U:"), self)
         gpu_label.setBuddy(self.gpu)
         gpu_note = muted_label(self, self.tr("Follows the Explorer's GPU whenever it finishes a simulation."))
         top = QHBoxLayout()

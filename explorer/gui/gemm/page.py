@@ -168,7 +168,7 @@ class GemmInputs(QGroupBox, FieldTexts):
             self.fields[name].edit.setAlignment(Qt.AlignmentFlag.AlignLeft)
 
         labels = {
-            "m": (self.tr("&M (rows of C):"), self.tr("Rows of A and of the output C.")),
+            "m": (self.tr("M (&rows of C):"), self.tr("Rows of A and of the output C.")),
             "n": (self.tr("&N (columns of C):"), self.tr("Columns of B and of the output C.")),
             "k": (self.tr("&K (inner size):"), self.tr("Columns of A = rows of B: the length of every dot product.")),
             "path": (self.tr("Main-loop &path:"),
@@ -200,8 +200,8 @@ class GemmInputs(QGroupBox, FieldTexts):
                                "path as many as fit.")),
         }
         form = self.form = input_form(self)
-        add_row(form, self, self.tr("&GPU:"), self.gpu)
-        add_row(form, self, self.tr("&Data type:"), self.dtype)
+        add_row(form, self, self.tr("GP&U:"), self.gpu)
+        add_row(form, self, self.tr("Data t&ype:"), self.dtype)
         form.addRow("", self.dtype_error)
         self.rows: dict[str, QWidget] = {}
         for name in ("path", "m", "n", "k", "tile", "warps", "warp_tile", "schedule", "cluster", "a_source",
@@ -317,7 +317,7 @@ class GemmPage(Page):
         self.stale = error_label(self)
         self.stale.setObjectName("gemm_stale")
 
-        self.send = QPushButton(self.tr("Simulate in the &Explorer"), self)
+        self.send = QPushButton(self.tr("Simulate in the E&xplorer"), self)
         self.send.setObjectName("gemm_send")
         self.send.setToolTip(self.tr("Run this GEMM's main loop (global loads, shared-memory stores, barrier, "
                                      "fragment loads, MMAs per K-step) in the simulator, one CTA per tile."))
@@ -340,8 +340,7 @@ class GemmPage(Page):
         ll.addWidget(self.send_note)
         ll.addWidget(self.simulation)
         ll.addStretch(1)
-        self.left_scroll = scroll_area(left, self)
-        self.left_scroll.setMinimumWidth(250)
+        self.left_scroll = scroll_area(left, self, fit_width=True)  # as wide as its fields need: the page scrolls
 
         self.tiles = TilePanel(self)
         self.explain = QLabel(self)
@@ -369,7 +368,7 @@ class GemmPage(Page):
         ct.addWidget(self.explain)
         ct.addWidget(self.explain_core)
         self.center = splitter(Qt.Orientation.Vertical, self, "gemm_center",
-                               (center_top, self.below_scroll), stretch=(3, 1))
+                               (center_top, self.below_scroll), stretch=(3, 1), fit_panes=True)
 
         self.roofline = RooflinePlot(self)
         self.roofline_caption = QLabel(self)
@@ -389,7 +388,7 @@ class GemmPage(Page):
         rl.addWidget(self.roofline_caption)
         self.time_split = TimeSplitView(self)
         self.right = splitter(Qt.Orientation.Vertical, self, "gemm_right",
-                              (self.roofline_box, scroll_area(self.time_split, self)), stretch=(3, 2))
+                              (self.roofline_box, scroll_area(self.time_split, self)), stretch=(3, 2), fit_panes=True)
 
         self.splitter = splitter(Qt.Orientation.Horizontal, self, "gemm_splitter",
                                  (self.left_scroll, self.center, self.right), stretch=(0, 1, 1))

@@ -408,6 +408,7 @@ class TilePanel(QWidget):
         self.strip = WaveStrip(self)
         self.title = QLabel(self)
         self.title.setObjectName("gemm_tiles_title")
+        self.title.setWordWrap(True)  # a long title (Russian, presentation mode) takes two lines, never cut
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setWordWrap(True)  # wraps rather than hide under the colour choice in a narrow column
         self.color_by = QComboBox(self)
@@ -440,6 +441,7 @@ class TilePanel(QWidget):
         self.slider.setToolTip(self.tr("The wave to show"))
         self.wave_label = QLabel(self)
         self.wave_label.setObjectName("gemm_wave_label")
+        self.wave_label.setWordWrap(True)  # two lines rather than cut (Russian, presentation mode)
         self.wave_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.wave_label.setWordWrap(True)
 

@@ -1,9 +1,11 @@
-"""Draw the main window's Explorer tab into a PNG, headless (``warp-explorer render``).
+"""Draw the main window into a PNG, headless (``warp-explorer render``).
 
 The window is the real one (same widgets, same theme code), built offscreen at
 the requested size with throw-away settings, given a simulation computed right
-here (synchronously: no worker, no playback), moved to the requested cycle and
-grabbed. The PNG is written to a temporary file next to the target and renamed
+here (synchronously: no worker, no playback) or a lesson step, moved to the
+requested cycle and tab, optionally in presentation mode at a scale, and
+grabbed; :func:`draw` can also run the layout check
+(:mod:`explorer.gui.common.layout_check`) on what it drew. The PNG is written to a temporary file next to the target and renamed
 over it, so a reader never sees half an image.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import os
 import tempfile
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -138,34 +141,123 @@ def settle(app, rounds: int = 4) -> None:
         app.processEvents()
 
 
+TABS = ("explorer", "occupancy", "gemm", "memory")  # --tab: the window's views (explorer.lessons.VIEWS)
+
+
+def parse_scale(percent: int | None) -> float:
+    """``--scale PCT`` as a presentation scale: one of the View > Presentation > Scale steps (None: the default)."""
+    from explorer.gui.lessons.presentation import DEFAULT_SCALE, SCALES
+
+    if percent is None:
+        return DEFAULT_SCALE
+    allowed = [round(s * 100) for s in SCALES]
+    if percent not in allowed:
+        raise InputError("--scale", f"{percent} is not one of {', '.join(map(str, allowed))} (percent)")
+    return percent / 100
+
+
+@dataclass
+class Drawn:
+    """What :func:`draw` put on screen: the picture, the run and cycle, and the layout check's verdict."""
+
+    image: object  # QImage
+    run: object  # SimRun
+    cycle: int
+    problems: list = field(default_factory=list)  # layout_check.Problem, when asked to check
+    checked: int = 0  # texts the check looked at
+    scale: float | None = None  # the presentation scale on screen (None: not presenting)
+
+
+def show_lesson_step(window, app, lesson, index: int, lang: str, run=None):
+    """Lesson step ``index`` as the lesson panel plays it (its run computed here, no worker, unless
+    ``run`` is the step's, computed before); that run."""
+    from explorer.gui.explore.run_data import simulate_run
+
+    lessons = window.feature("lessons")
+    if lessons is None:
+        raise InputError("--lesson", "this build of the window has no lesson panel")
+    lessons.set_language(lang)
+    scenario = lesson.scenario_at(index)
+    if run is None or run.result.scenario != scenario:
+        run = simulate_run(scenario)
+    lessons.show_step_with_run(lesson, index, run)
+    settle(app)
+    lessons.fit_dock()
+    settle(app)
+    overlay = window.feature("overlay")
+    overlay.set_targets(overlay.targets, overlay.keep_bright)
+    overlay.freeze()  # a still picture: no pulse
+    settle(app)
+    return run
+
+
+def present(window, app, size: tuple[int, int], scale: float) -> float:
+    """Presentation mode at ``scale``, drawn at ``size`` (offscreen there is no screen to fill); the scale shown."""
+    from PySide6.QtCore import QSize
+
+    presentation = window.feature("presentation")
+    presentation.target_size = QSize(*size)
+    presentation.set_scale(scale)
+    presentation.set_presenting(True, full_screen=False)
+    window.resize(*size)
+    settle(app, 6)
+    presentation.fit_now()
+    settle(app)
+    overlay = window.feature("overlay")
+    if overlay is not None:
+        overlay.freeze()
+    return presentation.shown_scale
+
+
+def draw(size: tuple[int, int], theme: str = "light", lang: str | None = None, *, scenario: Scenario | None = None,
+         lesson=None, index: int = 0, cycle: int | None = None, sm: int | None = None, tab: str | None = None,
+         scale: float | None = None, check: bool = False) -> Drawn:
+    """The window offscreen at ``size``: a scenario (at ``cycle``, default the busiest moment) or a lesson
+    step (at its own cycle unless ``cycle`` is given), on ``tab``, optionally presenting at ``scale``, with
+    the layout check's verdict when ``check``."""
+    from explorer.gui.common.layout_check import LayoutChecker
+    from explorer.gui.explore.run_data import simulate_run
+
+    run = simulate_run(scenario) if lesson is None else None
+    with offscreen_window(size, theme, lang) as (app, window):
+        page = window.explorer
+        if lesson is not None:
+            run = show_lesson_step(window, app, lesson, index, lang or "en")
+        else:
+            page.show_run(run)
+        if sm is not None:
+            check_sm(run, sm)
+            page.session.select_sm(sm)
+        if cycle is not None:
+            page.session.set_cycle(check_cycle(run, cycle))
+        elif lesson is None:
+            page.session.set_cycle(default_cycle(run))
+        if tab is not None:
+            window.show_view(tab)
+        settle(app)
+        shown = present(window, app, size, scale) if scale is not None else None
+        settle(app)
+        drawn = Drawn(grab(window, size), run, page.session.cycle, scale=shown)
+        if check:
+            from PySide6.QtCore import QSize
+
+            checker = LayoutChecker(window, screen=QSize(*size))
+            drawn.problems, drawn.checked = checker.run(), checker.checked
+    return drawn
+
+
 def render_window(scenario: Scenario, size: tuple[int, int], cycle: int | None = None, theme: str = "light",
                   sm: int | None = None, tab: str = "explorer", lang: str | None = None):
     """The grabbed QImage of the main window, and the (run, cycle) it shows."""
-    from explorer.gui.explore.run_data import simulate_run
-
-    run = simulate_run(scenario)
-    cycle = default_cycle(run) if cycle is None else check_cycle(run, cycle)
-    if sm is not None:
-        check_sm(run, sm)
-    with offscreen_window(size, theme, lang) as (app, window):
-        page = window.explorer
-        page.show_run(run)
-        if sm is not None:
-            page.session.select_sm(sm)
-        window.tabs.setCurrentWidget(page if tab == "explorer" else window.occupancy)
-        settle(app, 3)
-        page.session.set_cycle(cycle)
-        settle(app, 3)
-        image = grab(window, size)
-    return image, run, cycle
+    drawn = draw(size, theme, lang, scenario=scenario, cycle=cycle, sm=sm, tab=tab)
+    return drawn.image, drawn.run, drawn.cycle
 
 
 def render_png(scenario: Scenario, out, size: tuple[int, int] = (1600, 900), cycle: int | None = None,
                theme: str = "light", sm: int | None = None, lang: str | None = None) -> tuple[int, int, int]:
     """Write the PNG; returns (width, height, cycle)."""
-    out = Path(out)
     image, _run, cycle = render_window(scenario, size, cycle, theme, sm, lang=lang)
-    atomic_save(image, out)
+    atomic_save(image, Path(out))
     return image.width(), image.height(), cycle
 
 

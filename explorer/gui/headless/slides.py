@@ -5,7 +5,9 @@
 its cycle, SM and view, the spotlight on its panels and the narration.
 ``render ... --animate START:END[:STEP] --out FILE.gif|FILE.mp4`` steps the
 Explorer through the cycle range instead of drawing one cycle. Both are built on
-the real window, offscreen, as :mod:`explorer.gui.headless.render` does for one PNG.
+the real window, offscreen, by :mod:`explorer.gui.headless.render`; a still can
+be drawn in presentation mode and checked for text that does not fit
+(``--presentation``, ``--scale``, ``--tab``, ``--check-layout``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from explorer.gui.explore.run_data import simulate_run
-from explorer.gui.headless.render import atomic_save, check_cycle, check_sm, default_cycle, grab, offscreen_window, settle
+from explorer.gui.headless.render import Drawn, atomic_save, check_sm, draw, offscreen_window, settle, show_lesson_step
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
@@ -27,55 +29,17 @@ def lesson_step_index(lesson, step: int | None) -> int:
     return step - 1
 
 
-def _show_lesson_step(window, app, lesson, index: int, lang: str):
-    lessons = window.feature("lessons")
-    if lessons is None:
-        raise InputError("--lesson", "this build of the window has no lesson panel")
-    lessons.set_language(lang)
-    run = simulate_run(lesson.scenario_at(index))
-    lessons.show_step_with_run(lesson, index, run)
-    settle(app)
-    lessons.fit_dock()
-    settle(app)
-    overlay = window.feature("overlay")
-    overlay.set_targets(overlay.targets, overlay.keep_bright)
-    overlay.freeze()  # a still picture: no pulse
-    settle(app)
-    return run
-
-
-def _show(window, app, scenario: Scenario | None, lesson, step: int | None, lang: str):
-    """The lesson step (with its narration and spotlight), or the scenario, simulated and on screen; its run."""
-    if lesson is not None:
-        return _show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
-    run = simulate_run(scenario)
-    window.explorer.show_run(run)
-    return run
-
-
-def render_still(out: Path, size: tuple[int, int], theme: str, *, scenario: Scenario | None = None,
+def render_still(out: Path | None, size: tuple[int, int], theme: str, *, scenario: Scenario | None = None,
                  lesson=None, step: int | None = None, cycle: int | None = None, sm: int | None = None,
-                 lang: str = "en") -> tuple[int, int, int]:
-    """One PNG of the window for a lesson step (or a scenario at a cycle); (width, height, cycle)."""
-    with offscreen_window(size, theme, lang) as (app, window):
-        page = window.explorer
-        run = _show(window, app, scenario, lesson, step, lang)
-        if lesson is not None:
-            if cycle is not None:
-                page.session.set_cycle(check_cycle(run, cycle))
-            if sm is not None:
-                check_sm(run, sm)
-                page.session.select_sm(sm)
-        else:
-            if sm is not None:
-                check_sm(run, sm)
-                page.session.select_sm(sm)
-            page.session.set_cycle(default_cycle(run) if cycle is None else check_cycle(run, cycle))
-        settle(app)
-        image = grab(window, size)
-        shown = page.session.cycle
-    atomic_save(image, out)
-    return image.width(), image.height(), shown
+                 lang: str = "en", tab: str | None = None, scale: float | None = None, check: bool = False) -> Drawn:
+    """The window for a lesson step (or a scenario at a cycle), as a PNG at ``out`` (None: no file) and,
+    with ``check``, the layout check's verdict."""
+    index = lesson_step_index(lesson, step) if lesson is not None else 0
+    drawn = draw(size, theme, lang, scenario=scenario, lesson=lesson, index=index, cycle=cycle, sm=sm, tab=tab,
+                 scale=scale, check=check)
+    if out is not None:
+        atomic_save(drawn.image, out)
+    return drawn
 
 
 def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str, fps: float, *,
@@ -91,7 +55,11 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
         ex.require_ffmpeg()
     with offscreen_window(size, theme, lang) as (app, window):
         page = window.explorer
-        run = _show(window, app, scenario, lesson, step, lang)
+        if lesson is not None:
+            run = show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
+        else:
+            run = simulate_run(scenario)
+            page.show_run(run)
         if sm is not None:
             check_sm(run, sm)
             page.session.select_sm(sm)

@@ -7,7 +7,8 @@ exactly):
 
 - every widget's font (set on each one: with the theme's application style sheet,
   Qt does not pass a parent's font on to its children), so big numbers and headings
-  keep their proportions; fonts a custom-painted widget keeps in attributes
+  keep their proportions — except a widget with the property
+  ``display_scale_own_font`` (the narration), whose owner sizes it from the scale; fonts a custom-painted widget keeps in attributes
   (``self._title_font``) too, after which its
   ``display_scale_changed(scale)`` or ``relayout()`` is called when it has one;
 - minimum/maximum/fixed sizes (most are derived from font metrics);
@@ -42,6 +43,7 @@ class DisplayScaler:
         self.scale = 1.0
         self._seen: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # widget -> base values
         self._pending: weakref.WeakSet = weakref.WeakSet()
+        self._splitters: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # splitter -> sizes at 1.0
         self._watching = False
         self._filter = _FontWatch(self)
 
@@ -63,10 +65,9 @@ class DisplayScaler:
         for w in widgets:
             self._scale_painted(w, previous)
         self._watch()
-        if previous != self.scale:
-            for w in widgets:
-                if isinstance(w, QSplitter):
-                    self._scale_splitter(w, self.scale / previous)
+        for w in widgets:
+            if isinstance(w, QSplitter) and (previous != self.scale or w not in self._splitters):
+                self._scale_splitter(w, previous)
 
     def _watch(self) -> None:
         """Style sheets put a widget's old font back when a dynamic property changes (a row
@@ -136,6 +137,8 @@ class DisplayScaler:
         except RuntimeError:
             return
         s = self.scale
+        if w.property("display_scale_own_font"):
+            base["font"] = None  # its owner sizes it (the narration fits its panel)
         applied = base["applied"]
         if applied is not None and (w.minimumSize().toTuple(), w.maximumSize().toTuple()) != applied:
             base["fixed"] = self._fixed(w, previous)  # the widget set new limits itself since
@@ -172,12 +175,20 @@ class DisplayScaler:
         if changed:
             w.update()
 
-    @staticmethod
-    def _scale_splitter(splitter: QSplitter, ratio: float) -> None:
-        """Side panels (stretch factor 0) widen with their text; the stretching views give the room."""
+    def _scale_splitter(self, splitter: QSplitter, previous: float) -> None:
+        """Side panels (stretch factor 0) widen with their text; the stretching views give the room.
+
+        Always from the sizes the splitter had at scale 1.0 (recorded the first time it is seen
+        there), so going 250% -> 150% -> 200% gives what going straight to 200% gives."""
         sizes = splitter.sizes()
+        if previous == 1.0 or splitter not in self._splitters:
+            if any(sizes):
+                self._splitters[splitter] = list(sizes)
+            if self.scale == 1.0:
+                return
+        base = self._splitters.get(splitter)
         total = sum(sizes)
-        if total <= 0 or splitter.count() < 2:
+        if base is None or total <= 0 or splitter.count() < 2 or len(base) != len(sizes):
             return
         horizontal = splitter.orientation() == Qt.Orientation.Horizontal
 
@@ -185,22 +196,23 @@ class DisplayScaler:
             policy = splitter.widget(i).sizePolicy()
             return policy.horizontalStretch() if horizontal else policy.verticalStretch()
 
-        fixed = [i for i, v in enumerate(sizes) if v > 0 and stretch(i) == 0]
-        flex = [i for i, v in enumerate(sizes) if v > 0 and stretch(i) > 0]
+        shown = [i for i in range(len(sizes)) if not splitter.widget(i).isHidden() and base[i] > 0]
+        fixed = [i for i in shown if stretch(i) == 0]
+        flex = [i for i in shown if stretch(i) > 0]
         if not fixed or not flex:
             return
-        new = list(sizes)
+        new = [0] * len(sizes)
         for i in fixed:
-            new[i] = round(sizes[i] * ratio)
+            new[i] = round(base[i] * self.scale)
         budget = int(total * 0.6)  # the views keep at least 40%
         used = sum(new[i] for i in fixed)
         if used > budget:
             for i in fixed:
                 new[i] = int(new[i] * budget / used)
         rest = total - sum(new[i] for i in fixed)
-        flex_total = sum(sizes[i] for i in flex) or 1
+        flex_total = sum(base[i] for i in flex) or 1
         for i in flex:
-            new[i] = int(rest * sizes[i] / flex_total)
+            new[i] = int(rest * base[i] / flex_total)
         splitter.setSizes(new)
 
     # -- pyqtgraph --------------------------------------------------------------------

@@ -3,9 +3,14 @@
 Spotlight: the panels a lesson step points at get a thick outline with a light
 and a dark halo (visible on any background and to any eye: shape and width, not
 colour alone), and the rest of the window is dimmed a little, as a projector
-audience needs. Laser pointer: a click anywhere in the window leaves a red dot
-with a white ring that fades in about a second; the click itself goes on to the
-widget under it (the layer never takes mouse events).
+audience needs. The outline never covers a text (a legend row under the plot, a
+group's title on its edge): it is left out where the layout check
+(:mod:`explorer.gui.common.layout_check`) finds text. Laser pointer: a click anywhere in the window leaves a red dot
+with a white ring that fades in about a second. On a view (the SM grid, a plot,
+a picture) the click is only a pointer: it does not move the playback cursor or
+select an SM. On a control (a button, a field, a tab, a scroll bar) it works as
+usual, so "Next ▶" can still be clicked. The layer itself never takes mouse
+events: an application event filter sees the press first.
 
 The layer is one child widget of the window, kept on top and as large as the
 window. It is hidden while it has nothing to draw, so it costs nothing then.
@@ -18,7 +23,20 @@ import time
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen, QRegion
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSlider,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QMenuBar,
+    QSplitterHandle,
+    QTabBar,
+    QWidget,
+)
 
 from explorer.gui.common import palette as oi
 
@@ -27,6 +45,20 @@ LASER_RADIUS = 16  # px at scale 1
 OUTLINE_WIDTH = 4  # px at scale 1
 DIM_ALPHA = 64  # of 255: the rest of the window, dimmed
 TICK_MS = 33
+# a laser click on these (or inside one) still does what it does; anywhere else it only points
+CONTROLS = (QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit, QTabBar, QMenu, QMenuBar,
+            QSplitterHandle, QHeaderView)
+_POINTER_EVENTS = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+                   QEvent.Type.MouseMove)
+
+
+def is_control(widget: QWidget | None, window: QWidget) -> bool:
+    """Whether ``widget`` is (or sits inside) something a click operates: a button, field, tab, scroll bar."""
+    while widget is not None and widget is not window:
+        if isinstance(widget, CONTROLS):
+            return True
+        widget = widget.parentWidget()
+    return False
 
 
 def overlay_for(window) -> LectureOverlay:
@@ -56,11 +88,13 @@ class LectureOverlay(QWidget):
         self._dots: list[tuple[QPointF, float]] = []  # (window position, start time)
         self._rects: list[QRect] = []
         self._bright: list[QRect] = []
+        self._texts = QRegion()  # where texts are: the outline leaves them alone
         self._pulse_start = 0.0
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self._tick)
         self._last_press = None
+        self._pointing = False  # a laser press on a view is under way: its moves and release are eaten too
         window.installEventFilter(self)
         self.setGeometry(window.rect())
         self.hide()
@@ -99,6 +133,7 @@ class LectureOverlay(QWidget):
         else:
             app.removeEventFilter(self)
             self._dots.clear()
+            self._pointing = False
         self._refresh()
 
     def visible_target_rects(self) -> list[QRect]:
@@ -130,6 +165,7 @@ class LectureOverlay(QWidget):
         active = bool(rects) or bool(self._dots) or self.laser_enabled
         if rects != self._rects or bright != self._bright:
             self._rects, self._bright = rects, bright
+            self._texts = self._text_region() if rects else QRegion()
             self.update()
         if active:
             if self.geometry() != self._window.rect():
@@ -150,6 +186,16 @@ class LectureOverlay(QWidget):
             if self.isVisible():
                 self.hide()
 
+    def _text_region(self) -> QRegion:
+        from explorer.gui.common.layout_check import LayoutChecker
+
+        checker = LayoutChecker(self._window)
+        checker.run()
+        region = QRegion()
+        for text in checker.texts:
+            region = region.united(QRegion(text.drawn.adjusted(-1, -1, 1, 1)))
+        return region
+
     def _tick(self) -> None:
         now = time.monotonic()
         if self._dots:
@@ -167,18 +213,29 @@ class LectureOverlay(QWidget):
                 self.setGeometry(self._window.rect())
                 self._refresh()
             return False
-        if kind == QEvent.Type.MouseButtonPress and self.laser_enabled and isinstance(obj, QWidget):
-            try:
-                inside = obj.window() is self._window
-            except RuntimeError:
-                inside = False
-            if inside:
-                gp = event.globalPosition()
-                key = (event.timestamp(), round(gp.x()), round(gp.y()))
-                if key != self._last_press:  # the same press reaches every parent on its way up
-                    self._last_press = key
-                    self.add_dot(QPointF(self._window.mapFromGlobal(gp.toPoint())))
-        return False
+        if kind not in _POINTER_EVENTS or not self.laser_enabled or not isinstance(obj, QWidget):
+            return False
+        try:
+            inside = obj.window() is self._window
+        except RuntimeError:
+            inside = False
+        if not inside:
+            return False
+        if kind == QEvent.Type.MouseButtonPress:
+            gp = event.globalPosition()
+            key = (event.timestamp(), round(gp.x()), round(gp.y()))
+            if key != self._last_press:  # the same press reaches every parent on its way up
+                self._last_press = key
+                self.add_dot(QPointF(self._window.mapFromGlobal(gp.toPoint())))
+                self._pointing = not is_control(obj, self._window)
+            return self._pointing
+        if kind == QEvent.Type.MouseButtonDblClick:
+            self._pointing = not is_control(obj, self._window)
+            return self._pointing
+        if kind == QEvent.Type.MouseButtonRelease and self._pointing:
+            self._pointing = False
+            return True
+        return kind == QEvent.Type.MouseMove and self._pointing  # no drag of the cursor line either
 
     def add_dot(self, pos: QPointF) -> None:
         """Start a fading laser dot at ``pos`` (window coordinates)."""
@@ -214,6 +271,8 @@ class LectureOverlay(QWidget):
             age = time.monotonic() - self._pulse_start
             if age < 1.6:  # two gentle pulses when the step appears
                 pulse = 0.5 * (1 - math.cos(age / 0.8 * 2 * math.pi)) * (1 - age / 1.6)
+        p.save()
+        p.setClipRegion(QRegion(self.rect()).subtracted(self._texts))  # the outline stays off every text
         bounds = QRectF(self.rect())
         edge = width / 2 + 2 * s
         inner = bounds.adjusted(edge, edge, -edge, -edge)
@@ -224,7 +283,8 @@ class LectureOverlay(QWidget):
             radius = 6 * s
             glow = QColor(colour)
             p.save()
-            p.setClipRegion(QRegion(self.rect()).subtracted(QRegion(rect.toAlignedRect())))
+            p.setClipRegion(QRegion(self.rect()).subtracted(QRegion(rect.toAlignedRect())),
+                            Qt.ClipOperation.IntersectClip)
             for k, alpha in ((3.6, 45), (2.4, 80)):
                 glow.setAlpha(min(255, int(alpha + 70 * pulse)))
                 p.setPen(QPen(glow, width * k, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
@@ -247,6 +307,7 @@ class LectureOverlay(QWidget):
                                    (rect.left(), rect.bottom(), 1, -1), (rect.right(), rect.bottom(), -1, -1)):
                 p.drawLine(QPointF(cx, cy), QPointF(cx + dx * arm, cy))
                 p.drawLine(QPointF(cx, cy), QPointF(cx, cy + dy * arm))
+        p.restore()
 
     def _paint_dot(self, p: QPainter, pos: QPointF, life: float, s: float) -> None:
         radius = LASER_RADIUS * s * (1.0 + 0.35 * (1 - life))

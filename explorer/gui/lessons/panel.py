@@ -14,13 +14,18 @@ The lessons are data (``resources/lessons/*.toml``, read by the Qt-free
    calculator takes the step's launch, the GEMM view reads ``step.gemm``).
 
 Leaving a lesson keeps the scenario it reached, simulated and editable.
+
+The narration panel is as tall as the narration needs at the window's width (it
+follows the text, the window's size and presentation mode's scale), up to 40% of
+the window; a narration that would need more is set a little smaller (never below
+the window's own text size) rather than cut.
 Narration follows :meth:`LessonController.set_language` ("en" by default, or the
 application's language when it is one the lessons are written in).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLocale, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -41,6 +46,7 @@ from explorer.model.scenario import Scenario
 
 NARRATION_SCALE = 1.45  # narration text, relative to the window's font
 TITLE_SCALE = 1.25
+MAX_SHARE = 0.4  # of the window's height, at most, for the narration panel
 
 
 def app_language() -> str:
@@ -98,9 +104,12 @@ class LessonPanel(QWidget):
         self.note.setWordWrap(True)
         self.note.hide()
         base = self.font().pointSizeF()
+        self._base_pt = base
+        self.scale = 1.0  # presentation mode's (display_scale_changed)
         big = QFont(self.font())
         big.setPointSizeF(base * NARRATION_SCALE)
         self.narration.setFont(big)
+        self.narration.setProperty("display_scale_own_font", True)  # sized here: fit_narration
         bold = QFont(self.font())
         bold.setPointSizeF(base * TITLE_SCALE)
         bold.setBold(True)
@@ -164,6 +173,29 @@ class LessonPanel(QWidget):
         self.note.setText(text)
         self.note.setVisible(bool(text))
 
+    def display_scale_changed(self, scale: float) -> None:
+        """Presentation mode's scale: the narration's largest size follows it (fit_narration may set it smaller)."""
+        self.scale = scale
+        self.set_narration_size(self._base_pt * NARRATION_SCALE * scale)
+
+    def set_narration_size(self, points: float) -> None:
+        font = QFont(self.narration.font())
+        if abs(font.pointSizeF() - points) > 1e-6:
+            font.setPointSizeF(points)
+            self.narration.setFont(font)
+
+    def fit_narration(self, max_height: int) -> None:
+        """The narration at its full size if the panel then fits in ``max_height``; else in steps of 5%
+        smaller, down to the window's own text size."""
+        top = self._base_pt * NARRATION_SCALE * self.scale
+        floor = self._base_pt * self.scale
+        points = top
+        while True:
+            self.set_narration_size(points)
+            if self.wanted_height() <= max_height or points <= floor:
+                return
+            points = max(floor, points * 0.95)
+
     def wanted_height(self) -> int:
         """Height that shows the whole narration at the current width."""
         margins = self.layout().contentsMargins()
@@ -206,12 +238,22 @@ class LessonController(QObject):
         self.panel.close_requested.connect(self.stop)
         self.panel.lesson_chosen.connect(self.start)
         self.dock.visibilityChanged.connect(lambda _v: QTimer.singleShot(0, self, self.fit_dock))
+        self._refit = QTimer(self)  # the window's size changed: the narration's height with it
+        self._refit.setSingleShot(True)
+        self._refit.setInterval(30)
+        self._refit.timeout.connect(self.fit_dock)
+        window.installEventFilter(self)
 
         page = window.explorer
         page.session.run_changed.connect(self._on_run)
         page.session.scenario_changed.connect(self._on_scenario)
         self._build_menu()
         self._refresh_texts()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
+        if obj is self.window and event.type() == QEvent.Type.Resize:
+            self._refit.start()
+        return False
 
     # -- menu and keys ------------------------------------------------------------------
     def _build_menu(self) -> None:
@@ -440,8 +482,10 @@ class LessonController(QObject):
         area = w.dockWidgetArea(self.dock)
         if area not in (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea):
             return
-        want = self.panel.wanted_height() + (self.dock.height() - self.panel.height())
-        want = min(want, int(w.height() * 0.4))
+        chrome = self.dock.height() - self.panel.height()
+        cap = int(w.height() * MAX_SHARE)
+        self.panel.fit_narration(cap - chrome)
+        want = min(self.panel.wanted_height() + chrome, cap)
         if abs(self.dock.height() - want) > 4:
             w.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
 

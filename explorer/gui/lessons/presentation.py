@@ -10,8 +10,18 @@ high contrast, hide controls, laser pointer) are remembered in the window's
 settings and can be changed while presenting.
 
 Each page names the controls of its own to hide (``presentation_hidden_widgets()``:
-the Explorer's scenario panel and transport). Whether the window is presenting is
-part of its state (``capture_state``), so a language switch keeps it.
+the Explorer's scenario panel and transport) and hears when presenting starts and
+stops (``presentation_changed(on)``: the Explorer's metrics column then has to fit
+without a scroll bar). Whether the window is presenting is part of its state
+(``capture_state``), so a language switch keeps it.
+
+Nothing is ever clipped: the chosen scale is what the lecturer asks for, and the
+scale *shown* (``shown_scale``) is the largest of the steps up to it at which the
+tab in front and the narration pass the layout check
+(:mod:`explorer.gui.common.layout_check`) on this screen; it is found again when
+presenting starts, the scale or the window's size changes, and at each lesson
+step and tab (a crowded step shows smaller; the next one as large as it fits). Leaving gives the splitters back the sizes they
+had before.
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QSplitter, QWidget
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.settings import as_bool
@@ -79,12 +89,19 @@ class Presentation(QObject):
         self._contrast_on = False
         self._state_before = Qt.WindowState.WindowNoState
         self._widget_count = 0
+        self.shown_scale = 1.0  # the scale on screen: self.scale, or less where that does not fit
+        self._sizes_before: dict = {}  # splitter -> sizes when presenting began
+        self.target_size = None  # QSize: the picture ``render --presentation`` draws (offscreen, no real screen)
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(60)
+        self._fit_timer.timeout.connect(self.fit_now)
         self._build_actions()
         window.theme.changed.connect(self._theme_changed)
         window.tabs.currentChanged.connect(self._tab_changed)
         lessons = window.feature("lessons")
-        if lessons is not None:  # a step may show new labels (a timeline's block numbers)
-            lessons.step_shown.connect(lambda _i: self.presenting and QTimer.singleShot(0, self, self.scaler.reapply))
+        if lessons is not None:  # a step may show new labels (a timeline's block numbers) and a longer narration
+            lessons.step_shown.connect(lambda _i: self.presenting and QTimer.singleShot(0, self, self._step_shown))
         window.installEventFilter(self)
 
     # -- menu -----------------------------------------------------------------------
@@ -153,7 +170,8 @@ class Presentation(QObject):
             w.addAction(action)
 
     # -- modes ----------------------------------------------------------------------
-    def set_presenting(self, on: bool) -> None:
+    def set_presenting(self, on: bool, full_screen: bool = True) -> None:
+        """Start or stop presenting; ``full_screen=False`` keeps the window's size (``render --presentation``)."""
         on = bool(on)
         if on == self.presenting:
             return
@@ -163,21 +181,107 @@ class Presentation(QObject):
         w = self.window
         if on:
             self._state_before = w.windowState()
+            self._sizes_before = {s: s.sizes() for s in w.findChildren(QSplitter)}
             self._apply_contrast()
-            self.scaler.apply(self.scale)
-            self.overlay.set_scale(self.scale)
+            self._notify_pages(True)
+            self._show_scale(self.scale)
             self._apply_views_only()
-            self.set_full_screen(True)
+            if full_screen:
+                self.set_full_screen(True)
             self.overlay.set_laser_enabled(self.laser)
+            self._fit_timer.start()
         else:
+            self._fit_timer.stop()
             self.overlay.set_laser_enabled(False)
             self._restore_chrome()
-            self.scaler.apply(1.0)
-            self.overlay.set_scale(1.0)
+            self._show_scale(1.0)
+            self._notify_pages(False)
             self._apply_contrast()
             self.set_full_screen(bool(self._state_before & Qt.WindowState.WindowFullScreen))
+            for splitter, sizes in self._sizes_before.items():
+                try:
+                    splitter.setSizes(sizes)
+                except RuntimeError:  # rebuilt since
+                    pass
+            self._sizes_before = {}
         self._widget_count = len(w.findChildren(QWidget))
         self._update_leave()
+
+    def _notify_pages(self, on: bool) -> None:
+        for page in self.window.pages():
+            hook = getattr(page, "presentation_changed", None)
+            if callable(hook):
+                hook(on)
+
+    def _show_scale(self, scale: float) -> None:
+        """Fonts, sizes and pens at ``scale`` (the narration fitted to its panel again)."""
+        self.shown_scale = scale
+        self.scaler.apply(scale)
+        if self.target_size is not None and self.window.size() != self.target_size:
+            self.window.resize(self.target_size)  # a larger scale may have grown it past the picture
+        self.overlay.set_scale(scale)
+        lessons = self.window.feature("lessons")
+        if lessons is not None:
+            lessons.fit_dock()
+
+    # -- fitting the screen -------------------------------------------------------------
+    def fit_problems(self) -> list:
+        """What the layout check finds on the tab in front and the narration."""
+        from explorer.gui.common.layout_check import LayoutChecker, settle_layouts
+
+        settle_layouts(self.window)
+        roots = [self.window.tabs.currentWidget()] if self.window.tabs.currentWidget() is not None else []
+        lessons = self.window.feature("lessons")
+        if lessons is not None and lessons.dock.isVisible():
+            roots.append(lessons.dock)
+        return LayoutChecker(self.window, roots=roots, screen=self.screen_size()).run() if roots else []
+
+    def screen_size(self):
+        """What the window has to fit: the size ``render`` asked for, else the screen it fills (None where
+        there is no real one: the offscreen platform's is a placeholder)."""
+        if self.target_size is not None:
+            return self.target_size
+        screen = self.window.screen()
+        if screen is None or QApplication.platformName() == "offscreen" or not self.window.isFullScreen():
+            return None
+        return screen.geometry().size()
+
+    def fit_now(self, start: float | None = None) -> None:
+        """Show the largest scale up to ``start`` (default: the chosen scale) at which nothing is clipped;
+        where every step clips something, the one that clips least (the larger of equals)."""
+        if not self.presenting:
+            return
+        self._fit_timer.stop()
+        start = self.scale if start is None else start
+        best = None
+        for scale in sorted((s for s in SCALES if s <= start + 1e-9), reverse=True):
+            if scale != self.shown_scale:
+                self._show_scale(scale)
+            count = len(self.fit_problems())
+            if best is None or count < best[1]:
+                best = (scale, count)
+            if count == 0:
+                break
+        if best is not None and best[0] != self.shown_scale:
+            self._show_scale(best[0])
+        self._apply_views_only()  # widgets a page built meanwhile
+        self._say_scale()
+
+    def _say_scale(self) -> None:
+        """When the chosen scale does not fit, the status bar says what is shown instead."""
+        if self.presenting and self.shown_scale < self.scale:
+            self.window.statusBar().showMessage(self.tr("{asked}% does not fit this screen: showing {shown}%.").format(
+                asked=round(self.scale * 100), shown=round(self.shown_scale * 100)), 8000)
+
+    def _step_shown(self) -> None:
+        """A new lesson step (or tab): its narration and view at the largest scale up to the chosen one that
+        fits them, so one crowded step does not keep the rest of the lecture small."""
+        self.scaler.reapply()
+        lessons = self.window.feature("lessons")
+        if lessons is not None:
+            lessons.fit_dock()
+        if self.shown_scale != self.scale or self.fit_problems():
+            self.fit_now()
 
     def leave(self) -> None:
         if self.presenting:
@@ -213,9 +317,9 @@ class Presentation(QObject):
         if self.presenting:
             # controls back first, so side panels are measured while visible
             self._restore_chrome()
-            self.scaler.apply(scale)
-            self.overlay.set_scale(scale)
+            self._show_scale(scale)
             self._apply_views_only()
+            self.fit_now()
         else:
             self.window.statusBar().showMessage(
                 self.tr("Presentation mode (F5) will show text and lines at {pct}%.").format(pct=round(scale * 100)),
@@ -343,7 +447,7 @@ class Presentation(QObject):
         count = len(self.window.findChildren(QWidget))
         if count != self._widget_count:  # a page built widgets since: scale them too
             self._widget_count = count
-            QTimer.singleShot(0, self, self.scaler.reapply)
+        QTimer.singleShot(0, self, self._step_shown)  # the page in front must fit too
 
     # -- state: a rebuilt window keeps presentation mode ----------------------------------
     def capture_state(self, live: bool = False) -> dict:
@@ -358,6 +462,8 @@ class Presentation(QObject):
         if obj is self.window:
             if event.type() == QEvent.Type.Close and self.presenting:
                 self.set_presenting(False)  # the saved geometry and the app's palette are the normal ones
+            elif event.type() == QEvent.Type.Resize and self.presenting:
+                self._fit_timer.start()  # a new screen size: find the scale that fits it
             elif event.type() == QEvent.Type.WindowStateChange:
                 full = bool(self.window.windowState() & Qt.WindowState.WindowFullScreen)
                 if self.fullscreen_action.isChecked() != full:

@@ -86,7 +86,7 @@ class OccupancyAdvice(QGroupBox):
             self.tr("The block size with the most active threads per SM for these registers and shared memory "
                     "(the rule of cudaOccupancyMaxPotentialBlockSize).")
         )
-        self.use_best = QPushButton(self.tr("&Use it"), self)
+        self.use_best = QPushButton(self.tr("Use &it"), self)
         self.use_best.setToolTip(self.tr("Put the best block size into the threads-per-block field."))
         self.use_best.clicked.connect(self._on_use)
         self.hints = QLabel(self)

@@ -42,7 +42,7 @@ class OccupancyInputs(QGroupBox, FieldTexts):
 
         labels = self._labels()
         form = input_form(self)
-        add_row(form, self, self.tr("&GPU:"), self.gpu)
+        add_row(form, self, self.tr("GP&U:"), self.gpu)
         form.addRow("", self.gpu_info)
         for name in FIELDS:
             add_row(form, self, labels[name][0], self.fields[name], labels[name][1])
@@ -71,7 +71,7 @@ class OccupancyInputs(QGroupBox, FieldTexts):
                 self.tr("Bytes of __shared__ arrays declared in the kernel, fixed at compile time."),
             ),
             "smem_dynamic": (
-                self.tr("&Dynamic shared memory (bytes):"),
+                self.tr("D&ynamic shared memory (bytes):"),
                 self.tr("Bytes passed as the third launch parameter <<<grid, block, bytes>>>."),
             ),
             "carveout": (

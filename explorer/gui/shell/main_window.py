@@ -234,7 +234,7 @@ class MainWindow(QMainWindow):
         self.quit_action.triggered.connect(self.close)
         file_menu.addAction(self.quit_action)
 
-        edit_menu = self.edit_menu = bar.addMenu(self.tr("&Edit"))
+        edit_menu = self.edit_menu = bar.addMenu(self.tr("E&dit"))
         self.undo_action = QAction(self.tr("&Undo"), self)
         self.undo_action.setObjectName("undo_action")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)

@@ -52,3 +52,21 @@ def test_russian_style(qapp):
     finally:
         install_translators(qapp, "en")
     assert numbers.num(1234.5, 1) == "1,234.5" and si_bytes(59e6) == "59 MB"
+
+
+# the CLDR plural categories, written out by hand: English one/other, Russian one/few/many
+RUSSIAN_FORMS = {1: "блок", 21: "блок", 101: "блок", 1001: "блок",
+                 2: "блока", 3: "блока", 4: "блока", 22: "блока", 34: "блока", 102: "блока",
+                 0: "блоков", 5: "блоков", 9: "блоков", 11: "блоков", 12: "блоков", 14: "блоков", 19: "блоков",
+                 20: "блоков", 25: "блоков", 111: "блоков", 112: "блоков", 114: "блоков"}
+
+
+def test_plural_forms_follow_each_language():
+    from explorer.gui.common.numbers import counted, plural
+
+    for n, word in RUSSIAN_FORMS.items():
+        assert plural(n, "блок|блока|блоков") == word, n
+    assert [plural(n, "block|blocks") for n in (0, 1, 2, 11, 21)] == ["blocks", "block", "blocks", "blocks", "blocks"]
+    assert plural(7, "SM") == "SM"  # a word without forms
+    assert counted(1, "block|blocks") == "1 block" and counted(1056, "block|blocks") == "1,056 blocks"
+    assert counted(-2, "блок|блока|блоков") == "-2 блока"

@@ -15,6 +15,7 @@ from explorer.cli.main import main
 from explorer.gui.common import palette as oi
 from explorer.gui.common.theme import DARK, LIGHT
 from explorer.gui.headless.render import parse_size, render_png
+from explorer.gui.shell.i18n import install_translators
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario
 
@@ -117,3 +118,62 @@ def test_cli_render_in_a_fresh_process(tmp_path):
     assert proc.stderr == ""
     img = QImage(str(out))
     assert (img.width(), img.height()) == (1200, 700)
+
+
+# -- --presentation, --scale, --tab, --check-layout: the projector preflight ----------------------------
+def test_check_layout_preflight_passes_and_says_what_it_checked(tmp_path, capsys, light_theme):
+    code = main(["render", "example-240x256", "--presentation", "--size", "1280x720", "--check-layout"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 0
+    assert len(out) == 1 and out[0].startswith("layout check: all ")
+    assert out[0].endswith("texts fit (1280x720, presentation 150%, en, explorer tab)")
+    assert not list(tmp_path.iterdir())  # no --out: nothing written
+
+
+def test_a_tab_in_russian_with_a_picture(tmp_path, capsys, light_theme, qapp):
+    out = tmp_path / "gemm.png"
+    try:
+        code = main(["--lang", "ru", "render", "example-240x256", "--tab", "gemm", "--size", "1280x720",
+                     "--check-layout", "--out", str(out)])
+    finally:
+        install_translators(qapp, "en")
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 0, lines
+    assert lines[0] == f"wrote {out} (1280x720, cycle {lines[0].split('cycle ')[1]}"
+    assert lines[1].endswith("(1280x720, normal mode, ru, gemm tab)")
+    assert QImage(str(out)).size().toTuple() == (1280, 720)
+
+
+def test_a_lesson_step_presented_at_a_scale(capsys, light_theme):
+    assert main(["render", "--lesson", "scheduler-picks-ready-warps", "--step", "4", "--scale", "200",
+                 "--size", "1920x1080", "--check-layout"]) == 0
+    assert "(1920x1080, presentation 200%, en, lesson scheduler-picks-ready-warps step 4)" in capsys.readouterr().out
+
+
+def test_check_layout_exits_1_and_lists_what_does_not_fit(capsys, monkeypatch, light_theme):
+    """Exit 1 is the preflight's verdict: a text that does not fit, planted here in the real window."""
+    from PySide6.QtWidgets import QLabel
+
+    from explorer.gui.common.widgets import FittingLabel
+
+    monkeypatch.setattr(FittingLabel, "_fit", lambda self: QLabel.setText(self, "SM grid " + "and more " * 60))
+    code = main(["render", "example-240x256", "--size", "1280x720", "--check-layout"])
+    out = capsys.readouterr().out.strip().splitlines()
+    assert code == 1
+    assert out[0].startswith("layout check: 1 problem in ") and out[0].endswith("(1280x720, normal mode, en, explorer tab):")
+    assert out[1].startswith("  clipped  ") and "grid_title" in out[1] and "SM grid and more" in out[1]
+
+
+@pytest.mark.parametrize("args, field", [
+    (["example-240x256", "--scale", "130", "--check-layout"], "--scale"),
+    (["--lesson", "waves-and-tail", "--tab", "gemm", "--check-layout"], "--tab"),
+    (["example-240x256", "--animate", "0:10", "--check-layout", "--out", "x.gif"], "--check-layout"),
+    (["example-240x256", "--animate", "0:10", "--presentation", "--out", "x.gif"], "--presentation"),
+    (["example-240x256", "--tab", "explorer"], "--out"),
+])
+def test_bad_preflight_arguments_exit_2(tmp_path, monkeypatch, capsys, args, field):
+    monkeypatch.chdir(tmp_path)
+    assert main(["render", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and field in err[0]
+    assert not list(tmp_path.iterdir())

@@ -167,7 +167,7 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     assert window.feature("lessons").panel.narration.text() == lesson.steps[1].text("en")
     window.tabs.setCurrentWidget(window.occupancy)
     run, cycle = window.explorer.session.run, window.explorer.session.cycle
-    assert menu_texts(window) == ["&File", "&Edit", "&View", "&Lessons", "&Help"]
+    assert menu_texts(window) == ["&File", "E&dit", "&View", "&Lessons", "&Help"]
 
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
@@ -175,7 +175,7 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     assert window.settings.value(SETTINGS_KEY) == "ru" and current_language() == "ru"
     # menus, tabs and the language menu
     assert menu_texts(ru) == ["&Файл", "&Правка", "&Вид", "&Уроки", "&Справка"]
-    assert [ru.tabs.tabText(i) for i in range(2)] == ["&Explorer", "&Калькулятор заполняемости"]
+    assert [ru.tabs.tabText(i) for i in range(2)] == ["&Обозреватель", "&Калькулятор заполняемости"]
     assert ru.feature("language").menu.title() == "&Язык" and ru.feature("language").actions["ru"].isChecked()
     # the Explorer: legend, metrics captions, the state carried over without a new simulation
     page = ru.explorer
@@ -196,7 +196,7 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
 
     en = switch_language(ru, "en")
     qtbot.addWidget(en)
-    assert menu_texts(en) == ["&File", "&Edit", "&View", "&Lessons", "&Help"]
+    assert menu_texts(en) == ["&File", "E&dit", "&View", "&Lessons", "&Help"]
     assert en.explorer.legend.labels[5].text() == "memory wait"
     assert en.explorer.metrics.now.title() == "Right now"
     assert "Registers limit you to" in en.occupancy.advice.hints.text()

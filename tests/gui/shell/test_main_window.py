@@ -22,7 +22,7 @@ def test_shell_has_the_explorer_and_calculator_tabs_and_menus(window):
     assert window.tabs.tabText(0) == "&Explorer"
     assert window.tabs.tabText(1) == "&Occupancy calculator"
     assert window.tabs.currentWidget() is window.explorer  # what a new user sees first
-    assert menu_titles(window) == ["&File", "&Edit", "&View", "&Lessons", "&Help"]
+    assert menu_titles(window) == ["&File", "E&dit", "&View", "&Lessons", "&Help"]
     assert window.quit_action.shortcut() == QKeySequence("Ctrl+Q")
     assert set(window.theme_actions) == {"system", "light", "dark"}
     assert window.theme_actions["system"].isChecked()
@@ -30,7 +30,9 @@ def test_shell_has_the_explorer_and_calculator_tabs_and_menus(window):
 
 def test_status_bar_summarises_the_result(window, qtbot):
     qtbot.waitUntil(lambda: window.explorer.session.run is not None, timeout=60_000)
-    assert window.status_label.text().startswith("H100: 1920 warps launched")
+    # the same number formats as the panels: grouped digits, one percentage formatter
+    assert window.status_label.text() == ("H100: 1,920 warps launched · theoretical occupancy 100% · achieved 22.5% · "
+                                          "issue slots used 5.5% · 10,589 cycles")
     window.tabs.setCurrentWidget(window.occupancy)
     assert window.status_label.text().startswith("H100: occupancy 100%")
     window.occupancy.inputs.fields["regs"].set_text("64")

@@ -1,0 +1,66 @@
+"""Numbers read the same in the status bar, the panels and the tooltips, and counted nouns agree with
+their numbers (issue 14 item 15: "12%" beside "12.5%"; "1 blocks per SM")."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPoint
+
+from explorer.gui.common.numbers import pct
+from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.shell.i18n import install_translators
+from explorer.gui.shell.main_window import MainWindow
+from explorer.model.presets import default_scenario
+from tests.gui.support import wait_run
+
+ONE_BLOCK = default_scenario().with_overrides(["launch.registers_per_thread=255"])  # 1 block (8 warps) per SM
+
+
+def show(window, qtbot, scenario):
+    window.explorer.show_run(simulate_run(scenario))
+    wait_run(qtbot, window.explorer)
+    return window.explorer
+
+
+def test_one_percentage_formatter_everywhere(window, qtbot):
+    page = show(window, qtbot, ONE_BLOCK)
+    occupancy = page.session.run.summary["theoretical_occupancy"]
+    assert occupancy == 0.125
+    text = pct(occupancy)
+    assert text == "12.5%"
+    assert f"theoretical occupancy {text}" in window.status_label.text()
+    assert page.metrics.whole.occ_theoretical.text == text
+    grid = page.grid
+    x, y = grid.layout_.tile_origin(0)
+    page.session.set_cycle(page.session.run.cycles // 4)
+    tip = grid.tooltip_at(QPoint(x + 1, y + 1))
+    assert "8 of 64 warp slots resident (12.5%)" in tip
+    # and grouped digits: "1,920 warps launched", "20,857 cycles" as the panels write them
+    assert "1,920 warps launched" in window.status_label.text()
+    assert f"{page.session.run.cycles:,} cycles" in window.status_label.text()
+
+
+def test_one_block_per_sm_in_english(window, qtbot):
+    page = show(window, qtbot, ONE_BLOCK)
+    assert "— 1 block (8 warps) per SM of 64." in page.metrics.whole.limiter.text()
+    page.session.set_cycle(1000)
+    assert "1 block per SM" in page.metrics.now.residency.text()
+    page = show(window, qtbot, default_scenario())
+    assert "8 blocks (64 warps) per SM" in page.metrics.whole.limiter.text()
+
+
+def test_russian_has_three_forms(qtbot, settings, light_theme, qapp):
+    install_translators(qapp, "ru")
+    try:
+        ru = MainWindow(settings=settings)
+        qtbot.addWidget(ru)
+        ru.show()
+        for scenario, words in ((ONE_BLOCK, "1 блок (8 варпов из 64)"),
+                                (default_scenario().with_overrides(["launch.registers_per_thread=128"]),
+                                 "2 блока (16 варпов из 64)"),
+                                (default_scenario(), "8 блоков (64 варпа из 64)")):
+            page = show(ru, qtbot, scenario)
+            assert words in page.metrics.whole.limiter.text(), page.metrics.whole.limiter.text()
+        assert "1\u00a0920" in ru.status_label.text()  # grouped as the panels are (not "1920")
+        ru.close()
+    finally:
+        install_translators(qapp, "en")
