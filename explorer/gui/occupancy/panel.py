@@ -21,6 +21,8 @@ from explorer.gui.occupancy.result import OccupancyResultView
 from explorer.gui.occupancy.session import DEFAULTS, FIELDS, Evaluation, check_fields, evaluate
 from explorer.model.scenario import Scenario
 
+MIN_INPUT_LINES = 8  # the least height of the inputs' pane, in lines of text
+
 
 class OccupancyPanel(Page):
     """Wires the calculator's views to the session; owns no numbers of its own."""
@@ -48,6 +50,8 @@ class OccupancyPanel(Page):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # the GPU and a few fields at least: a thinner strip is a collapsed pane (saved sizes that small are ignored)
+        scroll.setMinimumHeight(MIN_INPUT_LINES * self.fontMetrics().lineSpacing())
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("occupancy_splitter")
         self.splitter.setChildrenCollapsible(False)
