@@ -44,6 +44,10 @@ def _patterns() -> list[tuple[str, str]]:
          translate("CoreErrors", "'{value}' is not a size; write N or x, y, z (e.g. 16, 16)")),
         (_QUOTED + r" is not a number between 0 and 1", translate("CoreErrors", "'{value}' is not a number between 0 and 1")),
         (r"(?P<value>\S+) is outside the range 0 to 1", translate("CoreErrors", "{value} is outside the range 0 to 1")),
+        # explorer.gui.explore.scenario_fields.parse_percent: the L2 hit rate field, a percentage
+        (_QUOTED + r" is not a percentage \(a number from 0 to 100\)",
+         translate("CoreErrors", "'{value}' is not a percentage (a number from 0 to 100)")),
+        (r"(?P<value>\S+) is outside the range 0 to 100", translate("CoreErrors", "{value} is outside the range 0 to 100")),
         # explorer.occupancy.calc.why_no_block_fits: what forbids a single block
         (r"(?P<threads>\d+) threads per block is above the limit of (?P<limit>\d+) \(limiter: warps\)",
          translate("CoreErrors", "{threads} threads per block is above the limit of {limit} (limiter: warps)")),

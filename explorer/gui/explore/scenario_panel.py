@@ -14,7 +14,7 @@ from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, t
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num
 from explorer.gui.common.widgets import add_gpus, add_row, input_form, muted_label, select_data
-from explorer.gui.explore.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
+from explorer.gui.explore.scenario_fields import CUSTOM_WORKLOAD, FIELDS, percent_text, scenario_to_texts
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
 from explorer.model.workload import PRESETS
@@ -179,6 +179,6 @@ class ScenarioPanel(QGroupBox):
         if body is not None:  # a preset brings its own loop count and L2 hit rate
             self._loading = True
             self.fields["loop"].set_text(str(body.get("loop", 16)))
-            self.fields["l2_hit"].set_text(f"{100 * body.get('l2_hit_rate', 0.0):g}")
+            self.fields["l2_hit"].set_text(percent_text(body.get("l2_hit_rate", 0.0)))
             self._loading = False
         self.edited.emit()
