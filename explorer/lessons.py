@@ -23,7 +23,7 @@ from explorer.paths import resource
 LANGUAGES = ("en", "ru")
 VIEWS = ("explorer", "occupancy", "gemm", "memory")
 # Panels a step can point at; the GUI maps each to a widget.
-TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "legend", "occupancy", "occupancy_graphs",
+TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "legend", "occupancy", "occupancy_graphs",
            "gemm", "roofline", "memory")
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 

@@ -99,7 +99,9 @@ class ExplorerPage(Page):
         gl.addWidget(self.grid, 1)
         gl.addWidget(self.legend)
 
-        counts_box = QWidget(self)
+        # the counts plot with its legend: what a lesson outlines and File > Export draws as "Counts plot"
+        counts_box = self.counts_panel = QWidget(self)
+        counts_box.setObjectName("counts_panel")
         cl = self._counts_layout = QVBoxLayout(counts_box)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)

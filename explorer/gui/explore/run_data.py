@@ -15,6 +15,7 @@ costs anything) or per selected SM, never per frame.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -30,16 +31,25 @@ def scheduler_order(warps_per_sm: int, sub_partitions: int) -> np.ndarray:
     return np.lexsort((slots // sub_partitions, slots % sub_partitions)).astype(np.int64)
 
 
-def pyramid(trace_sm: np.ndarray, order: np.ndarray) -> list[np.ndarray]:
-    """Priority-rank images [cycles / 2**k, W] (slots in scheduler order), level 0 first."""
-    level = _RANK[trace_sm[:, order]] if trace_sm.size else np.zeros((0, len(order)), np.uint8)
-    levels = [np.ascontiguousarray(level)]
+def max_levels(level0: np.ndarray) -> list[np.ndarray]:
+    """``level0`` and its halvings along axis 0 (bins of 2**k rows), each bin's maximum, level 0 first.
+
+    Halving stops once a level is MIN_PYRAMID_COLUMNS long; an odd length is padded
+    with zeros (the smallest value of every series here).
+    """
+    level = np.ascontiguousarray(level0)
+    levels = [level]
     while level.shape[0] > MIN_PYRAMID_COLUMNS:
         if level.shape[0] % 2:
-            level = np.concatenate([level, np.zeros((1, level.shape[1]), np.uint8)])
-        level = level.reshape(-1, 2, level.shape[1]).max(axis=1)
+            level = np.concatenate([level, np.zeros((1, *level.shape[1:]), level.dtype)])
+        level = level.reshape(-1, 2, *level.shape[1:]).max(axis=1)
         levels.append(level)
     return levels
+
+
+def pyramid(trace_sm: np.ndarray, order: np.ndarray) -> list[np.ndarray]:
+    """Priority-rank images [cycles / 2**k, W] (slots in scheduler order), level 0 first."""
+    return max_levels(_RANK[trace_sm[:, order]] if trace_sm.size else np.zeros((0, len(order)), np.uint8))
 
 
 @dataclass(eq=False)
@@ -74,6 +84,15 @@ class SimRun:
     @property
     def sub_partitions(self) -> int:
         return int(self.result.params.sub_partitions)
+
+    @cached_property
+    def mma_share(self) -> float:
+        """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran)."""
+        from explorer.sim.program import MMA, build_program
+
+        program = build_program(self.result.scenario.workload)
+        mmas = int((program.op == MMA).sum()) * program.loop
+        return mmas / program.instructions_per_warp if program.instructions_per_warp else 0.0
 
     # -- per cycle ------------------------------------------------------------------
     def clamp(self, cycle: int) -> int:

@@ -73,8 +73,10 @@ def parse_percent(text: str, key: str) -> float:
         value = None
     if value is None or not value.is_finite():
         raise InputError(key, f"{text.strip()!r} is not a percentage (a number from 0 to 100)")
-    if not 0 <= value <= 100:
-        raise InputError(key, f"{cleaned} is outside the range 0 to 100")
+    if value < 0:
+        raise InputError(key, f"{value:f} is below the minimum of 0")
+    if value > 100:
+        raise InputError(key, f"{value:f} is above the maximum of 100")
     return float(value / 100)
 
 

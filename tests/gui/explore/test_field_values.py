@@ -66,8 +66,10 @@ def test_percent_texts():
     for bad in ("half", "", "nan", "inf", "1e400x", "٥٠"):
         with pytest.raises(InputError, match="is not a percentage"):
             parse_percent(bad, "workload.l2_hit_rate")
-    for bad in ("-0.1", "100.01", "1e3"):
-        with pytest.raises(InputError, match="outside the range 0 to 100"):
+    with pytest.raises(InputError, match="-0.1 is below the minimum of 0"):
+        parse_percent("-0.1", "workload.l2_hit_rate")
+    for bad in ("100.01", "1e3"):
+        with pytest.raises(InputError, match="is above the maximum of 100"):
             parse_percent(bad, "workload.l2_hit_rate")
 
 
@@ -97,7 +99,7 @@ def test_after_the_gemm_hand_off_every_edit_re_simulates(window, qtbot):
     settled_on(qtbot, explorer, lambda sc: sc.workload.l2_hit_rate == 0.875)
     type_text(qtbot, l2, "101")
     qtbot.waitUntil(lambda: l2.is_invalid, timeout=5000)
-    assert "outside the range 0 to 100" in l2.message
+    assert l2.message == "101 is above the maximum of 100"
     assert explorer.session.run.result.scenario.workload.l2_hit_rate == 0.875
     # Up steps a decimal value too
     type_text(qtbot, l2, "12.25")
