@@ -8,9 +8,10 @@ cycles): on the left scale they would lie flat on zero. Issued warps are ready
 ones (issued never exceeds ready), so issued is a filled area and ready a line on
 top of it: where every ready warp issues, the line runs along the area's edge and
 both stay visible. Zoomed out, the two are drawn from bins of 2**k cycles, each
-bin's maximum (``run_data.max_levels``, one level per zoom as the timeline does),
-so a one-cycle burst survives and a thousand alternating cycles do not paint the
-plot solid. Launched and resident are drawn whole, every step (pyqtgraph's own
+bin's average (``run_data.halvings``, one level per zoom as the timeline does, so
+a bin covers about a pixel): a thousand alternating cycles would otherwise paint
+the plot solid; the right axis names the bin then, and zoomed in every cycle is
+exact. Launched and resident are drawn whole, every step (pyqtgraph's own
 decimation does not keep a step curve's x/y lengths). Each curve has its own
 colour *and* line style, and the legend names them.
 """
@@ -30,7 +31,7 @@ from explorer.gui.common.legend import LegendRow
 from explorer.gui.common.numbers import num
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.theme import LIGHT, Theme
-from explorer.gui.explore.run_data import SimRun, max_levels
+from explorer.gui.explore.run_data import SimRun, halvings
 
 SERIES = ("launched", "resident", "eligible", "issued")
 RIGHT = ("eligible", "issued")  # on the right axis: their own scale
@@ -40,7 +41,7 @@ READY_PERCENTILE = 99  # the right axis fits this percentile of ready warps: a l
 
 
 def ready_scale(ready: np.ndarray) -> float:
-    """The ready count the right axis is scaled for: the 99th percentile of the cycles.
+    """The ready count the right axis is scaled for: the 99th percentile of what is drawn.
 
     At launch every warp is ready for a few cycles (1,392 of the example's 1,920),
     then a handful are; scaled for the burst, the rest of the run would lie flat on
@@ -88,6 +89,7 @@ class CountsPlot(CursorPlot):
         self.run: SimRun | None = None
         self.ready_peak: tuple[int, int] | None = None  # (ready warps, cycle) above the right axis, if any
         self.title_text = ""
+        self._base_title = ""
         self.per_sm: int | None = None  # None: the whole GPU
         self.legends: list[CurveLegend] = []
         self.pens: dict = {}
@@ -123,7 +125,7 @@ class CountsPlot(CursorPlot):
         return max(x1 - x0, 1e-9) / max(vb.width(), 1.0)
 
     def _choose_level(self, *_args) -> None:
-        """Ready and issued at the zoom level where one bin covers about a pixel (or less)."""
+        """Ready and issued at the zoom level where one bin covers about a pixel (or less), on their scale."""
         if not self._levels:
             return
         cpp = self.cycles_per_pixel()
@@ -137,6 +139,30 @@ class CountsPlot(CursorPlot):
             y = self._levels[key][level]
             edges = np.minimum(np.arange(len(y) + 1, dtype=np.float64) * (1 << level), cycles)
             self.curves[key].setData(edges, y.astype(np.float64), stepMode="center")
+        self._scale_right()
+
+    def _scale_right(self) -> None:
+        """The right axis fits what ready shows at this zoom; the title names a peak left off the top."""
+        shown = self._levels["eligible"][self.level]
+        top = max(ready_scale(shown) * HEADROOM, 4.0)
+        self.ready_view.setLimits(yMin=0, yMax=max(top, float(shown.max()) if len(shown) else 0.0))
+        self.ready_view.setYRange(0, top, padding=0)
+        ready = self._levels["eligible"][0]
+        title, self.ready_peak = self._base_title, None
+        if len(shown) and shown.max() > top:
+            cycle = int(np.argmax(ready))
+            self.ready_peak = (int(ready[cycle]), cycle)
+            title = self.tr("{title}; ready peaks at {peak} (cycle {cycle}), above the right axis").format(
+                title=title, peak=num(int(ready[cycle])), cycle=num(cycle))
+        self.title_text = title
+        fg = self.theme.plot_foreground
+        item = self.getPlotItem()
+        item.setTitle(title, color=fg, size="10pt")
+        zoomed_out = self.level > 0
+        item.setLabel("right", self.tr("mean ready, issued") if zoomed_out else self.tr("ready, issued"), color=fg)
+        self.setToolTip(self.tr("Zoomed out, each step of the ready and issued curves is their average over {n} "
+                                "cycles; zoom in (mouse wheel) for single cycles.").format(n=num(1 << self.level))
+                        if zoomed_out else "")
 
     def set_run(self, run: SimRun | None, keep_range: bool = False) -> None:
         new_length = run is None or self.run is None or run.cycles != self.run.cycles
@@ -173,7 +199,7 @@ class CountsPlot(CursorPlot):
         for key, y in data.items():
             if key not in RIGHT:  # step curve: a value holds for its whole cycle [t, t+1)
                 self.curves[key].setData(x, np.asarray(y, dtype=np.float64), stepMode="center")
-        self._levels = {key: max_levels(np.asarray(data[key])) for key in RIGHT}
+        self._levels = {key: halvings(np.asarray(data[key]), "mean") for key in RIGHT}
         self.level = -1
 
         def peak(keys) -> float:
@@ -183,16 +209,7 @@ class CountsPlot(CursorPlot):
         top = max(max(peak(("launched", "resident")), self.extra_top) * HEADROOM, 4.0)
         item.getViewBox().setLimits(yMin=0, yMax=top)  # first: the old limit would clamp a taller range
         item.setYRange(0, top, padding=0)
-        ready = np.asarray(data["eligible"])
-        ready_top = max(ready_scale(ready) * HEADROOM, 4.0)
-        self.ready_view.setLimits(yMin=0, yMax=max(ready_top, peak(RIGHT)))
-        self.ready_view.setYRange(0, ready_top, padding=0)
-        self.ready_peak = None
-        if len(ready) and ready.max() > ready_top:
-            cycle = int(np.argmax(ready))
-            self.ready_peak = (int(ready[cycle]), cycle)
-            title = self.tr("{title}; ready peaks at {peak} (cycle {cycle}), above the right axis").format(
-                title=title, peak=num(int(ready[cycle])), cycle=num(cycle))
+        self._base_title = title
         self.title_text = title
         item.setTitle(title, color=self.theme.plot_foreground, size="10pt")
         self._sync_views()  # and the zoom level of ready / issued
@@ -216,7 +233,8 @@ class CountsPlot(CursorPlot):
         right.setPen(pg.mkPen(fg))
         right.setTextPen(pg.mkPen(fg))
         item.setLabel("left", self.tr("launched, resident"), color=fg)
-        item.setLabel("right", self.tr("ready, issued"), color=fg)
+        if self._levels and self.level >= 0:
+            self._scale_right()
         item.setLabel("bottom", self.tr("cycle"), color=fg)
         self.pens = pens
         for legend in self.legends:

@@ -12,7 +12,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from explorer.gui.explore.counts_plot import HEADROOM, READY_PERCENTILE
-from explorer.gui.explore.run_data import max_levels
+from explorer.gui.explore.run_data import halvings
 from explorer.gui.common import palette as oi
 from explorer.model.presets import load_preset
 from tests.gui.support import RUN_TIMEOUT, wait_run
@@ -55,18 +55,19 @@ def test_ready_and_issued_have_their_own_readable_scale(page, qtbot):
     left_top = counts.getPlotItem().getViewBox().viewRange()[1][1]
     right_top = counts.ready_view.viewRange()[1][1]
     assert left_top == pytest.approx(1920 * HEADROOM)
-    assert right_top == pytest.approx(np.percentile(eligible, READY_PERCENTILE) * HEADROOM)
+    shown = halvings(eligible, "mean")[counts.level]  # what the ready line draws at this zoom
+    assert right_top == pytest.approx(np.percentile(shown, READY_PERCENTILE) * HEADROOM)
     assert right_top < left_top / 10
-    # a typical busy cycle's ready warps reach well up the plot, not a hair above zero
-    busy = eligible[eligible > 0]
-    assert np.median(busy) / right_top > 0.2
+    # a typical busy stretch's ready warps reach well up the plot, not a hair above zero
+    busy = shown[shown > 0]
+    assert np.median(busy) / right_top > 0.1
     # the right axis is linked to that view and labelled
     axis = counts.getPlotItem().getAxis("right")
     assert axis.isVisible() and axis.linkedView() is counts.ready_view
     assert "ready" in axis.labelText and "issued" in axis.labelText
     # the launch burst (every warp ready at first) is off the top, and the title says so
     peak = int(eligible.max())
-    assert peak > right_top and counts.ready_peak == (peak, int(np.argmax(eligible)))
+    assert shown.max() > right_top and counts.ready_peak == (peak, int(np.argmax(eligible)))
     assert f"ready peaks at {peak:,}" in counts.title_text
     assert issued.max() <= eligible.max()
 
@@ -88,18 +89,26 @@ def test_both_are_visible_where_they_coincide(page, qtbot):
     assert counts.curves["issued"].opts["fillLevel"] == 0
 
 
-def test_zoomed_out_ready_and_issued_are_binned_maxima_and_exact_when_zoomed_in(page, qtbot):
+def test_zoomed_out_ready_and_issued_are_bin_averages_and_exact_when_zoomed_in(page, qtbot):
     run = show(page, qtbot, "memory-bound-stream")  # 171,022 cycles on ~900 pixels
     counts = page.counts
     assert counts.level > 0
+    n = 1 << counts.level
+    assert counts.cycles_per_pixel() <= n < 2 * counts.cycles_per_pixel()  # a bin covers about a pixel
     x, y = counts.curves["eligible"].getOriginalDataset()
-    level = max_levels(run.result.eligible)[counts.level]
-    assert np.array_equal(y, level) and len(x) == len(y) + 1
-    assert y.max() == run.result.eligible.max()  # a one-cycle peak survives the binning
+    assert len(x) == len(y) + 1 and x[1] - x[0] == n
+    eligible = run.result.eligible.astype(np.float64)
+    assert y[3] == pytest.approx(eligible[3 * n: 4 * n].mean(), rel=1e-5)  # numpy's mean of those cycles
+    assert np.array_equal(y, halvings(run.result.eligible, "mean")[counts.level])
+    _x, issued = counts.curves["issued"].getOriginalDataset()
+    assert np.all(issued <= y + 1e-4)  # the issued area never rises above the ready line
+    assert counts.getPlotItem().getAxis("right").labelText == "mean ready, issued"
+    assert f"average over {n:,} cycles" in counts.toolTip()
     counts.getPlotItem().setXRange(1000, 1300, padding=0)
     qtbot.waitUntil(lambda: counts.level == 0, timeout=2000)
     x, y = counts.curves["issued"].getOriginalDataset()
     assert np.array_equal(y, run.result.issued) and x[-1] == run.cycles
+    assert counts.getPlotItem().getAxis("right").labelText == "ready, issued"
 
 
 def test_selected_sm_counts_use_the_same_scales(page, qtbot):
@@ -110,9 +119,9 @@ def test_selected_sm_counts_use_the_same_scales(page, qtbot):
     x, y = counts.curves["resident"].getOriginalDataset()
     assert np.array_equal(y, sm[:, 0])
     _x, ready = counts.curves["eligible"].getOriginalDataset()
-    assert ready.max() == sm[:, 1].max()
+    assert np.array_equal(ready, halvings(sm[:, 1], "mean")[counts.level])
     assert counts.ready_view.viewRange()[1][1] == pytest.approx(
-        max(np.percentile(sm[:, 1], READY_PERCENTILE) * HEADROOM, 4.0))
+        max(np.percentile(ready, READY_PERCENTILE) * HEADROOM, 4.0))
     assert not counts.curves["launched"].isVisible()
     page.per_sm.setChecked(False)
     assert counts.curves["launched"].isVisible()

@@ -171,7 +171,7 @@ def test_a_step_on_a_missing_view_or_panel_degrades_quietly(win, qtbot, monkeypa
     wait_ready(qtbot, ctl)
     assert ctl.panel.narration.text() == "One."
     assert ctl.panel.note.isVisible() and "view" in ctl.panel.note.text()
-    assert ctl.highlighted() == [win.explorer.counts]
+    assert ctl.highlighted() == [win.explorer.counts_panel]
 
 
 def test_unknown_language_falls_back_to_english(win):
