@@ -18,6 +18,8 @@ hooks below, so none of them reaches into a page's widgets:
   its scenario out: a lesson keeps the scenario it reached);
 * ``show_lesson_step(step, scenario)``: a lesson step on this page's view, with the
   step's scenario (default: the step's ``gemm`` table to :meth:`apply_lesson_gemm`);
+  ``follow_lesson(step, scenario)``: every step, on every page, so no tab shows
+  something the lesson contradicts (the calculator takes the step's launch);
 * ``presentation_hidden_widgets()``: the controls presentation mode hides;
 * ``shutdown()``: the window is closing (stop timers and workers).
 """
@@ -95,8 +97,8 @@ class Page(QWidget):
             self._sized = False
 
     # -- state ----------------------------------------------------------------------
-    def capture_state(self, live: bool = False) -> dict:
-        """The splitters' sizes under their keys (only usable ones); subclasses add their own entries."""
+    def splitter_state(self) -> dict:
+        """The splitters' sizes under their keys (only usable ones: a splitter never laid out is left out)."""
         out = {}
         for key, s in self.splitters().items():
             blob = s.saveState()
@@ -104,7 +106,7 @@ class Page(QWidget):
                 out[key] = blob
         return out
 
-    def restore_state(self, state: dict) -> None:
+    def restore_splitters(self, state: dict) -> None:
         """Saved splitter sizes (then the page keeps them instead of its first sizes), when every one is usable."""
         splitters = self.splitters()
         blobs = {key: as_bytes(state.get(key)) for key in splitters}
@@ -114,19 +116,28 @@ class Page(QWidget):
             s.restoreState(blobs[key])
         self._sized = True
 
+    def capture_state(self, live: bool = False) -> dict:
+        """The splitters' sizes; subclasses add their own entries."""
+        return self.splitter_state()
+
+    def restore_state(self, state: dict) -> None:
+        """What :meth:`capture_state` gave; here, the splitters."""
+        self.restore_splitters(state)
+
     def view_state(self) -> dict:
         """What a lesson may change here, to give back when it ends (default: the plain state)."""
         return self.capture_state(live=False)
 
     def restore_view_state(self, state: dict) -> None:
-        """Give back :meth:`view_state`'s dict (a lesson ended); sizes it lacks go back to the default layout."""
-        if not any(key in state for key in self.splitters()):
-            self.default_layout()
+        """Give back :meth:`view_state`'s dict (the lesson ended)."""
         self.restore_state(state)
 
     # -- lessons, presentation, closing -----------------------------------------------
     def show_lesson_step(self, step, scenario=None) -> None:
         self.apply_lesson_gemm(dict(getattr(step, "gemm", {}) or {}))
+
+    def follow_lesson(self, step, scenario=None) -> None:
+        """Every step of a lesson, on every page (not only the step's view): show what agrees with the step."""
 
     def apply_lesson_gemm(self, inputs: dict) -> None:
         """A lesson step's input table (``gemm = {...}`` in the lesson file) for this page; {}: no change."""

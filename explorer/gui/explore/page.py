@@ -541,6 +541,22 @@ class ExplorerPage(Page):
     def presentation_hidden_widgets(self) -> list[QWidget]:
         return [self.panel_scroll, self.transport]
 
+    # -- lessons --------------------------------------------------------------------
+    def follow_lesson(self, step, scenario=None) -> None:
+        """The view state a step's narration talks about: GPU-wide or per-SM counts, the whole run in view."""
+        self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
+        if self.session.run is not None:
+            self.timeline.show_all()
+            self.counts.show_all()
+
+    def view_state(self) -> dict:
+        """What a lesson changes here and gives back: the splitters and the per-SM counts (not the scenario)."""
+        return self.splitter_state() | {"per_sm": self.per_sm.isChecked()}
+
+    def restore_view_state(self, state: dict) -> None:
+        self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
+        self.restore_splitters(state)
+
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""
         self.clock.pause()

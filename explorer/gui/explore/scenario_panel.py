@@ -142,13 +142,25 @@ class ScenarioPanel(QGroupBox):
             select_data(self.gpu, texts["gpu"])
             select_data(self.policy, texts["policy"])
             select_data(self.workload, texts["workload"])
-            select_data(self.preset, preset if preset is not None else scenario.name)
+            self.show_preset(preset if preset is not None else scenario.name)
             self.description.setText(translated(scenario_descriptions(), " ".join(scenario.description.split())))
             self.description.setVisible(bool(scenario.description))
             self._update_workload_info(scenario)
             self.update_summary(scenario)
         finally:
             self._loading = False
+
+    def show_preset(self, name: str) -> None:
+        """The shipped scenario called ``name`` in the combo, or none selected and the name shown greyed.
+
+        A scenario that is not a shipped one (a GEMM's main loop, a file, a measurement)
+        must not leave the previous preset's name on display.
+        """
+        if select_data(self.preset, name):
+            return
+        self.preset.setPlaceholderText(self.tr("{name} (not a shipped scenario)").format(name=name) if name
+                                       else self.tr("(a scenario of its own)"))
+        self.preset.setCurrentIndex(-1)
 
     def show_errors(self, errors: dict[str, str]) -> None:
         show_field_errors(self.fields, errors, self.tr("enter a value"))
