@@ -4,7 +4,7 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="+420"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+421"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
@@ -272,7 +272,7 @@
 <context>
     <name>CoreErrors</name>
     <message>
-        <location filename="../../explorer/gui/common/error_texts.py" line="+33"/>
+        <location filename="../../explorer/gui/common/error_texts.py" line="+34"/>
         <source>&apos;{value}&apos; is not an integer</source>
         <translation>«{value}» — не целое число</translation>
     </message>
@@ -310,6 +310,11 @@
         <location line="+1"/>
         <source>{value} is outside the range 0 to 1</source>
         <translation>{value} вне диапазона от 0 до 1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;{value}&apos; is not a percentage (a number from 0 to 100)</source>
+        <translation>&apos;{value}&apos; — не процент (нужно число от 0 до 100)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -548,7 +553,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+60"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+109"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -568,7 +573,27 @@
         <translation>выдано</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+43"/>
+        <source>{title}; ready peaks at {peak} (cycle {cycle}), above the right axis</source>
+        <translation>{title}; пик готовых — {peak} (такт {cycle}), выше правой оси</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>mean ready, issued</source>
+        <translation>готово, выдано (среднее)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ready, issued</source>
+        <translation>готово, выдано</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Zoomed out, each step of the ready and issued curves is their average over {n} cycles; zoom in (mouse wheel) for single cycles.</source>
+        <translation>При отдалении каждая ступенька кривых «готово» и «выдано» — их среднее за {n} тактов; приблизьте (колесо мыши), чтобы увидеть отдельные такты.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Warps per cycle, whole GPU ({sms} SMs)</source>
         <translation>Варпы по тактам, весь GPU ({sms} SM)</translation>
     </message>
@@ -578,12 +603,12 @@
         <translation>Варпы по тактам на SM {sm}</translation>
     </message>
     <message>
-        <location line="+25"/>
-        <source>warps</source>
-        <translation>варпы</translation>
+        <location line="+39"/>
+        <source>launched, resident</source>
+        <translation>запущено, размещено</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>cycle</source>
         <translation>такт</translation>
     </message>
@@ -591,7 +616,7 @@
 <context>
     <name>CudaSourceRow</name>
     <message>
-        <location filename="../../explorer/gui/measure/cu_source.py" line="+65"/>
+        <location filename="../../explorer/gui/measure/cu_source.py" line="+67"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -611,7 +636,7 @@
         <translation>или введите числа ниже</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Open a CUDA source</source>
         <translation>Открыть исходный файл CUDA</translation>
     </message>
@@ -681,7 +706,12 @@
         <translation>Его __launch_bounds__ допускают не больше {m} потоков на блок.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+21"/>
+        <source>The fields no longer hold {kernel}&apos;s numbers; choose the kernel again to use them.</source>
+        <translation>В полях уже не числа ядра {kernel}; выберите ядро снова, чтобы их подставить.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>no CUDA compiler: {m}</source>
         <translation>нет компилятора CUDA: {m}</translation>
     </message>
@@ -712,7 +742,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+86"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+93"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -722,7 +752,7 @@
         <translation>Показать размещённые, готовые и выданные варпы выбранного SM вместо всего GPU.</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+88"/>
         <source>Play / pause</source>
         <translation>Пуск / пауза</translation>
     </message>
@@ -757,7 +787,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+146"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -767,12 +797,32 @@
         <translation>Симуляция завершилась с ошибкой (это баг): {msg}</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+69"/>
+        <source>The SMs this run did not keep could not be filled in: {msg}</source>
+        <translation>Не удалось дополнить SM, которые этот запуск не сохранил: {msg}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>SMs {first}–{last}</source>
+        <translation>SM {first}–{last}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} SMs</source>
+        <translation>SM: {n}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{which}: this long run did not keep their states; filling them in… {pct:.0f}%</source>
+        <translation>{which}: этот долгий запуск не сохранил их состояния; дополняем… {pct:.0f}%</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · outline = block · bar = resident warps</source>
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+44"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -792,12 +842,24 @@
         <translation>Симуляция отклонена: показан последний удачный прогон</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Filling in SMs… {pct:.0f}%</source>
+        <translation>Дополняем SM… {pct:.0f}%</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Simulating…</source>
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+3"/>
+        <source>Simulating… {pct:.0f}%
+This is the previous run until the new one is done.</source>
+        <translation>Симуляция… {pct:.0f}%
+Пока показан предыдущий запуск.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Simulating {name}…</source>
         <translation>Симуляция {name}…</translation>
     </message>
@@ -815,7 +877,7 @@
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="-437"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-438"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -876,6 +938,11 @@
     </message>
     <message>
         <location line="+0"/>
+        <source>DRAM bandwidth</source>
+        <translation>Пропускная способность DRAM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Scenario panel</source>
         <translation>Панель сценария</translation>
     </message>
@@ -1749,7 +1816,7 @@
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+197"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+205"/>
         <location line="+60"/>
         <source>Lesson</source>
         <translation>Урок</translation>
@@ -1785,12 +1852,12 @@
         <translation>Урок: {title}</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+105"/>
         <source>This step&apos;s scenario is not valid: {msg}</source>
         <translation>Сценарий этого шага некорректен: {msg}</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>(This step belongs to a view this version does not have; the narration still applies.)</source>
         <translation>(Этот шаг относится к виду, которого нет в этой версии; пояснение всё равно в силе.)</translation>
     </message>
@@ -1798,7 +1865,7 @@
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-332"/>
+        <location line="-365"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -1944,7 +2011,7 @@
         <translation>&amp;Explorer</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Occupancy calculator</source>
         <translation>&amp;Калькулятор заполняемости</translation>
     </message>
@@ -2553,7 +2620,7 @@
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+39"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+43"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -2947,12 +3014,12 @@ Compute capability {cc} · {sms} SMs · {warps} warps per SM</source>
 Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>{full} · CC {cc} · {sms} SMs</source>
         <translation>{full} · CC {cc} · {sms} SM</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -2960,12 +3027,12 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
 <context>
     <name>OccupancyPanel</name>
     <message>
-        <location filename="../../explorer/gui/occupancy/panel.py" line="+74"/>
+        <location filename="../../explorer/gui/occupancy/panel.py" line="+78"/>
         <source>Invalid inputs: {count}. Showing the last valid result.</source>
         <translation>Неверных полей: {count}. Показан последний корректный результат.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>{gpu}: occupancy {occ}, warps per SM {warps}/{max}, blocks per SM {blocks}; limited by {limiters}</source>
         <translation>{gpu}: заполняемость {occ}, варпов на SM {warps}/{max}, блоков на SM {blocks}; ограничение: {limiters}</translation>
     </message>
@@ -3284,7 +3351,7 @@ Active blocks per SM: {blocks}</source>
         <translation>Весь прогон</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
         <source>Theoretical occupancy</source>
         <translation>Теоретическая заполняемость</translation>
     </message>
@@ -3324,18 +3391,28 @@ Active blocks per SM: {blocks}</source>
         <translation>Выданные инструкции ÷ (такты × SM × планировщики): какая часть возможностей GPU по выдаче инструкций действительно работала.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+2"/>
+        <source>DRAM (HBM) bandwidth</source>
+        <translation>Пропускная способность DRAM (HBM)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes the run moved to and from device memory ÷ its duration, against the GPU&apos;s peak memory bandwidth.</source>
+        <translation>Байты, переданные запуском в память устройства и из неё, ÷ его длительность — в сравнении с пиковой пропускной способностью памяти GPU.</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>Warp states over the run (Nsight-style breakdown):</source>
         <translation>Состояния варпов за прогон (разбивка как в Nsight):</translation>
     </message>
     <message>
         <location line="+6"/>
-        <location line="+42"/>
+        <location line="+79"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="-71"/>
         <source>Limiter: {limit} — {b} blocks ({w} warps) per SM of {max}.</source>
         <translation>Ограничитель: {limit} — блоков на SM: {b} (варпов {w} из {max}).</translation>
     </message>
@@ -3345,12 +3422,37 @@ Active blocks per SM: {blocks}</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
+        <source>{bw} GB/s of the peak {peak} GB/s; the simulator&apos;s memory system sustains at most {sustained} GB/s (what a streaming kernel reaches).</source>
+        <translation>{bw} ГБ/с из пиковых {peak} ГБ/с; память в симуляторе выдерживает не больше {sustained} ГБ/с (столько достигает потоковое ядро).</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>{bw} of {peak} {unit} peak</source>
+        <translation>{bw} из {peak} {unit} пиковых</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: {mma} of the warp-instructions are Tensor Core MMAs, and each keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: {mma} инструкций варпов — MMA на тензорных ядрах, и каждая занимает конвейер тензорных ядер своего планировщика: тактов на одну MMA — {n}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in {used} of their slots. Issuing instructions is the limit, not waiting.</source>
+        <translation>«Загрузка» GPU — {util}, и здесь его планировщики тоже заняты: они выдавали инструкции в {used} слотов. Ограничивает выдача инструкций, а не ожидание.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and HBM moves {share} of its peak bandwidth.</source>
+        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а HBM выдаёт {share} своей пиковой пропускной способности.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: utilization only says a kernel was running.</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-37"/>
         <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
 IPC: {ipc} instructions per active SM per cycle (max {sp})
 Ready warps per scheduler: {elig} on average</source>
@@ -3364,7 +3466,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варпо-тактов</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+32"/>
+        <source>Most warp-cycles are “{state}” ({share}).</source>
+        <translation>Больше всего варпо-тактов — «{state}» ({share}).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Numbers of the last good simulation: fix the marked input.</source>
         <translation>Числа последней удачной симуляции: исправьте отмеченное поле.</translation>
     </message>
@@ -3626,7 +3733,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Зерно случайных решений симуляции (попадания в кэш).</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+38"/>
+        <source>{name} (not a shipped scenario)</source>
+        <translation>{name} (не из готовых сценариев)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(a scenario of its own)</source>
+        <translation>(собственный сценарий)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>enter a value</source>
         <translation>введите значение</translation>
     </message>
@@ -3639,7 +3756,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SmGridView</name>
     <message>
-        <location filename="../../explorer/gui/explore/sm_grid.py" line="+174"/>
+        <location filename="../../explorer/gui/explore/sm_grid.py" line="+181"/>
         <source>SM grid</source>
         <translation>Сетка SM</translation>
     </message>
@@ -3654,19 +3771,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+70"/>
-        <location line="+68"/>
+        <location line="+102"/>
+        <location line="+82"/>
         <location line="+6"/>
         <source>SM {n}</source>
         <translation>SM {n}</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-64"/>
         <source>Too small to draw every SM: enlarge the window.</source>
         <translation>Слишком мало места, чтобы нарисовать все SM: увеличьте окно.</translation>
     </message>
     <message>
-        <location line="+134"/>
+        <location line="+147"/>
         <source>&lt;b&gt;SM {sm}&lt;/b&gt;: {n} of {w} warp slots resident ({pct:.0f}%)</source>
         <translation>&lt;b&gt;SM {sm}&lt;/b&gt;: занято {n} из {w} слотов варпов ({pct:.0f}%)</translation>
     </message>
@@ -3686,7 +3803,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Слот {slot} · планировщик {sp}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>&lt;i&gt;This long run&apos;s states of SM {sm} were re-simulated after it and are shown every {n} cycles.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;Состояния SM {sm} в этом долгом запуске пересчитаны после него и показаны выборочно (шаг в тактах: {n}).&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&lt;i&gt;Click to show this SM in the timeline.&lt;/i&gt;</source>
         <translation>&lt;i&gt;Щёлкните, чтобы показать этот SM на временной диаграмме.&lt;/i&gt;</translation>
     </message>
@@ -3959,7 +4081,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+124"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+130"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -3995,7 +4117,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>такт</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}</source>
         <translation>SM {sm} · слот {slot} (планировщик {sp}) · такт {cycle}</translation>
     </message>
