@@ -573,22 +573,33 @@
         <translation>выдано</translation>
     </message>
     <message>
-        <location line="+43"/>
-        <source>{title}; ready peaks at {peak} (cycle {cycle}), above the right axis</source>
-        <translation>{title}; пик готовых — {peak} (такт {cycle}), выше правой оси</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+13"/>
         <source>mean ready, issued</source>
         <translation>готово, выдано (среднее)</translation>
     </message>
     <message>
         <location line="+0"/>
+        <location line="+2"/>
         <source>ready, issued</source>
         <translation>готово, выдано</translation>
     </message>
     <message>
+        <location line="-1"/>
+        <source>warps</source>
+        <translation>варпы</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>ready</source>
+        <translation>готово</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>{title} · ready peaks at {peak}, above the scale</source>
+        <translation>{title} · пик готовых — {peak}, выше шкалы</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Zoomed out, each step of the ready and issued curves is their average over {n} cycles; zoom in (mouse wheel) for single cycles.</source>
         <translation>При отдалении каждая ступенька кривых «готово» и «выдано» — их среднее за {n} тактов; приблизьте (колесо мыши), чтобы увидеть отдельные такты.</translation>
     </message>
@@ -603,12 +614,12 @@
         <translation>Варпы по тактам на SM {sm}</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="-93"/>
         <source>launched, resident</source>
         <translation>запущено, размещено</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+132"/>
         <source>cycle</source>
         <translation>такт</translation>
     </message>
@@ -719,7 +730,7 @@
 <context>
     <name>CurveLegend</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+15"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+16"/>
         <source>Warps of the grid not finished yet: resident plus still waiting for a place.</source>
         <translation>Ещё не завершённые варпы сетки: размещённые плюс ожидающие места.</translation>
     </message>
@@ -939,7 +950,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>DRAM bandwidth</source>
-        <translation>Пропускная способность DRAM</translation>
+        <translation>Полоса пропускания DRAM</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1816,7 +1827,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+205"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+206"/>
         <location line="+60"/>
         <source>Lesson</source>
         <translation>Урок</translation>
@@ -3393,7 +3404,7 @@ Active blocks per SM: {blocks}</source>
     <message>
         <location line="+2"/>
         <source>DRAM (HBM) bandwidth</source>
-        <translation>Пропускная способность DRAM (HBM)</translation>
+        <translation>Полоса DRAM (HBM)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3429,7 +3440,7 @@ Active blocks per SM: {blocks}</source>
     <message>
         <location line="+24"/>
         <source>{bw} of {peak} {unit} peak</source>
-        <translation>{bw} из {peak} {unit} пиковых</translation>
+        <translation>{bw} из {peak} {unit} (пик)</translation>
     </message>
     <message>
         <location line="+7"/>

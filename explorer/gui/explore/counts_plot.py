@@ -59,11 +59,14 @@ class CountsPlot(CursorPlot):
         item.showGrid(x=False, y=True, alpha=0.25)
         item.getAxis("left").setWidth(64)
         # ready / issued: a second view box with its own y range on the right axis, the same cycles as
-        # the main one, drawn beneath it (the main box keeps the mouse: cursor drags, clicks, x zoom)
+        # the main one, drawn over it (ready would hide under resident where the two coincide, as on an
+        # SM whose resident warps are all ready); it takes no mouse: the main box keeps cursor drags,
+        # clicks and x zoom
         self.ready_view = pg.ViewBox(enableMouse=False, enableMenu=False)
         self.ready_view.setMouseEnabled(x=False, y=False)
         self.ready_view.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.ready_view.setZValue(-10)
+        self.ready_view.setAcceptHoverEvents(False)
+        self.ready_view.setZValue(10)
         item.showAxis("right")
         item.scene().addItem(self.ready_view)
         right = item.getAxis("right")
@@ -82,7 +85,10 @@ class CountsPlot(CursorPlot):
             curve.curve.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             self.curves[key] = curve
             if key in RIGHT:
+                curve.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                curve.curve.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
                 self.ready_view.addItem(curve)
+                curve.setZValue(self.ready_view.zValue() + z)  # the view lifts its items to its own z
             else:
                 self.addItem(curve)
         self.curves["issued"].setFillLevel(0)
@@ -118,6 +124,30 @@ class CountsPlot(CursorPlot):
         self.ready_view.setGeometry(main.sceneBoundingRect())
         self.ready_view.linkedViewChanged(main, self.ready_view.XAxis)
         self._choose_level()
+        self._label_axes()
+
+    def axis_labels(self) -> dict[str, list[str]]:
+        """Each y axis's label, longest first: the plot uses the longest that fits its height."""
+        right = [self.tr("mean ready, issued"), self.tr("ready, issued")] if self.level > 0 else []
+        return {"left": [self.tr("launched, resident"), self.tr("warps")],
+                "right": right + [self.tr("ready, issued"), self.tr("ready")]}
+
+    def _label_axes(self) -> None:
+        """Axis labels that fit: a short plot (a small window, a projector) gets the short names, or none."""
+        item = self.getPlotItem()
+        room = item.getViewBox().height() - 4
+        fg = self.theme.plot_foreground
+        for side, texts in self.axis_labels().items():
+            axis = item.getAxis(side)
+            chosen = ""
+            for text in texts:  # measured as drawn (the label's own font and size)
+                axis.setLabel(text, color=fg)
+                if axis.label.boundingRect().width() <= room:
+                    chosen = text
+                    break
+            if not chosen:
+                axis.setLabel("", color=fg)
+            axis.showLabel(bool(chosen))
 
     def cycles_per_pixel(self) -> float:
         vb = self.getPlotItem().getViewBox()
@@ -152,14 +182,13 @@ class CountsPlot(CursorPlot):
         if len(shown) and shown.max() > top:
             cycle = int(np.argmax(ready))
             self.ready_peak = (int(ready[cycle]), cycle)
-            title = self.tr("{title}; ready peaks at {peak} (cycle {cycle}), above the right axis").format(
-                title=title, peak=num(int(ready[cycle])), cycle=num(cycle))
+            title = self.tr("{title} · ready peaks at {peak}, above the scale").format(
+                title=title, peak=num(int(ready[cycle])))
         self.title_text = title
-        fg = self.theme.plot_foreground
         item = self.getPlotItem()
-        item.setTitle(title, color=fg, size="10pt")
+        item.setTitle(title, color=self.theme.plot_foreground, size="10pt")
+        self._label_axes()
         zoomed_out = self.level > 0
-        item.setLabel("right", self.tr("mean ready, issued") if zoomed_out else self.tr("ready, issued"), color=fg)
         self.setToolTip(self.tr("Zoomed out, each step of the ready and issued curves is their average over {n} "
                                 "cycles; zoom in (mouse wheel) for single cycles.").format(n=num(1 << self.level))
                         if zoomed_out else "")
@@ -232,10 +261,8 @@ class CountsPlot(CursorPlot):
         right = item.getAxis("right")
         right.setPen(pg.mkPen(fg))
         right.setTextPen(pg.mkPen(fg))
-        item.setLabel("left", self.tr("launched, resident"), color=fg)
-        if self._levels and self.level >= 0:
-            self._scale_right()
         item.setLabel("bottom", self.tr("cycle"), color=fg)
+        self._label_axes()
         self.pens = pens
         for legend in self.legends:
             legend.refresh()

@@ -238,6 +238,7 @@ class RunBox(QGroupBox):
         self.dram_figures = QLabel(self.dram_box)
         self.dram_figures.setObjectName("dram_figures")
         self.dram_figures.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.dram_figures.setWordWrap(True)  # a narrow column wraps the figures rather than cutting them
         self.dram_figures.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         box.addWidget(self.dram)
         box.addWidget(self.dram_figures)

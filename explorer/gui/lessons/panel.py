@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -437,9 +438,17 @@ class LessonController(QObject):
         if not shown:
             self.panel.set_note(self.tr("(This step belongs to a view this version does not have; "
                                         "the narration still applies.)"))
-        targets = [w.lesson_targets.get(name) for name in step.highlight]
-        self.overlay.set_targets([t for t in targets if t is not None], keep_bright=[self.dock])
+        targets = [t for t in (w.lesson_targets.get(name) for name in step.highlight) if t is not None]
+        self.overlay.set_targets(targets, keep_bright=[self.dock])
+        self.reveal_targets()
         QTimer.singleShot(0, self, self.fit_dock)
+
+    def reveal_targets(self) -> None:
+        """Scroll each spotlit panel inside a scrolled column (the DRAM row) into view."""
+        for target in self.overlay.targets:
+            area = _scroll_area_of(target)
+            if area is not None:
+                area.ensureWidgetVisible(target, 0, 0)
 
     def highlighted(self) -> list[QWidget]:
         return list(self.overlay.targets)
@@ -486,6 +495,17 @@ class LessonController(QObject):
         want = min(want, int(w.height() * 0.4))
         if abs(self.dock.height() - want) > 4:
             w.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
+        QTimer.singleShot(0, self, self.reveal_targets)  # once the columns have their height: scroll again
+
+
+def _scroll_area_of(widget: QWidget) -> QScrollArea | None:
+    """The scroll area whose content holds ``widget`` (None: it is not inside one)."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea) and parent.widget() is not None and parent.widget().isAncestorOf(widget):
+            return parent
+        parent = parent.parentWidget()
+    return None
 
 
 def install(window) -> None:

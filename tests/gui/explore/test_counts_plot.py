@@ -8,7 +8,9 @@ never below it.
 from __future__ import annotations
 
 import numpy as np
+import pyqtgraph as pg
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from explorer.gui.explore.counts_plot import HEADROOM, READY_PERCENTILE
@@ -102,13 +104,16 @@ def test_zoomed_out_ready_and_issued_are_bin_averages_and_exact_when_zoomed_in(p
     assert np.array_equal(y, halvings(run.result.eligible, "mean")[counts.level])
     _x, issued = counts.curves["issued"].getOriginalDataset()
     assert np.all(issued <= y + 1e-4)  # the issued area never rises above the ready line
-    assert counts.getPlotItem().getAxis("right").labelText == "mean ready, issued"
+    right = counts.getPlotItem().getAxis("right")
+    assert counts.axis_labels()["right"][0] == "mean ready, issued"  # said when the axis is tall enough
+    assert right.labelText in counts.axis_labels()["right"]
+    assert right.label.boundingRect().width() <= counts.getPlotItem().getViewBox().height()  # never clipped
     assert f"average over {n:,} cycles" in counts.toolTip()
     counts.getPlotItem().setXRange(1000, 1300, padding=0)
     qtbot.waitUntil(lambda: counts.level == 0, timeout=2000)
     x, y = counts.curves["issued"].getOriginalDataset()
     assert np.array_equal(y, run.result.issued) and x[-1] == run.cycles
-    assert counts.getPlotItem().getAxis("right").labelText == "ready, issued"
+    assert counts.getPlotItem().getAxis("right").labelText in ("ready, issued", "ready")
 
 
 def test_selected_sm_counts_use_the_same_scales(page, qtbot):
@@ -133,3 +138,18 @@ def test_the_legend_names_every_curve_under_the_plot(page):
     assert names == ["launched", "resident", "ready (eligible)", "issued"]
     assert page.counts_panel.isAncestorOf(legend) and page.counts_panel.isAncestorOf(page.counts)
     assert page.window().lesson_targets["counts"] is page.counts_panel
+
+
+def test_ready_is_drawn_over_resident_and_the_plot_still_takes_clicks(page, qtbot):
+    """On an SM whose resident warps are all ready the two lines coincide: ready stays on top; the
+    ready view lets clicks through to the plot (a click asks for that cycle)."""
+    counts = page.counts
+    assert counts.ready_view.zValue() > counts.getPlotItem().zValue()
+    vb = counts.getPlotItem().getViewBox()
+    asked = []
+    counts.cycle_requested.connect(asked.append)
+    qtbot.wait(50)
+    scene_point = vb.mapViewToScene(pg.Point(4000, 100))
+    view_point = counts.mapFromScene(scene_point)
+    qtbot.mouseClick(counts.viewport(), Qt.MouseButton.LeftButton, pos=view_point)
+    assert asked and abs(asked[-1] - 4000) <= 2 * counts.cycles_per_pixel() + 1

@@ -43,7 +43,8 @@ SHOWN = {
     ("launched-resident-ready", 5): {"1,056": "scenario", "8,448": "now", "88": "dram"},
     ("what-limits-residency", 1): {"256": "occupancy", "32": "occupancy", "8": "occupancy", "64": "occupancy",
                                    "100": "occupancy"},
-    ("what-limits-residency", 2): {"64": "occupancy", "32": "occupancy", "4": "occupancy", "50": "occupancy"},
+    ("what-limits-residency", 2): {"64": "occupancy", "2,048": "occupancy", "32": "occupancy", "4": "occupancy",
+                                   "50": "occupancy"},
     ("what-limits-residency", 3): {"32": "occupancy", "64": "occupancy", "3": "occupancy", "228": "occupancy",
                                    "24": "occupancy", "37.5": "occupancy"},
     ("what-limits-residency", 4): {"768": "occupancy", "24": "occupancy", "48": "occupancy", "64": "occupancy",
@@ -77,8 +78,8 @@ CATALOG = "a catalog latency: the Memory tab's table shows it, the Explorer does
 OFF_SCREEN = {
     ("launched-resident-ready", 2): {"8": "the places per SM, 132 x 8 = 1,056 (the 8 is on screen as blocks per SM)"},
     ("launched-resident-ready", 3): {"565": CATALOG},
-    ("what-limits-residency", 2): {"2,048": "64 registers x 32 threads of a warp: arithmetic",
-                                   "16,384": "a scheduler's share of the register file: arithmetic",
+    ("what-limits-residency", 2): {"16,384": "a scheduler's share of the register file (the 16,384 on screen is "
+                                             "per block: the same number, another quantity)",
                                    "8": "warps per scheduler: 16,384 / 2,048"},
     ("what-limits-residency", 3): {"1": "the 1 KB reserved per block (in the calculator's tooltip)"},
     ("latency-hiding", 1): {"565": CATALOG},
