@@ -17,15 +17,7 @@ from explorer.gui.explore.counts_plot import HEADROOM, READY_PERCENTILE
 from explorer.gui.explore.run_data import halvings
 from explorer.gui.common import palette as oi
 from explorer.model.presets import load_preset
-from tests.gui.support import RUN_TIMEOUT, wait_run
-
-
-@pytest.fixture
-def page(window, qtbot):
-    window.resize(1600, 900)
-    p = window.explorer
-    wait_run(qtbot, p)
-    return p
+from tests.gui.support import RUN_TIMEOUT
 
 
 def show(page, qtbot, preset: str):

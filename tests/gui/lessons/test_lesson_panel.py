@@ -11,21 +11,13 @@ from explorer.gui.common import palette as oi
 from explorer.gui.lessons.panel import LessonController
 from explorer.lessons import load_lessons, parse_lesson
 from explorer.sim import simulate
-from tests.gui.support import RUN_TIMEOUT, wait_run
+from tests.gui.support import RUN_TIMEOUT
 
 LESSONS = load_lessons()
 
 
 def wait_ready(qtbot, lessons: LessonController, timeout: int = RUN_TIMEOUT) -> None:
     qtbot.waitUntil(lambda: lessons.ready, timeout=timeout)
-
-
-@pytest.fixture
-def win(window, qtbot):
-    window.resize(1600, 900)
-    wait_run(qtbot, window.explorer)
-    window.feature("lessons").set_language("en")
-    return window
 
 
 def test_lessons_menu_lists_the_eight_lessons_in_order(win):

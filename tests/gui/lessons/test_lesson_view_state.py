@@ -12,17 +12,9 @@ import pytest
 
 from explorer.gui.measure.cu_source import CudaSourceRow
 from tests.gpu.support import compiler_problem
-from tests.gui.support import RUN_TIMEOUT, show_page, wait_run
+from tests.gui.support import RUN_TIMEOUT, show_page
 
 needs_compiler = pytest.mark.skipif(bool(compiler_problem()), reason=f"needs a CUDA compiler: {compiler_problem()}")
-
-
-@pytest.fixture
-def win(window, qtbot):
-    window.resize(1600, 900)
-    wait_run(qtbot, window.explorer)
-    window.feature("lessons").set_language("en")
-    return window
 
 
 def ready(qtbot, ctl) -> None:

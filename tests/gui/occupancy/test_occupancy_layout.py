@@ -25,6 +25,13 @@ def open_window(qtbot, path, size=(1600, 900)):
     return w
 
 
+def on_calculator(qtbot, window):
+    """``window`` with its Occupancy tab in front and shown; the tab."""
+    window.tabs.setCurrentWidget(window.occupancy)
+    qtbot.waitUntil(lambda: window.occupancy.isVisible())
+    return window.occupancy
+
+
 def assert_laid_out(panel) -> None:
     """Both panes shown at a readable size: the inputs' pane holds its content's top rows, the graphs the rest."""
     top, graphs = panel.splitter.sizes()
@@ -62,9 +69,7 @@ def test_second_start_without_opening_the_tab_first(qtbot, tmp_path, light_theme
     assert saved is None or min(splitter_sizes(saved)) > 0, "a never laid-out splitter is not saved"
 
     second = open_window(qtbot, ini)
-    second.tabs.setCurrentWidget(second.occupancy)
-    qtbot.waitUntil(lambda: second.occupancy.isVisible())
-    assert_laid_out(second.occupancy)
+    assert_laid_out(on_calculator(qtbot, second))
     second.close()
 
 
@@ -75,26 +80,20 @@ def test_sizes_saved_by_an_older_version_that_collapse_the_tab_are_ignored(qtbot
         s.setValue("occupancy/splitter", blob(bad))
         s.sync()
         w = open_window(qtbot, ini)
-        w.tabs.setCurrentWidget(w.occupancy)
-        qtbot.waitUntil(lambda: w.occupancy.isVisible())
-        assert_laid_out(w.occupancy)
+        assert_laid_out(on_calculator(qtbot, w))
         w.close()
 
 
 def test_usable_saved_sizes_are_kept(qtbot, tmp_path, light_theme):
     ini = tmp_path / "settings.ini"
     first = open_window(qtbot, ini)
-    first.tabs.setCurrentWidget(first.occupancy)
-    qtbot.waitUntil(lambda: first.occupancy.isVisible())
-    total = sum(first.occupancy.splitter.sizes())
+    total = sum(on_calculator(qtbot, first).splitter.sizes())
     wanted = [total - 300, 300]
     first.occupancy.splitter.setSizes(wanted)
     wanted = first.occupancy.splitter.sizes()
     first.close()
     second = open_window(qtbot, ini)
-    second.tabs.setCurrentWidget(second.occupancy)
-    qtbot.waitUntil(lambda: second.occupancy.isVisible())
-    assert second.occupancy.splitter.sizes() == wanted
+    assert on_calculator(qtbot, second).splitter.sizes() == wanted
     second.close()
 
 
@@ -104,14 +103,10 @@ def test_after_a_language_switch_the_tab_is_laid_out(window, qtbot, english):
     wait_run(qtbot, window.explorer)
     new = switch_language(window, "ru")
     qtbot.addWidget(new)
-    new.tabs.setCurrentWidget(new.occupancy)
-    qtbot.waitUntil(lambda: new.occupancy.isVisible())
-    assert_laid_out(new.occupancy)
+    assert_laid_out(on_calculator(qtbot, new))
     back = switch_language(new, "en")
     qtbot.addWidget(back)
-    back.tabs.setCurrentWidget(back.occupancy)
-    qtbot.waitUntil(lambda: back.occupancy.isVisible())
-    assert_laid_out(back.occupancy)
+    assert_laid_out(on_calculator(qtbot, back))
 
 
 def test_splitter_state_reader_refuses_what_is_not_one():
