@@ -122,3 +122,28 @@ def test_splitter_state_reader_refuses_what_is_not_one():
 def test_pane_minimum_is_the_inputs_height(panel):
     lines = panel.fontMetrics().lineSpacing()
     assert pane_minimum(panel.splitter, 0) >= MIN_INPUT_LINES * lines
+
+
+def test_lesson_2_in_presentation_mode_lays_the_tab_out(qtbot, tmp_path, light_theme):
+    """The tab first shown by a lesson step in presentation mode (fonts scaled), after a run that saved the
+    never-laid-out (-1, -1), is laid out on every calculator step, not a strip."""
+    ini = tmp_path / "settings.ini"
+    s = QSettings(str(ini), QSettings.Format.IniFormat)
+    s.setValue("occupancy/splitter", blob([-1, -1]))
+    s.sync()
+    window = open_window(qtbot, ini)
+    wait_run(qtbot, window.explorer)
+    presentation = window.feature("presentation")
+    presentation.set_presenting(True)
+    try:
+        lessons = window.feature("lessons")
+        lessons.start("what-limits-residency")
+        qtbot.waitUntil(lambda: lessons.ready, timeout=60_000)
+        assert window.tabs.currentWidget() is window.occupancy
+        for k in range(5):  # the calculator's steps
+            lessons.go(k)
+            qtbot.waitUntil(lambda: lessons.ready and window.occupancy.isVisible(), timeout=60_000)
+            assert_laid_out(window.occupancy)
+    finally:
+        presentation.set_presenting(False)
+        window.close()
