@@ -5,6 +5,13 @@ change fields of the current one (dotted keys, as ``--set`` takes them), switch
 the view, move to a cycle, select an SM, name the panels to highlight, and carries
 2-5 sentences of narration in every shipped language. The GUI's lesson panel plays
 them; ``warp-explorer render --lesson NAME --step K`` draws a step for a slide.
+
+A step also sets the view state its narration talks about, so what the screen
+shows never depends on what the user had on before: ``counts = "gpu"`` (the
+default: the counts plot shows the whole GPU, "launched" included) or ``"sm"``
+(the selected SM's counts). The rest follows from the step's scenario (the
+occupancy calculator's inputs, the scenario panel) and from the lesson itself
+(the default layout while it plays, everything given back when it ends).
 """
 
 from __future__ import annotations
@@ -23,8 +30,9 @@ from explorer.paths import resource
 LANGUAGES = ("en", "ru")
 VIEWS = ("explorer", "occupancy", "gemm", "memory")
 # Panels a step can point at; the GUI maps each to a widget.
-TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "legend", "occupancy", "occupancy_graphs",
+TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "legend", "occupancy", "occupancy_graphs",
            "gemm", "roofline", "pipeline", "memory")
+COUNTS = ("gpu", "sm")  # the counts plot: the whole GPU, or the selected SM
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 
 
@@ -38,6 +46,7 @@ class Step:
     select_sm: int | None = None
     highlight: tuple[str, ...] = ()
     gemm: dict = field(default_factory=dict)  # inputs for the GEMM view (m, n, k, dtype, tile)
+    counts: str = "gpu"  # the counts plot: "gpu" (whole GPU, with "launched") or "sm" (the selected SM)
 
     def text(self, lang: str) -> str:
         return self.narration.get(lang) or self.narration["en"]
@@ -94,8 +103,8 @@ def _texts(value, where: str) -> dict:
 def _parse_step(data, where: str) -> Step:
     if not isinstance(data, dict):
         raise InputError(where, "expected a table")
-    reject_unknown_keys(data, {"narration", "scenario", "set", "view", "cycle", "select_sm", "highlight", "gemm"},
-                        where)
+    reject_unknown_keys(data, {"narration", "scenario", "set", "view", "cycle", "select_sm", "highlight", "gemm",
+                               "counts"}, where)
     view = data.get("view", "explorer")
     if view not in VIEWS:
         raise InputError(f"{where}.view", f"{shown(view)}; choose one of {', '.join(VIEWS)}")
@@ -124,6 +133,9 @@ def _parse_step(data, where: str) -> Step:
     gemm = data.get("gemm", {})
     if not isinstance(gemm, dict):
         raise InputError(f"{where}.gemm", "expected a table (m, n, k, dtype, tile)")
+    counts = data.get("counts", "gpu")
+    if counts not in COUNTS:
+        raise InputError(f"{where}.counts", f"{shown(counts)}; choose one of {', '.join(COUNTS)}")
     return Step(
         narration=_texts(data.get("narration"), f"{where}.narration"),
         scenario=scenario,
@@ -133,6 +145,7 @@ def _parse_step(data, where: str) -> Step:
         select_sm=sm,
         highlight=tuple(highlight),
         gemm=dict(gemm),
+        counts=counts,
     )
 
 

@@ -60,3 +60,30 @@ def test_bad_lessons_are_refused_with_the_field():
                                                       "set": {"launch.registers_per_thread": -3}}]}, "x")
     with pytest.raises(InputError, match="unknown lesson"):
         get_lesson("nope")
+
+
+def test_a_step_names_the_counts_view_it_talks_about():
+    good_text = {"en": "One. Two.", "ru": "Раз. Два."}
+
+    def step(**extra):
+        return parse_lesson({"title": good_text, "steps": [{"scenario": "example-240x256", "narration": good_text,
+                                                            **extra}]}, "x").steps[0]
+
+    assert step().counts == "gpu"  # the default: the whole GPU, the 'launched' curve included
+    assert step(counts="sm").counts == "sm"
+    for bad in ("SM", "all", 1, ["gpu"]):
+        with pytest.raises(InputError, match=r"steps\[0\]\.counts"):
+            step(counts=bad)
+    assert step(highlight=["dram"]).highlight == ("dram",)  # the DRAM row of the metrics
+
+
+def test_steps_that_say_hbm_is_near_its_limit_point_at_the_dram_row():
+    """Issue 14 item 9: the narration's 'HBM near its limit' has a number on screen, highlighted."""
+    for lesson in load_lessons():
+        for i, step in enumerate(lesson.steps):
+            text = step.text("en")
+            if step.view == "explorer" and ("of its peak" in text or "near its limit" in text):
+                assert "dram" in step.highlight, (lesson.name, i + 1)
+    steps = {(l.name, i + 1): s for l in load_lessons() for i, s in enumerate(l.steps)}
+    for key in (("launched-resident-ready", 5), ("latency-hiding", 3), ("occupancy-vs-utilization", 3)):
+        assert "dram" in steps[key].highlight and "DRAM row" in steps[key].text("en"), key

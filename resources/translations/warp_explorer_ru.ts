@@ -4,14 +4,14 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="+422"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+423"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The Explorer tab</source>
-        <translation>Вкладка «Обозреватель»</translation>
+        <translation>Вкладка Explorer</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -93,11 +93,6 @@
         <translation>Столбцов Q, K и V на одну голову.</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Head si&amp;ze d:</source>
-        <translation>&amp;Размер головы d:</translation>
-    </message>
-    <message>
         <location line="+20"/>
         <source>Data type:</source>
         <translation>Тип данных:</translation>
@@ -158,7 +153,12 @@
         <translation>Время:</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-64"/>
+        <source>Head si&amp;ze d:</source>
+        <translation>&amp;Размер головы d:</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Bytes through L2 (exact)</source>
         <translation>Байты через L2 (точно)</translation>
     </message>
@@ -735,7 +735,7 @@
 <context>
     <name>CoreErrors</name>
     <message>
-        <location filename="../../explorer/gui/common/error_texts.py" line="+33"/>
+        <location filename="../../explorer/gui/common/error_texts.py" line="+34"/>
         <source>&apos;{value}&apos; is not an integer</source>
         <translation>«{value}» — не целое число</translation>
     </message>
@@ -773,6 +773,11 @@
         <location line="+1"/>
         <source>{value} is outside the range 0 to 1</source>
         <translation>{value} вне диапазона от 0 до 1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&apos;{value}&apos; is not a percentage (a number from 0 to 100)</source>
+        <translation>&apos;{value}&apos; — не процент (нужно число от 0 до 100)</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1111,7 +1116,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+61"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+116"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -1131,7 +1136,38 @@
         <translation>выдано</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+13"/>
+        <source>mean ready, issued</source>
+        <translation>готово, выдано (среднее)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+2"/>
+        <source>ready, issued</source>
+        <translation>готово, выдано</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>warps</source>
+        <translation>варпы</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ready</source>
+        <translation>готово</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>{title} · ready peaks at {peak}, above the scale</source>
+        <translation>{title} · пик готовых — {peak}, выше шкалы</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Zoomed out, each step of the ready and issued curves is their average over {n} cycles; zoom in (mouse wheel) for single cycles.</source>
+        <translation>При отдалении каждая ступенька кривых «готово» и «выдано» — их среднее за {n} тактов; приблизьте (колесо мыши), чтобы увидеть отдельные такты.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Warps per cycle ({sms} SMs)</source>
         <translation>Варпы по тактам ({sms} SM)</translation>
     </message>
@@ -1151,17 +1187,17 @@
         <translation>Варпы по тактам на SM {sm}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-95"/>
+        <source>launched, resident</source>
+        <translation>запущено, размещено</translation>
+    </message>
+    <message>
+        <location line="+96"/>
         <source>SM {sm}</source>
         <translation>SM {sm}</translation>
     </message>
     <message>
-        <location line="+25"/>
-        <source>warps</source>
-        <translation>варпы</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+38"/>
         <source>cycle</source>
         <translation>такт</translation>
     </message>
@@ -1169,7 +1205,7 @@
 <context>
     <name>CudaSourceRow</name>
     <message>
-        <location filename="../../explorer/gui/measure/cu_source.py" line="+65"/>
+        <location filename="../../explorer/gui/measure/cu_source.py" line="+67"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -1189,7 +1225,7 @@
         <translation>или введите числа ниже</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <source>Open a CUDA source</source>
         <translation>Открыть исходный файл CUDA</translation>
     </message>
@@ -1259,7 +1295,12 @@
         <translation>Его __launch_bounds__ допускают не больше {m} потоков на блок.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+21"/>
+        <source>The fields no longer hold {kernel}&apos;s numbers; choose the kernel again to use them.</source>
+        <translation>В полях уже не числа ядра {kernel}; выберите ядро снова, чтобы их подставить.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>no CUDA compiler: {m}</source>
         <translation>нет компилятора CUDA: {m}</translation>
     </message>
@@ -1267,7 +1308,7 @@
 <context>
     <name>CurveLegend</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+15"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+16"/>
         <source>Warps of the grid not finished yet: resident plus still waiting for a place.</source>
         <translation>Ещё не завершённые варпы сетки: размещённые плюс ожидающие места.</translation>
     </message>
@@ -1290,7 +1331,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+86"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+94"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1335,7 +1376,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+223"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+226"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1345,7 +1386,27 @@
         <translation>Симуляция завершилась с ошибкой (это баг): {msg}</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+67"/>
+        <source>The SMs this run did not keep could not be filled in: {msg}</source>
+        <translation>Не удалось дополнить SM, которые этот запуск не сохранил: {msg}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>SMs {first}–{last}</source>
+        <translation>SM {first}–{last}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} SMs</source>
+        <translation>SM: {n}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{which}: this long run did not keep their states; filling them in… {pct:.0f}%</source>
+        <translation>{which}: этот долгий запуск не сохранил их состояния; дополняем… {pct:.0f}%</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · outline = block · bar = resident warps</source>
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
     </message>
@@ -1360,7 +1421,7 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+42"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -1380,12 +1441,24 @@
         <translation>Симуляция отклонена: показан последний удачный прогон</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Filling in SMs… {pct:.0f}%</source>
+        <translation>Дополняем SM… {pct:.0f}%</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Simulating…</source>
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+3"/>
+        <source>Simulating… {pct:.0f}%
+This is the previous run until the new one is done.</source>
+        <translation>Симуляция… {pct:.0f}%
+Пока показан предыдущий запуск.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Simulating {name}…</source>
         <translation>Симуляция {name}…</translation>
     </message>
@@ -1403,7 +1476,7 @@
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="-439"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-440"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -1425,7 +1498,7 @@
     <message>
         <location line="+2"/>
         <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
-        <translation>Диапазон тактов обозревателя в виде анимированного GIF или MP4.</translation>
+        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1464,6 +1537,11 @@
     </message>
     <message>
         <location line="+0"/>
+        <source>DRAM bandwidth</source>
+        <translation>Полоса пропускания DRAM</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Scenario panel</source>
         <translation>Панель сценария</translation>
     </message>
@@ -1485,7 +1563,7 @@
     <message>
         <location line="+0"/>
         <source>Roofline</source>
-        <translation>Модель «крыши» (roofline)</translation>
+        <translation>Roofline</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -1510,7 +1588,7 @@
     <message>
         <location line="+5"/>
         <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
-        <translation>анимация показывает обозреватель: выберите окно, обозреватель или одну из его панелей</translation>
+        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -1520,7 +1598,7 @@
     <message>
         <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
-        <translation>Анимировать пока нечего: дождитесь, пока обозреватель покажет симуляцию.</translation>
+        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -1558,7 +1636,7 @@
     <message>
         <location line="+1"/>
         <source>&amp;Memory</source>
-        <translation>Па&amp;мять</translation>
+        <translation>&amp;Память</translation>
     </message>
 </context>
 <context>
@@ -1933,11 +2011,6 @@
         <translation>На CTA:</translation>
     </message>
     <message>
-        <location line="+0"/>
-        <source>Path:</source>
-        <translation>Путь:</translation>
-    </message>
-    <message>
         <location line="+1"/>
         <source>Resources:</source>
         <translation>Ресурсы:</translation>
@@ -1975,7 +2048,7 @@
     <message>
         <location line="+56"/>
         <source>Roofline</source>
-        <translation>Модель «крыши» (roofline)</translation>
+        <translation>Roofline</translation>
     </message>
     <message>
         <location line="+46"/>
@@ -1988,42 +2061,17 @@
         <translation>Неверный ввод ({n}): показан последний корректный GEMM.</translation>
     </message>
     <message>
-        <location line="+38"/>
-        <source>&lt;b&gt;{path}&lt;/b&gt; · {instr}</source>
-        <translation>&lt;b&gt;{path}&lt;/b&gt; · {instr}</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>{tn} × {tm} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per SM) walk them</source>
-        <translation>{tn} × {tm} = {tiles} плиток {bm}×{bn}; их обходят {ctas} постоянных CTA (по одному на SM)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+46"/>
         <source>{tn} × {tm} = {tiles} CTAs, one per {bm}×{bn} tile of C</source>
         <translation>{tn} × {tm} = {tiles} CTA, по одному на плитку C {bm}×{bn}</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{warps} warps: {pw} producer + {cw} consumer ({g} warpgroups, {sched}) · {stages} stages · {k} K-steps of {bk}</source>
-        <translation>варпов: {warps} — производитель {pw} + потребители {cw} ({g} варп-группы, {sched}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>{warps} warps: TMA, MMA and epilogue warps · {stages} stages · {k} K-steps of {bk}</source>
-        <translation>варпов: {warps} — варпы TMA, MMA и эпилога · стадий: {stages} · шагов по K: {k} по {bk}</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+12"/>
         <source>{warps} warps ({wm}×{wn} each) · {stages} stage(s) · {k} K-steps of {bk}</source>
         <translation>варпов: {warps} (по {wm}×{wn}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>{regs} registers per thread at launch (setmaxnreg: {c} per consumer, {p} per producer) · {smem} KiB shared memory per CTA</source>
-        <translation>{regs} регистров на поток при запуске (setmaxnreg: {c} потребителю, {p} производителю) · {smem} КиБ разделяемой памяти на CTA</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+10"/>
         <source>{regs} registers per thread · {smem} KiB shared memory per CTA</source>
         <translation>регистров на поток: {regs} · разделяемой памяти на CTA: {smem} КиБ</translation>
     </message>
@@ -2133,12 +2181,42 @@
         <translation>{flops} (2·M·N·K)</translation>
     </message>
     <message>
-        <location line="-186"/>
+        <location line="-203"/>
+        <source>Path:</source>
+        <translation>Путь:</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Simulate in the E&amp;xplorer</source>
         <translation>Симулировать в обо&amp;зревателе</translation>
     </message>
     <message>
-        <location line="+187"/>
+        <location line="+147"/>
+        <source>&lt;b&gt;{path}&lt;/b&gt; · {instr}</source>
+        <translation>&lt;b&gt;{path}&lt;/b&gt; · {instr}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{tn} × {tm} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per SM) walk them</source>
+        <translation>{tn} × {tm} = {tiles} плиток {bm}×{bn}; их обходят {ctas} постоянных CTA (по одному на SM)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{warps} warps: {pw} producer + {cw} consumer ({g} warpgroups, {sched}) · {stages} stages · {k} K-steps of {bk}</source>
+        <translation>варпов: {warps} — производитель {pw} + потребители {cw} ({g} варп-группы, {sched}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{warps} warps: TMA, MMA and epilogue warps · {stages} stages · {k} K-steps of {bk}</source>
+        <translation>варпов: {warps} — варпы TMA, MMA и эпилога · стадий: {stages} · шагов по K: {k} по {bk}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{regs} registers per thread at launch (setmaxnreg: {c} per consumer, {p} per producer) · {smem} KiB shared memory per CTA</source>
+        <translation>{regs} регистров на поток при запуске (setmaxnreg: {c} потребителю, {p} производителю) · {smem} КиБ разделяемой памяти на CTA</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>{t} → {tf} of {peak} (+ about {launch} launch)</source>
         <translation>{t} → {tf} из {peak} (+ около {launch} на запуск)</translation>
     </message>
@@ -2279,7 +2357,7 @@
     <message>
         <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
-        <translation>Измерить сценарий обозревателя на {gpu}.</translation>
+        <translation>Измерить сценарий Explorer на {gpu}.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2528,7 +2606,7 @@
     <message>
         <location line="+0"/>
         <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
-        <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -2698,7 +2776,7 @@
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+229"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+238"/>
         <location line="+70"/>
         <source>Lesson</source>
         <translation>Урок</translation>
@@ -2734,12 +2812,12 @@
         <translation>Урок: {title}</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+105"/>
         <source>This step&apos;s scenario is not valid: {msg}</source>
         <translation>Сценарий этого шага некорректен: {msg}</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>(This step belongs to a view this version does not have; the narration still applies.)</source>
         <translation>(Этот шаг относится к виду, которого нет в этой версии; пояснение всё равно в силе.)</translation>
     </message>
@@ -2747,7 +2825,7 @@
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-368"/>
+        <location line="-401"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -2915,10 +2993,10 @@
     <message>
         <location line="+18"/>
         <source>&amp;Explorer</source>
-        <translation>&amp;Обозреватель</translation>
+        <translation>&amp;Explorer</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Occupancy calculator</source>
         <translation>&amp;Калькулятор заполняемости</translation>
     </message>
@@ -3059,7 +3137,7 @@
     <message>
         <location line="+1"/>
         <source>Simulate in the Explorer</source>
-        <translation>«Симулировать в обозревателе»</translation>
+        <translation>«Симулировать в Explorer»</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -3463,17 +3541,17 @@
     <message>
         <location line="+2"/>
         <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
-        <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
+        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
     </message>
     <message>
         <location line="+50"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
-        <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
+        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3527,7 +3605,7 @@
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+49"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+53"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -3794,7 +3872,7 @@
     <message>
         <location line="+1"/>
         <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
-        <translation>Доля {carveout}% под разделяемую память оставляет {kb} КБ; при 100% будет: {better}.</translation>
+        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3857,7 +3935,7 @@
     <message>
         <location line="+12"/>
         <source>&amp;Threads per block:</source>
-        <translation>По&amp;токов на блок:</translation>
+        <translation>&amp;Потоков на блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3877,7 +3955,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Static shared memory (bytes):</source>
-        <translation>Ст&amp;атич. разделяемая память (Б):</translation>
+        <translation>&amp;Статич. разделяемая память (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3902,7 +3980,7 @@
     <message>
         <location line="+3"/>
         <source>&amp;Carveout (%):</source>
-        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
+        <translation>C&amp;arveout (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3927,12 +4005,12 @@ Compute capability {cc} · {sms} SMs · {warps} warps per SM</source>
 Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>{full} · CC {cc} · {sms} SMs</source>
         <translation>{full} · CC {cc} · {sms} SM</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -3940,12 +4018,12 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
 <context>
     <name>OccupancyPanel</name>
     <message>
-        <location filename="../../explorer/gui/occupancy/panel.py" line="+74"/>
+        <location filename="../../explorer/gui/occupancy/panel.py" line="+78"/>
         <source>Invalid inputs: {count}. Showing the last valid result.</source>
         <translation>Неверных полей: {count}. Показан последний корректный результат.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>{gpu}: occupancy {occ}, warps per SM {warps}/{max}, blocks per SM {blocks}; limited by {limiters}</source>
         <translation>{gpu}: заполняемость {occ}, варпов на SM {warps}/{max}, блоков на SM {blocks}; ограничение: {limiters}</translation>
     </message>
@@ -4594,7 +4672,7 @@ Active blocks per SM: {blocks}</source>
         <translation>Весь прогон</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>Theoretical occupancy</source>
         <translation>Теоретическая заполняемость</translation>
     </message>
@@ -4634,18 +4712,72 @@ Active blocks per SM: {blocks}</source>
         <translation>Выданные инструкции ÷ (такты × SM × планировщики): какая часть возможностей GPU по выдаче инструкций действительно работала.</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+2"/>
+        <source>DRAM (HBM) bandwidth</source>
+        <translation>Полоса DRAM (HBM)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes the run moved to and from device memory ÷ its duration, against the GPU&apos;s peak memory bandwidth.</source>
+        <translation>Байты, переданные запуском в память устройства и из неё, ÷ его длительность — в сравнении с пиковой пропускной способностью памяти GPU.</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Warp states over the run (Nsight-style breakdown):</source>
         <translation>Состояния варпов за прогон (разбивка как в Nsight):</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+43"/>
+        <location line="+80"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-65"/>
+        <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
+        <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>{bw} GB/s of the peak {peak} GB/s; the simulator&apos;s memory system sustains at most {sustained} GB/s (what a streaming kernel reaches).</source>
+        <translation>{bw} ГБ/с из пиковых {peak} ГБ/с; память в симуляторе выдерживает не больше {sustained} ГБ/с (столько достигает потоковое ядро).</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>{bw} of {peak} {unit} peak</source>
+        <translation>{bw} из {peak} {unit} (пик)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: {mma} of the warp-instructions are Tensor Core MMAs, and each keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: {mma} инструкций варпов — MMA на тензорных ядрах, и каждая занимает конвейер тензорных ядер своего планировщика: тактов на одну MMA — {n}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in {used} of their slots. Issuing instructions is the limit, not waiting.</source>
+        <translation>«Загрузка» GPU — {util}, и здесь его планировщики тоже заняты: они выдавали инструкции в {used} слотов. Ограничивает выдача инструкций, а не ожидание.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and HBM moves {share} of its peak bandwidth.</source>
+        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а HBM выдаёт {share} своей пиковой пропускной способности.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: utilization only says a kernel was running.</source>
+        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
+    </message>
+    <message>
+        <location line="-37"/>
+        <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
+IPC: {ipc} instructions per active SM per cycle (max {sp})
+Ready warps per scheduler: {elig} on average</source>
+        <translation>Волны: {waves} (блоков {blocks}; одновременно помещается {per_wave})
+IPC (инструкций за такт на активный SM): {ipc} (макс. {sp})
+Готовых варпов на планировщик: в среднем {elig}</translation>
+    </message>
+    <message>
+        <location line="-26"/>
         <source>Limiter: {limit} — {blocks} ({warps}) per SM of {max}.</source>
         <translation>Ограничитель: {limit} — {blocks} ({warps} из {max}) на SM.</translation>
     </message>
@@ -4660,31 +4792,17 @@ Active blocks per SM: {blocks}</source>
         <translation>варп|варпа|варпов</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
-        <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: utilization only says a kernel was running.</source>
-        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
-IPC: {ipc} instructions per active SM per cycle (max {sp})
-Ready warps per scheduler: {elig} on average</source>
-        <translation>Волны: {waves} (блоков {blocks}; одновременно помещается {per_wave})
-IPC (инструкций за такт на активный SM): {ipc} (макс. {sp})
-Готовых варпов на планировщик: в среднем {elig}</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+32"/>
         <source>warp-cycles</source>
         <translation>варпо-тактов</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+32"/>
+        <source>Most warp-cycles are “{state}” ({share}).</source>
+        <translation>Больше всего варпо-тактов — «{state}» ({share}).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Numbers of the last good simulation: fix the marked input.</source>
         <translation>Числа последней удачной симуляции: исправьте отмеченное поле.</translation>
     </message>
@@ -4742,7 +4860,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
-        <translation>Сохранить сценарий обозревателя в его файл (TOML).</translation>
+        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4752,7 +4870,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
-        <translation>Сохранить сценарий обозревателя в новый файл TOML.</translation>
+        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -4911,7 +5029,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>&amp;Carveout (%):</source>
-        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
+        <translation>C&amp;arveout (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4921,7 +5039,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>B&amp;arriers / block:</source>
-        <translation>Б&amp;арьеров / блок:</translation>
+        <translation>Барьер&amp;ов / блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4979,7 +5097,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+38"/>
+        <source>{name} (not a shipped scenario)</source>
+        <translation>{name} (не из готовых сценариев)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>(a scenario of its own)</source>
+        <translation>(собственный сценарий)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>enter a value</source>
         <translation>введите значение</translation>
     </message>
@@ -4992,7 +5120,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SmGridView</name>
     <message>
-        <location filename="../../explorer/gui/explore/sm_grid.py" line="+192"/>
+        <location filename="../../explorer/gui/explore/sm_grid.py" line="+199"/>
         <source>SM grid</source>
         <translation>Сетка SM</translation>
     </message>
@@ -5007,19 +5135,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+71"/>
         <location line="+103"/>
+        <location line="+117"/>
         <location line="+14"/>
         <source>SM {n}</source>
         <translation>SM {n}</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-101"/>
         <source>Too small to draw every SM: enlarge the window.</source>
         <translation>Слишком мало места, чтобы нарисовать все SM: увеличьте окно.</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+116"/>
         <source>the SM numbers</source>
         <translation>номера SM</translation>
     </message>
@@ -5044,7 +5172,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Слот {slot} · планировщик {sp}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>&lt;i&gt;This long run&apos;s states of SM {sm} were re-simulated after it and are shown every {n} cycles.&lt;/i&gt;</source>
+        <translation>&lt;i&gt;Состояния SM {sm} в этом долгом запуске пересчитаны после него и показаны выборочно (шаг в тактах: {n}).&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&lt;i&gt;Click to show this SM in the timeline.&lt;/i&gt;</source>
         <translation>&lt;i&gt;Щёлкните, чтобы показать этот SM на временной диаграмме.&lt;/i&gt;</translation>
     </message>
@@ -5351,7 +5484,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+128"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+134"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -5402,7 +5535,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>такт</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}</source>
         <translation>SM {sm} · слот {slot} (планировщик {sp}) · такт {cycle}</translation>
     </message>
@@ -5625,7 +5758,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
-        <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
+        <translation>Завершён, дописывает сохранения (drain)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5685,7 +5818,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>drain</source>
-        <translation>сброс</translation>
+        <translation>drain</translation>
     </message>
     <message>
         <location line="+1"/>

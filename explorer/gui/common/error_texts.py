@@ -17,6 +17,7 @@ import re
 from PySide6.QtCore import QCoreApplication
 
 _NUM = r"-?\d+"
+_DECIMAL = r"-?\d+(?:\.\d+)?"  # a percentage field's value (87.5)
 _QUOTED = r"(?P<q>['\"])(?P<value>.*)(?P=q)"
 
 
@@ -31,12 +32,12 @@ def _patterns() -> list[tuple[str, str]]:
     return [
         # explorer.model.errors.require_int and the scenario's dimensions
         (_QUOTED + r" is not an integer", translate("CoreErrors", "'{value}' is not an integer")),
-        (rf"(?P<value>{_NUM}) is below the minimum of (?P<limit>{_NUM})",
+        (rf"(?P<value>{_DECIMAL}) is below the minimum of (?P<limit>{_NUM})",
          translate("CoreErrors", "{value} is below the minimum of {limit}")),
         (rf"(?P<value>{_NUM}) is above the maximum of (?P<limit>{_NUM}) \(limiter: warps; a block holds at most "
          rf"(?P<max>\d+) threads\)",
          translate("CoreErrors", "{value} is above the maximum of {limit} (limiter: warps; a block holds at most {max} threads)")),
-        (rf"(?P<value>{_NUM}) is above the maximum of (?P<limit>{_NUM})",
+        (rf"(?P<value>{_DECIMAL}) is above the maximum of (?P<limit>{_NUM})",
          translate("CoreErrors", "{value} is above the maximum of {limit}")),
         (_QUOTED + r" is not a dimension; write N or \[x, y, z\]",
          translate("CoreErrors", "'{value}' is not a dimension; write N or [x, y, z]")),
@@ -44,6 +45,9 @@ def _patterns() -> list[tuple[str, str]]:
          translate("CoreErrors", "'{value}' is not a size; write N or x, y, z (e.g. 16, 16)")),
         (_QUOTED + r" is not a number between 0 and 1", translate("CoreErrors", "'{value}' is not a number between 0 and 1")),
         (r"(?P<value>\S+) is outside the range 0 to 1", translate("CoreErrors", "{value} is outside the range 0 to 1")),
+        # explorer.gui.explore.scenario_fields.parse_percent: the L2 hit rate field, a percentage
+        (_QUOTED + r" is not a percentage \(a number from 0 to 100\)",
+         translate("CoreErrors", "'{value}' is not a percentage (a number from 0 to 100)")),
         # explorer.occupancy.calc.why_no_block_fits: what forbids a single block
         (r"(?P<threads>\d+) threads per block is above the limit of (?P<limit>\d+) \(limiter: warps\)",
          translate("CoreErrors", "{threads} threads per block is above the limit of {limit} (limiter: warps)")),

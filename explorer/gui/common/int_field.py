@@ -8,6 +8,8 @@ Page Up/Down for ten steps) change the number, so it stays keyboard-friendly.
 
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
+
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QSizePolicy, QStyle, QStyleOptionFrame, QVBoxLayout, QWidget
@@ -18,8 +20,9 @@ from explorer.gui.common.widgets import error_label
 
 
 class _StepEdit(QLineEdit):
-    """A line edit whose arrow keys step an integer value, never narrower than its text or placeholder
-    ("4096" never shows as "409", in any language or presentation scale)."""
+    """A line edit whose arrow keys step its number (an integer, or a decimal such as 87.5), never
+    narrower than its text or placeholder ("4096" never shows as "409", in any language or presentation
+    scale)."""
 
     def __init__(self, step: int, parent: QWidget | None = None):
         super().__init__(parent)
@@ -50,10 +53,16 @@ class _StepEdit(QLineEdit):
         if steps is None:
             super().keyPressEvent(event)
             return
+        text = self.text().strip()
         try:
-            value = int(self.text().strip())
+            value = int(text)
         except ValueError:
-            return  # nothing sensible to step from; the error message already says why
+            try:  # a field that takes decimals (a percentage): step it, keeping its decimals
+                value = Decimal(text.replace(",", "."))
+            except InvalidOperation:
+                return  # nothing sensible to step from; the error message already says why
+            if not value.is_finite():
+                return
         self.setText(str(value + steps * self.step))
         event.accept()
 

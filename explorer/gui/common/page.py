@@ -10,9 +10,16 @@ hooks below, so none of them reaches into a page's widgets:
   plain values (with ``live=False``: what the settings keep between runs) plus, with
   ``live=True``, objects a rebuilt window takes over (a run, a measurement);
 * first sizes: the splitters named by ``splitters()`` get ``first_sizes()`` when the
-  page is first shown, unless saved sizes were restored;
+  page is first shown, unless usable saved sizes were restored (:func:`usable_sizes`:
+  a splitter that was never laid out saves -1 per pane, and a pane squeezed below
+  its minimum is collapsed; such sizes are ignored and the default layout is used);
+* ``view_state()`` / ``restore_view_state(state)``: what a lesson changes on the page
+  and gives back when it ends (by default the page's plain state; the Explorer leaves
+  its scenario out: a lesson keeps the scenario it reached);
 * ``show_lesson_step(step, scenario)``: a lesson step on this page's view, with the
   step's scenario (default: the step's ``gemm`` table to :meth:`apply_lesson_gemm`);
+  ``follow_lesson(step, scenario)``: every step, on every page, so no tab shows
+  something the lesson contradicts (the calculator takes the step's launch);
 * ``presentation_hidden_widgets()``: the controls presentation mode hides, and
   ``presentation_changed(on)``: presenting starts or stops (a column that must then
   fit without scrolling);
@@ -21,11 +28,26 @@ hooks below, so none of them reaches into a page's widgets:
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QWidget
 
-from explorer.gui.common.settings import as_bytes
+from explorer.gui.common.settings import as_bytes, splitter_sizes
 from explorer.gui.common.theme import LIGHT, Theme
+
+
+def pane_minimum(splitter: QSplitter, index: int) -> int:
+    """The smallest size pane ``index`` can be shown at, along the splitter (at least 1 px)."""
+    w = splitter.widget(index)
+    horizontal = splitter.orientation() == Qt.Orientation.Horizontal
+    hint, own = w.minimumSizeHint(), w.minimumSize()
+    return max(1, own.width() if horizontal else own.height(),
+               (hint.width() if horizontal else hint.height()) if hint.isValid() else 0)
+
+
+def usable_sizes(splitter: QSplitter, sizes: list[int] | None) -> bool:
+    """Whether ``sizes`` give every pane of ``splitter`` at least its minimum (not collapsed, not -1)."""
+    return (sizes is not None and len(sizes) == splitter.count()
+            and all(size >= pane_minimum(splitter, i) for i, size in enumerate(sizes)))
 
 
 class Page(QWidget):
@@ -68,24 +90,56 @@ class Page(QWidget):
             self._sized = True
             self.first_sizes()
 
+    def default_layout(self) -> None:
+        """The splitters' first sizes now (a lesson's layout), or at the first show if not shown yet."""
+        if self.isVisible():
+            self._sized = True
+            self.first_sizes()
+        else:
+            self._sized = False
+
     # -- state ----------------------------------------------------------------------
+    def splitter_state(self) -> dict:
+        """The splitters' sizes under their keys (only usable ones: a splitter never laid out is left out)."""
+        out = {}
+        for key, s in self.splitters().items():
+            blob = s.saveState()
+            if usable_sizes(s, splitter_sizes(blob)):
+                out[key] = blob
+        return out
+
+    def restore_splitters(self, state: dict) -> None:
+        """Saved splitter sizes (then the page keeps them instead of its first sizes), when every one is usable."""
+        splitters = self.splitters()
+        blobs = {key: as_bytes(state.get(key)) for key in splitters}
+        if not splitters or not all(usable_sizes(s, splitter_sizes(blobs[key])) for key, s in splitters.items()):
+            return  # all or nothing: first_sizes() lays out every splitter together
+        for key, s in splitters.items():
+            s.restoreState(blobs[key])
+        self._sized = True
+
     def capture_state(self, live: bool = False) -> dict:
-        """The splitters' sizes under their keys; subclasses add their own entries."""
-        return {key: s.saveState() for key, s in self.splitters().items()}
+        """The splitters' sizes; subclasses add their own entries."""
+        return self.splitter_state()
 
     def restore_state(self, state: dict) -> None:
-        """Saved splitter sizes (then the page keeps them instead of its first sizes)."""
-        restored = False
-        for key, s in self.splitters().items():
-            blob = as_bytes(state.get(key))
-            if blob is not None and s.restoreState(blob):
-                restored = True
-        if restored:
-            self._sized = True
+        """What :meth:`capture_state` gave; here, the splitters."""
+        self.restore_splitters(state)
+
+    def view_state(self) -> dict:
+        """What a lesson may change here, to give back when it ends (default: the plain state)."""
+        return self.capture_state(live=False)
+
+    def restore_view_state(self, state: dict) -> None:
+        """Give back :meth:`view_state`'s dict (the lesson ended)."""
+        self.restore_state(state)
 
     # -- lessons, presentation, closing -----------------------------------------------
     def show_lesson_step(self, step, scenario=None) -> None:
         self.apply_lesson_gemm(dict(getattr(step, "gemm", {}) or {}))
+
+    def follow_lesson(self, step, scenario=None) -> None:
+        """Every step of a lesson, on every page (not only the step's view): show what agrees with the step."""
 
     def apply_lesson_gemm(self, inputs: dict) -> None:
         """A lesson step's input table (``gemm = {...}`` in the lesson file) for this page; {}: no change."""

@@ -13,7 +13,7 @@ numbers and booleans into strings; a hand edit can put anything anywhere), so th
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
+from PySide6.QtCore import QByteArray, QCoreApplication, QDataStream, QIODevice, QSettings
 
 ORGANIZATION = "WarpExplorer"
 ORGANIZATION_DOMAIN = "warp-explorer.invalid"
@@ -39,6 +39,29 @@ def as_bytes(value) -> QByteArray | None:
     if isinstance(value, (bytes, bytearray)):
         value = QByteArray(bytes(value))
     return value if isinstance(value, QByteArray) else None
+
+
+SPLITTER_MAGIC = 0xFF  # QSplitter::saveState()'s first word; version 1 follows, then the sizes
+MAX_PANES = 64  # a splitter state claiming more panes than this is not one of ours
+
+
+def splitter_sizes(value) -> list[int] | None:
+    """The pane sizes a ``QSplitter.saveState()`` blob holds, or None when it is not such a blob.
+
+    A splitter that was never laid out saves -1 for every pane; restoring that
+    collapses the panes, so the caller checks the sizes before restoring them.
+    """
+    blob = as_bytes(value)
+    if blob is None or blob.size() < 12:
+        return None
+    stream = QDataStream(blob, QIODevice.OpenModeFlag.ReadOnly)
+    if stream.readUInt32() != SPLITTER_MAGIC or stream.readInt32() != 1:
+        return None
+    count = stream.readInt32()
+    if not 0 <= count <= MAX_PANES:
+        return None
+    sizes = [stream.readInt32() for _ in range(count)]
+    return sizes if stream.status() == QDataStream.Status.Ok else None
 
 
 def as_str(value, default: str) -> str:

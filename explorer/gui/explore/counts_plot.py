@@ -1,25 +1,53 @@
 """Launched / resident / eligible / issued warps per cycle: the mission's three quantities plus issue.
 
 GPU-wide by default; "Selected SM" shows the same counts for one SM (launched
-has no per-SM meaning and is hidden). Curves are drawn with peak downsampling,
-so a one-cycle burst of issue survives when a pixel covers many cycles. Each
-curve has its own colour *and* line style, and the legend names them.
+has no per-SM meaning and is hidden). Ready and issued warps are a few dozen
+where launched and resident are thousands (1,920 in the mission's example), so
+they have their own scale on the right axis (a second view box sharing the
+cycles): on the left scale they would lie flat on zero. Issued warps are ready
+ones (issued never exceeds ready), so issued is a filled area and ready a line on
+top of it: where every ready warp issues, the line runs along the area's edge and
+both stay visible. Zoomed out, the two are drawn from bins of 2**k cycles, each
+bin's average (``run_data.halvings``, one level per zoom as the timeline does, so
+a bin covers about a pixel): a thousand alternating cycles would otherwise paint
+the plot solid; the right axis names the bin then, and zoomed in every cycle is
+exact. Launched and resident are drawn whole, every step (pyqtgraph's own
+decimation does not keep a step curve's x/y lengths). Each curve has its own
+colour *and* line style, and the legend names them.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.legend import LegendRow
+from explorer.gui.common.numbers import num
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.theme import LIGHT, Theme
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.explore.run_data import SimRun, halvings
 
 SERIES = ("launched", "resident", "eligible", "issued")
+RIGHT = ("eligible", "issued")  # on the right axis: their own scale
+ISSUED_FILL_ALPHA = 110  # of 255: the issued area under the ready line
+HEADROOM = 1.3  # the y ranges go to 1.3 x the highest value (the right one: of the usual value)
+READY_PERCENTILE = 99  # the right axis fits this percentile of ready warps: a launch's burst is left off the top
+
+
+def ready_scale(ready: np.ndarray) -> float:
+    """The ready count the right axis is scaled for: the 99th percentile of what is drawn.
+
+    At launch every warp is ready for a few cycles (1,392 of the example's 1,920),
+    then a handful are; scaled for the burst, the rest of the run would lie flat on
+    zero again. The title says when the burst is off the top.
+    """
+    return float(np.percentile(ready, READY_PERCENTILE)) if len(ready) else 0.0
 
 
 class CountsPlot(CursorPlot):
@@ -30,17 +58,44 @@ class CountsPlot(CursorPlot):
         item = self.getPlotItem()
         item.showGrid(x=False, y=True, alpha=0.25)
         item.getAxis("left").setWidth(64)
+        # ready / issued: a second view box with its own y range on the right axis, the same cycles as
+        # the main one, drawn over it (ready would hide under resident where the two coincide, as on an
+        # SM whose resident warps are all ready); it takes no mouse: the main box keeps cursor drags,
+        # clicks and x zoom
+        self.ready_view = pg.ViewBox(enableMouse=False, enableMenu=False)
+        self.ready_view.setMouseEnabled(x=False, y=False)
+        self.ready_view.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.ready_view.setAcceptHoverEvents(False)
+        self.ready_view.setZValue(10)
+        item.showAxis("right")
+        item.scene().addItem(self.ready_view)
+        right = item.getAxis("right")
+        right.linkToView(self.ready_view)
+        right.setWidth(48)
+        self.ready_view.setXLink(item.getViewBox())
+        item.getViewBox().sigResized.connect(self._sync_views)
+        item.getViewBox().sigXRangeChanged.connect(self._choose_level)
+        self._levels: dict[str, list[np.ndarray]] = {}  # ready / issued per zoom level (bins of 2**k cycles)
+        self.level = -1
         self.curves: dict[str, pg.PlotDataItem] = {}
-        for z, key in zip((4, 1, 2, 3), SERIES):  # launched (dashed) on top of resident: both stay visible
+        for z, key in zip((4, 1, 3, 2), SERIES):  # launched (dashed) on top of resident, ready on issued
             curve = pg.PlotDataItem(name=self._names()[key], antialias=False)
             curve.setZValue(z)
             # playback repaints the strip under the moving cursor: blit the curves, never re-stroke them
             curve.curve.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            curve.setDownsampling(auto=True, method="peak")
-            curve.setClipToView(True)
             self.curves[key] = curve
-            self.addItem(curve)
+            if key in RIGHT:
+                curve.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                curve.curve.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+                self.ready_view.addItem(curve)
+                curve.setZValue(self.ready_view.zValue() + z)  # the view lifts its items to its own z
+            else:
+                self.addItem(curve)
+        self.curves["issued"].setFillLevel(0)
         self.run: SimRun | None = None
+        self.ready_peak: tuple[int, int] | None = None  # (ready warps, cycle) above the right axis, if any
+        self.title_text = ""
+        self._base_title = self._short_title = ""
         self.per_sm: int | None = None  # None: the whole GPU
         self.compact_title = False  # a short title, for a view half as wide (the A/B compare's columns)
         self.legends: list[CurveLegend] = []
@@ -64,10 +119,86 @@ class CountsPlot(CursorPlot):
             "issued": self.tr("issued"),
         }
 
+    def _sync_views(self) -> None:
+        """The ready view covers the main one exactly (it moves with the plot's layout)."""
+        main = self.getPlotItem().getViewBox()
+        self.ready_view.setGeometry(main.sceneBoundingRect())
+        self.ready_view.linkedViewChanged(main, self.ready_view.XAxis)
+        self._choose_level()
+        self._label_axes()
+
+    def axis_labels(self) -> dict[str, list[str]]:
+        """Each y axis's label, longest first: the plot uses the longest that fits its height."""
+        right = [self.tr("mean ready, issued"), self.tr("ready, issued")] if self.level > 0 else []
+        return {"left": [self.tr("launched, resident"), self.tr("warps")],
+                "right": right + [self.tr("ready, issued"), self.tr("ready")]}
+
+    def _label_axes(self) -> None:
+        """Axis labels that fit: a short plot (a small window, a projector) gets the short names, or none."""
+        item = self.getPlotItem()
+        room = item.getViewBox().height() - 4
+        fg = self.theme.plot_foreground
+        for side, texts in self.axis_labels().items():
+            axis = item.getAxis(side)
+            chosen = ""
+            for text in texts:  # measured as drawn (the label's own font and size)
+                axis.setLabel(text, color=fg)
+                if axis.label.boundingRect().width() <= room:
+                    chosen = text
+                    break
+            if not chosen:
+                axis.setLabel("", color=fg)
+            axis.showLabel(bool(chosen))
+
+    def cycles_per_pixel(self) -> float:
+        vb = self.getPlotItem().getViewBox()
+        (x0, x1), _ = vb.viewRange()
+        return max(x1 - x0, 1e-9) / max(vb.width(), 1.0)
+
+    def _choose_level(self, *_args) -> None:
+        """Ready and issued at the zoom level where one bin covers about a pixel (or less), on their scale."""
+        if not self._levels:
+            return
+        cpp = self.cycles_per_pixel()
+        count = len(self._levels["eligible"])
+        level = max(0, min(0 if cpp <= 1 else math.ceil(math.log2(cpp) - 1e-9), count - 1))
+        if level == self.level:
+            return
+        self.level = level
+        cycles = self.run.cycles
+        for key in RIGHT:
+            y = self._levels[key][level]
+            edges = np.minimum(np.arange(len(y) + 1, dtype=np.float64) * (1 << level), cycles)
+            self.curves[key].setData(edges, y.astype(np.float64), stepMode="center")
+        self._scale_right()
+
+    def _scale_right(self) -> None:
+        """The right axis fits what ready shows at this zoom; the title names a peak left off the top."""
+        shown = self._levels["eligible"][self.level]
+        top = max(ready_scale(shown) * HEADROOM, 4.0)
+        self.ready_view.setLimits(yMin=0, yMax=max(top, float(shown.max()) if len(shown) else 0.0))
+        self.ready_view.setYRange(0, top, padding=0)
+        ready = self._levels["eligible"][0]
+        title, self.ready_peak = self._base_title, None
+        if len(shown) and shown.max() > top:
+            cycle = int(np.argmax(ready))
+            self.ready_peak = (int(ready[cycle]), cycle)
+            title = self.tr("{title} · ready peaks at {peak}, above the scale").format(
+                title=title, peak=num(int(ready[cycle])))
+        self.title_text = title
+        # the longest that fits the plot's width: with the peak, without it, the short one
+        self.set_titles(title, self._base_title, self._short_title, color=self.theme.plot_foreground, size="10pt")
+        self._label_axes()
+        zoomed_out = self.level > 0
+        self.setToolTip(self.tr("Zoomed out, each step of the ready and issued curves is their average over {n} "
+                                "cycles; zoom in (mouse wheel) for single cycles.").format(n=num(1 << self.level))
+                        if zoomed_out else "")
+
     def set_run(self, run: SimRun | None, keep_range: bool = False) -> None:
         new_length = run is None or self.run is None or run.cycles != self.run.cycles
         self.run = run
         if run is None:
+            self._levels, self.level = {}, -1
             for curve in self.curves.values():
                 curve.clear()
             return
@@ -99,14 +230,21 @@ class CountsPlot(CursorPlot):
             self.curves["launched"].clear()
             self.curves["launched"].hide()
         for key, y in data.items():
-            # step curve: a value holds for its whole cycle [t, t+1)
-            self.curves[key].setData(x, np.asarray(y, dtype=np.float64), stepMode="center")
-        top = max(float(np.max(v)) if len(v) else 0.0 for v in data.values())
+            if key not in RIGHT:  # step curve: a value holds for its whole cycle [t, t+1)
+                self.curves[key].setData(x, np.asarray(y, dtype=np.float64), stepMode="center")
+        self._levels = {key: halvings(np.asarray(data[key]), "mean") for key in RIGHT}
+        self.level = -1
+
+        def peak(keys) -> float:
+            return max((float(np.max(data[k])) for k in keys if k in data and len(data[k])), default=0.0)
+
         item = self.getPlotItem()
-        top = max(max(top, self.extra_top) * 1.3, 4.0)  # headroom for the legend
+        top = max(max(peak(("launched", "resident")), self.extra_top) * HEADROOM, 4.0)
         item.getViewBox().setLimits(yMin=0, yMax=top)  # first: the old limit would clamp a taller range
         item.setYRange(0, top, padding=0)
-        self.set_titles(title, short, color=self.theme.plot_foreground, size="10pt")
+        self._base_title, self._short_title = title, short
+        self.title_text = title
+        self._sync_views()  # and the zoom level of ready / issued; sets the title
 
     def apply_theme(self, theme: Theme) -> None:
         super().apply_theme(theme)
@@ -114,14 +252,20 @@ class CountsPlot(CursorPlot):
         pens = {
             "launched": pg.mkPen(fg, width=2, style=Qt.PenStyle.DashLine),
             "resident": pg.mkPen(oi.REDDISH_PURPLE, width=3),
-            "eligible": pg.mkPen(oi.ORANGE, width=1),
+            "eligible": pg.mkPen(oi.ORANGE, width=2),
             "issued": pg.mkPen(oi.BLUISH_GREEN, width=1),
         }
         for key, curve in self.curves.items():
             curve.setPen(pens[key])
+        fill = QColor(oi.BLUISH_GREEN)
+        fill.setAlpha(ISSUED_FILL_ALPHA)
+        self.curves["issued"].setBrush(fill)
         item = self.getPlotItem()
-        item.setLabel("left", self.tr("warps"), color=fg)
+        right = item.getAxis("right")
+        right.setPen(pg.mkPen(fg))
+        right.setTextPen(pg.mkPen(fg))
         item.setLabel("bottom", self.tr("cycle"), color=fg)
+        self._label_axes()
         self.pens = pens
         for legend in self.legends:
             legend.refresh()

@@ -4,9 +4,12 @@
 are launched, resident and ready, how many issued, and why the others are not
 ready (the states of the resident warps, largest first) or not resident (the
 residency limit and its limiter). "Whole run" puts theoretical beside achieved
-occupancy, and NVML-style "GPU utilization" (a kernel was running) beside the
-issue slots actually used — the "100% busy, mostly idle" point — plus waves, IPC
-and the Nsight-style warp-state breakdown.
+occupancy, NVML-style "GPU utilization" (a kernel was running) beside the issue
+slots actually used, and the DRAM bandwidth the run moved beside the GPU's peak
+(what lessons point at when they say HBM is near its limit); a sentence names
+what was idle and what was busy (``run_verdict``: one place, so the simulator's
+coming bottleneck summary can replace it), plus waves, IPC and the Nsight-style
+warp-state breakdown.
 
 Per frame only the "right now" labels change; their widths are fixed up front so
 new numbers never trigger a relayout, and the two sentences only ever grow
@@ -29,12 +32,13 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, Q
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import counted, num, pct
+from explorer.gui.common.numbers import counted, figure, num, pct, unit
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label
 from explorer.gui.explore.run_data import SimRun, state_breakdown
+from explorer.gui.explore.run_verdict import Verdict, run_verdict
 from explorer.occupancy import OccupancyResult
 
 DETAIL = "detail"  # a widget's property: how long it stays when the column is short (higher: longer)
@@ -187,6 +191,8 @@ class RunBox(QGroupBox):
         self.occ_achieved = Meter(oi.BLUE, self)
         self.nvml = Meter(oi.VERMILLION, self)
         self.issue = Meter(oi.BLUISH_GREEN, self)
+        self.dram = Meter(oi.YELLOW, self)
+        self.dram.setObjectName("meter_dram")
         self.occ_theoretical.setObjectName("meter_theoretical")
         self.occ_achieved.setObjectName("meter_achieved")
         self.nvml.setObjectName("meter_nvml")
@@ -230,14 +236,30 @@ class RunBox(QGroupBox):
             (self.tr("Issue slots used"), self.issue,
              self.tr("Instructions issued ÷ (cycles × SMs × schedulers): how much of the GPU's issue capacity "
                      "did work.")),
+            (self.tr("DRAM (HBM) bandwidth"), self.dram,
+             self.tr("Bytes the run moved to and from device memory ÷ its duration, against the GPU's peak "
+                     "memory bandwidth.")),
         )
+        # the DRAM meter with its figures under it, one widget: what a lesson's "dram" spotlight outlines
+        self.dram_box = QWidget(self)
+        self.dram_box.setObjectName("dram_box")
+        box = QVBoxLayout(self.dram_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(1)
+        self.dram_figures = QLabel(self.dram_box)
+        self.dram_figures.setObjectName("dram_figures")
+        self.dram_figures.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.dram_figures.setWordWrap(True)  # a narrow column wraps the figures rather than cutting them
+        self.dram_figures.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        box.addWidget(self.dram)
+        box.addWidget(self.dram_figures)
         for row, (text, meter, tip) in enumerate(rows):
             label = QLabel(text, self)
             label.setWordWrap(True)  # a long name ("Использовано слотов выдачи") takes two lines, not the meter's room
             label.setToolTip(tip)
             meter.setToolTip(tip)
-            grid.addWidget(label, row, 0)
-            grid.addWidget(meter, row, 1)
+            grid.addWidget(label, row, 0, Qt.AlignmentFlag.AlignTop if meter is self.dram else Qt.AlignmentFlag(0))
+            grid.addWidget(self.dram_box if meter is self.dram else meter, row, 1)
         line = QFrame(self)
         line.setFrameShape(QFrame.Shape.HLine)
         line.setProperty(DETAIL, 4)
@@ -278,10 +300,16 @@ class RunBox(QGroupBox):
         self.occ_achieved.set_value(s["achieved_occupancy"], pct(s["achieved_occupancy"]))
         self.nvml.set_value(s["kernel_active_fraction"], pct(s["kernel_active_fraction"], 0))
         self.issue.set_value(s["issue_slot_utilization"], pct(s["issue_slot_utilization"]))
-        idle = 1.0 - s["issue_slot_utilization"]
-        self.point.setText(self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: "
-                                   "utilization only says a kernel was running.").format(
-            util=pct(s["kernel_active_fraction"], 0), idle=pct(idle, 0)))
+        verdict = run_verdict(s, run.result.scenario.gpu.memory_bandwidth_gbs, run.mma_share, p.mma_interval)
+        self.dram.set_value(verdict.dram_fraction, pct(verdict.dram_fraction, 0))
+        self.dram_figures.setText(self.dram_text(verdict.dram_gbs, verdict.peak_gbs))
+        sustained = p.dram_bytes_per_cycle * p.clock_mhz * 1e6 / 1e9
+        tip = self.tr("{bw} GB/s of the peak {peak} GB/s; the simulator's memory system sustains at most "
+                      "{sustained} GB/s (what a streaming kernel reaches).").format(
+            bw=num(verdict.dram_gbs), peak=num(verdict.peak_gbs), sustained=num(sustained))
+        self.dram_box.setToolTip(tip)
+        self.dram.setToolTip(tip)
+        self.point.setText(self.verdict_text(verdict))
         per_wave = p.active_blocks_per_sm * p.sm_count
         self.facts.setText(self.tr(
             "Waves: {waves} ({blocks} blocks; {per_wave} fit at once)\n"
@@ -297,13 +325,44 @@ class RunBox(QGroupBox):
         names = short_names()
         self.bar_text.setText(" · ".join(f"{names[c]} {pct(v / total, 0)}" for c, v in parts[:4]))
 
+    def dram_text(self, gbs: float, peak_gbs: float) -> str:
+        """'2.94 of 3.35 TB/s peak': the run's DRAM bandwidth in the peak's unit."""
+        scale, symbol = (1000.0, "TB/s") if peak_gbs >= 1000 else (1.0, "GB/s")
+        return self.tr("{bw} of {peak} {unit} peak").format(
+            bw=figure(gbs / scale) if gbs > 0 else num(0), peak=figure(peak_gbs / scale), unit=unit(symbol))
+
+    def verdict_text(self, v: Verdict) -> str:
+        """The whole-run sentence: what was idle and what was busy (``run_verdict`` decides which)."""
+        util, idle, used = pct(v.utilization, 0), pct(v.issue_idle, 0), pct(v.issue_used, 0)
+        if v.kind == "tensor":
+            return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue "
+                           "slots are the wrong measure here: {mma} of the warp-instructions are Tensor Core MMAs, "
+                           "and each keeps its scheduler's Tensor Core pipe busy for {n} cycles.").format(
+                util=util, idle=idle, mma=pct(v.mma_share, 0), n=v.mma_cycles)
+        if v.kind == "issue":
+            return self.tr("The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in "
+                           "{used} of their slots. Issuing instructions is the limit, not waiting.").format(
+                util=util, used=used)
+        if v.kind == "hbm":
+            return self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps "
+                           "wait for memory, and HBM moves {share} of its peak bandwidth.").format(
+                util=util, idle=idle, share=pct(v.dram_fraction, 0))
+        names = short_names()
+        code = NAMES.index(v.stall) if v.stall in NAMES else None
+        text = self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: utilization "
+                       "only says a kernel was running.").format(util=util, idle=idle)
+        if code is not None:
+            text += " " + self.tr("Most warp-cycles are “{state}” ({share}).").format(
+                state=names[code], share=pct(v.stall_share, 0))
+        return text
+
     def set_stale(self, stale: bool, invalid: bool = False) -> None:
         self.stale.setText(self.tr("Numbers of the last good simulation: fix the marked input.") if invalid
                            else self.tr("Numbers of the previous simulation: the new one is still running."))
         self.stale.setVisible(stale)
 
     def apply_theme(self, theme: Theme) -> None:
-        for w in (self.occ_theoretical, self.occ_achieved, self.nvml, self.issue, self.bar):
+        for w in (self.occ_theoretical, self.occ_achieved, self.nvml, self.issue, self.dram, self.bar):
             w.apply_theme(theme)
 
 

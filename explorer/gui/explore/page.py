@@ -8,6 +8,12 @@ computing), keeps the last good run on screen while input is invalid or a new ru
 is computing, and forwards the session's cycle and selection to the views. It
 computes nothing about GPUs itself.
 
+A long run keeps the per-slot states of its first SMs only (the simulator's trace
+budget); once it is on screen the page fills in the others in the background, a
+batch of SMs per re-simulation (``run_data.fill_plan``), and the grid shows them
+as they arrive. While a new run is simulated, or SMs are filled in, the SM grid
+and the timeline say so on the picture itself (``explore.banner``).
+
 Playback frame: the session moves the cycle; the SM grid repaints (one numpy
 gather + one image), the two plot cursors move, the "right now" numbers change.
 Nothing re-uploads the timeline image or the curves.
@@ -31,7 +37,8 @@ from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.gui.explore.counts_plot import CountsPlot
 from explorer.gui.explore.metrics import MetricsPanel
-from explorer.gui.explore.run_data import SimRun, simulate_run, simulate_sm_trace
+from explorer.gui.explore.run_data import (FillPlan, SimRun, fill_plan, record_batch, simulate_run,
+                                           simulate_sm_trace)
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.explore.scenario_panel import ScenarioPanel
 from explorer.gui.explore.session import ExplorerSession
@@ -62,6 +69,7 @@ class ExplorerPage(Page):
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
+        self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
 
         # -- views --------------------------------------------------------------------
         self.panel = ScenarioPanel(self)
@@ -99,7 +107,9 @@ class ExplorerPage(Page):
         gl.addWidget(self.grid, 1)
         gl.addWidget(self.legend)
 
-        counts_box = QWidget(self)
+        # the counts plot with its legend: what a lesson outlines and File > Export draws as "Counts plot"
+        counts_box = self.counts_panel = QWidget(self)
+        counts_box.setObjectName("counts_panel")
         cl = self._counts_layout = QVBoxLayout(counts_box)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
@@ -279,13 +289,14 @@ class ExplorerPage(Page):
         if s.run is not None and s.run.result.scenario == scenario and s.pending is None:
             return
         sm, delay = s.selected_sm, self.test_delay_s
+        self._stop_fill()
 
         def work(task):
             if delay:  # tests: a run slow enough to be superseded
                 task.sleep(delay)
                 if task.cancelled:
                     return None
-            return simulate_run(scenario, prefetch_sm=sm, cancel=task.is_cancelled,
+            return simulate_run(scenario, prefetch_sm=sm, cancel=task.is_cancelled, fill=False,
                                 progress=lambda done, total: task.progress("", done / max(total, 1)))
 
         s.begin_simulation(scenario)
@@ -322,8 +333,10 @@ class ExplorerPage(Page):
             return
         scenario = run.result.scenario
 
+        params = run.result.params  # the run's own (a calibrated run re-simulates as calibrated)
+
         def work(task):
-            return simulate_sm_trace(scenario, sm, cancel=task.is_cancelled)
+            return simulate_sm_trace(scenario, sm, cancel=task.is_cancelled, params=params)
 
         self.runner.start("record_sm", work, newest_wins=True, on_done=lambda trace: self._sm_recorded(run, sm, trace))
 
@@ -333,6 +346,69 @@ class ExplorerPage(Page):
         run.add_trace(sm, trace)
         self.timeline.trace_arrived(sm)
         self.grid.set_run(run)
+
+    # -- the SMs a long run did not keep, filled in batch by batch ------------------------
+    def _start_fill(self, run: SimRun) -> None:
+        self._stop_fill()
+        plan = fill_plan(run)
+        if plan is not None:
+            self.fill = (run, plan, 0)
+            self._next_fill()
+
+    def _stop_fill(self) -> None:
+        self.runner.cancel("fill_sms", disconnect=True)
+        self.fill = None
+
+    def _next_fill(self) -> None:
+        """One batch per task, so a click's one-SM re-simulation or a new run never waits for all of them."""
+        if self.fill is None:
+            return
+        run, plan, done = self.fill
+        if self.session.run is not run or done >= len(plan.batches):
+            self.fill = None
+            self._update_run_state()
+            return
+        batch = plan.batches[done]
+        self.runner.start("fill_sms", lambda task: record_batch(run, batch, plan.stride, task.is_cancelled),
+                          newest_wins=True, on_done=lambda samples: self._filled(run, samples),
+                          on_error=lambda error: self._fill_failed(run, error))
+        self._update_run_state()
+
+    def _filled(self, run: SimRun, samples: dict) -> None:
+        if self.fill is None or self.fill[0] is not run:
+            return
+        _run, plan, done = self.fill
+        for sm, states in samples.items():
+            run.add_samples(sm, plan.stride, states)
+        self.fill = (run, plan, done + 1)
+        if self.session.run is run:
+            self.grid.set_run(run)
+        self._next_fill()
+
+    def _fill_failed(self, run: SimRun, error: TaskError) -> None:
+        if self.fill is not None and self.fill[0] is run:
+            self.fill = None
+        if error.kind != "cancelled":
+            self.set_status(self.tr("The SMs this run did not keep could not be filled in: {msg}").format(
+                msg=error.message))
+        self._update_run_state()
+
+    @property
+    def filling(self) -> bool:
+        """Whether missing SMs of the run on screen are still coming in."""
+        return self.fill is not None
+
+    def _fill_text(self) -> str:
+        run, plan, done = self.fill
+        missing = run.missing_sms()
+        if not missing:
+            return ""
+        if missing == list(range(missing[0], missing[-1] + 1)):
+            which = self.tr("SMs {first}–{last}").format(first=missing[0], last=missing[-1])
+        else:
+            which = self.tr("{n} SMs").format(n=len(missing))
+        return self.tr("{which}: this long run did not keep their states; filling them in… {pct:.0f}%").format(
+            which=which, pct=100 * done / len(plan.batches))
 
     @property
     def simulating(self) -> bool:
@@ -362,6 +438,8 @@ class ExplorerPage(Page):
         self.metrics.whole.show_run(run)
         self.metrics.whole.show_occupancy(run.result.theoretical)
         self.transport.set_length(run.cycles)
+        if self.fill is None or self.fill[0] is not run:
+            self._start_fill(run)
         self._update_run_state()
         self._on_cycle(s.cycle)
 
@@ -404,11 +482,20 @@ class ExplorerPage(Page):
             role = "error"
         else:
             text, role = "", "muted"
+        fill = self._fill_text() if self.fill is not None and s.run is self.fill[0] else ""
+        if not text and fill:
+            text = self.tr("Filling in SMs… {pct:.0f}%").format(pct=100 * self.fill[2] / len(self.fill[1].batches))
         if self.run_state.property("role") != role:
             self.run_state.setProperty("role", role)
             restyle(self.run_state)
         self.run_state.setText(text)
         self.grid.set_placeholder(text or self.tr("Simulating…"))
+        busy = ""
+        if s.simulating and s.run is not None:
+            busy = self.tr("Simulating… {pct:.0f}%\nThis is the previous run until the new one is done.").format(
+                pct=100 * s.progress)
+        self.grid.set_notice(busy, fill)
+        self.timeline.set_notice(busy)
         self.metrics.whole.set_stale(stale, invalid=bool(s.errors or s.failed))
         self.set_status(self._summary_text() if not (s.errors or s.failed) else text)
 
@@ -476,6 +563,22 @@ class ExplorerPage(Page):
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
         timeline, counts = round(wish[0] * share), round(wish[1] * share)
         self.center.setSizes([total - timeline - counts, timeline, counts])
+
+    # -- lessons --------------------------------------------------------------------
+    def follow_lesson(self, step, scenario=None) -> None:
+        """The view state a step's narration talks about: GPU-wide or per-SM counts, the whole run in view."""
+        self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
+        if self.session.run is not None:
+            self.timeline.show_all()
+            self.counts.show_all()
+
+    def view_state(self) -> dict:
+        """What a lesson changes here and gives back: the splitters and the per-SM counts (not the scenario)."""
+        return self.splitter_state() | {"per_sm": self.per_sm.isChecked()}
+
+    def restore_view_state(self, state: dict) -> None:
+        self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
+        self.restore_splitters(state)
 
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""

@@ -6,7 +6,16 @@ the core does not keep:
 * the timeline's zoom pyramid per SM: level k holds, for each bin of 2**k
   cycles, the most important state in the bin (``state_order.PRIORITY``), so a
   one-cycle issue stays visible when a pixel covers a hundred cycles;
-* slot order by scheduler (slot ``s`` belongs to sub-partition ``s % SP``).
+* slot order by scheduler (slot ``s`` belongs to sub-partition ``s % SP``);
+* the states of the SMs whose trace the simulator did not keep. A long run keeps
+  the per-slot trace of the first SMs only (the trace budget, ``sim_model.toml``);
+  the others would show as "not recorded" cells beside a panel counting their
+  warps. :func:`fill_plan` and :func:`record_batch` fill them in: the run is
+  re-simulated (it is deterministic for its scenario and parameters) recording a
+  few of them at a time, and each SM keeps its states sampled every ``stride``
+  cycles, so all of them together fit half the trace budget. The window does it
+  batch by batch in the background, showing the SMs as they arrive;
+  :func:`simulate_run` does it at once for a headless picture.
 
 Everything here is computed once per run (in the simulation worker where it
 costs anything) or per selected SM, never per frame.
@@ -15,6 +24,7 @@ costs anything) or per selected SM, never per frame.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -22,6 +32,8 @@ from explorer.gui.common.state_order import EMPTY, N_STATES, NOT_SELECTED, PRIOR
 
 _RANK = np.asarray(PRIORITY, np.uint8)
 MIN_PYRAMID_COLUMNS = 256  # stop halving once a level is this narrow
+FILL_SHARE = 0.5  # the sampled states of the SMs a run did not keep: at most this share of the trace budget
+BATCH_SHARE = 0.25  # one re-simulation's full trace of a batch of those SMs: at most this share
 
 
 def scheduler_order(warps_per_sm: int, sub_partitions: int) -> np.ndarray:
@@ -30,16 +42,29 @@ def scheduler_order(warps_per_sm: int, sub_partitions: int) -> np.ndarray:
     return np.lexsort((slots // sub_partitions, slots % sub_partitions)).astype(np.int64)
 
 
-def pyramid(trace_sm: np.ndarray, order: np.ndarray) -> list[np.ndarray]:
-    """Priority-rank images [cycles / 2**k, W] (slots in scheduler order), level 0 first."""
-    level = _RANK[trace_sm[:, order]] if trace_sm.size else np.zeros((0, len(order)), np.uint8)
-    levels = [np.ascontiguousarray(level)]
+def halvings(level0: np.ndarray, reduce: str = "max") -> list[np.ndarray]:
+    """``level0`` and its halvings along axis 0 (bins of 2**k rows), level 0 first.
+
+    ``reduce="max"``: each bin's maximum (an odd length is padded with zeros, the
+    smallest value of every series here); ``"mean"``: each bin's average (as float32,
+    the last bin averaged over the rows it has). Halving stops once a level is
+    MIN_PYRAMID_COLUMNS long.
+    """
+    level = np.ascontiguousarray(level0 if reduce == "max" else np.asarray(level0, np.float32))
+    levels = [level]
     while level.shape[0] > MIN_PYRAMID_COLUMNS:
         if level.shape[0] % 2:
-            level = np.concatenate([level, np.zeros((1, level.shape[1]), np.uint8)])
-        level = level.reshape(-1, 2, level.shape[1]).max(axis=1)
+            pad = np.zeros((1, *level.shape[1:]), level.dtype) if reduce == "max" else level[-1:]
+            level = np.concatenate([level, pad])
+        pairs = level.reshape(-1, 2, *level.shape[1:])
+        level = pairs.max(axis=1) if reduce == "max" else pairs.mean(axis=1, dtype=np.float32)
         levels.append(level)
     return levels
+
+
+def pyramid(trace_sm: np.ndarray, order: np.ndarray) -> list[np.ndarray]:
+    """Priority-rank images [cycles / 2**k, W] (slots in scheduler order), level 0 first."""
+    return halvings(_RANK[trace_sm[:, order]] if trace_sm.size else np.zeros((0, len(order)), np.uint8))
 
 
 @dataclass(eq=False)
@@ -51,6 +76,7 @@ class SimRun:
     block_slots: np.ndarray  # int16[blocks, warps_per_block]
     order: np.ndarray  # slots in scheduler order
     extra_traces: dict = field(default_factory=dict)  # sm -> uint8[cycles, W], re-simulated on demand
+    sampled: dict = field(default_factory=dict)  # sm -> (stride, uint8[ceil(cycles / stride), W]): filled in
     _pyramids: dict = field(default_factory=dict)
 
     @classmethod
@@ -75,13 +101,25 @@ class SimRun:
     def sub_partitions(self) -> int:
         return int(self.result.params.sub_partitions)
 
+    @cached_property
+    def mma_share(self) -> float:
+        """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran)."""
+        from explorer.sim.program import MMA, build_program
+
+        program = build_program(self.result.scenario.workload)
+        mmas = int((program.op == MMA).sum()) * program.loop
+        return mmas / program.instructions_per_warp if program.instructions_per_warp else 0.0
+
     # -- per cycle ------------------------------------------------------------------
     def clamp(self, cycle: int) -> int:
         return max(0, min(int(cycle), max(self.cycles - 1, 0)))
 
     def states_at(self, cycle: int) -> np.ndarray:
-        """uint8[sm_count, W]; 255 for SMs whose slots were not recorded."""
+        """uint8[sm_count, W]; 255 for SMs whose slots were not recorded (nor filled in yet)."""
         out = self.result.states_at(cycle)
+        if 0 <= cycle < self.cycles:
+            for sm, (stride, samples) in self.sampled.items():
+                out[sm] = samples[min(cycle // stride, len(samples) - 1)]
         for sm, trace in self.extra_traces.items():
             if 0 <= cycle < trace.shape[0]:
                 out[sm] = trace[cycle]
@@ -116,6 +154,17 @@ class SimRun:
     def is_recorded(self, sm: int) -> bool:
         return self.sm_trace(sm) is not None
 
+    def has_states(self, sm: int) -> bool:
+        """Whether the SM grid can colour the SM's slots (its trace was kept, re-simulated or filled in)."""
+        return sm in self.sampled or self.is_recorded(sm)
+
+    def missing_sms(self) -> list[int]:
+        """The SMs whose states are not known yet (the grid shows them as "not recorded")."""
+        return [sm for sm in range(self.sm_count) if not self.has_states(sm)]
+
+    def add_samples(self, sm: int, stride: int, samples: np.ndarray) -> None:
+        self.sampled[sm] = (int(stride), samples)
+
     def add_trace(self, sm: int, trace: np.ndarray) -> None:
         self.extra_traces[sm] = trace
         self._pyramids.pop(sm, None)
@@ -139,31 +188,96 @@ class SimRun:
         return np.stack([resident, eligible, issued], axis=1)
 
 
-def simulate_run(scenario, *, prefetch_sm: int | None = None, progress=None, cancel=None) -> SimRun:
+@dataclass(frozen=True)
+class FillPlan:
+    """How to fill in a run's missing SMs: which, sampled every ``stride`` cycles, in which batches."""
+
+    sms: tuple[int, ...]
+    stride: int
+    batches: tuple[tuple[int, ...], ...]
+
+
+def trace_budget() -> int:
+    """The simulator's trace budget in bytes (``sim_model.toml``: trace.budget_bytes)."""
+    from explorer.sim.params import model_constants
+
+    return int(model_constants()["trace"]["budget_bytes"])
+
+
+def fill_plan(run: SimRun, budget: int | None = None) -> FillPlan | None:
+    """The batches that fill in ``run``'s missing SMs within the budget (None: nothing is missing)."""
+    missing = run.missing_sms()
+    if not missing or run.cycles == 0:
+        return None
+    budget = trace_budget() if budget is None else budget
+    per_sm = run.cycles * run.warps_per_sm  # bytes of one SM's full trace
+    rows = int(budget * FILL_SHARE) // (len(missing) * run.warps_per_sm)  # samples per SM that fit
+    stride = max(1, -(-run.cycles // rows)) if rows > 0 else run.cycles  # too small a budget: one sample each
+    size = max(1, int(budget * BATCH_SHARE) // per_sm)
+    batches = tuple(tuple(missing[i:i + size]) for i in range(0, len(missing), size))
+    return FillPlan(tuple(missing), stride, batches)
+
+
+def record_batch(run: SimRun, sms, stride: int, cancel=None) -> dict[int, np.ndarray]:
+    """Re-simulate ``run``'s scenario recording ``sms``; each SM's states sampled every ``stride`` cycles.
+
+    The same scenario and parameters give the same run, cycle for cycle; a result of
+    another length (a bug) gives nothing rather than states from a different run.
+    """
+    from explorer.sim import simulate
+
+    result = simulate(run.result.scenario, record_sms=list(sms), cancel=cancel, params=run.result.params)
+    if result.cycles != run.cycles:
+        return {}
+    out = {}
+    for sm in sms:
+        trace = result.sm_trace(sm)
+        if trace is not None:
+            out[sm] = np.ascontiguousarray(trace[::stride])
+    return out
+
+
+def fill_in(run: SimRun, cancel=None) -> SimRun:
+    """Fill in every missing SM of ``run`` now (a headless picture; the window does it in the background)."""
+    plan = fill_plan(run)
+    if plan is not None:
+        for batch in plan.batches:
+            for sm, samples in record_batch(run, batch, plan.stride, cancel).items():
+                run.add_samples(sm, plan.stride, samples)
+    return run
+
+
+def simulate_run(scenario, *, prefetch_sm: int | None = None, progress=None, cancel=None,
+                 fill: bool = True) -> SimRun:
     """Simulate ``scenario`` and wrap the result; ``prefetch_sm``'s timeline pyramid is built too.
 
     The one way a view's run is made (the window's worker, ``render``, slides): the
     simulator (and numba) is imported here, on first use, not when the window starts.
+    ``fill``: fill in the SMs a long run did not keep (:func:`fill_in`); the window
+    passes False and fills them in the background, batch by batch.
     """
     from explorer.sim import simulate
 
     run = SimRun.from_result(simulate(scenario, progress=progress, cancel=cancel))
     if prefetch_sm is not None:
         run.pyramid(prefetch_sm)  # the selected SM's timeline, ready on arrival
+    if fill:
+        fill_in(run, cancel)
     return run
 
 
-def simulate_sm_trace(scenario, sm: int, cancel=None):
+def simulate_sm_trace(scenario, sm: int, cancel=None, params=None):
     """One SM's per-slot trace (uint8[cycles, W]) re-simulated: a long run keeps only some SMs' traces.
 
     The hook every view of a run uses when it needs an SM the run did not keep (the
     Explorer's timeline, the A/B compare columns); run it in a worker and hand the
     trace to :meth:`SimRun.add_trace`. The simulation is deterministic for a seed, so
-    the trace is the one the run would have kept.
+    the trace is the one the run would have kept (given the run's own ``params``: a
+    calibrated run re-simulates as calibrated).
     """
     from explorer.sim import simulate
 
-    return simulate(scenario, record_sms=[sm], cancel=cancel).sm_trace(sm)
+    return simulate(scenario, record_sms=[sm], cancel=cancel, params=params).sm_trace(sm)
 
 
 def state_breakdown(counts: np.ndarray) -> list[tuple[int, int]]:

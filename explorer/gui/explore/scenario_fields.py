@@ -5,11 +5,18 @@ the field and the limit), so the window rejects exactly what ``simulate --set``
 rejects, with the same words, and every bad field is marked at once
 (``common.field_check``). A launch that is valid but fits no block on an SM is
 refused too (``simulate`` would refuse it), with the message naming the limiter.
+
+Every text :func:`scenario_to_texts` writes is one :func:`build_scenario` accepts
+and reads back as the same scenario: the L2 hit rate is a fraction in the scenario
+(``workload.l2_hit_rate``, any value from 0 to 1; the GEMM hand-off computes one
+such as 0.879699), so its field is a percentage with decimals, written exactly
+(``87.9699``) and read back exactly.
 """
 
 from __future__ import annotations
 
 import re
+from decimal import Decimal, InvalidOperation
 
 from explorer.gui.common.field_check import judge_fields
 from explorer.model.errors import InputError, require_int
@@ -51,6 +58,28 @@ def format_dims(values: list[int]) -> str:
     return ", ".join(str(v) for v in values)
 
 
+def percent_text(rate: float) -> str:
+    """A fraction as the percentage a field shows: 0.879699 -> '87.9699', 0.5 -> '50' (exact, no float noise)."""
+    text = format((Decimal(repr(float(rate))) * 100).normalize(), "f")
+    return text[:-2] if text.endswith(".0") else text
+
+
+def parse_percent(text: str, key: str) -> float:
+    """'87.9699', '87,97 %' or '50' -> the fraction (0.879699); an InputError for the field otherwise."""
+    cleaned = text.strip().rstrip("%").strip().replace(",", ".")
+    try:
+        value = Decimal(cleaned) if cleaned.isascii() else None
+    except InvalidOperation:
+        value = None
+    if value is None or not value.is_finite():
+        raise InputError(key, f"{text.strip()!r} is not a percentage (a number from 0 to 100)")
+    if value < 0:
+        raise InputError(key, f"{value:f} is below the minimum of 0")
+    if value > 100:
+        raise InputError(key, f"{value:f} is above the maximum of 100")
+    return float(value / 100)
+
+
 def scenario_to_texts(s: Scenario) -> dict[str, str]:
     """The panel's texts for a scenario."""
     return {
@@ -64,7 +93,7 @@ def scenario_to_texts(s: Scenario) -> dict[str, str]:
         "barriers": str(s.launch.barriers),
         "workload": s.workload.preset or CUSTOM_WORKLOAD,
         "loop": str(s.workload.loop),
-        "l2_hit": f"{100 * s.workload.l2_hit_rate:g}",
+        "l2_hit": percent_text(s.workload.l2_hit_rate),
         "policy": s.scheduler.policy,
         "seed": str(s.seed),
     }
@@ -76,7 +105,7 @@ def _value(key: str, text: str):
     if key in ("grid", "block"):
         return parse_dims(text, dotted)
     if key == "l2_hit":
-        return require_int(dotted, text.strip().rstrip("%").strip(), lo=0, hi=100) / 100.0
+        return parse_percent(text, dotted)
     if key in ("gpu", "workload", "policy"):
         return text
     return text.strip()  # the core's require_int parses and judges it

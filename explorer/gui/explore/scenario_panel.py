@@ -14,7 +14,7 @@ from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, t
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num
 from explorer.gui.common.widgets import add_gpus, add_row, input_form, muted_label, select_data
-from explorer.gui.explore.scenario_fields import CUSTOM_WORKLOAD, FIELDS, scenario_to_texts
+from explorer.gui.explore.scenario_fields import CUSTOM_WORKLOAD, FIELDS, percent_text, scenario_to_texts
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
 from explorer.model.workload import PRESETS
@@ -142,13 +142,25 @@ class ScenarioPanel(QGroupBox):
             select_data(self.gpu, texts["gpu"])
             select_data(self.policy, texts["policy"])
             select_data(self.workload, texts["workload"])
-            select_data(self.preset, preset if preset is not None else scenario.name)
+            self.show_preset(preset if preset is not None else scenario.name)
             self.description.setText(translated(scenario_descriptions(), " ".join(scenario.description.split())))
             self.description.setVisible(bool(scenario.description))
             self._update_workload_info(scenario)
             self.update_summary(scenario)
         finally:
             self._loading = False
+
+    def show_preset(self, name: str) -> None:
+        """The shipped scenario called ``name`` in the combo, or none selected and the name shown greyed.
+
+        A scenario that is not a shipped one (a GEMM's main loop, a file, a measurement)
+        must not leave the previous preset's name on display.
+        """
+        if select_data(self.preset, name):
+            return
+        self.preset.setPlaceholderText(self.tr("{name} (not a shipped scenario)").format(name=name) if name
+                                       else self.tr("(a scenario of its own)"))
+        self.preset.setCurrentIndex(-1)
 
     def show_errors(self, errors: dict[str, str]) -> None:
         show_field_errors(self.fields, errors, self.tr("enter a value"))
@@ -179,6 +191,6 @@ class ScenarioPanel(QGroupBox):
         if body is not None:  # a preset brings its own loop count and L2 hit rate
             self._loading = True
             self.fields["loop"].set_text(str(body.get("loop", 16)))
-            self.fields["l2_hit"].set_text(f"{100 * body.get('l2_hit_rate', 0.0):g}")
+            self.fields["l2_hit"].set_text(percent_text(body.get("l2_hit_rate", 0.0)))
             self._loading = False
         self.edited.emit()

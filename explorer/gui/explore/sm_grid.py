@@ -7,6 +7,11 @@ each tile a bar shows the SM's resident warps out of its slots; above it, when
 there is room, the SM's number. Hover for the SM, block, warp and state (with
 its one-sentence meaning); click to select the SM.
 
+While a new run is simulated the grid keeps the last one, dimmed, under a
+"Simulating… n%" banner; while a long run's SMs that the simulator did not keep
+are filled in (``run_data.fill_plan``), those tiles are hatched and a banner over
+them says so, so a tile without states never looks like an idle SM.
+
 Speed (playback repaints this every frame): the layout is computed on resize
 into a per-pixel map from screen pixel to warp slot, so a frame is one numpy
 gather (state -> colour -> pixel) and one ``drawImage``. Block outlines, labels
@@ -21,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QPixmap
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.gui.common.layout_check import PaintedText
@@ -29,9 +34,11 @@ from explorer.gui.common.numbers import pct
 from explorer.gui.common.state_colors import argb32_table, display_names, meanings
 from explorer.gui.common.state_order import UNKNOWN
 from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.explore.banner import Banner
 from explorer.gui.explore.run_data import SimRun
 
 BACKGROUND = 254  # the colour-table entry for the space between cells
+VEIL_ALPHA = 120  # of 255: how much the previous run is dimmed while a new one is simulated
 
 
 @dataclass(frozen=True)
@@ -213,6 +220,10 @@ class SmGridView(QWidget):
         self._title_font.setPointSizeF(max(6.5, self.font().pointSizeF() * 0.75))
         self._label_font = QFont(self.font())
         self._label_font.setPointSizeF(max(6.5, self.font().pointSizeF() * 0.8))
+        self.missing: list[int] = []  # SMs of the run with no states (yet): hatched
+        self.busy_text = ""  # a new run is being simulated: the picture is the previous one
+        self.fill_text = ""  # the missing SMs are being filled in
+        self.banner = Banner(self, "sm_grid_banner")
 
     # -- input ----------------------------------------------------------------------
     def set_run(self, run: SimRun | None) -> None:
@@ -222,10 +233,12 @@ class SmGridView(QWidget):
             != (self.run.sm_count, self.run.warps_per_sm, self.run.sub_partitions)
         )
         self.run = run
+        self.missing = run.missing_sms() if run is not None else []
         if shape_changed:
             self.relayout()
         self._overlay_key = None
         self._refresh_cycle()
+        self._place_banner()
         self.update()
 
     def set_cycle(self, cycle: int) -> None:
@@ -243,10 +256,36 @@ class SmGridView(QWidget):
         if self.run is None:
             self.update()
 
+    def set_notice(self, busy: str = "", filling: str = "") -> None:
+        """``busy``: a new run is on its way (the picture is dimmed); ``filling``: the missing SMs are coming in."""
+        if (busy, filling) == (self.busy_text, self.fill_text):
+            return
+        self.busy_text, self.fill_text = busy, filling
+        self._place_banner()
+        self.update()
+
+    def missing_rect(self) -> QRect | None:
+        """The bounding box of the tiles without states (None when there are none, or no layout)."""
+        if not self.missing or self.layout_ is None:
+            return None
+        rect = QRect()
+        for sm in self.missing:
+            rect = rect.united(self.layout_.tile_rect(sm))
+        return rect
+
+    def _place_banner(self) -> None:
+        if self.run is None:
+            self.banner.show_text("")
+        elif self.busy_text:
+            self.banner.show_text(self.busy_text)
+        else:
+            self.banner.show_text(self.fill_text if self.missing else "", self.missing_rect())
+
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
         self._colors = argb32_table(theme.dark, theme.plot_background)
         self._overlay_key = None
+        self.banner.apply_theme(theme)
         self.update()
 
     # -- per cycle ------------------------------------------------------------------
@@ -279,6 +318,7 @@ class SmGridView(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self.relayout()
+        self._place_banner()
 
     def display_scale_changed(self, scale: float) -> None:
         """Presentation mode scaled the fonts (``_title_font``, ``_label_font``): lay out again."""
@@ -316,12 +356,25 @@ class SmGridView(QWidget):
             n = int(self.resident[sm]) if sm < len(self.resident) else 0
             if n > 0:
                 p.fillRect(QRect(r.x(), r.y(), max(1, round(r.width() * n / W)), r.height()), fill)
+        # SMs without states (not kept by a long run, being filled in): hatched, never plain like idle cells
+        if self.missing:
+            hatch = QColor(self.theme.plot_foreground)
+            hatch.setAlpha(110)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QBrush(hatch, Qt.BrushStyle.BDiagPattern))
+            for sm in self.missing:
+                x, y = L.tile_origin(sm)
+                p.drawRect(QRect(x, y, L.tile_w, L.tile_h))
         # the selected SM
         sel = L.tile_rect(self.selected_sm).adjusted(-3, -2, 3, 2)
         pen = QPen(QColor(self.theme.marker), 2.5 * self.scale)
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(sel)
+        if self.busy_text:  # the previous run, dimmed under the banner
+            veil = QColor(self.theme.plot_background)
+            veil.setAlpha(VEIL_ALPHA)
+            p.fillRect(self.rect(), veil)
         p.end()
 
     def _overlay_pixmap(self) -> QPixmap:
@@ -494,7 +547,10 @@ class SmGridView(QWidget):
             name = display_names().get(code, "?")
             meaning = meanings().get(code, "")
             lines.append(f"<b>{name}</b>: {meaning}")
-        if not run.is_recorded(sm):
+        if not run.has_states(sm):
             lines.append(meanings()[UNKNOWN])
+        elif sm in run.sampled and not run.is_recorded(sm):
+            lines.append(self.tr("<i>This long run's states of SM {sm} were re-simulated after it and are shown "
+                                 "every {n} cycles.</i>").format(sm=sm, n=run.sampled[sm][0]))
         lines.append(self.tr("<i>Click to show this SM in the timeline.</i>"))
         return "<br>".join(lines)

@@ -24,6 +24,7 @@ from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.state_colors import display_names, meanings, priority_table
 from explorer.gui.common.state_order import PRIORITY
 from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.explore.banner import Banner
 from explorer.gui.explore.run_data import SimRun
 
 _CODE_OF_RANK = {rank: code for code, rank in enumerate(PRIORITY)}
@@ -68,6 +69,7 @@ class TimelineView(CursorPlot):
         self.getPlotItem().getViewBox().sigXRangeChanged.connect(self._range_changed)
         self.getPlotItem().getViewBox().sigResized.connect(self._range_changed)  # pixels per cycle changed too
         self.scene().sigMouseMoved.connect(self._hover)
+        self.banner = Banner(self, "timeline_banner")  # "simulating…": the picture is the previous run
         self.apply_theme(LIGHT)
 
     # -- data -----------------------------------------------------------------------
@@ -89,6 +91,10 @@ class TimelineView(CursorPlot):
         if self.run is not None:
             self._show_sm(sm)
             self._update_title()
+
+    def set_notice(self, text: str) -> None:
+        """A banner over the view ("" removes it): what is shown is not the current scenario's run yet."""
+        self.banner.show_text(text if self.run is not None else "")
 
     def trace_arrived(self, sm: int) -> None:
         if sm == self.sm and self.run is not None:
@@ -283,6 +289,7 @@ class TimelineView(CursorPlot):
         for line in self.separators:
             line.setPen(pg.mkPen(theme.plot_background, width=2))
         self.message.setColor(theme.plot_foreground)
+        self.banner.apply_theme(theme)
         pen = pg.mkPen(theme.plot_foreground, width=1)
         pen.setCosmetic(True)
         self.outlines.setPen(pen)

@@ -42,7 +42,7 @@ from explorer.gui.common.numbers import num
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.files import export as ex
 
-PANEL_NAMES = ("sm_grid", "timeline", "counts", "metrics", "legend", "scenario", "occupancy", "occupancy_graphs",
+PANEL_NAMES = ("sm_grid", "timeline", "counts", "metrics", "dram", "legend", "scenario", "occupancy", "occupancy_graphs",
                "gemm", "roofline", "memory")
 
 
@@ -78,7 +78,8 @@ class ExportFeature(QObject):
         return {
             "view": self.tr("The current view (tab)"), "window": self.tr("The whole window"),
             "sm_grid": self.tr("SM grid"), "timeline": self.tr("Timeline"), "counts": self.tr("Counts plot"),
-            "metrics": self.tr("Metrics"), "legend": self.tr("State legend"), "scenario": self.tr("Scenario panel"),
+            "metrics": self.tr("Metrics"), "dram": self.tr("DRAM bandwidth"), "legend": self.tr("State legend"),
+            "scenario": self.tr("Scenario panel"),
             "occupancy": self.tr("Occupancy calculator"), "occupancy_graphs": self.tr("Occupancy graphs"),
             "gemm": self.tr("GEMM view"), "roofline": self.tr("Roofline"), "memory": self.tr("Memory hierarchy"),
         } | {k: k for k in w.lesson_targets if k not in PANEL_NAMES}

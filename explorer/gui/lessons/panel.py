@@ -11,9 +11,16 @@ The lessons are data (``resources/lessons/*.toml``, read by the Qt-free
    its SM, its view (``window.show_view``) and a spotlight on its panels
    (``window.lesson_targets``). A view or panel this build lacks is skipped
    quietly. The step's view page gets ``show_lesson_step(step, scenario)`` (the
-   calculator takes the step's launch, the GEMM view reads ``step.gemm``).
+   GEMM view reads ``step.gemm``), and every page ``follow_lesson(step, scenario)``,
+   so no tab contradicts the narration: the Explorer shows the counts the step
+   names (``step.counts``: GPU-wide or the selected SM) with the whole run in view,
+   the calculator holds the step's launch.
 
-Leaving a lesson keeps the scenario it reached, simulated and editable.
+Starting a lesson remembers each page's view state (``Page.view_state``: splitters,
+per-SM counts, the calculator's inputs, the GEMM inputs) and the tab, and lays the
+pages out in their default layout (outside presentation mode, which fits the
+layout itself); leaving the lesson gives all of that back. The scenario it reached
+stays, simulated and editable.
 
 The narration panel is as tall as the narration needs at the window's width (it
 follows the text, the window's size and presentation mode's scale), up to 40% of
@@ -34,6 +41,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -223,6 +231,7 @@ class LessonController(QObject):
         self.ready = False
         self._target: Scenario | None = None  # the scenario whose run the current step waits for
         self._start: Scenario | None = None  # the scenario in effect when the lesson began
+        self._saved: dict | None = None  # the tab and each page's view state when the lesson began
         self.overlay = overlay_for(window)
 
         self.panel = LessonPanel()
@@ -326,6 +335,7 @@ class LessonController(QObject):
             lesson = self.find(lesson)
         if self.lesson is None:
             self._start = self.window.explorer.session.scenario
+            self._enter_view()
         self.lesson = lesson
         self.dock.show()
         self.dock.raise_()
@@ -353,7 +363,34 @@ class LessonController(QObject):
         self.panel.set_note("")
         self._refresh_texts()
         self._update_actions()
+        self._leave_view()
         self.lesson_changed.emit(None)
+
+    # -- the view state a lesson borrows ------------------------------------------------------
+    def _enter_view(self) -> None:
+        """Remember the tab and every page's view state; the default layout while the lesson plays."""
+        w = self.window
+        self._saved = {"tab": w.tabs.currentIndex(),
+                       "pages": {name: page.view_state() for name, page in w.views.items()
+                                 if callable(getattr(page, "view_state", None))}}
+        presentation = w.feature("presentation")
+        if presentation is None or not presentation.presenting:
+            for page in w.views.values():
+                if callable(getattr(page, "default_layout", None)):
+                    page.default_layout()
+
+    def _leave_view(self) -> None:
+        """Give back what :meth:`_enter_view` remembered (the scenario stays: it is the lesson's result)."""
+        saved, self._saved = self._saved, None
+        if not saved:
+            return
+        w = self.window
+        for name, state in saved["pages"].items():
+            page = w.views.get(name)
+            if page is not None:
+                page.restore_view_state(state)
+        if 0 <= saved["tab"] < w.tabs.count():
+            w.tabs.setCurrentIndex(saved["tab"])
 
     def go(self, index: int) -> None:
         """Show step ``index`` (0-based) of the current lesson."""
@@ -431,6 +468,10 @@ class LessonController(QObject):
 
     def _show_view_and_spotlight(self, step, scenario: Scenario) -> None:
         w = self.window
+        for each in w.views.values():
+            follow = getattr(each, "follow_lesson", None)
+            if callable(follow):
+                follow(step, scenario)
         page = w.views.get(step.view)
         hook = getattr(page, "show_lesson_step", None)
         if callable(hook):
@@ -439,9 +480,17 @@ class LessonController(QObject):
         if not shown:
             self.panel.set_note(self.tr("(This step belongs to a view this version does not have; "
                                         "the narration still applies.)"))
-        targets = [w.lesson_targets.get(name) for name in step.highlight]
-        self.overlay.set_targets([t for t in targets if t is not None], keep_bright=[self.dock])
+        targets = [t for t in (w.lesson_targets.get(name) for name in step.highlight) if t is not None]
+        self.overlay.set_targets(targets, keep_bright=[self.dock])
+        self.reveal_targets()
         QTimer.singleShot(0, self, self.fit_dock)
+
+    def reveal_targets(self) -> None:
+        """Scroll each spotlit panel inside a scrolled column (the DRAM row) into view."""
+        for target in self.overlay.targets:
+            area = _scroll_area_of(target)
+            if area is not None:
+                area.ensureWidgetVisible(target, 0, 0)
 
     def highlighted(self) -> list[QWidget]:
         return list(self.overlay.targets)
@@ -453,6 +502,7 @@ class LessonController(QObject):
             return {}
         targets = self.overlay.targets
         return {"lesson": self.lesson.name, "index": self.index, "start": self._start, "ready": self.ready,
+                "saved": self._saved,
                 "highlight": [name for name, w in self.window.lesson_targets.items() if w in targets]}
 
     def restore_state(self, state: dict) -> None:
@@ -460,6 +510,7 @@ class LessonController(QObject):
         self.lesson = self.find(state["lesson"])
         self.index = max(0, min(int(state["index"]), len(self.lesson.steps) - 1))
         self._start = state["start"]
+        self._saved = state.get("saved")  # given back when the lesson ends, in this window
         self.dock.show()
         self._refresh_texts()
         self._update_actions()
@@ -488,6 +539,17 @@ class LessonController(QObject):
         want = min(self.panel.wanted_height() + chrome, cap)
         if abs(self.dock.height() - want) > 4:
             w.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
+        QTimer.singleShot(0, self, self.reveal_targets)  # once the columns have their height: scroll again
+
+
+def _scroll_area_of(widget: QWidget) -> QScrollArea | None:
+    """The scroll area whose content holds ``widget`` (None: it is not inside one)."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea) and parent.widget() is not None and parent.widget().isAncestorOf(widget):
+            return parent
+        parent = parent.parentWidget()
+    return None
 
 
 def install(window) -> None:

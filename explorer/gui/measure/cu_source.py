@@ -8,7 +8,9 @@ request wins), and the registers, static shared memory and barriers
 the compiler produced fill the calculator's fields. Spills (local memory the
 compiler had to use) are shown, since they cost what the occupancy hides. A
 different GPU recompiles for its architecture: register counts differ between
-architectures.
+architectures. When the fields stop holding the compiled numbers (an edit, a
+lesson step's launch), the line says so instead of naming numbers the fields no
+longer show.
 """
 
 from __future__ import annotations
@@ -91,6 +93,8 @@ class CudaSourceRow(QWidget):
         self.open_button.clicked.connect(self.open_dialog)
         self.kernel.activated.connect(lambda _i: self.compile())
         inputs.gpu.currentIndexChanged.connect(lambda _i: self.compile() if self.path is not None else None)
+        inputs.changed.connect(self._fields_changed)
+        self._shown: tuple[str, str] | None = None  # the compile result's line and role
 
     # -- actions --------------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -181,8 +185,26 @@ class CudaSourceRow(QWidget):
             text += " " + self.tr("Its __launch_bounds__ allow at most {m} threads per block.").format(
                 m=r.max_threads_per_block)
             role = "error"
+        self._shown = (text, role)
         self._set_info(text, role)
         self.compiled.emit(result)
+
+    def holds_result(self) -> bool:
+        """Whether the fields hold the compiled kernel's registers, static shared memory and barriers."""
+        if self.result is None:
+            return False
+        r, raw = self.result.resources, self.inputs.raw_values()
+        return (raw.get("regs", "").strip(), raw.get("smem_static", "").strip(), raw.get("barriers", "").strip()) == (
+            str(r.registers), str(r.static_shared_bytes), str(r.barriers))
+
+    def _fields_changed(self) -> None:
+        if self.result is None or self.busy or self._shown is None:
+            return
+        if self.holds_result():
+            self._set_info(*self._shown)
+        else:
+            self._set_info(self.tr("The fields no longer hold {kernel}'s numbers; choose the kernel again to use "
+                                   "them.").format(kernel=self.result.kernel), "muted")
 
     def _error(self, error: TaskError) -> None:
         self.busy = False
@@ -194,6 +216,7 @@ class CudaSourceRow(QWidget):
     def _fail(self, message: str) -> bool:
         self.busy = False
         self.error = message
+        self._shown = None  # the line is the failure now
         self._set_info(message, "error")
         return False
 

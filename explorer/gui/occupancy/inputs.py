@@ -90,6 +90,11 @@ class OccupancyInputs(QGroupBox, FieldTexts):
         )
 
     def _on_gpu_changed(self) -> None:
+        self.show_gpu_info()
+        self.changed.emit()
+
+    def show_gpu_info(self) -> None:
+        """The chosen GPU's line under the picker (and its tooltip)."""
         spec = load_catalog()[self.gpu_name()]
         self.gpu_info.setText(
             self.tr("{full} · CC {cc} · {sms} SMs").format(
@@ -97,7 +102,6 @@ class OccupancyInputs(QGroupBox, FieldTexts):
             )
         )
         self.gpu.setToolTip(self._gpu_tooltip(spec))
-        self.changed.emit()
 
     # -- values in and out ---------------------------------------------------------
     def gpu_name(self) -> str:

@@ -8,7 +8,7 @@ is invalid, the last valid answer stays on screen and says so.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from explorer.gui.common.numbers import pct
@@ -20,6 +20,8 @@ from explorer.gui.occupancy.inputs import OccupancyInputs
 from explorer.gui.occupancy.result import OccupancyResultView
 from explorer.gui.occupancy.session import DEFAULTS, FIELDS, Evaluation, check_fields, evaluate
 from explorer.model.scenario import Scenario
+
+MIN_INPUT_LINES = 8  # the least height of the inputs' pane, in lines of text
 
 
 class OccupancyPanel(Page):
@@ -48,6 +50,8 @@ class OccupancyPanel(Page):
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        # the GPU and a few fields at least: a thinner strip is a collapsed pane (saved sizes that small are ignored)
+        scroll.setMinimumHeight(MIN_INPUT_LINES * self.fontMetrics().lineSpacing())
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("occupancy_splitter")
         self.splitter.setChildrenCollapsible(False)
@@ -80,25 +84,29 @@ class OccupancyPanel(Page):
         self.graphs.show_evaluation(ev)
         self.set_status(self._summary(ev))
 
-    def show_lesson_step(self, step, scenario: Scenario | None = None) -> None:
-        """A lesson step on this view shows its scenario's launch."""
+    def follow_lesson(self, step, scenario: Scenario | None = None) -> None:
+        """Every lesson step, whichever view it shows: the calculator holds the step's launch."""
         if scenario is not None:
             self.show_launch(scenario)
 
     def show_launch(self, scenario: Scenario) -> None:
-        """The scenario's GPU and launch in the inputs (a lesson step on this view), computed once."""
+        """The scenario's GPU and launch in the inputs (a lesson step), computed once.
+
+        The GPU picker's own signal is held too: it would have a compiled ``.cu``
+        kernel recompiled for the new GPU and put back into the fields; instead the
+        fields hold the lesson's launch and the ``.cu`` row sees (``changed``) that
+        they no longer hold its kernel's numbers.
+        """
         launch = scenario.launch
-        self.inputs.blockSignals(True)
-        try:
+        with QSignalBlocker(self.inputs), QSignalBlocker(self.inputs.gpu):
             self.inputs.set_gpu(scenario.gpu_name)
             self.inputs.set_values({
                 "threads": launch.threads_per_block, "regs": launch.registers_per_thread,
                 "smem_static": launch.static_shared_bytes, "smem_dynamic": launch.dynamic_shared_bytes,
                 "carveout": launch.carveout, "barriers": launch.barriers,
             })
-        finally:
-            self.inputs.blockSignals(False)
-        self.recompute()
+        self.inputs.show_gpu_info()
+        self.inputs.changed.emit()  # one recompute, and whoever else reads the fields (the .cu row) sees them
 
     def _summary(self, ev: Evaluation) -> str:
         r = ev.result
@@ -135,4 +143,4 @@ class OccupancyPanel(Page):
             self.inputs.blockSignals(False)
         super().restore_state(state)
         if (self.inputs.gpu_name(), self.inputs.raw_values()) != before:
-            self.recompute()
+            self.inputs.changed.emit()

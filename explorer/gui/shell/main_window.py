@@ -83,7 +83,8 @@ class MainWindow(QMainWindow):
         self.add_page(self.explorer, self.tr("&Explorer"), view_id="explorer")
         self.lesson_targets.update({
             "scenario": self.explorer.panel, "sm_grid": self.explorer.grid, "timeline": self.explorer.timeline,
-            "counts": self.explorer.counts, "metrics": self.explorer.metrics, "legend": self.explorer.legend,
+            "counts": self.explorer.counts_panel, "metrics": self.explorer.metrics, "legend": self.explorer.legend,
+            "dram": self.explorer.metrics.whole.dram_box,
         })
         self.occupancy = OccupancyPanel(self)
         self.add_page(self.occupancy, self.tr("&Occupancy calculator"), view_id="occupancy")

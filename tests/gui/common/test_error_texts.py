@@ -16,7 +16,7 @@ from explorer.gemm.attention import compare_attention
 from explorer.gemm.data import peak_tflops
 from explorer.gemm.mapper import parse_tile, tile_resources
 from explorer.gui.common.error_texts import _patterns, core_error, core_message
-from explorer.gui.explore.scenario_fields import parse_dims
+from explorer.gui.explore.scenario_fields import parse_dims, parse_percent
 from explorer.gui.shell.i18n import install_translators
 from explorer.model.catalog import get_gpu
 from explorer.model.errors import InputError, require_int
@@ -88,6 +88,8 @@ def core_messages() -> dict[str, str]:
         "warps split simt": _message(lambda: tile_resources("A100", "fp32", "128x128x8", warps=3)),
         "hit rate text": _message(lambda: parse_workload({"preset": "fma-global", "l2_hit_rate": "half"})),
         "hit rate range": _message(lambda: parse_workload({"preset": "fma-global", "l2_hit_rate": 2})),
+        "percent text": _message(lambda: parse_percent("half", "workload.l2_hit_rate")),
+        "percent range": _message(lambda: parse_percent("100.5", "workload.l2_hit_rate")),
     }
     return out
 

@@ -12,17 +12,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from explorer.gui.common.state_order import PRIORITY, SELECTED
-from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.shell.main_window import MainWindow
 from tests.gui.support import RUN_TIMEOUT, wait_run
-
-
-@pytest.fixture
-def page(window, qtbot) -> ExplorerPage:
-    window.resize(1600, 900)  # the size the layout is designed for (offscreen does not clamp a resize)
-    p = window.explorer
-    wait_run(qtbot, p)
-    return p
 
 
 def type_into(field, text: str) -> None:

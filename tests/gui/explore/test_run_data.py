@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from explorer.gui.common import state_colors, state_order
-from explorer.gui.explore.run_data import SimRun, pyramid, scheduler_order
+from explorer.gui.explore.run_data import (
+    BATCH_SHARE,
+    FILL_SHARE,
+    SimRun,
+    fill_plan,
+    pyramid,
+    record_batch,
+    scheduler_order,
+    simulate_run,
+)
 from explorer.gui.explore.session import ExplorerSession
 from explorer.model.presets import default_scenario, load_preset, preset_names
 from explorer.sim import simulate
@@ -117,3 +126,67 @@ def test_the_views_data_and_the_state_vocabulary_load_neither_qt_nor_the_engine(
             "print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert out.stdout.strip() == "[]"
+
+
+# -- the SMs a long run did not keep, filled in (issue 14 item 10) -------------------------------------
+def small_run_with_missing_sms(kept: int = 3) -> SimRun:
+    """A short run whose trace holds only the first ``kept`` SMs, as a long run's does."""
+    scenario = load_preset("example-240x256").with_values(**{"workload.loop": 2})
+    return SimRun.from_result(simulate(scenario, record_sms=range(kept)))
+
+
+def test_fill_plan_stays_within_the_trace_budget():
+    run = small_run_with_missing_sms()
+    missing = run.missing_sms()
+    assert missing == list(range(3, 132))
+    per_sm = run.cycles * run.warps_per_sm
+    for budget in (10 ** 9, 64 * per_sm, 8 * per_sm, per_sm):
+        plan = fill_plan(run, budget)
+        assert plan.sms == tuple(missing)
+        assert [sm for batch in plan.batches for sm in batch] == missing
+        sampled = len(missing) * run.warps_per_sm * -(-run.cycles // plan.stride)
+        assert sampled <= FILL_SHARE * budget or plan.stride >= run.cycles  # all samples together: their share
+        assert all(len(b) * per_sm <= max(BATCH_SHARE * budget, per_sm) for b in plan.batches)  # one re-run's trace
+    assert fill_plan(run, 10 ** 9).stride == 1  # room for every cycle
+    assert fill_plan(SimRun.from_result(simulate(load_preset("example-240x256")))) is None  # nothing missing
+
+
+def test_filled_in_states_are_the_full_runs_sampled():
+    run = small_run_with_missing_sms()
+    full = simulate(run.result.scenario)  # every SM kept: the reference
+    assert run.cycles == full.cycles
+    half = -(-run.cycles // 2)
+    plan = fill_plan(run, 2 * half * run.warps_per_sm * 129)  # about the missing SMs' full trace, of which half
+    assert plan.stride == 2  # holds every second cycle
+    fill_in_with(run, plan)
+    assert run.missing_sms() == [] and all(run.has_states(sm) for sm in range(132))
+    for cycle in (0, 1, plan.stride + 1, run.cycles // 2, run.cycles - 1):
+        shown = run.states_at(cycle)
+        sampled_at = cycle - cycle % plan.stride
+        assert np.array_equal(shown[:3], full.states_at(cycle)[:3])  # the kept SMs: every cycle
+        assert np.array_equal(shown[3:], full.states_at(sampled_at)[3:])
+
+
+def fill_in_with(run: SimRun, plan) -> None:
+    for batch in plan.batches:
+        for sm, samples in record_batch(run, batch, plan.stride).items():
+            run.add_samples(sm, plan.stride, samples)
+
+
+def test_a_headless_run_is_filled_in_at_once(monkeypatch):
+    """``render`` and slides draw every SM: simulate_run fills in what the first pass did not keep."""
+    import explorer.sim as sim
+    from explorer.gui.explore import run_data
+
+    budget = 4 * 2 ** 20  # small: the first pass keeps a few SMs only
+    real = sim.simulate
+
+    def small_budget(scenario, **kw):
+        return real(scenario, **({"trace_budget_bytes": budget} | kw))
+
+    monkeypatch.setitem(sim.__dict__, "simulate", small_budget)
+    monkeypatch.setattr(run_data, "trace_budget", lambda: budget)
+    run = simulate_run(load_preset("example-240x256"))
+    assert 0 < len(run.result.recorded_sms) < 132
+    assert run.missing_sms() == []
+    assert simulate_run(load_preset("example-240x256"), fill=False).missing_sms() != []

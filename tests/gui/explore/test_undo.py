@@ -9,7 +9,7 @@ from PySide6.QtGui import QKeySequence
 
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.model.presets import default_scenario, load_preset
-from tests.gui.support import RUN_TIMEOUT, wait_run
+from tests.gui.support import RUN_TIMEOUT
 
 
 def settled(page):
@@ -29,14 +29,6 @@ def same_simulation(a, b) -> bool:
     sa = {k: v for k, v in a.summary.items() if k != "sim_seconds"}
     sb = {k: v for k, v in b.summary.items() if k != "sim_seconds"}
     return sa == sb and np.array_equal(a.result.counts, b.result.counts)
-
-
-@pytest.fixture
-def page(window, qtbot):
-    window.resize(1600, 900)
-    p = window.explorer
-    wait_run(qtbot, p)
-    return p
 
 
 def test_three_edits_and_a_preset_undone_give_the_original_scenario_and_simulation(window, page, qtbot):

@@ -67,7 +67,7 @@ def test_whole_window_and_current_view(win, tmp_path):
 
 
 def test_svg_parses_and_holds_the_drawing(win, tmp_path):
-    counts = win.explorer.counts
+    counts = win.explorer.counts_panel  # the plot with its legend
     out = tmp_path / "counts.svg"
     win.feature("export").export_picture("counts", out)
     root = ET.parse(out).getroot()
@@ -77,6 +77,8 @@ def test_svg_parses_and_holds_the_drawing(win, tmp_path):
     assert {"g", "path"} <= tags or {"g", "polyline"} <= tags
     text = out.read_text(encoding="utf-8")
     assert "cycle" in text  # the axis label is text, not pixels
+    for name in ("launched", "resident", "ready (eligible)", "issued"):  # the legend is in the picture
+        assert f">{name}<" in text, name
     assert no_temp_files(tmp_path)
 
 

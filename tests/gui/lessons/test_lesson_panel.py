@@ -11,21 +11,13 @@ from explorer.gui.common import palette as oi
 from explorer.gui.lessons.panel import LessonController
 from explorer.lessons import load_lessons, parse_lesson
 from explorer.sim import simulate
-from tests.gui.support import RUN_TIMEOUT, wait_run
+from tests.gui.support import RUN_TIMEOUT
 
 LESSONS = load_lessons()
 
 
 def wait_ready(qtbot, lessons: LessonController, timeout: int = RUN_TIMEOUT) -> None:
     qtbot.waitUntil(lambda: lessons.ready, timeout=timeout)
-
-
-@pytest.fixture
-def win(window, qtbot):
-    window.resize(1600, 900)
-    wait_run(qtbot, window.explorer)
-    window.feature("lessons").set_language("en")
-    return window
 
 
 def test_lessons_menu_lists_the_eight_lessons_in_order(win):
@@ -171,7 +163,7 @@ def test_a_step_on_a_missing_view_or_panel_degrades_quietly(win, qtbot, monkeypa
     wait_ready(qtbot, ctl)
     assert ctl.panel.narration.text() == "One."
     assert ctl.panel.note.isVisible() and "view" in ctl.panel.note.text()
-    assert ctl.highlighted() == [win.explorer.counts]
+    assert ctl.highlighted() == [win.explorer.counts_panel]
 
 
 def test_unknown_language_falls_back_to_english(win):

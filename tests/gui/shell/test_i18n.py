@@ -156,14 +156,14 @@ def test_the_gemm_views_wave_sentence_is_the_cores_in_english(qtbot):
 # -- the window ----------------------------------------------------------------------------
 def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_state(qtbot, window, english):
     wait_run(qtbot, window.explorer)
-    panel = window.occupancy
+    window.feature("lessons").start("launched-resident-ready", 1)
+    qtbot.waitUntil(lambda: window.feature("lessons").ready, timeout=RUN_TIMEOUT)
+    lesson = window.feature("lessons").lesson
+    panel = window.occupancy  # the lesson's launch is in the calculator; the user edits it during the lesson
     edit = panel.inputs.fields["regs"].edit
     edit.selectAll()
     edit.insert("64")  # registers limit: the calculator gives a register hint
     assert "Registers limit you to" in panel.advice.hints.text()
-    window.feature("lessons").start("launched-resident-ready", 1)
-    qtbot.waitUntil(lambda: window.feature("lessons").ready, timeout=RUN_TIMEOUT)
-    lesson = window.feature("lessons").lesson
     assert window.feature("lessons").panel.narration.text() == lesson.steps[1].text("en")
     window.tabs.setCurrentWidget(window.occupancy)
     run, cycle = window.explorer.session.run, window.explorer.session.cycle

@@ -1,0 +1,147 @@
+"""The counts plot: ready and issued get a readable scale and both stay visible (issue 14 item 16).
+
+They used to share the left axis with launched (1,920 in the mission's example):
+a few dozen warps lay flat on zero, and the issued line hid the ready one, which is
+never below it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
+
+from explorer.gui.explore.counts_plot import HEADROOM, READY_PERCENTILE
+from explorer.gui.explore.run_data import halvings
+from explorer.gui.common import palette as oi
+from explorer.model.presets import load_preset
+from tests.gui.support import RUN_TIMEOUT
+
+
+def show(page, qtbot, preset: str):
+    scenario = load_preset(preset)
+    page.change_scenario(scenario, "preset")
+    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
+                    and not page.simulating, timeout=RUN_TIMEOUT)
+    qtbot.wait(20)
+    return page.session.run
+
+
+def rgb(widget) -> np.ndarray:
+    img = widget.grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    w, h, stride = img.width(), img.height(), img.bytesPerLine()
+    return np.frombuffer(img.constBits(), np.uint8, count=stride * h).reshape(h, stride)[:, : 3 * w].reshape(h, w, 3).copy()
+
+
+def near(px: np.ndarray, colour: tuple[int, int, int], tol: int = 24) -> np.ndarray:
+    return np.all(np.abs(px.astype(int) - np.array(colour)) <= tol, axis=-1)
+
+
+def test_ready_and_issued_have_their_own_readable_scale(page, qtbot):
+    run = page.session.run  # the mission's example: 1,920 launched, a few dozen ready
+    counts = page.counts
+    eligible, issued = run.result.eligible, run.result.issued
+    assert counts.curves["eligible"].getViewBox() is counts.ready_view
+    assert counts.curves["issued"].getViewBox() is counts.ready_view
+    assert counts.curves["launched"].getViewBox() is counts.getPlotItem().getViewBox()
+    left_top = counts.getPlotItem().getViewBox().viewRange()[1][1]
+    right_top = counts.ready_view.viewRange()[1][1]
+    assert left_top == pytest.approx(1920 * HEADROOM)
+    shown = halvings(eligible, "mean")[counts.level]  # what the ready line draws at this zoom
+    assert right_top == pytest.approx(np.percentile(shown, READY_PERCENTILE) * HEADROOM)
+    assert right_top < left_top / 10
+    # a typical busy stretch's ready warps reach well up the plot, not a hair above zero
+    busy = shown[shown > 0]
+    assert np.median(busy) / right_top > 0.1
+    # the right axis is linked to that view and labelled
+    axis = counts.getPlotItem().getAxis("right")
+    assert axis.isVisible() and axis.linkedView() is counts.ready_view
+    assert "ready" in axis.labelText and "issued" in axis.labelText
+    # the launch burst (every warp ready at first) is off the top, and the title says so
+    peak = int(eligible.max())
+    assert shown.max() > right_top and counts.ready_peak == (peak, int(np.argmax(eligible)))
+    assert f"ready peaks at {peak:,}" in counts.title_text
+    assert issued.max() <= eligible.max()
+
+
+def test_both_are_visible_where_they_coincide(page, qtbot):
+    counts = page.counts
+    qtbot.wait(50)  # the plot's first layout and paint
+    px = rgb(counts)
+    vb = counts.getPlotItem().getViewBox()
+    r = vb.sceneBoundingRect().toRect()
+    area = px[r.top() + 2: r.bottom() - 2, r.left() + 2: r.right() - 2]
+    orange = tuple(int(oi.ORANGE[i:i + 2], 16) for i in (1, 3, 5))
+    ready_line = near(area, orange, 30).sum()
+    issued_fill = near(area, (145, 213, 195), 30).sum()  # bluish green at alpha 110 over white
+    assert ready_line > 200, ready_line
+    assert issued_fill > 2000, issued_fill
+    # ready is drawn over issued
+    assert counts.curves["eligible"].zValue() > counts.curves["issued"].zValue()
+    assert counts.curves["issued"].opts["fillLevel"] == 0
+
+
+def test_zoomed_out_ready_and_issued_are_bin_averages_and_exact_when_zoomed_in(page, qtbot):
+    run = show(page, qtbot, "memory-bound-stream")  # 171,022 cycles on ~900 pixels
+    counts = page.counts
+    assert counts.level > 0
+    n = 1 << counts.level
+    assert counts.cycles_per_pixel() <= n < 2 * counts.cycles_per_pixel()  # a bin covers about a pixel
+    x, y = counts.curves["eligible"].getOriginalDataset()
+    assert len(x) == len(y) + 1 and x[1] - x[0] == n
+    eligible = run.result.eligible.astype(np.float64)
+    assert y[3] == pytest.approx(eligible[3 * n: 4 * n].mean(), rel=1e-5)  # numpy's mean of those cycles
+    assert np.array_equal(y, halvings(run.result.eligible, "mean")[counts.level])
+    _x, issued = counts.curves["issued"].getOriginalDataset()
+    assert np.all(issued <= y + 1e-4)  # the issued area never rises above the ready line
+    right = counts.getPlotItem().getAxis("right")
+    assert counts.axis_labels()["right"][0] == "mean ready, issued"  # said when the axis is tall enough
+    assert right.labelText in counts.axis_labels()["right"]
+    assert right.label.boundingRect().width() <= counts.getPlotItem().getViewBox().height()  # never clipped
+    assert f"average over {n:,} cycles" in counts.toolTip()
+    counts.getPlotItem().setXRange(1000, 1300, padding=0)
+    qtbot.waitUntil(lambda: counts.level == 0, timeout=2000)
+    x, y = counts.curves["issued"].getOriginalDataset()
+    assert np.array_equal(y, run.result.issued) and x[-1] == run.cycles
+    assert counts.getPlotItem().getAxis("right").labelText in ("ready, issued", "ready")
+
+
+def test_selected_sm_counts_use_the_same_scales(page, qtbot):
+    run = page.session.run
+    page.per_sm.setChecked(True)
+    counts = page.counts
+    sm = run.sm_counts(page.session.selected_sm)
+    x, y = counts.curves["resident"].getOriginalDataset()
+    assert np.array_equal(y, sm[:, 0])
+    _x, ready = counts.curves["eligible"].getOriginalDataset()
+    assert np.array_equal(ready, halvings(sm[:, 1], "mean")[counts.level])
+    assert counts.ready_view.viewRange()[1][1] == pytest.approx(
+        max(np.percentile(ready, READY_PERCENTILE) * HEADROOM, 4.0))
+    assert not counts.curves["launched"].isVisible()
+    page.per_sm.setChecked(False)
+    assert counts.curves["launched"].isVisible()
+
+
+def test_the_legend_names_every_curve_under_the_plot(page):
+    legend = page.counts.legends[0]
+    names = [w.text() for w in legend.findChildren(type(page.grid_title)) if w.text()]
+    assert names == ["launched", "resident", "ready (eligible)", "issued"]
+    assert page.counts_panel.isAncestorOf(legend) and page.counts_panel.isAncestorOf(page.counts)
+    assert page.window().lesson_targets["counts"] is page.counts_panel
+
+
+def test_ready_is_drawn_over_resident_and_the_plot_still_takes_clicks(page, qtbot):
+    """On an SM whose resident warps are all ready the two lines coincide: ready stays on top; the
+    ready view lets clicks through to the plot (a click asks for that cycle)."""
+    counts = page.counts
+    assert counts.ready_view.zValue() > counts.getPlotItem().zValue()
+    vb = counts.getPlotItem().getViewBox()
+    asked = []
+    counts.cycle_requested.connect(asked.append)
+    qtbot.wait(50)
+    scene_point = vb.mapViewToScene(pg.Point(4000, 100))
+    view_point = counts.mapFromScene(scene_point)
+    qtbot.mouseClick(counts.viewport(), Qt.MouseButton.LeftButton, pos=view_point)
+    assert asked and abs(asked[-1] - 4000) <= 2 * counts.cycles_per_pixel() + 1
