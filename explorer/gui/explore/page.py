@@ -577,11 +577,10 @@ class ExplorerPage(Page):
         grid_box = self.center.widget(0)
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
         wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
-        rest = max(0, total - need)
+        strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0  # fixed
+        rest = max(0, total - need - strip)
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
-        timeline, counts = round(wish[0] * share), round(wish[1] * share)
-        if self.stream_strip.isVisibleTo(self):  # the stream strip sits above the counts: its height on top
-            counts += self.stream_strip.sizeHint().height()
+        timeline, counts = round(wish[0] * share), round(wish[1] * share) + strip
         self.center.setSizes([total - timeline - counts, timeline, counts])
 
     # -- lessons --------------------------------------------------------------------
