@@ -16,7 +16,7 @@ What makes a shipped cache valid on another machine:
   the loop is branchy scalar code and measured the same speed as the host target;
 - the code: numba's index is keyed by the function's bytecode, but the helpers
   inlined into it are not, so the seed carries a hash of the simulator's sources
-  (``explorer.frozen.sources_key``) and is used only when it matches;
+  (``explorer.paths.sources_key``) and is used only when it matches;
 - numba's and Python's versions (the manifest's and numba's own index check);
 - the freshness stamp: numba's index records the source file's mtime and size
   (the executable's in a bundle), which an installer does not keep, so
@@ -59,7 +59,7 @@ def expected_manifest(sources_root: Path | None = None) -> dict:
     """What a seed must say to be used here: numba, Python, CPU target, simulator sources."""
     import numba
 
-    from explorer.frozen import sources_key
+    from explorer.paths import sources_key
 
     root = sources_root if sources_root is not None else Path(__file__).resolve().parents[2]
     return {"numba": numba.__version__, "python": f"py{sys.version_info[0]}{sys.version_info[1]}",
@@ -74,7 +74,7 @@ def _dispatchers(module) -> list:
 
 def _sources_root() -> Path:
     """Where explorer/sim/*.py are (a checkout, site-packages, or a bundle's folder)."""
-    from explorer.frozen import bundle_dir, is_frozen
+    from explorer.paths import bundle_dir, is_frozen
 
     return bundle_dir() if is_frozen() else Path(__file__).resolve().parents[2]
 

@@ -27,13 +27,13 @@ import math
 import numpy as np
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.common import palette as oi
-from explorer.gui.common.bars import Meter
+from explorer.gui.common.bars import Meter, SegmentBar
 from explorer.gui.common.layout_check import PaintedText
 from explorer.gui.common.numbers import counted, num, pct, seconds_text
-from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.common.theme import Theme
 from explorer.gui.common.widgets import FittingLabel
 from explorer.gui.explore.run_data import SimRun
 from explorer.sim.stream import StreamResult, compose
@@ -55,15 +55,16 @@ def stream_of(run: SimRun | None) -> StreamResult | None:
     return compose(run.result)
 
 
-class StreamTimeline(QWidget):
-    """The painted time axis: NVML windows shaded, each pixel as high as its busy share, the range's ends."""
+class StreamTimeline(SegmentBar):
+    """The painted time axis: NVML windows shaded, each pixel as high as its busy share, the range's ends
+    (a painted bar whose tooltip names what is under the mouse)."""
+
+    HINT_WIDTH = 400
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("stream_timeline")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMouseTracking(True)
-        self.theme: Theme = LIGHT
         self.stream: StreamResult | None = None
         self.view = (0.0, 1.0)  # visible time range, us
         self._drag: tuple[float, tuple[float, float]] | None = None
@@ -80,9 +81,6 @@ class StreamTimeline(QWidget):
         if event.type() == QEvent.Type.FontChange:
             self._fit_height()
         super().changeEvent(event)
-
-    def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
-        return QSize(400, self.height())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(120, self.height())
@@ -149,10 +147,6 @@ class StreamTimeline(QWidget):
         return int(self.view[0] // p), int(self.view[1] // p)
 
     # -- painting -------------------------------------------------------------------
-    def apply_theme(self, theme: Theme) -> None:
-        self.theme = theme
-        self.update()
-
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
         bar = self._bar_rect()
@@ -269,12 +263,6 @@ class StreamTimeline(QWidget):
             "Each pixel column covers about {n} kernels: its height is the share of its time a kernel runs.").format(
             n=num(column))
         return f"{where}<br>{window}{decimated}"
-
-    def event(self, event) -> bool:  # noqa: D401 - Qt API
-        if event.type() == QEvent.Type.ToolTip:
-            QToolTip.showText(event.globalPos(), self.tooltip_at(event.pos().x()), self)
-            return True
-        return super().event(event)
 
 
 class StreamStrip(QWidget):
