@@ -5264,11 +5264,16 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <source>{n} complete NVML windows of {period} read {lo} to {hi}.</source>
         <translation>{n} полных окон NVML по {period} показывают от {lo} до {hi}.</translation>
     </message>
+    <message>
+        <location line="+3"/>
+        <source>The metrics panel reads one kernel over its own duration (100% by definition); this strip reads the stream, gaps included.</source>
+        <translation>Панель метрик читает одно ядро за его собственное время (100% по определению); эта полоса читает весь поток, вместе с промежутками.</translation>
+    </message>
 </context>
 <context>
     <name>StreamTimeline</name>
     <message>
-        <location line="-278"/>
+        <location line="-281"/>
         <source>Kernels of the stream as bars, the gaps between them empty, NVML&apos;s sample windows shaded behind them; wheel: zoom, drag: pan, double click: the whole stream.</source>
         <translation>Ядра потока — полосы, промежутки между ними пусты, окна выборки NVML затенены позади; колесо — масштаб, перетаскивание — сдвиг, двойной щелчок — весь поток.</translation>
     </message>

@@ -349,7 +349,9 @@ class StreamStrip(QWidget):
         else:
             window = self.tr("{n} complete NVML windows of {period} read {lo} to {hi}.").format(
                 n=num(s["nvml_windows"]), period=period, lo=pct(s["nvml_min"]), hi=pct(s["nvml_max"]))
-        self.title.setToolTip(window)
+        self.title.setToolTip(window + " " + self.tr(
+            "The metrics panel reads one kernel over its own duration (100% by definition); this strip reads "
+            "the stream, gaps included."))
         for key in FIGURES:
             self.meters[key].set_value(s[key], pct(s[key]))
         self.setVisible(True)
