@@ -65,6 +65,9 @@ def test_hidden_for_one_kernel_shown_for_a_stream(page, qtbot):
     assert page.stream_strip.parentWidget() is page.counts_panel
     assert page.stream_strip.geometry().bottom() <= page.counts.geometry().top()
     assert page.window().lesson_targets["stream"] is page.stream_strip
+    # the counts pane grew by the strip's height (taken from the SM grid's): the plot keeps its room
+    qtbot.waitUntil(lambda: page.counts.height() >= page.counts.minimumHeight())
+    assert "gaps included" in page.stream_strip.title.toolTip()
     page.undo()
     wait_run(qtbot, page)
     qtbot.waitUntil(lambda: not page.stream_strip.isVisible())
