@@ -19,6 +19,8 @@ from setuptools.command.build_py import build_py
 class BuildPyWithSeed(build_py):
     def run(self):
         super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install runs from the checkout, which compiles once into its __pycache__
         lib = Path(self.build_lib).resolve()
         out = lib / "explorer" / "resources" / "numba_seed"
         env = dict(os.environ, PYTHONPATH=str(lib))
