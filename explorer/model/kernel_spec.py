@@ -86,12 +86,12 @@ class KernelSpec:
     def anchored(self) -> "KernelSpec":
         """The same kernel with its file as an absolute path (the window keeps it so: a copy of the
         scenario that loses ``base_dir``, e.g. in the settings, still finds the file)."""
-        return replace(self, file=str(self.path.absolute()), base_dir="")
+        return replace(self, file=os.path.normpath(self.path.absolute()), base_dir="")
 
     def relative_to(self, folder: str | Path) -> "KernelSpec":
         """The same kernel with its file written relative to ``folder`` (where its scenario file goes);
         absolute where no relative path leads there (another drive)."""
-        target = self.path.absolute()
+        target = os.path.normpath(self.path.absolute())
         try:
             file = os.path.relpath(target, Path(folder).absolute())
         except ValueError:
