@@ -110,6 +110,7 @@ class ArgumentsForm(QWidget):
         times = QLabel("×", box)
         init = QComboBox(box)
         init.setObjectName(f"arg_{r.name}_init")
+        init.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         names, tips = self._init_names(), self._init_tips()
         for key in INITS:
             init.addItem(names[key], key)

@@ -74,6 +74,7 @@ class ReportView(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
+        self.table.setSizeAdjustPolicy(QTableWidget.SizeAdjustPolicy.AdjustToContents)  # no empty rows below
         self.show_button = QPushButton(self.tr("Show in the Explorer"), self)
         self.show_button.setObjectName("kernel_show_explorer")
         self.show_button.setToolTip(self.tr("The Explorer tab holds this kernel's scenario (File > Save Scenario "
@@ -84,8 +85,9 @@ class ReportView(QWidget):
         layout.addWidget(self.placeholder)
         layout.addLayout(form)
         layout.addWidget(QLabel(self.tr("<b>Buffers</b>"), self))
-        layout.addWidget(self.table, 1)
+        layout.addWidget(self.table)
         layout.addWidget(self.show_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addStretch(1)
         self.show_report(None)
 
     def show_report(self, report: KernelReport | None) -> None:
