@@ -10,7 +10,7 @@ the value does not fit its parameter (``form_values.build``).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.widgets import muted_label
@@ -104,6 +104,7 @@ class ArgumentsForm(QWidget):
         dtype.setEnabled(len(r.dtypes) > 1)
         dtype.setToolTip(self.tr("The buffer's element type: the pointer's own (void* and structs take any)."))
         count = IntField(texts.get(f"{r.name}.count", ""), parent=box)
+        count.setMinimumWidth(count.fontMetrics().horizontalAdvance("0000000000"))
         count.setObjectName(f"arg_{r.name}_count")
         count.set_help(self.tr("Elements in the buffer; the kernel may touch only these (an access outside every "
                                "buffer stops the run, naming the thread and address)."))
@@ -111,6 +112,7 @@ class ArgumentsForm(QWidget):
         init = QComboBox(box)
         init.setObjectName(f"arg_{r.name}_init")
         init.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        init.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Fixed)  # never elided: the count gives way
         names, tips = self._init_names(), self._init_tips()
         for key in INITS:
             init.addItem(names[key], key)

@@ -84,7 +84,8 @@ class ReportView(QWidget):
         layout.addWidget(self.title)
         layout.addWidget(self.placeholder)
         layout.addLayout(form)
-        layout.addWidget(QLabel(self.tr("<b>Buffers</b>"), self))
+        self.buffers_title = QLabel(self.tr("<b>Buffers</b>"), self)
+        layout.addWidget(self.buffers_title)
         layout.addWidget(self.table)
         layout.addWidget(self.show_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
@@ -94,6 +95,8 @@ class ReportView(QWidget):
         self.report = report
         has = report is not None
         self.placeholder.setVisible(not has)
+        self.buffers_title.setVisible(has)
+        self.table.setVisible(has)
         self.show_button.setEnabled(has)
         if not has:
             self.title.setText("")
