@@ -148,12 +148,12 @@
         <translation>Тип элементов буфера: тип указателя (void* и структуры принимают любой).</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Elements in the buffer; the kernel may touch only these (an access outside every buffer stops the run, naming the thread and address).</source>
         <translation>Число элементов буфера; ядро может обращаться только к ним (доступ вне всех буферов останавливает запуск с указанием потока и адреса).</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>What the buffer holds before the kernel runs.</source>
         <translation>Что лежит в буфере до запуска ядра.</translation>
     </message>
@@ -1036,6 +1036,21 @@
         <location line="+3"/>
         <source>Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per block, above the limit of {limit} B on {gpu}</source>
         <translation>блокам Q, K и V по {bq}, {bkv} и {bkv} строк × {d} × {b} Б нужно {need} Б разделяемой памяти на блок, больше предела {limit} Б на {gpu}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{value}: the parameter is {type}, an integer type; give an integer</source>
+        <translation>{value}: параметр имеет тип {type}, целочисленный; введите целое число</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is outside {type}&apos;s range [{lo}, {hi}]</source>
+        <translation>{value} вне диапазона типа {type} [{lo}, {hi}]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value}: the parameter is {type}; give true or false</source>
+        <translation>{value}: параметр имеет тип {type}; введите true или false</translation>
     </message>
 </context>
 <context>
@@ -2875,12 +2890,12 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+22"/>
-        <location line="+208"/>
+        <location line="+202"/>
         <source>Compiled with NVRTC (no GPU needed).</source>
         <translation>Компилируется NVRTC (GPU не нужен).</translation>
     </message>
     <message>
-        <location line="-205"/>
+        <location line="-199"/>
         <source>&amp;Kernel:</source>
         <translation>&amp;Ядро:</translation>
     </message>
@@ -2985,7 +3000,7 @@ This is the previous run until the new one is done.</source>
         <translation>Ваше собственное ядро CUDA, выполняемое из скомпилированного SASS варп за варпом, по 32 линии: настоящие адреса, расхождение, барьеры. Параметры-указатели — буферы, которые окно выделяет и заполняет.</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+46"/>
         <source>Open a CUDA source</source>
         <translation>Открыть исходный файл CUDA</translation>
     </message>
@@ -3339,7 +3354,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+18"/>
         <source>&amp;Explorer</source>
-        <translation>&amp;Explorer</translation>
+        <translation>&amp;Обозреватель</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -5060,7 +5075,7 @@ Active blocks per SM: {blocks}</source>
         <translation>&lt;b&gt;Буферы&lt;/b&gt;</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>{kernel} from {file} on {gpu} ({arch}): grid {grid} × block {block}</source>
         <translation>{kernel} из {file} на {gpu} ({arch}): сетка {grid} × блок {block}</translation>
     </message>

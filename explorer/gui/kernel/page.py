@@ -144,14 +144,8 @@ class KernelPage(Page):
             "divergence, barriers. Pointer parameters are buffers the window allocates and fills."))
 
         fl = QVBoxLayout(form_box)
-        fl.addWidget(self.hint)
-        fl.addLayout(top)
-        fl.addLayout(form)
-        fl.addWidget(self.compile_info)
-        fl.addWidget(self.occupancy)
-        fl.addWidget(self.args_box)
-        fl.addLayout(buttons)
-        fl.addWidget(self.line)
+        for item in (self.hint, top, form, self.compile_info, self.occupancy, self.args_box, buttons, self.line):
+            (fl.addWidget if isinstance(item, QWidget) else fl.addLayout)(item)
         fl.addStretch(1)
 
         self.report_view = ReportView(self)
@@ -278,6 +272,7 @@ class KernelPage(Page):
             for k, v in launch_texts(wanted).items():
                 self.fields[k].set_text(v)
             self.wanted = None
+            self._resolve_explorer()
         else:
             texts.update({k: v for k, v in keep.items() if k in texts})  # a recompile for another GPU keeps them
         self.args.set_rows(self.rows, texts)
@@ -436,11 +431,29 @@ class KernelPage(Page):
         if scenario.kernel is None or scenario == self.pushed or self.busy == "execute":
             return
         self.pushed = None
+        self.gpu.blockSignals(True)  # open_file compiles for it: no second compile
         select_data(self.gpu, scenario.gpu_name)
+        self.gpu.blockSignals(False)
         for k, v in launch_texts(scenario).items():
             self.fields[k].set_text(v)
         path = scenario.kernel.path.absolute()
         self.open_file(path, wanted=scenario)
+
+    def _resolve_explorer(self) -> None:
+        """The Explorer's [kernel] scenario gets the cubin's registers, shared memory and barriers in its launch
+        (a scenario file or the settings' copy has none): a logged change, not a step of Edit > Undo."""
+        if self.explorer is None or self.kernel is None:
+            return
+        from explorer.sass.execute.run import resolve
+
+        sc = self.explorer.scenario
+        path, name, gpu = self.kernel_key
+        if sc.kernel is None or Path(sc.kernel.path).absolute() != path or (sc.kernel.name, sc.gpu_name) != (name, gpu):
+            return
+        resolved = resolve(sc, self.kernel)
+        if resolved != sc:
+            self.pushed = resolved
+            self.explorer.change_scenario(resolved, "restore")
 
     def _explorer_timing(self) -> None:
         """The report's timing line: the Explorer's run of the pushed scenario, its refusal, or its progress."""
@@ -508,6 +521,9 @@ class KernelPage(Page):
             self.gpu.blockSignals(False)
         path, kernel, key, texts = state.get("path"), state.get("kernel"), state.get("key"), state.get("texts")
         if isinstance(path, Path) and kernel is not None and isinstance(key, tuple) and isinstance(texts, dict):
+            # the Explorer restored first: the compile its scenario started is this kernel, here already
+            self.runner.cancel("compile", disconnect=True)
+            self.busy, self.wanted = "", None
             self.path = path
             self.file_label.setText(path.name)
             self.file_label.setToolTip(str(path))
@@ -523,7 +539,8 @@ class KernelPage(Page):
             self.report = state["report"]
             self.pushed = state.get("pushed")
             self.report_view.show_report(self.report)
-            self._explorer_timing()
+        self._resolve_explorer()
+        self._explorer_timing()
         self._edited()
 
     def rebuild_blocker(self) -> str | None:

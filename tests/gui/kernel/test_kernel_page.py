@@ -188,6 +188,10 @@ def test_save_load_and_undo_a_kernel_scenario(window, page, qtbot, tmp_path, no_
     qtbot.waitUntil(lambda: not page.busy and page.kernel is not None and page.args.fields.get("a") is not None
                     and page.args.fields["a"].text() == "3.0", timeout=LONG)
     assert page.fields["grid"].text() == "4" and page.fields["block"].text() == "256"
+    # the file holds no registers: the Explorer gets the cubin's (a logged change, not an Undo step)
+    ex = window.explorer
+    assert ex.scenario.launch.registers_per_thread == page.kernel.registers
+    assert ex.commands.undo_kind == "file" and ex.commands.history[-1] == ("do", "restore")
     # the window keeps the .cu findable without the file's folder (the settings keep the scenario as TOML)
     import tomllib
 
@@ -210,3 +214,54 @@ def test_cancel_stops_a_long_run(window, page, qtbot, no_exception_escapes):
     qtbot.waitUntil(lambda: not page.busy, timeout=LONG)
     assert page.report is None and "Cancelled" in page.message
     assert page.simulate_button.isEnabled()
+
+
+LDSM = r'''
+extern "C" __global__ void ldsm(unsigned* out)
+{
+    __shared__ unsigned short tile[8 * 8];
+    for (int k = threadIdx.x; k < 64; k += blockDim.x) tile[k] = k;
+    __syncthreads();
+    unsigned addr = (unsigned)__cvta_generic_to_shared(&tile[(threadIdx.x % 8) * 8]);
+    unsigned r;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(addr));
+    out[threadIdx.x] = r;
+}
+'''
+
+
+@needs_compiler
+def test_an_unsupported_opcode_is_announced_then_refused_in_one_line(window, page, qtbot, tmp_path,
+                                                                      no_exception_escapes):
+    src = tmp_path / "ldsm.cu"
+    src.write_text(LDSM, encoding="utf-8")
+    kernel = open_kernel(qtbot, window, page, src)
+    assert kernel is not None and kernel.decoded.unsupported  # ldmatrix: LDSM
+    assert "not supported by the executor" in page.compile_info.text()
+    page.fields["grid"].set_text("1")
+    page.fields["block"].set_text("32")
+    page.args.fields["out.count"].set_text("32")
+    assert simulate(qtbot, page) is None
+    assert page.message_role == "error" and "LDSM" in page.message and "ldsm.cu line" in page.message
+
+
+@needs_compiler
+def test_a_language_switch_keeps_the_form_and_the_report(window, page, qtbot, english, no_exception_escapes):
+    from explorer.gui.shell.language import switch_language
+
+    open_kernel(qtbot, window, page, KERNELS / "saxpy.cu")
+    page.args.fields["a"].set_text("4.5")
+    page.fields["grid"].set_text("2")
+    report = simulate(qtbot, page)
+    assert report is not None, page.message
+    qtbot.waitUntil(lambda: not window.explorer.simulating, timeout=LONG)
+    ru = switch_language(window, "ru")
+    qtbot.addWidget(ru)
+    new = ru.feature("kernel")
+    assert new is not page and new.report is report and new.kernel is page.kernel
+    assert new.args.fields["a"].text() == "4.5" and new.fields["grid"].text() == "2"
+    assert new.report_view.values["executed"].text().startswith("варп-инструкций")
+    assert new.simulate_button.text() == "&Моделировать" and new.simulate_button.isEnabled()
+    from explorer.sass.execute.run import resolve
+
+    assert ru.explorer.scenario == report.scenario == resolve(new.check(), new.kernel)
