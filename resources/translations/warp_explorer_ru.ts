@@ -11,7 +11,7 @@
     <message>
         <location line="+2"/>
         <source>The Explorer tab</source>
-        <translation>Вкладка Explorer</translation>
+        <translation>Вкладка «Обозреватель»</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1606,7 +1606,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
-        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
+        <translation>Диапазон тактов обозревателя в виде анимированного GIF или MP4.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1671,7 +1671,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -1696,7 +1696,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+5"/>
         <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
-        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
+        <translation>анимация показывает обозреватель: выберите окно, обозреватель или одну из его панелей</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -1706,7 +1706,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
-        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
+        <translation>Анимировать пока нечего: дождитесь, пока обозреватель покажет симуляцию.</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -1744,7 +1744,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>&amp;Memory</source>
-        <translation>&amp;Память</translation>
+        <translation>Па&amp;мять</translation>
     </message>
 </context>
 <context>
@@ -1857,18 +1857,23 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+3"/>
-        <source>Cl&amp;uster M×N:</source>
+        <source>Clu&amp;ster M×N:</source>
         <translation>К&amp;ластер M×N:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+7"/>
+        <source>P&amp;ipeline stages:</source>
+        <translation>Ста&amp;дий конвейера:</translation>
+    </message>
+    <message>
+        <location line="-6"/>
         <source>Optional: CTAs per thread-block cluster along M and N, e.g. 2x1: the CTAs of a cluster share one TMA load of the operand they have in common (multicast). Empty: 2x1.</source>
         <translation>Необязательно: CTA в кластере блоков вдоль M и N, например 2x1: CTA одного кластера делят одну загрузку TMA общего операнда (multicast). Пусто — 2x1.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;A operand from:</source>
-        <translation>Операнд A и&amp;з:</translation>
+        <translation>Опе&amp;ранд A из:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1876,12 +1881,7 @@ This is the previous run until the new one is done.</source>
         <translation>Откуда wgmma читает A: из разделяемой памяти через дескриптор (SS, как всегда B) или из регистров (RS: сначала загружается через ldmatrix).</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Pipeline &amp;stages:</source>
-        <translation>Ста&amp;дий конвейера:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Optional: tiles in flight in shared memory (double buffering = 2). Empty: the data type&apos;s default, fewer if shared memory is short; on the wgmma path as many as fit.</source>
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает; на пути wgmma — сколько поместится.</translation>
     </message>
@@ -2156,7 +2156,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+56"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+46"/>
@@ -2465,7 +2465,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
-        <translation>Измерить сценарий Explorer на {gpu}.</translation>
+        <translation>Измерить сценарий обозревателя на {gpu}.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2714,7 +2714,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
-        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -2890,12 +2890,12 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+22"/>
-        <location line="+202"/>
+        <location line="+203"/>
         <source>Compiled with NVRTC (no GPU needed).</source>
         <translation>Компилируется NVRTC (GPU не нужен).</translation>
     </message>
     <message>
-        <location line="-199"/>
+        <location line="-200"/>
         <source>&amp;Kernel:</source>
         <translation>&amp;Ядро:</translation>
     </message>
@@ -3025,7 +3025,7 @@ This is the previous run until the new one is done.</source>
         <translation>Компилирую {kernel} из {name} для {gpu}…</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>{kernel} for {arch} ({compiler}): {regs} registers, {smem} B static shared memory, {bars} barriers, {n} instructions.</source>
         <translation>{kernel} для {arch} ({compiler}): {regs} регистров, {smem} Б статической разделяемой памяти, барьеров: {bars}, инструкций: {n}.</translation>
     </message>
@@ -3091,7 +3091,7 @@ This is the previous run until the new one is done.</source>
         <translation>Запуск не удался (ошибка программы): {m}</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+39"/>
         <source>the Explorer shows another scenario now</source>
         <translation>Обозреватель сейчас показывает другой сценарий</translation>
     </message>
@@ -3111,7 +3111,7 @@ This is the previous run until the new one is done.</source>
         <translation>{cycles} тактов ({us} мкс на частоте GPU): см. вкладку Обозреватель</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+77"/>
         <source>Finish or cancel the kernel&apos;s run first: changing the language rebuilds the window.</source>
         <translation>Сначала дождитесь конца запуска ядра или отмените его: смена языка пересоздаёт окно.</translation>
     </message>
@@ -3498,7 +3498,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>Simulate in the Explorer</source>
-        <translation>«Симулировать в Explorer»</translation>
+        <translation>«Симулировать в обозревателе»</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -3907,17 +3907,17 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
-        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
+        <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
         <location line="+50"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
-        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
+        <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -4238,7 +4238,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
-        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
+        <translation>Доля {carveout}% под разделяемую память оставляет {kb} КБ; при 100% будет: {better}.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4301,7 +4301,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+12"/>
         <source>&amp;Threads per block:</source>
-        <translation>&amp;Потоков на блок:</translation>
+        <translation>По&amp;токов на блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4321,7 +4321,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Static shared memory (bytes):</source>
-        <translation>&amp;Статич. разделяемая память (Б):</translation>
+        <translation>Ст&amp;атич. разделяемая память (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4329,7 +4329,12 @@ This is the previous run until the new one is done.</source>
         <translation>Байты массивов __shared__, объявленных в ядре; известны при компиляции.</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="+11"/>
+        <source>B&amp;arriers per block:</source>
+        <translation>&amp;Барьеров на блок:</translation>
+    </message>
+    <message>
+        <location line="-37"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -4346,7 +4351,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4354,12 +4359,7 @@ This is the previous run until the new one is done.</source>
         <translation>Желаемая доля памяти L1/shared, отводимая под разделяемую память, 0–100; −1 — выбирает драйвер.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Barriers per block:</source>
-        <translation>&amp;Барьеров на блок:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Named barriers the kernel uses (1 for __syncthreads); limits blocks only on CC 9.0 and newer.</source>
         <translation>Именованные барьеры ядра (1 для __syncthreads); ограничивают число блоков только на CC 9.0 и новее.</translation>
     </message>
@@ -4872,7 +4872,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+109"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -5165,7 +5165,7 @@ Active blocks per SM: {blocks}</source>
     <message>
         <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
-        <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
+        <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5429,7 +5429,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
-        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
+        <translation>Сохранить сценарий обозревателя в его файл (TOML).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5439,7 +5439,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
-        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
+        <translation>Сохранить сценарий обозревателя в новый файл TOML.</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -5556,12 +5556,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Блоков в сетке: N или x, y, z (gridDim).</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Block (threads):</source>
-        <translation>&amp;Блок (потоков):</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Threads per block: N or x, y, z (blockDim); the SM allocates whole warps of 32.</source>
         <translation>Потоков на блок: N или x, y, z (blockDim); SM выделяет целые варпы по 32 потока.</translation>
     </message>
@@ -5586,7 +5581,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Регистров / поток:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
+        <source>Bloc&amp;k (threads):</source>
+        <translation>&amp;Блок (потоков):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>S&amp;tatic shared (B):</source>
         <translation>Стат&amp;ич. разделяемая (Б):</translation>
     </message>
@@ -5603,7 +5603,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5613,7 +5613,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>B&amp;arriers / block:</source>
-        <translation>Барьер&amp;ов / блок:</translation>
+        <translation>Б&amp;арьеров / блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6332,7 +6332,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
-        <translation>Завершён, дописывает сохранения (drain)</translation>
+        <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6392,7 +6392,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>drain</source>
-        <translation>drain</translation>
+        <translation>сброс</translation>
     </message>
     <message>
         <location line="+1"/>
