@@ -2972,7 +2972,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+4"/>
         <source>&amp;Simulate</source>
-        <translation>&amp;Моделировать</translation>
+        <translation>Модели&amp;ровать</translation>
     </message>
     <message>
         <location line="+2"/>

@@ -15,13 +15,14 @@ refuses, in the same words, every bad field at once (``common.field_check``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 
 from explorer.gui.common.dims import format_dims, parse_dims
 from explorer.gui.common.field_check import judge_fields
 from explorer.model.errors import InputError
 from explorer.model.kernel_spec import DTYPES, BufferArg
-from explorer.model.scenario import Scenario
+from explorer.model.scenario import KERNEL_LAUNCH_FIELDS, Scenario
 from explorer.model.tomlio import parse_value
 
 LAUNCH_KEYS = {"grid": "launch.grid", "block": "launch.block", "smem_dynamic": "launch.dynamic_shared_bytes"}
@@ -133,12 +134,14 @@ class FormInput:
     gpu: str
     seed: int = 1
     scenario_name: str = ""
-    description: str = ""
+    base: dict = field(default_factory=dict)  # a loaded scenario's table: what the form does not show is kept
 
 
 def _judge(form: FormInput, rows: list[ParamRow], texts: dict) -> Scenario:
     from explorer.sass.execute.arguments import bind
 
+    base = copy.deepcopy(form.base)
+    given = base.get("kernel", {}).get("args", {})
     args = {}
     for r in rows:
         where = f"kernel.args.{r.name}"
@@ -146,17 +149,25 @@ def _judge(form: FormInput, rows: list[ParamRow], texts: dict) -> Scenario:
             buf = _buffer(texts, r)
             count = buf["count"]
             buf["count"] = parse_value(count, f"{where}.count") if count else ""
+            old = given.get(r.name) if isinstance(given.get(r.name), dict) else {}
+            for key in ("seed", "low", "high"):  # a random fill's seed and range, as the file had them
+                if key in old and (key == "seed" or buf["init"] == "random"):
+                    buf[key] = old[key]
             args[r.name] = buf
         else:
             args[r.name] = _scalar(texts[r.name], r, where)
-    data = {"gpu": form.gpu, "seed": form.seed, "launch": {
-        "grid": parse_dims(texts["grid"], "launch.grid"), "block": parse_dims(texts["block"], "launch.block"),
-        "dynamic_shared_bytes": texts["smem_dynamic"].strip()}, "kernel": {"file": form.file, "name": form.name,
-                                                                          "args": args}}
-    if form.scenario_name:
+    for key in ("workload", "program"):
+        base.pop(key, None)
+    launch = {k: v for k, v in base.get("launch", {}).items() if k not in KERNEL_LAUNCH_FIELDS}
+    launch.update({"grid": parse_dims(texts["grid"], "launch.grid"),
+                   "block": parse_dims(texts["block"], "launch.block"),
+                   "dynamic_shared_bytes": texts["smem_dynamic"].strip()})
+    kernel = base.get("kernel", {})  # max_instructions and the like, as the file had them
+    kernel.update({"file": form.file, "name": form.name, "args": args})
+    data = base | {"gpu": form.gpu, "launch": launch, "kernel": kernel}
+    data.setdefault("seed", form.seed)
+    if form.scenario_name and not data.get("name"):
         data["name"] = form.scenario_name
-    if form.description:
-        data["description"] = form.description
     scenario = Scenario.from_dict(data)
     bind(form.kernel, scenario.kernel, scenario.seed)  # types, ranges, dtypes: the executor's own check
     return scenario

@@ -60,6 +60,7 @@ class KernelPage(Page):
         self.rows: list[ParamRow] = []
         self.wanted = None  # a scenario whose values fill the form once its kernel is compiled
         self.pushed = None  # the scenario the last run handed to the Explorer
+        self.base: dict = {}  # the loaded [kernel] scenario's table (its scheduler, seed, limits are kept)
         self.report = None
         self.message = ""  # the one line shown under the buttons
         self.busy = ""  # "", "compile" or "execute"
@@ -200,6 +201,7 @@ class KernelPage(Page):
         """List the file's kernels and compile the first (or ``wanted``'s: a scenario whose values fill the form)."""
         p = Path(path).absolute()
         self.path, self.wanted = p, wanted
+        self.base = wanted.to_dict() if wanted is not None else {}
         self.kernel, self.kernel_key, self.rows = None, None, []
         self.file_label.setText(p.name)
         self.file_label.setToolTip(str(p))
@@ -310,7 +312,7 @@ class KernelPage(Page):
         base = self.explorer.scenario if self.explorer is not None else None
         seed = base.seed if base is not None else 1
         return FormInput(file=str(self.path), name=self.kernel_key[1], kernel=self.kernel, gpu=self.gpu_name(),
-                         seed=seed, scenario_name=self.kernel.name)
+                         seed=seed, scenario_name=self.kernel.name, base=self.base)
 
     def check(self):
         """The scenario the form makes (None, with every bad field marked, when it makes none)."""
@@ -510,7 +512,7 @@ class KernelPage(Page):
         state = super().capture_state(live)
         if live:  # a rebuilt window (a language switch) takes the form and the report over
             state |= {"path": self.path, "kernel": self.kernel, "key": self.kernel_key, "texts": self.texts(),
-                      "report": self.report, "pushed": self.pushed, "gpu": self.gpu_name()}
+                      "report": self.report, "pushed": self.pushed, "gpu": self.gpu_name(), "base": self.base}
         return state
 
     def restore_state(self, state: dict) -> None:
@@ -524,6 +526,7 @@ class KernelPage(Page):
             # the Explorer restored first: the compile its scenario started is this kernel, here already
             self.runner.cancel("compile", disconnect=True)
             self.busy, self.wanted = "", None
+            self.base = dict(state.get("base") or {})
             self.path = path
             self.file_label.setText(path.name)
             self.file_label.setToolTip(str(path))

@@ -261,7 +261,46 @@ def test_a_language_switch_keeps_the_form_and_the_report(window, page, qtbot, en
     assert new is not page and new.report is report and new.kernel is page.kernel
     assert new.args.fields["a"].text() == "4.5" and new.fields["grid"].text() == "2"
     assert new.report_view.values["executed"].text().startswith("варп-инструкций")
-    assert new.simulate_button.text() == "&Моделировать" and new.simulate_button.isEnabled()
+    assert new.simulate_button.text() == "Модели&ровать" and new.simulate_button.isEnabled()
     from explorer.sass.execute.run import resolve
 
     assert ru.explorer.scenario == report.scenario == resolve(new.check(), new.kernel)
+
+
+@needs_compiler
+def test_what_the_form_does_not_show_is_kept_from_the_file(window, page, qtbot, tmp_path, no_exception_escapes):
+    (tmp_path / "saxpy.cu").write_text((KERNELS / "saxpy.cu").read_text(encoding="utf-8"), encoding="utf-8")
+    scenario_file = tmp_path / "mine.toml"
+    scenario_file.write_text('''name = "mine"
+description = "my saxpy"
+gpu = "A100"
+seed = 7
+[launch]
+grid = [2, 1, 1]
+block = [64, 1, 1]
+carveout = 50
+[scheduler]
+policy = "lrr"
+[kernel]
+file = "saxpy.cu"
+name = "saxpy"
+max_instructions = 1000000
+[kernel.args]
+n = 128
+a = 0.5
+x = { dtype = "f32", count = 128, init = "random", low = -1.0, high = 1.0 }
+y = { dtype = "f32", count = 128 }
+''', encoding="utf-8")
+    assert window.feature("files").open_file(scenario_file)
+    qtbot.waitUntil(lambda: not page.busy and page.kernel is not None, timeout=LONG)
+    assert page.gpu_name() == "A100" and page.kernel.arch == "sm_80"
+    assert page.args.fields["a"].text() == "0.5" and page.args.combos["x.init"].currentData() == "random"
+    report = simulate(qtbot, page)
+    assert report is not None, page.message
+    sc = window.explorer.scenario
+    assert sc == report.scenario
+    assert (sc.name, sc.description, sc.seed, sc.scheduler.policy, sc.launch.carveout) == ("mine", "my saxpy", 7,
+                                                                                             "lrr", 50)
+    assert sc.kernel.max_instructions == 1_000_000 and sc.kernel.arg("x").low == -1.0
+    x = next(b for b in report.buffers if b.name == "x")
+    assert all(-1.0 <= v < 1.0 for v in x.before) and min(x.before) < 0
