@@ -2874,7 +2874,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>KernelPage</name>
     <message>
-        <location filename="../../explorer/gui/kernel/page.py" line="+69"/>
+        <location filename="../../explorer/gui/kernel/page.py" line="+70"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -2890,12 +2890,12 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+22"/>
-        <location line="+203"/>
+        <location line="+204"/>
         <source>Compiled with NVRTC (no GPU needed).</source>
         <translation>Компилируется NVRTC (GPU не нужен).</translation>
     </message>
     <message>
-        <location line="-200"/>
+        <location line="-201"/>
         <source>&amp;Kernel:</source>
         <translation>&amp;Ядро:</translation>
     </message>
@@ -3010,7 +3010,7 @@ This is the previous run until the new one is done.</source>
         <translation>Исходники CUDA (*.cu);;Все файлы (*)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Reading the kernels of {name}…</source>
         <translation>Читаю ядра из {name}…</translation>
     </message>
@@ -3111,7 +3111,7 @@ This is the previous run until the new one is done.</source>
         <translation>{cycles} тактов ({us} мкс на частоте GPU): см. вкладку Обозреватель</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+78"/>
         <source>Finish or cancel the kernel&apos;s run first: changing the language rebuilds the window.</source>
         <translation>Сначала дождитесь конца запуска ядра или отмените его: смена языка пересоздаёт окно.</translation>
     </message>
