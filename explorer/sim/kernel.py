@@ -42,6 +42,7 @@ cycle without a visit (``pend_slot``); per-state counts are kept incrementally.
 
 from __future__ import annotations
 
+import sys
 from enum import IntEnum
 
 import numpy as np
@@ -715,3 +716,9 @@ def run_cycles(
             break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
     g[G.T] = t
     rng[0] = rng_state
+
+
+# a fresh install: the build's compiled loop, put where numba looks before anything is compiled
+from explorer.sim import seed as _seed  # noqa: E402 - after the dispatchers it seeds
+
+_seed.install(sys.modules[__name__])

@@ -1439,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+94"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+96"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1484,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+226"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+227"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1529,7 +1529,7 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+55"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -5754,6 +5754,127 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+2"/>
         <source>&lt;i&gt;Click to show this SM in the timeline.&lt;/i&gt;</source>
         <translation>&lt;i&gt;Щёлкните, чтобы показать этот SM на временной диаграмме.&lt;/i&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>StreamStrip</name>
+    <message>
+        <location filename="../../explorer/gui/explore/stream_strip.py" line="+280"/>
+        <source>NVML utilization</source>
+        <translation>Загрузка NVML</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SM active</source>
+        <translation>SM active</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occupancy</source>
+        <translation>Заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Issue slots</source>
+        <translation>Слоты выдачи</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>NVML&apos;s “GPU utilization”: the share of time in which at least one kernel runs, whatever it does on the GPU.</source>
+        <translation>«Загрузка GPU» в NVML: доля времени, когда работает хотя бы одно ядро, что бы оно ни делало на GPU.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SM active (GPM SM_UTIL, DCGM): the share of SM-time with at least one warp resident on the SM.</source>
+        <translation>SM active (GPM SM_UTIL, DCGM): доля времени SM, когда на SM размещён хотя бы один варп.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Achieved occupancy over the stream (GPM SM_OCCUPANCY): resident warps over all warp slots, averaged over the whole span, gaps included.</source>
+        <translation>Достигнутая заполняемость за весь поток (GPM SM_OCCUPANCY): размещённые варпы относительно всех слотов варпов, в среднем за весь интервал, промежутки включительно.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Issue slots used: warp-instructions issued over every scheduler&apos;s issue slots in the span, the work actually done.</source>
+        <translation>Использованные слоты выдачи: выданные варп-инструкции относительно слотов выдачи всех планировщиков за интервал — реально сделанная работа.</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>graph node|graph nodes</source>
+        <translation>узел графа|узла графа|узлов графа</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>launch|launches</source>
+        <translation>запуск|запуска|запусков</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>· a {rt} host sync every {k}</source>
+        <translation>· синхронизация с хостом {rt} каждые {k}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels} of {kernel}, {gap} apart{sync} · {span} · NVML window {period}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels} по {kernel}, через {gap}{sync} · {span} · окно NVML {period}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels} of {kernel}, {gap} apart · {span}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels} по {kernel}, через {gap} · {span}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The stream is shorter than one NVML window ({period}): NVML is read over the stream&apos;s span.</source>
+        <translation>Поток короче одного окна NVML ({period}): загрузка NVML считается за время потока.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{n} complete NVML windows of {period} read {lo} to {hi}.</source>
+        <translation>{n} полных окон NVML по {period} показывают от {lo} до {hi}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The metrics panel reads one kernel over its own duration (100% by definition); this strip reads the stream, gaps included.</source>
+        <translation>Панель метрик читает одно ядро за его собственное время (100% по определению); эта полоса читает весь поток, вместе с промежутками.</translation>
+    </message>
+</context>
+<context>
+    <name>StreamTimeline</name>
+    <message>
+        <location line="-281"/>
+        <source>Kernels of the stream as bars, the gaps between them empty, NVML&apos;s sample windows shaded behind them; wheel: zoom, drag: pan, double click: the whole stream.</source>
+        <translation>Ядра потока — полосы, промежутки между ними пусты, окна выборки NVML затенены позади; колесо — масштаб, перетаскивание — сдвиг, двойной щелчок — весь поток.</translation>
+    </message>
+    <message>
+        <location line="+178"/>
+        <source>kernel {i} of {n}: {start} to {end}</source>
+        <translation>ядро {i} из {n}: от {start} до {end}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the gap after kernel {i}: no kernel runs</source>
+        <translation>промежуток после ядра {i}: ни одно ядро не работает</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>NVML window {k}: reads {pct}</source>
+        <translation>окно NVML {k}: показывает {pct}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NVML window {k}: the stream ends before it does</source>
+        <translation>окно NVML {k}: поток кончается раньше окна</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Each pixel column covers about {n} kernels: its height is the share of its time a kernel runs.</source>
+        <translation>Каждый столбец пикселей охватывает около {n} ядер: его высота — доля его времени, когда работает ядро.</translation>
     </message>
 </context>
 <context>
