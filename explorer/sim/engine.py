@@ -28,9 +28,15 @@ import numpy as np
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.sim.kernel import (
+    A_RING,
     CFG_FLOAT_FIELDS,
     CFG_INT_FIELDS,
+    M_FILL_ITER,
+    M_FREE_ITER,
+    M_FULL_ITER,
+    M_SLOTS,
     MEM_SLOTS,
+    RING,
     N_COUNTS,
     NEVER,
     Q_SLOTS,
@@ -38,7 +44,7 @@ from explorer.sim.kernel import (
     run_cycles,
 )
 from explorer.sim.params import SimParams, model_constants, params_for
-from explorer.sim.program import LDG, LDS, STG, Program, build_program
+from explorer.sim.program import LDG, LDS, STG, TMA, WGMMA, Program, build_program
 from explorer.sim.result import Series, SimResult
 from explorer.sim.states import NAMES
 from explorer.sim.units import FP32, INT, SFU, TENSOR, UNITS
@@ -76,12 +82,24 @@ def estimate_cycles(p: SimParams, program: Program) -> int:
     dependent chain, once per wave). Usually within a factor of two of the truth.
     """
     warps = p.total_blocks * p.warps_per_block
-    issue = warps * program.instructions_per_warp / (p.sm_count * p.sub_partitions)
+    schedulers = p.sm_count * p.sub_partitions
     miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
-    global_ops = (program.op == LDG) | (program.op == STG)
-    dram_bytes = float(program.req_bytes[global_ops].sum())
     plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
-    bandwidth = warps * program.loop * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
+    global_ops = (program.op == LDG) | (program.op == STG)
+    if p.producer_warps == 0:
+        issue = warps * program.instructions_per_warp / schedulers
+        dram_bytes = float(program.req_bytes[global_ops].sum())
+        bandwidth = warps * program.loop * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
+    else:  # warp specialization: each instruction by its role's warps
+        issue = p.total_blocks * program.instructions_per_block(p.warps_per_block, p.producer_warps) / schedulers
+        per_block = program.warps_executing(p.warps_per_block, p.producer_warps)
+        dram_bytes = float((program.req_bytes * per_block)[global_ops | (program.op == TMA)].sum())
+        bandwidth = p.total_blocks * program.loop * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
+    wgmma = program.op == WGMMA
+    if wgmma.any():  # the Tensor pipes: each wgmma holds its warp's pipe arg MMA intervals
+        per_block = program.warps_executing(p.warps_per_block, p.producer_warps)
+        busy = float((program.arg * per_block)[wgmma].sum()) * p.mma_interval
+        issue = max(issue, p.total_blocks * program.loop * busy / schedulers)
     mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
     latency = _latencies(p, program)
     chain = float(np.where(program.op == LDG, mean_load,
@@ -118,7 +136,8 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None, program
     lim = _limits()
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
-    state = slots * (9 * program.n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
+    state = (slots * (9 * program.n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
+             + p.total_blocks * p.stages * M_SLOTS * 8)
     held = (warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
             + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
     return RunEstimate(estimate_cycles(p, program), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
@@ -158,6 +177,13 @@ def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cfg_i, cfg_f, np.array(p.pipe_intervals, dtype=np.float64)
 
 
+def _mbarriers(blocks: int, stages: int) -> np.ndarray:
+    """Every block's stage mbarriers (kernel.M_*): nothing filled, nothing released yet."""
+    m = np.zeros((blocks, stages, M_SLOTS), np.int64)
+    m[:, :, [M_FULL_ITER, M_FILL_ITER, M_FREE_ITER]] = -1
+    return m
+
+
 def _state_arrays(p: SimParams, n_regs: int) -> dict:
     """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
     G_ = p.sm_count * p.warps_per_sm
@@ -190,6 +216,8 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "b_alive": np.zeros(B, np.int32),
         "b_arrived": np.zeros(B, np.int32),
         "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
+        "w_async": np.zeros((G_, A_RING + RING), np.int64),  # wgmma groups (kernel.A_*)
+        "b_mbar": _mbarriers(B, p.stages),
         "g": _initial_g(p),
         # warp slots in each state, GPU-wide (all empty at first)
         "sc": np.array([G_] + [0] * (len(NAMES) - 1), np.int64),
@@ -499,11 +527,13 @@ def simulate(
                 done = t_now - t0
                 run_cycles(
                     program.op, program.unit, latency, program.dst, program.src, program.req_bytes, program.loop,
+                    program.role, program.arg,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
                     a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
+                    a["w_async"],
                     a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
+                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
@@ -553,7 +583,7 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=total_warps * program.instructions_per_warp,
+            warp_instructions=p.total_blocks * program.instructions_per_block(p.warps_per_block, p.producer_warps),
             sim_seconds=sim_seconds,
         )
     finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers
