@@ -212,6 +212,11 @@ _MODEL = {  # engine code -> (class, unit, scoreboard, opcode shown, latency fie
     6: ("sts", "lsu", "none", "STS", "lat_shared"),
     7: ("sync", "adu", "none", "BAR", 1),
     8: ("exit", "cbu", "none", "EXIT", 1),
+    # Hopper's pipeline ops (explorer.sim.program TMA, MBWAIT, WGMMA, WGWAIT): no register results
+    18: ("tma", "lsu", "none", "UTMALDG", 1),
+    19: ("mbarrier_wait", "adu", "none", "SYNCS", 1),
+    20: ("wgmma", "tensor", "none", "HGMMA", "lat_mma"),
+    21: ("wgmma_wait", "adu", "none", "WARPGROUP.DEPBAR", 1),
 }
 
 
@@ -229,7 +234,7 @@ def from_model(workload, gpu) -> WarpProgram:
         s = tuple(f"r{int(r)}" for r in (prog.src[i] if i < n else []) if r >= 0)
         cycles = None if lat is None else (lat if isinstance(lat, int) else int(getattr(gpu, lat)))
         text = shown + (" " + ", ".join((*d, *s)) if d or s else "")
-        if i < n and code in (3, 4, 5, 6):
+        if i < n and code in (3, 4, 5, 6, 18):
             text += f"  // {int(prog.req_bytes[i])} B per request"
         rows.append((d, s))
         listing.append(ListingRow(pc=i, opcode=shown, mnemonic=shown, text=text, unit=unit, op_class=cls,

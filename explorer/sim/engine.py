@@ -137,7 +137,7 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None, program
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
     state = (slots * (9 * program.n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
-             + p.total_blocks * p.stages * M_SLOTS * 8)
+             + _mbarriers(p.total_blocks, p.stages, program, size_only=True))
     held = (warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
             + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
     return RunEstimate(estimate_cycles(p, program), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
@@ -177,14 +177,18 @@ def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cfg_i, cfg_f, np.array(p.pipe_intervals, dtype=np.float64)
 
 
-def _mbarriers(blocks: int, stages: int) -> np.ndarray:
-    """Every block's stage mbarriers (kernel.M_*): nothing filled, nothing released yet."""
-    m = np.zeros((blocks, stages, M_SLOTS), np.int64)
+def _mbarriers(blocks: int, stages: int, program: Program, size_only: bool = False):
+    """Every block's stage mbarriers (kernel.M_*): nothing filled, nothing released yet; one unused
+    entry for a program without tma (the loop reads them only for tma). ``size_only``: their bytes."""
+    shape = (blocks, stages, M_SLOTS) if (program.op == TMA).any() else (1, 1, M_SLOTS)
+    if size_only:
+        return int(np.prod(shape)) * 8
+    m = np.zeros(shape, np.int64)
     m[:, :, [M_FULL_ITER, M_FILL_ITER, M_FREE_ITER]] = -1
     return m
 
 
-def _state_arrays(p: SimParams, n_regs: int) -> dict:
+def _state_arrays(p: SimParams, program: Program) -> dict:
     """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
     G_ = p.sm_count * p.warps_per_sm
     B = p.total_blocks
@@ -202,8 +206,8 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "w_age": np.zeros(G_, np.int64),
         "w_tl": np.zeros(G_, np.int8),
         "w_next": np.full(G_, NEVER, np.int64),  # empty slots never change until a block arrives
-        "reg_ready": np.zeros((G_, n_regs), np.int64),
-        "reg_kind": np.zeros((G_, n_regs), np.uint8),
+        "reg_ready": np.zeros((G_, program.n_regs), np.int64),
+        "reg_kind": np.zeros((G_, program.n_regs), np.uint8),
         "sp_next": np.zeros(SPS, np.int64),
         "sp_last": np.full(SPS, -1, np.int64),
         "sp_pipe": np.zeros((SPS, len(p.pipe_intervals)), np.float64),
@@ -217,7 +221,7 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "b_arrived": np.zeros(B, np.int32),
         "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
         "w_async": np.zeros((G_, A_RING + RING), np.int64),  # wgmma groups (kernel.A_*)
-        "b_mbar": _mbarriers(B, p.stages),
+        "b_mbar": _mbarriers(B, p.stages, program),
         "g": _initial_g(p),
         # warp slots in each state, GPU-wide (all empty at first)
         "sc": np.array([G_] + [0] * (len(NAMES) - 1), np.int64),
@@ -504,7 +508,7 @@ def simulate(
         # clearly too long to keep every SM: keep the first SMs the budget allows
         recorded = recorded[: max(1, min(p.sm_count, budget // max(1, likely * p.warps_per_sm)))]
 
-    a = _state_arrays(p, program.n_regs)
+    a = _state_arrays(p, program)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     latency = _latencies(p, program)
     total_warps = p.total_blocks * p.warps_per_block

@@ -47,22 +47,8 @@ from enum import IntEnum
 import numpy as np
 
 from explorer.sim.jit import njit
-from explorer.sim.program import (
-    FIRST_ASYNC,
-    LDG,
-    LDS,
-    MBWAIT,
-    ROLE_ALL,
-    ROLE_CONSUMER,
-    ROLE_IDLE,
-    ROLE_PRODUCER,
-    STG,
-    STS,
-    SYNC,
-    TMA,
-    WGMMA,
-    WGWAIT,
-)
+from explorer.sim import program as _program
+from explorer.sim.program import LDG, LDS, STG, STS, SYNC
 from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, SFU, SHARED, TENSOR
 from explorer.sim.states import (
     BARRIER,
@@ -79,6 +65,17 @@ from explorer.sim.states import (
     WAIT,
     WGMMA_WAIT,
 )
+
+# numba's disk cache keys on this file's text and freezes imported globals into the compiled loop:
+# the op codes and roles the asynchronous branches test are written here, checked against the program's
+TMA, MBWAIT, WGMMA, WGWAIT = 18, 19, 20, 21
+FIRST_ASYNC = TMA
+ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE = 0, 1, 2, 3
+assert (TMA, MBWAIT, WGMMA, WGWAIT, FIRST_ASYNC) == (_program.TMA, _program.MBWAIT, _program.WGMMA, _program.WGWAIT,
+                                                     _program.FIRST_ASYNC)
+assert (ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE) == (_program.ROLE_ALL, _program.ROLE_PRODUCER,
+                                                               _program.ROLE_CONSUMER, _program.ROLE_IDLE)
+assert (MBARRIER, WGMMA_WAIT) == (11, 12)  # explorer.sim.states, frozen likewise
 
 # warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
 P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN, P_MBAR = 0, 1, 2, 3, 4, 5

@@ -43,7 +43,8 @@ from explorer.sim import units
 # IALU: an integer instruction (IADD3, IMAD, LOP3...): no Workload op makes one, a
 # program built from SASS does.
 FMA, SFU, MMA, LDG, STG, LDS, STS, SYNC, EXIT, IALU = range(10)
-TMA, MBWAIT, WGMMA, WGWAIT = range(10, 14)  # the asynchronous ops: contiguous, from FIRST_ASYNC
+# the asynchronous ops: contiguous, from FIRST_ASYNC, after the SASS classes 10-17 (explorer.sass.opcodes.CLASSES)
+TMA, MBWAIT, WGMMA, WGWAIT = range(18, 22)
 FIRST_ASYNC = TMA
 OPCODE = {"ffma": FMA, "sfu": SFU, "mma": MMA, "ldg": LDG, "stg": STG, "lds": LDS, "sts": STS, "sync": SYNC,
           "tma": TMA, "wgmma": WGMMA}

@@ -142,6 +142,10 @@ def test_on_a100_the_gemm_runs_mma_sync_and_wgmma_is_refused(tmp_path, capsys):
     assert main(["simulate", str(hopper), "--set", 'gpu="A100"']) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "workload.body[0].op" in err and "A100" in err and "9.0" in err
+    # nor can the generated CUDA kernel measure them
+    assert main(["measure", str(hopper), "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "workload.body[0].op" in err and "no TMA or wgmma" in err
 
 
 # -- validation: one line naming the field -------------------------------------------------------------
