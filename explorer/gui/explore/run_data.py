@@ -103,12 +103,31 @@ class SimRun:
 
     @cached_property
     def mma_share(self) -> float:
-        """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran)."""
-        from explorer.sim.program import MMA, build_program
+        """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran;
+        mma and wgmma, each counted for the warps of a block that issue it)."""
+        from explorer.sim.program import MMA, WGMMA, build_program
 
         program = build_program(self.result.scenario.workload)
-        mmas = int((program.op == MMA).sum()) * program.loop
-        return mmas / program.instructions_per_warp if program.instructions_per_warp else 0.0
+        wpb, producers = self.result.params.warps_per_block, self.result.params.producer_warps
+        tensor = (program.op == MMA) | (program.op == WGMMA)
+        mmas = int(program.warps_executing(wpb, producers)[tensor].sum()) * program.loop
+        total = program.instructions_per_block(wpb, producers)
+        return mmas / total if total else 0.0
+
+    @cached_property
+    def mma_cycles(self) -> int:
+        """Cycles one of the run's MMA instructions keeps its Tensor Core pipe busy (a wgmma: N / 8 MMA
+        intervals), the mean over its MMAs; the simulator's mma_interval when it has none."""
+        from explorer.sim.program import MMA, WGMMA, build_program
+
+        program = build_program(self.result.scenario.workload)
+        tensor = (program.op == MMA) | (program.op == WGMMA)
+        interval = self.result.params.mma_interval
+        if not (program.op == WGMMA).any():
+            return int(interval)
+        per = program.warps_executing(self.result.params.warps_per_block, self.result.params.producer_warps)
+        intervals = np.where(program.op == WGMMA, program.arg, 1)
+        return int(interval * float((intervals * per)[tensor].sum()) / float(per[tensor].sum()))
 
     # -- per cycle ------------------------------------------------------------------
     def clamp(self, cycle: int) -> int:
