@@ -25,6 +25,14 @@ fractional cycles: an instruction may issue while the pipe frees within the
 cycle, and the pipe's free time advances by the (possibly fractional) interval, so
 a 4.33-cycle pipe issues 3 of every 13 cycles, not every 4 or 5.
 
+The program (``loop_program.LoopProgram``, lowered from a ``WarpProgram``): a warp
+starts at row 0, runs the loop body ``[loop_start, loop_end)`` ``trip`` times
+(``_next_pc``), and ends at the EXIT row. Issue takes the row's *path*: ALU (every
+destination ready after the row's latency: ``_set_results``), global/local memory
+(``_global_access``), shared memory, barrier, EXIT. Per row and state the loop counts
+warp-cycles (``_account``: at every change of a slot's state or next row), and for
+recorded SMs logs when each slot's next row changes (``_pc_event``).
+
 Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
 its bandwidth), device memory with a loaded latency (each line waits for one of
 ``banks`` queues, picked by a seeded draw; sim_model.toml [dram]).
@@ -47,9 +55,12 @@ from enum import IntEnum
 import numpy as np
 
 from explorer.sim.jit import njit
+from explorer.sim import loop_program as _lp
 from explorer.sim import program as _program
-from explorer.sim.program import LDG, LDS, STG, STS, SYNC
-from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, SFU, SHARED, TENSOR
+from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
+from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
+from explorer.sim.units import SHARED as SHARED_UNIT
+from explorer.sim.states import NAMES as STATE_NAMES
 from explorer.sim.states import (
     BARRIER,
     DRAIN,
@@ -67,12 +78,11 @@ from explorer.sim.states import (
 )
 
 # numba's disk cache keys on this file's text and freezes imported globals into the compiled loop:
-# the op codes and roles the asynchronous branches test are written here, checked against the program's
-TMA, MBWAIT, WGMMA, WGWAIT = 18, 19, 20, 21
+# the paths and roles the asynchronous branches test are written here, checked against their owners
+TMA, MBWAIT, WGMMA, WGWAIT = 6, 7, 8, 9
 FIRST_ASYNC = TMA
 ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE = 0, 1, 2, 3
-assert (TMA, MBWAIT, WGMMA, WGWAIT, FIRST_ASYNC) == (_program.TMA, _program.MBWAIT, _program.WGMMA, _program.WGWAIT,
-                                                     _program.FIRST_ASYNC)
+assert (TMA, MBWAIT, WGMMA, WGWAIT, FIRST_ASYNC) == (_lp.TMA, _lp.MBWAIT, _lp.WGMMA, _lp.WGWAIT, _lp.FIRST_ASYNC)
 assert (ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE) == (_program.ROLE_ALL, _program.ROLE_PRODUCER,
                                                                _program.ROLE_CONSUMER, _program.ROLE_IDLE)
 assert (MBARRIER, WGMMA_WAIT) == (11, 12)  # explorer.sim.states, frozen likewise
@@ -105,6 +115,7 @@ MEM_SLOTS = ("l1_bytes", "l2_bytes", "dram_bytes", "shared_bytes", "l1_lat", "l2
 # the DRAM bank queues are an array of their own (dram_q)
 Q_SLOTS = ("l2_free",)
 N_COUNTS = 4  # series columns 0-3: launched, resident, eligible, issued; then one per warp state
+N_STATES = len(STATE_NAMES)  # the row length of the loop's flat stall counts
 G_SLOTS = (
     "t",  # the next cycle to simulate
     "next_block",  # the next block of the grid to place
@@ -115,7 +126,8 @@ G_SLOTS = (
     "deadlock",  # 1: no warp can ever issue again (a model bug)
     "free_block_slots",  # block places free GPU-wide
     "overflow",  # entries in the unit-busy overflow list (see _add)
-    "pending",  # state changes queued for the next cycle (pend_slot, pend_state)
+    "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
+    "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
 )
 
 
@@ -179,13 +191,14 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
 @njit(inline=True)
 def _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t):
     """(the cycle warp gi's instruction pc can issue, at the earliest t; the kind of wait until then):
-    every register it reads, and the one it writes (in-order issue: RAW and WAW)."""
+    every register it reads, and every one it writes (in-order issue: RAW and WAW)."""
     wake = t
     kind = WAIT
-    r = p_dst[pc]
-    if r >= 0 and reg_ready[gi, r] > wake:
-        wake = reg_ready[gi, r]
-        kind = reg_kind[gi, r]
+    for q in range(p_dst.shape[1]):
+        r = p_dst[pc, q]
+        if r >= 0 and reg_ready[gi, r] > wake:
+            wake = reg_ready[gi, r]
+            kind = reg_kind[gi, r]
     for q in range(p_src.shape[1]):
         r = p_src[pc, q]
         if r >= 0 and reg_ready[gi, r] > wake:
@@ -257,6 +270,49 @@ def _spread(ub, ovf, g, col, start, length, amount, win_shift):
 
 
 @njit(inline=True)
+def _account(stall, w_since, old, w_pc, s2, gi, t):
+    """Before slot s2's state ``old`` or its warp's next instruction changes at cycle t: the cycles
+    since the last change go to stall[row * N_STATES + old] (``SimResult.stall_by_instruction``;
+    branch-free: an empty slot's cycles go to the EMPTY column, which the engine discards)."""
+    stall[np.int64(w_pc[gi]) * N_STATES + old] += t - w_since[s2]
+    w_since[s2] = t
+
+
+@njit(inline=True)
+def _pc_event(pe_t, pe_cell, pe_row, g, ri, W, s2, t, row):
+    """A recorded slot's next instruction becomes ``row`` from cycle t (``SimResult.pc_trace``)."""
+    if ri >= 0:
+        n = g[G.PC_EVENTS]
+        pe_t[n] = t
+        pe_cell[n] = ri * W + s2
+        pe_row[n] = row
+        g[G.PC_EVENTS] = n + 1
+
+
+@njit(inline=True)
+def _next_pc(pc, gi, w_iter, loop_start, loop_end, trip):
+    """The row after ``pc``: back to the loop's start until the body has run ``trip`` times."""
+    pc += 1
+    if pc == loop_end and loop_end > loop_start:
+        w_iter[gi] += 1
+        if w_iter[gi] < trip:
+            pc = loop_start
+    return pc
+
+
+@njit(inline=True)
+def _set_results(reg_ready, reg_kind, gi, p_dst, pc, ready, kind):
+    """Every destination register of instruction pc is ready at ``ready``; until then a dependent
+    waits in state ``kind``."""
+    for q in range(p_dst.shape[1]):
+        r = p_dst[pc, q]
+        if r < 0:
+            break
+        reg_ready[gi, r] = ready
+        reg_kind[gi, r] = kind
+
+
+@njit(inline=True)
 def _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks, line_service, line_transfer, dram_bpc,
                long_windows, win_shift):
     """One line of ``moved`` bytes through a (random) device-memory bank queue, from cycle b2 on:
@@ -288,21 +344,25 @@ def _warp_role(k, producers):
 
 
 @njit(inline=True)
-def _own_next(p_role, pc, it, loop, role):
-    """(pc, iteration) of the warp's next instruction at or after (pc, it) that its role executes;
-    iteration = loop (EXIT) when none is left."""
-    L = p_role.shape[0]
-    for _ in range(L):
-        if it >= loop:
-            return pc, it
+def _own_next(p_role, pc, gi, w_iter, loop_start, loop_end, trip, role):
+    """The row at or after ``pc`` that the warp's role runs, advancing as the warp would
+    (``_next_pc``); a loop body without a row of its role is skipped whole (EXIT is every
+    warp's)."""
+    body_has = False
+    for k in range(loop_start, loop_end):
+        if p_role[k] == ROLE_ALL or p_role[k] == role:
+            body_has = True
+            break
+    for _ in range(2 * p_role.shape[0] + 1):
         r = p_role[pc]
         if r == ROLE_ALL or r == role:
-            return pc, it
-        pc += 1
-        if pc == L:
-            pc = 0
-            it += 1
-    return 0, loop  # nothing in the body for this role: the warp only exits
+            return pc
+        if not body_has and pc >= loop_start and pc < loop_end:
+            w_iter[gi] = trip
+            pc = loop_end
+        else:
+            pc = _next_pc(pc, gi, w_iter, loop_start, loop_end, trip)
+    return pc
 
 
 @njit
@@ -357,10 +417,11 @@ def _wake_block(b, sm, W, SP, per_sp, t, wake, only_slot, w_block, w_phase, w_wa
 
 
 @njit
-def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, p_req, p_arg, p_lat, pipe_iv,
+def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv,
                  w_block, w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot, sp_next, sp_pipe,
                  mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
     """Issue a tma, wgmma or wait_group (the mbarrier wait has waited already); returns the rng state.
+    ``op`` and ``p_op`` are paths (loop_program); the pipeline's rows are in the loop body.
 
     tma: the copy crosses L2 (one GPU-wide queue), each line hits there or goes to device
     memory (a bank queue) as a load's bytes do, with no L1 and no registers; the stage's
@@ -373,7 +434,6 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, p_req, p_arg
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     per_sp = W // SP
     stages = cfg_i[CFG_I.STAGES]
-    L = p_op.shape[0]
     if op == TMA:
         nbytes = p_req[pc]
         l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
@@ -410,7 +470,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, p_req, p_arg
         elif done_at > b_mbar[b, s, M_FULL_T]:
             b_mbar[b, s, M_FULL_T] = done_at
         last = pc
-        for k in range(pc + 1, L):
+        for k in range(pc + 1, loop_end):
             if p_op[k] == TMA:
                 last = k
         if last == pc:  # the K-step's copies are all on their way: the stage completes when they land
@@ -425,7 +485,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, p_req, p_arg
         busy = pipe_iv[pi] * p_arg[pc]
         sp_pipe[spi, pi] = f0 + busy
         _add(ub, ovf, g, np.int64(f0) >> win_shift, TENSOR, busy)
-        _add(ub, ovf, g, np.int64(f0) >> win_shift, SHARED, p_req[pc] / cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE])
+        _add(ub, ovf, g, np.int64(f0) >> win_shift, SHARED_UNIT, p_req[pc] / cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE])
         mem[MEM.SHARED_BYTES] += p_req[pc]
         done = np.int64(np.ceil(f0 + busy)) + p_lat[pc]
         if done > w_async[gi, A_OPEN]:
@@ -440,7 +500,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, p_req, p_arg
         last = -1
         groups = 0  # wait_groups per K-step
         has_tma = False
-        for k in range(L):
+        for k in range(loop_start, loop_end):
             if p_op[k] == WGWAIT:
                 last = k
                 groups += 1
@@ -461,11 +521,55 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, p_req, p_arg
     return rng_state
 
 
+@njit(inline=True)
+def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
+                   banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
+                   mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
+    """One warp-instruction's global/local memory request through L1TEX, L2 and device memory:
+    (the cycle its data is back, the level that served it (0 L1, 1 L2, 2 DRAM), the random state).
+    Only loads (GLOAD) may hit in L1; stores and atomics go on to L2."""
+    waves = (nbytes + l1_bpc - 1) // l1_bpc
+    t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
+    sm_l1[sm] = t_l1 + waves
+    ub[t_l1 >> win_shift, L1] += waves
+    rng_state, draw = _splitmix(rng_state)
+    arrive = t_l1 + waves  # the request leaves L1TEX
+    if draw < l1_hit and path == GLOAD:
+        level = 0
+        done_at = arrive + lat_l1
+        mem[MEM.L1_BYTES] += nbytes
+    else:
+        # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
+        b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
+        mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
+        _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
+        if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
+            level = 1
+            done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
+            mem[MEM.L2_BYTES] += nbytes
+        else:
+            # device memory: each line waits for its (random) bank
+            level = 2
+            waited = 0.0
+            left = nbytes
+            while left > 0:
+                moved = line_bytes if left > line_bytes else left
+                left -= moved
+                rng_state, w = _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks, line_service,
+                                          line_transfer, dram_bpc, long_windows, win_shift)
+                if w > waited:
+                    waited = w
+            done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
+            mem[MEM.DRAM_BYTES] += nbytes
+    return done_at, level, rng_state
+
+
 @njit
 def run_cycles(
-    # program: per instruction op code, unit, result latency, registers, bytes moved
-    p_op, p_unit, p_lat, p_dst, p_src, p_req, loop,
-    # warp specialization and the asynchronous ops: per instruction the warps' role and its argument
+    # program (loop_program.LoopProgram): per instruction path, unit, result latency, the state a
+    # dependent waits in, registers, bytes moved; the loop body [loop_start, loop_end) x trip
+    p_path, p_unit, p_lat, p_kind, p_dst, p_src, p_req, loop_start, loop_end, trip,
+    # warp specialization and the asynchronous paths: per row the warps' role and its argument
     p_role, p_arg,
     # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
     cfg_i, cfg_f, pipe_iv,
@@ -473,7 +577,7 @@ def run_cycles(
     # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
     # trace's order) so that recording a cycle is a plain copy
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
-    w_next, reg_ready, reg_kind, w_async,
+    w_next, w_since, reg_ready, reg_kind, w_async,
     # sub-partition and SM state
     sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks,
     # blocks
@@ -484,17 +588,20 @@ def run_cycles(
     # counts, then warp slots per state); memory statistics (MEM_SLOTS); unit busy per window
     ev_t, ev_sm, ev_d,
     rec_map, trace, series, mem, ub, ovf, win_shift,
-    pend_slot, pend_state,
+    pend_slot, pend_gi, pend_state,
+    # per row, warp-cycles in each state while it was the warp's next instruction; for recorded
+    # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row)
+    stall, pe_t, pe_cell, pe_row,
     t_limit,
 ):
-    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full."""
+    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
+    or the next-instruction event list could not take another cycle's events."""
     S = cfg_i[CFG_I.SM_COUNT]
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     max_blocks_sm = cfg_i[CFG_I.ACTIVE_BLOCKS_PER_SM]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
-    lat_shared = cfg_i[CFG_I.LAT_SHARED]
     lat_l1 = cfg_i[CFG_I.LAT_L1]
     lat_l2 = cfg_i[CFG_I.LAT_L2]
     lat_dram = cfg_i[CFG_I.LAT_DRAM]
@@ -518,8 +625,8 @@ def run_cycles(
     long_windows = (1 << win_shift) >= 4 * line_transfer
     l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
     l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
-    L = p_op.shape[0]
     per_sp = W // SP
+    pe_room = pe_t.shape[0] - S * (SP + wpb)  # a cycle adds at most an issue per sub-partition and a block per SM
     n_rec = trace.shape[1]
     n_cols = series.shape[1]
     t0 = g[G.T]
@@ -537,6 +644,7 @@ def run_cycles(
             s2 = pend_slot[i]
             old = w_state[s2]
             if old != pend_state[i]:
+                _account(stall, w_since, old, w_pc, s2, pend_gi[i], t)
                 sc[old] -= 1
                 sc[pend_state[i]] += 1
                 w_state[s2] = pend_state[i]
@@ -570,8 +678,15 @@ def run_cycles(
                     b_slot[b, k] = slot
                     w_phase[gi] = P_PENDING
                     w_start[gi] = start
-                    w_pc[gi] = 0
+                    _account(stall, w_since, w_state[sm * W + slot], w_pc, sm * W + slot, gi, t)
+                    w_pc[gi] = 0  # (a per-warp entry row into a flat program would go here)
                     w_iter[gi] = 0
+                    if producers > 0:  # warp specialization: start at the first row of its role
+                        w_pc[gi] = _own_next(p_role, 0, gi, w_iter, loop_start, loop_end, trip,
+                                             _warp_role(k, producers))
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, slot, t, w_pc[gi])
+                    w_async[gi, A_OPEN] = 0
+                    w_async[gi, A_COUNT] = 0
                     w_wake[gi] = start
                     w_wkind[gi] = WAIT
                     w_drain[gi] = 0
@@ -580,10 +695,6 @@ def run_cycles(
                     w_next[gi] = t  # classify the new warp this cycle (its slot may show a warp that just left)
                     for r in range(reg_ready.shape[1]):
                         reg_ready[gi, r] = 0
-                    if producers > 0:  # warp specialization: start at the first instruction of its role
-                        w_pc[gi], w_iter[gi] = _own_next(p_role, 0, 0, loop, _warp_role(k, producers))
-                    w_async[gi, A_OPEN] = 0
-                    w_async[gi, A_COUNT] = 0
                     spi = sm * SP + slot % SP
                     if start < sp_next[spi]:
                         sp_next[spi] = start
@@ -650,8 +761,6 @@ def run_cycles(
                     if t < w_wake[gi]:
                         st = w_wkind[gi] & (RESOLVED - 1)
                         when = w_wake[gi]
-                    elif w_iter[gi] >= loop:
-                        st = SELECTED  # EXIT is always ready
                     else:
                         pc = w_pc[gi]
                         ready = True
@@ -666,29 +775,29 @@ def run_cycles(
                             else:
                                 w_wkind[gi] = READY
                         if ready:
-                            op = p_op[pc]
+                            path = p_path[pc]
                             st = SELECTED
                             u = p_unit[pc]
-                            if u >= FIRST_PIPE and u <= LAST_PIPE and op != WGMMA:  # wgmma: queued (async)
+                            if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:  # wgmma: queued (async)
                                 free = sp_pipe[spi, u - FIRST_PIPE]
                                 if free >= t + 1:  # the pipe does not free within this cycle
                                     if u != LSU:
                                         st = MATH_THROTTLE
-                                    elif op == LDG or op == STG:
+                                    elif path == GLOAD or path == GSTORE:
                                         st = LG_THROTTLE
                                     else:
                                         st = MIO_THROTTLE
                                     when = np.int64(free)
                             if st != SELECTED:
                                 pass
-                            elif op >= FIRST_ASYNC:
-                                st, when = _async_ready(op, pc, gi, w_block[gi], t, w_iter[gi], stages, p_arg,
+                            elif path >= FIRST_ASYNC:
+                                st, when = _async_ready(path, pc, gi, w_block[gi], t, w_iter[gi], stages, p_arg,
                                                         w_async, w_phase, b_mbar)
-                            elif op == LDG or op == STG:
+                            elif path == GLOAD or path == GSTORE:
                                 if sm_l1[sm] - t > l1_q:
                                     st = LG_THROTTLE
                                     when = sm_l1[sm] - l1_q
-                            elif op == LDS or op == STS:
+                            elif path == SHARED:
                                 if sm_smem[sm] - t > sh_q:
                                     st = MIO_THROTTLE
                                     when = sm_smem[sm] - sh_q
@@ -711,6 +820,7 @@ def run_cycles(
                 else:
                     old = w_state[sbase + k * SP]
                     if old != st:
+                        _account(stall, w_since, old, w_pc, sbase + k * SP, gi, t)
                         sc[old] -= 1
                         sc[st] += 1
                         w_state[sbase + k * SP] = st
@@ -773,6 +883,7 @@ def run_cycles(
                     new = SELECTED if elig[j] == pick else NOT_SELECTED
                     old = w_state[s2]
                     if old != new:
+                        _account(stall, w_since, old, w_pc, s2, base + elig[j], t)
                         sc[old] -= 1
                         sc[new] += 1
                         w_state[s2] = new
@@ -784,7 +895,9 @@ def run_cycles(
                 # -- issue the picked warp's instruction
                 gi = base + pick
                 b = w_block[gi]
-                if w_iter[gi] >= loop:  # EXIT
+                pc = w_pc[gi]
+                path = p_path[pc]
+                if path == EXIT:
                     if w_drain[gi] > t + 1:
                         w_phase[gi] = P_DRAIN
                     else:
@@ -792,89 +905,54 @@ def run_cycles(
                                    ev_t, ev_sm, ev_d)
                         leaving_next += 1
                 else:
-                    pc = w_pc[gi]
-                    op = p_op[pc]
-                    dst = p_dst[pc]
                     u = p_unit[pc]
                     wt = t >> win_shift
-                    if u >= FIRST_PIPE and u <= LAST_PIPE and op != WGMMA:  # the instruction holds its pipe
+                    if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:  # the instruction holds its pipe
                         pi = u - FIRST_PIPE
                         f0 = sp_pipe[spi, pi]
                         if f0 < t:
                             f0 = t
                         sp_pipe[spi, pi] = f0 + pipe_iv[pi]
                         ub[wt, u] += pipe_iv[pi]
-                    if op == LDG or op == STG:
+                    if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
-                        waves = (nbytes + l1_bpc - 1) // l1_bpc
-                        t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
-                        sm_l1[sm] = t_l1 + waves
-                        ub[t_l1 >> win_shift, L1] += waves
-                        rng_state, draw = _splitmix(rng_state)
-                        arrive = t_l1 + waves  # the request leaves L1TEX
-                        if draw < l1_hit and op == LDG:
-                            level = 0
-                            done_at = arrive + lat_l1
-                            mem[MEM.L1_BYTES] += nbytes
-                        else:
-                            # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
-                            b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
-                            mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
-                            _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
-                            if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
-                                level = 1
-                                done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
-                                mem[MEM.L2_BYTES] += nbytes
-                            else:
-                                # device memory: each line waits for its (random) bank
-                                level = 2
-                                waited = 0.0
-                                left = nbytes
-                                while left > 0:
-                                    moved = line_bytes if left > line_bytes else left
-                                    left -= moved
-                                    rng_state, w = _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks,
-                                                              line_service, line_transfer, dram_bpc, long_windows,
-                                                              win_shift)
-                                    if w > waited:
-                                        waited = w
-                                done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
-                                mem[MEM.DRAM_BYTES] += nbytes
-                        if op == LDG:
-                            reg_ready[gi, dst] = done_at
-                            reg_kind[gi, dst] = LONG_SB
-                            mem[MEM.L1_LAT + level] += done_at - t
-                            mem[MEM.L1_LOADS + level] += 1
-                        elif done_at > w_drain[gi]:
+                        done_at, level, rng_state = _global_access(
+                            path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
+                            banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
+                            mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
+                        if p_dst[pc, 0] >= 0:  # a load (or an atomic's result)
+                            _set_results(reg_ready, reg_kind, gi, p_dst, pc, done_at, p_kind[pc])
+                            if path == GLOAD:
+                                mem[MEM.L1_LAT + level] += done_at - t
+                                mem[MEM.L1_LOADS + level] += 1
+                        elif done_at > w_drain[gi]:  # a store: the warp's exit waits for it
                             w_drain[gi] = done_at
-                    elif op == LDS or op == STS:
+                    elif path == SHARED:
                         waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                         t_s = sm_smem[sm] if sm_smem[sm] > t else t
                         sm_smem[sm] = t_s + waves
-                        ub[t_s >> win_shift, SHARED] += waves
+                        ub[t_s >> win_shift, SHARED_UNIT] += waves
                         mem[MEM.SHARED_BYTES] += p_req[pc]
-                        if op == LDS:
-                            reg_ready[gi, dst] = t_s + waves + lat_shared
-                            reg_kind[gi, dst] = SHORT_SB
-                    elif op >= FIRST_ASYNC:
-                        rng_state = _issue_async(op, pc, gi, b, sm, spi, t, w_iter[gi], cfg_i, cfg_f, p_op, p_req,
-                                                 p_arg, p_lat, pipe_iv, w_block, w_phase, w_wake, w_wkind, w_next,
-                                                 w_drain, w_async, b_mbar, b_slot, sp_next, sp_pipe, mq, dram_q, mem,
-                                                 ub, ovf, g, win_shift, rng_state)
-                    elif dst >= 0:  # an arithmetic result, ready after the instruction's fixed latency
-                        reg_ready[gi, dst] = t + p_lat[pc]
-                        reg_kind[gi, dst] = SHORT_SB if u == SFU else WAIT
-                    pc += 1
-                    if pc == L:
-                        pc = 0
-                        w_iter[gi] += 1
-                    if producers > 0:  # warp specialization: skip the instructions of the other role
-                        pc, w_iter[gi] = _own_next(p_role, pc, w_iter[gi], loop, _warp_role(w_age[gi] - b * wpb,
-                                                                                             producers))
+                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t_s + waves + p_lat[pc], p_kind[pc])
+                    elif path >= FIRST_ASYNC:
+                        rng_state = _issue_async(path, pc, gi, b, sm, spi, t, w_iter[gi], cfg_i, cfg_f, p_path,
+                                                 loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv, w_block,
+                                                 w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot,
+                                                 sp_next, sp_pipe, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
+                    else:  # ALU (and a memory instruction no thread performs): results after its latency
+                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
+                    # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next
+                    s2 = sbase + pick * SP
+                    _account(stall, w_since, SELECTED, w_pc, s2, gi, t + 1)
+                    pc = _next_pc(pc, gi, w_iter, loop_start, loop_end, trip)
+                    if producers > 0:  # warp specialization: skip the rows of the other role
+                        pc = _own_next(p_role, pc, gi, w_iter, loop_start, loop_end, trip,
+                                       _warp_role(w_age[gi] - b * wpb, producers))
                     w_pc[gi] = pc
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, s2 - sm * W, t + 1, pc)
                     w_wake[gi] = t + 1  # one instruction per warp per cycle
                     w_wkind[gi] = WAIT
-                    if op != SYNC and w_iter[gi] < loop:
+                    if path != SYNC:
                         # the next instruction's scoreboard is known now (the ready times of its
                         # registers were fixed when their producers issued): resolve it once, here
                         wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t + 1)
@@ -884,25 +962,26 @@ def run_cycles(
                             # it waits from the next cycle until wake: its state changes then without a
                             # visit (applied at the start of t + 1), and nothing else changes it before
                             n = g[G.PENDING]
-                            pend_slot[n] = sbase + pick * SP
+                            pend_slot[n] = s2
+                            pend_gi[n] = gi
                             pend_state[n] = kind
                             g[G.PENDING] = n + 1
                             w_next[gi] = wake
                             picked_next = wake
-                    if op == SYNC:
+                    else:
                         b_arrived[b] += 1
                         if b_arrived[b] >= b_alive[b]:
                             # last arrival: release every warp of the block
                             b_arrived[b] = 0
-                            for s2 in range(W):
-                                g2 = sm * W + s2
+                            for s3 in range(W):
+                                g2 = sm * W + s3
                                 if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
                                     w_phase[g2] = P_RUN
                                     w_wake[g2] = t + bar_lat
                                     w_wkind[g2] = BARRIER
                                     w_next[g2] = t  # reclassify now if its sub-partition comes later
                                     # this cycle (it may still show the cycle it arrived), else next cycle
-                                    sp2 = sm * SP + s2 // per_sp
+                                    sp2 = sm * SP + s3 // per_sp
                                     if t + 1 < sp_next[sp2]:
                                         sp_next[sp2] = t + 1
                         else:
@@ -955,5 +1034,7 @@ def run_cycles(
         t = nt
         if g[G.OVERFLOW] > ovf.shape[0] // 2:
             break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
+        if g[G.PC_EVENTS] > pe_room:
+            break  # the next-instruction events fill: return early for the engine to collect them
     g[G.T] = t
     rng[0] = rng_state
