@@ -126,6 +126,7 @@ def test_big_bf16_gemm_on_h100_is_tensor_bound(tmp_path, capsys):
     assert d["bottleneck"]["unit"] == "tensor"
     assert d["throughput"]["tensor"]["pct_of_peak"] > 80
     assert d["warp_state_cycles"]["wgmma_wait"] > d["warp_state_cycles"]["mbarrier"]
+    assert d["program"]["source"] == "model" and d["program"]["warp_specialized"] is True
 
 
 def test_on_a100_the_gemm_runs_mma_sync_and_wgmma_is_refused(tmp_path, capsys):
