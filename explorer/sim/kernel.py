@@ -37,6 +37,13 @@ Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
 its bandwidth), device memory with a loaded latency (each line waits for one of
 ``banks`` queues, picked by a seeded draw; sim_model.toml [dram]).
 
+Hopper's pipeline (the model's tma / wgmma paths, kept in their own functions:
+``_own_next``, ``_async_ready``, ``_issue_async``, ``_wake_block``): a warp-specialized
+block's warps skip the rows of the other role; the producer's copies fill a stage's
+mbarrier, consumers parked on it (P_MBAR) wake when the K-step's last copy issues, and
+the producer, parked for a free stage, wakes when the last consumer releases it; a
+wgmma queues on its warp's Tensor pipe and completes its group, which wait_group awaits.
+
 Why it is fast: an instruction's result time is fixed when it issues (fixed
 latencies; memory through queues), so each warp's next possible change is known,
 and so is its next instruction's scoreboard (resolved at issue). A sub-partition
