@@ -104,30 +104,33 @@ class SimRun:
     @cached_property
     def mma_share(self) -> float:
         """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran;
-        mma and wgmma, each counted for the warps of a block that issue it)."""
-        from explorer.sim.program import MMA, WGMMA, build_program
-
-        program = build_program(self.result.scenario.workload)
-        wpb, producers = self.result.params.warps_per_block, self.result.params.producer_warps
-        tensor = (program.op == MMA) | (program.op == WGMMA)
-        mmas = int(program.warps_executing(wpb, producers)[tensor].sum()) * program.loop
-        total = program.instructions_per_block(wpb, producers)
-        return mmas / total if total else 0.0
+        mma and wgmma rows, each counted for the warps of a block that run it, as often as they do)."""
+        per, tensor, _wgmma = self._tensor_rows()
+        total = int(per.sum())
+        return int(per[tensor].sum()) / total if total else 0.0
 
     @cached_property
     def mma_cycles(self) -> int:
         """Cycles one of the run's MMA instructions keeps its Tensor Core pipe busy (a wgmma: N / 8 MMA
-        intervals), the mean over its MMAs; the simulator's mma_interval when it has none."""
-        from explorer.sim.program import MMA, WGMMA, build_program
-
-        program = build_program(self.result.scenario.workload)
-        tensor = (program.op == MMA) | (program.op == WGMMA)
+        intervals), the mean over its MMAs; the simulator's mma_interval when it has no wgmma."""
         interval = self.result.params.mma_interval
-        if not (program.op == WGMMA).any():
+        per, tensor, wgmma = self._tensor_rows()
+        if not wgmma.any():
             return int(interval)
-        per = program.warps_executing(self.result.params.warps_per_block, self.result.params.producer_warps)
-        intervals = np.where(program.op == WGMMA, program.arg, 1)
+        intervals = np.where(wgmma, self.result.warp_program.arg, 1)
         return int(interval * float((intervals * per)[tensor].sum()) / float(per[tensor].sum()))
+
+    def _tensor_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(per row the times a block runs it, mma-or-wgmma rows, wgmma rows) of the program that ran."""
+        from explorer.sass.warp_program import OP
+        from explorer.sim.loop_program import lower
+
+        prog = self.result.warp_program
+        lp = lower(prog)
+        p = self.result.params
+        per = lp.executions * lp.warps_executing(p.warps_per_block, p.producer_warps)
+        wgmma = prog.op == OP["wgmma"]
+        return per, (prog.op == OP["mma"]) | wgmma, wgmma
 
     # -- per cycle ------------------------------------------------------------------
     def clamp(self, cycle: int) -> int:
