@@ -113,6 +113,9 @@ def program_text(prog: dict) -> str:
     """Which instruction stream ran: the kernel's SASS or the workload model."""
     what = (f"the kernel's SASS ({prog['arch']})" if prog["source"] == "sass"
             else "the workload model (one instruction per workload operation)")
+    if prog.get("warp_specialized"):
+        return (f"{what}, {prog['dynamic_instructions_per_warp']} instructions in all, warp-specialized: the "
+                "producer and the consumers each run their own")
     return f"{what}, {prog['dynamic_instructions_per_warp']} instructions per warp"
 
 

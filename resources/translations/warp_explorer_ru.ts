@@ -2061,12 +2061,12 @@ This is the previous run until the new one is done.</source>
         <translation>варпов на планировщик: {n} (CTA: {ctas} × варпов: {warps} на SM): пока варп ждёт свои копии, загрузки фрагментов или барьер, выдавать почти нечего</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) for the TMA and m16n8k16 mma ops for each warp&apos;s share of the asynchronous MMA, and every consumer warp copies (no producer warp); the descriptor reads of shared memory are not simulated; each K-step&apos;s stores wait for its MMAs, so the MMA pipe drains at every barrier</source>
-        <translation>в симуляторе пока нет операций wgmma и TMA: сценарий заменяет TMA копированием по потокам (ldg + sts), а асинхронную MMA — операциями mma m16n8k16 на долю каждого варпа, и копирует каждый варп-потребитель (варпа-производителя нет); чтения разделяемой памяти по дескрипторам не симулируются; записи каждого шага по K ждут его MMA, поэтому конвейер MMA опустошается на каждом барьере</translation>
+        <location line="+5"/>
+        <source>the scenario runs one CTA per tile in waves (not a persistent CTA walking tiles): the tiles of the next round start when a CTA ends, with an empty pipeline; each CTA copies only its share of a multicast operand, and the simulator&apos;s L2 is one GPU-wide queue at its bandwidth</source>
+        <translation>сценарий запускает по одному CTA на плитку волнами (а не постоянный CTA, обходящий плитки): плитки следующего круга начинаются, когда CTA завершается, с пустым конвейером; каждый CTA копирует только свою долю операнда, рассылаемого по кластеру (multicast), а L2 в симуляторе — одна общая для GPU очередь с его пропускной способностью</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges the sts to shared memory, which the plan does not</source>
         <translation>симулятор проводит каждую копию через регистры (ldg + sts; cp.async в нём нет) и относит sts на счёт разделяемой памяти, чего план не делает</translation>
     </message>
@@ -6401,7 +6401,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WarpStates</name>
     <message>
-        <location filename="../../explorer/gui/common/state_colors.py" line="+88"/>
+        <location filename="../../explorer/gui/common/state_colors.py" line="+90"/>
         <source>Empty slot</source>
         <translation>Пустой слот</translation>
     </message>
@@ -6454,6 +6454,16 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
         <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TMA copy or free stage (mbarrier)</source>
+        <translation>Копия TMA или свободная стадия (mbarrier)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Asynchronous MMAs (wgmma_wait)</source>
+        <translation>Асинхронные MMA (wgmma_wait)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6517,6 +6527,16 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
+        <source>mbarrier wait</source>
+        <translation>ждёт mbarrier</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wgmma wait</source>
+        <translation>ждёт wgmma</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>not recorded</source>
         <translation>не записано</translation>
     </message>
@@ -6577,6 +6597,16 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
+        <source>Waiting on a stage&apos;s mbarrier: a consumer for the TMA copy to land, the producer for a free stage.</source>
+        <translation>Ждёт mbarrier стадии: потребитель — пока копия TMA дойдёт до разделяемой памяти, производитель — пока стадия освободится.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Waiting at wgmma.wait_group for its asynchronous warpgroup MMAs on the Tensor Cores to finish.</source>
+        <translation>Ждёт в wgmma.wait_group, пока его асинхронные MMA группы варпов на тензорных ядрах закончатся.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>This SM&apos;s per-slot states were not kept for this run; select it to re-simulate it.</source>
         <translation>Состояния слотов этого SM для этого прогона не сохранялись; выберите его, чтобы симулировать заново.</translation>
     </message>

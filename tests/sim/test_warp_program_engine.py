@@ -64,7 +64,11 @@ def test_scoreboard_kind_is_the_state_a_dependent_waits_in():
     assert st[5, LONG_SB] == c[5] - c[4] - 1
 
 
-@pytest.mark.parametrize("cls", [c for c in OP_NAMES if c != "exit"])
+# the Hopper pipeline classes need warp roles, stages and mbarriers: tests/sim/test_async_ops.py
+PIPELINE = ("tma", "mbarrier_wait", "wgmma", "wgmma_wait")
+
+
+@pytest.mark.parametrize("cls", [c for c in OP_NAMES if c != "exit" and c not in PIPELINE])
 def test_every_op_class_issues_and_completes(cls):
     # the row under test, then a reader of its result (if it has one)
     writes = cls not in ("stg", "sts", "stl", "sync", "branch")

@@ -113,3 +113,24 @@ def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
     assert "utilization only says a kernel was running" in text
     assert "“memory wait”" in text
     assert whole.dram_figures.text().endswith("of 3.35 TB/s peak")
+
+
+def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
+    """A warp-specialized wgmma main loop: MMAs counted for the consumers that issue them, 128 cycles each."""
+    from explorer.gemm import gemm_scenario, plan_gemm
+
+    page = window.explorer
+    wait_run(qtbot, page)
+    scenario = gemm_scenario(plan_gemm("H100", 1024, 1024, 512, "bf16"))
+    page.change_scenario(scenario, "preset")
+    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
+                    and not page.simulating, timeout=RUN_TIMEOUT)
+    run = page.session.run
+    wgmma = scenario.workload.body[2]
+    consumers = run.result.params.warps_per_block - scenario.workload.producer_warps
+    per_block = consumers * wgmma.count * scenario.workload.loop
+    issued = run.summary["warp_instructions"] / run.result.params.total_blocks
+    assert run.mma_share == pytest.approx(per_block / issued)
+    assert run.mma_cycles == int(run.result.params.mma_interval * wgmma.n / 8) == 128
+    text = page.metrics.whole.point.text()
+    assert "wrong measure" in text and "busy for 128 cycles" in text
