@@ -86,15 +86,20 @@ def test_a_tensor_core_loop_says_issue_slots_are_the_wrong_measure(window, qtbot
     assert "wrong measure" in text and "Tensor Core MMAs" in text
     run = window.explorer.session.run
     assert f"{100 * run.mma_share:.0f}% of the warp-instructions" in text
-    assert f"busy for {run.result.params.mma_interval} cycles" in text
+    # three significant figures: the interval is fractional (the Tensor Core clock differs from the SM's)
+    assert f"busy for {run.result.params.mma_interval:.3g} cycles" in text
 
 
-def test_hbm_near_its_peak_is_a_number_on_screen(window, qtbot):
-    """Lesson 1's last step: 1,056 blocks of the example keep HBM near its peak."""
-    whole, s = shown(window, qtbot, "example-240x256", **{"launch.grid": [1056, 1, 1]})
+@pytest.mark.parametrize("name, changes", [
+    ("example-240x256", {"launch.grid": [1056, 1, 1]}),  # lesson 1's last step (75% of the peak)
+    ("memory-bound-stream", {}),  # lesson 5's streaming kernel (85%)
+], ids=["example-1056-blocks", "memory-bound-stream"])
+def test_busy_hbm_is_a_number_on_screen(window, qtbot, name, changes):
+    """Where HBM is the busy unit, the sentence and the DRAM row give its share of the peak as a number."""
+    whole, s = shown(window, qtbot, name, **changes)
     gpu = window.explorer.session.run.result.scenario.gpu
     share = s["dram_bandwidth_gbs"] / gpu.memory_bandwidth_gbs
-    assert share > 0.8
+    assert share >= HBM_BUSY and s["issue_slot_utilization"] < ISSUE_BUSY  # the run the lessons show
     assert whole.dram.text == f"{100 * share:.0f}%" and whole.dram.fraction == pytest.approx(share)
     assert whole.dram_figures.text() == f"{s['dram_bandwidth_gbs'] / 1000:.2f} of 3.35 TB/s peak"
     assert whole.dram_box.isVisible() and whole.dram_box.isAncestorOf(whole.dram)
