@@ -90,9 +90,9 @@ class ChoiceField(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.combo = QComboBox(self)
-        # as narrow as the column: the long "auto: ..." texts must not widen the inputs
-        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.combo.setMinimumContentsLength(8)
+        # as wide as its longest choice ("разделяемая память (SS)"), never cut: where it and its label do not
+        # fit side by side, the form puts it under its label (WrapLongRows) rather than widen the column
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.error = error_label(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -200,6 +200,7 @@ class GemmInputs(QGroupBox, FieldTexts):
                                "path as many as fit.")),
         }
         form = self.form = input_form(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a choice too wide goes under its label
         add_row(form, self, self.tr("GP&U:"), self.gpu)
         add_row(form, self, self.tr("Data t&ype:"), self.dtype)
         form.addRow("", self.dtype_error)
