@@ -114,3 +114,23 @@ def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
     assert "utilization only says a kernel was running" in text
     assert "“memory wait”" in text
     assert whole.dram_figures.text().endswith("of 3.35 TB/s peak")
+
+
+def test_a_figure_the_narration_cites_keeps_its_detail_longest(window, qtbot):
+    """Lesson 6's last step cites "132" (the blocks that fit at once): the waves line outranks every
+    detail that shows no cited figure, whatever its own rank, and the lesson's end gives the ranks back."""
+    from explorer.gui.explore.metrics import DETAIL, cited_figures
+
+    whole, s = shown(window, qtbot, "example-240x256", **{"launch.registers_per_thread": 255})
+    metrics = window.explorer.metrics
+    assert "132 fit at once" in whole.facts.text()
+    figures = cited_figures("With 255 registers per thread one block fits per SM, so the 240 blocks need two "
+                            "waves, 132 and then 108, and 1.5 times 8 is arithmetic.")
+    assert figures == {255.0, 240.0, 132.0, 108.0, 1.5}  # one-digit whole numbers point at nothing
+    metrics.cite(figures)
+    order = metrics.details()
+    uncited = [w for w in order if not metrics.rank(w)[0]]
+    assert metrics.rank(whole.facts) == (True, whole.facts.property(DETAIL))
+    assert order.index(whole.facts) > max(order.index(w) for w in uncited)  # makes way after all of them
+    window.explorer.restore_view_state(window.explorer.view_state())  # what a lesson's end does
+    assert metrics.cited == frozenset() and metrics.rank(whole.facts) == (False, whole.facts.property(DETAIL))
