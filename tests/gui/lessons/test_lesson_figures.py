@@ -71,8 +71,7 @@ SHOWN = {
                               "4.21": "memory", "45.9": "memory", "10.4": "memory"},
     ("tensor-cores", 4): {"4,096": "gemm", "189": "gemm", "727": "gemm", "989": "gemm", "73": "gemm", "26": "gemm",
                           "295": "gemm"},
-    ("tensor-cores", 5): {"65,536": "pipeline", "4": "pipeline", "48": "pipeline", "8": "pipeline",
-                          "128": "pipeline"},
+    ("tensor-cores", 5): {"65,536": "pipeline", "4": "pipeline", "48": "pipeline", "128": "pipeline"},
 }
 ABOUT = 1.0  # "about 5%" is 4-6%
 
