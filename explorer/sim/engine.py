@@ -462,6 +462,9 @@ def simulate(
     ``program`` replaces the one built from the scenario's workload. The budgets default to
     ``sim_model.toml`` [trace] (smaller ones exercise what long runs keep).
     """
+    if scenario.kernel is not None and program is None:  # its workload is a placeholder, not the kernel
+        raise InputError("kernel", "the timing engine does not run [kernel] scenarios yet; the kernel is executed "
+                                   "lane by lane without a cycle count (warp-explorer execute)")
     program = program or build_program(scenario.workload)
     p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
     warm_up()
