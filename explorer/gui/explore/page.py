@@ -79,6 +79,7 @@ class ExplorerPage(Page):
         self.timeline = TimelineView(self)
         self.counts = CountsPlot(self)
         self.counts.setXLink(self.timeline)
+        self.timeline.line_up_with(self.counts)  # the link lines cycles up by pixels: the same view box span
         self.metrics = MetricsPanel(self)
         self.stream_strip = StreamStrip(self)  # shown when the scenario launches its kernel more than once
         self.transport = TransportBar(self)
