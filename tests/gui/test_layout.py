@@ -23,8 +23,9 @@ ALLOWED = {
     "lessons": {"common"},
     "files": {"common"},
     "compare": {"common", "explore"},
+    "sass": {"common"},
     "headless": {"common", "explore", "files", "shell"},
-    "shell": {"common", "explore", "occupancy", "gemm", "measure", "lessons", "files", "compare"},
+    "shell": {"common", "explore", "occupancy", "gemm", "measure", "lessons", "files", "compare", "sass"},
 }
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import tomllib
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from explorer.gui.common.error_texts import core_error
@@ -54,6 +54,8 @@ EDIT_DEBOUNCE_MS = 30
 
 class ExplorerPage(Page):
     """Owns the session, the command stack, the simulation worker and the playback clock."""
+
+    slot_clicked = Signal(int)  # a warp slot of the selected SM was clicked on the timeline
 
     def __init__(self, parent: QWidget | None = None, scenario: Scenario | None = None, autoplay: bool = False):
         super().__init__(parent)
@@ -114,13 +116,17 @@ class ExplorerPage(Page):
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
         cl.addWidget(self.counts, 1)
-        row = QHBoxLayout()
-        row.addWidget(self.counts.make_legend(counts_box), 1)
-        row.addWidget(self.per_sm)
-        cl.addLayout(row)
+        legend = self.counts.make_legend(counts_box)
+        legend.layout().addWidget(self.per_sm)  # after the curves' names, on a line of its own when narrow
+        cl.addWidget(legend)
 
-        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.timeline, counts_box),
-                               stretch=(5, 3, 3))
+        # the two plots one above the other (their cycle axes line up), in a row other features add a view
+        # beside (the SASS view: add_beside_timeline); the SM grid above keeps the whole width
+        self.plots = splitter(Qt.Orientation.Vertical, self, "explorer_plots", (self.timeline, counts_box),
+                              stretch=(3, 3))
+        self.lower = splitter(Qt.Orientation.Horizontal, self, "explorer_lower", (self.plots,), stretch=(3,))
+        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.lower),
+                               stretch=(5, 6))
 
         self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
@@ -155,6 +161,7 @@ class ExplorerPage(Page):
         self.timeline.cycle_requested.connect(self.session.set_cycle)
         self.counts.cycle_requested.connect(self.session.set_cycle)
         self.timeline.needs_trace.connect(self._record_sm)
+        self.timeline.slot_clicked.connect(self.slot_clicked)
         self.transport.cycle_requested.connect(self.session.set_cycle)
         self.transport.step_requested.connect(self.session.step)
         self.transport.play_toggled.connect(self.toggle_play)
@@ -205,6 +212,11 @@ class ExplorerPage(Page):
     def add_under_counts(self, widget: QWidget) -> None:
         """A row under the counts plot's legend."""
         self._counts_layout.addWidget(widget)
+
+    def add_beside_timeline(self, widget: QWidget) -> None:
+        """A view right of the timeline and the counts plot, as tall as both (the splitter between is the user's)."""
+        self.lower.addWidget(widget)
+        self.lower.setStretchFactor(self.lower.count() - 1, 2)
 
     def add_to_metrics(self, widget: QWidget) -> None:
         """A box at the top of the metrics column."""
@@ -520,10 +532,15 @@ class ExplorerPage(Page):
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
-        self.center.setSizes([int(h * 0.54), int(h * 0.22), h - int(h * 0.54) - int(h * 0.22)])
+        self.center.setSizes([int(h * 0.54), h - int(h * 0.54)])
+        self.plots.setSizes([22, 24])  # the timeline and the counts plot: shares of the pane
+        if self.lower.count() > 1:  # the plots keep 60% of the width, the views beside them share the rest
+            width = max(self.lower.width(), total - left - right)
+            side = int(width * 0.4) // (self.lower.count() - 1)
+            self.lower.setSizes([width - side * (self.lower.count() - 1)] + [side] * (self.lower.count() - 1))
 
     def splitters(self) -> dict[str, QSplitter]:
-        return {"splitter": self.splitter, "center": self.center}
+        return {"splitter": self.splitter, "center": self.center, "plots": self.plots}
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
         return [self.panel_scroll, self.transport, self.per_sm]
@@ -559,10 +576,12 @@ class ExplorerPage(Page):
         grid_box = self.center.widget(0)
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
         wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
-        rest = max(0, total - need)
+        handle = self.plots.handleWidth()
+        rest = max(0, total - need - handle)
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
         timeline, counts = round(wish[0] * share), round(wish[1] * share)
-        self.center.setSizes([total - timeline - counts, timeline, counts])
+        self.center.setSizes([total - timeline - counts - handle, timeline + counts + handle])
+        self.plots.setSizes([timeline, counts])
 
     # -- lessons --------------------------------------------------------------------
     def follow_lesson(self, step, scenario=None) -> None:
