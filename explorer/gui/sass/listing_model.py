@@ -38,8 +38,7 @@ def code_font(point_size: float = 0.0) -> QFont:
     return font
 
 
-def _t(text: str) -> str:
-    return QCoreApplication.translate("SassListing", text)
+translate = QCoreApplication.translate
 
 
 class ListingModel(QAbstractTableModel):
@@ -138,19 +137,19 @@ class ListingModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return {PC: _t("PC"), TEXT: _t("Instruction"), CYCLES: _t("Warp-cycles"), BAR: _t("States"),
-                    TOP: _t("Top stall"), UNIT: _t("Unit"), LATENCY: _t("Latency")}[section]
+            return {PC: translate("SassListing", "PC"), TEXT: translate("SassListing", "Instruction"), CYCLES: translate("SassListing", "Warp-cycles"), BAR: translate("SassListing", "States"),
+                    TOP: translate("SassListing", "Top stall"), UNIT: translate("SassListing", "Unit"), LATENCY: translate("SassListing", "Latency")}[section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
-                PC: _t("The instruction's address in the function (hexadecimal). ▶ marks the selected warp's next "
+                PC: translate("SassListing", "The instruction's address in the function (hexadecimal). ▶ marks the selected warp's next "
                        "instruction at the cursor."),
-                TEXT: _t("The SASS instruction as nvdisasm prints it."),
-                CYCLES: _t("Warp-cycles the simulated warps spent with this instruction next (every state but an "
+                TEXT: translate("SassListing", "The SASS instruction as nvdisasm prints it."),
+                CYCLES: translate("SassListing", "Warp-cycles the simulated warps spent with this instruction next (every state but an "
                            "empty slot), over the whole run: the hottest instructions are where time goes."),
-                BAR: _t("Those warp-cycles by warp state; the bar's length is relative to the hottest instruction."),
-                TOP: _t("The state, other than issuing, that held warps longest at this instruction, and its share."),
-                UNIT: _t("The pipe the instruction is issued to (Nsight Compute's names)."),
-                LATENCY: _t("Cycles until a dependent instruction may issue (memory: decided by the memory system)."),
+                BAR: translate("SassListing", "Those warp-cycles by warp state; the bar's length is relative to the hottest instruction."),
+                TOP: translate("SassListing", "The state, other than issuing, that held warps longest at this instruction, and its share."),
+                UNIT: translate("SassListing", "The pipe the instruction is issued to (Nsight Compute's names)."),
+                LATENCY: translate("SassListing", "Cycles until a dependent instruction may issue (memory: decided by the memory system)."),
             }[section]
         return None
 
@@ -208,17 +207,17 @@ class ListingModel(QAbstractTableModel):
     def _tooltip(self, d: ProgramData, r: int, row, col: int) -> str:
         lines = [f"<b>{row.pc:04x}</b> <tt>{_escape(row.text)}</tt>"]
         if row.instrumentation:
-            lines.append(_t("Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the "
+            lines.append(translate("SassListing", "Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the "
                             "measurement; not part of the workload."))
         if not row.executed:
-            lines.append(_t("No warp executes this instruction with the kernel's arguments."))
+            lines.append(translate("SassListing", "No warp executes this instruction with the kernel's arguments."))
         if col in (BAR, CYCLES, TOP):
             lines.append(breakdown_html(d.stalls[r]))
         elif col == UNIT:
             lines.append(unit_meaning(row.unit))
         elif col == LATENCY:
             lines.append(latency_text(row))
-        lines.append("<i>" + _t("Click for its details.") + "</i>")
+        lines.append("<i>" + translate("SassListing", "Click for its details.") + "</i>")
         return "<br>".join(lines)
 
 
@@ -230,9 +229,9 @@ def breakdown_html(counts) -> str:
     """The row's warp-cycles by state, most first, each with its share and meaning."""
     total = int(sum(int(c) for c in counts))
     if total <= 0:
-        return _t("No simulated warp-cycles at this instruction.")
+        return translate("SassListing", "No simulated warp-cycles at this instruction.")
     names, means = display_names(), meanings()
-    parts = [_t("{n} warp-cycles with this instruction next:").format(n=num(total))]
+    parts = [translate("SassListing", "{n} warp-cycles with this instruction next:").format(n=num(total))]
     for code in sorted((c for c in DISPLAY_ORDER if c != EMPTY and counts[c] > 0), key=lambda c: -int(counts[c])):
         parts.append("&nbsp;&nbsp;<b>{}</b>: {} ({}) — {}".format(names[code], num(int(counts[code])),
                                                                pct(int(counts[code]) / total), means[code]))
