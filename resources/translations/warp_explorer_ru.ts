@@ -4856,22 +4856,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SassListing</name>
     <message>
-        <location filename="../../explorer/gui/sass/listing_model.py" line="+140"/>
+        <location filename="../../explorer/gui/sass/listing_model.py" line="+141"/>
         <source>PC</source>
         <translation>PC</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Instruction</source>
         <translation>Инструкция</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Warp-cycles</source>
         <translation>Варпо-такты</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>States</source>
         <translation>Состояния</translation>
     </message>
@@ -4881,22 +4881,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Главный простой</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Unit</source>
         <translation>Блок</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Latency</source>
         <translation>Задержка</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>The instruction&apos;s address in the function (hexadecimal). ▶ marks the selected warp&apos;s next instruction at the cursor.</source>
         <translation>Адрес инструкции в функции (шестнадцатеричный). ▶ отмечает следующую инструкцию выбранного варпа на курсоре.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>The SASS instruction as nvdisasm prints it.</source>
         <translation>Инструкция SASS так, как её печатает nvdisasm.</translation>
     </message>
@@ -4906,17 +4906,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Варпо-такты, которые смоделированные варпы провели с этой инструкцией следующей (все состояния, кроме пустого слота), за весь прогон: самые горячие инструкции — там, куда уходит время.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Those warp-cycles by warp state; the bar&apos;s length is relative to the hottest instruction.</source>
         <translation>Эти варпо-такты по состояниям варпа; длина полосы — относительно самой горячей инструкции.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>The state, other than issuing, that held warps longest at this instruction, and its share.</source>
         <translation>Состояние (кроме выдачи), дольше всего державшее варпы на этой инструкции, и его доля.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>The pipe the instruction is issued to (Nsight Compute&apos;s names).</source>
         <translation>Конвейер, которому выдаётся инструкция (названия Nsight Compute).</translation>
     </message>
@@ -4926,12 +4926,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Тактов до того, как может быть выдана зависимая инструкция (память: решает система памяти).</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the measurement; not part of the workload.</source>
         <translation>Инструментирование: сгенерированное ядро записывает %smid, %globaltimer и clock64 для измерения; это не часть нагрузки.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>No warp executes this instruction with the kernel&apos;s arguments.</source>
         <translation>С аргументами ядра ни один варп не выполняет эту инструкцию.</translation>
     </message>
@@ -5044,7 +5044,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>длинный scoreboard: зависимая инструкция ждёт результата из глобальной памяти (long_scoreboard)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>no result register to wait for</source>
         <translation>нет регистра результата, которого пришлось бы ждать</translation>
     </message>
@@ -5084,7 +5084,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симулятор выполнил собственный SASS ядра: те инструкции, которые скомпилированное ядро выполняет на GPU; компилятор {compiler}, дизассемблер {disasm}.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>the scenario chose program = &quot;model&quot;</source>
         <translation>в сценарии выбрано program = &quot;model&quot;</translation>
     </message>

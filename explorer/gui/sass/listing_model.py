@@ -137,19 +137,34 @@ class ListingModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return {PC: translate("SassListing", "PC"), TEXT: translate("SassListing", "Instruction"), CYCLES: translate("SassListing", "Warp-cycles"), BAR: translate("SassListing", "States"),
-                    TOP: translate("SassListing", "Top stall"), UNIT: translate("SassListing", "Unit"), LATENCY: translate("SassListing", "Latency")}[section]
+            return {
+                PC: translate("SassListing", "PC"),
+                TEXT: translate("SassListing", "Instruction"),
+                CYCLES: translate("SassListing", "Warp-cycles"),
+                BAR: translate("SassListing", "States"),
+                TOP: translate("SassListing", "Top stall"),
+                UNIT: translate("SassListing", "Unit"),
+                LATENCY: translate("SassListing", "Latency"),
+            }[section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
-                PC: translate("SassListing", "The instruction's address in the function (hexadecimal). ▶ marks the selected warp's next "
-                       "instruction at the cursor."),
+                PC: translate("SassListing",
+                              "The instruction's address in the function (hexadecimal). ▶ marks the selected warp's "
+                              "next instruction at the cursor."),
                 TEXT: translate("SassListing", "The SASS instruction as nvdisasm prints it."),
-                CYCLES: translate("SassListing", "Warp-cycles the simulated warps spent with this instruction next (every state but an "
-                           "empty slot), over the whole run: the hottest instructions are where time goes."),
-                BAR: translate("SassListing", "Those warp-cycles by warp state; the bar's length is relative to the hottest instruction."),
-                TOP: translate("SassListing", "The state, other than issuing, that held warps longest at this instruction, and its share."),
+                CYCLES: translate("SassListing",
+                                  "Warp-cycles the simulated warps spent with this instruction next (every state but "
+                                  "an empty slot), over the whole run: the hottest instructions are where time goes."),
+                BAR: translate("SassListing",
+                               "Those warp-cycles by warp state; the bar's length is relative to the hottest "
+                               "instruction."),
+                TOP: translate("SassListing",
+                               "The state, other than issuing, that held warps longest at this instruction, and its "
+                               "share."),
                 UNIT: translate("SassListing", "The pipe the instruction is issued to (Nsight Compute's names)."),
-                LATENCY: translate("SassListing", "Cycles until a dependent instruction may issue (memory: decided by the memory system)."),
+                LATENCY: translate("SassListing",
+                                   "Cycles until a dependent instruction may issue (memory: decided by the memory "
+                                   "system)."),
             }[section]
         return None
 
@@ -207,8 +222,9 @@ class ListingModel(QAbstractTableModel):
     def _tooltip(self, d: ProgramData, r: int, row, col: int) -> str:
         lines = [f"<b>{row.pc:04x}</b> <tt>{_escape(row.text)}</tt>"]
         if row.instrumentation:
-            lines.append(translate("SassListing", "Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the "
-                            "measurement; not part of the workload."))
+            lines.append(translate("SassListing",
+                                   "Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for "
+                                   "the measurement; not part of the workload."))
         if not row.executed:
             lines.append(translate("SassListing", "No warp executes this instruction with the kernel's arguments."))
         if col in (BAR, CYCLES, TOP):

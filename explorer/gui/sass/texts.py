@@ -43,9 +43,10 @@ def latency_text(row) -> str:
 def scoreboard_meaning(kind: str) -> str:
     return {
         "fixed": translate("SassTexts", "fixed latency: a dependent waits a known number of cycles (the wait state)"),
-        "short": translate("SassTexts", "short scoreboard: a dependent waits until the shared-memory or MUFU result is back "
-                    "(short_scoreboard)"),
-        "long": translate("SassTexts", "long scoreboard: a dependent waits until the global-memory result is back (long_scoreboard)"),
+        "short": translate("SassTexts", "short scoreboard: a dependent waits until the shared-memory or MUFU result "
+                                        "is back (short_scoreboard)"),
+        "long": translate("SassTexts", "long scoreboard: a dependent waits until the global-memory result is back "
+                                       "(long_scoreboard)"),
         "none": translate("SassTexts", "no result register to wait for"),
     }.get(kind, kind)
 
@@ -68,12 +69,14 @@ def program_line(program, notice: str | None) -> tuple[str, str]:
             fn=program.function, arch=program.arch, n=per_warp)
         if inst:
             line += " · " + translate("SassTexts", "{k} of them instrumentation").format(k=num(inst))
-        tip = translate("SassTexts", "The simulator ran the kernel's own SASS: the instructions the compiled kernel executes on the "
-                 "GPU, compiled with {compiler} and disassembled with {disasm}.").format(
-            compiler=program.meta.get("compiler", "NVRTC"), disasm=program.meta.get("disassembler", "nvdisasm"))
+        tip = translate("SassTexts", "The simulator ran the kernel's own SASS: the instructions the compiled kernel "
+                                     "executes on the GPU, compiled with {compiler} and disassembled with {disasm}.")
+        tip = tip.format(compiler=program.meta.get("compiler", "NVRTC"),
+                         disasm=program.meta.get("disassembler", "nvdisasm"))
         return line, tip
     why = notice or translate("SassTexts", "the scenario chose program = \"model\"")
     line = translate("SassTexts", "Workload model, not SASS: {why}").format(why=why)
-    tip = translate("SassTexts", "The simulator ran the workload model: one instruction per workload operation, virtual registers, "
-             "no address arithmetic or instrumentation ({n} instructions per warp).").format(n=per_warp)
+    tip = translate("SassTexts", "The simulator ran the workload model: one instruction per workload operation, "
+                                 "virtual registers, no address arithmetic or instrumentation ({n} instructions per "
+                                 "warp).").format(n=per_warp)
     return line, tip
