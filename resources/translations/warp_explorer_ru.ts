@@ -1331,7 +1331,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+96"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+99"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1376,7 +1376,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+236"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+239"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -5107,9 +5107,9 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Слот варпа выбранного SM, чья следующая инструкция отмечена ▶ (или щёлкните строку временной шкалы).</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>Warp slot</source>
-        <translation>Слот варпа</translation>
+        <location line="+2"/>
+        <source>warp slot </source>
+        <translation>слот варпа </translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5132,7 +5132,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Отсортировать инструкции по проведённым на них варпо-тактам, больше — выше (ещё раз: порядок программы). Щелчок по заголовку столбца сортирует по нему.</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+64"/>
         <source>SASS</source>
         <translation>SASS</translation>
     </message>

@@ -50,6 +50,8 @@ from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
 
 EDIT_DEBOUNCE_MS = 30
+PLOTS_SHARES = (19, 27)  # the timeline and the counts plot (its legend may wrap): shares of their pane
+PLOTS_BESIDE_VIEWS = 420  # px the timeline and counts plot keep beside the views added next to them
 
 
 class ExplorerPage(Page):
@@ -70,6 +72,7 @@ class ExplorerPage(Page):
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
+        self._lower_moved = False  # the user moved the handle beside the plots: their share is theirs
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
         self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
 
@@ -123,7 +126,7 @@ class ExplorerPage(Page):
         # the two plots one above the other (their cycle axes line up), in a row other features add a view
         # beside (the SASS view: add_beside_timeline); the SM grid above keeps the whole width
         self.plots = splitter(Qt.Orientation.Vertical, self, "explorer_plots", (self.timeline, counts_box),
-                              stretch=(3, 3))
+                              stretch=PLOTS_SHARES)
         self.lower = splitter(Qt.Orientation.Horizontal, self, "explorer_lower", (self.plots,), stretch=(3,))
         self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.lower),
                                stretch=(5, 6))
@@ -217,6 +220,9 @@ class ExplorerPage(Page):
         """A view right of the timeline and the counts plot, as tall as both (the splitter between is the user's)."""
         self.lower.addWidget(widget)
         self.lower.setStretchFactor(self.lower.count() - 1, 2)
+        if self.lower.count() == 2:
+            self.lower.installEventFilter(self)  # its share kept on resizes (_share_lower)
+            self.lower.splitterMoved.connect(lambda *_: setattr(self, "_lower_moved", True))
 
     def add_to_metrics(self, widget: QWidget) -> None:
         """A box at the top of the metrics column."""
@@ -533,11 +539,24 @@ class ExplorerPage(Page):
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
         self.center.setSizes([int(h * 0.54), h - int(h * 0.54)])
-        self.plots.setSizes([22, 24])  # the timeline and the counts plot: shares of the pane
-        if self.lower.count() > 1:  # the plots keep 60% of the width, the views beside them share the rest
-            width = max(self.lower.width(), total - left - right)
-            side = int(width * 0.4) // (self.lower.count() - 1)
-            self.lower.setSizes([width - side * (self.lower.count() - 1)] + [side] * (self.lower.count() - 1))
+        lower = h - int(h * 0.54)
+        timeline = lower * PLOTS_SHARES[0] // sum(PLOTS_SHARES)
+        self.plots.setSizes([timeline, lower - timeline])
+        self._lower_moved = False
+        self._share_lower()
+
+    def _share_lower(self) -> None:
+        """The views beside the plots get 40% of the row, the plots at least room for their legends' two lines;
+        kept on every resize until the user moves the handle."""
+        row = self.lower
+        if row.count() < 2 or self._lower_moved:
+            return
+        width = sum(row.sizes()) or row.width()
+        views = row.count() - 1
+        side_min = sum(row.widget(i).minimumSizeHint().width() for i in range(1, row.count()))
+        plots = max(int(width * 0.6), min(PLOTS_BESIDE_VIEWS, width - side_min))
+        side = (width - plots) // views
+        row.setSizes([width - side * views] + [side] * views)
 
     def splitters(self) -> dict[str, QSplitter]:
         return {"splitter": self.splitter, "center": self.center, "plots": self.plots}
@@ -564,6 +583,8 @@ class ExplorerPage(Page):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         if obj is self.center and event.type() == QEvent.Type.Resize:
             self._share_center()  # the narration panel grew or the screen changed
+        elif obj is self.lower and event.type() == QEvent.Type.Resize:
+            QTimer.singleShot(0, self, self._share_lower)  # once the splitter has laid out its new width
         return super().eventFilter(obj, event)
 
     def _share_center(self) -> None:

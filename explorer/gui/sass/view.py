@@ -100,9 +100,8 @@ class SassView(QWidget):
         self.slot_box.setRange(0, 0)
         self.slot_box.setToolTip(self.tr("The warp slot of the selected SM whose next instruction is marked ▶ "
                                          "(or click a row of the timeline)."))
+        self.slot_box.setPrefix(self.tr("warp slot "))
         self.slot_box.valueChanged.connect(self._slot_edited)
-        self.slot_caption = QLabel(self.tr("Warp slot"), page)
-        self.slot_caption.setBuddy(self.slot_box)
         self.follow = QCheckBox(self.tr("Follow"), page)
         self.follow.setObjectName("sass_follow")
         self.follow.setChecked(True)
@@ -169,7 +168,6 @@ class SassView(QWidget):
         controls = QHBoxLayout()
         controls.setContentsMargins(0, 0, 0, 0)
         controls.setSpacing(6)
-        controls.addWidget(self.slot_caption)
         controls.addWidget(self.slot_box)
         controls.addWidget(self.follow)
         controls.addWidget(self.now_label, 1)
