@@ -5239,11 +5239,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+2"/>
-        <source>&lt;b&gt;Writes&lt;/b&gt; {regs} (it also waits until earlier writes of them are done).</source>
-        <translation>&lt;b&gt;Пишет&lt;/b&gt; {regs} (и ждёт, пока завершатся прежние записи в них).</translation>
+        <source>&lt;b&gt;Writes&lt;/b&gt; {regs} (it also waits for earlier writes to these registers to finish).</source>
+        <translation>&lt;b&gt;Пишет&lt;/b&gt; {regs} (и ждёт, пока завершатся прежние записи в эти регистры).</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&lt;b&gt;Simulated&lt;/b&gt;: {n} warp-cycles with it next, {share} of the run&apos;s.</source>
         <translation>&lt;b&gt;Смоделировано&lt;/b&gt;: {n} варпо-тактов с ней следующей, {share} всех за прогон.</translation>
     </message>

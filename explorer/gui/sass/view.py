@@ -415,7 +415,8 @@ class SassView(QWidget):
         else:
             lines.append(self.tr("<b>Waits on</b> no register."))
         if writes:
-            lines.append(self.tr("<b>Writes</b> {regs} (it also waits until earlier writes of them are done).").format(
+            lines.append(self.tr("<b>Writes</b> {regs} (it also waits for earlier writes to these registers to "
+                                 "finish).").format(
                 regs=", ".join(p.register for p in writes)))
         total = int(d.totals[r])
         if total:
