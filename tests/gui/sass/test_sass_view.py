@@ -2,8 +2,8 @@
 next instruction marked at the cursor and following playback, hottest first, a click's details, Ctrl+I, both
 themes, the language switch.
 
-The run is the mission's example with its real SASS program (``kernel_program``); the per-cycle data is in the
-simulator's contract (``conftest.contract_run``), so every expectation is read from the trace itself.
+The run is the simulator's own on the mission's example (its SASS program, ``pc_trace``, ``stall_by_instruction``);
+every expectation is read from the run's per-slot trace and program, not from the view.
 """
 
 from __future__ import annotations
@@ -15,16 +15,8 @@ from PySide6.QtCore import Qt
 from explorer.gui.sass.listing_model import CYCLES, MARK, PC, TEXT
 from explorer.gui.sass.program_data import ProgramData
 from explorer.sim.states import EMPTY
-from tests.gui.sass.conftest import contract_run, program_rows
+from tests.gui.sass.conftest import program_rows, run_of
 from tests.gui.support import wait_run
-
-_runs: dict = {}
-
-
-def run_of(scenario):
-    if scenario not in _runs:
-        _runs[scenario] = contract_run(scenario)
-    return _runs[scenario]
 
 
 @pytest.fixture
@@ -203,17 +195,18 @@ def test_both_themes_mark_the_warps_instruction(shown, qtbot):
     window.set_theme_mode("light")
 
 
-def test_the_model_program_says_why_it_ran(window, qtbot, example):
-    from explorer.sass.warp_program import from_model
-
+@pytest.mark.parametrize("gpu, why", [("H100", 'the scenario chose program = "model"'),
+                                      ("V100", "NVRTC 13.5 cannot target sm_70")])
+def test_the_model_program_says_why_it_ran(window, qtbot, example, gpu, why):
     window.resize(1600, 900)
     page = window.explorer
     wait_run(qtbot, page)
-    notice = "NVRTC 13.5 cannot target sm_70 (it builds sm_75 to sm_120); V100 runs the model program"
-    run = contract_run(example, program=from_model(example.workload, example.gpu), notice=notice)
+    scenario = example.with_values(**{"gpu": gpu, "program": "model"} if gpu == "H100" else {"gpu": gpu})
+    run = run_of(scenario)
+    assert run.result.warp_program.source == "model"
     page.show_run(run)
     view = window.feature("sass").view
-    assert view.program_label.toolTip().startswith(f"Workload model, not SASS: {notice}")
+    assert view.program_label.toolTip().startswith(f"Workload model, not SASS: {why}")
     assert view.model.rowCount() == len(run.result.warp_program.listing)
 
 
