@@ -557,6 +557,9 @@ def simulate(
     ``result.program_notice``). The budgets default to ``sim_model.toml`` [trace] (smaller
     ones exercise what long runs keep).
     """
+    if scenario.kernel is not None and program is None:  # its workload is a placeholder, not the kernel
+        raise InputError("kernel", "the timing engine does not run [kernel] scenarios yet; the kernel is executed "
+                                   "lane by lane without a cycle count (warp-explorer execute)")
     notice = None
     if program is None:
         program, notice = scenario_program(scenario)

@@ -11,7 +11,7 @@
     <message>
         <location line="+2"/>
         <source>The Explorer tab</source>
-        <translation>Вкладка Explorer</translation>
+        <translation>Вкладка «Обозреватель»</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -68,6 +68,99 @@
         <location line="+18"/>
         <source>{n} frames is more than {max}; take a frame every more cycles.</source>
         <translation>Кадров: {n}, это больше {max}; берите кадр реже (через большее число тактов).</translation>
+    </message>
+</context>
+<context>
+    <name>ArgumentsForm</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/args_form.py" line="+37"/>
+        <source>Open a .cu file and pick a kernel: its parameters appear here.</source>
+        <translation>Откройте файл .cu и выберите ядро: здесь появятся его параметры.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>zeros</source>
+        <translation>нули</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ones</source>
+        <translation>единицы</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>0, 1, 2, …</source>
+        <translation>0, 1, 2, …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>random</source>
+        <translation>случайные</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Every element 0 before the kernel runs.</source>
+        <translation>Каждый элемент равен 0 до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every element 1 before the kernel runs.</source>
+        <translation>Каждый элемент равен 1 до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Element i holds i before the kernel runs.</source>
+        <translation>Элемент i равен i до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seeded random numbers (the scenario&apos;s seed): [0, 1) for floats, [0, 256) for integers.</source>
+        <translation>Случайные числа с зерном сценария: [0, 1) для вещественных, [0, 256) для целых.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The parameter&apos;s type as the kernel declares it.</source>
+        <translation>Тип параметра, как его объявляет ядро.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>A vector by value: {n} numbers separated by commas.</source>
+        <translation>Вектор по значению: {n} числа через запятую.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>true or false.</source>
+        <translation>true или false.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A number passed by value ({dtype}).</source>
+        <translation>Число, передаваемое по значению ({dtype}).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>An integer passed by value ({dtype}: the type&apos;s range is checked).</source>
+        <translation>Целое число по значению ({dtype}: диапазон типа проверяется).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The buffer&apos;s element type: the pointer&apos;s own (void* and structs take any).</source>
+        <translation>Тип элементов буфера: тип указателя (void* и структуры принимают любой).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Elements in the buffer; the kernel may touch only these (an access outside every buffer stops the run, naming the thread and address).</source>
+        <translation>Число элементов буфера; ядро может обращаться только к ним (доступ вне всех буферов останавливает запуск с указанием потока и адреса).</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>What the buffer holds before the kernel runs.</source>
+        <translation>Что лежит в буфере до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Give a value</source>
+        <translation>Введите значение</translation>
     </message>
 </context>
 <context>
@@ -944,6 +1037,21 @@
         <source>Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per block, above the limit of {limit} B on {gpu}</source>
         <translation>блокам Q, K и V по {bq}, {bkv} и {bkv} строк × {d} × {b} Б нужно {need} Б разделяемой памяти на блок, больше предела {limit} Б на {gpu}</translation>
     </message>
+    <message>
+        <location line="+4"/>
+        <source>{value}: the parameter is {type}, an integer type; give an integer</source>
+        <translation>{value}: параметр имеет тип {type}, целочисленный; введите целое число</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is outside {type}&apos;s range [{lo}, {hi}]</source>
+        <translation>{value} вне диапазона типа {type} [{lo}, {hi}]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value}: the parameter is {type}; give true or false</source>
+        <translation>{value}: параметр имеет тип {type}; введите true или false</translation>
+    </message>
 </context>
 <context>
     <name>CoreTexts</name>
@@ -1498,7 +1606,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
-        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
+        <translation>Диапазон тактов обозревателя в виде анимированного GIF или MP4.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1563,7 +1671,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -1588,7 +1696,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+5"/>
         <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
-        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
+        <translation>анимация показывает обозреватель: выберите окно, обозреватель или одну из его панелей</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -1598,7 +1706,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
-        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
+        <translation>Анимировать пока нечего: дождитесь, пока обозреватель покажет симуляцию.</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -1636,7 +1744,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>&amp;Memory</source>
-        <translation>&amp;Память</translation>
+        <translation>Па&amp;мять</translation>
     </message>
 </context>
 <context>
@@ -1749,18 +1857,23 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+3"/>
-        <source>Cl&amp;uster M×N:</source>
+        <source>Clu&amp;ster M×N:</source>
         <translation>К&amp;ластер M×N:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+7"/>
+        <source>P&amp;ipeline stages:</source>
+        <translation>Ста&amp;дий конвейера:</translation>
+    </message>
+    <message>
+        <location line="-6"/>
         <source>Optional: CTAs per thread-block cluster along M and N, e.g. 2x1: the CTAs of a cluster share one TMA load of the operand they have in common (multicast). Empty: 2x1.</source>
         <translation>Необязательно: CTA в кластере блоков вдоль M и N, например 2x1: CTA одного кластера делят одну загрузку TMA общего операнда (multicast). Пусто — 2x1.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;A operand from:</source>
-        <translation>Операнд A и&amp;з:</translation>
+        <translation>Опе&amp;ранд A из:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1768,12 +1881,7 @@ This is the previous run until the new one is done.</source>
         <translation>Откуда wgmma читает A: из разделяемой памяти через дескриптор (SS, как всегда B) или из регистров (RS: сначала загружается через ldmatrix).</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Pipeline &amp;stages:</source>
-        <translation>Ста&amp;дий конвейера:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Optional: tiles in flight in shared memory (double buffering = 2). Empty: the data type&apos;s default, fewer if shared memory is short; on the wgmma path as many as fit.</source>
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает; на пути wgmma — сколько поместится.</translation>
     </message>
@@ -2048,7 +2156,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+56"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+46"/>
@@ -2357,7 +2465,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
-        <translation>Измерить сценарий Explorer на {gpu}.</translation>
+        <translation>Измерить сценарий обозревателя на {gpu}.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2510,7 +2618,7 @@ This is the previous run until the new one is done.</source>
         <translation>Калибровка выполнена: среднеквадратичная ошибка {b}% → {a}%.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+22"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -2606,7 +2714,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
-        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -2753,6 +2861,259 @@ This is the previous run until the new one is done.</source>
         <location line="+9"/>
         <source>operands are not counted</source>
         <translation>операнды не учитываются</translation>
+    </message>
+</context>
+<context>
+    <name>KernelFeature</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/feature.py" line="+19"/>
+        <source>Your kernel</source>
+        <translation>Ваше ядро</translation>
+    </message>
+</context>
+<context>
+    <name>KernelPage</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/page.py" line="+70"/>
+        <source>Open .cu…</source>
+        <translation>Открыть .cu…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a CUDA source file (also File &gt; Open, or drop it on the window).</source>
+        <translation>Открыть исходный файл CUDA (также Файл &gt; Открыть или перетащите его на окно).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no file</source>
+        <translation>нет файла</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <location line="+204"/>
+        <source>Compiled with NVRTC (no GPU needed).</source>
+        <translation>Компилируется NVRTC (GPU не нужен).</translation>
+    </message>
+    <message>
+        <location line="-201"/>
+        <source>&amp;Kernel:</source>
+        <translation>&amp;Ядро:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file&apos;s kernels (C++ kernels by their demangled names).</source>
+        <translation>Ядра файла (ядра C++ — по деманглированным именам).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GP&amp;U:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The GPU the kernel is compiled for and simulated on.</source>
+        <translation>GPU, для которого ядро компилируется и на котором моделируется.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>G&amp;rid:</source>
+        <translation>С&amp;етка:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocks in the grid: N or x, y, z.</source>
+        <translation>Блоков в сетке: N или x, y, z.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blo&amp;ck:</source>
+        <translation>&amp;Блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Threads per block: N or x, y, z (at most 1024 in all).</source>
+        <translation>Потоков в блоке: N или x, y, z (всего не больше 1024).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>D&amp;ynamic shared memory (B):</source>
+        <translation>&amp;Динамическая разделяемая память (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes of extern __shared__ memory per block, given at launch.</source>
+        <translation>Байт памяти extern __shared__ на блок, задаётся при запуске.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers per thread:</source>
+        <translation>Регистров на поток:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From the compiled kernel (cubin); occupancy uses it. Read-only.</source>
+        <translation>Из скомпилированного ядра (cubin); используется для заполняемости. Только чтение.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Static shared memory (B):</source>
+        <translation>Статическая разделяемая память (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kernel&apos;s __shared__ arrays, from the cubin; occupancy uses it. Read-only.</source>
+        <translation>Массивы __shared__ ядра, из cubin; используется для заполняемости. Только чтение.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Arguments</source>
+        <translation>Аргументы</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Simulate</source>
+        <translation>Модели&amp;ровать</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Execute the kernel lane by lane from its SASS (no GPU needed) and hand its scenario to the Explorer.</source>
+        <translation>Выполнить ядро по линиям из его SASS (GPU не нужен) и передать его сценарий Обозревателю.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop the run (after the blocks being executed).</source>
+        <translation>Остановить запуск (после выполняемых сейчас блоков).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Blocks executed so far.</source>
+        <translation>Сколько блоков уже выполнено.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Your own CUDA kernel, executed from its compiled SASS warp by warp, 32 lanes: real addresses, divergence, barriers. Pointer parameters are buffers the window allocates and fills.</source>
+        <translation>Ваше собственное ядро CUDA, выполняемое из скомпилированного SASS варп за варпом, по 32 линии: настоящие адреса, расхождение, барьеры. Параметры-указатели — буферы, которые окно выделяет и заполняет.</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Open a CUDA source</source>
+        <translation>Открыть исходный файл CUDA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CUDA sources (*.cu);;All files (*)</source>
+        <translation>Исходники CUDA (*.cu);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Reading the kernels of {name}…</source>
+        <translation>Читаю ядра из {name}…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>{name} has no __global__ kernel</source>
+        <translation>в {name} нет ядра __global__</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Compiling {kernel} in {name} for {gpu}…</source>
+        <translation>Компилирую {kernel} из {name} для {gpu}…</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>{kernel} for {arch} ({compiler}): {regs} registers, {smem} B static shared memory, {bars} barriers, {n} instructions.</source>
+        <translation>{kernel} для {arch} ({compiler}): {regs} регистров, {smem} Б статической разделяемой памяти, барьеров: {bars}, инструкций: {n}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{n} of its instructions are not supported by the executor (a run that reaches one stops there, naming it).</source>
+        <translation>{n} его инструкций исполнитель не поддерживает (запуск, дошедший до такой, останавливается на ней и называет её).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+48"/>
+        <source>Fill in the arguments and press Simulate.</source>
+        <translation>Заполните аргументы и нажмите «Моделировать».</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Give a value</source>
+        <translation>Введите значение</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Some fields are invalid: see the messages under them.</source>
+        <translation>Некоторые поля неверны: см. сообщения под ними.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No block of this launch fits an SM.</source>
+        <translation>Ни один блок этого запуска не помещается на SM.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Theoretical occupancy {occ}: {blocks} blocks per SM, limited by {lim}.</source>
+        <translation>Теоретическая заполняемость {occ}: {blocks} блоков на SM, ограничение: {lim}.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Not simulated: some fields are invalid.</source>
+        <translation>Не смоделировано: некоторые поля неверны.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Executing {kernel}: {blocks} blocks…</source>
+        <translation>Выполняю {kernel}: {blocks} блоков…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Executed {wi} warp-instructions; the Explorer now holds this scenario.</source>
+        <translation>Выполнено варп-инструкций: {wi}; этот сценарий теперь в Обозревателе.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Cancelled: the run was stopped; the last report stays.</source>
+        <translation>Отменено: запуск остановлен, последний отчёт остаётся.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>no CUDA compiler: {m}</source>
+        <translation>нет компилятора CUDA: {m}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The run failed (a bug): {m}</source>
+        <translation>Запуск не удался (ошибка программы): {m}</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>the Explorer shows another scenario now</source>
+        <translation>Обозреватель сейчас показывает другой сценарий</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no cycle count: {why}</source>
+        <translation>без числа тактов: {why}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the Explorer is simulating it… {p}</source>
+        <translation>Обозреватель моделирует его… {p}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{cycles} cycles ({us} µs at the GPU&apos;s clock): see the Explorer tab</source>
+        <translation>{cycles} тактов ({us} мкс на частоте GPU): см. вкладку Обозреватель</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>Finish or cancel the kernel&apos;s run first: changing the language rebuilds the window.</source>
+        <translation>Сначала дождитесь конца запуска ядра или отмените его: смена языка пересоздаёт окно.</translation>
     </message>
 </context>
 <context>
@@ -2986,14 +3347,14 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+66"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+70"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
     <message>
         <location line="+18"/>
         <source>&amp;Explorer</source>
-        <translation>&amp;Explorer</translation>
+        <translation>&amp;Обозреватель</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -3054,18 +3415,18 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>&amp;Undo</source>
         <translation>&amp;Отменить</translation>
     </message>
     <message>
-        <location line="-52"/>
-        <location line="+53"/>
+        <location line="-53"/>
+        <location line="+54"/>
         <source>&amp;Redo</source>
         <translation>&amp;Повторить</translation>
     </message>
     <message>
-        <location line="-42"/>
+        <location line="-43"/>
         <source>&amp;View</source>
         <translation>&amp;Вид</translation>
     </message>
@@ -3137,7 +3498,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>Simulate in the Explorer</source>
-        <translation>«Симулировать в Explorer»</translation>
+        <translation>«Симулировать в обозревателе»</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -3148,6 +3509,11 @@ This is the previous run until the new one is done.</source>
         <location line="+1"/>
         <source>Re-simulation with the Compiled Kernel</source>
         <translation>повторную симуляцию с ресурсами ядра</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulating Your Kernel</source>
+        <translation>Моделирование вашего ядра</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -3541,17 +3907,17 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
-        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
+        <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
         <location line="+50"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
-        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
+        <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3872,7 +4238,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
-        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
+        <translation>Доля {carveout}% под разделяемую память оставляет {kb} КБ; при 100% будет: {better}.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3935,7 +4301,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+12"/>
         <source>&amp;Threads per block:</source>
-        <translation>&amp;Потоков на блок:</translation>
+        <translation>По&amp;токов на блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3955,7 +4321,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Static shared memory (bytes):</source>
-        <translation>&amp;Статич. разделяемая память (Б):</translation>
+        <translation>Ст&amp;атич. разделяемая память (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3963,7 +4329,12 @@ This is the previous run until the new one is done.</source>
         <translation>Байты массивов __shared__, объявленных в ядре; известны при компиляции.</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="+11"/>
+        <source>B&amp;arriers per block:</source>
+        <translation>&amp;Барьеров на блок:</translation>
+    </message>
+    <message>
+        <location line="-37"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3980,7 +4351,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3988,12 +4359,7 @@ This is the previous run until the new one is done.</source>
         <translation>Желаемая доля памяти L1/shared, отводимая под разделяемую память, 0–100; −1 — выбирает драйвер.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Barriers per block:</source>
-        <translation>&amp;Барьеров на блок:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Named barriers the kernel uses (1 for __syncthreads); limits blocks only on CC 9.0 and newer.</source>
         <translation>Именованные барьеры ядра (1 для __syncthreads); ограничивают число блоков только на CC 9.0 и новее.</translation>
     </message>
@@ -4506,7 +4872,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+109"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -4592,11 +4958,214 @@ Active blocks per SM: {blocks}</source>
     </message>
 </context>
 <context>
+    <name>ReportView</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/report.py" line="+41"/>
+        <source>Simulate the kernel: what it executed, how its memory accesses coalesced and what its buffers hold afterwards appear here.</source>
+        <translation>Смоделируйте ядро: здесь появится, что оно выполнило, как объединялись его обращения к памяти и что лежит в его буферах после него.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Executed:</source>
+        <translation>Выполнено:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Warp-instructions issued by all warps (one per warp and instruction), and the threads that were active in them.</source>
+        <translation>Варп-инструкции всех варпов (по одной на варп и инструкцию) и активные в них потоки.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SIMT efficiency:</source>
+        <translation>Эффективность SIMT:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Average active lanes per issued warp-instruction ÷ 32 (Nsight Compute&apos;s average active threads per warp): below 100% when warps diverge or a block&apos;s last warp is partial.</source>
+        <translation>Среднее число активных линий на выданную варп-инструкцию ÷ 32 (average active threads per warp в Nsight Compute): меньше 100%, когда варпы расходятся или последний варп блока неполный.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Memory:</source>
+        <translation>Память:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Global and local accesses: 32-byte sectors per request (4 is a coalesced warp of 4-byte loads); shared: bank conflicts (extra wavefronts).</source>
+        <translation>Глобальные и локальные обращения: 32-байтовых секторов на запрос (4 — объединённый варп 4-байтовых загрузок); разделяемая память: конфликты банков (лишние волновые фронты).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Occupancy:</source>
+        <translation>Заполняемость:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Theoretical occupancy of this launch with the compiled kernel&apos;s registers and shared memory.</source>
+        <translation>Теоретическая заполняемость этого запуска с регистрами и разделяемой памятью скомпилированного ядра.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Timing:</source>
+        <translation>Время:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cycles and kernel time from the timing engine (the Explorer tab shows the run).</source>
+        <translation>Такты и время ядра от модели времени (запуск показан на вкладке Обозреватель).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On this machine:</source>
+        <translation>На этой машине:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>How long the functional execution took here (not a GPU time).</source>
+        <translation>Сколько длилось функциональное выполнение здесь (это не время GPU).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Buffer</source>
+        <translation>Буфер</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Elements</source>
+        <translation>Элементы</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Changed</source>
+        <translation>Изменено</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Range after</source>
+        <translation>Диапазон после</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>First values after</source>
+        <translation>Первые значения после</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>First values before</source>
+        <translation>Первые значения до</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each buffer argument after the kernel ran: how many elements it changed, their range, and its first elements after and before.</source>
+        <translation>Каждый буфер-аргумент после выполнения ядра: сколько элементов изменилось, их диапазон и первые элементы после и до.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show in the Explorer</source>
+        <translation>Показать в Обозревателе</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The Explorer tab holds this kernel&apos;s scenario (File &gt; Save Scenario saves it).</source>
+        <translation>Вкладка Обозреватель содержит сценарий этого ядра (Файл &gt; Сохранить сценарий сохраняет его).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&lt;b&gt;Buffers&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Буферы&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>{kernel} from {file} on {gpu} ({arch}): grid {grid} × block {block}</source>
+        <translation>{kernel} из {file} на {gpu} ({arch}): сетка {grid} × блок {block}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{wi} warp-instructions ({per} per warp), {ti} thread-instructions</source>
+        <translation>варп-инструкций: {wi} ({per} на варп), инструкций потоков: {ti}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{eff} (predicated on: {on})</source>
+        <translation>{eff} (с истинным предикатом: {on})</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{occ} ({blocks} blocks per SM; limited by {lim})</source>
+        <translation>{occ} ({blocks} блоков на SM; ограничение: {lim})</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{s} s ({rate} M warp-instructions/s)</source>
+        <translation>{s} с ({rate} млн варп-инструкций/с)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waiting for the Explorer…</source>
+        <translation>ждём Обозреватель…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>no memory instructions</source>
+        <translation>нет инструкций памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>global loads</source>
+        <translation>глобальные загрузки</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>global stores</source>
+        <translation>глобальные записи</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>global atomics</source>
+        <translation>глобальные атомарные</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>local loads</source>
+        <translation>локальные загрузки</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>local stores</source>
+        <translation>локальные записи</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared loads</source>
+        <translation>загрузки из разделяемой</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared stores</source>
+        <translation>записи в разделяемую</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared atomics</source>
+        <translation>атомарные в разделяемой</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{what}: {n} requests, {per} sectors per request</source>
+        <translation>{what}: запросов {n}, секторов на запрос {per}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{what}: {n} requests, {c} bank conflicts</source>
+        <translation>{what}: запросов {n}, конфликтов банков {c}</translation>
+    </message>
+</context>
+<context>
     <name>RooflinePlot</name>
     <message>
         <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
-        <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
+        <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5293,7 +5862,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
-        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
+        <translation>Сохранить сценарий обозревателя в его файл (TOML).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5303,7 +5872,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
-        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
+        <translation>Сохранить сценарий обозревателя в новый файл TOML.</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -5380,7 +5949,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+34"/>
+        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+35"/>
         <source>Kernel and GPU</source>
         <translation>Ядро и GPU</translation>
     </message>
@@ -5420,12 +5989,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Блоков в сетке: N или x, y, z (gridDim).</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Block (threads):</source>
-        <translation>&amp;Блок (потоков):</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Threads per block: N or x, y, z (blockDim); the SM allocates whole warps of 32.</source>
         <translation>Потоков на блок: N или x, y, z (blockDim); SM выделяет целые варпы по 32 потока.</translation>
     </message>
@@ -5440,12 +6004,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Байты массивов __shared__, объявленных в ядре.</translation>
     </message>
     <message>
-        <location line="-3"/>
+        <location line="+71"/>
+        <source>Your own kernel {name} (the Your kernel tab): the cubin gives its registers, shared memory and barriers</source>
+        <translation>Ваше ядро {name} (вкладка «Ваше ядро»): регистры, разделяемую память и барьеры даёт cubin</translation>
+    </message>
+    <message>
+        <location line="-74"/>
         <source>Reg&amp;isters / thread:</source>
         <translation>&amp;Регистров / поток:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
+        <source>Bloc&amp;k (threads):</source>
+        <translation>&amp;Блок (потоков):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>S&amp;tatic shared (B):</source>
         <translation>Стат&amp;ич. разделяемая (Б):</translation>
     </message>
@@ -5462,7 +6036,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5472,7 +6046,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>B&amp;arriers / block:</source>
-        <translation>Барьер&amp;ов / блок:</translation>
+        <translation>Б&amp;арьеров / блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5530,7 +6104,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <source>{name} (not a shipped scenario)</source>
         <translation>{name} (не из готовых сценариев)</translation>
     </message>
@@ -6191,7 +6765,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
-        <translation>Завершён, дописывает сохранения (drain)</translation>
+        <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6251,7 +6825,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>drain</source>
-        <translation>drain</translation>
+        <translation>сброс</translation>
     </message>
     <message>
         <location line="+1"/>

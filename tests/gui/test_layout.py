@@ -20,12 +20,13 @@ ALLOWED = {
     "occupancy": {"common"},
     "gemm": {"common"},
     "measure": {"common"},
+    "kernel": {"common"},
     "lessons": {"common"},
     "files": {"common"},
     "compare": {"common", "explore"},
     "sass": {"common"},
     "headless": {"common", "explore", "files", "shell"},
-    "shell": {"common", "explore", "occupancy", "gemm", "measure", "lessons", "files", "compare", "sass"},
+    "shell": {"common", "explore", "occupancy", "gemm", "measure", "kernel", "lessons", "files", "compare", "sass"},
 }
 
 

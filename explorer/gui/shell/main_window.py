@@ -43,6 +43,7 @@ FEATURES: list[str] = [
     "explorer.gui.gemm.feature",
     "explorer.gui.compare.feature",
     "explorer.gui.sass.feature",
+    "explorer.gui.kernel.feature",
     "explorer.gui.lessons.panel",
     "explorer.gui.shell.language",
     "explorer.gui.lessons.presentation",
@@ -287,6 +288,7 @@ class MainWindow(QMainWindow):
             "edit": self.tr("Field Edit"), "preset": self.tr("Loading a Preset"), "file": self.tr("Opening a File"),
             "gemm": self.tr("Simulate in the Explorer"), "measurement": self.tr("Measured Scenario"),
             "resimulate": self.tr("Re-simulation with the Compiled Kernel"),
+            "kernel": self.tr("Simulating Your Kernel"),
         }
 
     def _update_undo(self) -> None:
