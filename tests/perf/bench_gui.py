@@ -11,7 +11,7 @@ mission's example (240 × 256 on an H100):
   the median allows;
 * **playback**: the real clock playing for a few seconds: frames painted per
   second (the clock ticks every 16 ms, so ~60 is the ceiling);
-* **sass**: the SASS view's part of a frame (it is on screen beside the plots):
+* **sass**: the SASS view's part of a frame (shown with Ctrl+I, beside the plots):
   what following the cycle costs it alone (median µs per step), how often the marked
   instruction moved, and that the listing was never reset or re-laid out;
 * **start-up**: a fresh process until the window is shown and painted, and until
@@ -99,6 +99,7 @@ def frame_times(app, page, frames: int) -> dict:
 
 def sass_frames(app, window, frames: int) -> dict:
     """The SASS view following playback steps of 5 cycles: its own cost, and that it never re-lays out."""
+    window.feature("sass").set_shown(True)  # Ctrl+I
     view = window.feature("sass").view
     s = window.explorer.session
     resets = []

@@ -220,8 +220,9 @@ class ExplorerPage(Page):
         """A view right of the timeline and the counts plot, as tall as both (the splitter between is the user's)."""
         self.lower.addWidget(widget)
         self.lower.setStretchFactor(self.lower.count() - 1, 2)
+        widget.installEventFilter(self)  # shown or hidden: the row is shared again (_share_lower)
         if self.lower.count() == 2:
-            self.lower.installEventFilter(self)  # its share kept on resizes (_share_lower)
+            self.lower.installEventFilter(self)  # its share kept on resizes
             self.lower.splitterMoved.connect(lambda *_: setattr(self, "_lower_moved", True))
 
     def add_to_metrics(self, widget: QWidget) -> None:
@@ -549,14 +550,14 @@ class ExplorerPage(Page):
         """The views beside the plots get 40% of the row, the plots at least room for their legends' two lines;
         kept on every resize until the user moves the handle."""
         row = self.lower
-        if row.count() < 2 or self._lower_moved:
+        shown = [i for i in range(1, row.count()) if not row.widget(i).isHidden()]
+        if not shown or self._lower_moved:
             return
-        width = sum(row.sizes()) or row.width()
-        views = row.count() - 1
-        side_min = sum(row.widget(i).minimumSizeHint().width() for i in range(1, row.count()))
+        width = row.width() - row.handleWidth() * len(shown)
+        side_min = sum(row.widget(i).minimumSizeHint().width() for i in shown)
         plots = max(int(width * 0.6), min(PLOTS_BESIDE_VIEWS, width - side_min))
-        side = (width - plots) // views
-        row.setSizes([width - side * views] + [side] * views)
+        side = (width - plots) // len(shown)
+        row.setSizes([width - side * len(shown)] + [side if i in shown else 0 for i in range(1, row.count())])
 
     def splitters(self) -> dict[str, QSplitter]:
         return {"splitter": self.splitter, "center": self.center, "plots": self.plots}
@@ -583,7 +584,9 @@ class ExplorerPage(Page):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         if obj is self.center and event.type() == QEvent.Type.Resize:
             self._share_center()  # the narration panel grew or the screen changed
-        elif obj is self.lower and event.type() == QEvent.Type.Resize:
+        elif (obj is self.lower and event.type() == QEvent.Type.Resize) or (
+                obj is not self.plots and obj.parent() is self.lower
+                and event.type() in (QEvent.Type.Show, QEvent.Type.Hide)):
             QTimer.singleShot(0, self, self._share_lower)  # once the splitter has laid out its new width
         return super().eventFilter(obj, event)
 

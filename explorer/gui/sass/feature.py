@@ -1,8 +1,9 @@
 """Plug the SASS view into the main window (listed in ``main_window.FEATURES``; feature name "sass").
 
 ``install(window)`` puts the view beside the Explorer's timeline
-(``ExplorerPage.add_beside_timeline``) and adds View > **SASS view** (**Ctrl+I**, for
-instructions) to show or hide it; the action belongs to the window, so the key works in
+(``ExplorerPage.add_beside_timeline``), hidden until asked for (the plots keep the whole
+width, as lessons and presentation mode lay them out), and adds View > **SASS view**
+(**Ctrl+I**, for instructions) to show or hide it; the action belongs to the window, so the key works in
 presentation mode too. The view follows the Explorer's session: a new run, the cycle
 (playback), the selected SM, and a click on a timeline row (its warp slot). Whether it
 is shown, its sort, tab and warp slot are the feature's state (kept between runs and
@@ -34,7 +35,8 @@ class SassFeature(QObject):
         self.toggle_action = QAction(self.tr("&SASS view"), window)
         self.toggle_action.setObjectName("sass_toggle")
         self.toggle_action.setCheckable(True)
-        self.toggle_action.setChecked(True)
+        self.toggle_action.setChecked(False)  # off until asked for: the plots keep the Explorer's whole width
+        self.view.hide()
         self.toggle_action.setShortcut(QKeySequence(SHORTCUT))
         self.toggle_action.setStatusTip(self.tr("Show or hide the SASS view beside the timeline: the instructions "
                                                 "the simulator ran, where the selected warp is, and where time went."))
@@ -77,7 +79,7 @@ class SassFeature(QObject):
 
     def restore_state(self, state: dict) -> None:
         v = self.view
-        self.set_shown(as_bool(state.get("shown"), True))
+        self.set_shown(as_bool(state.get("shown"), False))
         v.set_hottest_first(as_bool(state.get("hottest"), False))
         v.follow.setChecked(as_bool(state.get("follow"), True))
         tab = as_int(state.get("tab"), 0)

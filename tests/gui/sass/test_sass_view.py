@@ -29,6 +29,8 @@ def shown(window, qtbot, example):
     page.show_run(run)
     qtbot.waitUntil(lambda: page.session.run is run)
     feature = window.feature("sass")
+    assert feature.view.isHidden() and not feature.toggle_action.isChecked()  # off until asked for
+    qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: feature.view.isVisible())
     return window, feature, run
 
@@ -205,6 +207,7 @@ def test_the_model_program_says_why_it_ran(window, qtbot, example, gpu, why):
     run = run_of(scenario)
     assert run.result.warp_program.source == "model"
     page.show_run(run)
+    window.feature("sass").set_shown(True)
     view = window.feature("sass").view
     assert view.program_label.toolTip().startswith(f"Workload model, not SASS: {why}")
     assert view.model.rowCount() == len(run.result.warp_program.listing)
