@@ -36,8 +36,14 @@ import numpy as np
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.sim.kernel import (
+    A_RING,
     CFG_FLOAT_FIELDS,
     CFG_INT_FIELDS,
+    M_FILL_ITER,
+    M_FREE_ITER,
+    M_FULL_ITER,
+    M_SLOTS,
+    RING,
     MEM_SLOTS,
     N_COUNTS,
     N_STATES,
@@ -121,7 +127,8 @@ def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     of two of the truth.
     """
     warps = p.total_blocks * p.warps_per_block
-    issue = warps * lp.dynamic_instructions_per_warp / (p.sm_count * p.sub_partitions)
+    schedulers = p.sm_count * p.sub_partitions
+    issue = warps * lp.dynamic_instructions_per_warp / schedulers
     miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
     body = np.zeros(lp.length, bool)
     body[lp.loop_start:lp.loop_end] = True
@@ -132,6 +139,17 @@ def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     other_bytes = float(lp.req_bytes[global_ops & ~body].sum())
     plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
     bandwidth = warps * (lp.trip * body_bytes + other_bytes) * miss / (p.dram_bytes_per_cycle * plateau)
+    if p.producer_warps:  # warp specialization: each row by its role's warps; the tma bytes too
+        per_block = lp.warps_executing(p.warps_per_block, p.producer_warps) * lp.executions
+        issue = p.total_blocks * float(per_block.sum()) / schedulers
+        moved = global_ops | (lp.path == loop_program.TMA)
+        bandwidth = (p.total_blocks * float((lp.req_bytes * per_block)[moved].sum()) * miss
+                     / (p.dram_bytes_per_cycle * plateau))
+    wgmma = lp.path == loop_program.WGMMA
+    if wgmma.any():  # the Tensor pipes: each wgmma holds its warp's pipe ``arg`` MMA intervals
+        per_block = lp.warps_executing(p.warps_per_block, p.producer_warps) * lp.executions
+        busy = float((lp.arg * per_block)[wgmma].sum()) * p.mma_interval
+        issue = max(issue, p.total_blocks * busy / schedulers)
     chain = _chain_cycles(p, lp)
     waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
     latency = waves * lp.trip * float(chain[body].sum()) + waves * float(chain[~body].sum())
@@ -168,7 +186,8 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
     lim = _limits()
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
-    state = (slots * (9 * lp.n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
+    state = (slots * (9 * lp.n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
+             + _mbarriers(p.total_blocks, p.stages, lp, size_only=True)
              + lp.length * len(NAMES) * 8 + PcEvents.BUFFER_ENTRIES * PcEvents.ENTRY_BYTES)
     held = (warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
             + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
@@ -199,7 +218,18 @@ def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cfg_i, cfg_f, np.array(p.pipe_intervals, dtype=np.float64)
 
 
-def _state_arrays(p: SimParams, n_regs: int, length: int) -> dict:
+def _mbarriers(blocks: int, stages: int, lp: LoopProgram, size_only: bool = False):
+    """Every block's stage mbarriers (kernel.M_*): nothing filled, nothing released yet; one unused
+    entry for a program without tma (the loop reads them only for tma). ``size_only``: their bytes."""
+    shape = (blocks, stages, M_SLOTS) if (lp.path == loop_program.TMA).any() else (1, 1, M_SLOTS)
+    if size_only:
+        return int(np.prod(shape)) * 8
+    m = np.zeros(shape, np.int64)
+    m[:, :, [M_FULL_ITER, M_FILL_ITER, M_FREE_ITER]] = -1
+    return m
+
+
+def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
     """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
     G_ = p.sm_count * p.warps_per_sm
     B = p.total_blocks
@@ -218,8 +248,8 @@ def _state_arrays(p: SimParams, n_regs: int, length: int) -> dict:
         "w_tl": np.zeros(G_, np.int8),
         "w_next": np.full(G_, NEVER, np.int64),  # empty slots never change until a block arrives
         "w_since": np.zeros(G_, np.int64),  # in warp-slot order: the cycle its state or row last changed
-        "reg_ready": np.zeros((G_, n_regs), np.int64),
-        "reg_kind": np.zeros((G_, n_regs), np.uint8),
+        "reg_ready": np.zeros((G_, lp.n_regs), np.int64),
+        "reg_kind": np.zeros((G_, lp.n_regs), np.uint8),
         "sp_next": np.zeros(SPS, np.int64),
         "sp_last": np.full(SPS, -1, np.int64),
         "sp_pipe": np.zeros((SPS, len(p.pipe_intervals)), np.float64),
@@ -232,6 +262,8 @@ def _state_arrays(p: SimParams, n_regs: int, length: int) -> dict:
         "b_alive": np.zeros(B, np.int32),
         "b_arrived": np.zeros(B, np.int32),
         "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
+        "w_async": np.zeros((G_, A_RING + RING), np.int64),  # wgmma groups (kernel.A_*)
+        "b_mbar": _mbarriers(B, p.stages, lp),
         "g": _initial_g(p),
         # warp slots in each state, GPU-wide (all empty at first)
         "sc": np.array([G_] + [0] * (len(NAMES) - 1), np.int64),
@@ -246,7 +278,7 @@ def _state_arrays(p: SimParams, n_regs: int, length: int) -> dict:
         "pend_slot": np.zeros(SPS, np.int64),
         "pend_gi": np.zeros(SPS, np.int64),
         "pend_state": np.zeros(SPS, np.uint8),
-        "stall": np.zeros(length * N_STATES, np.int64),  # [row * N_STATES + state]
+        "stall": np.zeros(lp.length * N_STATES, np.int64),  # [row * N_STATES + state]
         "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
@@ -577,7 +609,7 @@ def simulate(
         # clearly too long to keep every SM: keep the first SMs the budget allows
         recorded = recorded[: max(1, min(p.sm_count, budget // max(1, likely * p.warps_per_sm)))]
 
-    a = _state_arrays(p, lp.n_regs, lp.length)
+    a = _state_arrays(p, lp)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     total_warps = p.total_blocks * p.warps_per_block
     margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(lp.req_bytes.max(initial=0)) // 32 + 64
@@ -599,13 +631,13 @@ def simulate(
                 done = t_now - t0
                 run_cycles(
                     lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
-                    lp.loop_start, lp.loop_end, lp.trip,
+                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
                     a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
-                    a["reg_ready"], a["reg_kind"],
+                    a["reg_ready"], a["reg_kind"], a["w_async"],
                     a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
+                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
@@ -660,7 +692,7 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=total_warps * program.dynamic_instructions_per_warp,
+            warp_instructions=p.total_blocks * lp.instructions_per_block(p.warps_per_block, p.producer_warps),
             sim_seconds=sim_seconds,
             warp_program=program,
             stall_by_instruction=stall,

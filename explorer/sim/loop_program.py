@@ -18,7 +18,11 @@ Paths (what issuing the instruction does):
   register waits for the round trip, else the warp's exit waits for it (drain);
 - ``SHARED``: the SM's shared-memory data path (lds, sts);
 - ``SYNC``: a block barrier (BAR.SYNC);
-- ``EXIT``: the warp ends after its stores drain.
+- ``EXIT``: the warp ends after its stores drain;
+- ``TMA``, ``MBWAIT``, ``WGMMA``, ``WGWAIT``: the workload model's Hopper pipeline
+  (classes tma, mbarrier_wait, wgmma, wgmma_wait; ``explorer.sim.program``): a bulk copy
+  into a stage, a consumer's wait on the stage's mbarrier, an asynchronous warpgroup MMA,
+  commit + wait_group. ``role`` and ``arg`` carry the warp roles and their arguments.
 
 Pipes (``UNIT_MAP``, contract unit -> ``explorer.sim.units``), with what it simplifies:
 
@@ -62,12 +66,14 @@ from explorer.sass.warp_program import OP, SB, UNIT_NAMES, WarpProgram
 from explorer.sim import units
 from explorer.sim.states import LONG_SB, SHORT_SB, WAIT
 
-ALU, GLOAD, GSTORE, SHARED, SYNC, EXIT = range(6)
-PATH_NAMES = ("alu", "gload", "gstore", "shared", "sync", "exit")
+ALU, GLOAD, GSTORE, SHARED, SYNC, EXIT, TMA, MBWAIT, WGMMA, WGWAIT = range(10)
+FIRST_ASYNC = TMA  # the asynchronous paths are contiguous from here
+PATH_NAMES = ("alu", "gload", "gstore", "shared", "sync", "exit", "tma", "mbarrier_wait", "wgmma", "wgmma_wait")
 PATH_OF = {  # contract op class -> path
     "fma": ALU, "sfu": ALU, "mma": ALU, "int": ALU, "fp64": ALU, "uniform": ALU, "branch": ALU, "ldc": ALU,
     "mio": ALU, "ldg": GLOAD, "ldl": GLOAD, "stg": GSTORE, "stl": GSTORE, "atom": GSTORE, "lds": SHARED,
     "sts": SHARED, "sync": SYNC, "exit": EXIT,
+    "tma": TMA, "mbarrier_wait": MBWAIT, "wgmma": WGMMA, "wgmma_wait": WGWAIT,
 }
 UNIT_MAP = {
     "fma": units.FP32, "fmaheavy": units.FP32, "fp16": units.FP32, "alu": units.INT, "xu": units.SFU,
@@ -96,6 +102,8 @@ class LoopProgram:
     loop_end: int
     trip: int
     n_regs: int
+    role: np.ndarray  # int8[L]: which warps of a block run the row (explorer.sim.program ROLE_*)
+    arg: np.ndarray  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
 
     @property
     def length(self) -> int:
@@ -115,6 +123,19 @@ class LoopProgram:
     @property
     def dynamic_instructions_per_warp(self) -> int:
         return int(self.executions.sum())
+
+    def warps_executing(self, warps_per_block: int, producer_warps: int = 0) -> np.ndarray:
+        """int64[L]: how many warps of a block execute each row (its role's warps)."""
+        if producer_warps == 0:
+            return np.full(self.length, warps_per_block, np.int64)
+        per_role = np.array([warps_per_block, 1, warps_per_block - producer_warps, 0], np.int64)
+        return per_role[self.role]
+
+    def instructions_per_block(self, warps_per_block: int, producer_warps: int = 0) -> int:
+        """Warp-instructions a block issues: each warp its role's rows, as often as it runs them."""
+        if producer_warps == 0:
+            return warps_per_block * self.dynamic_instructions_per_warp
+        return int((self.executions * self.warps_executing(warps_per_block, producer_warps)).sum())
 
 
 def lower(program: WarpProgram) -> LoopProgram:
@@ -136,4 +157,6 @@ def lower(program: WarpProgram) -> LoopProgram:
         loop_end=int(program.loop_end),
         trip=int(program.trip),
         n_regs=max(1, program.n_regs),
+        role=np.ascontiguousarray(program.role, dtype=np.int8),
+        arg=np.ascontiguousarray(program.arg, dtype=np.int32),
     )

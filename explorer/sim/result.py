@@ -121,8 +121,11 @@ class SimResult:
     def program_summary(self) -> dict:
         """``simulate --json``'s ``program``: where the instructions came from and how many a warp runs."""
         prog = self.warp_program
-        return {"source": prog.source, "arch": prog.arch,
-                "dynamic_instructions_per_warp": prog.dynamic_instructions_per_warp}
+        out = {"source": prog.source, "arch": prog.arch,
+               "dynamic_instructions_per_warp": prog.dynamic_instructions_per_warp}
+        if self.params.producer_warps:  # warp-specialized: each warp runs only its role's rows of that
+            out["warp_specialized"] = True
+        return out
 
     # -- per-cycle GPU-wide series (one row per series_stride cycles) ---------------
     @property

@@ -1439,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+99"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+101"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1484,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+239"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+241"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1529,7 +1529,7 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+55"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -2061,12 +2061,12 @@ This is the previous run until the new one is done.</source>
         <translation>варпов на планировщик: {n} (CTA: {ctas} × варпов: {warps} на SM): пока варп ждёт свои копии, загрузки фрагментов или барьер, выдавать почти нечего</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) for the TMA and m16n8k16 mma ops for each warp&apos;s share of the asynchronous MMA, and every consumer warp copies (no producer warp); the descriptor reads of shared memory are not simulated; each K-step&apos;s stores wait for its MMAs, so the MMA pipe drains at every barrier</source>
-        <translation>в симуляторе пока нет операций wgmma и TMA: сценарий заменяет TMA копированием по потокам (ldg + sts), а асинхронную MMA — операциями mma m16n8k16 на долю каждого варпа, и копирует каждый варп-потребитель (варпа-производителя нет); чтения разделяемой памяти по дескрипторам не симулируются; записи каждого шага по K ждут его MMA, поэтому конвейер MMA опустошается на каждом барьере</translation>
+        <location line="+5"/>
+        <source>the scenario runs one CTA per tile in waves (not a persistent CTA walking tiles): the tiles of the next round start when a CTA ends, with an empty pipeline; each CTA copies only its share of a multicast operand, and the simulator&apos;s L2 is one GPU-wide queue at its bandwidth</source>
+        <translation>сценарий запускает по одному CTA на плитку волнами (а не постоянный CTA, обходящий плитки): плитки следующего круга начинаются, когда CTA завершается, с пустым конвейером; каждый CTA копирует только свою долю операнда, рассылаемого по кластеру (multicast), а L2 в симуляторе — одна общая для GPU очередь с его пропускной способностью</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges the sts to shared memory, which the plan does not</source>
         <translation>симулятор проводит каждую копию через регистры (ldg + sts; cp.async в нём нет) и относит sts на счёт разделяемой памяти, чего план не делает</translation>
     </message>
@@ -3347,7 +3347,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+70"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+67"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -5412,12 +5412,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SassFeature</name>
     <message>
-        <location filename="../../explorer/gui/sass/feature.py" line="+34"/>
+        <location filename="../../explorer/gui/sass/feature.py" line="+35"/>
         <source>&amp;SASS view</source>
         <translation>&amp;SASS-листинг</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Show or hide the SASS view beside the timeline: the instructions the simulator ran, where the selected warp is, and where time went.</source>
         <translation>Показать или скрыть SASS-листинг рядом с временной шкалой: инструкции, которые выполнил симулятор, где сейчас выбранный варп и куда ушло время.</translation>
     </message>
@@ -6190,6 +6190,127 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
 </context>
 <context>
+    <name>StreamStrip</name>
+    <message>
+        <location filename="../../explorer/gui/explore/stream_strip.py" line="+280"/>
+        <source>NVML utilization</source>
+        <translation>Загрузка NVML</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SM active</source>
+        <translation>SM active</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occupancy</source>
+        <translation>Заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Issue slots</source>
+        <translation>Слоты выдачи</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>NVML&apos;s “GPU utilization”: the share of time in which at least one kernel runs, whatever it does on the GPU.</source>
+        <translation>«Загрузка GPU» в NVML: доля времени, когда работает хотя бы одно ядро, что бы оно ни делало на GPU.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SM active (GPM SM_UTIL, DCGM): the share of SM-time with at least one warp resident on the SM.</source>
+        <translation>SM active (GPM SM_UTIL, DCGM): доля времени SM, когда на SM размещён хотя бы один варп.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Achieved occupancy over the stream (GPM SM_OCCUPANCY): resident warps over all warp slots, averaged over the whole span, gaps included.</source>
+        <translation>Достигнутая заполняемость за весь поток (GPM SM_OCCUPANCY): размещённые варпы относительно всех слотов варпов, в среднем за весь интервал, промежутки включительно.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Issue slots used: warp-instructions issued over every scheduler&apos;s issue slots in the span, the work actually done.</source>
+        <translation>Использованные слоты выдачи: выданные варп-инструкции относительно слотов выдачи всех планировщиков за интервал — реально сделанная работа.</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>graph node|graph nodes</source>
+        <translation>узел графа|узла графа|узлов графа</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>launch|launches</source>
+        <translation>запуск|запуска|запусков</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>· a {rt} host sync every {k}</source>
+        <translation>· синхронизация с хостом {rt} каждые {k}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels} of {kernel}, {gap} apart{sync} · {span} · NVML window {period}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels} по {kernel}, через {gap}{sync} · {span} · окно NVML {period}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels} of {kernel}, {gap} apart · {span}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels} по {kernel}, через {gap} · {span}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The stream is shorter than one NVML window ({period}): NVML is read over the stream&apos;s span.</source>
+        <translation>Поток короче одного окна NVML ({period}): загрузка NVML считается за время потока.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{n} complete NVML windows of {period} read {lo} to {hi}.</source>
+        <translation>{n} полных окон NVML по {period} показывают от {lo} до {hi}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The metrics panel reads one kernel over its own duration (100% by definition); this strip reads the stream, gaps included.</source>
+        <translation>Панель метрик читает одно ядро за его собственное время (100% по определению); эта полоса читает весь поток, вместе с промежутками.</translation>
+    </message>
+</context>
+<context>
+    <name>StreamTimeline</name>
+    <message>
+        <location line="-281"/>
+        <source>Kernels of the stream as bars, the gaps between them empty, NVML&apos;s sample windows shaded behind them; wheel: zoom, drag: pan, double click: the whole stream.</source>
+        <translation>Ядра потока — полосы, промежутки между ними пусты, окна выборки NVML затенены позади; колесо — масштаб, перетаскивание — сдвиг, двойной щелчок — весь поток.</translation>
+    </message>
+    <message>
+        <location line="+178"/>
+        <source>kernel {i} of {n}: {start} to {end}</source>
+        <translation>ядро {i} из {n}: от {start} до {end}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the gap after kernel {i}: no kernel runs</source>
+        <translation>промежуток после ядра {i}: ни одно ядро не работает</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>NVML window {k}: reads {pct}</source>
+        <translation>окно NVML {k}: показывает {pct}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NVML window {k}: the stream ends before it does</source>
+        <translation>окно NVML {k}: поток кончается раньше окна</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Each pixel column covers about {n} kernels: its height is the share of its time a kernel runs.</source>
+        <translation>Каждый столбец пикселей охватывает около {n} ядер: его высота — доля его времени, когда работает ядро.</translation>
+    </message>
+</context>
+<context>
     <name>ThemedPlot</name>
     <message>
         <location filename="../../explorer/gui/common/plots.py" line="+112"/>
@@ -6713,7 +6834,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WarpStates</name>
     <message>
-        <location filename="../../explorer/gui/common/state_colors.py" line="+88"/>
+        <location filename="../../explorer/gui/common/state_colors.py" line="+90"/>
         <source>Empty slot</source>
         <translation>Пустой слот</translation>
     </message>
@@ -6766,6 +6887,16 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
         <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TMA copy or free stage (mbarrier)</source>
+        <translation>Копия TMA или свободная стадия (mbarrier)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Asynchronous MMAs (wgmma_wait)</source>
+        <translation>Асинхронные MMA (wgmma_wait)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6829,6 +6960,16 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
+        <source>mbarrier wait</source>
+        <translation>ждёт mbarrier</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wgmma wait</source>
+        <translation>ждёт wgmma</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>not recorded</source>
         <translation>не записано</translation>
     </message>
@@ -6889,6 +7030,16 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
+        <source>Waiting on a stage&apos;s mbarrier: a consumer for the TMA copy to land, the producer for a free stage.</source>
+        <translation>Ждёт mbarrier стадии: потребитель — пока копия TMA дойдёт до разделяемой памяти, производитель — пока стадия освободится.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Waiting at wgmma.wait_group for its asynchronous warpgroup MMAs on the Tensor Cores to finish.</source>
+        <translation>Ждёт в wgmma.wait_group, пока его асинхронные MMA группы варпов на тензорных ядрах закончатся.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>This SM&apos;s per-slot states were not kept for this run; select it to re-simulate it.</source>
         <translation>Состояния слотов этого SM для этого прогона не сохранялись; выберите его, чтобы симулировать заново.</translation>
     </message>

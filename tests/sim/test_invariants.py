@@ -1,6 +1,7 @@
 """Invariants on random scenarios (hypothesis): what must hold for any kernel, any policy."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +10,7 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
 from explorer.sim import simulate
 from explorer.sim.states import EMPTY, NOT_SELECTED, SELECTED
+from explorer.sim.units import TENSOR
 
 OPS = st.sampled_from(["ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync"])
 
@@ -58,10 +60,65 @@ def scenarios(draw, program="model"):
         return None
 
 
+@st.composite
+def async_scenarios(draw):
+    """Hopper pipelines: a producer's tma copies into stages, consumer warpgroups' wgmma + wait_group
+    (or wgmma alone, every warp a consumer), now and then with FMAs between."""
+    stages = draw(st.integers(1, 4))
+    producers = draw(st.sampled_from([0, 1, 4]))
+    body = []
+    if producers:
+        body += [{"op": "tma", "bytes": draw(st.sampled_from([16, 1024, 16384, 32768]))}
+                 for _ in range(draw(st.integers(1, 2)))]
+    if draw(st.booleans()):
+        body.append({"op": "ffma", "count": draw(st.integers(1, 4))})
+    for _ in range(draw(st.integers(1, 2))):
+        body.append({"op": "wgmma", "count": draw(st.integers(1, 4)), "n": draw(st.sampled_from([8, 64, 256])),
+                     "pending": draw(st.integers(0, 3))})
+    if producers:
+        body[-1]["pending"] = min(body[-1]["pending"], stages - 1)
+    else:
+        stages = 1
+    values = {
+        "gpu": draw(st.sampled_from(["H100", "H200", "B200"])),
+        "program": "model",
+        "launch.grid": [draw(st.integers(1, 200)), 1, 1],
+        "launch.block": [32 * (producers + 4 * draw(st.integers(1, 2))), 1, 1],
+        "launch.registers_per_thread": 128,
+        "workload.body": body,
+        "workload.stages": stages,
+        "workload.producer_warps": producers,
+        "workload.loop": draw(st.integers(1, 6)),
+        "workload.l2_hit_rate": draw(st.sampled_from([0.0, 0.5, 1.0])),
+        "scheduler.policy": draw(st.sampled_from(POLICIES)),
+        "seed": draw(st.integers(0, 2**32)),
+    }
+    return Scenario().with_values(**values)  # every drawn pipeline is valid: a refusal is a bug
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_invariants(scenario):
     check_invariants(scenario)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(async_scenarios())
+def test_invariants_with_tma_and_wgmma(scenario):
+    r = check_invariants(scenario)  # never stalls for good: the validation refuses pipelines that could
+    assert r is not None
+    wl = scenario.workload
+    consumers = r.params.warps_per_block - wl.producer_warps
+    blocks = r.params.total_blocks
+    # every copy's bytes crossed L2 (hits) or came from device memory; nothing went through L1
+    tma = sum(op.bytes * op.count for op in wl.body if op.op == "tma")
+    assert r.memory_bytes["l2"] + r.memory_bytes["dram"] == blocks * wl.loop * tma
+    assert r.memory_bytes["l1"] == 0
+    # the Tensor pipes were busy N / 8 MMA intervals per warp per wgmma, and never above 100% over the run
+    mmas = sum(op.count * op.n // 8 for op in wl.body if op.op == "wgmma")
+    busy = r.unit_busy_cycles[:, TENSOR].sum()
+    assert busy == pytest.approx(blocks * consumers * wl.loop * mmas * r.params.mma_interval)
+    assert busy <= r.cycles * r.params.sm_count * r.params.sub_partitions
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])

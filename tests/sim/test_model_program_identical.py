@@ -43,9 +43,13 @@ def test_model_program_results_are_unchanged(key):
     assert r.warp_program.source == "model"
     assert r.cycles == want["cycles"]
     assert r.series_stride == want["series_stride"]
-    assert r.series_totals.tolist() == want["series_totals"]
+    # the states recorded then (the first 11: the mbarrier and wgmma_wait states came later, and a
+    # program without tma or wgmma never enters them)
+    n = len(want["series_totals"])
+    assert r.series_totals[:n].tolist() == want["series_totals"] and not r.series_totals[n:].any()
     assert digest(r.counts) == want["counts"]
-    assert digest(r.state_counts) == want["state_counts"]
+    states = n - r.counts.shape[1]
+    assert digest(r.state_counts[:, :states]) == want["state_counts"] and not r.state_counts[:, states:].any()
     assert r.recorded_sms.tolist() == want["recorded_sms"]
     assert digest(r.trace) == want["trace"]
     assert digest(r.unit_busy_cycles) == want["unit_busy_cycles"]
