@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import tomllib
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from explorer.gui.common.error_texts import core_error
@@ -51,10 +51,14 @@ from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
 
 EDIT_DEBOUNCE_MS = 30
+PLOTS_SHARES = (19, 27)  # the timeline and the counts plot (its legend may wrap): shares of their pane
+PLOTS_BESIDE_VIEWS = 420  # px the timeline and counts plot keep beside the views added next to them
 
 
 class ExplorerPage(Page):
     """Owns the session, the command stack, the simulation worker and the playback clock."""
+
+    slot_clicked = Signal(int)  # a warp slot of the selected SM was clicked on the timeline
 
     def __init__(self, parent: QWidget | None = None, scenario: Scenario | None = None, autoplay: bool = False):
         super().__init__(parent)
@@ -69,6 +73,7 @@ class ExplorerPage(Page):
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
+        self._lower_moved = False  # the user moved the handle beside the plots: their share is theirs
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
         self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
 
@@ -117,13 +122,17 @@ class ExplorerPage(Page):
         cl.setSpacing(0)
         cl.addWidget(self.stream_strip)
         cl.addWidget(self.counts, 1)
-        row = QHBoxLayout()
-        row.addWidget(self.counts.make_legend(counts_box), 1)
-        row.addWidget(self.per_sm)
-        cl.addLayout(row)
+        legend = self.counts.make_legend(counts_box)
+        legend.layout().addWidget(self.per_sm)  # after the curves' names, on a line of its own when narrow
+        cl.addWidget(legend)
 
-        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.timeline, counts_box),
-                               stretch=(5, 3, 3))
+        # the two plots one above the other (their cycle axes line up), in a row other features add a view
+        # beside (the SASS view: add_beside_timeline); the SM grid above keeps the whole width
+        self.plots = splitter(Qt.Orientation.Vertical, self, "explorer_plots", (self.timeline, counts_box),
+                              stretch=PLOTS_SHARES)
+        self.lower = splitter(Qt.Orientation.Horizontal, self, "explorer_lower", (self.plots,), stretch=(3,))
+        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.lower),
+                               stretch=(5, 6))
 
         self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
@@ -158,6 +167,7 @@ class ExplorerPage(Page):
         self.timeline.cycle_requested.connect(self.session.set_cycle)
         self.counts.cycle_requested.connect(self.session.set_cycle)
         self.timeline.needs_trace.connect(self._record_sm)
+        self.timeline.slot_clicked.connect(self.slot_clicked)
         self.transport.cycle_requested.connect(self.session.set_cycle)
         self.transport.step_requested.connect(self.session.step)
         self.transport.play_toggled.connect(self.toggle_play)
@@ -208,6 +218,15 @@ class ExplorerPage(Page):
     def add_under_counts(self, widget: QWidget) -> None:
         """A row under the counts plot's legend."""
         self._counts_layout.addWidget(widget)
+
+    def add_beside_timeline(self, widget: QWidget) -> None:
+        """A view right of the timeline and the counts plot, as tall as both (the splitter between is the user's)."""
+        self.lower.addWidget(widget)
+        self.lower.setStretchFactor(self.lower.count() - 1, 2)
+        widget.installEventFilter(self)  # shown or hidden: the row is shared again (_share_lower)
+        if self.lower.count() == 2:
+            self.lower.installEventFilter(self)  # its share kept on resizes
+            self.lower.splitterMoved.connect(lambda *_: setattr(self, "_lower_moved", True))
 
     def add_to_metrics(self, widget: QWidget) -> None:
         """A box at the top of the metrics column."""
@@ -537,11 +556,29 @@ class ExplorerPage(Page):
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
         strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0
-        grid, timeline = int(h * 0.54) - strip, int(h * 0.22)
-        self.center.setSizes([grid, timeline, h - grid - timeline])
+        grid = int(h * 0.54) - strip
+        self.center.setSizes([grid, h - grid])
+        lower = h - grid
+        timeline = (lower - strip) * PLOTS_SHARES[0] // sum(PLOTS_SHARES)
+        self.plots.setSizes([timeline, lower - timeline])
+        self._lower_moved = False
+        self._share_lower()
+
+    def _share_lower(self) -> None:
+        """The views beside the plots get 40% of the row, the plots at least room for their legends' two lines;
+        kept on every resize until the user moves the handle."""
+        row = self.lower
+        shown = [i for i in range(1, row.count()) if not row.widget(i).isHidden()]
+        if not shown or self._lower_moved:
+            return
+        width = row.width() - row.handleWidth() * len(shown)
+        side_min = sum(row.widget(i).minimumSizeHint().width() for i in shown)
+        plots = max(int(width * 0.6), min(PLOTS_BESIDE_VIEWS, width - side_min))
+        side = (width - plots) // len(shown)
+        row.setSizes([width - side * len(shown)] + [side if i in shown else 0 for i in range(1, row.count())])
 
     def splitters(self) -> dict[str, QSplitter]:
-        return {"splitter": self.splitter, "center": self.center}
+        return {"splitter": self.splitter, "center": self.center, "plots": self.plots}
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
         return [self.panel_scroll, self.transport, self.per_sm]
@@ -565,6 +602,10 @@ class ExplorerPage(Page):
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         if obj is self.center and event.type() == QEvent.Type.Resize:
             self._share_center()  # the narration panel grew or the screen changed
+        elif (obj is self.lower and event.type() == QEvent.Type.Resize) or (
+                obj is not self.plots and obj.parent() is self.lower
+                and event.type() in (QEvent.Type.Show, QEvent.Type.Hide)):
+            QTimer.singleShot(0, self, self._share_lower)  # once the splitter has laid out its new width
         return super().eventFilter(obj, event)
 
     def _share_center(self) -> None:
@@ -578,10 +619,12 @@ class ExplorerPage(Page):
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
         wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
         strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0  # fixed
-        rest = max(0, total - need - strip)
+        handle = self.plots.handleWidth()
+        rest = max(0, total - need - strip - handle)
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
         timeline, counts = round(wish[0] * share), round(wish[1] * share) + strip
-        self.center.setSizes([total - timeline - counts, timeline, counts])
+        self.center.setSizes([total - timeline - counts - handle, timeline + counts + handle])
+        self.plots.setSizes([timeline, counts])
 
     # -- lessons --------------------------------------------------------------------
     def follow_lesson(self, step, scenario=None) -> None:
