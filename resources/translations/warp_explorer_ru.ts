@@ -1576,9 +1576,19 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles</source>
-        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles}</translation>
+        <location line="+5"/>
+        <source>the kernel&apos;s SASS ({arch})</source>
+        <translation>SASS ядра ({arch})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the workload model</source>
+        <translation>модель нагрузки</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles · {program}</source>
+        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles} · {program}</translation>
     </message>
 </context>
 <context>

@@ -540,10 +540,15 @@ class ExplorerPage(Page):
             return self.tr("Simulating {name}…").format(name=self.session.scenario.name or self.tr("the scenario"))
         sm = run.summary
         # the same formatter as the panels and tooltips: 12.5% everywhere, digits grouped (1,920; ru 1 920)
+        # and which instruction stream ran, always on screen (the SASS view, which says more, may be closed)
+        source = sm.get("program", {})
+        program = (self.tr("the kernel's SASS ({arch})").format(arch=source.get("arch", ""))
+                   if source.get("source") == "sass" else self.tr("the workload model"))
         return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · "
-                       "issue slots used {iss} · {cycles} cycles").format(
+                       "issue slots used {iss} · {cycles} cycles · {program}").format(
             gpu=sm["gpu"], warps=num(sm["launched_warps"]), theo=pct(sm["theoretical_occupancy"]),
-            ach=pct(sm["achieved_occupancy"]), iss=pct(sm["issue_slot_utilization"]), cycles=num(sm["cycles"]))
+            ach=pct(sm["achieved_occupancy"]), iss=pct(sm["issue_slot_utilization"]), cycles=num(sm["cycles"]),
+            program=program)
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:
