@@ -1224,7 +1224,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+116"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+117"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -1760,7 +1760,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmInputs</name>
     <message>
-        <location filename="../../explorer/gui/gemm/page.py" line="+133"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+141"/>
         <source>GEMM  C = A × B</source>
         <translation>GEMM  C = A × B</translation>
     </message>
@@ -1896,7 +1896,7 @@ This is the previous run until the new one is done.</source>
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает; на пути wgmma — сколько поместится.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3254,7 +3254,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+478"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+498"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -3981,7 +3981,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+53"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+58"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -5173,7 +5173,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-484"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
@@ -5208,7 +5208,7 @@ Active blocks per SM: {blocks}</source>
         <translation>этот GEMM</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+88"/>
         <source>Tensor Cores (sustained)</source>
         <translation>тензорные ядра (устойчиво)</translation>
     </message>

@@ -1,4 +1,5 @@
-"""The GUI benchmark as a (slow) test: it prints the figures; no timing is asserted.
+"""The GUI benchmark as a (slow) test: it prints the figures and whether each met its target; no timing
+is asserted.
 
 Run: ``pytest -m slow -s tests/perf`` (or ``python tests/perf/bench_gui.py``).
 The figures go to the README by hand; asserting them here would make the suite
@@ -25,3 +26,14 @@ def test_gui_benchmark_runs_and_prints(qapp, capsys):
     assert result["sass"]["visible"] and result["sass"]["relayouts"] == 0  # following moves a highlight only
     assert result["resimulation"]["rounds"] == 5
     assert result["startup"]["window_painted_s"] > 0
+    assert set(result["targets"]) == {"frame.median_ms", "playback.fps", "startup.window_painted_s"}
+
+
+def test_targets_are_judged_against_their_bounds():
+    from tests.perf.bench_gui import targets
+
+    fast = targets({"frame": {"median_ms": 5.5}, "playback": {"fps": 62.0}, "startup": {"window_painted_s": 1.0}})
+    assert all(t["met"] for t in fast.values()) and fast["startup.window_painted_s"]["target"] == "<= 1.5"
+    slow = targets({"frame": {"median_ms": 17.0}, "playback": {"fps": 59.0}, "startup": {"window_painted_s": 3.3}})
+    assert not any(t["met"] for t in slow.values())
+    assert set(targets({"frame": {"median_ms": 5.5}})) == {"frame.median_ms"}  # start-up not run: not judged

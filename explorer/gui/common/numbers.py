@@ -17,6 +17,7 @@ refused).
 from __future__ import annotations
 
 import math
+import re
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Callable
 
@@ -56,6 +57,19 @@ def num(value: float, decimals: int = 0, group: bool = True) -> str:
     if value == 0:
         rounded = abs(rounded)  # -0.0 is "0"; -0.4 rounds to "-0", as in QLocale
     return localize(format(rounded, spec))
+
+
+def figures_in(text: str, english: bool = False) -> set[float]:
+    """The numbers written in ``text`` in the current style (or the English one): "1,056 blocks, 1.33 waves"
+    gives {1056.0, 1.33}; in Russian "1 056 блоков, 1,33 волны" gives the same. A number glued to a word
+    or a name ("H100", "x8") is not a figure."""
+    group, decimal, _unit = (",", ".", None) if english else _style()
+    g, d = re.escape(group), re.escape(decimal)
+    pattern = rf"(?<![\w.,])(\d{{1,3}}(?:{g}\d{{3}})+|\d+)(?:{d}(\d+))?(?!\w)"
+    found = set()
+    for whole, fraction in re.findall(pattern, text):
+        found.add(float(whole.replace(group, "") + ("." + fraction if fraction else "")))
+    return found
 
 
 def pct(fraction: float, decimals: int = 1) -> str:

@@ -113,19 +113,25 @@ class ThemedPlot(pg.PlotWidget):
         return out
 
     def fit_axes(self, *_args) -> None:
-        """At most as many tick labels on the left and bottom axes as fit their length at the tick font
-        (automatic ticks only), and margins for the half labels that stick out at the ends."""
+        """At most as many tick labels on the left, bottom (and a shown right) axes as fit their length at the
+        tick font (automatic ticks only), and margins for the half labels that stick out at the ends."""
         if not hasattr(self, "_titles"):  # pyqtgraph resizes before __init__ is done
             return
         item = self.getPlotItem()
         vb = item.getViewBox()
         (x0, x1), (y0, y1) = vb.viewRange()
-        for side, length, lo, hi in (("left", vb.height(), y0, y1), ("bottom", vb.width(), x0, x1)):
+        sides = [("left", vb.height(), y0, y1), ("bottom", vb.width(), x0, x1)]
+        right = item.getAxis("right")
+        if right.isVisible():  # a second scale (the counts plot's ready warps): its own view's range
+            view = right.linkedView() or vb
+            r0, r1 = view.viewRange()[1]
+            sides.append(("right", view.height(), r0, r1))
+        for side, length, lo, hi in sides:
             axis = item.getAxis(side)
             if not axis.isVisible() or axis._tickLevels is not None or axis.logMode or length <= 0:
                 continue
             fm = QFontMetrics(axis.style.get("tickFont") or self.font())
-            if side == "left":
+            if side in ("left", "right"):
                 size = fm.height()
             else:
                 size = fm.horizontalAdvance("8" * (max(len(f"{abs(v):.0f}") for v in (lo, hi)) + 1))
@@ -135,7 +141,7 @@ class ThemedPlot(pg.PlotWidget):
                 wanted = [(spacing, 0)]  # fewer numbers than pyqtgraph would draw: they would pile up
             if wanted != axis._tickSpacing:
                 axis.setTickSpacing(levels=wanted) if wanted else axis.setTickSpacing()
-        for side, length in (("left", vb.height()), ("bottom", vb.width())):
+        for side, length, _lo, _hi in sides:
             self._wrap_label(item.getAxis(side), length)
         if self.declutter:
             self._declutter(vb)

@@ -73,6 +73,7 @@ class CountsPlot(CursorPlot):
         right.linkToView(self.ready_view)
         right.setWidth(48)
         self.ready_view.setXLink(item.getViewBox())
+        self.ready_view.sigRangeChanged.connect(self.fit_axes)  # the right axis's ticks fit its own range too
         item.getViewBox().sigResized.connect(self._sync_views)
         item.getViewBox().sigXRangeChanged.connect(self._choose_level)
         self._levels: dict[str, list[np.ndarray]] = {}  # ready / issued per zoom level (bins of 2**k cycles)

@@ -20,10 +20,15 @@ panel open, presentation mode at a projector's scale, where the column has no
 scroll bar) the details go first, least important first — the notes under the
 counts, the captions, the run's heading, waves and IPC, the residency sentence
 (each keeps its text in a tooltip) — so the counts, the meters, the limiter and
-the warp-state breakdown the lessons talk about stay whole, in large type.
+the warp-state breakdown the lessons talk about stay whole, in large type. While
+a lesson step is shown, a detail that shows a figure its narration cites ("1.33
+waves", "132 fit at once") makes way only after every detail that shows none
+(``MetricsPanel.cite``), so the number the lecturer points at is on screen.
 """
 
 from __future__ import annotations
+
+import re
 
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
@@ -32,7 +37,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, Q
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import counted, figure, num, pct, unit
+from explorer.gui.common.numbers import counted, figure, figures_in, num, pct, three, unit
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
@@ -338,7 +343,7 @@ class RunBox(QGroupBox):
             return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue "
                            "slots are the wrong measure here: {mma} of the warp-instructions are Tensor Core MMAs, "
                            "and each keeps its scheduler's Tensor Core pipe busy for {n} cycles.").format(
-                util=util, idle=idle, mma=pct(v.mma_share, 0), n=v.mma_cycles)
+                util=util, idle=idle, mma=pct(v.mma_share, 0), n=three(v.mma_cycles))
         if v.kind == "issue":
             return self.tr("The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in "
                            "{used} of their slots. Issuing instructions is the limit, not waiting.").format(
@@ -366,6 +371,12 @@ class RunBox(QGroupBox):
             w.apply_theme(theme)
 
 
+def cited_figures(narration: str) -> frozenset[float]:
+    """The figures an English narration cites that can point at one detail: a one-digit whole number
+    ("6 blocks", "8 warps") is in too many lines to say which."""
+    return frozenset(x for x in figures_in(narration, english=True) if x >= 10 or x != int(x))
+
+
 class MetricsPanel(QWidget):
     """"Right now" over "Whole run"; details make way when the column is too short (see the module's text)."""
 
@@ -379,6 +390,7 @@ class MetricsPanel(QWidget):
         layout.addWidget(self.whole)
         layout.addStretch(1)
         self.dropped: list[QWidget] = []  # details hidden to make the rest fit
+        self.cited: frozenset[float] = frozenset()  # the figures a lesson step's narration cites
         self._fitting = False
         self._refit = QTimer(self)
         self._refit.setSingleShot(True)
@@ -387,10 +399,22 @@ class MetricsPanel(QWidget):
         for label in (self.now.why, self.now.residency):
             label.grew.connect(self._refit.start)
 
+    def cite(self, figures: frozenset[float]) -> None:
+        """The figures a lesson step's narration cites (:func:`cited_figures`; empty: no lesson): details
+        showing one of them make way last."""
+        if figures != self.cited:
+            self.cited = frozenset(figures)
+            self.fit()
+
+    def rank(self, widget: QWidget) -> tuple[bool, int]:
+        """How long ``widget`` stays: details showing a cited figure outrank the others, then by ``DETAIL``."""
+        shown = figures_in(re.sub(r"<[^>]+>", " ", widget.text())) if isinstance(widget, QLabel) else set()
+        return bool(self.cited & shown), int(widget.property(DETAIL))
+
     def details(self) -> list[QWidget]:
         """The widgets that may make way, least important first."""
         found = [w for w in self.findChildren(QWidget) if w.property(DETAIL) is not None]
-        return sorted(found, key=lambda w: int(w.property(DETAIL)))
+        return sorted(found, key=self.rank)
 
     def _room(self) -> tuple[int, int] | None:
         """(width, height) the column shows (its scroll area's viewport), or None outside one."""
@@ -419,12 +443,12 @@ class MetricsPanel(QWidget):
             for widget in self.dropped:
                 widget.setVisible(True)
             self.dropped = []
-            levels = sorted({int(w.property(DETAIL)) for w in self.details()})
-            for level in levels:  # details of one rank go together (all the notes under the counts)
+            ranked = [(self.rank(w), w) for w in self.details()]
+            for level in sorted({r for r, _ in ranked}):  # details of one rank go together (the notes under the counts)
                 if self._need(width) <= height:
                     break
-                for widget in self.details():
-                    if int(widget.property(DETAIL)) == level:
+                for rank, widget in ranked:
+                    if rank == level:
                         widget.setVisible(False)
                         self.dropped.append(widget)
         finally:

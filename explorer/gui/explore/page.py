@@ -36,7 +36,7 @@ from explorer.gui.common.theme import restyle
 from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.gui.explore.counts_plot import CountsPlot
-from explorer.gui.explore.metrics import MetricsPanel
+from explorer.gui.explore.metrics import MetricsPanel, cited_figures
 from explorer.gui.explore.run_data import (FillPlan, SimRun, fill_plan, record_batch, simulate_run,
                                            simulate_sm_trace)
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
@@ -635,6 +635,7 @@ class ExplorerPage(Page):
     def follow_lesson(self, step, scenario=None) -> None:
         """The view state a step's narration talks about: GPU-wide or per-SM counts, the whole run in view."""
         self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
+        self.metrics.cite(cited_figures(step.text("en")))  # the figures the narration points at stay on screen
         if self.session.run is not None:
             self.timeline.show_all()
             self.counts.show_all()
@@ -644,6 +645,7 @@ class ExplorerPage(Page):
         return self.splitter_state() | {"per_sm": self.per_sm.isChecked()}
 
     def restore_view_state(self, state: dict) -> None:
+        self.metrics.cite(frozenset())  # the lesson ended: no narration cites a figure
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
         self.restore_splitters(state)
 

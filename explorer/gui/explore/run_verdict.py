@@ -38,7 +38,7 @@ class Verdict:
     dram_gbs: float  # DRAM bandwidth the run moved
     peak_gbs: float  # the GPU's peak memory bandwidth
     mma_share: float  # of the warp-instructions
-    mma_cycles: int  # cycles one MMA occupies its sub-partition's Tensor Core pipe
+    mma_cycles: float  # cycles one MMA occupies its sub-partition's Tensor Core pipe (fractional: the Tensor clock)
     stall: str  # the warp state (Nsight name) with the most warp-cycles among the waits; "" if none
     stall_share: float  # its share of all warp-cycles
 
@@ -66,7 +66,7 @@ def top_stall(warp_state_cycles: dict) -> tuple[str, float]:
     return name, waits[name] / total
 
 
-def run_verdict(summary: dict, peak_gbs: float, mma_share: float, mma_cycles: int = 1) -> Verdict:
+def run_verdict(summary: dict, peak_gbs: float, mma_share: float, mma_cycles: float = 1.0) -> Verdict:
     """The verdict for a run's ``summary`` (the ``simulate --json`` dict) on a GPU of ``peak_gbs``.
 
     ``mma_share``: the share of warp-instructions that are MMAs; ``mma_cycles``: the
@@ -84,4 +84,4 @@ def run_verdict(summary: dict, peak_gbs: float, mma_share: float, mma_cycles: in
     else:
         kind = "waiting"
     return Verdict(kind, float(summary["kernel_active_fraction"]), issue, dram, float(peak_gbs), float(mma_share),
-                   int(mma_cycles), stall, share)
+                   float(mma_cycles), stall, share)

@@ -51,6 +51,8 @@ SHARED_COLOR = oi.ORANGE  # not sky blue: that is the chosen roof in the dark th
 SLOPE_STYLES = {"hbm": (HBM_COLOR, Qt.PenStyle.SolidLine), "l2": (L2_COLOR, Qt.PenStyle.DashLine),
                 "shared": (SHARED_COLOR, Qt.PenStyle.DashDotLine)}
 POINT_SYMBOLS = {"hbm": "o", "l2": "d", "shared": "s"}  # ● ◆ ■ in the caption
+THIS_GEMM_BELOW = 1.3  # "this GEMM" hangs from 1/1.3 of the kernel's TFLOPS, under its marker
+TEXT_MARGIN = 4  # px around a pg.TextItem's text (its QGraphicsTextItem's document margin)
 BOUND_COLOR = oi.REDDISH_PURPLE
 
 
@@ -81,6 +83,8 @@ class RooflinePlot(ThemedPlot):
         self._label_font = QFont(self.font())
         self._label_font.setPointSizeF(self.font().pointSizeF() * 1.05)
         self.legend_entries: list[tuple[str, str, Qt.PenStyle, bool]] = []  # (text, colour, line style, the bound)
+        self._placed_for = None  # the view box size the roof labels were placed for
+        item.getViewBox().sigResized.connect(self._view_resized)
         self.apply_theme(LIGHT)
 
     def apply_theme(self, theme: Theme) -> None:
@@ -175,7 +179,7 @@ class RooflinePlot(ThemedPlot):
                       symbolBrush=pg.mkBrush(marker if filled else t.plot_background),
                       symbolPen=pg.mkPen(t.plot_background if filled else marker, width=2 if filled else 2.5))
         hbm = points["hbm"]
-        self._text(self.tr("this GEMM"), hbm.intensity, hbm.tflops / 1.3, (0.5, 0.0), marker, True)
+        self._text(self.tr("this GEMM"), hbm.intensity, hbm.tflops / THIS_GEMM_BELOW, (0.5, 0.0), marker, True)
         item.setXRange(math.log10(lo), math.log10(hi), padding=0.01)
         item.setYRange(math.log10(y_lo), math.log10(y_hi), padding=0.01)
 
@@ -185,6 +189,13 @@ class RooflinePlot(ThemedPlot):
         if event is not None and plan is not None and event.size().height() != event.oldSize().height():
             self.show_plan(plan, self.roofline)  # the roof labels' room depends on the height
 
+    def _view_resized(self, *_args) -> None:
+        """The view box got its final size after the widget's resize: place the labels for it."""
+        size = self.getPlotItem().getViewBox().size()
+        if self.plan is not None and size != self._placed_for:
+            self._placed_for = size
+            self.show_plan(self.plan, self.roofline)
+
     def _roof_labels(self, plan, by_value: dict, steepest: float, points: dict, lo, hi, y_lo, y_hi) -> None:
         """Each compute roof's line and name; no name over another line, name or the kernel's points.
 
@@ -193,25 +204,34 @@ class RooflinePlot(ThemedPlot):
         crowd together on a small plot (their lines stay).
         """
         t, item = self.theme, self.getPlotItem()
-        # the plot area: the widget less its axes (the view box's own size lags a resize)
+        # the plot area: the view box once it is laid out (it follows a resize late: ``_view_resized`` places
+        # the labels again then), before that the widget less its axes
+        view = item.getViewBox()
         axis_h = item.getAxis("bottom").height() or 45.0
         axis_w = item.getAxis("left").width() or 55.0
-        px_y = max(60.0, self.height() - axis_h - 12) / max(1e-9, math.log10(y_hi / y_lo))
-        px_x = max(80.0, self.width() - axis_w - 12) / max(1e-9, math.log10(hi / lo))
+        plot_h = view.height() if view.height() > 1 else max(60.0, self.height() - axis_h - 12)
+        plot_w = view.width() if view.width() > 1 else max(80.0, self.width() - axis_w - 12)
+        px_y = plot_h / max(1e-9, math.log10(y_hi / y_lo))
+        px_x = plot_w / max(1e-9, math.log10(hi / lo))
         bold = QFont(self._label_font)
         bold.setBold(True)
-        text_h = QFontMetrics(self._label_font).height()
+        # from a label's anchor on its line to the far edge of its text: a TextItem's text sits inside a margin
+        text_h = QFontMetrics(self._label_font).height() + TEXT_MARGIN
         taken = [(math.log10(v) * px_y - 2, math.log10(v) * px_y + 2) for v in by_value]  # (low, high) pixels
         if self.bound_roof is not None and self.bound_roof["kind"] == "compute":
             yb = math.log10(self.bound_roof["peak_tflops"]) * px_y
             taken.append((yb - 4, yb + 4))
         for p in points.values():
             yp = math.log10(p.tflops) * px_y
-            taken.append((yp - 9 - text_h, yp + 9))  # the marker and "this GEMM" under it
+            taken.append((yp - 9, yp + 9))  # the marker
+        hbm = math.log10(points["hbm"].tflops / THIS_GEMM_BELOW) * px_y
+        taken.append((hbm - text_h, hbm - TEXT_MARGIN))  # "this GEMM", hanging under the filled marker
         top, bottom = math.log10(y_hi) * px_y, math.log10(y_lo) * px_y
         taken += [(top - 2, top + 1e6), (bottom - 1e6, bottom + 2)]  # the plot's edges
         self.roof_labels = {}
-        for value, group in sorted(by_value.items(), key=lambda kv: -kv[0]):
+        # the chosen type's roof first (it is always named), then the others, where they cover nothing
+        order = sorted(by_value.items(), key=lambda kv: (not any(r.dtype == plan.dtype for r in kv[1]), -kv[0]))
+        for value, group in order:
             chosen = any(r.dtype == plan.dtype for r in group)
             color = t.curve if chosen else t.plot_foreground
             pen = pg.mkPen(color, width=3 if chosen else 1.2,

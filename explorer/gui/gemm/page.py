@@ -21,7 +21,7 @@ Lessons drive the page through :meth:`GemmPage.apply_lesson_gemm` (the ``gemm`` 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPoint, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -84,15 +84,23 @@ def breakable(instruction: str) -> str:
     return instruction.replace(".", ".\u200b")
 
 
+class WholeCombo(QComboBox):
+    """A combo box never narrower than its longest choice (its size hint), at any font: presentation mode's
+    larger type makes the form put it under its label instead of cutting it."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return self.sizeHint()
+
+
 class ChoiceField(QWidget):
     """A combo box with the core's message under it (a path or schedule the model refuses)."""
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.combo = QComboBox(self)
-        # as narrow as the column: the long "auto: ..." texts must not widen the inputs
-        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.combo.setMinimumContentsLength(8)
+        # as wide as its longest choice ("разделяемая память (SS)"), never cut: where it and its label do not
+        # fit side by side, the form puts it under its label (WrapLongRows) rather than widen the column
+        self.combo = WholeCombo(self)
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.error = error_label(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -200,6 +208,7 @@ class GemmInputs(QGroupBox, FieldTexts):
                                "path as many as fit.")),
         }
         form = self.form = input_form(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a choice too wide goes under its label
         add_row(form, self, self.tr("GP&U:"), self.gpu)
         add_row(form, self, self.tr("Data t&ype:"), self.dtype)
         form.addRow("", self.dtype_error)

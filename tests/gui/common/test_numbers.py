@@ -70,3 +70,27 @@ def test_plural_forms_follow_each_language():
     assert plural(7, "SM") == "SM"  # a word without forms
     assert counted(1, "block|blocks") == "1 block" and counted(1056, "block|blocks") == "1,056 blocks"
     assert counted(-2, "блок|блока|блоков") == "-2 блока"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=10**9), st.integers(min_value=0, max_value=3))
+def test_figures_in_reads_back_what_num_wrote(n, decimals):
+    """A number ``num`` writes (English, or Russian: "1 056,33") is the figure ``figures_in`` finds."""
+    from explorer.gui.common.numbers import figures_in
+
+    value = n / 10**decimals
+    text = f"Waves: {num(value, decimals)} (of it)"
+    assert figures_in(text) == {float(f"{value:.{decimals}f}")}
+    previous = numbers._source
+    try:
+        numbers.set_style_source(lambda: ("\u00a0", ",", None))
+        assert figures_in(f"волн: {num(value, decimals)};") == {float(f"{value:.{decimals}f}")}
+    finally:
+        numbers.set_style_source(previous)
+
+
+def test_figures_in_skips_names_and_keeps_lists_apart():
+    from explorer.gui.common.numbers import figures_in
+
+    assert figures_in("H100: 1,056 blocks x8, 1.33 waves; 7, 19 and 75%.", english=True) == {1056, 1.33, 7, 19, 75}
+    assert figures_in("sm_90 and FP8 and 2x1") == set()

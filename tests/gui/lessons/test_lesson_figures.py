@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.common.bars import Meter
+from explorer.gui.gemm.pipeline_view import PipelineDiagram
 from explorer.lessons import load_lessons
 from tests.gui.support import RUN_TIMEOUT, wait_run
 
@@ -40,7 +41,7 @@ SHOWN = {
     ("launched-resident-ready", 2): {"8": "whole", "240": "scenario", "132": "grid", "1,056": "whole",
                                      "1,920": "now", "108": "two_blocks", "24": "one_block"},
     ("launched-resident-ready", 4): {"1,920": "now", "100": "whole", "~5": "issue"},
-    ("launched-resident-ready", 5): {"1,056": "scenario", "8,448": "now", "88": "dram"},
+    ("launched-resident-ready", 5): {"1,056": "scenario", "8,448": "now", "75": "dram"},
     ("what-limits-residency", 1): {"256": "occupancy", "32": "occupancy", "8": "occupancy", "64": "occupancy",
                                    "100": "occupancy"},
     ("what-limits-residency", 2): {"64": "occupancy", "2,048": "occupancy", "32": "occupancy", "4": "occupancy",
@@ -53,7 +54,7 @@ SHOWN = {
     ("what-limits-residency", 6): {"255": "scenario", "8": "whole", "12.5": "whole", "240": "scenario"},
     ("latency-hiding", 1): {"168": "scenario", "8": "whole"},
     ("latency-hiding", 2): {"64": "scenario", "4": "whole", "32": "whole"},
-    ("latency-hiding", 3): {"32": "scenario", "64": "whole", "88": "dram"},
+    ("latency-hiding", 3): {"32": "scenario", "64": "whole", "75": "dram"},
     ("latency-hiding", 4): {"40": "scenario", "6": "whole", "1,056": "scenario", "1.33": "whole"},
     ("scheduler-picks-ready-warps", 1): {"0": "counts", "4": "issued_sm"},
     ("occupancy-vs-utilization", 1): {"100": "whole", "95": "whole"},
@@ -73,6 +74,7 @@ SHOWN = {
                               "4.21": "memory", "45.9": "memory", "10.4": "memory"},
     ("tensor-cores", 4): {"4,096": "gemm", "189": "gemm", "727": "gemm", "989": "gemm", "73": "gemm", "26": "gemm",
                           "295": "gemm"},
+    ("tensor-cores", 5): {"65,536": "pipeline", "4": "pipeline", "48": "pipeline", "128": "pipeline"},
 }
 ABOUT = 1.0  # "about 5%" is 4-6%
 
@@ -110,7 +112,8 @@ def value(figure: str) -> float:
 
 
 def texts_under(root: QWidget) -> list[str]:
-    """What a reader sees written inside ``root``: labels, fields, combos, titles, meters, tables, plot titles."""
+    """What a reader sees written inside ``root``: labels, fields, combos, titles, meters, tables, plot titles,
+    the pipeline diagram's boxes."""
     out: list[str] = []
     for w in [root, *root.findChildren(QWidget)]:
         if not w.isVisible():
@@ -123,6 +126,8 @@ def texts_under(root: QWidget) -> list[str]:
             out.append(w.currentText())
         elif isinstance(w, Meter):
             out.append(w.text)
+        elif isinstance(w, PipelineDiagram):  # painted boxes: each one's title and lines
+            out += [text for box in w.boxes for text in (box.title, *box.lines)]
         elif isinstance(w, QTableWidget):
             out += [w.item(r, c).text() for r in range(w.rowCount()) for c in range(w.columnCount()) if w.item(r, c)]
             out += [w.horizontalHeaderItem(c).text() for c in range(w.columnCount()) if w.horizontalHeaderItem(c)]
@@ -171,6 +176,7 @@ def areas(win) -> dict:
         "occupancy": lambda: texts_under(win.occupancy),
         "gemm": lambda: texts_under(win.views["gemm"]),
         "memory": lambda: texts_under(win.views["memory"]),
+        "pipeline": lambda: texts_under(win.lesson_targets["pipeline"]),
         # what the SM grid draws, counted from the view: SMs holding two blocks / one block now
         "two_blocks": lambda: [str(sum(1 for n in per_sm.values() if n == 2))],
         "one_block": lambda: [str(sum(1 for n in per_sm.values() if n == 1))],

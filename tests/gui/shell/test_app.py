@@ -1,4 +1,4 @@
-"""Starting the app: the event loop, a missing platform plugin, start-up time, translations."""
+"""Starting the app: the event loop, a missing platform plugin, a fresh start-up, translations."""
 
 from __future__ import annotations
 
@@ -55,15 +55,14 @@ def test_missing_platform_plugin_is_one_line_not_a_crash(tmp_path):
     assert "Traceback" not in proc.stderr
 
 
-def test_window_is_up_quickly(tmp_path):
-    """Imports + QApplication + the first computed window, measured in a fresh process.
+def test_a_fresh_process_brings_up_the_computed_window(tmp_path):
+    """Imports + QApplication + the first computed window, in a fresh process (nothing cached in this one).
 
-    Locally this takes ~0.8 s; the bound is loose so only a real regression (a heavy
-    import, an uncached sweep storm) fails it on a busy machine.
+    How fast is a performance target, and those live in the benchmark: ``tests/perf/bench_gui.py``
+    times this start-up (median of fresh processes) against its target (``TARGETS``), not a unit test
+    on a machine shared with other jobs.
     """
     script = textwrap.dedent(f"""
-        import time
-        t0 = time.perf_counter()
         from PySide6.QtCore import QSettings
         from explorer.gui.shell.app import create_application
         app = create_application()
@@ -71,14 +70,16 @@ def test_window_is_up_quickly(tmp_path):
         w = MainWindow(settings=QSettings({str(tmp_path / "s.ini")!r}, QSettings.Format.IniFormat))
         w.show()
         app.processEvents()
-        print(time.perf_counter() - t0)
+        print(w.isVisible(), w.tabs.currentWidget() is w.explorer, w.occupancy.evaluation.result.occupancy)
     """)
     proc = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
-        capture_output=True, text=True, timeout=60,
+        capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
-    assert float(proc.stdout.strip().splitlines()[-1]) < 3.0
+    assert "Traceback" not in proc.stderr
+    # shown, on the Explorer, with the example's occupancy computed (240 x 256 threads: 8 blocks fit, 100%)
+    assert proc.stdout.strip().splitlines()[-1] == "True True 1.0"
 
 
 def test_translations(qapp, capsys):

@@ -30,9 +30,18 @@ def test_shell_has_the_explorer_and_calculator_tabs_and_menus(window):
 
 def test_status_bar_summarises_the_result(window, qtbot):
     qtbot.waitUntil(lambda: window.explorer.session.run is not None, timeout=60_000)
-    # the same number formats as the panels: grouped digits, one percentage formatter
-    assert window.status_label.text() == ("H100: 1,920 warps launched · theoretical occupancy 100% · achieved 22.5% · "
-                                          "issue slots used 5.5% · 10,589 cycles")
+    # the same number formats as the panels: grouped digits, one percentage formatter (one decimal, ".0" dropped);
+    # the simulated figures come from the run's summary (they move with the model), the launch's are hand-computed
+    s = window.explorer.session.run.summary
+    assert (s["launched_warps"], s["theoretical_occupancy"]) == (240 * 256 // 32, 1.0)
+
+    def percent(fraction):
+        text = f"{100 * fraction:.1f}"
+        return (text[:-2] if text.endswith(".0") else text) + "%"
+
+    assert window.status_label.text() == (
+        f"H100: 1,920 warps launched · theoretical occupancy 100% · achieved {percent(s['achieved_occupancy'])} · "
+        f"issue slots used {percent(s['issue_slot_utilization'])} · {s['cycles']:,} cycles")
     window.tabs.setCurrentWidget(window.occupancy)
     assert window.status_label.text().startswith("H100: occupancy 100%")
     window.occupancy.inputs.fields["regs"].set_text("64")
