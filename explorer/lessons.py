@@ -31,7 +31,7 @@ LANGUAGES = ("en", "ru")
 VIEWS = ("explorer", "occupancy", "gemm", "memory")
 # Panels a step can point at; the GUI maps each to a widget.
 TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "legend", "occupancy", "occupancy_graphs",
-           "gemm", "roofline", "pipeline", "memory")
+           "gemm", "roofline", "pipeline", "memory", "sol", "unit_strip")
 COUNTS = ("gpu", "sm")  # the counts plot: the whole GPU, or the selected SM
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 

@@ -42,9 +42,11 @@ from explorer.gui.explore.run_data import (FillPlan, SimRun, fill_plan, record_b
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.explore.scenario_panel import ScenarioPanel
 from explorer.gui.explore.session import ExplorerSession
+from explorer.gui.explore.sol_panel import SolPanel
 from explorer.gui.explore.sm_grid import SmGridView
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
+from explorer.gui.explore.unit_strip import UnitStrip
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
@@ -79,6 +81,11 @@ class ExplorerPage(Page):
         self.counts = CountsPlot(self)
         self.counts.setXLink(self.timeline)
         self.metrics = MetricsPanel(self)
+        # Speed of Light: "what limits useful work right now?" (bars in the metrics column, the strip on the time axis)
+        self.sol = SolPanel(self.metrics)
+        self.metrics.layout().insertWidget(1, self.sol)
+        self.unit_strip = UnitStrip(self)
+        self.unit_strip.setXLink(self.timeline)
         self.transport = TransportBar(self)
 
         self.grid_title = FittingLabel(self)  # shortened, never cut, when the column is narrow
@@ -119,8 +126,8 @@ class ExplorerPage(Page):
         row.addWidget(self.per_sm)
         cl.addLayout(row)
 
-        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.timeline, counts_box),
-                               stretch=(5, 3, 3))
+        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center",
+                               (grid_box, self.timeline, self.unit_strip, counts_box), stretch=(5, 3, 2, 3))
 
         self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
@@ -154,6 +161,7 @@ class ExplorerPage(Page):
         self.grid.sm_clicked.connect(self.session.select_sm)
         self.timeline.cycle_requested.connect(self.session.set_cycle)
         self.counts.cycle_requested.connect(self.session.set_cycle)
+        self.unit_strip.cycle_requested.connect(self.session.set_cycle)
         self.timeline.needs_trace.connect(self._record_sm)
         self.transport.cycle_requested.connect(self.session.set_cycle)
         self.transport.step_requested.connect(self.session.step)
@@ -436,6 +444,8 @@ class ExplorerPage(Page):
         if self.per_sm.isChecked():
             self.counts.show_sm(s.selected_sm)
         self.metrics.whole.show_run(run)
+        self.sol.set_run(run)
+        self.unit_strip.set_run(run)
         self.metrics.whole.show_occupancy(run.result.theoretical)
         self.transport.set_length(run.cycles)
         if self.fill is None or self.fill[0] is not run:
@@ -450,6 +460,8 @@ class ExplorerPage(Page):
         self.grid.set_cycle(cycle)
         self.timeline.set_cycle(cycle)
         self.counts.set_cycle(cycle)
+        self.unit_strip.set_cycle(cycle)
+        self.sol.set_cycle(cycle)
         self.metrics.now.show_cycle(run, cycle, run.result.theoretical)
         self.transport.set_cycle(cycle)
 
@@ -512,7 +524,7 @@ class ExplorerPage(Page):
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:
-        return self.grid, self.timeline, self.counts, self.metrics, self.legend
+        return self.grid, self.timeline, self.counts, self.metrics, self.legend, self.sol, self.unit_strip
 
     def first_sizes(self) -> None:
         total = max(self.splitter.width(), 900)
@@ -520,7 +532,9 @@ class ExplorerPage(Page):
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
-        self.center.setSizes([int(h * 0.54), int(h * 0.22), h - int(h * 0.54) - int(h * 0.22)])
+        shares = (0.42, 0.19, 0.17)  # the SM grid, the timeline, the unit strip; the counts plot the rest
+        sizes = [int(h * share) for share in shares]
+        self.center.setSizes([*sizes, h - sum(sizes)])
 
     def splitters(self) -> dict[str, QSplitter]:
         return {"splitter": self.splitter, "center": self.center}
@@ -558,11 +572,11 @@ class ExplorerPage(Page):
         total = sum(self.center.sizes())
         grid_box = self.center.widget(0)
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
-        wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
+        wish = (round(line * 8.5), round(line * 6), round(line * 8))  # the timeline, the unit strip, the counts
         rest = max(0, total - need)
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
-        timeline, counts = round(wish[0] * share), round(wish[1] * share)
-        self.center.setSizes([total - timeline - counts, timeline, counts])
+        panes = [round(w * share) for w in wish]
+        self.center.setSizes([total - sum(panes), *panes])
 
     # -- lessons --------------------------------------------------------------------
     def follow_lesson(self, step, scenario=None) -> None:
