@@ -71,6 +71,7 @@ class ExplorerPage(Page):
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
+        self._strip_step = False  # the lesson step on screen points at the unit-use strip
         self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
 
         # -- views --------------------------------------------------------------------
@@ -445,6 +446,7 @@ class ExplorerPage(Page):
             self.counts.show_sm(s.selected_sm)
         self.metrics.whole.show_run(run)
         self.sol.set_run(run)
+        self.metrics.fit()  # the panel's idle rows changed: what the column can show again
         self.unit_strip.set_run(run)
         self.metrics.whole.show_occupancy(run.result.theoretical)
         self.transport.set_length(run.cycles)
@@ -532,7 +534,7 @@ class ExplorerPage(Page):
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
-        shares = (0.42, 0.19, 0.17)  # the SM grid, the timeline, the unit strip; the counts plot the rest
+        shares = (0.40, 0.18, 0.16)  # the SM grid, the timeline, the unit strip; the counts plot the rest
         sizes = [int(h * share) for share in shares]
         self.center.setSizes([*sizes, h - sum(sizes)])
 
@@ -545,6 +547,8 @@ class ExplorerPage(Page):
     def presentation_changed(self, on: bool) -> None:
         """Presenting, the metrics column has no scroll bar: its details make way instead (nothing is cut)."""
         self._presenting = on
+        if not on:
+            self.unit_strip.setVisible(True)
         if on:
             self.center.installEventFilter(self)
         else:
@@ -572,8 +576,14 @@ class ExplorerPage(Page):
         total = sum(self.center.sizes())
         grid_box = self.center.widget(0)
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
-        wish = (round(line * 8.5), round(line * 6), round(line * 8))  # the timeline, the unit strip, the counts
+        wish = [round(line * 8.5), round(line * 6), round(line * 8)]  # the timeline, the unit strip, the counts
         rest = max(0, total - need)
+        # short of room, the unit strip makes way (the Speed-of-Light panel keeps the figures) unless the
+        # lesson step on screen points at it
+        strip = self._strip_step or rest >= sum(wish)
+        self.unit_strip.setVisible(strip)
+        if not strip:
+            wish[1] = 0
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
         panes = [round(w * share) for w in wish]
         self.center.setSizes([total - sum(panes), *panes])
@@ -582,6 +592,7 @@ class ExplorerPage(Page):
     def follow_lesson(self, step, scenario=None) -> None:
         """The view state a step's narration talks about: GPU-wide or per-SM counts, the whole run in view."""
         self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
+        self._strip_step = "unit_strip" in getattr(step, "highlight", ())
         if self.session.run is not None:
             self.timeline.show_all()
             self.counts.show_all()
@@ -591,6 +602,7 @@ class ExplorerPage(Page):
         return self.splitter_state() | {"per_sm": self.per_sm.isChecked()}
 
     def restore_view_state(self, state: dict) -> None:
+        self._strip_step = False
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
         self.restore_splitters(state)
 

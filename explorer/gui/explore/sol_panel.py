@@ -12,6 +12,11 @@ under the bars (``explorer.sim.bottleneck``; worded in the interface language by
 same rule (``SimRun.unit_windows``). The panel computes nothing: every
 figure is the run's.
 
+When the metrics column is too short for everything (a small window, presentation
+mode at a projector's scale), the rows of units idle for the whole run make way
+first, then those that stayed low (``explore.metrics``: details by rank), so the
+units that did the work, the bottleneck and the run's figures stay.
+
 Per playback frame only the bars and the "now" figures change, and only when the
 cursor enters another window; the figures' widths are fixed up front, so new
 numbers never re-lay out the column.
@@ -34,6 +39,8 @@ from explorer.sim.bottleneck import threshold
 from explorer.sim.units import UNITS
 
 DETAIL = "detail"  # as explore.metrics: how long a widget stays when the column is short
+IDLE = 3  # the rows of units idle all run: after the captions, before the run's figures and sentences
+MINOR = 4  # units that stayed low (under 10% of their peak over the run, 25% in any window): with the run's facts
 NOW_COLOR = oi.BLUE  # the cursor window's share
 BOTTLENECK_COLOR = oi.VERMILLION  # the window's bottleneck unit (its row is named in text too)
 
@@ -89,6 +96,7 @@ class SolPanel(QGroupBox):
         self.now_line = SteadyLabel(self)  # the cursor window's bottleneck
         self.now_line.setObjectName("sol_now")
         self.now_line.setTextFormat(Qt.TextFormat.PlainText)
+        self.now_line.setProperty(DETAIL, 6)  # with the "right now" heading: the bars' "now" column still says it
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(2)
@@ -135,20 +143,26 @@ class SolPanel(QGroupBox):
         layout.addLayout(grid)
         layout.addWidget(self.why)
         self.run: SimRun | None = None
-        self.window = -1
+        self.at_window = -1
         self.bottleneck = ""  # the whole run's: a unit name or "latency"
 
     # -- data -------------------------------------------------------------------------
     def set_run(self, run: SimRun) -> None:
         self.run = run
-        self.window = -1
+        self.at_window = -1
         s = run.summary
         through = s["throughput"]
         self.bottleneck = s["bottleneck"]["unit"]
         labels, meanings = unit_labels(), unit_meanings()
-        for unit in UNITS:
+        busiest = run.unit_windows.shares.max(axis=0)
+        for i, unit in enumerate(UNITS):
             t = through[unit]
             share = t["pct_of_peak"] / 100.0
+            # a unit idle all run (under 0.5% in every window) is the first of the panel to make way for the rest
+            most = max(share, float(busiest[i]))
+            idle = IDLE if most < 0.005 else MINOR if share < 0.10 and most < 0.25 else None
+            for w in (self.names[unit], self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
+                w.setProperty(DETAIL, idle)
             self.bars[unit].set_run(share)
             self.run_texts[unit].setText(pct(share, 0))
             name = self.names[unit]
@@ -174,9 +188,9 @@ class SolPanel(QGroupBox):
         if run is None:
             return
         window = run.unit_window(cycle)
-        if window == self.window:
+        if window == self.at_window:
             return
-        self.window = window
+        self.at_window = window
         windows = run.unit_windows
         shares = windows.shares[window]
         top = int(windows.bottleneck[window])

@@ -53,7 +53,7 @@ class UnitStrip(CursorPlot):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("unit_strip")
-        self.setMinimumHeight(90)
+        self.setMinimumHeight(20)  # the window still fits an 800x600 screen; the layout gives it room above that
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setAutoDownsample(False)
         self.addItem(self.image)

@@ -58,7 +58,7 @@ def test_the_bars_follow_the_cursors_window(page, qtbot):
     for cycle in (0, run.cycles // 3, run.cycles // 2, run.cycles - 1):
         page.session.set_cycle(cycle)
         w = cycle // windows.cycles
-        assert sol.window == w
+        assert sol.at_window == w
         for i, unit in enumerate(UNITS):
             assert sol.bars[unit].now == pytest.approx(min(float(windows.shares[w, i]), 1.0))
             assert sol.now_texts[unit].text() == f"{100 * windows.shares[w, i]:.0f}%"

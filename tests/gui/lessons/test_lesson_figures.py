@@ -70,7 +70,7 @@ SHOWN = {
                               "4.21": "memory", "45.9": "memory", "10.4": "memory"},
     ("tensor-cores", 4): {"4,096": "gemm", "189": "gemm", "727": "gemm", "989": "gemm", "73": "gemm", "26": "gemm",
                           "295": "gemm"},
-    ("what-limits-useful-work", 1): {"100": "whole", "83": "sol", "3.35": "sol", "1": "sol", "12": "sol"},
+    ("what-limits-useful-work", 1): {"83": "sol", "3.35": "sol", "1": "sol", "12": "sol"},
     ("what-limits-useful-work", 2): {"0": "sol", "98": "sol", "12.4": "sol", "104": "sol"},
     ("what-limits-useful-work", 3): {"100": "sol", "99": "sol"},
     ("what-limits-useful-work", 4): {"99": "sol", "989": "sol", "1,830": "whole", "26": "sol", "4": "whole"},
