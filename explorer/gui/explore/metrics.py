@@ -366,8 +366,8 @@ class RunBox(QGroupBox):
         if code is not None:
             text += " " + self.tr("Most warp-cycles are “{state}” ({share}).").format(
                 state=names[code], share=pct(v.stall_share, 0))
-        text += " " + self.tr("No unit is near its peak (the busiest, {unit}, at {share}): not enough independent "
-                              "work is in flight.").format(unit=labels[v.busiest], share=share)
+        text += " " + self.tr("No unit is near its peak (the busiest: {unit}, {share}).").format(
+            unit=labels[v.busiest], share=share)
         return text
 
     def set_stale(self, stale: bool, invalid: bool = False) -> None:
@@ -401,6 +401,10 @@ class MetricsPanel(QWidget):
         for label in (self.now.why, self.now.residency):
             label.grew.connect(self._refit.start)
 
+    def refit_soon(self) -> None:
+        """Fit again once the event loop has laid out what just changed (a new run's texts and ranks)."""
+        self._refit.start()
+
     def details(self) -> list[QWidget]:
         """The widgets that may make way, least important first."""
         found = [w for w in self.findChildren(QWidget) if w.property(DETAIL) is not None]
@@ -417,7 +421,7 @@ class MetricsPanel(QWidget):
         """The height the panel needs at ``width`` (Qt's size caches cleared first: details just changed)."""
         for lay in self.findChildren(QLayout):
             lay.invalidate()
-        for box in (self.now, self.whole):
+        for box in self.findChildren(QGroupBox):  # the boxes (and the Speed-of-Light panel between them)
             box.updateGeometry()
         self.layout().invalidate()
         return self.layout().totalHeightForWidth(width)

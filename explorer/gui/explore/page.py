@@ -52,6 +52,7 @@ from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
 
 EDIT_DEBOUNCE_MS = 30
+STRIP_ROOM = 560  # px of the center column from which the unit-use strip starts open (see first_sizes)
 
 
 class ExplorerPage(Page):
@@ -129,6 +130,8 @@ class ExplorerPage(Page):
 
         self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center",
                                (grid_box, self.timeline, self.unit_strip, counts_box), stretch=(5, 3, 2, 3))
+        self.center.setCollapsible(self.center.indexOf(self.unit_strip), True)
+        self.center.installEventFilter(self)  # the SM grid keeps its room (_keep_grid; presenting: _share_center)
 
         self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
@@ -446,7 +449,7 @@ class ExplorerPage(Page):
             self.counts.show_sm(s.selected_sm)
         self.metrics.whole.show_run(run)
         self.sol.set_run(run)
-        self.metrics.fit()  # the panel's idle rows changed: what the column can show again
+        self.metrics.refit_soon()  # the panel's idle rows changed: what the column can show, once laid out
         self.unit_strip.set_run(run)
         self.metrics.whole.show_occupancy(run.result.theoretical)
         self.transport.set_length(run.cycles)
@@ -534,9 +537,13 @@ class ExplorerPage(Page):
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
-        shares = (0.40, 0.18, 0.16)  # the SM grid, the timeline, the unit strip; the counts plot the rest
+        # the SM grid, the timeline, the unit strip; the counts plot the rest. A short column (1280x720 with the
+        # lesson panel open) cannot give four panes the lines their text needs: the strip starts collapsed there
+        # (its splitter handle drags it open) and the others get the room they had before it came
+        shares = (0.40, 0.18, 0.16) if h >= STRIP_ROOM else (0.54, 0.22, 0.0)
         sizes = [int(h * share) for share in shares]
         self.center.setSizes([*sizes, h - sum(sizes)])
+        self._keep_grid()
 
     def splitters(self) -> dict[str, QSplitter]:
         return {"splitter": self.splitter, "center": self.center}
@@ -549,10 +556,6 @@ class ExplorerPage(Page):
         self._presenting = on
         if not on:
             self.unit_strip.setVisible(True)
-        if on:
-            self.center.installEventFilter(self)
-        else:
-            self.center.removeEventFilter(self)
         policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
         self.metrics_scroll.setVerticalScrollBarPolicy(policy)
         self.metrics_scroll.setHorizontalScrollBarPolicy(policy)
@@ -564,8 +567,43 @@ class ExplorerPage(Page):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         if obj is self.center and event.type() == QEvent.Type.Resize:
-            self._share_center()  # the narration panel grew or the screen changed
+            if self._presenting:
+                self._share_center()  # the narration panel grew or the screen changed
+            else:
+                self._keep_grid()
         return super().eventFilter(obj, event)
+
+    def _keep_grid(self) -> None:
+        """Not presenting: when the column shrinks (the lesson panel opens) below what the SM grid's title, grid
+        and legend need, the unit strip gives the grid that room first, collapsing if it must (its handle drags
+        it open again)."""
+        sizes = self.center.sizes()
+        strip = self.center.indexOf(self.unit_strip)
+        grid_box = self.center.widget(0)
+        short = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) - sizes[0]
+        if short <= 0 or sizes[strip] <= 0 or not self.center.isVisible():
+            return
+        take = min(short, sizes[strip])
+        if sizes[strip] - take < self.unit_strip.minimumHeight():
+            take = sizes[strip]
+        sizes[0] += take
+        sizes[strip] -= take
+        self.center.setSizes(sizes)
+
+    def _open_strip(self) -> None:
+        """A lesson step points at the unit strip: it gets room for its rows, from the timeline and the counts."""
+        sizes = self.center.sizes()
+        strip = self.center.indexOf(self.unit_strip)
+        want = self.fontMetrics().lineSpacing() * 6
+        lack = want - sizes[strip]
+        if lack <= 0:
+            return
+        for i in (1, 3):  # the timeline, the counts plot: each gives half, down to its minimum
+            pane = self.center.widget(i)
+            give = max(0, min(lack // 2 + lack % 2 * (i == 1), sizes[i] - pane.minimumSizeHint().height()))
+            sizes[i] -= give
+            sizes[strip] += give
+        self.center.setSizes(sizes)
 
     def _share_center(self) -> None:
         """The SM grid's pane gets what its title, grid and legend need; the plots share the rest, each up
@@ -592,7 +630,13 @@ class ExplorerPage(Page):
     def follow_lesson(self, step, scenario=None) -> None:
         """The view state a step's narration talks about: GPU-wide or per-SM counts, the whole run in view."""
         self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
-        self._strip_step = "unit_strip" in getattr(step, "highlight", ())
+        highlight = set(getattr(step, "highlight", ()))
+        self._strip_step = "unit_strip" in highlight
+        # a step about the whole-run figures (and not the Speed-of-Light panel) folds the panel's rows first
+        self.sol.set_expanded(not ({"metrics", "dram"} & highlight))
+        self.metrics.refit_soon()
+        if self._strip_step and not self._presenting:
+            self._open_strip()
         if self.session.run is not None:
             self.timeline.show_all()
             self.counts.show_all()
@@ -603,6 +647,8 @@ class ExplorerPage(Page):
 
     def restore_view_state(self, state: dict) -> None:
         self._strip_step = False
+        self.sol.set_expanded(True)
+        self.metrics.refit_soon()
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
         self.restore_splitters(state)
 

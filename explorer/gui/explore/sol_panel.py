@@ -15,7 +15,9 @@ figure is the run's.
 When the metrics column is too short for everything (a small window, presentation
 mode at a projector's scale), the rows of units idle for the whole run make way
 first, then those that stayed low (``explore.metrics``: details by rank), so the
-units that did the work, the bottleneck and the run's figures stay.
+units that did the work, the bottleneck and the run's figures stay. A lesson step
+that points at the whole-run figures and not at this panel folds it
+(``set_expanded(False)``): its rows go first, so the figures the step cites stay.
 
 Per playback frame only the bars and the "now" figures change, and only when the
 cursor enters another window; the figures' widths are fixed up front, so new
@@ -40,6 +42,7 @@ from explorer.sim.units import UNITS
 
 DETAIL = "detail"  # as explore.metrics: how long a widget stays when the column is short
 IDLE = 3  # the rows of units idle all run: after the captions, before the run's figures and sentences
+FOLDED = 1  # folded (set_expanded(False)): the rows go first, before any note of the other boxes
 MINOR = 4  # units that stayed low (under 10% of their peak over the run, 25% in any window): with the run's facts
 NOW_COLOR = oi.BLUE  # the cursor window's share
 BOTTLENECK_COLOR = oi.VERMILLION  # the window's bottleneck unit (its row is named in text too)
@@ -142,6 +145,9 @@ class SolPanel(QGroupBox):
         layout.addWidget(self.now_line)
         layout.addLayout(grid)
         layout.addWidget(self.why)
+        self.heads = (head_now, head_run)
+        self.ranks: dict[str, int | None] = {}  # unit -> its rows' rank in the column (idle, low, or kept)
+        self.expanded = True
         self.run: SimRun | None = None
         self.at_window = -1
         self.bottleneck = ""  # the whole run's: a unit name or "latency"
@@ -160,9 +166,7 @@ class SolPanel(QGroupBox):
             share = t["pct_of_peak"] / 100.0
             # a unit idle all run (under 0.5% in every window) is the first of the panel to make way for the rest
             most = max(share, float(busiest[i]))
-            idle = IDLE if most < 0.005 else MINOR if share < 0.10 and most < 0.25 else None
-            for w in (self.names[unit], self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
-                w.setProperty(DETAIL, idle)
+            self.ranks[unit] = IDLE if most < 0.005 else MINOR if share < 0.10 and most < 0.25 else None
             self.bars[unit].set_run(share)
             self.run_texts[unit].setText(pct(share, 0))
             name = self.names[unit]
@@ -176,11 +180,28 @@ class SolPanel(QGroupBox):
                 source=t.get("source", ""), share=pct(share, 0), achieved=rate_text(t["achieved"], t["units"]))
             for w in (name, self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
                 w.setToolTip(tip)
+        self._rank()
         self.why.setText(self.tr("Whole run: {sentence}").format(sentence=bottleneck_text(s)))
         self.why.setToolTip(self.tr("The bottleneck is the unit with the highest share of its peak when that share "
                                     "is at least {limit} (Nsight Compute's Speed-of-Light rule); below it, no unit "
                                     "is near its peak: not enough independent work is in flight (latency).").format(
             limit=pct(threshold(), 0)))
+
+    def set_expanded(self, on: bool) -> None:
+        """Whether the panel keeps its rows when the metrics column is short (a lesson step that points at the
+        whole-run figures instead lets them go first, down to the title)."""
+        self.expanded = bool(on)
+        self._rank()
+
+    def _rank(self) -> None:
+        for unit in UNITS:
+            rank = self.ranks.get(unit) if self.expanded else FOLDED
+            for w in (self.names[unit], self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
+                w.setProperty(DETAIL, rank)
+        for w in self.heads:
+            w.setProperty(DETAIL, 2 if self.expanded else FOLDED)
+        self.now_line.setProperty(DETAIL, 6 if self.expanded else FOLDED)
+        self.why.setProperty(DETAIL, 7 if self.expanded else 4)
 
     def set_cycle(self, cycle: int) -> None:
         """The cursor moved: new figures only when it entered another unit window."""

@@ -5,7 +5,7 @@ and its one-sentence answer to "what limits useful work?" in English, once, for 
 CLI and the JSON contract. The window shows the same words: unit names and meanings
 through literal ``translate`` calls (``pyside6-lupdate`` collects them), and the
 bottleneck's sentence re-stated like the core's validation messages
-(``common.error_texts``): its head ("DRAM at 85% of 3.35 TB/s") is written here from
+(``common.error_texts.translate_by_patterns``): its head ("DRAM at 85% of 3.35 TB/s") is written here from
 the summary's own figures, its reason is recognised by a pattern and re-stated with
 the same numbers. A reason no pattern knows is shown as the core wrote it.
 ``tests/gui/explore/test_sol_panel.py`` checks the patterns against sentences of
@@ -18,6 +18,7 @@ import re
 
 from PySide6.QtCore import QCoreApplication
 
+from explorer.gui.common.error_texts import translate_by_patterns
 from explorer.gui.common.numbers import localize, num, pct
 
 
@@ -168,28 +169,28 @@ def waiting_texts() -> dict[str, str]:
     }
 
 
-def reason_text(reason: str) -> str | None:
-    """The core's reason (the part of its sentence after the head) in the interface language; None if unknown."""
+def known(reason: str) -> bool:
+    """Whether a pattern recognises the core's reason (the tests check every sentence real runs give)."""
+    return any(re.fullmatch(pattern, reason) for pattern, _ in _reasons())
+
+
+def reason_text(reason: str) -> str:
+    """The core's reason (its sentence after the head) in the interface language; unknown reasons as they are."""
     labels = unit_labels()
     english = {"Issue slots": "issue", "FP32": "fp32", "INT32": "int", "SFU": "sfu", "Tensor Cores": "tensor",
                "LSU": "lsu", "L1": "l1", "Shared memory": "shared", "L2": "l2", "DRAM": "dram"}
-    for pattern, template in _reasons():
-        m = re.fullmatch(pattern, reason)
-        if m is None:
-            continue
-        values = {k: v for k, v in m.groupdict().items()}
-        for key in ("per", "mb", "warps"):
-            if key in values:
-                values[key] = _n(values[key])
-        if "label" in values:
-            values["label"] = labels[english[values["label"]]]
-        if "waiting" in values:
-            known = waiting_texts()
-            if values["waiting"] not in known:
-                return None
-            values["waiting"] = known[values["waiting"]]
-        return template.format(**values)
-    return None
+    waits = waiting_texts()
+
+    def value(group: str, text: str) -> str:
+        if group in ("per", "mb", "warps"):
+            return _n(text)
+        if group == "label":
+            return labels[english[text]]
+        if group == "waiting":
+            return waits.get(text, text)
+        return text
+
+    return translate_by_patterns(reason, _reasons(), value) or reason
 
 
 def bottleneck_text(summary: dict) -> str:
@@ -210,7 +211,6 @@ def bottleneck_text(summary: dict) -> str:
             unit=labels[unit], pct=pct(share, 0), peak=rate_text(peak["peak"], peak["units"]))
     why = str(b.get("why", ""))
     _, sep, reason = why.partition(": ")
-    shown = reason_text(reason) if sep else None
-    if shown is None:
+    if not sep or not known(reason):
         return why  # a sentence the patterns do not know: as the core wrote it
-    return translate("SolTexts", "{head}: {reason}").format(head=head, reason=shown)
+    return translate("SolTexts", "{head}: {reason}").format(head=head, reason=reason_text(reason))

@@ -3,13 +3,14 @@
 On the same cycle axis as the timeline and the counts plot (x-linked: it follows
 their zoom, and the playback cursor is the same line), so the bottleneck can be
 seen changing during a run: blocks ramping up, the steady state, the tail. Each
-cell is one unit window as the views show them (``SimRun.unit_windows``: the simulator's
-windows merged, a power of two of them, so a run has at most 160) shaded from the plot's background (idle) to full colour (100% of the
+cell is one unit window as the views show them (``SimRun.unit_windows``: the
+simulator's windows merged, a power of two of them, so a run has at most 160),
+shaded from the plot's background (idle) to full colour (100% of the unit's
 peak), and a bar along one row marks each window's bottleneck by the simulator's
-rule (``SimRun.unit_windows``), in the bottom row "latency" when no unit is
-near its peak (latency). Hovering a cell names the unit, the window and its share. Units idle all run (below
-1% of their peak in every window) make way for readable rows of the others; the
-Speed-of-Light panel beside it always lists all ten.
+rule, in the bottom row "latency" when no unit is near its peak. Hovering a cell
+names the unit, the window and its share. Units idle all run (below 1% of their
+peak in every window) make way for readable rows of the others; the
+Speed-of-Light panel always lists all ten.
 
 One ``ImageItem`` of uint8 shares with a 101-entry colour table and fixed levels
 (the fast path); the image changes only with the run, playback only moves the cursor.
@@ -161,13 +162,9 @@ class UnitStrip(CursorPlot):
         return unit, window, float(run.unit_windows.shares[window, UNITS.index(unit)])
 
     def _hover(self, pos) -> None:
-        if self.run is None:
+        p = self.hover_point(pos) if self.run is not None else None
+        if p is None:
             return
-        vb = self.getPlotItem().getViewBox()
-        if not vb.sceneBoundingRect().contains(pos):
-            QToolTip.hideText()
-            return
-        p = vb.mapSceneToView(pos)
         row = int(p.y())
         run = self.run
         labels = unit_labels()
@@ -186,7 +183,7 @@ class UnitStrip(CursorPlot):
             unit, window, share = hit
             text = self._window_text(window) + "<br>" + self.tr("<b>{unit}</b>: {share} of its peak").format(
                 unit=labels[unit], share=pct(share, 0))
-        QToolTip.showText(self.viewport().mapToGlobal(self.mapFromScene(pos)), text, self)
+        self.show_tip(pos, text)
 
     def _window_text(self, window: int) -> str:
         wc = self.run.unit_windows.cycles

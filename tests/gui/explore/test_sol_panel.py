@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 
 from explorer.gui.explore.run_data import SHOWN_WINDOWS, SimRun, unit_windows
-from explorer.gui.explore.sol_texts import bottleneck_text, reason_text, unit_meanings, waiting_texts
+from explorer.gui.explore.sol_texts import bottleneck_text, known, unit_meanings, waiting_texts
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
 from explorer.sim.bottleneck import _WAITING_FOR, pick
@@ -149,7 +149,7 @@ def test_every_bottleneck_sentence_of_real_runs_is_known(qapp, preset, changes):
     summary = simulate(scenario).summary()
     why = summary["bottleneck"]["why"]
     _head, _, reason = why.partition(": ")
-    assert reason_text(reason) is not None, why
+    assert known(reason), why
     assert bottleneck_text(summary) == why  # English: the panel writes what the CLI prints
 
 
@@ -158,3 +158,20 @@ def test_the_meanings_and_waits_cover_the_simulators():
     assert all(unit_meanings()[u] == MEANING[u] for u in MEANING)  # English: the same sentences
     assert set(waiting_texts()) == set(_WAITING_FOR.values())
     assert QCoreApplication.translate("SolTexts", "L2") == "L2"
+
+
+def test_a_step_about_the_whole_run_folds_the_panel_one_about_it_keeps_it(window, page, qtbot):
+    from explorer.lessons import get_lesson
+
+    lessons = window.feature("lessons")
+    lessons.start(get_lesson("latency-hiding"), 2)  # HBM near its limit: the DRAM row and the whole run's figures
+    qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
+    assert not page.sol.expanded
+    assert {page.sol.names[u].property("detail") for u in UNITS} == {1}  # its rows make way first
+    lessons.start(get_lesson("what-limits-useful-work"), 0)
+    qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
+    assert page.sol.expanded
+    qtbot.waitUntil(lambda: page.sol.why.isVisible(), timeout=5000)  # the answer stays on screen
+    assert page.sol.names["dram"].isVisible() and page.sol.names["dram"].property("role") == "limiter"
+    lessons.stop()
+    assert page.sol.expanded
