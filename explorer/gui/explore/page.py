@@ -632,8 +632,9 @@ class ExplorerPage(Page):
         self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
         highlight = set(getattr(step, "highlight", ()))
         self._strip_step = "unit_strip" in highlight
-        # a step about the whole-run figures (and not the Speed-of-Light panel) folds the panel's rows first
-        self.sol.set_expanded(not ({"metrics", "dram"} & highlight))
+        # the Speed-of-Light panel makes way for the figures a step cites unless the step is about it
+        about = bool({"sol", "unit_strip"} & highlight)
+        self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "open")
         self.metrics.refit_soon()
         if self._strip_step and not self._presenting:
             self._open_strip()
@@ -647,7 +648,7 @@ class ExplorerPage(Page):
 
     def restore_view_state(self, state: dict) -> None:
         self._strip_step = False
-        self.sol.set_expanded(True)
+        self.sol.set_mode("open")
         self.metrics.refit_soon()
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
         self.restore_splitters(state)

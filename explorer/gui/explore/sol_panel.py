@@ -16,8 +16,10 @@ When the metrics column is too short for everything (a small window, presentatio
 mode at a projector's scale), the rows of units idle for the whole run make way
 first, then those that stayed low (``explore.metrics``: details by rank), so the
 units that did the work, the bottleneck and the run's figures stay. A lesson step
-that points at the whole-run figures and not at this panel folds it
-(``set_expanded(False)``): its rows go first, so the figures the step cites stay.
+decides how it makes way (``set_mode``): a step about this panel keeps its rows; a
+step about it and the whole-run figures folds it (the rows go first, the title and
+the sentence stay a while); a step about something else lets all of it go first,
+so the figures the step cites stay.
 
 Per playback frame only the bars and the "now" figures change, and only when the
 cursor enters another window; the figures' widths are fixed up front, so new
@@ -42,8 +44,11 @@ from explorer.sim.units import UNITS
 
 DETAIL = "detail"  # as explore.metrics: how long a widget stays when the column is short
 IDLE = 3  # the rows of units idle all run: after the captions, before the run's figures and sentences
-FOLDED = 1  # folded (set_expanded(False)): the rows go first, before any note of the other boxes
-MINOR = 4  # units that stayed low (under 10% of their peak over the run, 25% in any window): with the run's facts
+FOLDED = 1  # folded: the rows go first, before any note of the other boxes
+# open: the panel keeps its rows (a lesson step about it, or no lesson); folded: the rows go first, the title
+# and the sentence stay a while (a step about it and the whole-run figures); away: all of it goes first
+MODES = ("open", "folded", "away")
+MINOR = 6  # units that stayed low (under 10% of their peak over the run, 25% in any window): after the run sentence
 NOW_COLOR = oi.BLUE  # the cursor window's share
 BOTTLENECK_COLOR = oi.VERMILLION  # the window's bottleneck unit (its row is named in text too)
 
@@ -147,7 +152,7 @@ class SolPanel(QGroupBox):
         layout.addWidget(self.why)
         self.heads = (head_now, head_run)
         self.ranks: dict[str, int | None] = {}  # unit -> its rows' rank in the column (idle, low, or kept)
-        self.expanded = True
+        self.mode = "open"
         self.run: SimRun | None = None
         self.at_window = -1
         self.bottleneck = ""  # the whole run's: a unit name or "latency"
@@ -187,21 +192,26 @@ class SolPanel(QGroupBox):
                                     "is near its peak: not enough independent work is in flight (latency).").format(
             limit=pct(threshold(), 0)))
 
-    def set_expanded(self, on: bool) -> None:
-        """Whether the panel keeps its rows when the metrics column is short (a lesson step that points at the
-        whole-run figures instead lets them go first, down to the title)."""
-        self.expanded = bool(on)
+    def set_mode(self, mode: str) -> None:
+        """How the panel makes way when the metrics column is short (a lesson step decides, see MODES)."""
+        self.mode = mode if mode in MODES else "open"
         self._rank()
 
+    @property
+    def expanded(self) -> bool:
+        return self.mode == "open"
+
     def _rank(self) -> None:
+        open_ = self.mode == "open"
         for unit in UNITS:
-            rank = self.ranks.get(unit) if self.expanded else FOLDED
+            rank = self.ranks.get(unit) if open_ else FOLDED
             for w in (self.names[unit], self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
                 w.setProperty(DETAIL, rank)
         for w in self.heads:
-            w.setProperty(DETAIL, 2 if self.expanded else FOLDED)
-        self.now_line.setProperty(DETAIL, 6 if self.expanded else FOLDED)
-        self.why.setProperty(DETAIL, 7 if self.expanded else 4)
+            w.setProperty(DETAIL, 2 if open_ else FOLDED)
+        self.now_line.setProperty(DETAIL, 6 if open_ else FOLDED)
+        self.why.setProperty(DETAIL, 7 if open_ else 4)
+        self.setProperty(DETAIL, FOLDED if self.mode == "away" else None)
 
     def set_cycle(self, cycle: int) -> None:
         """The cursor moved: new figures only when it entered another unit window."""

@@ -166,8 +166,11 @@ def test_a_step_about_the_whole_run_folds_the_panel_one_about_it_keeps_it(window
     lessons = window.feature("lessons")
     lessons.start(get_lesson("latency-hiding"), 2)  # HBM near its limit: the DRAM row and the whole run's figures
     qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
-    assert not page.sol.expanded
-    assert {page.sol.names[u].property("detail") for u in UNITS} == {1}  # its rows make way first
+    assert page.sol.mode == "folded"  # it points at the panel too: the rows make way first, the sentence stays
+    assert {page.sol.names[u].property("detail") for u in UNITS} == {1}
+    lessons.start(get_lesson("latency-hiding"), 3)  # about the SM grid and the metrics: the panel goes first
+    qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
+    assert page.sol.mode == "away" and page.sol.property("detail") == 1
     lessons.start(get_lesson("what-limits-useful-work"), 0)
     qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
     assert page.sol.expanded

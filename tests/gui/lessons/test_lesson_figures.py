@@ -56,7 +56,7 @@ SHOWN = {
     ("latency-hiding", 3): {"32": "scenario", "64": "whole", "75": "dram"},
     ("latency-hiding", 4): {"40": "scenario", "6": "whole", "1,056": "scenario", "1.33": "whole"},
     ("scheduler-picks-ready-warps", 1): {"0": "counts", "4": "issued_sm"},
-    ("occupancy-vs-utilization", 1): {"100": "whole", "94": "whole"},
+    ("occupancy-vs-utilization", 1): {"100": "whole", "95": "whole"},
     ("occupancy-vs-utilization", 3): {"100": "whole", "~1": "issue", "85": "dram"},
     ("waves-and-tail", 1): {"132": "scenario", "1,024": "scenario", "64": "scenario"},
     ("waves-and-tail", 2): {"133": "scenario", "131": "idle_sms"},
