@@ -11,7 +11,7 @@
     <message>
         <location line="+2"/>
         <source>The Explorer tab</source>
-        <translation>Вкладка Explorer</translation>
+        <translation>Вкладка «Обозреватель»</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1331,7 +1331,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+101"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+103"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1376,7 +1376,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+227"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+229"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1421,7 +1421,7 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -1498,7 +1498,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
-        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
+        <translation>Диапазон тактов обозревателя в виде анимированного GIF или MP4.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1563,7 +1563,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -1598,7 +1598,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+5"/>
         <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
-        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
+        <translation>анимация показывает обозреватель: выберите окно, обозреватель или одну из его панелей</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -1608,7 +1608,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
-        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
+        <translation>Анимировать пока нечего: дождитесь, пока обозреватель покажет симуляцию.</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -1646,7 +1646,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>&amp;Memory</source>
-        <translation>&amp;Память</translation>
+        <translation>Па&amp;мять</translation>
     </message>
 </context>
 <context>
@@ -1759,18 +1759,23 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+3"/>
-        <source>Cl&amp;uster M×N:</source>
+        <source>Clu&amp;ster M×N:</source>
         <translation>К&amp;ластер M×N:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+7"/>
+        <source>P&amp;ipeline stages:</source>
+        <translation>Ста&amp;дий конвейера:</translation>
+    </message>
+    <message>
+        <location line="-6"/>
         <source>Optional: CTAs per thread-block cluster along M and N, e.g. 2x1: the CTAs of a cluster share one TMA load of the operand they have in common (multicast). Empty: 2x1.</source>
         <translation>Необязательно: CTA в кластере блоков вдоль M и N, например 2x1: CTA одного кластера делят одну загрузку TMA общего операнда (multicast). Пусто — 2x1.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;A operand from:</source>
-        <translation>Операнд A и&amp;з:</translation>
+        <translation>Опе&amp;ранд A из:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1778,12 +1783,7 @@ This is the previous run until the new one is done.</source>
         <translation>Откуда wgmma читает A: из разделяемой памяти через дескриптор (SS, как всегда B) или из регистров (RS: сначала загружается через ldmatrix).</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Pipeline &amp;stages:</source>
-        <translation>Ста&amp;дий конвейера:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Optional: tiles in flight in shared memory (double buffering = 2). Empty: the data type&apos;s default, fewer if shared memory is short; on the wgmma path as many as fit.</source>
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает; на пути wgmma — сколько поместится.</translation>
     </message>
@@ -2058,7 +2058,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+56"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+46"/>
@@ -2367,7 +2367,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
-        <translation>Измерить сценарий Explorer на {gpu}.</translation>
+        <translation>Измерить сценарий обозревателя на {gpu}.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2616,7 +2616,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
-        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -3008,7 +3008,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+18"/>
         <source>&amp;Explorer</source>
-        <translation>&amp;Explorer</translation>
+        <translation>&amp;Обозреватель</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -3152,7 +3152,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>Simulate in the Explorer</source>
-        <translation>«Симулировать в Explorer»</translation>
+        <translation>«Симулировать в обозревателе»</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -3556,12 +3556,12 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
-        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
+        <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
         <location line="+53"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
-        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
+        <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3887,7 +3887,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
-        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
+        <translation>Доля {carveout}% под разделяемую память оставляет {kb} КБ; при 100% будет: {better}.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3950,7 +3950,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+12"/>
         <source>&amp;Threads per block:</source>
-        <translation>&amp;Потоков на блок:</translation>
+        <translation>По&amp;токов на блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3970,7 +3970,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Static shared memory (bytes):</source>
-        <translation>&amp;Статич. разделяемая память (Б):</translation>
+        <translation>Ст&amp;атич. разделяемая память (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3978,7 +3978,12 @@ This is the previous run until the new one is done.</source>
         <translation>Байты массивов __shared__, объявленных в ядре; известны при компиляции.</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="+11"/>
+        <source>B&amp;arriers per block:</source>
+        <translation>&amp;Барьеров на блок:</translation>
+    </message>
+    <message>
+        <location line="-37"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3995,7 +4000,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4003,12 +4008,7 @@ This is the previous run until the new one is done.</source>
         <translation>Желаемая доля памяти L1/shared, отводимая под разделяемую память, 0–100; −1 — выбирает драйвер.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Barriers per block:</source>
-        <translation>&amp;Барьеров на блок:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Named barriers the kernel uses (1 for __syncthreads); limits blocks only on CC 9.0 and newer.</source>
         <translation>Именованные барьеры ядра (1 для __syncthreads); ограничивают число блоков только на CC 9.0 и новее.</translation>
     </message>
@@ -4521,7 +4521,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+109"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -4611,7 +4611,7 @@ Active blocks per SM: {blocks}</source>
     <message>
         <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
-        <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
+        <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4828,8 +4828,8 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+2"/>
-        <source>No unit is near its peak (the busiest, {unit}, at {share}): not enough independent work is in flight.</source>
-        <translation>Ни один блок не близок к пику (самый занятый, {unit}, — на {share}): в полёте слишком мало независимой работы.</translation>
+        <source>No unit is near its peak (the busiest: {unit}, {share}).</source>
+        <translation>Ни один блок не близок к пику (самый занятый: {unit}, {share}).</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4890,7 +4890,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
-        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
+        <translation>Сохранить сценарий обозревателя в его файл (TOML).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4900,7 +4900,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
-        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
+        <translation>Сохранить сценарий обозревателя в новый файл TOML.</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -5017,12 +5017,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Блоков в сетке: N или x, y, z (gridDim).</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Block (threads):</source>
-        <translation>&amp;Блок (потоков):</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Threads per block: N or x, y, z (blockDim); the SM allocates whole warps of 32.</source>
         <translation>Потоков на блок: N или x, y, z (blockDim); SM выделяет целые варпы по 32 потока.</translation>
     </message>
@@ -5042,7 +5037,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Регистров / поток:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
+        <source>Bloc&amp;k (threads):</source>
+        <translation>&amp;Блок (потоков):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>S&amp;tatic shared (B):</source>
         <translation>Стат&amp;ич. разделяемая (Б):</translation>
     </message>
@@ -5059,7 +5059,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5069,7 +5069,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>B&amp;arriers / block:</source>
-        <translation>Барьер&amp;ов / блок:</translation>
+        <translation>Б&amp;арьеров / блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5215,12 +5215,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/sol_panel.py" line="+87"/>
+        <location filename="../../explorer/gui/explore/sol_panel.py" line="+102"/>
         <source>What limits useful work right now?</source>
         <translation>Что сейчас ограничивает полезную работу?</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>now</source>
         <translation>сейчас</translation>
     </message>
@@ -5240,12 +5240,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Доля пика блока за весь запуск (черта на полосе).</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+62"/>
         <source>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Peak: {peak} — {source}&lt;br&gt;Whole run: {share} of the peak ({achieved}).</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Пик: {peak} — {source}&lt;br&gt;За весь запуск: {share} пика ({achieved}).</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Whole run: {sentence}</source>
         <translation>За весь запуск: {sentence}</translation>
     </message>
@@ -5255,7 +5255,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Узкое место — блок с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один блок не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+46"/>
         <source>Right now (cycles {a}–{b}): {unit} at {share} of its peak is the limit.</source>
         <translation>Сейчас (такты {a}–{b}): предел — {unit} на {share} своего пика.</translation>
     </message>
@@ -5268,7 +5268,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolTexts</name>
     <message>
-        <location filename="../../explorer/gui/explore/sol_texts.py" line="+28"/>
+        <location filename="../../explorer/gui/explore/sol_texts.py" line="+29"/>
         <source>Issue slots</source>
         <translation>Слоты выдачи</translation>
     </message>
@@ -5604,7 +5604,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>{unit} на {pct} от {peak}</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>{head}: {reason}</source>
         <translation>{head}: {reason}</translation>
     </message>
@@ -6055,7 +6055,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>UnitStrip</name>
     <message>
-        <location filename="../../explorer/gui/explore/unit_strip.py" line="+129"/>
+        <location filename="../../explorer/gui/explore/unit_strip.py" line="+130"/>
         <source>the units&apos; names</source>
         <translation>названия блоков</translation>
     </message>
@@ -6075,7 +6075,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Загрузка блоков</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+35"/>
         <source>Bottleneck: {unit}</source>
         <translation>Узкое место: {unit}</translation>
     </message>
@@ -6228,7 +6228,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
-        <translation>Завершён, дописывает сохранения (drain)</translation>
+        <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6288,7 +6288,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>drain</source>
-        <translation>drain</translation>
+        <translation>сброс</translation>
     </message>
     <message>
         <location line="+1"/>
