@@ -211,7 +211,9 @@ class SolPanel(QGroupBox):
             w.setProperty(DETAIL, 2 if open_ else FOLDED)
         self.now_line.setProperty(DETAIL, 6 if open_ else FOLDED)
         self.why.setProperty(DETAIL, 7 if open_ else 4)
-        self.setProperty(DETAIL, FOLDED if self.mode == "away" else None)
+        # away: all of it goes first; folded: the title too, late (before the counts' breakdown), rather than
+        # push the "right now" counts out of a column that has no room left
+        self.setProperty(DETAIL, {"away": FOLDED, "folded": 8}.get(self.mode))
 
     def set_cycle(self, cycle: int) -> None:
         """The cursor moved: new figures only when it entered another unit window."""

@@ -115,7 +115,9 @@ def test_hbm_near_its_peak_is_a_number_on_screen(window, qtbot):
     whole, s = shown(window, qtbot, "example-240x256", **{"launch.grid": [1056, 1, 1]})
     gpu = window.explorer.session.run.result.scenario.gpu
     share = s["dram_bandwidth_gbs"] / gpu.memory_bandwidth_gbs
-    assert share > 0.8
+    # the loaded-latency DRAM model reaches 75% here: DRAM is the bottleneck (Nsight's 60% rule), as lesson 1 says
+    assert s["bottleneck"]["unit"] == "dram" and share > 0.7
+    assert share == pytest.approx(s["throughput"]["dram"]["pct_of_peak"] / 100, rel=1e-6)
     assert whole.dram.text == f"{100 * share:.0f}%" and whole.dram.fraction == pytest.approx(share)
     assert whole.dram_figures.text() == f"{s['dram_bandwidth_gbs'] / 1000:.2f} of 3.35 TB/s peak"
     assert whole.dram_box.isVisible() and whole.dram_box.isAncestorOf(whole.dram)

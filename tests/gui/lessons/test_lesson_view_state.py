@@ -76,7 +76,7 @@ def test_leaving_gives_back_the_tab_and_the_splitters(win, qtbot):
     show_page(win, qtbot, "occupancy")
     show_page(win, qtbot, "explorer")
     sizes = page.center.sizes()
-    squeezed = [sum(sizes) - 2 * 60, 60, 60]  # the user shrank the timeline and the counts
+    squeezed = [sum(sizes) - 3 * 60, 60, 60, 60]  # the user shrank the timeline, the unit strip and the counts
     page.center.setSizes(squeezed)
     squeezed = page.center.sizes()
     assert squeezed[1] < sizes[1]
@@ -84,7 +84,7 @@ def test_leaving_gives_back_the_tab_and_the_splitters(win, qtbot):
     ctl.start("launched-resident-ready")
     ready(qtbot, ctl)
     during = page.center.sizes()
-    assert during[1] > squeezed[1] and during[2] > squeezed[2]  # the lesson's layout shows what it points at
+    assert during[1] > squeezed[1] and during[3] > squeezed[3]  # the lesson's layout shows what it points at
     ctl.panel.end_button.click()
     assert win.tabs.currentWidget() is win.occupancy
     show_page(win, qtbot, "explorer")
