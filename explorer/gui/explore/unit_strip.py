@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QRectF, QSize
 from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QToolTip, QWidget
 
@@ -76,6 +76,11 @@ class UnitStrip(CursorPlot):
         item.getViewBox().sigResized.connect(self._fit_ticks)
         self.scene().sigMouseMoved.connect(self._hover)
         self.apply_theme(LIGHT)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        """As short as its minimum height: what the splitter allows is what a saved layout may hold."""
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), self.minimumHeight())
 
     # -- data -----------------------------------------------------------------------
     def set_run(self, run: SimRun | None) -> None:
