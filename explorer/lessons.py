@@ -12,6 +12,12 @@ default: the counts plot shows the whole GPU, "launched" included) or ``"sm"``
 (the selected SM's counts). The rest follows from the step's scenario (the
 occupancy calculator's inputs, the scenario panel) and from the lesson itself
 (the default layout while it plays, everything given back when it ends).
+
+A lesson may name the instruction stream its presets run (top-level ``program =
+"model"`` or ``"sass"``; default: the preset's own, the kernel's SASS). Lessons 1-8
+narrate the workload model's figures (one instruction per modelled operation), so
+they say ``program = "model"``: their numbers are then the ones the narration cites,
+whatever the default becomes, and the window shows that the model ran.
 """
 
 from __future__ import annotations
@@ -24,14 +30,14 @@ from pathlib import Path
 from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown, shown_path
 from explorer.model.presets import load_preset
 from explorer.model.tomlio import load_toml
-from explorer.model.scenario import Scenario
+from explorer.model.scenario import Scenario, parse_program
 from explorer.paths import resource
 
 LANGUAGES = ("en", "ru")
 VIEWS = ("explorer", "occupancy", "gemm", "memory")
 # Panels a step can point at; the GUI maps each to a widget.
-TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "legend", "occupancy", "occupancy_graphs",
-           "gemm", "roofline", "pipeline", "memory", "sol", "unit_strip")
+TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "stream", "legend", "occupancy",
+           "occupancy_graphs", "gemm", "roofline", "pipeline", "memory", "sol", "unit_strip")
 COUNTS = ("gpu", "sm")  # the counts plot: the whole GPU, or the selected SM
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 
@@ -69,6 +75,9 @@ class Lesson:
     order: int
     title: dict
     steps: tuple[Step, ...]
+    # the instruction stream the lesson's presets run ("sass" | "model"; "" = the preset's own): a lesson
+    # whose narration cites the workload model's figures says so, so its numbers stay the ones it narrates
+    program: str = ""
 
     def title_text(self, lang: str) -> str:
         return self.title.get(lang) or self.title["en"]
@@ -79,6 +88,8 @@ class Lesson:
         for step in self.steps[: index + 1]:
             if step.scenario:
                 scenario = load_preset(step.scenario)
+                if self.program:
+                    scenario = scenario.with_values(program=self.program)
             if step.changes:
                 if scenario is None:
                     raise InputError(f"lesson {self.name}", "a step changes fields before any scenario is loaded")
@@ -158,6 +169,7 @@ def parse_lesson(data: dict, name: str) -> Lesson:
         order=require_int(f"lesson {name}.order", data.get("order", 99), lo=0, hi=10_000),
         title=_texts(data.get("title"), f"lesson {name}.title"),
         steps=tuple(_parse_step(s, f"lesson {name}.steps[{i}]") for i, s in enumerate(steps_raw)),
+        program=_program(data, name),
     )
     # every scenario a step reaches must be valid (presets exist, changes validate)
     for i in range(len(lesson.steps)):
@@ -166,6 +178,15 @@ def parse_lesson(data: dict, name: str) -> Lesson:
         except InputError as exc:
             raise InputError(f"lesson {name}.steps[{i}]", str(exc)) from None
     return lesson
+
+
+def _program(data: dict, name: str) -> str:
+    if "program" not in data:
+        return ""
+    try:
+        return parse_program(data["program"])
+    except InputError as exc:
+        raise InputError(f"lesson {name}.program", str(exc).split(": ", 1)[-1]) from None
 
 
 def load_lesson_file(path: Path) -> Lesson:

@@ -88,3 +88,18 @@ def test_steps_that_say_hbm_is_near_its_limit_point_at_the_dram_row():
     steps = {(l.name, i + 1): s for l in load_lessons() for i, s in enumerate(l.steps)}
     for key in (("launched-resident-ready", 5), ("latency-hiding", 3), ("occupancy-vs-utilization", 3)):
         assert "dram" in steps[key].highlight and "DRAM row" in steps[key].text("en"), key
+
+
+def test_a_lesson_names_the_instruction_stream_its_presets_run():
+    """Lessons 1-8 narrate the workload model's figures: every scenario they reach runs the model, so the
+    numbers they cite cannot drift when the default program is the kernel's SASS; a bad value names the field."""
+    for name in CONCEPTS:
+        lesson = get_lesson(name)
+        assert lesson.program == "model"
+        assert {lesson.scenario_at(i).program for i in range(len(lesson.steps))} == {"model"}
+    base = {"title": {"en": "t", "ru": "т"},
+            "steps": [{"scenario": "example-240x256", "narration": {"en": "x", "ru": "икс"}}]}
+    assert parse_lesson(base, "plain").scenario_at(0).program == "sass"  # the preset's own default
+    assert parse_lesson({**base, "program": "sass"}, "s").scenario_at(0).program == "sass"
+    with pytest.raises(InputError, match=r"lesson bad\.program"):
+        parse_lesson({**base, "program": "ptx"}, "bad")

@@ -27,4 +27,10 @@ def run(args) -> int:
         for c in report["cases"]
     ]
     print(table(rows, ["case", "cycles", "sim s", "M warp-instr/s", "k cycles/s", "bytes/slot-cycle"]))
+    for e in report["program_extraction"]:
+        if "error" in e:
+            print(f"SASS program of {e['preset']}: not built ({e['error']})")
+        else:
+            print(f"SASS program of {e['preset']}: {e['cold_s']:.3f} s cold (compile, disassemble, build), "
+                  f"{1000 * e['cached_s']:.1f} ms from the cache")
     return 0

@@ -887,7 +887,7 @@ def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound
     at the clock the simulator runs, without the overheads the scenario leaves out.
     """
     p = r.pipeline
-    warps = r.warps_m * r.warps_n if p.path == "wgmma" else r.warps
+    warps = r.warps_m * r.warps_n if p.path == "wgmma" else r.warps  # the warps that issue the math
     per_scheduler = r.blocks_per_sm * warps / gpu.arch.sub_partitions
     out = [
         (f"the scenario runs the main loop only: the plan adds {1e6 * sum(overheads.values()):.1f} us of pipeline "
@@ -904,10 +904,9 @@ def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound
         out.append(f"{per_scheduler:g} warp(s) per scheduler ({r.blocks_per_sm} CTA(s) x {warps} warps per SM): while "
                    "a warp waits for its copies, fragment loads or the barrier, little else can issue")
     if p.path == "wgmma":
-        out.append("the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy (ldg + sts) "
-                   "for the TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer "
-                   "warp copies (no producer warp); the descriptor reads of shared memory are not simulated; each "
-                   "K-step's stores wait for its MMAs, so the MMA pipe drains at every barrier")
+        out.append("the scenario runs one CTA per tile in waves (not a persistent CTA walking tiles): the tiles of "
+                   "the next round start when a CTA ends, with an empty pipeline; each CTA copies only its share of "
+                   "a multicast operand, and the simulator's L2 is one GPU-wide queue at its bandwidth")
     else:
         if async_copy:
             out.append("the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges "

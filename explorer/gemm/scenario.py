@@ -13,12 +13,13 @@ The mma.sync / SIMT path (what the workload ops express directly):
 * stages == 1: load, store, barrier, then fragment loads and MMAs, barrier: the
   memory latency is exposed every K-step.
 
-The wgmma path is approximated with the same ops until the simulator has
-``wgmma`` and ``tma`` ops (issue 18, item 3); :data:`WGMMA_APPROXIMATIONS` lists
-what stands in for what, and the scenario's description repeats it. The body is
-built by :func:`_async_body`: that step replaces it with the real ops (a ``tma``
-by the producer warp, ``wgmma`` + ``wait_group`` by the consumers) and drops the
-stand-ins.
+The wgmma path (CC 9.0+) runs its real main loop, warp-specialized: a producer
+warpgroup whose warp 0 issues one ``tma`` bulk copy per operand per K-step into
+stage ``k % stages`` (after the consumers released the stage), and the consumer
+warpgroups, which wait on the stage's mbarrier, issue their ``wgmma`` instructions
+(m64nNk16 as the plan splits the tile) and ``wait_group`` with one group left in
+flight (CUTLASS's default), releasing the stage. :data:`WGMMA_APPROXIMATIONS`
+lists what the simulation still leaves out; the scenario's description repeats it.
 
 The L2 hit rate of the global loads comes from the plan's HBM model. Not
 simulated: the prologue that fills the pipeline and the epilogue's stores (the
@@ -33,16 +34,18 @@ from explorer.gemm.mapper import GemmPlan
 from explorer.gemm.waves import ceil_div
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
-from explorer.model.workload import MAX_BODY, MAX_COUNT, MAX_LOOP
+from explorer.model.workload import MAX_BODY, MAX_COUNT, MAX_LOOP, TMA_BYTES_UNIT, WARPGROUP
+
+WGMMA_M = 64  # rows of one wgmma (m64nNk16): the workload's wgmma op
 
 WGMMA_APPROXIMATIONS = (
-    "TMA bulk copies -> per-thread ldg + sts of the same bytes (no tma op yet)",
-    "each wgmma -> the consumer warp's share of it as m16n8k-class mma ops (no wgmma op yet)",
-    "the MMAs' descriptor reads of shared memory are not simulated",
-    "the consumers' mbarrier wait -> one 4-byte lds; the stage hand-off -> one barrier per K-step",
-    "no producer warp: the consumer warps issue the copies",
     "one CTA per tile in waves instead of a persistent CTA per SM (the same rounds; no epilogue)",
+    "cluster multicast: each CTA copies its share of the shared operand; the peers' shares land with its own",
+    "the producer warpgroup's warps other than the TMA warp idle",
+    "every MMA instruction is simulated as a wgmma of the same shape in 16-bit terms (same time and bytes)",
 )
+PIPELINE_PENDING = 1  # wgmma groups a consumer leaves in flight (CUTLASS sm90 mainloops: K_PIPE_MMAS = 1)
+PRODUCER_WARPS = 4  # the producer warpgroup
 
 
 def _op(op: str, count: int, **kw) -> dict:
@@ -64,11 +67,12 @@ def _grouped(slices: int, fixed: int, step) -> list[dict]:
 
 
 def scenario_warps(plan: GemmPlan) -> int:
-    """Warps per simulated CTA: every warp (mma.sync), or the warps that compute one tile (wgmma)."""
+    """Warps per simulated CTA: every warp (mma.sync), or the producer warpgroup + the consumer warpgroups
+    of one tile (wgmma)."""
     r = plan.resources
     if plan.path != "wgmma":
         return r.warps
-    return r.warps_m * r.warps_n
+    return PRODUCER_WARPS + WARPGROUP * plan.split.consumers_per_tile
 
 
 def _multistage_body(plan: GemmPlan) -> list[dict]:
@@ -102,34 +106,43 @@ def _multistage_body(plan: GemmPlan) -> list[dict]:
     return [load, store, {"op": "sync"}, *compute, {"op": "sync"}]
 
 
-def _async_body(plan: GemmPlan) -> list[dict]:
-    """The wgmma main loop in today's ops (see WGMMA_APPROXIMATIONS): copy, wait, MMAs, land, hand off."""
+def tma_copy_bytes(plan: GemmPlan) -> tuple[int, int]:
+    """Bytes of this CTA's TMA copies of A and B per K-step (a multicast operand: this CTA's share)."""
     dt = dtype_spec(plan.dtype)
     t = plan.resources.tile
-    model = gemm_data().model
-    warps = scenario_warps(plan)
-    copies_w = ceil_div(ceil_div((t.bm + t.bn) * t.bk * dt.bytes, model.copy_bytes_per_thread * 32), warps)
-    slices = t.bk // dt.mma_k
-    per_slice = ceil_div(t.bm * t.bn // (dt.mma_m * dt.mma_n), warps)  # m16n8kK equivalents per warp
+    cm, cn = plan.pipeline.cluster
+    return (ceil_div(t.bm * t.bk * dt.bytes // cn, TMA_BYTES_UNIT) * TMA_BYTES_UNIT,
+            ceil_div(t.bn * t.bk * dt.bytes // cm, TMA_BYTES_UNIT) * TMA_BYTES_UNIT)
 
-    def step(g):
-        mcount = min(MAX_COUNT, per_slice * g)
-        return [_op("mma", mcount, ilp=min(8, mcount))]
 
-    return [_op("ldg", copies_w, bytes=16), _op("lds", 1, bytes=4), *_grouped(slices, 5, step),
-            _op("sts", copies_w, bytes=16), {"op": "sync"}]
+def _async_body(plan: GemmPlan) -> list[dict]:
+    """The wgmma main loop: the producer's TMA copies of A and B, the consumers' wgmmas and wait_group."""
+    split = plan.split
+    a_bytes, b_bytes = tma_copy_bytes(plan)
+    # per consumer warpgroup per K-step: its rows in 64-row wgmmas x the N split x the K slices
+    count = split.rows_per_consumer // WGMMA_M * split.n_instr * split.k_instr
+    if count > MAX_COUNT:
+        raise InputError("tile", f"{count} wgmma instructions per K-step per warpgroup, above the workload's "
+                                 f"{MAX_COUNT} per step; use a smaller BK")
+    pending = min(PIPELINE_PENDING, plan.resources.stages - 1)
+    return [{"op": "tma", "bytes": a_bytes}, {"op": "tma", "bytes": b_bytes},
+            {"op": "wgmma", "count": count, "n": split.instr_n, "pending": pending}]
 
 
 def gemm_workload(plan: GemmPlan, k_steps: int | None = None) -> dict:
     """The ``[workload]`` table (plain dict, validated by Scenario.from_dict)."""
     body = _async_body(plan) if plan.path == "wgmma" else _multistage_body(plan)
     loop = plan.k_steps if k_steps is None else k_steps
-    return {
+    out = {
         "loop": max(1, min(MAX_LOOP, loop)),
         "l1_hit_rate": 0.0,
         "l2_hit_rate": round(plan.l2_hit_rate, 6),
         "body": body,
     }
+    if plan.path == "wgmma":
+        out["stages"] = plan.resources.stages
+        out["producer_warps"] = PRODUCER_WARPS
+    return out
 
 
 def gemm_scenario(plan: GemmPlan, *, k_steps: int | None = None, max_tiles: int | None = None,
@@ -150,11 +163,11 @@ def gemm_scenario(plan: GemmPlan, *, k_steps: int | None = None, max_tiles: int 
     p = plan.pipeline
     warps = scenario_warps(plan)
     if plan.path == "wgmma":
-        budget = p.register_budget
-        registers = budget.get("consumer", budget.get("all"))
+        registers = r.registers_per_thread  # the launch's; setmaxnreg moves them from producer to consumers
         desc = (f"GEMM {plan.m}x{plan.n}x{plan.k} {plan.dtype}, wgmma path: {plan.tiles} tiles of {r.tile}, "
-                f"{warps} consumer warps ({p.schedule}), {r.stages} stages, {plan.k_steps} K-steps; approximated "
-                f"until the simulator has wgmma/tma ops: {'; '.join(WGMMA_APPROXIMATIONS)}; generated by explorer.gemm")
+                f"a producer warpgroup (TMA) + {warps - PRODUCER_WARPS} consumer warps ({p.schedule}, "
+                f"{plan.split.instr_m}x{plan.split.instr_n} MMAs), {r.stages} stages, {plan.k_steps} K-steps; "
+                f"simplified: {'; '.join(WGMMA_APPROXIMATIONS)}; generated by explorer.gemm")
     else:
         registers = r.registers_per_thread
         desc = (f"GEMM {plan.m}x{plan.n}x{plan.k} {plan.dtype}: {plan.tiles} tiles of {r.tile}, "
@@ -177,4 +190,6 @@ def gemm_scenario(plan: GemmPlan, *, k_steps: int | None = None, max_tiles: int 
         "workload": gemm_workload(plan, k_steps),
         "scheduler": {"policy": policy},
     }
+    if plan.path == "wgmma":
+        data["program"] = "model"  # tma and wgmma exist in the workload model only
     return Scenario.from_dict(data)

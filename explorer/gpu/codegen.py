@@ -40,8 +40,9 @@ from dataclasses import dataclass, field
 
 from explorer.gpu.names import slug
 from explorer.model.catalog import GpuSpec
+from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
-from explorer.model.workload import Op, Workload
+from explorer.model.workload import ASYNC_OPS, Op, Workload
 
 KERNEL_NAME = "we_kernel"
 TICK_KERNEL = "we_tick"
@@ -159,6 +160,10 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
     than CUDA 12.4, which lack ``__maxnreg__``)."""
     gpu = gpu or scenario.gpu
     wl: Workload = scenario.workload
+    if wl.uses_async_ops:
+        i, op = next((i, op) for i, op in enumerate(wl.body) if op.op in ASYNC_OPS)
+        raise InputError(f"workload.body[{i}].op", f"{op.op} is simulated from the workload model only; the "
+                                                   "generated CUDA kernel has no TMA or wgmma to measure")
     launch = scenario.launch
     threads = launch.threads_per_block
     wpb = math.ceil(threads / 32)

@@ -8,7 +8,7 @@ one while the user types into the next.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
@@ -16,7 +16,7 @@ from explorer.model.errors import SHOWN_CHARS, InputError, reject_unknown_keys, 
 from explorer.model.kernel_spec import KernelSpec, parse_kernel
 from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import dumps, load_toml, parse_value
-from explorer.model.workload import Workload, parse_workload
+from explorer.model.workload import Workload, check_async_ops, parse_workload
 
 # CUDA launch limits (CUDA C++ Programming Guide, "Technical Specifications per
 # Compute Capability": identical for every CC the catalog holds).
@@ -215,7 +215,7 @@ class Scenario:
         if "kernel" in data:
             kernel = parse_kernel(data["kernel"], base_dir)
             _check_kernel_scenario(data)
-        return cls(
+        scenario = cls(
             gpu_name=gpu.name,
             launch=parse_launch(data.get("launch", {})),
             workload=parse_workload(data.get("workload")),
@@ -227,6 +227,10 @@ class Scenario:
             program=parse_program(data.get("program", "sass")),
             kernel=kernel,
         )
+        if kernel is None:
+            check_async_ops(scenario.workload, gpu, -(-scenario.launch.threads_per_block // gpu.arch.warp_size),
+                            scenario.program)
+        return scenario
 
     def with_values(self, **dotted) -> "Scenario":
         """A copy with dotted keys replaced (``{"launch.grid": [480, 1, 1]}``), re-validated."""
@@ -249,10 +253,19 @@ class Scenario:
         return Scenario.from_dict(data, self.base_dir)
 
     def save(self, path: str | Path, field: str | None = None) -> None:
-        """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file."""
+        """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file.
+
+        A ``[kernel]``'s file is written relative to the folder the scenario goes to, as it is read back."""
         from explorer.atomic import atomic_write_text  # not at import: explorer.atomic imports this package
 
-        atomic_write_text(path, dumps(self.to_dict()), field=field)
+        out = self
+        if self.kernel is not None:
+            out = replace(self, kernel=self.kernel.relative_to(Path(path).parent))
+        atomic_write_text(path, dumps(out.to_dict()), field=field)
+
+    def anchored(self) -> "Scenario":
+        """The scenario with a ``[kernel]``'s file as an absolute path (see ``KernelSpec.anchored``)."""
+        return self if self.kernel is None else replace(self, kernel=self.kernel.anchored())
 
     @property
     def base_dir(self) -> str:

@@ -13,7 +13,22 @@ Operations (``op``), each repeated ``count`` times per iteration:
   dependent: each FMA waits for the previous one);
 - ``sfu``: a special-function op (``__expf``, ``rsqrtf``...);
 - ``mma``: a Tensor Core matrix multiply-accumulate (m16n8k16, FP16 in, FP32 out);
-- ``sync``: ``__syncthreads()``.
+- ``sync``: ``__syncthreads()``;
+- ``tma`` (CC >= 9.0): a bulk copy global -> shared of ``bytes`` per copy
+  (``cp.async.bulk.tensor``), issued by one thread of the block's producer warp,
+  completing on the stage's mbarrier: no per-thread loads, no registers;
+- ``wgmma`` (CC >= 9.0): ``count`` asynchronous warpgroup MMAs m64n``n``k16 (FP16/BF16
+  in, FP32 out) reading A and B from shared memory through descriptors, issued by
+  every warp of a consumer warpgroup, then ``wgmma.commit_group`` and
+  ``wgmma.wait_group`` with ``pending`` groups left in flight.
+
+Warp specialization (``producer_warps`` > 0): warp 0 of each block is the producer
+and issues only the ``tma`` copies; warps ``producer_warps`` and up are the consumers
+and issue everything else; the warps in between idle (their registers went to the
+consumers). The copies of K-step ``i`` go to stage ``i % stages``: the producer first
+waits until the consumers released that stage (K-step ``i - stages``); the consumers
+wait on the stage's mbarrier before their first ``wgmma`` of the K-step and release
+the stage when ``wait_group`` says its MMAs are done.
 
 Dependencies follow a simple rule that matches how such kernels are written: a
 load's address comes from the loop index (independent); the first op of a compute
@@ -27,7 +42,7 @@ from dataclasses import dataclass
 
 from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown
 
-OPS = ("ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync")
+OPS = ("ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync", "tma", "wgmma")
 OP_DOC = {
     "ldg": "global load",
     "stg": "global store",
@@ -37,7 +52,16 @@ OP_DOC = {
     "sfu": "special-function op (exp, rsqrt...)",
     "mma": "Tensor Core matrix multiply-accumulate",
     "sync": "__syncthreads() barrier",
+    "tma": "TMA bulk copy global -> shared, completing on an mbarrier (CC 9.0+)",
+    "wgmma": "asynchronous warpgroup MMA from shared memory, then wait_group (CC 9.0+)",
 }
+ASYNC_OPS = ("tma", "wgmma")  # Hopper's: the producer/consumer pipeline (explorer.sim.program)
+ASYNC_MIN_CC = (9, 0)
+WARPGROUP = 4  # warps that issue one wgmma together
+MAX_TMA_BYTES = 256 * 1024  # above any GPU's shared memory per block
+TMA_BYTES_UNIT = 16  # cp.async.bulk moves multiples of 16 B (PTX ISA)
+MAX_PENDING = 7  # wgmma.wait_group N: groups left in flight (the model keeps 8)
+MAX_STAGES = 16
 MEMORY_OPS = ("ldg", "stg", "lds", "sts")
 CHAIN_OPS = ("ffma", "mma")
 MAX_COUNT = 256
@@ -54,13 +78,19 @@ class Op:
     stride: int = 1
     ilp: int = 1
     conflict_ways: int = 1
+    n: int = 256  # wgmma: the instruction's N (m64nNk16)
+    pending: int = 0  # wgmma: wait_group N after the step
 
     def to_dict(self) -> dict:
         d = {"op": self.op}
         if self.count != 1:
             d["count"] = self.count
-        if self.op in MEMORY_OPS:
+        if self.op in MEMORY_OPS or self.op == "tma":
             d["bytes"] = self.bytes
+        if self.op == "wgmma":
+            d["n"] = self.n
+            if self.pending:
+                d["pending"] = self.pending
         if self.op in ("ldg", "stg") and self.stride != 1:
             d["stride"] = self.stride
         if self.op in CHAIN_OPS and self.ilp != 1:
@@ -97,6 +127,8 @@ class Workload:
     l1_hit_rate: float = 0.0
     l2_hit_rate: float = 0.0
     preset: str = ""
+    stages: int = 1  # tma pipeline depth: shared-memory stages in flight
+    producer_warps: int = 0  # warp specialization (see the module docstring); 0 = every warp runs the body
 
     def to_dict(self) -> dict:
         d: dict = {}
@@ -105,8 +137,16 @@ class Workload:
         d["loop"] = self.loop
         d["l1_hit_rate"] = self.l1_hit_rate
         d["l2_hit_rate"] = self.l2_hit_rate
+        if self.stages != 1:
+            d["stages"] = self.stages
+        if self.producer_warps:
+            d["producer_warps"] = self.producer_warps
         d["body"] = [op.to_dict() for op in self.body]
         return d
+
+    @property
+    def uses_async_ops(self) -> bool:
+        return any(op.op in ASYNC_OPS for op in self.body)
 
     @property
     def instructions_per_iteration(self) -> int:
@@ -125,8 +165,13 @@ class Workload:
                 text += f" {op.bytes}B" + (f" stride {op.stride}" if op.stride != 1 else "")
             if op.op in CHAIN_OPS and op.ilp != 1:
                 text += f" ilp {op.ilp}"
+            if op.op == "tma":
+                text += f" {op.bytes}B"
+            if op.op == "wgmma":
+                text += f" n{op.n}" + (f" pending {op.pending}" if op.pending else "")
             parts.append(text)
-        return f"{self.loop} x [" + ", ".join(parts) + "]"
+        stages = f" ({self.stages} stages)" if self.stages != 1 else ""
+        return f"{self.loop} x [" + ", ".join(parts) + "]" + stages
 
 
 # Named bodies, each teaching one thing. A scenario may name one and override fields.
@@ -206,12 +251,20 @@ def _rate(field_name: str, value) -> float:
 def _parse_op(item, where: str) -> Op:
     if not isinstance(item, dict):
         raise InputError(where, f"expected a table like {{ op = \"ffma\", count = 4 }}, got {shown(item)}")
-    reject_unknown_keys(item, {"op", "count", "bytes", "stride", "ilp", "conflict_ways"}, where)
+    reject_unknown_keys(item, {"op", "count", "bytes", "stride", "ilp", "conflict_ways", "n", "pending"}, where)
     name = item.get("op")
     if not isinstance(name, str) or name not in OPS:
         raise InputError(f"{where}.op", f"{shown(name)} is not an operation; choose one of {', '.join(OPS)}")
     count = require_int(f"{where}.count", item.get("count", 1), lo=1, hi=MAX_COUNT)
-    nbytes = require_int(f"{where}.bytes", item.get("bytes", 4), lo=1, hi=16)
+    if name == "tma":
+        if "bytes" not in item:
+            raise InputError(f"{where}.bytes", "a tma step needs bytes: the size of one bulk copy (e.g. 16384)")
+        nbytes = require_int(f"{where}.bytes", item["bytes"], lo=TMA_BYTES_UNIT, hi=MAX_TMA_BYTES)
+        if nbytes % TMA_BYTES_UNIT:
+            raise InputError(f"{where}.bytes", f"{nbytes} is not a multiple of {TMA_BYTES_UNIT}: a bulk copy moves "
+                                               f"{TMA_BYTES_UNIT}-byte units")
+    else:
+        nbytes = require_int(f"{where}.bytes", item.get("bytes", 4), lo=1, hi=16)
     if name in MEMORY_OPS and nbytes not in (4, 8, 16):
         raise InputError(f"{where}.bytes", f"{nbytes} bytes per thread; choose 4, 8 or 16 (vector widths)")
     stride = require_int(f"{where}.stride", item.get("stride", 1), lo=1, hi=1024)
@@ -221,7 +274,64 @@ def _parse_op(item, where: str) -> Op:
     ways = require_int(f"{where}.conflict_ways", item.get("conflict_ways", 1), lo=1, hi=32)
     if name == "sync" and count != 1:
         raise InputError(f"{where}.count", "a sync step is one barrier; write several steps for several")
-    return Op(name, count=count, bytes=nbytes, stride=stride, ilp=ilp, conflict_ways=ways)
+    n = require_int(f"{where}.n", item.get("n", 256), lo=8, hi=256)
+    if n % 8:
+        raise InputError(f"{where}.n", f"{n} is not a multiple of 8 (wgmma shapes are m64nNk16, N = 8..256 step 8)")
+    pending = require_int(f"{where}.pending", item.get("pending", 0), lo=0, hi=MAX_PENDING)
+    for key in ("n", "pending"):
+        if key in item and name != "wgmma":
+            raise InputError(f"{where}.{key}", f"only a wgmma step has {key}")
+    return Op(name, count=count, bytes=nbytes, stride=stride, ilp=ilp, conflict_ways=ways, n=n, pending=pending)
+
+
+def _check_pipeline(body: tuple[Op, ...], stages: int, producers: int, where: str) -> None:
+    """The producer/consumer rules a body with tma/wgmma must keep (else the pipeline could never move)."""
+    ops = [op.op for op in body]
+    has_tma = "tma" in ops
+    if has_tma and producers == 0:
+        raise InputError(f"{where}.producer_warps", "tma copies are issued by a producer warp: set producer_warps "
+                                                    "(e.g. 4, a producer warpgroup)")
+    if producers and not has_tma:
+        raise InputError(f"{where}.producer_warps", f"{producers} producer warp(s) but no tma step for them to issue")
+    if stages != 1 and not has_tma:
+        raise InputError(f"{where}.stages", f"{stages} stages: the pipeline depth counts tma stages; the body has no "
+                                            "tma step")
+    if has_tma and "wgmma" not in ops:
+        raise InputError(f"{where}.body", "the stages tma fills are consumed and released by wgmma steps; add a "
+                                          "wgmma step")
+    if producers and "sync" in ops:
+        i = ops.index("sync")
+        raise InputError(f"{where}.body[{i}].op", "sync waits for every warp of the block; with producer_warps the "
+                                                  "stages change hands through the tma mbarriers instead")
+    if has_tma:
+        last = max(i for i, o in enumerate(ops) if o == "wgmma")
+        if body[last].pending >= stages:
+            raise InputError(f"{where}.body[{last}].pending",
+                             f"{body[last].pending} wgmma group(s) left in flight still read as many stages; with "
+                             f"stages = {stages} the producer could never refill one: use pending <= {stages - 1} "
+                             "or more stages")
+
+
+def check_async_ops(workload: Workload, gpu, warps_per_block: int, program: str = "model",
+                    where: str = "workload") -> None:
+    """tma/wgmma need CC 9.0+, the model program, and whole consumer warpgroups (InputError otherwise)."""
+    if not workload.uses_async_ops:
+        return
+    i, op = next((i, op) for i, op in enumerate(workload.body) if op.op in ASYNC_OPS)
+    if gpu.arch.cc < ASYNC_MIN_CC:
+        raise InputError(f"{where}.body[{i}].op",
+                         f"{op.op} needs compute capability 9.0 or newer (Hopper); {gpu.name} is CC "
+                         f"{gpu.compute_capability}: use ldg/sts/lds and mma (mma.sync) there")
+    if program != "model":
+        raise InputError("program", f"{op.op} runs on the workload model only (program = \"model\"): the generated "
+                                    "CUDA kernel has no TMA or wgmma")
+    consumers = warps_per_block - workload.producer_warps
+    if consumers < 1:
+        raise InputError(f"{where}.producer_warps", f"{workload.producer_warps} producer warp(s) leave no consumer "
+                                                    f"warp in a block of {warps_per_block} warp(s)")
+    if any(o.op == "wgmma" for o in workload.body) and consumers % WARPGROUP:
+        raise InputError("launch.block", f"{consumers} consumer warp(s) per block: wgmma is issued by whole warpgroups "
+                                         f"of {WARPGROUP} warps; use a multiple of {WARPGROUP * 32} consumer threads")
 
 
 def parse_workload(data, where: str = "workload") -> Workload:
@@ -230,7 +340,8 @@ def parse_workload(data, where: str = "workload") -> Workload:
         data = {"preset": "fma-global"}
     if not isinstance(data, dict):
         raise InputError(where, f"expected a table, got {shown(data)}")
-    reject_unknown_keys(data, {"preset", "loop", "l1_hit_rate", "l2_hit_rate", "body"}, where)
+    reject_unknown_keys(data, {"preset", "loop", "l1_hit_rate", "l2_hit_rate", "body", "stages", "producer_warps"},
+                        where)
     merged: dict = {}
     preset = data.get("preset", "")
     if not isinstance(preset, str):  # a list or table would not even be hashable
@@ -248,10 +359,15 @@ def parse_workload(data, where: str = "workload") -> Workload:
         raise InputError(f"{where}.body", f"{len(body_raw)} steps is above the maximum of {MAX_BODY}")
     body = tuple(_parse_op(item, f"{where}.body[{i}]") for i, item in enumerate(body_raw))
     loop = require_int(f"{where}.loop", merged.get("loop", 16), lo=1, hi=MAX_LOOP)
+    stages = require_int(f"{where}.stages", merged.get("stages", 1), lo=1, hi=MAX_STAGES)
+    producers = require_int(f"{where}.producer_warps", merged.get("producer_warps", 0), lo=0, hi=31)
+    _check_pipeline(body, stages, producers, where)
     return Workload(
         body=body,
         loop=loop,
         l1_hit_rate=_rate(f"{where}.l1_hit_rate", merged.get("l1_hit_rate", 0.0)),
         l2_hit_rate=_rate(f"{where}.l2_hit_rate", merged.get("l2_hit_rate", 0.0)),
         preset=preset,
+        stages=stages,
+        producer_warps=producers,
     )

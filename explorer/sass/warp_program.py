@@ -123,6 +123,17 @@ class WarpProgram:
     notes: tuple[str, ...] = ()
     blocks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # basic blocks: (first, last, successors) rows of listing
     meta: dict = field(default_factory=dict, compare=False)
+    # warp specialization (the model's tma/wgmma pipeline, explorer.sim.program): per row which warps
+    # of a block run it (ROLE_*; None: every warp), and its argument (a wgmma's MMA intervals, a
+    # wait_group's groups left in flight; None: 0)
+    role: np.ndarray | None = field(default=None, compare=False)
+    arg: np.ndarray | None = field(default=None, compare=False)
+
+    def __post_init__(self):
+        if self.role is None:
+            object.__setattr__(self, "role", np.zeros(self.length, np.int8))
+        if self.arg is None:
+            object.__setattr__(self, "arg", np.zeros(self.length, np.int32))
 
     @property
     def length(self) -> int:
@@ -173,7 +184,7 @@ class WarpProgram:
         n = self.length
         assert n >= 1 and int(self.op[-1]) == OP["exit"]
         for name in ("unit", "latency", "scoreboard", "req_bytes", "useful_bytes", "instrumentation",
-                     "static_index"):
+                     "static_index", "role", "arg"):
             assert getattr(self, name).shape == (n,), name
         assert self.dst.shape[0] == n and self.src.shape[0] == n
         assert 0 <= self.loop_start <= self.loop_end < n and self.trip >= 1
@@ -212,6 +223,11 @@ _MODEL = {  # engine code -> (class, unit, scoreboard, opcode shown, latency fie
     6: ("sts", "lsu", "none", "STS", "lat_shared"),
     7: ("sync", "adu", "none", "BAR", 1),
     8: ("exit", "cbu", "none", "EXIT", 1),
+    # Hopper's pipeline ops (explorer.sim.program TMA, MBWAIT, WGMMA, WGWAIT): no register results
+    18: ("tma", "lsu", "none", "UTMALDG", 1),
+    19: ("mbarrier_wait", "adu", "none", "SYNCS", 1),
+    20: ("wgmma", "tensor", "none", "HGMMA", "lat_mma"),
+    21: ("wgmma_wait", "adu", "none", "WARPGROUP.DEPBAR", 1),
 }
 
 
@@ -229,7 +245,7 @@ def from_model(workload, gpu) -> WarpProgram:
         s = tuple(f"r{int(r)}" for r in (prog.src[i] if i < n else []) if r >= 0)
         cycles = None if lat is None else (lat if isinstance(lat, int) else int(getattr(gpu, lat)))
         text = shown + (" " + ", ".join((*d, *s)) if d or s else "")
-        if i < n and code in (3, 4, 5, 6):
+        if i < n and code in (3, 4, 5, 6, 18):
             text += f"  // {int(prog.req_bytes[i])} B per request"
         rows.append((d, s))
         listing.append(ListingRow(pc=i, opcode=shown, mnemonic=shown, text=text, unit=unit, op_class=cls,
@@ -244,6 +260,8 @@ def from_model(workload, gpu) -> WarpProgram:
         unit=np.array([UNIT[r.unit] for r in listing], dtype=np.int8), latency=lat,
         scoreboard=np.array([SB[r.scoreboard] for r in listing], dtype=np.int8), dst=dst, src=src,
         req_bytes=np.concatenate([prog.req_bytes, [0]]).astype(np.int32),
+        role=np.concatenate([prog.role, [0]]).astype(np.int8),  # EXIT: every warp
+        arg=np.concatenate([prog.arg, [0]]).astype(np.int32),
         useful_bytes=np.concatenate([prog.useful_bytes, [0]]).astype(np.int32),
         instrumentation=np.zeros(n + 1, dtype=bool), static_index=np.arange(n + 1, dtype=np.int32),
         loop_start=0, loop_end=n, trip=workload.loop, reg_names=names, listing=tuple(listing),

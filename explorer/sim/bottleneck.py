@@ -108,6 +108,9 @@ _WAITING_FOR = {
     "math_pipe_throttle": "find their pipe busy; spreading work over more units would help",
     "mio_throttle": "find the shared-memory queue full",
     "lg_throttle": "find the global-memory queue full",
+    "mbarrier": "wait on their stages' mbarriers (consumers for TMA copies, producers for free stages); more stages "
+                "or more bytes in flight would help",
+    "wgmma_wait": "wait for their asynchronous MMAs, with too few warpgroups to fill the Tensor Cores",
     "not_selected": "are ready but wait their turn at the scheduler",
     "selected": "issue whenever they can, yet too few are ready",
 }

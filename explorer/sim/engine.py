@@ -14,7 +14,15 @@ cancel between chunks. What a run keeps stays bounded however long it is:
   budget, else for half as many SMs (halved again as the run grows), and for a run
   too long for one SM, that SM's first cycles; any SM can be re-simulated on
   demand (``record_sms``): a run is a pure function of its scenario;
-* throughput-unit busy per time window (at most trace.unit_windows windows).
+* throughput-unit busy per time window (at most trace.unit_windows windows);
+* per program row, warp-cycles in each state while it was the warp's next instruction
+  (``stall_by_instruction``), and for the recorded SMs the cycles each slot's next
+  instruction changed (``pc_trace``: events, counted in the trace budget).
+
+The program is a ``WarpProgram`` (``explorer.sass.warp_program``): the kernel's SASS
+(the scenario's ``program = "sass"``, the default, where the toolchain builds it) or the
+workload model (``program = "model"``, and the fallback, with a one-line notice, where
+it cannot: see :func:`scenario_program`).
 """
 
 from __future__ import annotations
@@ -28,20 +36,29 @@ import numpy as np
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.sim.kernel import (
+    A_RING,
     CFG_FLOAT_FIELDS,
     CFG_INT_FIELDS,
+    M_FILL_ITER,
+    M_FREE_ITER,
+    M_FULL_ITER,
+    M_SLOTS,
+    RING,
     MEM_SLOTS,
     N_COUNTS,
+    N_STATES,
     NEVER,
     Q_SLOTS,
     G,
     run_cycles,
 )
+from explorer.sass.warp_program import WarpProgram
+from explorer.sim import loop_program
+from explorer.sim.loop_program import LoopProgram, lower
 from explorer.sim.params import SimParams, model_constants, params_for
-from explorer.sim.program import LDG, LDS, STG, Program, build_program
-from explorer.sim.result import Series, SimResult
-from explorer.sim.states import NAMES
-from explorer.sim.units import FP32, INT, SFU, TENSOR, UNITS
+from explorer.sim.result import PcEvents, Series, SimResult
+from explorer.sim.states import EMPTY, NAMES
+from explorer.sim.units import UNITS
 from explorer.timeline import BlockRecords, Residency
 
 N_COLUMNS = N_COUNTS + len(NAMES)  # series columns
@@ -67,27 +84,76 @@ def _limits() -> dict:
     return model_constants()["trace"]
 
 
+# --------------------------------------------------------------------------- program
+def scenario_program(scenario: Scenario) -> tuple[WarpProgram, str | None]:
+    """(the program a scenario runs, a one-line notice when it is not the one asked for).
+
+    ``program = "sass"`` (the default): the generated kernel's SASS, compiled and
+    disassembled once and cached on disk (``explorer.sass.kernel_program``); the model
+    program, with the notice, where the toolchain cannot build it (an architecture NVRTC
+    cannot target, e.g. sm_70 with NVRTC 13; NVRTC or nvdisasm missing). ``"model"``:
+    the workload model's program.
+    """
+    from explorer.sass.errors import ProgramError
+    from explorer.sass.kernel_program import model_program, program_for
+
+    try:
+        return program_for(scenario, fallback_on_missing_toolchain=True)
+    except ProgramError as exc:  # the toolchain ran but its output could not be read: say so, run the model
+        return model_program(scenario), f"{exc.message}; running the model program"
+
+
 # --------------------------------------------------------------------------- estimate
-def estimate_cycles(p: SimParams, program: Program) -> int:
+def _chain_cycles(p: SimParams, lp: LoopProgram) -> np.ndarray:
+    """Per row, what it adds to a warp's dependent chain: a global load's mean latency, a shared
+    load's, an instruction's own latency, 1 for one without a register result (and for EXIT,
+    which nothing waits on: 0)."""
+    mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
+    result = lp.dst[:, 0] >= 0
+    memory = (lp.path == loop_program.GLOAD) | (lp.path == loop_program.GSTORE)
+    cost = np.where(memory & result, mean_load,
+                    np.where((lp.path == loop_program.SHARED) & result, p.lat_shared,
+                             np.where(result, np.maximum(lp.latency, 1), 1))).astype(np.float64)
+    cost[lp.path == loop_program.EXIT] = 0.0
+    return cost
+
+
+def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     """A lower-bound-style estimate of a run's length, from the scenario alone.
 
-    The largest of three bounds: issue (every scheduler busy every cycle), DRAM
-    bandwidth (all missing bytes at the plateau rate), and latency (each warp's
-    dependent chain, once per wave). Usually within a factor of two of the truth.
+    The largest of three bounds: issue (every scheduler busy every cycle, for every
+    instruction a warp executes), DRAM bandwidth (all missing bytes at the plateau rate),
+    and latency (each warp's dependent chain, once per wave). Usually within a factor
+    of two of the truth.
     """
     warps = p.total_blocks * p.warps_per_block
-    issue = warps * program.instructions_per_warp / (p.sm_count * p.sub_partitions)
+    schedulers = p.sm_count * p.sub_partitions
+    issue = warps * lp.dynamic_instructions_per_warp / schedulers
     miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
-    global_ops = (program.op == LDG) | (program.op == STG)
-    dram_bytes = float(program.req_bytes[global_ops].sum())
+    body = np.zeros(lp.length, bool)
+    body[lp.loop_start:lp.loop_end] = True
+    global_ops = (lp.path == loop_program.GLOAD) | (lp.path == loop_program.GSTORE)
+    # summed as (body bytes x trip + the rest) and (body chain x trip + the rest): the model
+    # program (the body, then EXIT) gives the figures it always did, to the last bit
+    body_bytes = float(lp.req_bytes[global_ops & body].sum())
+    other_bytes = float(lp.req_bytes[global_ops & ~body].sum())
     plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
-    bandwidth = warps * program.loop * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
-    mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
-    latency = _latencies(p, program)
-    chain = float(np.where(program.op == LDG, mean_load,
-                           np.where(program.op == LDS, p.lat_shared, np.maximum(latency, 1))).sum())
+    bandwidth = warps * (lp.trip * body_bytes + other_bytes) * miss / (p.dram_bytes_per_cycle * plateau)
+    if p.producer_warps:  # warp specialization: each row by its role's warps; the tma bytes too
+        per_block = lp.warps_executing(p.warps_per_block, p.producer_warps) * lp.executions
+        issue = p.total_blocks * float(per_block.sum()) / schedulers
+        moved = global_ops | (lp.path == loop_program.TMA)
+        bandwidth = (p.total_blocks * float((lp.req_bytes * per_block)[moved].sum()) * miss
+                     / (p.dram_bytes_per_cycle * plateau))
+    wgmma = lp.path == loop_program.WGMMA
+    if wgmma.any():  # the Tensor pipes: each wgmma holds its warp's pipe ``arg`` MMA intervals
+        per_block = lp.warps_executing(p.warps_per_block, p.producer_warps) * lp.executions
+        busy = float((lp.arg * per_block)[wgmma].sum()) * p.mma_interval
+        issue = max(issue, p.total_blocks * busy / schedulers)
+    chain = _chain_cycles(p, lp)
     waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
-    return int(max(issue, bandwidth, waves * program.loop * chain))
+    latency = waves * lp.trip * float(chain[body].sum()) + waves * float(chain[~body].sum())
+    return int(max(issue, bandwidth, latency))
 
 
 @dataclass(frozen=True)
@@ -111,17 +177,21 @@ class RunEstimate:
                                          f"{self.memory_budget_bytes / 2**30:.1f} GiB; use fewer blocks or warps")
 
 
-def estimate_run(scenario: Scenario, *, params: SimParams | None = None, program: Program | None = None) -> RunEstimate:
-    """Cycles and memory of a run, estimated cheaply from the scenario (nothing is simulated)."""
-    program = program or build_program(scenario.workload)
-    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
+def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
+                 program: WarpProgram | None = None) -> RunEstimate:
+    """Cycles and memory of a run, estimated cheaply from the scenario and its program (nothing is
+    simulated; without ``program``, the scenario's: see :func:`scenario_program`)."""
+    lp = lower(program if program is not None else scenario_program(scenario)[0])
+    p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
     lim = _limits()
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
-    state = slots * (9 * program.n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
+    state = (slots * (9 * lp.n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
+             + _mbarriers(p.total_blocks, p.stages, lp, size_only=True)
+             + lp.length * len(NAMES) * 8 + PcEvents.BUFFER_ENTRIES * PcEvents.ENTRY_BYTES)
     held = (warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
             + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
-    return RunEstimate(estimate_cycles(p, program), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+    return RunEstimate(estimate_cycles(p, lp), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
 
 
 def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> float:
@@ -136,16 +206,6 @@ def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> 
 
 
 # --------------------------------------------------------------------------- state
-def _latencies(p: SimParams, program: Program) -> np.ndarray:
-    """Per instruction: its own fixed latency, or the GPU's figure for its unit."""
-    default = np.zeros(len(UNITS), np.int32)
-    default[FP32] = p.lat_fma
-    default[INT] = p.lat_fma  # estimate: integer ALU latency as FFMA's (4 cycles on Volta..Hopper, JIA18/LUO24)
-    default[SFU] = p.lat_sfu
-    default[TENSOR] = p.lat_mma
-    return np.where(program.latency >= 0, program.latency, default[program.unit]).astype(np.int32)
-
-
 def _initial_g(p: SimParams) -> np.ndarray:
     g = np.zeros(len(G), np.int64)  # cycle 0, nothing placed, no warp left
     g[G.FREE_BLOCK_SLOTS] = p.sm_count * p.active_blocks_per_sm
@@ -158,7 +218,18 @@ def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cfg_i, cfg_f, np.array(p.pipe_intervals, dtype=np.float64)
 
 
-def _state_arrays(p: SimParams, n_regs: int) -> dict:
+def _mbarriers(blocks: int, stages: int, lp: LoopProgram, size_only: bool = False):
+    """Every block's stage mbarriers (kernel.M_*): nothing filled, nothing released yet; one unused
+    entry for a program without tma (the loop reads them only for tma). ``size_only``: their bytes."""
+    shape = (blocks, stages, M_SLOTS) if (lp.path == loop_program.TMA).any() else (1, 1, M_SLOTS)
+    if size_only:
+        return int(np.prod(shape)) * 8
+    m = np.zeros(shape, np.int64)
+    m[:, :, [M_FULL_ITER, M_FILL_ITER, M_FREE_ITER]] = -1
+    return m
+
+
+def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
     """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
     G_ = p.sm_count * p.warps_per_sm
     B = p.total_blocks
@@ -176,8 +247,9 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "w_age": np.zeros(G_, np.int64),
         "w_tl": np.zeros(G_, np.int8),
         "w_next": np.full(G_, NEVER, np.int64),  # empty slots never change until a block arrives
-        "reg_ready": np.zeros((G_, n_regs), np.int64),
-        "reg_kind": np.zeros((G_, n_regs), np.uint8),
+        "w_since": np.zeros(G_, np.int64),  # in warp-slot order: the cycle its state or row last changed
+        "reg_ready": np.zeros((G_, lp.n_regs), np.int64),
+        "reg_kind": np.zeros((G_, lp.n_regs), np.uint8),
         "sp_next": np.zeros(SPS, np.int64),
         "sp_last": np.full(SPS, -1, np.int64),
         "sp_pipe": np.zeros((SPS, len(p.pipe_intervals)), np.float64),
@@ -190,6 +262,8 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "b_alive": np.zeros(B, np.int32),
         "b_arrived": np.zeros(B, np.int32),
         "b_slot": np.full((B, p.warps_per_block), -1, np.int16),  # warp slots each block held
+        "w_async": np.zeros((G_, A_RING + RING), np.int64),  # wgmma groups (kernel.A_*)
+        "b_mbar": _mbarriers(B, p.stages, lp),
         "g": _initial_g(p),
         # warp slots in each state, GPU-wide (all empty at first)
         "sc": np.array([G_] + [0] * (len(NAMES) - 1), np.int64),
@@ -202,7 +276,12 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "mem": np.zeros(len(MEM_SLOTS), np.float64),
         # state changes the loop queues for the next cycle: at most one issue per sub-partition per cycle
         "pend_slot": np.zeros(SPS, np.int64),
+        "pend_gi": np.zeros(SPS, np.int64),
         "pend_state": np.zeros(SPS, np.uint8),
+        "stall": np.zeros(lp.length * N_STATES, np.int64),  # [row * N_STATES + state]
+        "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
+        "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
+        "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
     }
 
 
@@ -215,6 +294,10 @@ class _TraceSink:
     copies nothing. A run that outgrows it keeps the first half of its SMs (one
     copy of half the buffer) and goes on; with one SM left, recording stops there
     and the trace is that SM's first ``cycles`` cycles.
+
+    The recorded slots' next-instruction events (``PcEvents``: one per issue, a few
+    bytes) count in the same budget: the rows the states may use shrink by theirs,
+    and halving the SMs drops the dropped SMs' events.
     """
 
     def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int):
@@ -223,7 +306,26 @@ class _TraceSink:
         self.budget = budget
         self.full = False  # recording stopped: the trace ends at self.cycles
         self.cycles = 0
+        self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.event_bytes = 0
         self._allocate(np.asarray(recorded, dtype=np.int64), None, 0)
+
+    def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray) -> None:
+        if len(pe_t):
+            self.events.append((pe_t.copy(), pe_cell.copy(), pe_row.copy()))
+            self.event_bytes += len(pe_t) * PcEvents.ENTRY_BYTES
+
+    def _keep_events(self, sms: int) -> None:
+        """Only the events of the first ``sms`` recorded SMs (cells ri * W + slot)."""
+        kept = []
+        for t, cell, row in self.events:
+            mine = cell < sms * self.W
+            kept.append((t[mine], cell[mine], row[mine]))
+        self.events = kept
+        self.event_bytes = sum(len(t) for t, _, _ in kept) * PcEvents.ENTRY_BYTES
+
+    def _rows_allowed(self) -> int:
+        return self.buffer.shape[0] - self.event_bytes // max(1, len(self.recorded) * self.W)
 
     def _allocate(self, recorded: np.ndarray, old: np.ndarray | None, t0: int) -> None:
         self.recorded = recorded
@@ -241,9 +343,10 @@ class _TraceSink:
 
     def window(self, t0: int) -> np.ndarray:
         """Rows [t0, t0 + chunk) for the loop; call before rec_map (it may stop recording)."""
-        while not self.full and t0 + self.chunk > self.buffer.shape[0]:
+        while not self.full and t0 + self.chunk > self._rows_allowed():
             if len(self.recorded) > 1:
                 self._allocate(self.recorded[: len(self.recorded) // 2], self.buffer, t0)
+                self._keep_events(len(self.recorded))
             else:
                 self.full = True
                 self.cycles = t0
@@ -257,8 +360,17 @@ class _TraceSink:
         self.cycles = cycles
         return self.buffer[:cycles]
 
+    def pc_events(self) -> PcEvents:
+        """The recorded slots' next-instruction changes, in cycle order (call after result)."""
+        if self.events:
+            t, cell, row = (np.concatenate(parts) for parts in zip(*self.events))
+        else:
+            t, cell, row = np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int16)
+        return PcEvents(t=t, cell=cell, row=row, warps_per_sm=self.W, cycles=self.cycles)
+
     def release(self) -> None:
         self.buffer = None
+        self.events = []
 
 
 class _SeriesSink:
@@ -424,6 +536,19 @@ def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.nd
     return np.asarray(sms, dtype=np.int64)
 
 
+def _close_stall_counts(p: SimParams, a: dict, cycles: int) -> np.ndarray:
+    """int64[L, n_states]: the loop's counts with each slot's cycles since its last change (to the run's end)."""
+    W, SP = p.warps_per_sm, p.sub_partitions
+    slot = np.arange(p.sm_count * W)
+    local = slot % W
+    gi = slot - local + (local % SP) * (W // SP) + local // SP  # slot order -> warp index (kernel.run_cycles)
+    state = a["w_state"].astype(np.int64)
+    np.add.at(a["stall"], a["w_pc"][gi].astype(np.int64) * N_STATES + state, cycles - a["w_since"])
+    stall = a["stall"].reshape(-1, N_STATES)
+    stall[:, EMPTY] = 0  # the loop adds empty slots' cycles there (branch-free); they belong to no warp
+    return stall
+
+
 _WARM = False
 
 
@@ -437,7 +562,8 @@ def warm_up() -> None:
     global _WARM
     if not _WARM:
         _WARM = True
-        tiny = Scenario().with_values(**{"launch.grid": [1, 1, 1], "launch.block": [32, 1, 1], "workload.loop": 1})
+        tiny = Scenario().with_values(**{"launch.grid": [1, 1, 1], "launch.block": [32, 1, 1], "workload.loop": 1,
+                                         "program": "model"})
         simulate(tiny)
 
 
@@ -450,7 +576,7 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     params: SimParams | None = None,
-    program: Program | None = None,
+    program: WarpProgram | None = None,
 ) -> SimResult:
     """Simulate a scenario cycle by cycle. Deterministic for the scenario (seed included).
 
@@ -459,11 +585,18 @@ def simulate(
     fraction of the run done, judged against the up-front estimate (see
     :func:`_progress_fraction`). ``cancel()`` returning True raises
     :class:`Cancelled` at the next chunk boundary, after the run's buffers are let go.
-    ``program`` replaces the one built from the scenario's workload. The budgets default to
-    ``sim_model.toml`` [trace] (smaller ones exercise what long runs keep).
+    ``program`` replaces the scenario's (:func:`scenario_program`; its notice, if any, is
+    ``result.program_notice``). The budgets default to ``sim_model.toml`` [trace] (smaller
+    ones exercise what long runs keep).
     """
-    program = program or build_program(scenario.workload)
-    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
+    if scenario.kernel is not None and program is None:  # its workload is a placeholder, not the kernel
+        raise InputError("kernel", "the timing engine does not run [kernel] scenarios yet; the kernel is executed "
+                                   "lane by lane without a cycle count (warp-explorer execute)")
+    notice = None
+    if program is None:
+        program, notice = scenario_program(scenario)
+    lp = lower(program)
+    p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
     warm_up()
     estimate = estimate_run(scenario, params=p, program=program)
     estimate.check()
@@ -476,11 +609,10 @@ def simulate(
         # clearly too long to keep every SM: keep the first SMs the budget allows
         recorded = recorded[: max(1, min(p.sm_count, budget // max(1, likely * p.warps_per_sm)))]
 
-    a = _state_arrays(p, program.n_regs)
+    a = _state_arrays(p, lp)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
-    latency = _latencies(p, program)
     total_warps = p.total_blocks * p.warps_per_block
-    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(program.req_bytes.max(initial=0)) // 32 + 64
+    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(lp.req_bytes.max(initial=0)) // 32 + 64
     trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
     series = _SeriesSink(int(lim["series_budget_bytes"] if series_budget_bytes is None else series_budget_bytes),
                          chunk)
@@ -498,20 +630,26 @@ def simulate(
                 windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
                 done = t_now - t0
                 run_cycles(
-                    program.op, program.unit, latency, program.dst, program.src, program.req_bytes, program.loop,
+                    lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
+                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
-                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
+                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
+                    a["reg_ready"], a["reg_kind"], a["w_async"],
                     a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
+                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
-                    a["pend_slot"], a["pend_state"],
+                    a["pend_slot"], a["pend_gi"], a["pend_state"],
+                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"],
                     t0 + chunk,
                 )
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
+                n_pe = int(a["g"][G.PC_EVENTS])
+                trace.add_events(a["pe_t"][:n_pe], a["pe_cell"][:n_pe], a["pe_row"][:n_pe])
+                a["g"][G.PC_EVENTS] = 0
                 if a["g"][G.DONE] or t_now >= t0 + chunk:
                     break
             series.commit(t0, t_now)
@@ -533,6 +671,7 @@ def simulate(
         cycles = int(a["g"][G.T])
         busy, window_cycles = windows.result(cycles)
         n_events = int(a["g"][G.EVENTS])
+        stall = _close_stall_counts(p, a, cycles)
         return SimResult(
             scenario=scenario,
             params=p,
@@ -553,8 +692,12 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=total_warps * program.instructions_per_warp,
+            warp_instructions=p.total_blocks * lp.instructions_per_block(p.warps_per_block, p.producer_warps),
             sim_seconds=sim_seconds,
+            warp_program=program,
+            stall_by_instruction=stall,
+            pc_events=trace.pc_events(),
+            program_notice=notice,
         )
     finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers
         trace.release()

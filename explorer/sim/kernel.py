@@ -25,9 +25,24 @@ fractional cycles: an instruction may issue while the pipe frees within the
 cycle, and the pipe's free time advances by the (possibly fractional) interval, so
 a 4.33-cycle pipe issues 3 of every 13 cycles, not every 4 or 5.
 
+The program (``loop_program.LoopProgram``, lowered from a ``WarpProgram``): a warp
+starts at row 0, runs the loop body ``[loop_start, loop_end)`` ``trip`` times
+(``_next_pc``), and ends at the EXIT row. Issue takes the row's *path*: ALU (every
+destination ready after the row's latency: ``_set_results``), global/local memory
+(``_global_access``), shared memory, barrier, EXIT. Per row and state the loop counts
+warp-cycles (``_account``: at every change of a slot's state or next row), and for
+recorded SMs logs when each slot's next row changes (``_pc_event``).
+
 Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
 its bandwidth), device memory with a loaded latency (each line waits for one of
 ``banks`` queues, picked by a seeded draw; sim_model.toml [dram]).
+
+Hopper's pipeline (the model's tma / wgmma paths, kept in their own functions:
+``_own_next``, ``_async_ready``, ``_issue_async``, ``_wake_block``): a warp-specialized
+block's warps skip the rows of the other role; the producer's copies fill a stage's
+mbarrier, consumers parked on it (P_MBAR) wake when the K-step's last copy issues, and
+the producer, parked for a free stage, wakes when the last consumer releases it; a
+wgmma queues on its warp's Tensor pipe and completes its group, which wait_group awaits.
 
 Why it is fast: an instruction's result time is fixed when it issues (fixed
 latencies; memory through queues), so each warp's next possible change is known,
@@ -42,13 +57,18 @@ cycle without a visit (``pend_slot``); per-state counts are kept incrementally.
 
 from __future__ import annotations
 
+import sys
 from enum import IntEnum
 
 import numpy as np
 
 from explorer.sim.jit import njit
-from explorer.sim.program import LDG, LDS, STG, STS, SYNC
-from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, SFU, SHARED
+from explorer.sim import loop_program as _lp
+from explorer.sim import program as _program
+from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
+from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
+from explorer.sim.units import SHARED as SHARED_UNIT
+from explorer.sim.states import NAMES as STATE_NAMES
 from explorer.sim.states import (
     BARRIER,
     DRAIN,
@@ -56,15 +76,27 @@ from explorer.sim.states import (
     LG_THROTTLE,
     LONG_SB,
     MATH_THROTTLE,
+    MBARRIER,
     MIO_THROTTLE,
     NOT_SELECTED,
     SELECTED,
     SHORT_SB,
     WAIT,
+    WGMMA_WAIT,
 )
 
-# warp phases
-P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN = 0, 1, 2, 3, 4
+# numba's disk cache keys on this file's text and freezes imported globals into the compiled loop:
+# the paths and roles the asynchronous branches test are written here, checked against their owners
+TMA, MBWAIT, WGMMA, WGWAIT = 6, 7, 8, 9
+FIRST_ASYNC = TMA
+ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE = 0, 1, 2, 3
+assert (TMA, MBWAIT, WGMMA, WGWAIT, FIRST_ASYNC) == (_lp.TMA, _lp.MBWAIT, _lp.WGMMA, _lp.WGWAIT, _lp.FIRST_ASYNC)
+assert (ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE) == (_program.ROLE_ALL, _program.ROLE_PRODUCER,
+                                                               _program.ROLE_CONSUMER, _program.ROLE_IDLE)
+assert (MBARRIER, WGMMA_WAIT) == (11, 12)  # explorer.sim.states, frozen likewise
+
+# warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
+P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN, P_MBAR = 0, 1, 2, 3, 4, 5
 # policies (index into scenario.POLICIES)
 LRR, GTO, OLDEST, TWO_LEVEL = 0, 1, 2, 3
 READY = 255  # w_wkind: the next instruction's registers are all available
@@ -79,7 +111,7 @@ CFG_INT_FIELDS = (  # SimParams fields, as int64
     "sm_count", "warps_per_sm", "sub_partitions", "active_blocks_per_sm", "warps_per_block",
     "total_blocks", "lat_shared", "lat_l1", "lat_l2", "lat_dram", "l1_bytes_per_cycle", "l1_queue_cycles",
     "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
-    "policy", "active_warps", "dram_line_bytes", "dram_banks",
+    "policy", "active_warps", "dram_line_bytes", "dram_banks", "stages", "producer_warps",
 )
 CFG_FLOAT_FIELDS = (  # SimParams fields, as float64
     "dram_bytes_per_cycle", "l2_bytes_per_cycle", "dram_line_service_cycles", "l1_hit_rate", "l2_hit_rate",
@@ -91,6 +123,7 @@ MEM_SLOTS = ("l1_bytes", "l2_bytes", "dram_bytes", "shared_bytes", "l1_lat", "l2
 # the DRAM bank queues are an array of their own (dram_q)
 Q_SLOTS = ("l2_free",)
 N_COUNTS = 4  # series columns 0-3: launched, resident, eligible, issued; then one per warp state
+N_STATES = len(STATE_NAMES)  # the row length of the loop's flat stall counts
 G_SLOTS = (
     "t",  # the next cycle to simulate
     "next_block",  # the next block of the grid to place
@@ -101,13 +134,24 @@ G_SLOTS = (
     "deadlock",  # 1: no warp can ever issue again (a model bug)
     "free_block_slots",  # block places free GPU-wide
     "overflow",  # entries in the unit-busy overflow list (see _add)
-    "pending",  # state changes queued for the next cycle (pend_slot, pend_state)
+    "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
+    "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
 )
 
 
 def _slots(name: str, fields: tuple[str, ...]) -> IntEnum:
     return IntEnum(name, [(f.upper(), i) for i, f in enumerate(fields)])
 
+
+# Hopper's asynchronous pipeline (tma / wgmma): per warp slot w_async[slot, A_*] = the open wgmma
+# group's completion, the groups committed, then a ring of the last RING committed groups'
+# completions; per block and stage b_mbar[block, stage, M_*] = the mbarriers: the K-step whose
+# copies are all issued (full), when they land, the K-step being filled, the last K-step every
+# consumer released (free), and the consumers released so far for the next one
+A_OPEN, A_COUNT, A_RING = 0, 1, 2
+RING = 8
+M_FULL_ITER, M_FULL_T, M_FILL_ITER, M_FREE_ITER, M_FREE_CNT = range(5)
+M_SLOTS = 5
 
 CFG_I = _slots("CFG_I", CFG_INT_FIELDS)
 CFG_F = _slots("CFG_F", CFG_FLOAT_FIELDS)
@@ -155,13 +199,14 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
 @njit(inline=True)
 def _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t):
     """(the cycle warp gi's instruction pc can issue, at the earliest t; the kind of wait until then):
-    every register it reads, and the one it writes (in-order issue: RAW and WAW)."""
+    every register it reads, and every one it writes (in-order issue: RAW and WAW)."""
     wake = t
     kind = WAIT
-    r = p_dst[pc]
-    if r >= 0 and reg_ready[gi, r] > wake:
-        wake = reg_ready[gi, r]
-        kind = reg_kind[gi, r]
+    for q in range(p_dst.shape[1]):
+        r = p_dst[pc, q]
+        if r >= 0 and reg_ready[gi, r] > wake:
+            wake = reg_ready[gi, r]
+            kind = reg_kind[gi, r]
     for q in range(p_src.shape[1]):
         r = p_src[pc, q]
         if r >= 0 and reg_ready[gi, r] > wake:
@@ -232,38 +277,339 @@ def _spread(ub, ovf, g, col, start, length, amount, win_shift):
         w += 1
 
 
+@njit(inline=True)
+def _account(stall, w_since, old, w_pc, s2, gi, t):
+    """Before slot s2's state ``old`` or its warp's next instruction changes at cycle t: the cycles
+    since the last change go to stall[row * N_STATES + old] (``SimResult.stall_by_instruction``;
+    branch-free: an empty slot's cycles go to the EMPTY column, which the engine discards)."""
+    stall[np.int64(w_pc[gi]) * N_STATES + old] += t - w_since[s2]
+    w_since[s2] = t
+
+
+@njit(inline=True)
+def _pc_event(pe_t, pe_cell, pe_row, g, ri, W, s2, t, row):
+    """A recorded slot's next instruction becomes ``row`` from cycle t (``SimResult.pc_trace``)."""
+    if ri >= 0:
+        n = g[G.PC_EVENTS]
+        pe_t[n] = t
+        pe_cell[n] = ri * W + s2
+        pe_row[n] = row
+        g[G.PC_EVENTS] = n + 1
+
+
+@njit(inline=True)
+def _next_pc(pc, gi, w_iter, loop_start, loop_end, trip):
+    """The row after ``pc``: back to the loop's start until the body has run ``trip`` times."""
+    pc += 1
+    if pc == loop_end and loop_end > loop_start:
+        w_iter[gi] += 1
+        if w_iter[gi] < trip:
+            pc = loop_start
+    return pc
+
+
+@njit(inline=True)
+def _set_results(reg_ready, reg_kind, gi, p_dst, pc, ready, kind):
+    """Every destination register of instruction pc is ready at ``ready``; until then a dependent
+    waits in state ``kind``."""
+    for q in range(p_dst.shape[1]):
+        r = p_dst[pc, q]
+        if r < 0:
+            break
+        reg_ready[gi, r] = ready
+        reg_kind[gi, r] = kind
+
+
+@njit(inline=True)
+def _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks, line_service, line_transfer, dram_bpc,
+               long_windows, win_shift):
+    """One line of ``moved`` bytes through a (random) device-memory bank queue, from cycle b2 on:
+    (rng state, cycles it waited for its bank)."""
+    rng_state, pick_bank = _splitmix(rng_state)
+    q = np.int64(pick_bank * banks)
+    bq = dram_q[q] if dram_q[q] > b2 else b2
+    dram_q[q] = bq + line_service
+    # the bytes cross the bus during the line's transfer: at its midpoint
+    # when windows are long, else spread over the windows it spans
+    if long_windows:
+        _add(ub, ovf, g, np.int64(bq + 0.5 * line_transfer) >> win_shift, DRAM, moved / dram_bpc)
+    else:
+        _spread(ub, ovf, g, DRAM, bq, line_transfer, moved / dram_bpc, win_shift)
+    return rng_state, bq - b2
+
+
+# ------------------------------------------------------------------ the asynchronous ops (tma, wgmma)
+@njit(inline=True)
+def _warp_role(k, producers):
+    """ROLE_* of warp k of its block (warp specialization; every warp runs everything without it)."""
+    if producers == 0:
+        return ROLE_ALL
+    if k == 0:
+        return ROLE_PRODUCER
+    if k < producers:
+        return ROLE_IDLE
+    return ROLE_CONSUMER
+
+
+@njit(inline=True)
+def _own_next(p_role, pc, gi, w_iter, loop_start, loop_end, trip, role):
+    """The row at or after ``pc`` that the warp's role runs, advancing as the warp would
+    (``_next_pc``); a loop body without a row of its role is skipped whole (EXIT is every
+    warp's)."""
+    body_has = False
+    for k in range(loop_start, loop_end):
+        if p_role[k] == ROLE_ALL or p_role[k] == role:
+            body_has = True
+            break
+    for _ in range(2 * p_role.shape[0] + 1):
+        r = p_role[pc]
+        if r == ROLE_ALL or r == role:
+            return pc
+        if not body_has and pc >= loop_start and pc < loop_end:
+            w_iter[gi] = trip
+            pc = loop_end
+        else:
+            pc = _next_pc(pc, gi, w_iter, loop_start, loop_end, trip)
+    return pc
+
+
+@njit
+def _async_ready(op, pc, gi, b, t, it, stages, p_arg, w_async, w_phase, b_mbar):
+    """(state, until) for an asynchronous op whose registers are ready: SELECTED, or the wait before it.
+
+    The producer's tma waits until every consumer released the stage's previous K-step;
+    a consumer's mbarrier wait until the stage's copies for this K-step landed; a
+    wait_group until the group ``arg`` back (the open one counted) completed. A wait for
+    another warp's instruction (not yet issued) parks the warp in P_MBAR: that warp wakes it."""
+    s = it % stages
+    if op == TMA:
+        if it >= stages and b_mbar[b, s, M_FREE_ITER] < it - stages:
+            w_phase[gi] = P_MBAR
+            return MBARRIER, NEVER
+        return SELECTED, t
+    if op == MBWAIT:
+        if b_mbar[b, s, M_FULL_ITER] < it:
+            w_phase[gi] = P_MBAR
+            return MBARRIER, NEVER
+        if b_mbar[b, s, M_FULL_T] > t:
+            return MBARRIER, b_mbar[b, s, M_FULL_T]
+        return SELECTED, t
+    if op == WGWAIT:
+        n = p_arg[pc]
+        wake = np.int64(0)
+        if n == 0:
+            wake = w_async[gi, A_OPEN]
+        elif w_async[gi, A_COUNT] >= n:
+            wake = w_async[gi, A_RING + (w_async[gi, A_COUNT] - n) % RING]
+        if wake > t:
+            return WGMMA_WAIT, wake
+    return SELECTED, t
+
+
+@njit
+def _wake_block(b, sm, W, SP, per_sp, t, wake, only_slot, w_block, w_phase, w_wake, w_wkind, w_next, sp_next):
+    """Warps of block b parked on an mbarrier (P_MBAR) run again, ready at ``wake`` (only warp slot
+    ``only_slot`` when >= 0: the producer)."""
+    for s2 in range(W):
+        if only_slot >= 0 and s2 != only_slot:
+            continue
+        g2 = sm * W + (s2 % SP) * per_sp + s2 // SP
+        if w_block[g2] == b and w_phase[g2] == P_MBAR:
+            w_phase[g2] = P_RUN
+            w_wake[g2] = wake
+            w_wkind[g2] = MBARRIER
+            w_next[g2] = t  # reclassify now if its sub-partition comes later this cycle, else next cycle
+            sp2 = sm * SP + s2 % SP
+            if t + 1 < sp_next[sp2]:
+                sp_next[sp2] = t + 1
+
+
+@njit
+def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv,
+                 w_block, w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot, sp_next, sp_pipe,
+                 mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
+    """Issue a tma, wgmma or wait_group (the mbarrier wait has waited already); returns the rng state.
+    ``op`` and ``p_op`` are paths (loop_program); the pipeline's rows are in the loop body.
+
+    tma: the copy crosses L2 (one GPU-wide queue), each line hits there or goes to device
+    memory (a bank queue) as a load's bytes do, with no L1 and no registers; the stage's
+    mbarrier completes when the K-step's last copy lands, waking the consumers parked on it.
+    wgmma: queued on the warp's Tensor pipe (asynchronous: the warp goes on), holding it
+    ``arg`` MMA intervals; its descriptor reads count on the SM's shared-memory banks.
+    wait_group: commits the open group; the last one of a body releases the newest K-step
+    whose groups are all done, and the last consumer's release wakes the producer."""
+    W = cfg_i[CFG_I.WARPS_PER_SM]
+    SP = cfg_i[CFG_I.SUB_PARTITIONS]
+    per_sp = W // SP
+    stages = cfg_i[CFG_I.STAGES]
+    if op == TMA:
+        nbytes = p_req[pc]
+        l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
+        dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
+        line_bytes = cfg_i[CFG_I.DRAM_LINE_BYTES]
+        banks = cfg_i[CFG_I.DRAM_BANKS]
+        line_transfer = banks * line_bytes / dram_bpc
+        long_windows = (1 << win_shift) >= 4 * line_transfer
+        b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > t else float(t)
+        mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
+        _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
+        done_at = t + np.int64(np.ceil(b2 + nbytes / l2_bpc - t)) + cfg_i[CFG_I.LAT_L2]
+        waited = -1.0
+        left = nbytes
+        while left > 0:  # line by line: an L2 hit, or a line from device memory
+            moved = line_bytes if left > line_bytes else left
+            left -= moved
+            rng_state, draw = _splitmix(rng_state)
+            if draw < cfg_f[CFG_F.L2_HIT_RATE]:
+                mem[MEM.L2_BYTES] += moved
+            else:
+                rng_state, w = _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks,
+                                          cfg_f[CFG_F.DRAM_LINE_SERVICE_CYCLES], line_transfer, dram_bpc,
+                                          long_windows, win_shift)
+                waited = w if w > waited else waited
+                mem[MEM.DRAM_BYTES] += moved
+        if waited >= 0.0:
+            dram_done = t + np.int64(np.ceil(b2 - t + waited)) + cfg_i[CFG_I.LAT_DRAM]
+            done_at = dram_done if dram_done > done_at else done_at
+        s = it % stages
+        if b_mbar[b, s, M_FILL_ITER] != it:
+            b_mbar[b, s, M_FILL_ITER] = it
+            b_mbar[b, s, M_FULL_T] = done_at
+        elif done_at > b_mbar[b, s, M_FULL_T]:
+            b_mbar[b, s, M_FULL_T] = done_at
+        last = pc
+        for k in range(pc + 1, loop_end):
+            if p_op[k] == TMA:
+                last = k
+        if last == pc:  # the K-step's copies are all on their way: the stage completes when they land
+            b_mbar[b, s, M_FULL_ITER] = it
+            _wake_block(b, sm, W, SP, per_sp, t, b_mbar[b, s, M_FULL_T], -1, w_block, w_phase, w_wake, w_wkind,
+                        w_next, sp_next)
+    elif op == WGMMA:
+        pi = TENSOR - FIRST_PIPE
+        f0 = sp_pipe[spi, pi]
+        if f0 < t:
+            f0 = t
+        busy = pipe_iv[pi] * p_arg[pc]
+        sp_pipe[spi, pi] = f0 + busy
+        _add(ub, ovf, g, np.int64(f0) >> win_shift, TENSOR, busy)
+        _add(ub, ovf, g, np.int64(f0) >> win_shift, SHARED_UNIT, p_req[pc] / cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE])
+        mem[MEM.SHARED_BYTES] += p_req[pc]
+        done = np.int64(np.ceil(f0 + busy)) + p_lat[pc]
+        if done > w_async[gi, A_OPEN]:
+            w_async[gi, A_OPEN] = done
+        if done > w_drain[gi]:
+            w_drain[gi] = done  # an exiting warp waits for its MMAs (drain)
+    elif op == WGWAIT:
+        count = w_async[gi, A_COUNT]
+        w_async[gi, A_RING + count % RING] = w_async[gi, A_OPEN]
+        count += 1
+        w_async[gi, A_COUNT] = count
+        last = -1
+        groups = 0  # wait_groups per K-step
+        has_tma = False
+        for k in range(loop_start, loop_end):
+            if p_op[k] == WGWAIT:
+                last = k
+                groups += 1
+            has_tma = has_tma or p_op[k] == TMA
+        if has_tma and pc == last:
+            j = (count - p_arg[pc]) // groups - 1  # the newest K-step whose groups are all done
+            if j >= 0:
+                s = j % stages
+                n_cons = cfg_i[CFG_I.WARPS_PER_BLOCK] - cfg_i[CFG_I.PRODUCER_WARPS]
+                arrived = b_mbar[b, s, M_FREE_CNT] + 1
+                if arrived >= n_cons:
+                    b_mbar[b, s, M_FREE_ITER] = j
+                    b_mbar[b, s, M_FREE_CNT] = 0
+                    _wake_block(b, sm, W, SP, per_sp, t, t + 1, b_slot[b, 0], w_block, w_phase, w_wake, w_wkind,
+                                w_next, sp_next)
+                else:
+                    b_mbar[b, s, M_FREE_CNT] = arrived
+    return rng_state
+
+
+@njit(inline=True)
+def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
+                   banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
+                   mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
+    """One warp-instruction's global/local memory request through L1TEX, L2 and device memory:
+    (the cycle its data is back, the level that served it (0 L1, 1 L2, 2 DRAM), the random state).
+    Only loads (GLOAD) may hit in L1; stores and atomics go on to L2."""
+    waves = (nbytes + l1_bpc - 1) // l1_bpc
+    t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
+    sm_l1[sm] = t_l1 + waves
+    ub[t_l1 >> win_shift, L1] += waves
+    rng_state, draw = _splitmix(rng_state)
+    arrive = t_l1 + waves  # the request leaves L1TEX
+    if draw < l1_hit and path == GLOAD:
+        level = 0
+        done_at = arrive + lat_l1
+        mem[MEM.L1_BYTES] += nbytes
+    else:
+        # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
+        b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
+        mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
+        _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
+        if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
+            level = 1
+            done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
+            mem[MEM.L2_BYTES] += nbytes
+        else:
+            # device memory: each line waits for its (random) bank
+            level = 2
+            waited = 0.0
+            left = nbytes
+            while left > 0:
+                moved = line_bytes if left > line_bytes else left
+                left -= moved
+                rng_state, w = _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks, line_service,
+                                          line_transfer, dram_bpc, long_windows, win_shift)
+                if w > waited:
+                    waited = w
+            done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
+            mem[MEM.DRAM_BYTES] += nbytes
+    return done_at, level, rng_state
+
+
 @njit
 def run_cycles(
-    # program: per instruction op code, unit, result latency, registers, bytes moved
-    p_op, p_unit, p_lat, p_dst, p_src, p_req, loop,
+    # program (loop_program.LoopProgram): per instruction path, unit, result latency, the state a
+    # dependent waits in, registers, bytes moved; the loop body [loop_start, loop_end) x trip
+    p_path, p_unit, p_lat, p_kind, p_dst, p_src, p_req, loop_start, loop_end, trip,
+    # warp specialization and the asynchronous paths: per row the warps' role and its argument
+    p_role, p_arg,
     # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
     cfg_i, cfg_f, pipe_iv,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
     # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
     # trace's order) so that recording a cycle is a plain copy
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
-    w_next, reg_ready, reg_kind,
+    w_next, w_since, reg_ready, reg_kind, w_async,
     # sub-partition and SM state
     sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks,
     # blocks
-    b_sm, b_start, b_end, b_alive, b_arrived, b_slot,
+    b_sm, b_start, b_end, b_alive, b_arrived, b_slot, b_mbar,
     # scalars (G_SLOTS), warp slots per state, memory queues (Q_SLOTS), DRAM banks, random state
     g, sc, mq, dram_q, rng,
     # outputs: residency events; per recorded SM the slot states; GPU-wide series (N_COUNTS
     # counts, then warp slots per state); memory statistics (MEM_SLOTS); unit busy per window
     ev_t, ev_sm, ev_d,
     rec_map, trace, series, mem, ub, ovf, win_shift,
-    pend_slot, pend_state,
+    pend_slot, pend_gi, pend_state,
+    # per row, warp-cycles in each state while it was the warp's next instruction; for recorded
+    # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row)
+    stall, pe_t, pe_cell, pe_row,
     t_limit,
 ):
-    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full."""
+    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
+    or the next-instruction event list could not take another cycle's events."""
     S = cfg_i[CFG_I.SM_COUNT]
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     max_blocks_sm = cfg_i[CFG_I.ACTIVE_BLOCKS_PER_SM]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
-    lat_shared = cfg_i[CFG_I.LAT_SHARED]
     lat_l1 = cfg_i[CFG_I.LAT_L1]
     lat_l2 = cfg_i[CFG_I.LAT_L2]
     lat_dram = cfg_i[CFG_I.LAT_DRAM]
@@ -275,6 +621,8 @@ def run_cycles(
     bar_lat = cfg_i[CFG_I.BARRIER_LATENCY]
     policy = cfg_i[CFG_I.POLICY]
     active_cap = cfg_i[CFG_I.ACTIVE_WARPS]
+    stages = cfg_i[CFG_I.STAGES]
+    producers = cfg_i[CFG_I.PRODUCER_WARPS]
     total_warps = total_blocks * wpb
     dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
     l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
@@ -285,8 +633,8 @@ def run_cycles(
     long_windows = (1 << win_shift) >= 4 * line_transfer
     l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
     l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
-    L = p_op.shape[0]
     per_sp = W // SP
+    pe_room = pe_t.shape[0] - S * (SP + wpb)  # a cycle adds at most an issue per sub-partition and a block per SM
     n_rec = trace.shape[1]
     n_cols = series.shape[1]
     t0 = g[G.T]
@@ -304,6 +652,7 @@ def run_cycles(
             s2 = pend_slot[i]
             old = w_state[s2]
             if old != pend_state[i]:
+                _account(stall, w_since, old, w_pc, s2, pend_gi[i], t)
                 sc[old] -= 1
                 sc[pend_state[i]] += 1
                 w_state[s2] = pend_state[i]
@@ -337,8 +686,15 @@ def run_cycles(
                     b_slot[b, k] = slot
                     w_phase[gi] = P_PENDING
                     w_start[gi] = start
-                    w_pc[gi] = 0
+                    _account(stall, w_since, w_state[sm * W + slot], w_pc, sm * W + slot, gi, t)
+                    w_pc[gi] = 0  # (a per-warp entry row into a flat program would go here)
                     w_iter[gi] = 0
+                    if producers > 0:  # warp specialization: start at the first row of its role
+                        w_pc[gi] = _own_next(p_role, 0, gi, w_iter, loop_start, loop_end, trip,
+                                             _warp_role(k, producers))
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, slot, t, w_pc[gi])
+                    w_async[gi, A_OPEN] = 0
+                    w_async[gi, A_COUNT] = 0
                     w_wake[gi] = start
                     w_wkind[gi] = WAIT
                     w_drain[gi] = 0
@@ -413,8 +769,6 @@ def run_cycles(
                     if t < w_wake[gi]:
                         st = w_wkind[gi] & (RESOLVED - 1)
                         when = w_wake[gi]
-                    elif w_iter[gi] >= loop:
-                        st = SELECTED  # EXIT is always ready
                     else:
                         pc = w_pc[gi]
                         ready = True
@@ -429,31 +783,36 @@ def run_cycles(
                             else:
                                 w_wkind[gi] = READY
                         if ready:
-                            op = p_op[pc]
+                            path = p_path[pc]
                             st = SELECTED
                             u = p_unit[pc]
-                            if u >= FIRST_PIPE and u <= LAST_PIPE:
+                            if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:  # wgmma: queued (async)
                                 free = sp_pipe[spi, u - FIRST_PIPE]
                                 if free >= t + 1:  # the pipe does not free within this cycle
                                     if u != LSU:
                                         st = MATH_THROTTLE
-                                    elif op == LDG or op == STG:
+                                    elif path == GLOAD or path == GSTORE:
                                         st = LG_THROTTLE
                                     else:
                                         st = MIO_THROTTLE
                                     when = np.int64(free)
                             if st != SELECTED:
                                 pass
-                            elif op == LDG or op == STG:
+                            elif path >= FIRST_ASYNC:
+                                st, when = _async_ready(path, pc, gi, w_block[gi], t, w_iter[gi], stages, p_arg,
+                                                        w_async, w_phase, b_mbar)
+                            elif path == GLOAD or path == GSTORE:
                                 if sm_l1[sm] - t > l1_q:
                                     st = LG_THROTTLE
                                     when = sm_l1[sm] - l1_q
-                            elif op == LDS or op == STS:
+                            elif path == SHARED:
                                 if sm_smem[sm] - t > sh_q:
                                     st = MIO_THROTTLE
                                     when = sm_smem[sm] - sh_q
                 elif ph == P_BARRIER:
                     st = BARRIER
+                elif ph == P_MBAR:
+                    st = MBARRIER
                 elif ph == P_DRAIN:
                     if t >= w_drain[gi]:
                         _exit_warp(gi, sm, W, t, w_phase, w_block, b_alive, b_end, sm_blocks, g,
@@ -469,6 +828,7 @@ def run_cycles(
                 else:
                     old = w_state[sbase + k * SP]
                     if old != st:
+                        _account(stall, w_since, old, w_pc, sbase + k * SP, gi, t)
                         sc[old] -= 1
                         sc[st] += 1
                         w_state[sbase + k * SP] = st
@@ -531,6 +891,7 @@ def run_cycles(
                     new = SELECTED if elig[j] == pick else NOT_SELECTED
                     old = w_state[s2]
                     if old != new:
+                        _account(stall, w_since, old, w_pc, s2, base + elig[j], t)
                         sc[old] -= 1
                         sc[new] += 1
                         w_state[s2] = new
@@ -542,7 +903,9 @@ def run_cycles(
                 # -- issue the picked warp's instruction
                 gi = base + pick
                 b = w_block[gi]
-                if w_iter[gi] >= loop:  # EXIT
+                pc = w_pc[gi]
+                path = p_path[pc]
+                if path == EXIT:
                     if w_drain[gi] > t + 1:
                         w_phase[gi] = P_DRAIN
                     else:
@@ -550,89 +913,54 @@ def run_cycles(
                                    ev_t, ev_sm, ev_d)
                         leaving_next += 1
                 else:
-                    pc = w_pc[gi]
-                    op = p_op[pc]
-                    dst = p_dst[pc]
                     u = p_unit[pc]
                     wt = t >> win_shift
-                    if u >= FIRST_PIPE and u <= LAST_PIPE:  # the instruction holds its pipe
+                    if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:  # the instruction holds its pipe
                         pi = u - FIRST_PIPE
                         f0 = sp_pipe[spi, pi]
                         if f0 < t:
                             f0 = t
                         sp_pipe[spi, pi] = f0 + pipe_iv[pi]
                         ub[wt, u] += pipe_iv[pi]
-                    if op == LDG or op == STG:
+                    if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
-                        waves = (nbytes + l1_bpc - 1) // l1_bpc
-                        t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
-                        sm_l1[sm] = t_l1 + waves
-                        ub[t_l1 >> win_shift, L1] += waves
-                        rng_state, draw = _splitmix(rng_state)
-                        arrive = t_l1 + waves  # the request leaves L1TEX
-                        if draw < l1_hit and op == LDG:
-                            level = 0
-                            done_at = arrive + lat_l1
-                            mem[MEM.L1_BYTES] += nbytes
-                        else:
-                            # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
-                            b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
-                            mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
-                            _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
-                            if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
-                                level = 1
-                                done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
-                                mem[MEM.L2_BYTES] += nbytes
-                            else:
-                                # device memory: each line waits for its (random) bank
-                                level = 2
-                                waited = 0.0
-                                left = nbytes
-                                while left > 0:
-                                    rng_state, pick_bank = _splitmix(rng_state)
-                                    q = np.int64(pick_bank * banks)
-                                    bq = dram_q[q] if dram_q[q] > b2 else b2
-                                    dram_q[q] = bq + line_service
-                                    if bq - b2 > waited:
-                                        waited = bq - b2
-                                    moved = line_bytes if left > line_bytes else left
-                                    left -= moved
-                                    # the bytes cross the bus during the line's transfer: at its midpoint
-                                    # when windows are long, else spread over the windows it spans
-                                    if long_windows:
-                                        _add(ub, ovf, g, np.int64(bq + 0.5 * line_transfer) >> win_shift, DRAM,
-                                             moved / dram_bpc)
-                                    else:
-                                        _spread(ub, ovf, g, DRAM, bq, line_transfer, moved / dram_bpc, win_shift)
-                                done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
-                                mem[MEM.DRAM_BYTES] += nbytes
-                        if op == LDG:
-                            reg_ready[gi, dst] = done_at
-                            reg_kind[gi, dst] = LONG_SB
-                            mem[MEM.L1_LAT + level] += done_at - t
-                            mem[MEM.L1_LOADS + level] += 1
-                        elif done_at > w_drain[gi]:
+                        done_at, level, rng_state = _global_access(
+                            path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
+                            banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
+                            mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
+                        if p_dst[pc, 0] >= 0:  # a load (or an atomic's result)
+                            _set_results(reg_ready, reg_kind, gi, p_dst, pc, done_at, p_kind[pc])
+                            if path == GLOAD:
+                                mem[MEM.L1_LAT + level] += done_at - t
+                                mem[MEM.L1_LOADS + level] += 1
+                        elif done_at > w_drain[gi]:  # a store: the warp's exit waits for it
                             w_drain[gi] = done_at
-                    elif op == LDS or op == STS:
+                    elif path == SHARED:
                         waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                         t_s = sm_smem[sm] if sm_smem[sm] > t else t
                         sm_smem[sm] = t_s + waves
-                        ub[t_s >> win_shift, SHARED] += waves
+                        ub[t_s >> win_shift, SHARED_UNIT] += waves
                         mem[MEM.SHARED_BYTES] += p_req[pc]
-                        if op == LDS:
-                            reg_ready[gi, dst] = t_s + waves + lat_shared
-                            reg_kind[gi, dst] = SHORT_SB
-                    elif dst >= 0:  # an arithmetic result, ready after the instruction's fixed latency
-                        reg_ready[gi, dst] = t + p_lat[pc]
-                        reg_kind[gi, dst] = SHORT_SB if u == SFU else WAIT
-                    pc += 1
-                    if pc == L:
-                        pc = 0
-                        w_iter[gi] += 1
+                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t_s + waves + p_lat[pc], p_kind[pc])
+                    elif path >= FIRST_ASYNC:
+                        rng_state = _issue_async(path, pc, gi, b, sm, spi, t, w_iter[gi], cfg_i, cfg_f, p_path,
+                                                 loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv, w_block,
+                                                 w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot,
+                                                 sp_next, sp_pipe, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
+                    else:  # ALU (and a memory instruction no thread performs): results after its latency
+                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
+                    # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next
+                    s2 = sbase + pick * SP
+                    _account(stall, w_since, SELECTED, w_pc, s2, gi, t + 1)
+                    pc = _next_pc(pc, gi, w_iter, loop_start, loop_end, trip)
+                    if producers > 0:  # warp specialization: skip the rows of the other role
+                        pc = _own_next(p_role, pc, gi, w_iter, loop_start, loop_end, trip,
+                                       _warp_role(w_age[gi] - b * wpb, producers))
                     w_pc[gi] = pc
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, s2 - sm * W, t + 1, pc)
                     w_wake[gi] = t + 1  # one instruction per warp per cycle
                     w_wkind[gi] = WAIT
-                    if op != SYNC and w_iter[gi] < loop:
+                    if path != SYNC:
                         # the next instruction's scoreboard is known now (the ready times of its
                         # registers were fixed when their producers issued): resolve it once, here
                         wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t + 1)
@@ -642,25 +970,26 @@ def run_cycles(
                             # it waits from the next cycle until wake: its state changes then without a
                             # visit (applied at the start of t + 1), and nothing else changes it before
                             n = g[G.PENDING]
-                            pend_slot[n] = sbase + pick * SP
+                            pend_slot[n] = s2
+                            pend_gi[n] = gi
                             pend_state[n] = kind
                             g[G.PENDING] = n + 1
                             w_next[gi] = wake
                             picked_next = wake
-                    if op == SYNC:
+                    else:
                         b_arrived[b] += 1
                         if b_arrived[b] >= b_alive[b]:
                             # last arrival: release every warp of the block
                             b_arrived[b] = 0
-                            for s2 in range(W):
-                                g2 = sm * W + s2
+                            for s3 in range(W):
+                                g2 = sm * W + s3
                                 if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
                                     w_phase[g2] = P_RUN
                                     w_wake[g2] = t + bar_lat
                                     w_wkind[g2] = BARRIER
                                     w_next[g2] = t  # reclassify now if its sub-partition comes later
                                     # this cycle (it may still show the cycle it arrived), else next cycle
-                                    sp2 = sm * SP + s2 // per_sp
+                                    sp2 = sm * SP + s3 // per_sp
                                     if t + 1 < sp_next[sp2]:
                                         sp_next[sp2] = t + 1
                         else:
@@ -713,5 +1042,13 @@ def run_cycles(
         t = nt
         if g[G.OVERFLOW] > ovf.shape[0] // 2:
             break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
+        if g[G.PC_EVENTS] > pe_room:
+            break  # the next-instruction events fill: return early for the engine to collect them
     g[G.T] = t
     rng[0] = rng_state
+
+
+# a fresh install: the build's compiled loop, put where numba looks before anything is compiled
+from explorer.sim import seed as _seed  # noqa: E402 - after the dispatchers it seeds
+
+_seed.install(sys.modules[__name__])

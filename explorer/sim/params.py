@@ -71,6 +71,9 @@ class SimParams:
     active_warps: int
     seed: int
     clock_mhz: float  # the clock the kernel runs at: boost, or the Tensor clock for a kernel using Tensor Cores
+    # the workload's tma pipeline (explorer.model.workload): stages, and the warps before the consumers
+    stages: int = 1
+    producer_warps: int = 0
 
     def with_memory(self, **changes) -> "SimParams":
         """A copy with calibrated memory figures (lat_dram, dram_bytes_per_cycle, ...)."""
@@ -95,7 +98,7 @@ class SimParams:
 def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> SimParams:
     """SimParams for a scenario; a launch that fits no block is an InputError naming the limiter.
 
-    A kernel that uses Tensor Cores (its workload has an ``mma``, or ``uses_tensor_cores``)
+    A kernel that uses Tensor Cores (its workload has an ``mma`` or ``wgmma``, or ``uses_tensor_cores``)
     runs at the clock NVIDIA states the Tensor peak at (gpu_throughput.toml
     tensor_clock_mhz: 1830 MHz on H100, not the 1980 MHz boost); others at the boost
     clock. Cycles convert to time, and bandwidths to bytes per cycle, at that clock.
@@ -113,7 +116,7 @@ def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> 
     facts = unit_facts(gpu)
     wl = scenario.workload
     if uses_tensor_cores is None:
-        uses_tensor_cores = any(op.op == "mma" for op in wl.body)
+        uses_tensor_cores = any(op.op in ("mma", "wgmma") for op in wl.body)
     clock = facts.tensor_clock_mhz.value if uses_tensor_cores else float(gpu.boost_clock_mhz)
     warp = arch.warp_size
     dram = consts["dram"]
@@ -153,4 +156,6 @@ def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> 
         active_warps=scenario.scheduler.active_warps,
         seed=scenario.seed,
         clock_mhz=clock,
+        stages=wl.stages,
+        producer_warps=wl.producer_warps,
     )

@@ -8,6 +8,10 @@ resident warp. ``selected`` + ``not_selected`` are the eligible warps.
 from __future__ import annotations
 
 EMPTY, SELECTED, NOT_SELECTED, WAIT, SHORT_SB, LONG_SB, BARRIER, MATH_THROTTLE, MIO_THROTTLE, LG_THROTTLE, DRAIN = range(11)
+# Hopper's asynchronous pipeline (tma / wgmma ops). Not in Nsight Compute's public list of stall
+# reasons, so named after the instruction the warp waits in: a consumer in mbarrier.try_wait for
+# its stage's TMA copy (or the producer for a free stage); a consumer in wgmma.wait_group.
+MBARRIER, WGMMA_WAIT = 11, 12
 
 NAMES = (
     "empty",
@@ -21,6 +25,8 @@ NAMES = (
     "mio_throttle",
     "lg_throttle",
     "drain",
+    "mbarrier",
+    "wgmma_wait",
 )
 CODE = {name: i for i, name in enumerate(NAMES)}
 
@@ -36,7 +42,9 @@ MEANING = {
     "mio_throttle": "Ready, but the shared-memory (MIO) queue is full.",
     "lg_throttle": "Ready, but the global-memory (L1TEX) queue is full.",
     "drain": "Has exited and waits for its outstanding memory stores to finish.",
+    "mbarrier": "Waiting on a stage's mbarrier: a consumer for the TMA copy to land, the producer for a free stage.",
+    "wgmma_wait": "Waiting at wgmma.wait_group for its asynchronous warpgroup MMAs on the Tensor Cores to finish.",
 }
 
 ELIGIBLE = (SELECTED, NOT_SELECTED)
-STALLS = (WAIT, SHORT_SB, LONG_SB, BARRIER, MATH_THROTTLE, MIO_THROTTLE, LG_THROTTLE, DRAIN)
+STALLS = (WAIT, SHORT_SB, LONG_SB, BARRIER, MATH_THROTTLE, MIO_THROTTLE, LG_THROTTLE, DRAIN, MBARRIER, WGMMA_WAIT)

@@ -258,18 +258,24 @@ def test_grouped_tile_order_by_hand():
 
 
 # -- the scenario ---------------------------------------------------------------------------------
-def test_wgmma_scenario_approximates_with_todays_ops():
-    p = plan_gemm("H100", 2048, 2048, 1024, "bf16")
+def test_wgmma_scenario_runs_the_real_main_loop():
+    p = plan_gemm("H100", 2048, 2048, 1024, "bf16")  # 128x256x64 cooperative, cluster 2x1 (B multicast)
     s = gemm_scenario(p)
-    ops = [op.op for op in s.workload.body]
-    assert ops[:2] == ["ldg", "lds"] and ops[-2:] == ["sts", "sync"] and set(ops[2:-2]) == {"mma"}
-    assert s.launch.threads_per_block == 256 and s.launch.registers_per_thread == 232  # the 8 consumer warps
+    body = s.workload.body
+    assert [op.op for op in body] == ["tma", "tma", "wgmma"]
+    # the producer copies A (128 x 64 x 2 B) and its half of the multicast B (256 x 64 x 2 B / 2) per K-step
+    assert (body[0].bytes, body[1].bytes) == (16384, 16384)
+    # a producer warpgroup + 2 consumer warpgroups, at the launch's registers (setmaxnreg moves them)
+    assert s.launch.threads_per_block == 384 and s.workload.producer_warps == 4
+    assert s.launch.registers_per_thread == p.resources.registers_per_thread == 168
     assert s.launch.dynamic_shared_bytes == p.resources.shared_bytes_per_block
-    mma = sum(op.count for op in s.workload.body if op.op == "mma")
-    assert mma * 8 * p.k_steps * p.tiles * (2 * 16 * 8 * 16) == p.executed_flops  # m16n8k16 equivalents
-    assert "approximated" in s.description and "tma" in s.description
+    assert s.workload.stages == p.resources.stages == 4 and body[2].pending == 1
+    # each consumer warpgroup: its 64 rows x one n256 x 4 K slices; 2 of them per tile give the plan's FLOPs
+    assert (body[2].count, body[2].n) == (4, 256)
+    assert body[2].count * 2 * p.k_steps * p.tiles * (2 * 64 * 256 * 16) == p.executed_flops
+    assert s.program == "model" and "simplified" in s.description
     assert Scenario.from_dict(s.to_dict()) == s
-    assert any("no wgmma or TMA ops" in d for d in p.simulation_differences)
+    assert not any("no wgmma or TMA ops" in d for d in p.simulation_differences)
 
 
 def test_simulated_main_loop_vs_the_plan_is_explained():
@@ -318,4 +324,4 @@ def test_scenario_out_for_wgmma(tmp_path, capsys):
                  "--scenario-out", str(path), "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     s = Scenario.load(path)
-    assert d["path"] == "wgmma" and s.launch.total_blocks == d["tiles"] and "approximated" in s.description
+    assert d["path"] == "wgmma" and s.launch.total_blocks == d["tiles"] and "simplified" in s.description

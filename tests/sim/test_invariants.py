@@ -1,6 +1,7 @@
 """Invariants on random scenarios (hypothesis): what must hold for any kernel, any policy."""
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -9,6 +10,7 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
 from explorer.sim import simulate
 from explorer.sim.states import EMPTY, NOT_SELECTED, SELECTED
+from explorer.sim.units import TENSOR
 
 OPS = st.sampled_from(["ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync"])
 
@@ -32,7 +34,9 @@ def bodies(draw):
 
 
 @st.composite
-def scenarios(draw):
+def scenarios(draw, program="model"):
+    """Random scenarios running the workload model's program (``program="sass"``: the generated
+    kernel's SASS, compiled once per distinct kernel and cached)."""
     gpu = draw(st.sampled_from(sorted(load_catalog())))
     threads = draw(st.sampled_from([32, 64, 96, 128, 160, 256, 512, 1024]))
     values = {
@@ -48,6 +52,7 @@ def scenarios(draw):
         "scheduler.policy": draw(st.sampled_from(POLICIES)),
         "scheduler.active_warps": draw(st.integers(1, 8)),
         "seed": draw(st.integers(0, 2**32)),
+        "program": program,
     }
     try:
         return Scenario().with_values(**values)
@@ -55,15 +60,83 @@ def scenarios(draw):
         return None
 
 
+@st.composite
+def async_scenarios(draw):
+    """Hopper pipelines: a producer's tma copies into stages, consumer warpgroups' wgmma + wait_group
+    (or wgmma alone, every warp a consumer), now and then with FMAs between."""
+    stages = draw(st.integers(1, 4))
+    producers = draw(st.sampled_from([0, 1, 4]))
+    body = []
+    if producers:
+        body += [{"op": "tma", "bytes": draw(st.sampled_from([16, 1024, 16384, 32768]))}
+                 for _ in range(draw(st.integers(1, 2)))]
+    if draw(st.booleans()):
+        body.append({"op": "ffma", "count": draw(st.integers(1, 4))})
+    for _ in range(draw(st.integers(1, 2))):
+        body.append({"op": "wgmma", "count": draw(st.integers(1, 4)), "n": draw(st.sampled_from([8, 64, 256])),
+                     "pending": draw(st.integers(0, 3))})
+    if producers:
+        body[-1]["pending"] = min(body[-1]["pending"], stages - 1)
+    else:
+        stages = 1
+    values = {
+        "gpu": draw(st.sampled_from(["H100", "H200", "B200"])),
+        "program": "model",
+        "launch.grid": [draw(st.integers(1, 200)), 1, 1],
+        "launch.block": [32 * (producers + 4 * draw(st.integers(1, 2))), 1, 1],
+        "launch.registers_per_thread": 128,
+        "workload.body": body,
+        "workload.stages": stages,
+        "workload.producer_warps": producers,
+        "workload.loop": draw(st.integers(1, 6)),
+        "workload.l2_hit_rate": draw(st.sampled_from([0.0, 0.5, 1.0])),
+        "scheduler.policy": draw(st.sampled_from(POLICIES)),
+        "seed": draw(st.integers(0, 2**32)),
+    }
+    return Scenario().with_values(**values)  # every drawn pipeline is valid: a refusal is a bug
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_invariants(scenario):
+    check_invariants(scenario)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(async_scenarios())
+def test_invariants_with_tma_and_wgmma(scenario):
+    r = check_invariants(scenario)  # never stalls for good: the validation refuses pipelines that could
+    assert r is not None
+    wl = scenario.workload
+    consumers = r.params.warps_per_block - wl.producer_warps
+    blocks = r.params.total_blocks
+    # every copy's bytes crossed L2 (hits) or came from device memory; nothing went through L1
+    tma = sum(op.bytes * op.count for op in wl.body if op.op == "tma")
+    assert r.memory_bytes["l2"] + r.memory_bytes["dram"] == blocks * wl.loop * tma
+    assert r.memory_bytes["l1"] == 0
+    # the Tensor pipes were busy N / 8 MMA intervals per warp per wgmma, and never above 100% over the run
+    mmas = sum(op.count * op.n // 8 for op in wl.body if op.op == "wgmma")
+    busy = r.unit_busy_cycles[:, TENSOR].sum()
+    assert busy == pytest.approx(blocks * consumers * wl.loop * mmas * r.params.mma_interval)
+    assert busy <= r.cycles * r.params.sm_count * r.params.sub_partitions
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios(program="sass"))
+def test_invariants_with_sass_programs(scenario):
+    """The same invariants when warps run the kernel's SASS (the model where NVRTC cannot target the GPU)."""
+    r = check_invariants(scenario)
+    if r is not None:
+        assert r.warp_instructions == r.summary()["launched_warps"] * r.warp_program.dynamic_instructions_per_warp
+
+
+def check_invariants(scenario):
     if scenario is None:
-        return
+        return None
     try:
         r = simulate(scenario)
     except InputError:
-        return  # a launch that fits no block is refused, not simulated
+        return None  # a launch that fits no block is refused, not simulated
     p = r.params
     launched, resident, eligible, issued = r.launched, r.resident, r.eligible, r.issued
     # issued <= eligible <= resident <= launched, every cycle
@@ -97,10 +170,11 @@ def test_invariants(scenario):
     summary = r.summary()
     assert 0 <= summary["achieved_occupancy"] <= summary["theoretical_occupancy"] + 1e-9
     assert 0 <= summary["issue_slot_utilization"] <= 1
+    return r
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios())
+@given(st.one_of(scenarios(), scenarios(program="sass")))
 def test_deterministic_for_a_seed(scenario):
     if scenario is None:
         return
@@ -116,7 +190,7 @@ def test_deterministic_for_a_seed(scenario):
 
 
 def test_seed_changes_memory_hits_but_not_the_contract():
-    base = Scenario().with_values(**{"workload.l2_hit_rate": 0.5, "launch.grid": [132, 1, 1]})
+    base = Scenario().with_values(**{"workload.l2_hit_rate": 0.5, "launch.grid": [132, 1, 1], "program": "model"})
     a, b = simulate(base.with_values(seed=1)), simulate(base.with_values(seed=2))
     assert a.memory_bytes != b.memory_bytes  # different draws of which loads hit L2
     assert a.warp_instructions == b.warp_instructions

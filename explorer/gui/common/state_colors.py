@@ -1,8 +1,8 @@
 """Colours, display names and meanings of the warp states, for every view.
 
 Eight states take the Okabe–Ito colours; the three rare ones (the memory-queue
-throttles and drain) take colours from Paul Tol's colour-blind-safe "muted"
-scheme and a neutral grey. Colour is never the only carrier: every view that
+throttles and drain) and Hopper's two pipeline waits (mbarrier, wgmma_wait) take
+colours from Paul Tol's colour-blind-safe "muted" scheme and a neutral grey. Colour is never the only carrier: every view that
 colours a state also names it (legend, tooltips, the breakdown bars' text).
 
 Names keep Nsight Compute's identifiers in brackets, so what the window says
@@ -31,6 +31,8 @@ STATE_COLORS = (
     "#882255",  # mio_throttle (Tol "wine")
     "#999933",  # lg_throttle (Tol "olive")
     "#8C8C8C",  # drain: grey
+    "#332288",  # mbarrier: waiting for a TMA copy or a free stage (Tol "indigo")
+    "#CC6677",  # wgmma_wait: waiting for the asynchronous MMAs (Tol "rose")
 )
 EMPTY_LIGHT = "#D6D6D6"
 EMPTY_DARK = "#3C3C3C"
@@ -52,7 +54,7 @@ def state_color(code: int, dark: bool = False) -> str:
 
 
 def rgba_table(dark: bool) -> np.ndarray:
-    """uint8[256, 4]: RGBA per code (0..10 the states, 255 "not recorded", the rest transparent)."""
+    """uint8[256, 4]: RGBA per code (0..N_STATES - 1 the states, 255 "not recorded", the rest transparent)."""
     lut = np.zeros((256, 4), np.uint8)
     for code in range(N_STATES):
         c = QColor(state_color(code, dark))
@@ -96,6 +98,8 @@ def display_names() -> dict[int, str]:
         8: translate("WarpStates", "Shared-memory queue full (mio_throttle)"),
         9: translate("WarpStates", "Global-memory queue full (lg_throttle)"),
         10: translate("WarpStates", "Exited, draining stores (drain)"),
+        11: translate("WarpStates", "TMA copy or free stage (mbarrier)"),
+        12: translate("WarpStates", "Asynchronous MMAs (wgmma_wait)"),
         UNKNOWN: translate("WarpStates", "Not recorded"),
     }
 
@@ -115,6 +119,8 @@ def short_names() -> dict[int, str]:
         8: translate("WarpStates", "MIO queue full"),
         9: translate("WarpStates", "LSU queue full"),
         10: translate("WarpStates", "drain"),
+        11: translate("WarpStates", "mbarrier wait"),
+        12: translate("WarpStates", "wgmma wait"),
         UNKNOWN: translate("WarpStates", "not recorded"),
     }
 
@@ -136,6 +142,10 @@ def meanings() -> dict[int, str]:
         8: translate("WarpStates", "Ready, but the shared-memory (MIO) queue is full."),
         9: translate("WarpStates", "Ready, but the global-memory (L1TEX) queue is full."),
         10: translate("WarpStates", "Has exited and waits for its outstanding memory stores to finish."),
+        11: translate("WarpStates", "Waiting on a stage's mbarrier: a consumer for the TMA copy to land, the producer "
+                                    "for a free stage."),
+        12: translate("WarpStates", "Waiting at wgmma.wait_group for its asynchronous warpgroup MMAs on the Tensor "
+                                    "Cores to finish."),
         UNKNOWN: translate(
             "WarpStates", "This SM's per-slot states were not kept for this run; select it to re-simulate it."),
     }

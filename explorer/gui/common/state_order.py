@@ -14,12 +14,12 @@ N_STATES = len(NAMES)
 UNKNOWN = 255  # SimResult.states_at: an SM whose slots were not recorded
 
 # The order views list states in: what issues first, then why the others do not.
-DISPLAY_ORDER = (1, 2, 5, 3, 4, 6, 7, 8, 9, 10, 0)
+DISPLAY_ORDER = (1, 2, 5, 3, 4, 6, 7, 8, 9, 11, 12, 10, 0)
 
 # Zoomed-out timeline: a bin of cycles shows its most important state, so one-cycle
 # events survive. Higher wins: issued > eligible > throttles/barrier > dependency
-# waits > memory wait > drain > empty.
-PRIORITY = (0, 10, 9, 3, 4, 2, 8, 7, 6, 5, 1)
+# waits (the wgmma wait among them) > memory waits (mbarrier: a TMA copy) > drain > empty.
+PRIORITY = (0, 12, 11, 4, 6, 3, 10, 9, 8, 7, 1, 2, 5)
 
 assert len(PRIORITY) == len(DISPLAY_ORDER) == N_STATES
 

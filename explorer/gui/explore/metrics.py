@@ -301,7 +301,7 @@ class RunBox(QGroupBox):
         self.occ_achieved.set_value(s["achieved_occupancy"], pct(s["achieved_occupancy"]))
         self.nvml.set_value(s["kernel_active_fraction"], pct(s["kernel_active_fraction"], 0))
         self.issue.set_value(s["issue_slot_utilization"], pct(s["issue_slot_utilization"]))
-        verdict = run_verdict(s, run.result.scenario.gpu.memory_bandwidth_gbs, run.mma_share, p.mma_interval)
+        verdict = run_verdict(s, run.result.scenario.gpu.memory_bandwidth_gbs, run.mma_share, run.mma_cycles)
         self.dram.set_value(verdict.dram_fraction, pct(verdict.dram_fraction, 0))
         self.dram_figures.setText(self.dram_text(verdict.dram_gbs, verdict.peak_gbs))
         sustained = p.dram_bytes_per_cycle * p.clock_mhz * 1e6 / 1e9

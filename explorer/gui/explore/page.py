@@ -44,6 +44,7 @@ from explorer.gui.explore.scenario_panel import ScenarioPanel
 from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.sol_panel import SolPanel
 from explorer.gui.explore.sm_grid import SmGridView
+from explorer.gui.explore.stream_strip import StreamStrip
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
 from explorer.gui.explore.unit_strip import UnitStrip
@@ -88,6 +89,7 @@ class ExplorerPage(Page):
         self.metrics.layout().insertWidget(1, self.sol)
         self.unit_strip = UnitStrip(self)
         self.unit_strip.setXLink(self.timeline)
+        self.stream_strip = StreamStrip(self)  # shown when the scenario launches its kernel more than once
         self.transport = TransportBar(self)
 
         self.grid_title = FittingLabel(self)  # shortened, never cut, when the column is narrow
@@ -122,6 +124,7 @@ class ExplorerPage(Page):
         cl = self._counts_layout = QVBoxLayout(counts_box)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
+        cl.addWidget(self.stream_strip)
         cl.addWidget(self.counts, 1)
         row = QHBoxLayout()
         row.addWidget(self.counts.make_legend(counts_box), 1)
@@ -445,6 +448,9 @@ class ExplorerPage(Page):
         self.grid.set_selected(s.selected_sm)
         self.timeline.set_run(run, s.selected_sm)
         self.counts.set_run(run)
+        had_strip = self.stream_strip.isVisibleTo(self)
+        self.stream_strip.set_run(run)
+        self._room_for_strip(had_strip)
         if self.per_sm.isChecked():
             self.counts.show_sm(s.selected_sm)
         self.metrics.whole.show_run(run)
@@ -457,6 +463,16 @@ class ExplorerPage(Page):
             self._start_fill(run)
         self._update_run_state()
         self._on_cycle(s.cycle)
+
+    def _room_for_strip(self, had_strip: bool) -> None:
+        """The stream strip came or went: the counts pane grows or shrinks by its height, the grid's gives it."""
+        shown = self.stream_strip.isVisibleTo(self)
+        sizes = self.center.sizes()
+        if shown == had_strip or self._presenting or sum(sizes) <= 0:
+            return  # presenting, _share_center shares the panes
+        h = self.stream_strip.sizeHint().height() * (1 if shown else -1)
+        h = min(h, sizes[0] - self.center.widget(0).minimumSizeHint().height())
+        self.center.setSizes([sizes[0] - h, sizes[1], sizes[2] + h])
 
     def _on_cycle(self, cycle: int) -> None:
         run = self.session.run
@@ -529,7 +545,8 @@ class ExplorerPage(Page):
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:
-        return self.grid, self.timeline, self.counts, self.metrics, self.legend, self.sol, self.unit_strip
+        return (self.grid, self.timeline, self.counts, self.metrics, self.legend, self.stream_strip, self.sol,
+                self.unit_strip)
 
     def first_sizes(self) -> None:
         total = max(self.splitter.width(), 900)
@@ -537,11 +554,13 @@ class ExplorerPage(Page):
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
-        # the SM grid, the timeline, the unit strip; the counts plot the rest. A short column (1280x720 with the
-        # lesson panel open) cannot give four panes the lines their text needs: the strip starts collapsed there
-        # (its splitter handle drags it open) and the others get the room they had before it came
+        # the SM grid, the timeline, the unit strip; the counts plot (with the stream strip) the rest. A short column
+        # (1280x720 with the lesson panel open) cannot give four panes the lines their text needs: the unit strip
+        # starts collapsed there (its splitter handle drags it open) and the others get the room they had before it
+        stream = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0
         shares = (0.40, 0.18, 0.16) if h >= STRIP_ROOM else (0.54, 0.22, 0.0)
         sizes = [int(h * share) for share in shares]
+        sizes[0] -= stream
         self.center.setSizes([*sizes, h - sum(sizes)])
         self._keep_grid()
 
@@ -615,7 +634,8 @@ class ExplorerPage(Page):
         grid_box = self.center.widget(0)
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
         wish = [round(line * 8.5), round(line * 6), round(line * 8)]  # the timeline, the unit strip, the counts
-        rest = max(0, total - need)
+        stream = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0  # fixed
+        rest = max(0, total - need - stream)
         # short of room, the unit strip makes way (the Speed-of-Light panel keeps the figures) unless the
         # lesson step on screen points at it
         strip = self._strip_step or rest >= sum(wish)
@@ -624,6 +644,7 @@ class ExplorerPage(Page):
             wish[1] = 0
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
         panes = [round(w * share) for w in wish]
+        panes[2] += stream
         self.center.setSizes([total - sum(panes), *panes])
 
     # -- lessons --------------------------------------------------------------------

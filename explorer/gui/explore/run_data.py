@@ -103,12 +103,34 @@ class SimRun:
 
     @cached_property
     def mma_share(self) -> float:
-        """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran)."""
-        from explorer.sim.program import MMA, build_program
+        """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran;
+        mma and wgmma rows, each counted for the warps of a block that run it, as often as they do)."""
+        per, tensor, _wgmma = self._tensor_rows()
+        total = int(per.sum())
+        return int(per[tensor].sum()) / total if total else 0.0
 
-        program = build_program(self.result.scenario.workload)
-        mmas = int((program.op == MMA).sum()) * program.loop
-        return mmas / program.instructions_per_warp if program.instructions_per_warp else 0.0
+    @cached_property
+    def mma_cycles(self) -> int:
+        """Cycles one of the run's MMA instructions keeps its Tensor Core pipe busy (a wgmma: N / 8 MMA
+        intervals), the mean over its MMAs; the simulator's mma_interval when it has no wgmma."""
+        interval = self.result.params.mma_interval
+        per, tensor, wgmma = self._tensor_rows()
+        if not wgmma.any():
+            return int(interval)
+        intervals = np.where(wgmma, self.result.warp_program.arg, 1)
+        return int(interval * float((intervals * per)[tensor].sum()) / float(per[tensor].sum()))
+
+    def _tensor_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(per row the times a block runs it, mma-or-wgmma rows, wgmma rows) of the program that ran."""
+        from explorer.sass.warp_program import OP
+        from explorer.sim.loop_program import lower
+
+        prog = self.result.warp_program
+        lp = lower(prog)
+        p = self.result.params
+        per = lp.executions * lp.warps_executing(p.warps_per_block, p.producer_warps)
+        wgmma = prog.op == OP["wgmma"]
+        return per, (prog.op == OP["mma"]) | wgmma, wgmma
 
     @cached_property
     def unit_windows(self) -> "UnitWindows":

@@ -147,15 +147,13 @@ def _difference_patterns() -> list[tuple[str, str]]:
          r"warp waits for its copies, fragment loads or the barrier, little else can issue",
          translate("GemmModelTexts", "{n} warp(s) per scheduler ({ctas} CTA(s) x {warps} warps per SM): while a warp "
                                      "waits for its copies, fragment loads or the barrier, little else can issue")),
-        (r"the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread copy \(ldg \+ sts\) for the "
-         r"TMA and m16n8k16 mma ops for each warp's share of the asynchronous MMA, and every consumer warp copies "
-         r"\(no producer warp\); the descriptor reads of shared memory are not simulated; each K-step's stores wait "
-         r"for its MMAs, so the MMA pipe drains at every barrier",
-         translate("GemmModelTexts", "the simulator has no wgmma or TMA ops yet: the scenario stands in a per-thread "
-                                     "copy (ldg + sts) for the TMA and m16n8k16 mma ops for each warp's share of the "
-                                     "asynchronous MMA, and every consumer warp copies (no producer warp); the "
-                                     "descriptor reads of shared memory are not simulated; each K-step's stores wait "
-                                     "for its MMAs, so the MMA pipe drains at every barrier")),
+        (r"the scenario runs one CTA per tile in waves \(not a persistent CTA walking tiles\): the tiles of the next "
+         r"round start when a CTA ends, with an empty pipeline; each CTA copies only its share of a multicast "
+         r"operand, and the simulator's L2 is one GPU-wide queue at its bandwidth",
+         translate("GemmModelTexts", "the scenario runs one CTA per tile in waves (not a persistent CTA walking "
+                                     "tiles): the tiles of the next round start when a CTA ends, with an empty "
+                                     "pipeline; each CTA copies only its share of a multicast operand, and the "
+                                     "simulator's L2 is one GPU-wide queue at its bandwidth")),
         (r"the simulator stages each copy through registers \(ldg \+ sts; it has no cp\.async\) and charges the sts "
          r"to shared memory, which the plan does not",
          translate("GemmModelTexts", "the simulator stages each copy through registers (ldg + sts; it has no "

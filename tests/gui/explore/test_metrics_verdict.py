@@ -54,12 +54,16 @@ def test_mma_share_is_the_programs(window, qtbot):
     run = wait_run(qtbot, page)
     qtbot.waitUntil(lambda: page.session.run.result.scenario.name == "tensor-gemm", timeout=RUN_TIMEOUT)
     run = page.session.run
-    program = build_program(load_preset("tensor-gemm").workload)
-    body_mmas = int((program.op == MMA).sum())
-    assert body_mmas > 0
-    assert run.mma_share == pytest.approx(body_mmas * program.loop / program.instructions_per_warp)
-    assert run.mma_share * run.summary["launched_warps"] * program.instructions_per_warp == pytest.approx(
-        body_mmas * program.loop * run.summary["launched_warps"])
+    program = run.result.warp_program  # the program that ran (SASS, or the model where it cannot be built)
+    if program.source == "model":
+        model = build_program(load_preset("tensor-gemm").workload)
+        per_warp = int((model.op == MMA).sum()) * model.loop
+    else:  # count the executed HMMA rows of the listing: prologue/epilogue once, the loop body trip times
+        per_warp = sum((program.trip if row.segment == "body" else 1) for row in program.listing
+                       if row.executed and row.op_class == "mma")
+    assert per_warp > 0
+    assert run.mma_share == pytest.approx(per_warp / program.dynamic_instructions_per_warp)
+    assert run.mma_share * run.summary["warp_instructions"] == pytest.approx(per_warp * run.summary["launched_warps"])
 
 
 # -- on screen ------------------------------------------------------------------------------------------
@@ -132,3 +136,24 @@ def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
     assert "utilization only says a kernel was running" in text
     assert "“memory wait”" in text
     assert whole.dram_figures.text().endswith("of 3.35 TB/s peak")
+
+
+def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
+    """A warp-specialized wgmma main loop: MMAs counted for the consumers that issue them, 128 cycles each."""
+    from explorer.gemm import gemm_scenario, plan_gemm
+
+    page = window.explorer
+    wait_run(qtbot, page)
+    scenario = gemm_scenario(plan_gemm("H100", 1024, 1024, 512, "bf16"))
+    page.change_scenario(scenario, "preset")
+    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
+                    and not page.simulating, timeout=RUN_TIMEOUT)
+    run = page.session.run
+    wgmma = scenario.workload.body[2]
+    consumers = run.result.params.warps_per_block - scenario.workload.producer_warps
+    per_block = consumers * wgmma.count * scenario.workload.loop
+    issued = run.summary["warp_instructions"] / run.result.params.total_blocks
+    assert run.mma_share == pytest.approx(per_block / issued)
+    assert run.mma_cycles == int(run.result.params.mma_interval * wgmma.n / 8) == 128
+    text = page.metrics.whole.point.text()
+    assert "wrong measure" in text and "busy for 128 cycles" in text

@@ -223,7 +223,8 @@ def test_send_to_explorer_changes_the_explorers_scenario(window, page, qtbot):
     sc = explorer.session.scenario
     assert sc == page.sent
     assert sc.name == "gemm-896x4864x4096-fp16" and sc.launch.grid.x == 133
-    assert sc.launch.block.x == 256 and sc.workload.loop == 64
+    # the wgmma main loop: a producer warpgroup (TMA) + 2 consumer warpgroups
+    assert sc.launch.block.x == 384 and sc.workload.loop == 64 and sc.workload.producer_warps == 4
     assert explorer.panel.fields["grid"].text().startswith("133")
     assert "whole GEMM: 133 CTAs × 64 K-steps" in page.send_note.text()
     qtbot.waitUntil(lambda: explorer.session.run is not None and explorer.session.run.result.scenario == sc

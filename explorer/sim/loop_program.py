@@ -1,0 +1,162 @@
+"""A WarpProgram (``explorer.sass.warp_program``) in the arrays the cycle loop reads.
+
+The loop does not care where a program came from (the kernel's SASS or the workload
+model): it needs, per instruction, which *path* issue takes, which throughput pipe of
+``explorer.sim.units`` it holds, the warp state a dependent waits in, its latency,
+registers and bytes. This module is the one place that maps the contract's names onto
+the engine's.
+
+Paths (what issuing the instruction does):
+
+- ``ALU``: the result (every destination register) is ready ``latency`` cycles after
+  issue. Classes fma, sfu, mma, int, fp64, uniform, branch, ldc, mio: fixed-latency
+  pipes, the constant cache, special-register reads and shuffles differ only in their
+  latency, pipe and scoreboard kind, all from the program.
+- ``GLOAD``: global or local memory through L1TEX, may hit in L1 (ldg, ldl);
+- ``GSTORE``: through L1TEX to L2, never an L1 hit (stores write through, atomics
+  are performed at L2): stg, stl, atom. With a destination (an atomic's result) the
+  register waits for the round trip, else the warp's exit waits for it (drain);
+- ``SHARED``: the SM's shared-memory data path (lds, sts);
+- ``SYNC``: a block barrier (BAR.SYNC);
+- ``EXIT``: the warp ends after its stores drain;
+- ``TMA``, ``MBWAIT``, ``WGMMA``, ``WGWAIT``: the workload model's Hopper pipeline
+  (classes tma, mbarrier_wait, wgmma, wgmma_wait; ``explorer.sim.program``): a bulk copy
+  into a stage, a consumer's wait on the stage's mbarrier, an asynchronous warpgroup MMA,
+  commit + wait_group. ``role`` and ``arg`` carry the warp roles and their arguments.
+
+Pipes (``UNIT_MAP``, contract unit -> ``explorer.sim.units``), with what it simplifies:
+
+======== ========== ===============================================================
+contract engine     note
+======== ========== ===============================================================
+fma      fp32       the FP32 pipe
+fmaheavy fp32       estimate: IMAD and friends at the FP32 pipe's rate (the heavy
+                    half of the pipe alone has half its lanes on sm_80+)
+fp16     fp32       estimate: HFMA2 shares the FMA pipes (FP16x2 dual-issued to them)
+alu      int        the INT32/logic pipe
+xu       sfu        the special-function (MUFU, conversion) unit
+tensor   tensor     the Tensor Cores (an HMMA's FLOPs at the Tensor peak)
+lsu      lsu        load/store issue to L1TEX/MIO (memory, S2R, shuffles)
+fp64     issue      not a counted pipe: its rate is in the latency (opcode table)
+adu      issue      not a counted pipe (address divergence unit: LDC, barriers)
+cbu      issue      not a counted pipe (branch unit: BRA, EXIT)
+uniform  issue      not a counted pipe (the uniform datapath beside the vector ones)
+======== ========== ===============================================================
+
+``issue`` means the instruction only takes its scheduler's issue slot (every one does).
+
+Scoreboard kinds -> the state a dependent waits in: fixed -> ``wait``, short ->
+``short_scoreboard``, long -> ``long_scoreboard``; none has no register result.
+
+Where a per-warp entry point would go (flat per-warp streams without a loop): the
+dispatcher in ``kernel.run_cycles`` sets ``w_pc[gi] = 0`` for a new warp; a program
+with an ``entry`` array (row of each warp's first instruction, indexed by the warp's
+place in the grid, ``w_age``) would set ``w_pc[gi] = entry[w_age[gi]]`` there, with
+``loop_start == loop_end`` (no loop) and each stream ending in its own EXIT: issue
+already ends a warp on an EXIT row, wherever it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from explorer.sass.warp_program import OP, SB, UNIT_NAMES, WarpProgram
+from explorer.sim import units
+from explorer.sim.states import LONG_SB, SHORT_SB, WAIT
+
+ALU, GLOAD, GSTORE, SHARED, SYNC, EXIT, TMA, MBWAIT, WGMMA, WGWAIT = range(10)
+FIRST_ASYNC = TMA  # the asynchronous paths are contiguous from here
+PATH_NAMES = ("alu", "gload", "gstore", "shared", "sync", "exit", "tma", "mbarrier_wait", "wgmma", "wgmma_wait")
+PATH_OF = {  # contract op class -> path
+    "fma": ALU, "sfu": ALU, "mma": ALU, "int": ALU, "fp64": ALU, "uniform": ALU, "branch": ALU, "ldc": ALU,
+    "mio": ALU, "ldg": GLOAD, "ldl": GLOAD, "stg": GSTORE, "stl": GSTORE, "atom": GSTORE, "lds": SHARED,
+    "sts": SHARED, "sync": SYNC, "exit": EXIT,
+    "tma": TMA, "mbarrier_wait": MBWAIT, "wgmma": WGMMA, "wgmma_wait": WGWAIT,
+}
+UNIT_MAP = {
+    "fma": units.FP32, "fmaheavy": units.FP32, "fp16": units.FP32, "alu": units.INT, "xu": units.SFU,
+    "tensor": units.TENSOR, "lsu": units.LSU, "fp64": units.ISSUE, "adu": units.ISSUE, "cbu": units.ISSUE,
+    "uniform": units.ISSUE,
+}
+WAIT_STATE = {"fixed": WAIT, "short": SHORT_SB, "long": LONG_SB, "none": WAIT}
+
+_PATH = np.array([PATH_OF[name] for name in sorted(OP, key=OP.get)], dtype=np.int8)
+_UNIT = np.array([UNIT_MAP[name] for name in UNIT_NAMES], dtype=np.int8)
+_WAIT = np.array([WAIT_STATE[name] for name in sorted(SB, key=SB.get)], dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class LoopProgram:
+    """What ``kernel.run_cycles`` reads of one program (arrays of length L, rows as the WarpProgram's)."""
+
+    path: np.ndarray  # int8[L]: ALU .. EXIT
+    unit: np.ndarray  # int8[L]: explorer.sim.units index (ISSUE: no counted pipe)
+    latency: np.ndarray  # int32[L]
+    wait_state: np.ndarray  # uint8[L]: the state a dependent waits in (explorer.sim.states)
+    dst: np.ndarray  # int16[L, D], -1 padded
+    src: np.ndarray  # int16[L, S], -1 padded
+    req_bytes: np.ndarray  # int32[L]
+    loop_start: int
+    loop_end: int
+    trip: int
+    n_regs: int
+    role: np.ndarray  # int8[L]: which warps of a block run the row (explorer.sim.program ROLE_*)
+    arg: np.ndarray  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
+
+    @property
+    def length(self) -> int:
+        return int(self.path.shape[0])
+
+    @property
+    def uses_tensor_cores(self) -> bool:
+        return bool((self.unit == units.TENSOR).any())
+
+    @property
+    def executions(self) -> np.ndarray:
+        """int64[L]: how often a warp executes each row (``trip`` in the loop body, else once)."""
+        n = np.ones(self.length, np.int64)
+        n[self.loop_start:self.loop_end] = self.trip
+        return n
+
+    @property
+    def dynamic_instructions_per_warp(self) -> int:
+        return int(self.executions.sum())
+
+    def warps_executing(self, warps_per_block: int, producer_warps: int = 0) -> np.ndarray:
+        """int64[L]: how many warps of a block execute each row (its role's warps)."""
+        if producer_warps == 0:
+            return np.full(self.length, warps_per_block, np.int64)
+        per_role = np.array([warps_per_block, 1, warps_per_block - producer_warps, 0], np.int64)
+        return per_role[self.role]
+
+    def instructions_per_block(self, warps_per_block: int, producer_warps: int = 0) -> int:
+        """Warp-instructions a block issues: each warp its role's rows, as often as it runs them."""
+        if producer_warps == 0:
+            return warps_per_block * self.dynamic_instructions_per_warp
+        return int((self.executions * self.warps_executing(warps_per_block, producer_warps)).sum())
+
+
+def lower(program: WarpProgram) -> LoopProgram:
+    """The loop's arrays for ``program`` (its contract invariants are checked first). A program
+    without a loop may mark it anywhere (``explorer.sass.build`` puts an absent loop after the last
+    row): it is the same program with the empty loop at 0."""
+    if program.loop_start == program.loop_end and program.loop_start != 0:
+        program = replace(program, loop_start=0, loop_end=0)
+    program.check()
+    return LoopProgram(
+        path=_PATH[program.op.astype(np.int64)],
+        unit=_UNIT[program.unit.astype(np.int64)],
+        latency=np.ascontiguousarray(program.latency, dtype=np.int32),
+        wait_state=_WAIT[program.scoreboard.astype(np.int64)],
+        dst=np.ascontiguousarray(program.dst.reshape(program.length, -1), dtype=np.int16),
+        src=np.ascontiguousarray(program.src.reshape(program.length, -1), dtype=np.int16),
+        req_bytes=np.ascontiguousarray(program.req_bytes, dtype=np.int32),
+        loop_start=int(program.loop_start),
+        loop_end=int(program.loop_end),
+        trip=int(program.trip),
+        n_regs=max(1, program.n_regs),
+        role=np.ascontiguousarray(program.role, dtype=np.int8),
+        arg=np.ascontiguousarray(program.arg, dtype=np.int32),
+    )
