@@ -6168,7 +6168,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>выдают инструкции, когда могут, но готовых слишком мало</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+1"/>
+        <source>wait for their asynchronous MMAs, with too few warpgroups to fill the Tensor Cores</source>
+        <translation>ждут своих асинхронных MMA, а групп варпов слишком мало, чтобы заполнить тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>wait on their stages&apos; mbarriers (consumers for TMA copies, producers for free stages); more stages or more bytes in flight would help</source>
+        <translation>ждут mbarrier своих стадий (потребители — копий TMA, производители — свободных стадий); помогут больше стадий или больше байтов в полёте</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>no unit above {pct} ({unit})</source>
         <translation>ни один блок не выше {pct} ({unit})</translation>
     </message>

@@ -166,6 +166,12 @@ def waiting_texts() -> dict[str, str]:
         "find the global-memory queue full": translate("SolTexts", "find the global-memory queue full"),
         "are ready but wait their turn at the scheduler": translate("SolTexts", "are ready but wait their turn at the scheduler"),
         "issue whenever they can, yet too few are ready": translate("SolTexts", "issue whenever they can, yet too few are ready"),
+        "wait for their asynchronous MMAs, with too few warpgroups to fill the Tensor Cores": translate(
+            "SolTexts", "wait for their asynchronous MMAs, with too few warpgroups to fill the Tensor Cores"),
+        "wait on their stages' mbarriers (consumers for TMA copies, producers for free stages); more stages or more "
+        "bytes in flight would help": translate(
+            "SolTexts", "wait on their stages' mbarriers (consumers for TMA copies, producers for free stages); more "
+                        "stages or more bytes in flight would help"),
     }
 
 
