@@ -1439,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+105"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+110"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1484,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+230"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+244"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1576,9 +1576,19 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles</source>
-        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles}</translation>
+        <location line="+5"/>
+        <source>the kernel&apos;s SASS ({arch})</source>
+        <translation>SASS ядра ({arch})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the workload model</source>
+        <translation>модель нагрузки</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles · {program}</source>
+        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles} · {program}</translation>
     </message>
 </context>
 <context>
@@ -3362,7 +3372,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+66"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+67"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -5440,6 +5450,439 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
 </context>
 <context>
+    <name>SassFeature</name>
+    <message>
+        <location filename="../../explorer/gui/sass/feature.py" line="+35"/>
+        <source>&amp;SASS view</source>
+        <translation>&amp;SASS-листинг</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Show or hide the SASS view beside the timeline: the instructions the simulator ran, where the selected warp is, and where time went.</source>
+        <translation>Показать или скрыть SASS-листинг рядом с временной шкалой: инструкции, которые выполнил симулятор, где сейчас выбранный варп и куда ушло время.</translation>
+    </message>
+</context>
+<context>
+    <name>SassListing</name>
+    <message>
+        <location filename="../../explorer/gui/sass/listing_model.py" line="+141"/>
+        <source>PC</source>
+        <translation>PC</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Instruction</source>
+        <translation>Инструкция</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warp-cycles</source>
+        <translation>Варпо-такты</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>States</source>
+        <translation>Состояния</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top stall</source>
+        <translation>Главный простой</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unit</source>
+        <translation>Блок</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency</source>
+        <translation>Задержка</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The instruction&apos;s address in the function (hexadecimal). ▶ marks the selected warp&apos;s next instruction at the cursor.</source>
+        <translation>Адрес инструкции в функции (шестнадцатеричный). ▶ отмечает следующую инструкцию выбранного варпа на курсоре.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The SASS instruction as nvdisasm prints it.</source>
+        <translation>Инструкция SASS так, как её печатает nvdisasm.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warp-cycles the simulated warps spent with this instruction next (every state but an empty slot), over the whole run: the hottest instructions are where time goes.</source>
+        <translation>Варпо-такты, которые смоделированные варпы провели с этой инструкцией следующей (все состояния, кроме пустого слота), за весь прогон: самые горячие инструкции — там, куда уходит время.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Those warp-cycles by warp state; the bar&apos;s length is relative to the hottest instruction.</source>
+        <translation>Эти варпо-такты по состояниям варпа; длина полосы — относительно самой горячей инструкции.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The state, other than issuing, that held warps longest at this instruction, and its share.</source>
+        <translation>Состояние (кроме выдачи), дольше всего державшее варпы на этой инструкции, и его доля.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The pipe the instruction is issued to (Nsight Compute&apos;s names).</source>
+        <translation>Конвейер, которому выдаётся инструкция (названия Nsight Compute).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cycles until a dependent instruction may issue (memory: decided by the memory system).</source>
+        <translation>Тактов до того, как может быть выдана зависимая инструкция (память: решает система памяти).</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the measurement; not part of the workload.</source>
+        <translation>Инструментирование: сгенерированное ядро записывает %smid, %globaltimer и clock64 для измерения; это не часть нагрузки.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No warp executes this instruction with the kernel&apos;s arguments.</source>
+        <translation>С аргументами ядра ни один варп не выполняет эту инструкцию.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Click for its details.</source>
+        <translation>Щёлкните, чтобы увидеть подробности.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>No simulated warp-cycles at this instruction.</source>
+        <translation>На этой инструкции нет смоделированных варпо-тактов.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} warp-cycles with this instruction next:</source>
+        <translation>{n} варпо-тактов с этой инструкцией следующей:</translation>
+    </message>
+</context>
+<context>
+    <name>SassTexts</name>
+    <message>
+        <location filename="../../explorer/gui/sass/texts.py" line="+20"/>
+        <source>FMA pipe: single-precision adds, multiplies and fused multiply-adds.</source>
+        <translation>Конвейер FMA: сложения, умножения и совмещённые умножения-сложения одинарной точности.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FMA heavy pipe: FP32 work plus integer multiplies and conversions.</source>
+        <translation>Тяжёлый конвейер FMA: работа FP32, а также целочисленные умножения и преобразования.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP16 pipe: half-precision arithmetic (packed pairs).</source>
+        <translation>Конвейер FP16: арифметика половинной точности (упакованные пары).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ALU pipe: integer and logic operations, comparisons, moves.</source>
+        <translation>Конвейер ALU: целочисленные и логические операции, сравнения, пересылки.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP64 pipe: double-precision arithmetic.</source>
+        <translation>Конвейер FP64: арифметика двойной точности.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>XU (SFU): transcendental functions, reciprocals and conversions (MUFU).</source>
+        <translation>XU (SFU): трансцендентные функции, обратные величины и преобразования (MUFU).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Cores: matrix multiply-accumulate (HMMA, IMMA, HGMMA).</source>
+        <translation>Тензорные ядра: матричное умножение с накоплением (HMMA, IMMA, HGMMA).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load/store unit: global, local and shared memory accesses through L1TEX.</source>
+        <translation>Блок загрузки/сохранения: обращения к глобальной, локальной и разделяемой памяти через L1TEX.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Address divergence unit: branches, barriers and warp synchronisation.</source>
+        <translation>Блок расхождения адресов: переходы, барьеры и синхронизация варпа.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Convergence barrier unit: EXIT, BSSY/BSYNC and divergent branches.</source>
+        <translation>Блок барьеров схождения: EXIT, BSSY/BSYNC и расходящиеся переходы.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Uniform datapath: one value for the whole warp (UR registers).</source>
+        <translation>Униформный тракт: одно значение на весь варп (регистры UR).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A pipe the opcode table does not describe.</source>
+        <translation>Конвейер, которого нет в таблице опкодов.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no register result</source>
+        <translation>нет результата в регистре</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>set by the memory system</source>
+        <translation>определяется системой памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} cycles</source>
+        <translation>{n} тактов</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>fixed latency: a dependent waits a known number of cycles (the wait state)</source>
+        <translation>фиксированная задержка: зависимая инструкция ждёт известное число тактов (состояние wait)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>short scoreboard: a dependent waits until the shared-memory or MUFU result is back (short_scoreboard)</source>
+        <translation>короткий scoreboard: зависимая инструкция ждёт результата из разделяемой памяти или MUFU (short_scoreboard)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>long scoreboard: a dependent waits until the global-memory result is back (long_scoreboard)</source>
+        <translation>длинный scoreboard: зависимая инструкция ждёт результата из глобальной памяти (long_scoreboard)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no result register to wait for</source>
+        <translation>нет регистра результата, которого пришлось бы ждать</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>before the loop (once per warp)</source>
+        <translation>до цикла (один раз на варп)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loop body ({n} times per warp)</source>
+        <translation>тело цикла ({n} раз на варп)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>after the loop (once per warp)</source>
+        <translation>после цикла (один раз на варп)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>never executed (a branch the kernel&apos;s arguments never take)</source>
+        <translation>никогда не выполняется (ветвь, в которую аргументы ядра не ведут)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>SASS of {fn} ({arch}) · {n} instructions per warp</source>
+        <translation>SASS функции {fn} ({arch}) · {n} инструкций на варп</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{k} of them instrumentation</source>
+        <translation>из них {k} — инструментирование</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The simulator ran the kernel&apos;s own SASS: the instructions the compiled kernel executes on the GPU, compiled with {compiler} and disassembled with {disasm}.</source>
+        <translation>Симулятор выполнил собственный SASS ядра: те инструкции, которые скомпилированное ядро выполняет на GPU; компилятор {compiler}, дизассемблер {disasm}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the scenario chose program = &quot;model&quot;</source>
+        <translation>в сценарии выбрано program = &quot;model&quot;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workload model, not SASS: {why}</source>
+        <translation>Модель нагрузки, а не SASS: {why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The simulator ran the workload model: one instruction per workload operation, virtual registers, no address arithmetic or instrumentation ({n} instructions per warp).</source>
+        <translation>Симулятор выполнил модель нагрузки: по одной инструкции на операцию нагрузки, виртуальные регистры, без адресной арифметики и инструментирования ({n} инструкций на варп).</translation>
+    </message>
+</context>
+<context>
+    <name>SassView</name>
+    <message>
+        <location filename="../../explorer/gui/sass/view.py" line="+101"/>
+        <source>The warp slot of the selected SM whose next instruction is marked ▶ (or click a row of the timeline).</source>
+        <translation>Слот варпа выбранного SM, чья следующая инструкция отмечена ▶ (или щёлкните строку временной шкалы).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>warp slot </source>
+        <translation>слот варпа </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow</source>
+        <translation>Следить</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Scroll the listing so the warp&apos;s next instruction stays in view during playback.</source>
+        <translation>Прокручивать листинг, чтобы следующая инструкция варпа оставалась видна при воспроизведении.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hottest first</source>
+        <translation>Горячие сверху</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sort the instructions by the warp-cycles spent at them, most first (again: program order). A click on a column header sorts by it.</source>
+        <translation>Отсортировать инструкции по проведённым на них варпо-тактам, больше — выше (ещё раз: порядок программы). Щелчок по заголовку столбца сортирует по нему.</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The instructions the simulator ran, with the warp-cycles spent at each (simulated, every cycle).</source>
+        <translation>Инструкции, которые выполнил симулятор, и варпо-такты на каждой (смоделировано, каждый такт).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>CUDA source</source>
+        <translation>Исходник CUDA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The CUDA kernel the scenario generates: what Run on GPU compiles, and where the SASS comes from.</source>
+        <translation>Ядро CUDA, которое генерирует сценарий: его компилирует «Запуск на GPU», из него получается SASS.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>This run carries no instruction stream.</source>
+        <translation>В этом прогоне нет потока инструкций.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Model</source>
+        <translation>Модель</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>No instructions to follow.</source>
+        <translation>Нет инструкций, за которыми следить.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>{what}: {state}</source>
+        <translation>{what}: {state}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>SM {sm}&apos;s instructions were not recorded in this run.</source>
+        <translation>Инструкции SM {sm} в этом прогоне не записаны.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <source>not recorded</source>
+        <translation>не записано</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Cycle {c} is past the recorded cycles.</source>
+        <translation>Такт {c} — за пределами записанных тактов.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Slot {s} holds no warp now.</source>
+        <translation>В слоте {s} сейчас нет варпа.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no warp</source>
+        <translation>нет варпа</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Click an instruction for its unit, latency and the registers it waits on.</source>
+        <translation>Щёлкните инструкцию: её блок, задержка и регистры, которых она ждёт.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>warp-cycles</source>
+        <translation>варпо-тактов</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Instrumentation (the measurement&apos;s clock and SM-id recording): dimmed, but it runs and takes issue slots.</source>
+        <translation>Инструментирование (запись часов и номера SM для измерения): показано бледно, но выполняется и занимает слоты выдачи.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Unit&lt;/b&gt; {unit}: {meaning}</source>
+        <translation>&lt;b&gt;Блок&lt;/b&gt; {unit}: {meaning}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Latency&lt;/b&gt; {lat}; {kind}.</source>
+        <translation>&lt;b&gt;Задержка&lt;/b&gt; {lat}; {kind}.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Runs&lt;/b&gt; {where}.</source>
+        <translation>&lt;b&gt;Выполняется&lt;/b&gt; {where}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;Waits on&lt;/b&gt; (reads):</source>
+        <translation>&lt;b&gt;Ждёт&lt;/b&gt; (читает):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Waits on&lt;/b&gt; no register.</source>
+        <translation>&lt;b&gt;Ждёт&lt;/b&gt; ни одного регистра.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Writes&lt;/b&gt; {regs} (it also waits for earlier writes to these registers to finish).</source>
+        <translation>&lt;b&gt;Пишет&lt;/b&gt; {regs} (и ждёт, пока завершатся прежние записи в эти регистры).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;Simulated&lt;/b&gt;: {n} warp-cycles with it next, {share} of the run&apos;s.</source>
+        <translation>&lt;b&gt;Смоделировано&lt;/b&gt;: {n} варпо-тактов с ней следующей, {share} всех за прогон.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{reg}: ready from the start (never written before)</source>
+        <translation>{reg}: готов с самого начала (до этого не записывается)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(the loop&apos;s previous iteration)</source>
+        <translation>(предыдущая итерация цикла)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(before the loop: first iteration only)</source>
+        <translation>(до цикла: только первая итерация)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{reg} ← {pc} {op}{when}: {how}</source>
+        <translation>{reg} ← {pc} {op}{when}: {how}</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>// This scenario&apos;s kernel cannot be generated: {why}</source>
+        <translation>// Ядро этого сценария не удаётся сгенерировать: {why}</translation>
+    </message>
+</context>
+<context>
     <name>ScenarioFiles</name>
     <message>
         <location filename="../../explorer/gui/files/scenario_files.py" line="+80"/>
@@ -6616,7 +7059,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+134"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+136"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -6667,7 +7110,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>такт</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+49"/>
         <source>SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}</source>
         <translation>SM {sm} · слот {slot} (планировщик {sp}) · такт {cycle}</translation>
     </message>

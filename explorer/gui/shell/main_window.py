@@ -42,6 +42,7 @@ FEATURES: list[str] = [
     "explorer.gui.measure.feature",
     "explorer.gui.gemm.feature",
     "explorer.gui.compare.feature",
+    "explorer.gui.sass.feature",
     "explorer.gui.kernel.feature",
     "explorer.gui.lessons.panel",
     "explorer.gui.shell.language",
