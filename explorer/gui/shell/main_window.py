@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
             "scenario": self.explorer.panel, "sm_grid": self.explorer.grid, "timeline": self.explorer.timeline,
             "counts": self.explorer.counts_panel, "metrics": self.explorer.metrics, "legend": self.explorer.legend,
             "dram": self.explorer.metrics.whole.dram_box, "stream": self.explorer.stream_strip,
+            "sol": self.explorer.sol, "unit_strip": self.explorer.unit_strip,
         })
         self.occupancy = OccupancyPanel(self)
         self.add_page(self.occupancy, self.tr("&Occupancy calculator"), view_id="occupancy")
