@@ -40,7 +40,7 @@ from explorer.sim.kernel import (
 from explorer.sim.params import SimParams, model_constants, params_for
 from explorer.sim.program import LDG, LDS, STG, Program, build_program
 from explorer.sim.result import Series, SimResult
-from explorer.sim.states import NAMES
+from explorer.sim.states import NAMES, SHORT_SB, WAIT
 from explorer.sim.units import FP32, INT, SFU, TENSOR, UNITS
 from explorer.timeline import BlockRecords, Residency
 
@@ -76,17 +76,20 @@ def estimate_cycles(p: SimParams, program: Program) -> int:
     dependent chain, once per wave). Usually within a factor of two of the truth.
     """
     warps = p.total_blocks * p.warps_per_block
-    issue = warps * program.instructions_per_warp / (p.sm_count * p.sub_partitions)
+    issue = program.warp_instructions(warps) / (p.sm_count * p.sub_partitions)
     miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
     global_ops = (program.op == LDG) | (program.op == STG)
     dram_bytes = float(program.req_bytes[global_ops].sum())
     plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
-    bandwidth = warps * program.loop * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
+    runs = 1 if program.first.shape[0] else warps * program.loop  # a program of many warps: each entry once
+    bandwidth = runs * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
     mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
     latency = _latencies(p, program)
     chain = float(np.where(program.op == LDG, mean_load,
                            np.where(program.op == LDS, p.lat_shared, np.maximum(latency, 1))).sum())
     waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
+    if program.first.shape[0]:
+        chain /= warps  # every warp's own path: the mean one
     return int(max(issue, bandwidth, waves * program.loop * chain))
 
 
@@ -116,12 +119,28 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None, program
     program = program or build_program(scenario.workload)
     p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
     lim = _limits()
+    held = held_bytes(p, program.n_regs) + program_bytes(program)
+    return RunEstimate(estimate_cycles(p, program), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+
+
+def held_bytes(p: SimParams, n_regs: int) -> int:
+    """What a run holds besides its program: per-warp and per-block records, warp state, series, trace."""
+    lim = _limits()
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
-    state = slots * (9 * program.n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
-    held = (warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
-            + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
-    return RunEstimate(estimate_cycles(p, program), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+    state = slots * (9 * n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
+    return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
+               + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
+
+
+def program_bytes(program: Program) -> int:
+    return int(sum(a.nbytes for a in (program.op, program.dst, program.src, program.req_bytes, program.useful_bytes,
+                                      program.unit, program.latency, program.first, program.wait_kind)))
+
+
+def program_budget(p: SimParams, n_regs: int) -> int:
+    """The most a program may hold in a run of ``p``: the memory budget less everything else the run holds."""
+    return max(0, int(_limits()["memory_budget_bytes"]) - held_bytes(p, n_regs))
 
 
 def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> float:
@@ -144,6 +163,13 @@ def _latencies(p: SimParams, program: Program) -> np.ndarray:
     default[SFU] = p.lat_sfu
     default[TENSOR] = p.lat_mma
     return np.where(program.latency >= 0, program.latency, default[program.unit]).astype(np.int32)
+
+
+def _wait_kinds(program: Program) -> np.ndarray:
+    """Per instruction: the state a dependent of its fixed-latency result waits in."""
+    if program.wait_kind.shape[0]:
+        return program.wait_kind.astype(np.uint8)
+    return np.where(program.unit == SFU, SHORT_SB, WAIT).astype(np.uint8)
 
 
 def _initial_g(p: SimParams) -> np.ndarray:
@@ -460,8 +486,12 @@ def simulate(
     :func:`_progress_fraction`). ``cancel()`` returning True raises
     :class:`Cancelled` at the next chunk boundary, after the run's buffers are let go.
     ``program`` replaces the one built from the scenario's workload. The budgets default to
-    ``sim_model.toml`` [trace] (smaller ones exercise what long runs keep).
+    ``sim_model.toml`` [trace] (smaller ones exercise what long runs keep). A ``[kernel]`` scenario
+    (the user's own kernel) runs through :func:`simulate_kernel`.
     """
+    if program is None and scenario.kernel is not None:
+        return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
+                               series_budget_bytes=series_budget_bytes, progress=progress, cancel=cancel)[0]
     program = program or build_program(scenario.workload)
     p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
     warm_up()
@@ -479,6 +509,8 @@ def simulate(
     a = _state_arrays(p, program.n_regs)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     latency = _latencies(p, program)
+    kinds = _wait_kinds(program)
+    dst = program.dst.reshape(program.dst.shape[0], -1)
     total_warps = p.total_blocks * p.warps_per_block
     margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(program.req_bytes.max(initial=0)) // 32 + 64
     trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
@@ -498,7 +530,8 @@ def simulate(
                 windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
                 done = t_now - t0
                 run_cycles(
-                    program.op, program.unit, latency, program.dst, program.src, program.req_bytes, program.loop,
+                    program.op, program.unit, latency, kinds, dst, program.src, program.req_bytes, program.loop,
+                    program.first,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
                     a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
@@ -553,7 +586,7 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=total_warps * program.instructions_per_warp,
+            warp_instructions=program.warp_instructions(total_warps),
             sim_seconds=sim_seconds,
         )
     finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers
@@ -563,3 +596,21 @@ def simulate(
         windows.busy = windows.overflow = None
 
 
+
+
+def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=None, **options):
+    """A ``[kernel]`` scenario: its kernel executed lane by lane, then what executed timed.
+
+    Returns (SimResult, KernelRun). The result's ``scenario`` carries the cubin's registers,
+    shared memory and barriers, ``warp_instructions`` the executed stream's entries, and
+    ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per request, bank
+    conflicts); the KernelRun holds the buffers (their contents before the kernel too with
+    ``keep_inputs``). ``options`` are :func:`simulate`'s.
+    """
+    from explorer.sim.executed import kernel_program
+
+    warm_up()
+    prepared = kernel_program(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
+    result = simulate(prepared.scenario, program=prepared.program, params=prepared.params, **options)
+    result.extra["execution"] = prepared.run.result.metrics
+    return result, prepared.run

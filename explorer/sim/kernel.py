@@ -47,7 +47,7 @@ from enum import IntEnum
 import numpy as np
 
 from explorer.sim.jit import njit
-from explorer.sim.program import LDG, LDS, STG, STS, SYNC
+from explorer.sim.program import EXIT, LDG, LDS, STG, STS, SYNC
 from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, SFU, SHARED
 from explorer.sim.states import (
     BARRIER,
@@ -128,9 +128,30 @@ def _splitmix(state):
     return state, (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@njit(inline=True)
+def _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_wkind, w_next, sp_next, b_arrived):
+    """Every warp of block ``b`` waiting at its barrier (and ``gi``, the last to arrive, if any) goes on."""
+    per_sp = W // SP
+    b_arrived[b] = 0
+    for s2 in range(W):
+        g2 = sm * W + s2
+        if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
+            w_phase[g2] = P_RUN
+            w_wake[g2] = t + bar_lat
+            w_wkind[g2] = BARRIER
+            w_next[g2] = t  # reclassify now if its sub-partition comes later
+            # this cycle (it may still show the cycle it arrived), else next cycle
+            sp2 = sm * SP + s2 // per_sp
+            if t + 1 < sp_next[sp2]:
+                sp_next[sp2] = t + 1
+
+
 @njit
-def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
-    """The warp leaves at cycle ``when``; the last warp of a block frees the block's place.
+def _exit_warp(gi, sm, W, SP, when, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next, b_alive, b_arrived,
+               b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
+    """The warp leaves at cycle ``when``; the last warp of a block frees the block's place. Returns 1 when
+    its leaving completes a barrier the block's other warps wait at (warps of a user kernel may exit
+    before the others' barriers: they no longer count), else 0.
 
     A real call (not inlined): it runs once per warp, and inlining it would put
     array reference counting into the hot loop."""
@@ -150,18 +171,24 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
         for s2 in range(W):
             if w_block[sm * W + s2] == b:
                 w_block[sm * W + s2] = -1
+    elif b_arrived[b] > 0 and b_arrived[b] >= b_alive[b]:
+        _release_barrier(b, -1, sm, W, SP, when, bar_lat, w_block, w_phase, w_wake, w_wkind, w_next, sp_next,
+                         b_arrived)
+        return 1
+    return 0
 
 
 @njit(inline=True)
 def _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t):
     """(the cycle warp gi's instruction pc can issue, at the earliest t; the kind of wait until then):
-    every register it reads, and the one it writes (in-order issue: RAW and WAW)."""
+    every register it reads, and the ones it writes (in-order issue: RAW and WAW)."""
     wake = t
     kind = WAIT
-    r = p_dst[pc]
-    if r >= 0 and reg_ready[gi, r] > wake:
-        wake = reg_ready[gi, r]
-        kind = reg_kind[gi, r]
+    for q in range(p_dst.shape[1]):
+        r = p_dst[pc, q]
+        if r >= 0 and reg_ready[gi, r] > wake:
+            wake = reg_ready[gi, r]
+            kind = reg_kind[gi, r]
     for q in range(p_src.shape[1]):
         r = p_src[pc, q]
         if r >= 0 and reg_ready[gi, r] > wake:
@@ -234,8 +261,10 @@ def _spread(ub, ovf, g, col, start, length, amount, win_shift):
 
 @njit
 def run_cycles(
-    # program: per instruction op code, unit, result latency, registers, bytes moved
-    p_op, p_unit, p_lat, p_dst, p_src, p_req, loop,
+    # program: per instruction op code, unit, result latency, the state a dependent of its fixed-latency
+    # result waits in, registers written [L, kd] and read [L, ks], bytes moved; the iterations of the
+    # body; per warp of the grid the pc it starts at (empty: every warp starts at 0)
+    p_op, p_unit, p_lat, p_kind, p_dst, p_src, p_req, loop, p_first,
     # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
     cfg_i, cfg_f, pipe_iv,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
@@ -337,7 +366,7 @@ def run_cycles(
                     b_slot[b, k] = slot
                     w_phase[gi] = P_PENDING
                     w_start[gi] = start
-                    w_pc[gi] = 0
+                    w_pc[gi] = p_first[b * wpb + k] if p_first.shape[0] > 0 else 0
                     w_iter[gi] = 0
                     w_wake[gi] = start
                     w_wkind[gi] = WAIT
@@ -413,7 +442,7 @@ def run_cycles(
                     if t < w_wake[gi]:
                         st = w_wkind[gi] & (RESOLVED - 1)
                         when = w_wake[gi]
-                    elif w_iter[gi] >= loop:
+                    elif w_iter[gi] >= loop or p_op[w_pc[gi]] == EXIT:
                         st = SELECTED  # EXIT is always ready
                     else:
                         pc = w_pc[gi]
@@ -456,8 +485,9 @@ def run_cycles(
                     st = BARRIER
                 elif ph == P_DRAIN:
                     if t >= w_drain[gi]:
-                        _exit_warp(gi, sm, W, t, w_phase, w_block, b_alive, b_end, sm_blocks, g,
-                                   ev_t, ev_sm, ev_d)
+                        if _exit_warp(gi, sm, W, SP, t, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next,
+                                      b_alive, b_arrived, b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
+                            when = t + 1  # warps of this sub-partition it released are classified then
                     else:
                         st = DRAIN
                         when = w_drain[gi]
@@ -542,17 +572,16 @@ def run_cycles(
                 # -- issue the picked warp's instruction
                 gi = base + pick
                 b = w_block[gi]
-                if w_iter[gi] >= loop:  # EXIT
+                if w_iter[gi] >= loop or p_op[w_pc[gi]] == EXIT:
                     if w_drain[gi] > t + 1:
                         w_phase[gi] = P_DRAIN
                     else:
-                        _exit_warp(gi, sm, W, t + 1, w_phase, w_block, b_alive, b_end, sm_blocks, g,
-                                   ev_t, ev_sm, ev_d)
+                        _exit_warp(gi, sm, W, SP, t + 1, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next,
+                                   sp_next, b_alive, b_arrived, b_end, sm_blocks, g, ev_t, ev_sm, ev_d)
                         leaving_next += 1
                 else:
                     pc = w_pc[gi]
                     op = p_op[pc]
-                    dst = p_dst[pc]
                     u = p_unit[pc]
                     wt = t >> win_shift
                     if u >= FIRST_PIPE and u <= LAST_PIPE:  # the instruction holds its pipe
@@ -607,8 +636,11 @@ def run_cycles(
                                 done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
                                 mem[MEM.DRAM_BYTES] += nbytes
                         if op == LDG:
-                            reg_ready[gi, dst] = done_at
-                            reg_kind[gi, dst] = LONG_SB
+                            for q in range(p_dst.shape[1]):
+                                r = p_dst[pc, q]
+                                if r >= 0:
+                                    reg_ready[gi, r] = done_at
+                                    reg_kind[gi, r] = LONG_SB
                             mem[MEM.L1_LAT + level] += done_at - t
                             mem[MEM.L1_LOADS + level] += 1
                         elif done_at > w_drain[gi]:
@@ -620,11 +652,17 @@ def run_cycles(
                         ub[t_s >> win_shift, SHARED] += waves
                         mem[MEM.SHARED_BYTES] += p_req[pc]
                         if op == LDS:
-                            reg_ready[gi, dst] = t_s + waves + lat_shared
-                            reg_kind[gi, dst] = SHORT_SB
-                    elif dst >= 0:  # an arithmetic result, ready after the instruction's fixed latency
-                        reg_ready[gi, dst] = t + p_lat[pc]
-                        reg_kind[gi, dst] = SHORT_SB if u == SFU else WAIT
+                            for q in range(p_dst.shape[1]):
+                                r = p_dst[pc, q]
+                                if r >= 0:
+                                    reg_ready[gi, r] = t_s + waves + lat_shared
+                                    reg_kind[gi, r] = SHORT_SB
+                    else:  # an arithmetic result, ready after the instruction's fixed latency
+                        for q in range(p_dst.shape[1]):
+                            r = p_dst[pc, q]
+                            if r >= 0:
+                                reg_ready[gi, r] = t + p_lat[pc]
+                                reg_kind[gi, r] = p_kind[pc]
                     pc += 1
                     if pc == L:
                         pc = 0
@@ -649,20 +687,9 @@ def run_cycles(
                             picked_next = wake
                     if op == SYNC:
                         b_arrived[b] += 1
-                        if b_arrived[b] >= b_alive[b]:
-                            # last arrival: release every warp of the block
-                            b_arrived[b] = 0
-                            for s2 in range(W):
-                                g2 = sm * W + s2
-                                if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
-                                    w_phase[g2] = P_RUN
-                                    w_wake[g2] = t + bar_lat
-                                    w_wkind[g2] = BARRIER
-                                    w_next[g2] = t  # reclassify now if its sub-partition comes later
-                                    # this cycle (it may still show the cycle it arrived), else next cycle
-                                    sp2 = sm * SP + s2 // per_sp
-                                    if t + 1 < sp_next[sp2]:
-                                        sp_next[sp2] = t + 1
+                        if b_arrived[b] >= b_alive[b]:  # last arrival: release every warp of the block
+                            _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_wkind,
+                                             w_next, sp_next, b_arrived)
                         else:
                             w_phase[gi] = P_BARRIER
                 if picked_next < nxt:
