@@ -65,13 +65,13 @@ def engine_program(flat) -> P.Program:
     op_map = np.array([_CLASS[name] for name in OP_NAMES], dtype=np.int8)
     unit_map = np.array([_UNIT[name] for name in UNIT_NAMES], dtype=np.int8)
     kind_map = np.array([_KIND[name] for name in SB_NAMES], dtype=np.int8)
-    op = op_map[flat.op]
+    op = np.take(op_map, flat.op)
     atom = flat.op == OP["atom"]
     op[atom & (flat.dst[:, 0] < 0)] = P.STG  # a reduction returns nothing: timed as a store
     return P.Program(
         op=op, dst=flat.dst, src=flat.src, req_bytes=flat.req_bytes, useful_bytes=flat.useful_bytes, loop=1,
-        n_regs=max(1, flat.n_regs), unit=unit_map[flat.unit], latency=flat.latency,
-        first=flat.warp_start[:-1].copy(), wait_kind=kind_map[flat.scoreboard])
+        n_regs=max(1, flat.n_regs), unit=np.take(unit_map, flat.unit), latency=flat.latency,
+        first=flat.warp_start[:-1].copy(), wait_kind=np.take(kind_map, flat.scoreboard))
 
 
 def kernel_program(scenario, *, budget: Callable[[object, int], int], keep_inputs: bool = False,
