@@ -9,15 +9,13 @@ the simulator until it simulates.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 _WHERE = {"Cancelled": "engine", "SimulationError": "engine", "simulate": "engine", "SimResult": "result"}
 
 __all__ = ["Cancelled", "SimulationError", "SimResult", "simulate"]
-
-if TYPE_CHECKING:
-    from explorer.sim.engine import Cancelled, SimulationError, simulate
-    from explorer.sim.result import SimResult
+# No ``if TYPE_CHECKING: from explorer.sim.engine import ...`` here: the package would then depend
+# on the engine, and every module that imports a light part of it (explorer.sim.jit, .program, as
+# the SASS layer does) on everything the engine imports (the executor, for [kernel] scenarios).
 
 
 def __getattr__(name: str):
