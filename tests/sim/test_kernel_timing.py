@@ -90,6 +90,18 @@ def test_a_strided_copy_moves_eight_times_the_load_bytes_and_takes_longer():
     assert rs.cycles > 2 * rc.cycles
 
 
+def test_hit_rates_are_the_scenarios():
+    n = 16 * 1024
+    args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n}
+    sc = scenario("copy.cu", "copy_coalesced", args, (n // 256, 1, 1), (256, 1, 1))
+    miss, _ = timed(sc)
+    hit, _ = timed(sc.with_overrides(["kernel.l2_hit_rate=1.0"]))
+    assert miss.params.l2_hit_rate == 0.0 and hit.params.l2_hit_rate == 1.0
+    assert miss.memory["dram_bytes"] == 8 * n and miss.memory["l2_bytes"] == 0
+    assert hit.memory["l2_bytes"] == 8 * n and hit.memory["dram_bytes"] == 0  # every access served by L2
+    assert hit.cycles < miss.cycles
+
+
 def test_bank_conflicts_make_the_shared_transpose_slower():
     rows = cols = 256
     args = {"in": buf("f32", rows * cols, "arange"), "out": buf("f32", rows * cols), "rows": rows, "cols": cols}
