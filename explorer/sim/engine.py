@@ -491,7 +491,8 @@ def simulate(
     """
     if program is None and scenario.kernel is not None:
         return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
-                               series_budget_bytes=series_budget_bytes, progress=progress, cancel=cancel)[0]
+                               series_budget_bytes=series_budget_bytes, progress=progress, cancel=cancel,
+                               params=params)[0]
     program = program or build_program(scenario.workload)
     p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
     warm_up()
@@ -598,19 +599,23 @@ def simulate(
 
 
 
-def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=None, **options):
+def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=None, params: SimParams | None = None,
+                    **options):
     """A ``[kernel]`` scenario: its kernel executed lane by lane, then what executed timed.
 
     Returns (SimResult, KernelRun). The result's ``scenario`` carries the cubin's registers,
     shared memory and barriers, ``warp_instructions`` the executed stream's entries, and
     ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per request, bank
     conflicts); the KernelRun holds the buffers (their contents before the kernel too with
-    ``keep_inputs``). ``options`` are :func:`simulate`'s.
+    ``keep_inputs``). ``params`` replaces the scenario's (a calibrated run); ``options`` are
+    :func:`simulate`'s. The kernel is executed again on every call (a re-simulation of one SM
+    too): a run is a pure function of its scenario, and keeping the executed program between
+    runs would hold its memory twice.
     """
     from explorer.sim.executed import kernel_program
 
     warm_up()
     prepared = kernel_program(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
-    result = simulate(prepared.scenario, program=prepared.program, params=prepared.params, **options)
+    result = simulate(prepared.scenario, program=prepared.program, params=params or prepared.params, **options)
     result.extra["execution"] = prepared.run.result.metrics
     return result, prepared.run
