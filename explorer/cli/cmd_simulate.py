@@ -74,8 +74,6 @@ def simulate_kernel_scenario(scenario, dump: str | None):
     summary = result.summary()
     executed = execution_summary(run)
     summary.update({key: executed[key] for key in EXECUTION_KEYS})
-    summary["program"] = {"source": "sass", "arch": executed["arch"],
-                          "dynamic_instructions_per_warp": executed["warp_instructions_per_warp"]}
     return result, summary
 
 

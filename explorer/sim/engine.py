@@ -14,7 +14,15 @@ cancel between chunks. What a run keeps stays bounded however long it is:
   budget, else for half as many SMs (halved again as the run grows), and for a run
   too long for one SM, that SM's first cycles; any SM can be re-simulated on
   demand (``record_sms``): a run is a pure function of its scenario;
-* throughput-unit busy per time window (at most trace.unit_windows windows).
+* throughput-unit busy per time window (at most trace.unit_windows windows);
+* per program row, warp-cycles in each state while it was the warp's next instruction
+  (``stall_by_instruction``), and for the recorded SMs the cycles each slot's next
+  instruction changed (``pc_trace``: events, counted in the trace budget).
+
+The program is a ``WarpProgram`` (``explorer.sass.warp_program``): the kernel's SASS
+(the scenario's ``program = "sass"``, the default, where the toolchain builds it) or the
+workload model (``program = "model"``, and the fallback, with a one-line notice, where
+it cannot: see :func:`scenario_program`).
 """
 
 from __future__ import annotations
@@ -32,16 +40,19 @@ from explorer.sim.kernel import (
     CFG_INT_FIELDS,
     MEM_SLOTS,
     N_COUNTS,
+    N_STATES,
     NEVER,
     Q_SLOTS,
     G,
     run_cycles,
 )
+from explorer.sass.warp_program import WarpProgram
+from explorer.sim import loop_program
+from explorer.sim.loop_program import LoopProgram, lower
 from explorer.sim.params import SimParams, model_constants, params_for
-from explorer.sim.program import LDG, LDS, STG, Program, build_program
-from explorer.sim.result import Series, SimResult
-from explorer.sim.states import NAMES, SHORT_SB, WAIT
-from explorer.sim.units import FP32, INT, SFU, TENSOR, UNITS
+from explorer.sim.result import PcEvents, Series, SimResult
+from explorer.sim.states import EMPTY, NAMES
+from explorer.sim.units import UNITS
 from explorer.timeline import BlockRecords, Residency
 
 N_COLUMNS = N_COUNTS + len(NAMES)  # series columns
@@ -67,30 +78,67 @@ def _limits() -> dict:
     return model_constants()["trace"]
 
 
+# --------------------------------------------------------------------------- program
+def scenario_program(scenario: Scenario) -> tuple[WarpProgram, str | None]:
+    """(the program a scenario runs, a one-line notice when it is not the one asked for).
+
+    ``program = "sass"`` (the default): the generated kernel's SASS, compiled and
+    disassembled once and cached on disk (``explorer.sass.kernel_program``); the model
+    program, with the notice, where the toolchain cannot build it (an architecture NVRTC
+    cannot target, e.g. sm_70 with NVRTC 13; NVRTC or nvdisasm missing). ``"model"``:
+    the workload model's program.
+    """
+    from explorer.sass.errors import ProgramError
+    from explorer.sass.kernel_program import model_program, program_for
+
+    try:
+        return program_for(scenario, fallback_on_missing_toolchain=True)
+    except ProgramError as exc:  # the toolchain ran but its output could not be read: say so, run the model
+        return model_program(scenario), f"{exc.message}; running the model program"
+
+
 # --------------------------------------------------------------------------- estimate
-def estimate_cycles(p: SimParams, program: Program) -> int:
+def _chain_cycles(p: SimParams, lp: LoopProgram) -> np.ndarray:
+    """Per row, what it adds to a warp's dependent chain: a global load's mean latency, a shared
+    load's, an instruction's own latency, 1 for one without a register result (and for EXIT,
+    which nothing waits on: 0)."""
+    mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
+    result = lp.dst[:, 0] >= 0
+    memory = (lp.path == loop_program.GLOAD) | (lp.path == loop_program.GSTORE)
+    cost = np.where(memory & result, mean_load,
+                    np.where((lp.path == loop_program.SHARED) & result, p.lat_shared,
+                             np.where(result, np.maximum(lp.latency, 1), 1))).astype(np.float64)
+    cost[lp.path == loop_program.EXIT] = 0.0
+    return cost
+
+
+def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     """A lower-bound-style estimate of a run's length, from the scenario alone.
 
-    The largest of three bounds: issue (every scheduler busy every cycle), DRAM
-    bandwidth (all missing bytes at the plateau rate), and latency (each warp's
-    dependent chain, once per wave). Usually within a factor of two of the truth.
+    The largest of three bounds: issue (every scheduler busy every cycle, for every
+    instruction a warp executes), DRAM bandwidth (all missing bytes at the plateau rate),
+    and latency (each warp's dependent chain, once per wave). Usually within a factor
+    of two of the truth.
     """
     warps = p.total_blocks * p.warps_per_block
-    issue = program.warp_instructions(warps) / (p.sm_count * p.sub_partitions)
+    issue = lp.warp_instructions(warps) / (p.sm_count * p.sub_partitions)
     miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
-    global_ops = (program.op == LDG) | (program.op == STG)
-    dram_bytes = float(program.req_bytes[global_ops].sum())
+    body = np.zeros(lp.length, bool)
+    body[lp.loop_start:lp.loop_end] = True
+    global_ops = (lp.path == loop_program.GLOAD) | (lp.path == loop_program.GSTORE)
+    # summed as (body bytes x trip + the rest) and (body chain x trip + the rest): the model
+    # program (the body, then EXIT) gives the figures it always did, to the last bit
+    body_bytes = float(lp.req_bytes[global_ops & body].sum())
+    other_bytes = float(lp.req_bytes[global_ops & ~body].sum())
     plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
-    runs = 1 if program.first.shape[0] else warps * program.loop  # a program of many warps: each entry once
-    bandwidth = runs * dram_bytes * miss / (p.dram_bytes_per_cycle * plateau)
-    mean_load = p.l1_hit_rate * p.lat_l1 + (1 - p.l1_hit_rate) * (p.l2_hit_rate * p.lat_l2 + (1 - p.l2_hit_rate) * p.lat_dram)
-    latency = _latencies(p, program)
-    chain = float(np.where(program.op == LDG, mean_load,
-                           np.where(program.op == LDS, p.lat_shared, np.maximum(latency, 1))).sum())
+    runs = 1 if lp.flat else warps  # a flat program holds every warp's rows: each runs once
+    bandwidth = runs * (lp.trip * body_bytes + other_bytes) * miss / (p.dram_bytes_per_cycle * plateau)
+    chain = _chain_cycles(p, lp)
     waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
-    if program.first.shape[0]:
-        chain /= warps  # every warp's own path: the mean one
-    return int(max(issue, bandwidth, waves * program.loop * chain))
+    latency = waves * lp.trip * float(chain[body].sum()) + waves * float(chain[~body].sum())
+    if lp.flat:
+        latency /= warps  # the mean warp's chain
+    return int(max(issue, bandwidth, latency))
 
 
 @dataclass(frozen=True)
@@ -114,33 +162,39 @@ class RunEstimate:
                                          f"{self.memory_budget_bytes / 2**30:.1f} GiB; use fewer blocks or warps")
 
 
-def estimate_run(scenario: Scenario, *, params: SimParams | None = None, program: Program | None = None) -> RunEstimate:
-    """Cycles and memory of a run, estimated cheaply from the scenario (nothing is simulated)."""
-    program = program or build_program(scenario.workload)
-    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
+def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
+                 program: WarpProgram | None = None, loop: LoopProgram | None = None) -> RunEstimate:
+    """Cycles and memory of a run, estimated cheaply from the scenario and its program (nothing is
+    simulated; without ``program``, the scenario's: see :func:`scenario_program`; ``loop``: the
+    program already lowered, e.g. a flat one)."""
+    lp = loop if loop is not None else lower(program if program is not None else scenario_program(scenario)[0])
+    p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
     lim = _limits()
-    held = held_bytes(p, program.n_regs) + program_bytes(program)
-    return RunEstimate(estimate_cycles(p, program), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+    held = held_bytes(p, lp.n_regs, lp.n_rows) + (program_bytes(lp) if lp.flat else 0)
+    return RunEstimate(estimate_cycles(p, lp), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
 
 
-def held_bytes(p: SimParams, n_regs: int) -> int:
-    """What a run holds besides its program: per-warp and per-block records, warp state, series, trace."""
+def held_bytes(p: SimParams, n_regs: int, n_rows: int) -> int:
+    """What a run holds besides a flat program: per-warp and per-block records, warp state, stall
+    counts, series, trace."""
     lim = _limits()
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
-    state = slots * (9 * n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
+    state = (slots * (9 * n_regs + 64) + p.total_blocks * 2 * p.warps_per_block
+             + n_rows * len(NAMES) * 8 + PcEvents.BUFFER_ENTRIES * PcEvents.ENTRY_BYTES)
     return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
                + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
 
 
-def program_bytes(program: Program) -> int:
-    return int(sum(a.nbytes for a in (program.op, program.dst, program.src, program.req_bytes, program.useful_bytes,
-                                      program.unit, program.latency, program.first, program.wait_kind)))
+def program_bytes(lp: LoopProgram) -> int:
+    return int(sum(a.nbytes for a in (lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
+                                      lp.row, lp.entry)))
 
 
-def program_budget(p: SimParams, n_regs: int) -> int:
-    """The most a program may hold in a run of ``p``: the memory budget less everything else the run holds."""
-    return max(0, int(_limits()["memory_budget_bytes"]) - held_bytes(p, n_regs))
+def program_budget(p: SimParams, n_regs: int, n_rows: int) -> int:
+    """The most a flat program may hold in a run of ``p``: the memory budget less everything else the
+    run holds."""
+    return max(0, int(_limits()["memory_budget_bytes"]) - held_bytes(p, n_regs, n_rows))
 
 
 def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> float:
@@ -155,23 +209,6 @@ def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> 
 
 
 # --------------------------------------------------------------------------- state
-def _latencies(p: SimParams, program: Program) -> np.ndarray:
-    """Per instruction: its own fixed latency, or the GPU's figure for its unit."""
-    default = np.zeros(len(UNITS), np.int32)
-    default[FP32] = p.lat_fma
-    default[INT] = p.lat_fma  # estimate: integer ALU latency as FFMA's (4 cycles on Volta..Hopper, JIA18/LUO24)
-    default[SFU] = p.lat_sfu
-    default[TENSOR] = p.lat_mma
-    return np.where(program.latency >= 0, program.latency, default[program.unit]).astype(np.int32)
-
-
-def _wait_kinds(program: Program) -> np.ndarray:
-    """Per instruction: the state a dependent of its fixed-latency result waits in."""
-    if program.wait_kind.shape[0]:
-        return program.wait_kind.astype(np.uint8)
-    return np.where(program.unit == SFU, SHORT_SB, WAIT).astype(np.uint8)
-
-
 def _initial_g(p: SimParams) -> np.ndarray:
     g = np.zeros(len(G), np.int64)  # cycle 0, nothing placed, no warp left
     g[G.FREE_BLOCK_SLOTS] = p.sm_count * p.active_blocks_per_sm
@@ -184,7 +221,7 @@ def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cfg_i, cfg_f, np.array(p.pipe_intervals, dtype=np.float64)
 
 
-def _state_arrays(p: SimParams, n_regs: int) -> dict:
+def _state_arrays(p: SimParams, n_regs: int, length: int) -> dict:
     """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
     G_ = p.sm_count * p.warps_per_sm
     B = p.total_blocks
@@ -202,6 +239,7 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "w_age": np.zeros(G_, np.int64),
         "w_tl": np.zeros(G_, np.int8),
         "w_next": np.full(G_, NEVER, np.int64),  # empty slots never change until a block arrives
+        "w_since": np.zeros(G_, np.int64),  # in warp-slot order: the cycle its state or row last changed
         "reg_ready": np.zeros((G_, n_regs), np.int64),
         "reg_kind": np.zeros((G_, n_regs), np.uint8),
         "sp_next": np.zeros(SPS, np.int64),
@@ -228,7 +266,12 @@ def _state_arrays(p: SimParams, n_regs: int) -> dict:
         "mem": np.zeros(len(MEM_SLOTS), np.float64),
         # state changes the loop queues for the next cycle: at most one issue per sub-partition per cycle
         "pend_slot": np.zeros(SPS, np.int64),
+        "pend_gi": np.zeros(SPS, np.int64),
         "pend_state": np.zeros(SPS, np.uint8),
+        "stall": np.zeros(length * N_STATES, np.int64),  # [row * N_STATES + state] (rows: LoopProgram.n_rows)
+        "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
+        "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
+        "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
     }
 
 
@@ -241,6 +284,10 @@ class _TraceSink:
     copies nothing. A run that outgrows it keeps the first half of its SMs (one
     copy of half the buffer) and goes on; with one SM left, recording stops there
     and the trace is that SM's first ``cycles`` cycles.
+
+    The recorded slots' next-instruction events (``PcEvents``: one per issue, a few
+    bytes) count in the same budget: the rows the states may use shrink by theirs,
+    and halving the SMs drops the dropped SMs' events.
     """
 
     def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int):
@@ -249,7 +296,26 @@ class _TraceSink:
         self.budget = budget
         self.full = False  # recording stopped: the trace ends at self.cycles
         self.cycles = 0
+        self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.event_bytes = 0
         self._allocate(np.asarray(recorded, dtype=np.int64), None, 0)
+
+    def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray) -> None:
+        if len(pe_t):
+            self.events.append((pe_t.copy(), pe_cell.copy(), pe_row.copy()))
+            self.event_bytes += len(pe_t) * PcEvents.ENTRY_BYTES
+
+    def _keep_events(self, sms: int) -> None:
+        """Only the events of the first ``sms`` recorded SMs (cells ri * W + slot)."""
+        kept = []
+        for t, cell, row in self.events:
+            mine = cell < sms * self.W
+            kept.append((t[mine], cell[mine], row[mine]))
+        self.events = kept
+        self.event_bytes = sum(len(t) for t, _, _ in kept) * PcEvents.ENTRY_BYTES
+
+    def _rows_allowed(self) -> int:
+        return self.buffer.shape[0] - self.event_bytes // max(1, len(self.recorded) * self.W)
 
     def _allocate(self, recorded: np.ndarray, old: np.ndarray | None, t0: int) -> None:
         self.recorded = recorded
@@ -267,9 +333,10 @@ class _TraceSink:
 
     def window(self, t0: int) -> np.ndarray:
         """Rows [t0, t0 + chunk) for the loop; call before rec_map (it may stop recording)."""
-        while not self.full and t0 + self.chunk > self.buffer.shape[0]:
+        while not self.full and t0 + self.chunk > self._rows_allowed():
             if len(self.recorded) > 1:
                 self._allocate(self.recorded[: len(self.recorded) // 2], self.buffer, t0)
+                self._keep_events(len(self.recorded))
             else:
                 self.full = True
                 self.cycles = t0
@@ -283,8 +350,17 @@ class _TraceSink:
         self.cycles = cycles
         return self.buffer[:cycles]
 
+    def pc_events(self) -> PcEvents:
+        """The recorded slots' next-instruction changes, in cycle order (call after result)."""
+        if self.events:
+            t, cell, row = (np.concatenate(parts) for parts in zip(*self.events))
+        else:
+            t, cell, row = np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int16)
+        return PcEvents(t=t, cell=cell, row=row, warps_per_sm=self.W, cycles=self.cycles)
+
     def release(self) -> None:
         self.buffer = None
+        self.events = []
 
 
 class _SeriesSink:
@@ -450,6 +526,19 @@ def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.nd
     return np.asarray(sms, dtype=np.int64)
 
 
+def _close_stall_counts(p: SimParams, a: dict, cycles: int, rows: np.ndarray) -> np.ndarray:
+    """int64[L, n_states]: the loop's counts with each slot's cycles since its last change (to the run's end)."""
+    W, SP = p.warps_per_sm, p.sub_partitions
+    slot = np.arange(p.sm_count * W)
+    local = slot % W
+    gi = slot - local + (local % SP) * (W // SP) + local // SP  # slot order -> warp index (kernel.run_cycles)
+    state = a["w_state"].astype(np.int64)
+    np.add.at(a["stall"], rows[a["w_pc"][gi]].astype(np.int64) * N_STATES + state, cycles - a["w_since"])
+    stall = a["stall"].reshape(-1, N_STATES)
+    stall[:, EMPTY] = 0  # the loop adds empty slots' cycles there (branch-free); they belong to no warp
+    return stall
+
+
 _WARM = False
 
 
@@ -463,7 +552,8 @@ def warm_up() -> None:
     global _WARM
     if not _WARM:
         _WARM = True
-        tiny = Scenario().with_values(**{"launch.grid": [1, 1, 1], "launch.block": [32, 1, 1], "workload.loop": 1})
+        tiny = Scenario().with_values(**{"launch.grid": [1, 1, 1], "launch.block": [32, 1, 1], "workload.loop": 1,
+                                         "program": "model"})
         simulate(tiny)
 
 
@@ -476,7 +566,8 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     params: SimParams | None = None,
-    program: Program | None = None,
+    program: WarpProgram | None = None,
+    loop: LoopProgram | None = None,
 ) -> SimResult:
     """Simulate a scenario cycle by cycle. Deterministic for the scenario (seed included).
 
@@ -485,18 +576,23 @@ def simulate(
     fraction of the run done, judged against the up-front estimate (see
     :func:`_progress_fraction`). ``cancel()`` returning True raises
     :class:`Cancelled` at the next chunk boundary, after the run's buffers are let go.
-    ``program`` replaces the one built from the scenario's workload. The budgets default to
-    ``sim_model.toml`` [trace] (smaller ones exercise what long runs keep). A ``[kernel]`` scenario
-    (the user's own kernel) runs through :func:`simulate_kernel`.
+    ``program`` replaces the scenario's (:func:`scenario_program`; its notice, if any, is
+    ``result.program_notice``); ``loop``, when given, is what runs (``program`` then only names
+    its rows: a flat program's listing). The budgets default to ``sim_model.toml`` [trace] (smaller
+    ones exercise what long runs keep). A ``[kernel]`` scenario (the user's own kernel) runs
+    through :func:`simulate_kernel`.
     """
-    if program is None and scenario.kernel is not None:
+    if program is None and loop is None and scenario.kernel is not None:
         return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
                                series_budget_bytes=series_budget_bytes, progress=progress, cancel=cancel,
                                params=params)[0]
-    program = program or build_program(scenario.workload)
-    p = params or params_for(scenario, uses_tensor_cores=program.uses_tensor_cores)
+    notice = None
+    if program is None:
+        program, notice = scenario_program(scenario)
+    lp = loop if loop is not None else lower(program)
+    p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
     warm_up()
-    estimate = estimate_run(scenario, params=p, program=program)
+    estimate = estimate_run(scenario, params=p, program=program, loop=lp)
     estimate.check()
     lim = _limits()
     budget = lim["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
@@ -507,13 +603,10 @@ def simulate(
         # clearly too long to keep every SM: keep the first SMs the budget allows
         recorded = recorded[: max(1, min(p.sm_count, budget // max(1, likely * p.warps_per_sm)))]
 
-    a = _state_arrays(p, program.n_regs)
+    a = _state_arrays(p, lp.n_regs, lp.n_rows)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
-    latency = _latencies(p, program)
-    kinds = _wait_kinds(program)
-    dst = program.dst.reshape(program.dst.shape[0], -1)
     total_warps = p.total_blocks * p.warps_per_block
-    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(program.req_bytes.max(initial=0)) // 32 + 64
+    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(lp.req_bytes.max(initial=0)) // 32 + 64
     trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
     series = _SeriesSink(int(lim["series_budget_bytes"] if series_budget_bytes is None else series_budget_bytes),
                          chunk)
@@ -531,21 +624,26 @@ def simulate(
                 windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
                 done = t_now - t0
                 run_cycles(
-                    program.op, program.unit, latency, kinds, dst, program.src, program.req_bytes, program.loop,
-                    program.first,
+                    lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
+                    lp.loop_start, lp.loop_end, lp.trip, lp.row, lp.entry,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
-                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["reg_ready"], a["reg_kind"],
+                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
+                    a["reg_ready"], a["reg_kind"],
                     a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
                     a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"],
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
-                    a["pend_slot"], a["pend_state"],
+                    a["pend_slot"], a["pend_gi"], a["pend_state"],
+                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"],
                     t0 + chunk,
                 )
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
+                n_pe = int(a["g"][G.PC_EVENTS])
+                trace.add_events(a["pe_t"][:n_pe], a["pe_cell"][:n_pe], a["pe_row"][:n_pe])
+                a["g"][G.PC_EVENTS] = 0
                 if a["g"][G.DONE] or t_now >= t0 + chunk:
                     break
             series.commit(t0, t_now)
@@ -567,6 +665,7 @@ def simulate(
         cycles = int(a["g"][G.T])
         busy, window_cycles = windows.result(cycles)
         n_events = int(a["g"][G.EVENTS])
+        stall = _close_stall_counts(p, a, cycles, lp.row)
         return SimResult(
             scenario=scenario,
             params=p,
@@ -587,8 +686,12 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=program.warp_instructions(total_warps),
+            warp_instructions=lp.warp_instructions(total_warps),
             sim_seconds=sim_seconds,
+            warp_program=program,
+            stall_by_instruction=stall,
+            pc_events=trace.pc_events(),
+            program_notice=notice,
         )
     finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers
         trace.release()
@@ -604,18 +707,20 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     """A ``[kernel]`` scenario: its kernel executed lane by lane, then what executed timed.
 
     Returns (SimResult, KernelRun). The result's ``scenario`` carries the cubin's registers,
-    shared memory and barriers, ``warp_instructions`` the executed stream's entries, and
-    ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per request, bank
-    conflicts); the KernelRun holds the buffers (their contents before the kernel too with
-    ``keep_inputs``). ``params`` replaces the scenario's (a calibrated run); ``options`` are
-    :func:`simulate`'s. The kernel is executed again on every call (a re-simulation of one SM
-    too): a run is a pure function of its scenario, and keeping the executed program between
-    runs would hold its memory twice.
+    shared memory and barriers, ``warp_instructions`` the executed warp-instructions,
+    ``warp_program`` the kernel's listing (the rows ``stall_by_instruction`` and ``pc_trace``
+    name), and ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per
+    request, bank conflicts); the KernelRun holds the buffers (their contents before the
+    kernel too with ``keep_inputs``). ``params`` replaces the scenario's (a calibrated run);
+    ``options`` are :func:`simulate`'s. The kernel is executed again on every call (a
+    re-simulation of one SM too): a run is a pure function of its scenario, and keeping the
+    executed program between runs would hold its memory twice.
     """
     from explorer.sim.executed import kernel_program
 
     warm_up()
     prepared = kernel_program(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
-    result = simulate(prepared.scenario, program=prepared.program, params=params or prepared.params, **options)
+    result = simulate(prepared.scenario, program=prepared.listing, loop=prepared.loop,
+                      params=params or prepared.params, **options)
     result.extra["execution"] = prepared.run.result.metrics
     return result, prepared.run

@@ -25,6 +25,15 @@ fractional cycles: an instruction may issue while the pipe frees within the
 cycle, and the pipe's free time advances by the (possibly fractional) interval, so
 a 4.33-cycle pipe issues 3 of every 13 cycles, not every 4 or 5.
 
+The program (``loop_program.LoopProgram``, lowered from a ``WarpProgram``): a warp
+starts at row 0 (a flat program's warp at its own entry row), runs the loop body
+``[loop_start, loop_end)`` ``trip`` times (``_next_pc``), and ends at the EXIT row; a warp
+that exits while the rest of its block waits at a barrier releases it when it was the last. Issue takes the row's *path*: ALU (every
+destination ready after the row's latency: ``_set_results``), global/local memory
+(``_global_access``), shared memory, barrier, EXIT. Per row and state the loop counts
+warp-cycles (``_account``: at every change of a slot's state or next row), and for
+recorded SMs logs when each slot's next row changes (``_pc_event``).
+
 Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
 its bandwidth), device memory with a loaded latency (each line waits for one of
 ``banks`` queues, picked by a seeded draw; sim_model.toml [dram]).
@@ -47,8 +56,10 @@ from enum import IntEnum
 import numpy as np
 
 from explorer.sim.jit import njit
-from explorer.sim.program import EXIT, LDG, LDS, STG, STS, SYNC
-from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, SFU, SHARED
+from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
+from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU
+from explorer.sim.units import SHARED as SHARED_UNIT
+from explorer.sim.states import NAMES as STATE_NAMES
 from explorer.sim.states import (
     BARRIER,
     DRAIN,
@@ -91,6 +102,7 @@ MEM_SLOTS = ("l1_bytes", "l2_bytes", "dram_bytes", "shared_bytes", "l1_lat", "l2
 # the DRAM bank queues are an array of their own (dram_q)
 Q_SLOTS = ("l2_free",)
 N_COUNTS = 4  # series columns 0-3: launched, resident, eligible, issued; then one per warp state
+N_STATES = len(STATE_NAMES)  # the row length of the loop's flat stall counts
 G_SLOTS = (
     "t",  # the next cycle to simulate
     "next_block",  # the next block of the grid to place
@@ -101,7 +113,8 @@ G_SLOTS = (
     "deadlock",  # 1: no warp can ever issue again (a model bug)
     "free_block_slots",  # block places free GPU-wide
     "overflow",  # entries in the unit-busy overflow list (see _add)
-    "pending",  # state changes queued for the next cycle (pend_slot, pend_state)
+    "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
+    "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
 )
 
 
@@ -133,15 +146,15 @@ def _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_w
     """Every warp of block ``b`` waiting at its barrier (and ``gi``, the last to arrive, if any) goes on."""
     per_sp = W // SP
     b_arrived[b] = 0
-    for s2 in range(W):
-        g2 = sm * W + s2
+    for s3 in range(W):
+        g2 = sm * W + s3
         if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
             w_phase[g2] = P_RUN
             w_wake[g2] = t + bar_lat
             w_wkind[g2] = BARRIER
             w_next[g2] = t  # reclassify now if its sub-partition comes later
             # this cycle (it may still show the cycle it arrived), else next cycle
-            sp2 = sm * SP + s2 // per_sp
+            sp2 = sm * SP + s3 // per_sp
             if t + 1 < sp_next[sp2]:
                 sp_next[sp2] = t + 1
 
@@ -150,8 +163,8 @@ def _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_w
 def _exit_warp(gi, sm, W, SP, when, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next, b_alive, b_arrived,
                b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
     """The warp leaves at cycle ``when``; the last warp of a block frees the block's place. Returns 1 when
-    its leaving completes a barrier the block's other warps wait at (warps of a user kernel may exit
-    before the others' barriers: they no longer count), else 0.
+    its leaving completes a barrier the block's other warps wait at (a user kernel's warps may exit
+    before the others reach a barrier: they no longer count), else 0.
 
     A real call (not inlined): it runs once per warp, and inlining it would put
     array reference counting into the hot loop."""
@@ -181,7 +194,7 @@ def _exit_warp(gi, sm, W, SP, when, bar_lat, w_phase, w_block, w_wake, w_wkind, 
 @njit(inline=True)
 def _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t):
     """(the cycle warp gi's instruction pc can issue, at the earliest t; the kind of wait until then):
-    every register it reads, and the ones it writes (in-order issue: RAW and WAW)."""
+    every register it reads, and every one it writes (in-order issue: RAW and WAW)."""
     wake = t
     kind = WAIT
     for q in range(p_dst.shape[1]):
@@ -259,19 +272,117 @@ def _spread(ub, ovf, g, col, start, length, amount, win_shift):
         w += 1
 
 
+@njit(inline=True)
+def _account(stall, w_since, old, w_pc, p_row, s2, gi, t):
+    """Before slot s2's state ``old`` or its warp's next instruction changes at cycle t: the cycles
+    since the last change go to stall[row * N_STATES + old], row = p_row[pc] (``SimResult.
+    stall_by_instruction``; branch-free: an empty slot's cycles go to the EMPTY column, which the
+    engine discards)."""
+    stall[np.int64(p_row[w_pc[gi]]) * N_STATES + old] += t - w_since[s2]
+    w_since[s2] = t
+
+
+@njit(inline=True)
+def _pc_event(pe_t, pe_cell, pe_row, g, ri, W, s2, t, row):
+    """A recorded slot's next instruction becomes ``row`` from cycle t (``SimResult.pc_trace``)."""
+    if ri >= 0:
+        n = g[G.PC_EVENTS]
+        pe_t[n] = t
+        pe_cell[n] = ri * W + s2
+        pe_row[n] = row
+        g[G.PC_EVENTS] = n + 1
+
+
+@njit(inline=True)
+def _next_pc(pc, gi, w_iter, loop_start, loop_end, trip):
+    """The row after ``pc``: back to the loop's start until the body has run ``trip`` times."""
+    pc += 1
+    if pc == loop_end and loop_end > loop_start:
+        w_iter[gi] += 1
+        if w_iter[gi] < trip:
+            pc = loop_start
+    return pc
+
+
+@njit(inline=True)
+def _set_results(reg_ready, reg_kind, gi, p_dst, pc, ready, kind):
+    """Every destination register of instruction pc is ready at ``ready``; until then a dependent
+    waits in state ``kind``."""
+    for q in range(p_dst.shape[1]):
+        r = p_dst[pc, q]
+        if r < 0:
+            break
+        reg_ready[gi, r] = ready
+        reg_kind[gi, r] = kind
+
+
+@njit(inline=True)
+def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
+                   banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
+                   mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
+    """One warp-instruction's global/local memory request through L1TEX, L2 and device memory:
+    (the cycle its data is back, the level that served it (0 L1, 1 L2, 2 DRAM), the random state).
+    Only loads (GLOAD) may hit in L1; stores and atomics go on to L2."""
+    waves = (nbytes + l1_bpc - 1) // l1_bpc
+    t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
+    sm_l1[sm] = t_l1 + waves
+    ub[t_l1 >> win_shift, L1] += waves
+    rng_state, draw = _splitmix(rng_state)
+    arrive = t_l1 + waves  # the request leaves L1TEX
+    if draw < l1_hit and path == GLOAD:
+        level = 0
+        done_at = arrive + lat_l1
+        mem[MEM.L1_BYTES] += nbytes
+    else:
+        # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
+        b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
+        mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
+        _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
+        if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
+            level = 1
+            done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
+            mem[MEM.L2_BYTES] += nbytes
+        else:
+            # device memory: each line waits for its (random) bank
+            level = 2
+            waited = 0.0
+            left = nbytes
+            while left > 0:
+                rng_state, pick_bank = _splitmix(rng_state)
+                q = np.int64(pick_bank * banks)
+                bq = dram_q[q] if dram_q[q] > b2 else b2
+                dram_q[q] = bq + line_service
+                if bq - b2 > waited:
+                    waited = bq - b2
+                moved = line_bytes if left > line_bytes else left
+                left -= moved
+                # the bytes cross the bus during the line's transfer: at its midpoint
+                # when windows are long, else spread over the windows it spans
+                if long_windows:
+                    _add(ub, ovf, g, np.int64(bq + 0.5 * line_transfer) >> win_shift, DRAM,
+                         moved / dram_bpc)
+                else:
+                    _spread(ub, ovf, g, DRAM, bq, line_transfer, moved / dram_bpc, win_shift)
+            done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
+            mem[MEM.DRAM_BYTES] += nbytes
+    return done_at, level, rng_state
+
+
 @njit
 def run_cycles(
-    # program: per instruction op code, unit, result latency, the state a dependent of its fixed-latency
-    # result waits in, registers written [L, kd] and read [L, ks], bytes moved; the iterations of the
-    # body; per warp of the grid the pc it starts at (empty: every warp starts at 0)
-    p_op, p_unit, p_lat, p_kind, p_dst, p_src, p_req, loop, p_first,
+    # program (loop_program.LoopProgram): per instruction path, unit, result latency, the state a
+    # dependent waits in, registers, bytes moved; the loop body [loop_start, loop_end) x trip
+    p_path, p_unit, p_lat, p_kind, p_dst, p_src, p_req, loop_start, loop_end, trip,
+    # per row, the row its stall counts and next-instruction events name (the listing row of a flat
+    # program's entry; else the row itself); per warp of the grid, the row it starts at (empty: 0)
+    p_row, p_entry,
     # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
     cfg_i, cfg_f, pipe_iv,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
     # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
     # trace's order) so that recording a cycle is a plain copy
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
-    w_next, reg_ready, reg_kind,
+    w_next, w_since, reg_ready, reg_kind,
     # sub-partition and SM state
     sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks,
     # blocks
@@ -282,17 +393,20 @@ def run_cycles(
     # counts, then warp slots per state); memory statistics (MEM_SLOTS); unit busy per window
     ev_t, ev_sm, ev_d,
     rec_map, trace, series, mem, ub, ovf, win_shift,
-    pend_slot, pend_state,
+    pend_slot, pend_gi, pend_state,
+    # per row, warp-cycles in each state while it was the warp's next instruction; for recorded
+    # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row)
+    stall, pe_t, pe_cell, pe_row,
     t_limit,
 ):
-    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full."""
+    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
+    or the next-instruction event list could not take another cycle's events."""
     S = cfg_i[CFG_I.SM_COUNT]
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     max_blocks_sm = cfg_i[CFG_I.ACTIVE_BLOCKS_PER_SM]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
-    lat_shared = cfg_i[CFG_I.LAT_SHARED]
     lat_l1 = cfg_i[CFG_I.LAT_L1]
     lat_l2 = cfg_i[CFG_I.LAT_L2]
     lat_dram = cfg_i[CFG_I.LAT_DRAM]
@@ -314,8 +428,8 @@ def run_cycles(
     long_windows = (1 << win_shift) >= 4 * line_transfer
     l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
     l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
-    L = p_op.shape[0]
     per_sp = W // SP
+    pe_room = pe_t.shape[0] - S * (SP + wpb)  # a cycle adds at most an issue per sub-partition and a block per SM
     n_rec = trace.shape[1]
     n_cols = series.shape[1]
     t0 = g[G.T]
@@ -333,6 +447,7 @@ def run_cycles(
             s2 = pend_slot[i]
             old = w_state[s2]
             if old != pend_state[i]:
+                _account(stall, w_since, old, w_pc, p_row, s2, pend_gi[i], t)
                 sc[old] -= 1
                 sc[pend_state[i]] += 1
                 w_state[s2] = pend_state[i]
@@ -366,7 +481,9 @@ def run_cycles(
                     b_slot[b, k] = slot
                     w_phase[gi] = P_PENDING
                     w_start[gi] = start
-                    w_pc[gi] = p_first[b * wpb + k] if p_first.shape[0] > 0 else 0
+                    _account(stall, w_since, w_state[sm * W + slot], w_pc, p_row, sm * W + slot, gi, t)
+                    w_pc[gi] = p_entry[b * wpb + k] if p_entry.shape[0] > 0 else 0
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, slot, t, p_row[w_pc[gi]])
                     w_iter[gi] = 0
                     w_wake[gi] = start
                     w_wkind[gi] = WAIT
@@ -442,8 +559,6 @@ def run_cycles(
                     if t < w_wake[gi]:
                         st = w_wkind[gi] & (RESOLVED - 1)
                         when = w_wake[gi]
-                    elif w_iter[gi] >= loop or p_op[w_pc[gi]] == EXIT:
-                        st = SELECTED  # EXIT is always ready
                     else:
                         pc = w_pc[gi]
                         ready = True
@@ -458,7 +573,7 @@ def run_cycles(
                             else:
                                 w_wkind[gi] = READY
                         if ready:
-                            op = p_op[pc]
+                            path = p_path[pc]
                             st = SELECTED
                             u = p_unit[pc]
                             if u >= FIRST_PIPE and u <= LAST_PIPE:
@@ -466,18 +581,18 @@ def run_cycles(
                                 if free >= t + 1:  # the pipe does not free within this cycle
                                     if u != LSU:
                                         st = MATH_THROTTLE
-                                    elif op == LDG or op == STG:
+                                    elif path == GLOAD or path == GSTORE:
                                         st = LG_THROTTLE
                                     else:
                                         st = MIO_THROTTLE
                                     when = np.int64(free)
                             if st != SELECTED:
                                 pass
-                            elif op == LDG or op == STG:
+                            elif path == GLOAD or path == GSTORE:
                                 if sm_l1[sm] - t > l1_q:
                                     st = LG_THROTTLE
                                     when = sm_l1[sm] - l1_q
-                            elif op == LDS or op == STS:
+                            elif path == SHARED:
                                 if sm_smem[sm] - t > sh_q:
                                     st = MIO_THROTTLE
                                     when = sm_smem[sm] - sh_q
@@ -499,6 +614,7 @@ def run_cycles(
                 else:
                     old = w_state[sbase + k * SP]
                     if old != st:
+                        _account(stall, w_since, old, w_pc, p_row, sbase + k * SP, gi, t)
                         sc[old] -= 1
                         sc[st] += 1
                         w_state[sbase + k * SP] = st
@@ -561,6 +677,7 @@ def run_cycles(
                     new = SELECTED if elig[j] == pick else NOT_SELECTED
                     old = w_state[s2]
                     if old != new:
+                        _account(stall, w_since, old, w_pc, p_row, s2, base + elig[j], t)
                         sc[old] -= 1
                         sc[new] += 1
                         w_state[s2] = new
@@ -572,7 +689,9 @@ def run_cycles(
                 # -- issue the picked warp's instruction
                 gi = base + pick
                 b = w_block[gi]
-                if w_iter[gi] >= loop or p_op[w_pc[gi]] == EXIT:
+                pc = w_pc[gi]
+                path = p_path[pc]
+                if path == EXIT:
                     if w_drain[gi] > t + 1:
                         w_phase[gi] = P_DRAIN
                     else:
@@ -580,8 +699,6 @@ def run_cycles(
                                    sp_next, b_alive, b_arrived, b_end, sm_blocks, g, ev_t, ev_sm, ev_d)
                         leaving_next += 1
                 else:
-                    pc = w_pc[gi]
-                    op = p_op[pc]
                     u = p_unit[pc]
                     wt = t >> win_shift
                     if u >= FIRST_PIPE and u <= LAST_PIPE:  # the instruction holds its pipe
@@ -591,86 +708,37 @@ def run_cycles(
                             f0 = t
                         sp_pipe[spi, pi] = f0 + pipe_iv[pi]
                         ub[wt, u] += pipe_iv[pi]
-                    if op == LDG or op == STG:
+                    if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
-                        waves = (nbytes + l1_bpc - 1) // l1_bpc
-                        t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
-                        sm_l1[sm] = t_l1 + waves
-                        ub[t_l1 >> win_shift, L1] += waves
-                        rng_state, draw = _splitmix(rng_state)
-                        arrive = t_l1 + waves  # the request leaves L1TEX
-                        if draw < l1_hit and op == LDG:
-                            level = 0
-                            done_at = arrive + lat_l1
-                            mem[MEM.L1_BYTES] += nbytes
-                        else:
-                            # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
-                            b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
-                            mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
-                            _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
-                            if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
-                                level = 1
-                                done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
-                                mem[MEM.L2_BYTES] += nbytes
-                            else:
-                                # device memory: each line waits for its (random) bank
-                                level = 2
-                                waited = 0.0
-                                left = nbytes
-                                while left > 0:
-                                    rng_state, pick_bank = _splitmix(rng_state)
-                                    q = np.int64(pick_bank * banks)
-                                    bq = dram_q[q] if dram_q[q] > b2 else b2
-                                    dram_q[q] = bq + line_service
-                                    if bq - b2 > waited:
-                                        waited = bq - b2
-                                    moved = line_bytes if left > line_bytes else left
-                                    left -= moved
-                                    # the bytes cross the bus during the line's transfer: at its midpoint
-                                    # when windows are long, else spread over the windows it spans
-                                    if long_windows:
-                                        _add(ub, ovf, g, np.int64(bq + 0.5 * line_transfer) >> win_shift, DRAM,
-                                             moved / dram_bpc)
-                                    else:
-                                        _spread(ub, ovf, g, DRAM, bq, line_transfer, moved / dram_bpc, win_shift)
-                                done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
-                                mem[MEM.DRAM_BYTES] += nbytes
-                        if op == LDG:
-                            for q in range(p_dst.shape[1]):
-                                r = p_dst[pc, q]
-                                if r >= 0:
-                                    reg_ready[gi, r] = done_at
-                                    reg_kind[gi, r] = LONG_SB
-                            mem[MEM.L1_LAT + level] += done_at - t
-                            mem[MEM.L1_LOADS + level] += 1
-                        elif done_at > w_drain[gi]:
+                        done_at, level, rng_state = _global_access(
+                            path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
+                            banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
+                            mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
+                        if p_dst[pc, 0] >= 0:  # a load (or an atomic's result)
+                            _set_results(reg_ready, reg_kind, gi, p_dst, pc, done_at, p_kind[pc])
+                            if path == GLOAD:
+                                mem[MEM.L1_LAT + level] += done_at - t
+                                mem[MEM.L1_LOADS + level] += 1
+                        elif done_at > w_drain[gi]:  # a store: the warp's exit waits for it
                             w_drain[gi] = done_at
-                    elif op == LDS or op == STS:
+                    elif path == SHARED:
                         waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                         t_s = sm_smem[sm] if sm_smem[sm] > t else t
                         sm_smem[sm] = t_s + waves
-                        ub[t_s >> win_shift, SHARED] += waves
+                        ub[t_s >> win_shift, SHARED_UNIT] += waves
                         mem[MEM.SHARED_BYTES] += p_req[pc]
-                        if op == LDS:
-                            for q in range(p_dst.shape[1]):
-                                r = p_dst[pc, q]
-                                if r >= 0:
-                                    reg_ready[gi, r] = t_s + waves + lat_shared
-                                    reg_kind[gi, r] = SHORT_SB
-                    else:  # an arithmetic result, ready after the instruction's fixed latency
-                        for q in range(p_dst.shape[1]):
-                            r = p_dst[pc, q]
-                            if r >= 0:
-                                reg_ready[gi, r] = t + p_lat[pc]
-                                reg_kind[gi, r] = p_kind[pc]
-                    pc += 1
-                    if pc == L:
-                        pc = 0
-                        w_iter[gi] += 1
+                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t_s + waves + p_lat[pc], p_kind[pc])
+                    else:  # ALU (and a memory instruction no thread performs): results after its latency
+                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
+                    # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next
+                    s2 = sbase + pick * SP
+                    _account(stall, w_since, SELECTED, w_pc, p_row, s2, gi, t + 1)
+                    pc = _next_pc(pc, gi, w_iter, loop_start, loop_end, trip)
                     w_pc[gi] = pc
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, s2 - sm * W, t + 1, p_row[pc])
                     w_wake[gi] = t + 1  # one instruction per warp per cycle
                     w_wkind[gi] = WAIT
-                    if op != SYNC and w_iter[gi] < loop:
+                    if path != SYNC:
                         # the next instruction's scoreboard is known now (the ready times of its
                         # registers were fixed when their producers issued): resolve it once, here
                         wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t + 1)
@@ -680,12 +748,13 @@ def run_cycles(
                             # it waits from the next cycle until wake: its state changes then without a
                             # visit (applied at the start of t + 1), and nothing else changes it before
                             n = g[G.PENDING]
-                            pend_slot[n] = sbase + pick * SP
+                            pend_slot[n] = s2
+                            pend_gi[n] = gi
                             pend_state[n] = kind
                             g[G.PENDING] = n + 1
                             w_next[gi] = wake
                             picked_next = wake
-                    if op == SYNC:
+                    else:
                         b_arrived[b] += 1
                         if b_arrived[b] >= b_alive[b]:  # last arrival: release every warp of the block
                             _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_wkind,
@@ -740,5 +809,7 @@ def run_cycles(
         t = nt
         if g[G.OVERFLOW] > ovf.shape[0] // 2:
             break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
+        if g[G.PC_EVENTS] > pe_room:
+            break  # the next-instruction events fill: return early for the engine to collect them
     g[G.T] = t
     rng[0] = rng_state

@@ -22,7 +22,7 @@ the GPU's figure for that unit, from the catalog), so a program built another wa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -52,22 +52,10 @@ class Program:
     n_regs: int
     unit: np.ndarray  # int8[L]: the throughput unit that executes it (explorer.sim.units)
     latency: np.ndarray  # int32[L]: fixed result latency in cycles; -1 = the GPU's figure for its unit
-    # A program of many warps (a user kernel's executed stream: explorer.sass.execute.flat_program):
-    # warp w of the grid starts at pc first[w] and ends at the first EXIT op it reaches; loop is 1.
-    # Empty: every warp runs the body loop times from pc 0, then EXIT.
-    first: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    # int8[L] or empty: the warp state a dependent of a fixed-latency result waits in (states.WAIT or
-    # SHORT_SB); empty: short_scoreboard for the SFU, wait for the rest. dst may be int16[L, k] (several
-    # registers written).
-    wait_kind: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
 
     @property
     def uses_tensor_cores(self) -> bool:
         return bool((self.unit == units.TENSOR).any())
-
-    def warp_instructions(self, warps: int) -> int:
-        """Warp-instructions a launch of ``warps`` warps issues (EXIT included)."""
-        return self.body_length if self.first.shape[0] else warps * self.instructions_per_warp
 
     @property
     def body_length(self) -> int:

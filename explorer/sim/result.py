@@ -7,6 +7,16 @@ row (1: exact per cycle). ``counts``/``state_counts`` are then each bin's mean
 holding a cycle. Totals in the summary are exact whatever the stride. The per-slot
 ``trace`` covers the first ``trace_cycles`` cycles (all of them unless the run was
 too long to keep even one SM).
+
+The program that ran (``warp_program``, ``explorer.sass.warp_program``) is the key to the
+per-instruction views: ``pc_trace(sm)`` is, for a recorded SM, the row of the program
+each warp slot will issue next, per cycle of the trace (-1: no warp); and
+``stall_by_instruction[row, state]`` the warp-cycles, over the whole run and every SM,
+warps spent in each state (``explorer.sim.states`` order) while that row was next
+(Nsight Compute's per-instruction warp-state sampling, without sampling). For every
+row, ``stall_by_instruction.sum(axis=0)`` equals the state totals of the series
+(empty slots aside), and where every SM's trace is kept each entry equals the count
+of (cycle, slot) with that row in ``pc_trace`` and that state in ``trace``.
 """
 
 from __future__ import annotations
@@ -39,6 +49,41 @@ class Series:
     hi: np.ndarray  # int32 bin maximum
 
 
+@dataclass(frozen=True)
+class PcEvents:
+    """The recorded slots' next-instruction changes: from cycle ``t[k]`` the slot ``cell[k]``
+    (recorded SM index x warps_per_sm + slot) will issue row ``row[k]`` next. One event per
+    issue and per warp placed, so a few bytes per instruction instead of two per slot-cycle."""
+
+    ENTRY_BYTES = 10  # int32 cycle, int32 cell, int16 row
+    BUFFER_ENTRIES = 1 << 18  # the loop's event buffer (emptied by the engine after every call)
+
+    t: np.ndarray
+    cell: np.ndarray
+    row: np.ndarray
+    warps_per_sm: int
+    cycles: int  # the trace's cycles: events from here on are not kept
+
+    def dense(self, index: int) -> np.ndarray:
+        """int16[cycles, warps_per_sm]: the row each slot of recorded SM ``index`` issues next (-1 before
+        any warp came)."""
+        W = self.warps_per_sm
+        out = np.full((self.cycles, W), -1, np.int16)
+        mine = (self.cell >= index * W) & (self.cell < (index + 1) * W) & (self.t < self.cycles)
+        t, slot, row = self.t[mine], self.cell[mine] - index * W, self.row[mine]
+        for s in range(W):
+            at = slot == s
+            if not at.any():
+                continue
+            ts, rs = t[at], row[at]  # in cycle order (the loop writes them so)
+            keep = np.append(ts[1:] != ts[:-1], True)  # of two events in one cycle, the later holds
+            ts, rs = ts[keep], rs[keep]
+            idx = np.searchsorted(ts, np.arange(self.cycles), side="right") - 1
+            col = np.where(idx >= 0, rs[np.maximum(idx, 0)], -1)
+            out[:, s] = col
+        return out
+
+
 @dataclass(eq=False)
 class SimResult:
     scenario: Scenario
@@ -57,6 +102,29 @@ class SimResult:
     warp_instructions: int
     sim_seconds: float
     extra: dict = field(default_factory=dict)
+    warp_program: object = None  # explorer.sass.warp_program.WarpProgram: the program that ran
+    stall_by_instruction: np.ndarray | None = None  # int64[L, n_states] (see the module docstring)
+    pc_events: PcEvents | None = None
+    program_notice: str | None = None  # why the program is not the one the scenario asked for
+
+    # -- the program that ran ---------------------------------------------------
+    def pc_trace(self, sm: int) -> np.ndarray | None:
+        """int16[trace_cycles, warps_per_sm]: per cycle, the program row each slot of SM ``sm`` will issue
+        next (-1: an empty slot); None if the SM's trace was not recorded."""
+        hit = np.nonzero(self.recorded_sms == sm)[0]
+        if not hit.size or self.pc_events is None:
+            return None
+        rows = self.pc_events.dense(int(hit[0]))[: self.trace_cycles]
+        rows[self.trace[:, hit[0], :] == EMPTY] = -1
+        return rows
+
+    def program_summary(self) -> dict:
+        """``simulate --json``'s ``program``: where the instructions came from and how many a warp runs."""
+        prog = self.warp_program
+        execution = self.extra.get("execution")  # a [kernel] run: each warp ran its own path
+        per_warp = (execution["warp_instructions_per_warp"] if execution is not None
+                    else prog.dynamic_instructions_per_warp)
+        return {"source": prog.source, "arch": prog.arch, "dynamic_instructions_per_warp": per_warp}
 
     # -- per-cycle GPU-wide series (one row per series_stride cycles) ---------------
     @property
@@ -216,6 +284,7 @@ class SimResult:
             "avg_eligible_per_scheduler": eligible / (active_total * p.sub_partitions) if active_total else 0.0,
             "ipc": issued / active_total if active_total else 0.0,
             "warp_instructions": self.warp_instructions,
+            "program": self.program_summary(),
             "warp_state_cycles": {NAMES[i]: int(state_cycles[i]) for i in range(len(NAMES)) if i != EMPTY},
             "limiters": list(self.theoretical.limiters),
             "dram_bytes": int(dram),

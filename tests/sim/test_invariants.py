@@ -32,7 +32,9 @@ def bodies(draw):
 
 
 @st.composite
-def scenarios(draw):
+def scenarios(draw, program="model"):
+    """Random scenarios running the workload model's program (``program="sass"``: the generated
+    kernel's SASS, compiled once per distinct kernel and cached)."""
     gpu = draw(st.sampled_from(sorted(load_catalog())))
     threads = draw(st.sampled_from([32, 64, 96, 128, 160, 256, 512, 1024]))
     values = {
@@ -48,6 +50,7 @@ def scenarios(draw):
         "scheduler.policy": draw(st.sampled_from(POLICIES)),
         "scheduler.active_warps": draw(st.integers(1, 8)),
         "seed": draw(st.integers(0, 2**32)),
+        "program": program,
     }
     try:
         return Scenario().with_values(**values)
@@ -58,12 +61,25 @@ def scenarios(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenarios())
 def test_invariants(scenario):
+    check_invariants(scenario)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenarios(program="sass"))
+def test_invariants_with_sass_programs(scenario):
+    """The same invariants when warps run the kernel's SASS (the model where NVRTC cannot target the GPU)."""
+    r = check_invariants(scenario)
+    if r is not None:
+        assert r.warp_instructions == r.summary()["launched_warps"] * r.warp_program.dynamic_instructions_per_warp
+
+
+def check_invariants(scenario):
     if scenario is None:
-        return
+        return None
     try:
         r = simulate(scenario)
     except InputError:
-        return  # a launch that fits no block is refused, not simulated
+        return None  # a launch that fits no block is refused, not simulated
     p = r.params
     launched, resident, eligible, issued = r.launched, r.resident, r.eligible, r.issued
     # issued <= eligible <= resident <= launched, every cycle
@@ -97,10 +113,11 @@ def test_invariants(scenario):
     summary = r.summary()
     assert 0 <= summary["achieved_occupancy"] <= summary["theoretical_occupancy"] + 1e-9
     assert 0 <= summary["issue_slot_utilization"] <= 1
+    return r
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scenarios())
+@given(st.one_of(scenarios(), scenarios(program="sass")))
 def test_deterministic_for_a_seed(scenario):
     if scenario is None:
         return
@@ -116,7 +133,7 @@ def test_deterministic_for_a_seed(scenario):
 
 
 def test_seed_changes_memory_hits_but_not_the_contract():
-    base = Scenario().with_values(**{"workload.l2_hit_rate": 0.5, "launch.grid": [132, 1, 1]})
+    base = Scenario().with_values(**{"workload.l2_hit_rate": 0.5, "launch.grid": [132, 1, 1], "program": "model"})
     a, b = simulate(base.with_values(seed=1)), simulate(base.with_values(seed=2))
     assert a.memory_bytes != b.memory_bytes  # different draws of which loads hit L2
     assert a.warp_instructions == b.warp_instructions

@@ -65,6 +65,14 @@ def test_invariants_and_determinism_on_the_kernel_suite(case_id):
     sc = scenario(c.file, c.name, c.args, c.grid, c.block, c.dynamic_shared, seed=7)
     r1, run1 = timed(sc)
     check_invariants(r1, run1.result.metrics["warp_instructions"])
+    # per static instruction: the cycles a warp was selected at it = the times the executor issued it
+    stall = r1.stall_by_instruction
+    assert stall.shape == (run1.kernel.decoded.n, len(r1.summary()["warp_state_cycles"]) + 1)
+    assert np.array_equal(stall[:, SELECTED], run1.result.executions)
+    assert np.array_equal(stall.sum(axis=0)[1:], r1.series_totals[4 + 1:])  # every state but empty
+    assert r1.warp_program.length == run1.kernel.decoded.n
+    rows = r1.pc_trace(int(r1.recorded_sms[0]))
+    assert rows.min() >= -1 and rows.max() < run1.kernel.decoded.n
     r2, run2 = timed(sc)
     assert r1.cycles == r2.cycles
     assert np.array_equal(r1.series.mean, r2.series.mean) and np.array_equal(r1.trace, r2.trace)
@@ -178,7 +186,7 @@ def test_warps_that_exit_do_not_hold_a_barrier(tmp_path):
 def test_a_kernel_beyond_the_program_budget_is_refused(monkeypatch):
     from explorer.sim import engine
 
-    monkeypatch.setattr(engine, "program_budget", lambda p, n_regs: 50_000)
+    monkeypatch.setattr(engine, "program_budget", lambda p, n_regs, n_rows: 50_000)
     n = 64 * 1024
     with pytest.raises(InputError, match="kernel: .*more than .* warp-instructions"):
         _copy("copy_coalesced", n)

@@ -18,8 +18,9 @@ H100 = "H100"
 
 
 def one_warp(body, loop=1, gpu=H100, **extra):
+    """One warp running the workload model's program (hand-timed below; SASS programs: test_warp_program_engine)."""
     values = {"gpu": gpu, "launch.grid": [1, 1, 1], "launch.block": [32, 1, 1], "workload.body": body,
-              "workload.loop": loop}
+              "workload.loop": loop, "program": "model"}
     values.update(extra)
     return Scenario().with_values(**values)
 

@@ -23,7 +23,8 @@ H100_HBM = 3.35e12  # H100 SXM datasheet
 
 def kernel(gpu, blocks, threads, body, loop, regs=32, **extra):
     values = {"gpu": gpu, "launch.grid": [blocks, 1, 1], "launch.block": [threads, 1, 1],
-              "launch.registers_per_thread": regs, "workload.loop": loop, "workload.body": body}
+              "launch.registers_per_thread": regs, "workload.loop": loop, "workload.body": body,
+              "program": "model"}  # the model program: its instructions are the workload's, counted by hand
     values.update(extra)
     return Scenario().with_values(**values)
 

@@ -1,0 +1,172 @@
+"""A WarpProgram (``explorer.sass.warp_program``) in the arrays the cycle loop reads.
+
+The loop does not care where a program came from (the kernel's SASS or the workload
+model): it needs, per instruction, which *path* issue takes, which throughput pipe of
+``explorer.sim.units`` it holds, the warp state a dependent waits in, its latency,
+registers and bytes. This module is the one place that maps the contract's names onto
+the engine's.
+
+Paths (what issuing the instruction does):
+
+- ``ALU``: the result (every destination register) is ready ``latency`` cycles after
+  issue. Classes fma, sfu, mma, int, fp64, uniform, branch, ldc, mio: fixed-latency
+  pipes, the constant cache, special-register reads and shuffles differ only in their
+  latency, pipe and scoreboard kind, all from the program.
+- ``GLOAD``: global or local memory through L1TEX, may hit in L1 (ldg, ldl);
+- ``GSTORE``: through L1TEX to L2, never an L1 hit (stores write through, atomics
+  are performed at L2): stg, stl, atom. With a destination (an atomic's result) the
+  register waits for the round trip, else the warp's exit waits for it (drain);
+- ``SHARED``: the SM's shared-memory data path (lds, sts);
+- ``SYNC``: a block barrier (BAR.SYNC);
+- ``EXIT``: the warp ends after its stores drain.
+
+Pipes (``UNIT_MAP``, contract unit -> ``explorer.sim.units``), with what it simplifies:
+
+======== ========== ===============================================================
+contract engine     note
+======== ========== ===============================================================
+fma      fp32       the FP32 pipe
+fmaheavy fp32       estimate: IMAD and friends at the FP32 pipe's rate (the heavy
+                    half of the pipe alone has half its lanes on sm_80+)
+fp16     fp32       estimate: HFMA2 shares the FMA pipes (FP16x2 dual-issued to them)
+alu      int        the INT32/logic pipe
+xu       sfu        the special-function (MUFU, conversion) unit
+tensor   tensor     the Tensor Cores (an HMMA's FLOPs at the Tensor peak)
+lsu      lsu        load/store issue to L1TEX/MIO (memory, S2R, shuffles)
+fp64     issue      not a counted pipe: its rate is in the latency (opcode table)
+adu      issue      not a counted pipe (address divergence unit: LDC, barriers)
+cbu      issue      not a counted pipe (branch unit: BRA, EXIT)
+uniform  issue      not a counted pipe (the uniform datapath beside the vector ones)
+======== ========== ===============================================================
+
+``issue`` means the instruction only takes its scheduler's issue slot (every one does).
+
+Scoreboard kinds -> the state a dependent waits in: fixed -> ``wait``, short ->
+``short_scoreboard``, long -> ``long_scoreboard``; none has no register result.
+
+A flat program (a user kernel's executed stream, ``explorer.sim.executed``): every warp
+runs its own rows, without a loop (``loop_start == loop_end == 0``): ``entry[w]`` is the row
+warp ``w`` of the grid (its place in grid order) starts at, and it ends at the first EXIT
+row it reaches. Its stall counts and next-instruction events name ``row[i]``, the kernel's
+listing row of entry ``i``, so they stay per static instruction (``n_rows`` of them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from explorer.sass.warp_program import OP, SB, UNIT_NAMES, WarpProgram
+from explorer.sim import units
+from explorer.sim.states import LONG_SB, SHORT_SB, WAIT
+
+ALU, GLOAD, GSTORE, SHARED, SYNC, EXIT = range(6)
+PATH_NAMES = ("alu", "gload", "gstore", "shared", "sync", "exit")
+PATH_OF = {  # contract op class -> path
+    "fma": ALU, "sfu": ALU, "mma": ALU, "int": ALU, "fp64": ALU, "uniform": ALU, "branch": ALU, "ldc": ALU,
+    "mio": ALU, "ldg": GLOAD, "ldl": GLOAD, "stg": GSTORE, "stl": GSTORE, "atom": GSTORE, "lds": SHARED,
+    "sts": SHARED, "sync": SYNC, "exit": EXIT,
+}
+UNIT_MAP = {
+    "fma": units.FP32, "fmaheavy": units.FP32, "fp16": units.FP32, "alu": units.INT, "xu": units.SFU,
+    "tensor": units.TENSOR, "lsu": units.LSU, "fp64": units.ISSUE, "adu": units.ISSUE, "cbu": units.ISSUE,
+    "uniform": units.ISSUE,
+}
+WAIT_STATE = {"fixed": WAIT, "short": SHORT_SB, "long": LONG_SB, "none": WAIT}
+
+_PATH = np.array([PATH_OF[name] for name in sorted(OP, key=OP.get)], dtype=np.int8)
+_UNIT = np.array([UNIT_MAP[name] for name in UNIT_NAMES], dtype=np.int8)
+_WAIT = np.array([WAIT_STATE[name] for name in sorted(SB, key=SB.get)], dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class LoopProgram:
+    """What ``kernel.run_cycles`` reads of one program (arrays of length L, rows as the WarpProgram's)."""
+
+    path: np.ndarray  # int8[L]: ALU .. EXIT
+    unit: np.ndarray  # int8[L]: explorer.sim.units index (ISSUE: no counted pipe)
+    latency: np.ndarray  # int32[L]
+    wait_state: np.ndarray  # uint8[L]: the state a dependent waits in (explorer.sim.states)
+    dst: np.ndarray  # int16[L, D], -1 padded
+    src: np.ndarray  # int16[L, S], -1 padded
+    req_bytes: np.ndarray  # int32[L]
+    loop_start: int
+    loop_end: int
+    trip: int
+    n_regs: int
+    row: np.ndarray  # int32[L]: the row stall counts and next-instruction events name (the listing row)
+    n_rows: int  # rows of the stall counts (row.max() + 1 at most)
+    entry: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[warps]: flat programs
+
+    @property
+    def flat(self) -> bool:
+        return self.entry.shape[0] > 0
+
+    def warp_instructions(self, warps: int) -> int:
+        """Warp-instructions a launch of ``warps`` warps issues (EXIT included)."""
+        return self.length if self.flat else warps * self.dynamic_instructions_per_warp
+
+    @property
+    def length(self) -> int:
+        return int(self.path.shape[0])
+
+    @property
+    def uses_tensor_cores(self) -> bool:
+        return bool((self.unit == units.TENSOR).any())
+
+    @property
+    def executions(self) -> np.ndarray:
+        """int64[L]: how often a warp executes each row (``trip`` in the loop body, else once)."""
+        n = np.ones(self.length, np.int64)
+        n[self.loop_start:self.loop_end] = self.trip
+        return n
+
+    @property
+    def dynamic_instructions_per_warp(self) -> int:
+        return int(self.executions.sum())
+
+
+def lower(program: WarpProgram) -> LoopProgram:
+    """The loop's arrays for ``program`` (its contract invariants are checked first). A program
+    without a loop may mark it anywhere (``explorer.sass.build`` puts an absent loop after the last
+    row): it is the same program with the empty loop at 0."""
+    if program.loop_start == program.loop_end and program.loop_start != 0:
+        program = replace(program, loop_start=0, loop_end=0)
+    program.check()
+    return LoopProgram(
+        path=_PATH[program.op.astype(np.int64)],
+        unit=_UNIT[program.unit.astype(np.int64)],
+        latency=np.ascontiguousarray(program.latency, dtype=np.int32),
+        wait_state=_WAIT[program.scoreboard.astype(np.int64)],
+        dst=np.ascontiguousarray(program.dst.reshape(program.length, -1), dtype=np.int16),
+        src=np.ascontiguousarray(program.src.reshape(program.length, -1), dtype=np.int16),
+        req_bytes=np.ascontiguousarray(program.req_bytes, dtype=np.int32),
+        loop_start=int(program.loop_start),
+        loop_end=int(program.loop_end),
+        trip=int(program.trip),
+        n_regs=max(1, program.n_regs),
+        row=np.arange(program.length, dtype=np.int32),
+        n_rows=program.length,
+    )
+
+
+def lower_flat(flat, n_rows: int) -> LoopProgram:
+    """A flat program (``explorer.sass.execute.flat_program.FlatProgram``: every warp-instruction a
+    launch executed, per warp in order) in the loop's arrays: the same names mapped the same way;
+    each warp starts at its own first entry; stall counts go to the entries' listing rows
+    (``n_rows`` of them)."""
+    return LoopProgram(
+        path=np.take(_PATH, flat.op.astype(np.int64)),
+        unit=np.take(_UNIT, flat.unit.astype(np.int64)),
+        latency=np.ascontiguousarray(flat.latency, dtype=np.int32),
+        wait_state=np.take(_WAIT, flat.scoreboard.astype(np.int64)),
+        dst=np.ascontiguousarray(flat.dst, dtype=np.int16),
+        src=np.ascontiguousarray(flat.src, dtype=np.int16),
+        req_bytes=np.ascontiguousarray(flat.req_bytes, dtype=np.int32),
+        loop_start=0, loop_end=0, trip=1,
+        n_regs=max(1, flat.n_regs),
+        row=np.ascontiguousarray(flat.static_index, dtype=np.int32),
+        n_rows=int(n_rows),
+        entry=flat.warp_start[:-1].astype(np.int64),
+    )

@@ -1,0 +1,110 @@
+"""The engine runs WarpPrograms: segments, registers, scoreboard kinds, op classes, units.
+
+Hand-made programs on one warp, timed by hand: the rows a warp issues and the cycles
+between them follow from the contract (explorer/sass/warp_program.py) alone.
+"""
+
+import numpy as np
+import pytest
+
+from explorer.sass.warp_program import OP_NAMES
+from explorer.sim import simulate
+from explorer.sim import units
+from explorer.sim.loop_program import UNIT_MAP
+from explorer.sim.states import LONG_SB, MATH_THROTTLE, SELECTED, SHORT_SB, WAIT
+from tests.sim.programs import issue_cycles, issue_order, one_warp, program, row
+
+
+def test_prologue_body_times_trip_then_epilogue():
+    rows = [row("int", ["R0"]), row("int", ["R1"]),  # prologue
+            row("int", ["R2"]), row("fma", ["R3"]), row("uniform", ["UR4"]),  # body
+            row("int", ["R5"])]  # epilogue, then EXIT
+    prog = program(rows, loop_start=2, loop_end=5, trip=5)
+    r = simulate(one_warp(), program=prog)
+    assert issue_order(r) == [0, 1] + [2, 3, 4] * 5 + [5, 6]
+    assert prog.dynamic_instructions_per_warp == 19 == r.warp_instructions
+    assert int(r.issued.sum()) == 19
+    assert r.stall_by_instruction[:, SELECTED].tolist() == [1, 1, 5, 5, 5, 1, 1]
+
+
+def test_no_loop_runs_every_row_once():
+    prog = program([row("int", ["R0"]), row("int", ["R1"], ["R0"])], loop_start=1, loop_end=1)
+    r = simulate(one_warp(), program=prog)
+    assert issue_order(r) == [0, 1, 2]
+
+
+def test_every_destination_is_waited_for():
+    # row 0 writes the pair R0, R1 (10 cycles); row 1 reads only R1, the second destination
+    prog = program([row("fp64", ["R0", "R1"], latency=10, sb="fixed"), row("int", ["R2"], ["R1"])])
+    r = simulate(one_warp(), program=prog)
+    c0, c1, _ = issue_cycles(r)
+    assert c1 - c0 == 10
+    assert r.stall_by_instruction[1, WAIT] == 9
+    # a write after write: row 1 rewrites R1
+    prog = program([row("fp64", ["R0", "R1"], latency=10, sb="fixed"), row("int", ["R1"])])
+    c0, c1, _ = issue_cycles(simulate(one_warp(), program=prog))
+    assert c1 - c0 == 10
+
+
+def test_scoreboard_kind_is_the_state_a_dependent_waits_in():
+    prog = program([
+        row("mio", ["R0"], latency=20, sb="short"), row("int", ["R9"], ["R0"]),  # S2R-like: short scoreboard
+        row("int", ["R2"], latency=6, sb="fixed"), row("int", ["R8"], ["R2"]),  # fixed latency: wait
+        row("ldg", ["R1"], req=128), row("int", ["R7"], ["R1"]),  # global load: long scoreboard
+    ])
+    s = one_warp()
+    r = simulate(s, program=prog)
+    st = r.stall_by_instruction
+    assert st[1, SHORT_SB] == 19 and st[1, WAIT] == 0
+    assert st[3, WAIT] == 5 and st[3, SHORT_SB] == 0
+    c = issue_cycles(r)
+    p = r.params
+    # the load: one 128-byte wavefront through L1TEX (1 cycle), an empty L2 queue, then L2's latency
+    assert c[5] - c[4] == 1 + p.lat_l2
+    assert st[5, LONG_SB] == c[5] - c[4] - 1
+
+
+@pytest.mark.parametrize("cls", [c for c in OP_NAMES if c != "exit"])
+def test_every_op_class_issues_and_completes(cls):
+    # the row under test, then a reader of its result (if it has one)
+    writes = cls not in ("stg", "sts", "stl", "sync", "branch")
+    prog = program([row("int", ["R0"]), row(cls, ["R1"] if writes else [], ["R0"], latency=7),
+                    row("int", ["R2"], ["R1"] if writes else [])], loop_start=0, loop_end=3, trip=2)
+    r = simulate(one_warp(), program=prog)
+    assert r.stall_by_instruction[:, SELECTED].tolist() == [2, 2, 2, 1]
+    assert r.warp_instructions == 7 == int(r.issued.sum())
+    moved = 2 * 128
+    if cls in ("ldg", "stg", "ldl", "stl", "atom"):
+        assert r.memory_bytes["l2"] == moved  # no L1 hits (l1_hit_rate 0), all served by L2
+    elif cls in ("lds", "sts"):
+        assert r.memory_bytes["shared"] == moved
+    else:
+        assert sum(r.memory_bytes.values()) == 0
+
+
+def test_units_feed_the_engines_pipes():
+    """Each contract unit charges the pipe loop_program.UNIT_MAP names, at that pipe's interval."""
+    n = 8
+    names = ["alu", "fma", "fmaheavy", "fp16", "xu", "fp64", "uniform", "adu", "cbu"]
+    cls = {"alu": "int", "fma": "fma", "fmaheavy": "int", "fp16": "fma", "xu": "sfu", "fp64": "fp64",
+           "uniform": "uniform", "adu": "ldc", "cbu": "branch"}
+    for unit in names:
+        rows = [row(cls[unit], [f"R{i}"] if cls[unit] != "branch" else [], unit=unit) for i in range(n)]
+        r = simulate(one_warp(), program=program(rows))
+        busy = r.unit_busy_cycles.sum(axis=0)
+        p = r.params
+        interval = dict(zip(range(units.FIRST_PIPE, units.LAST_PIPE + 1), p.pipe_intervals))
+        target = UNIT_MAP[unit]
+        for pipe, iv in interval.items():
+            want = n * iv if pipe == target else 0.0
+            assert busy[pipe] == pytest.approx(want), (unit, units.UNITS[pipe])
+        assert busy[units.ISSUE] == n + 1
+
+
+def test_a_busy_pipe_throttles():
+    # independent INT instructions: H100's 16 INT32 lanes per scheduler take one every 2 cycles
+    r = simulate(one_warp(), program=program([row("int", [f"R{i}"]) for i in range(6)]))
+    assert r.params.int_interval == 2
+    c = issue_cycles(r)
+    assert np.diff(c[:6]).tolist() == [2] * 5
+    assert r.stall_by_instruction[1:6, MATH_THROTTLE].tolist() == [1] * 5
