@@ -11,7 +11,7 @@
     <message>
         <location line="+2"/>
         <source>The Explorer tab</source>
-        <translation>Вкладка Explorer</translation>
+        <translation>Вкладка «Обозреватель»</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1498,7 +1498,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>A range of the Explorer&apos;s cycles as an animated GIF or an MP4.</source>
-        <translation>Диапазон тактов Explorer в виде анимированного GIF или MP4.</translation>
+        <translation>Диапазон тактов обозревателя в виде анимированного GIF или MP4.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -1563,7 +1563,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -1588,7 +1588,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+5"/>
         <source>animations show the Explorer: choose the window, the Explorer or one of its panels</source>
-        <translation>анимация показывает Explorer: выберите окно, Explorer или одну из его панелей</translation>
+        <translation>анимация показывает обозреватель: выберите окно, обозреватель или одну из его панелей</translation>
     </message>
     <message>
         <location line="+30"/>
@@ -1598,7 +1598,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+20"/>
         <source>There is no simulation to animate yet; wait until the Explorer shows one.</source>
-        <translation>Анимировать пока нечего: дождитесь, пока Explorer покажет симуляцию.</translation>
+        <translation>Анимировать пока нечего: дождитесь, пока обозреватель покажет симуляцию.</translation>
     </message>
     <message>
         <location line="+22"/>
@@ -1636,7 +1636,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>&amp;Memory</source>
-        <translation>&amp;Память</translation>
+        <translation>Па&amp;мять</translation>
     </message>
 </context>
 <context>
@@ -1749,18 +1749,23 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+3"/>
-        <source>Cl&amp;uster M×N:</source>
+        <source>Clu&amp;ster M×N:</source>
         <translation>К&amp;ластер M×N:</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+7"/>
+        <source>P&amp;ipeline stages:</source>
+        <translation>Ста&amp;дий конвейера:</translation>
+    </message>
+    <message>
+        <location line="-6"/>
         <source>Optional: CTAs per thread-block cluster along M and N, e.g. 2x1: the CTAs of a cluster share one TMA load of the operand they have in common (multicast). Empty: 2x1.</source>
         <translation>Необязательно: CTA в кластере блоков вдоль M и N, например 2x1: CTA одного кластера делят одну загрузку TMA общего операнда (multicast). Пусто — 2x1.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;A operand from:</source>
-        <translation>Операнд A и&amp;з:</translation>
+        <translation>Опе&amp;ранд A из:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1768,12 +1773,7 @@ This is the previous run until the new one is done.</source>
         <translation>Откуда wgmma читает A: из разделяемой памяти через дескриптор (SS, как всегда B) или из регистров (RS: сначала загружается через ldmatrix).</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Pipeline &amp;stages:</source>
-        <translation>Ста&amp;дий конвейера:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>Optional: tiles in flight in shared memory (double buffering = 2). Empty: the data type&apos;s default, fewer if shared memory is short; on the wgmma path as many as fit.</source>
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает; на пути wgmma — сколько поместится.</translation>
     </message>
@@ -2048,7 +2048,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+56"/>
         <source>Roofline</source>
-        <translation>Roofline</translation>
+        <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
         <location line="+46"/>
@@ -2357,7 +2357,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+30"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
-        <translation>Измерить сценарий Explorer на {gpu}.</translation>
+        <translation>Измерить сценарий обозревателя на {gpu}.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2606,7 +2606,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Bytes each level moved in the Explorer&apos;s current simulation (SimResult.memory_bytes), and the rate over the kernel&apos;s time.</source>
-        <translation>Байты, перемещённые каждым уровнем в текущей симуляции Explorer (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
+        <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -2993,7 +2993,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+18"/>
         <source>&amp;Explorer</source>
-        <translation>&amp;Explorer</translation>
+        <translation>&amp;Обозреватель</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -3137,7 +3137,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>Simulate in the Explorer</source>
-        <translation>«Симулировать в Explorer»</translation>
+        <translation>«Симулировать в обозревателе»</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -3541,17 +3541,17 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>Follows the Explorer&apos;s GPU whenever it finishes a simulation.</source>
-        <translation>Переключается на GPU из Explorer после каждой симуляции.</translation>
+        <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
         <location line="+50"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
-        <translation>Эта симуляция: в Explorer ещё ничего не симулировалось.</translation>
+        <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -3872,7 +3872,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>The carveout of {carveout}% leaves {kb} KB; 100% would allow {better}.</source>
-        <translation>Carveout {carveout}% оставляет {kb} КБ; при 100% будет: {better}.</translation>
+        <translation>Доля {carveout}% под разделяемую память оставляет {kb} КБ; при 100% будет: {better}.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3935,7 +3935,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+12"/>
         <source>&amp;Threads per block:</source>
-        <translation>&amp;Потоков на блок:</translation>
+        <translation>По&amp;токов на блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3955,7 +3955,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Static shared memory (bytes):</source>
-        <translation>&amp;Статич. разделяемая память (Б):</translation>
+        <translation>Ст&amp;атич. разделяемая память (Б):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3963,7 +3963,12 @@ This is the previous run until the new one is done.</source>
         <translation>Байты массивов __shared__, объявленных в ядре; известны при компиляции.</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="+11"/>
+        <source>B&amp;arriers per block:</source>
+        <translation>&amp;Барьеров на блок:</translation>
+    </message>
+    <message>
+        <location line="-37"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3980,7 +3985,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+3"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3988,12 +3993,7 @@ This is the previous run until the new one is done.</source>
         <translation>Желаемая доля памяти L1/shared, отводимая под разделяемую память, 0–100; −1 — выбирает драйвер.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>&amp;Barriers per block:</source>
-        <translation>&amp;Барьеров на блок:</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Named barriers the kernel uses (1 for __syncthreads); limits blocks only on CC 9.0 and newer.</source>
         <translation>Именованные барьеры ядра (1 для __syncthreads); ограничивают число блоков только на CC 9.0 и новее.</translation>
     </message>
@@ -4506,7 +4506,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+109"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -4596,7 +4596,7 @@ Active blocks per SM: {blocks}</source>
     <message>
         <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
-        <translation>Арифметическая интенсивность (FLOP на байт, лог. шкала)</translation>
+        <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -4860,7 +4860,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to its file (TOML).</source>
-        <translation>Сохранить сценарий Explorer в его файл (TOML).</translation>
+        <translation>Сохранить сценарий обозревателя в его файл (TOML).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4870,7 +4870,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>Save the Explorer&apos;s scenario to a new TOML file.</source>
-        <translation>Сохранить сценарий Explorer в новый файл TOML.</translation>
+        <translation>Сохранить сценарий обозревателя в новый файл TOML.</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -4987,12 +4987,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Блоков в сетке: N или x, y, z (gridDim).</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&amp;Block (threads):</source>
-        <translation>&amp;Блок (потоков):</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Threads per block: N or x, y, z (blockDim); the SM allocates whole warps of 32.</source>
         <translation>Потоков на блок: N или x, y, z (blockDim); SM выделяет целые варпы по 32 потока.</translation>
     </message>
@@ -5012,7 +5007,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Регистров / поток:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-2"/>
+        <source>Bloc&amp;k (threads):</source>
+        <translation>&amp;Блок (потоков):</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>S&amp;tatic shared (B):</source>
         <translation>Стат&amp;ич. разделяемая (Б):</translation>
     </message>
@@ -5029,7 +5029,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>&amp;Carveout (%):</source>
-        <translation>C&amp;arveout (%):</translation>
+        <translation>Доля L1 под раздел&amp;яемую (%):</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5039,7 +5039,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>B&amp;arriers / block:</source>
-        <translation>Барьер&amp;ов / блок:</translation>
+        <translation>Б&amp;арьеров / блок:</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5758,7 +5758,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Exited, draining stores (drain)</source>
-        <translation>Завершён, дописывает сохранения (drain)</translation>
+        <translation>Завершён, дописывает сохранения (сброс, drain)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5818,7 +5818,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>drain</source>
-        <translation>drain</translation>
+        <translation>сброс</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -101,7 +101,7 @@ class ScenarioPanel(QGroupBox):
             ("gpu", self.gpu, self.tr("GP&U:"), self.tr("The GPU to simulate: its SM count, limits and latencies.")),
             ("grid", f["grid"], self.tr("G&rid (blocks):"),
              self.tr("Blocks in the grid: N or x, y, z (gridDim).")),
-            ("block", f["block"], self.tr("&Block (threads):"),
+            ("block", f["block"], self.tr("Bloc&k (threads):"),
              self.tr("Threads per block: N or x, y, z (blockDim); the SM allocates whole warps of 32.")),
             ("regs", f["regs"], self.tr("Reg&isters / thread:"),
              self.tr("Registers the compiler gave each thread; more registers, fewer blocks per SM.")),

@@ -187,14 +187,14 @@ class GemmInputs(QGroupBox, FieldTexts):
                          self.tr("How the two consumer warpgroups share the work: cooperative (both on one tile, "
                                  "split by rows) or ping-pong (one tile each; one's epilogue overlaps the other's "
                                  "main loop). Hopper only.")),
-            "cluster": (self.tr("Cl&uster M×N:"),
+            "cluster": (self.tr("Clu&ster M×N:"),
                         self.tr("Optional: CTAs per thread-block cluster along M and N, e.g. 2x1: the CTAs of a "
                                 "cluster share one TMA load of the operand they have in common (multicast). "
                                 "Empty: 2x1.")),
             "a_source": (self.tr("&A operand from:"),
                          self.tr("Where wgmma reads A: shared memory through a descriptor (SS, as B always is) "
                                  "or registers (RS: loaded with ldmatrix first).")),
-            "stages": (self.tr("Pipeline &stages:"),
+            "stages": (self.tr("P&ipeline stages:"),
                        self.tr("Optional: tiles in flight in shared memory (double buffering = 2). "
                                "Empty: the data type's default, fewer if shared memory is short; on the wgmma "
                                "path as many as fit.")),

@@ -146,7 +146,7 @@ TABS = ("explorer", "occupancy", "gemm", "memory")  # --tab: the window's views 
 
 def parse_scale(percent: int | None) -> float:
     """``--scale PCT`` as a presentation scale: one of the View > Presentation > Scale steps (None: the default)."""
-    from explorer.gui.lessons.presentation import DEFAULT_SCALE, SCALES
+    from explorer.gui.common.presentation_scales import DEFAULT_SCALE, SCALES
 
     if percent is None:
         return DEFAULT_SCALE

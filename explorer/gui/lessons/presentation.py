@@ -33,13 +33,12 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QSplitter, QWidget
 
 from explorer.gui.common import palette as oi
+from explorer.gui.common.presentation_scales import DEFAULT_SCALE, SCALES
 from explorer.gui.common.settings import as_bool
 from explorer.gui.common.theme import Theme
 from explorer.gui.lessons.display_scale import DisplayScaler
 from explorer.gui.lessons.overlay import overlay_for
 
-SCALES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5)
-DEFAULT_SCALE = 1.5
 KEY = "presentation/"
 
 

@@ -79,7 +79,7 @@ class OccupancyInputs(QGroupBox, FieldTexts):
                 self.tr("Preferred share of L1/shared storage used as shared memory, 0–100; −1 lets the driver choose."),
             ),
             "barriers": (
-                self.tr("&Barriers per block:"),
+                self.tr("B&arriers per block:"),
                 self.tr("Named barriers the kernel uses (1 for __syncthreads); limits blocks only on CC 9.0 and newer."),
             ),
         }

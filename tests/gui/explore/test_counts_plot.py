@@ -12,6 +12,7 @@ import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QLabel
 
 from explorer.gui.explore.counts_plot import HEADROOM, READY_PERCENTILE
 from explorer.gui.explore.run_data import halvings
@@ -126,7 +127,7 @@ def test_selected_sm_counts_use_the_same_scales(page, qtbot):
 
 def test_the_legend_names_every_curve_under_the_plot(page):
     legend = page.counts.legends[0]
-    names = [w.text() for w in legend.findChildren(type(page.grid_title)) if w.text()]
+    names = [w.text() for w in legend.findChildren(QLabel) if w.text()]
     assert names == ["launched", "resident", "ready (eligible)", "issued"]
     assert page.counts_panel.isAncestorOf(legend) and page.counts_panel.isAncestorOf(page.counts)
     assert page.window().lesson_targets["counts"] is page.counts_panel
