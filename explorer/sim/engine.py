@@ -221,7 +221,7 @@ def _config_arrays(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cfg_i, cfg_f, np.array(p.pipe_intervals, dtype=np.float64)
 
 
-def _state_arrays(p: SimParams, n_regs: int, length: int) -> dict:
+def _state_arrays(p: SimParams, n_regs: int, n_rows: int) -> dict:
     """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
     G_ = p.sm_count * p.warps_per_sm
     B = p.total_blocks
@@ -268,7 +268,7 @@ def _state_arrays(p: SimParams, n_regs: int, length: int) -> dict:
         "pend_slot": np.zeros(SPS, np.int64),
         "pend_gi": np.zeros(SPS, np.int64),
         "pend_state": np.zeros(SPS, np.uint8),
-        "stall": np.zeros(length * N_STATES, np.int64),  # [row * N_STATES + state] (rows: LoopProgram.n_rows)
+        "stall": np.zeros(n_rows * N_STATES, np.int64),  # [row * N_STATES + state] (LoopProgram.row)
         "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
@@ -527,7 +527,8 @@ def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.nd
 
 
 def _close_stall_counts(p: SimParams, a: dict, cycles: int, rows: np.ndarray) -> np.ndarray:
-    """int64[L, n_states]: the loop's counts with each slot's cycles since its last change (to the run's end)."""
+    """int64[n_rows, n_states]: the loop's counts with each slot's cycles since its last change (to the run's
+    end); ``rows``: the program's LoopProgram.row."""
     W, SP = p.warps_per_sm, p.sub_partitions
     slot = np.arange(p.sm_count * W)
     local = slot % W
