@@ -5,12 +5,13 @@ import json
 import numpy as np
 import pytest
 
+from explorer.model.presets import load_preset, preset_names
 from tests.helpers import assert_one_line_error, run_cli
 
 CONTRACT_KEYS = {
     "gpu", "total_blocks", "launched_warps", "cycles", "theoretical_occupancy", "achieved_occupancy", "waves",
     "issue_slot_utilization", "kernel_active_fraction", "sm_active_fraction", "avg_eligible_per_scheduler", "ipc",
-    "warp_state_cycles", "limiters", "warp_instructions", "sim_seconds",
+    "warp_state_cycles", "limiters", "warp_instructions", "sim_seconds", "program",
 }
 
 
@@ -105,8 +106,48 @@ def test_bench_quick_json():
     report = json.loads(proc.stdout)
     assert report["machine"]["cores"] >= 1
     cases = report["cases"]
-    assert len(cases) == 4 + (not report["notes"])  # the own-kernel case, where NVRTC and nvdisasm are
+    extracted = report["program_extraction"]
+    sass = [c for c in cases if c["program"] == "sass"]
+    executed = [c for c in cases if c["program"] == "executed"]  # your own kernel, where NVRTC and nvdisasm are
+    assert len(cases) - len(sass) - len(executed) == 4 and len(sass) in (0, 3)
+    assert len(extracted) == 1 and (("error" in extracted[0]) == (not sass))
+    assert len(executed) == (not report["notes"])
     for case in cases:
         assert case["warp_instructions_per_second"] > 0 and case["result_bytes_per_warp_slot_cycle"] <= 1.1
-    for case in cases[4:]:
+        assert case["warp_instructions"] % case["dynamic_instructions_per_warp"] == 0
+    for case in executed:
         assert case["warp_instructions"] == 786_432 and case["sim_seconds"] >= case["execution_seconds"]
+
+
+# -- the program that ran (issue 16 item 2) ----------------------------------------------------
+def _json(*args):
+    proc = run_cli("simulate", *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout), proc.stderr
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_simulate_json_reports_the_program_and_counts_its_instructions(preset):
+    from explorer.sass.kernel_program import program_for
+
+    s, err = _json(preset)
+    prog = s["program"]
+    assert set(prog) == {"source", "arch", "dynamic_instructions_per_warp"}
+    expected, notice = program_for(load_preset(preset), fallback_on_missing_toolchain=True)
+    assert prog["source"] == expected.source and prog["arch"] == expected.arch
+    assert prog["dynamic_instructions_per_warp"] == expected.dynamic_instructions_per_warp
+    assert s["warp_instructions"] == s["launched_warps"] * prog["dynamic_instructions_per_warp"]
+    assert ("note:" in err) == (notice is not None)
+
+
+def test_simulate_model_program_on_request_and_as_the_fallback():
+    s, err = _json("example-240x256", "--set", "program=model")
+    assert s["program"]["source"] == "model" and err == ""
+    # model: 16 iterations x (ldg, 8 ffma, stg) + EXIT
+    assert s["program"]["dynamic_instructions_per_warp"] == 16 * 10 + 1
+    s, err = _json("example-240x256", "--set", "gpu=V100")
+    lines = [line for line in err.splitlines() if line.strip()]
+    if s["program"]["source"] == "model":  # NVRTC 13 cannot target sm_70: one line says so
+        assert len(lines) == 1 and "sm_70" in lines[0] and "model" in lines[0]
+    else:  # an older compiler that still builds sm_70
+        assert lines == []

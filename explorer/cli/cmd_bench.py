@@ -34,4 +34,10 @@ def run(args) -> int:
                   f"{c['warp_instructions_per_cpu_second'] / 1e6:.1f} M warp-instr/s")
     for note in report["notes"]:
         print(note)
+    for e in report["program_extraction"]:
+        if "error" in e:
+            print(f"SASS program of {e['preset']}: not built ({e['error']})")
+        else:
+            print(f"SASS program of {e['preset']}: {e['cold_s']:.3f} s cold (compile, disassemble, build), "
+                  f"{1000 * e['cached_s']:.1f} ms from the cache")
     return 0

@@ -227,12 +227,15 @@ def _compare(m) -> dict:
     from explorer.gpu.measure import resim_scenario
     from explorer.sim import simulate
 
+    from explorer.sim.same_stream import stream_comparison
+
     r = simulate(resim_scenario(m))
     s = r.summary()
     return {k: s[k] for k in ("cycles", "achieved_occupancy", "theoretical_occupancy", "active_blocks_per_sm",
                               "kernel_time_us")} | {
         "mean_block_cycles": float((r.blocks.end - r.blocks.start).mean()) if len(r.blocks) else 0.0,
-        "max_blocks_per_sm": int(r.blocks.max_concurrent_per_sm(r.params.sm_count).max()) if len(r.blocks) else 0}
+        "max_blocks_per_sm": int(r.blocks.max_concurrent_per_sm(r.params.sm_count).max()) if len(r.blocks) else 0,
+        "program": stream_comparison(m.meta, r.warp_program), "program_notice": r.program_notice}
 
 
 def format_comparison(m, sim: dict) -> str:
@@ -245,5 +248,8 @@ def format_comparison(m, sim: dict) -> str:
         ("max blocks per SM", str(sim["max_blocks_per_sm"]), str(s["measured_max_blocks_per_sm"])),
     ]
     w = max(len(r[0]) for r in rows)
-    return "\n".join(["  simulated vs measured (simulation with the compiled kernel's resources):"] +
-                     [f"    {a.ljust(w)}  {b:>12}  {c:>12}" for a, b, c in rows])
+    lines = ["  simulated vs measured (simulation with the compiled kernel's resources):",
+             f"    instruction stream: {sim['program']['text']}"]
+    if sim.get("program_notice"):
+        lines.append(f"    ({sim['program_notice']})")
+    return "\n".join(lines + [f"    {a.ljust(w)}  {b:>12}  {c:>12}" for a, b, c in rows])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from explorer.cli.output import add_scenario_arguments, print_json
 from explorer.model.errors import InputError
 
@@ -36,6 +38,8 @@ def run(args) -> int:
         scenario = result.scenario
     else:
         result = simulate(scenario)
+        if result.program_notice:  # the SASS was asked for but could not be built: the model ran
+            print(f"warp-explorer: note: {result.program_notice}", file=sys.stderr)
         summary = result.summary()
     summary["stream"] = compose(result).summary()  # [stream]: N launches of this one simulated kernel
     if args.out:
@@ -119,6 +123,7 @@ def format_text(scenario, s: dict) -> str:
         + ", ".join(f"{name} {100 * v / resident_cycles:.1f}%" for name, v in top),
         "  % of peak                " + ", ".join(f"{name} {t['pct_of_peak']:.0f}%" for name, t in busy),
         f"  bottleneck               {b['unit']}: {b['why']}",
+        f"  program                  {program_text(s['program'])}",
         f"  simulated {s['warp_instructions']} warp-instructions in {s['sim_seconds']:.3f} s",
     ]
     if s.get("stream", {}).get("kernels", 1) > 1:
@@ -138,6 +143,16 @@ def what_runs(scenario, s: dict) -> str:
         k = s["kernel"]
         return f"kernel {k['demangled']} from {k['file']} ({k['static_shared_bytes']:,} B static shared memory)"
     return f"workload {scenario.workload.describe()}"
+
+
+def program_text(prog: dict) -> str:
+    """Which instruction stream ran: the kernel's SASS or the workload model."""
+    what = (f"the kernel's SASS ({prog['arch']})" if prog["source"] == "sass"
+            else "the workload model (one instruction per workload operation)")
+    per_warp = prog["dynamic_instructions_per_warp"]
+    if isinstance(per_warp, float):  # your own kernel: every warp ran its own executed path
+        return f"{what} as it executed, {per_warp:.1f} instructions per warp on average"
+    return f"{what}, {per_warp} instructions per warp"
 
 
 def stream_line(st: dict) -> str:

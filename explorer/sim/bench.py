@@ -1,6 +1,9 @@
-"""Simulator benchmarks (``warp-explorer bench``): throughput and trace memory.
+"""Simulator benchmarks (``warp-explorer bench``): throughput, trace memory, SASS program extraction.
 
-Figures, not assertions: the README records what they measured on which machine.
+Figures, not assertions: the README records what they measured on which machine. Each
+case runs the model program or the kernel's SASS (``program``); targets (issue 16):
+>= 5 M warp-instructions/s on the saturated H100 with SASS programs, the mission
+example <= 150 ms, program extraction <= 1 s cold and cached after.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ def _case(name: str, scenario, repeats: int, record_sms=None) -> dict:
     kept = best.trace.nbytes + best.counts.nbytes + best.state_counts.nbytes
     return {
         "case": name,
+        "program": best.warp_program.source,
+        "dynamic_instructions_per_warp": best.warp_program.dynamic_instructions_per_warp,
         "gpu": p and scenario.gpu.name,
         "blocks": p.total_blocks,
         "cycles": best.cycles,
@@ -47,20 +52,49 @@ def _case(name: str, scenario, repeats: int, record_sms=None) -> dict:
     }
 
 
+def extraction(scenario) -> dict:
+    """Seconds to build a scenario's SASS program: cold (compile, disassemble, build; the toolchain
+    already loaded) and from the disk cache."""
+    from explorer.sass.kernel_program import sass_program
+
+    sass_program(scenario, use_cache=False)  # load the toolchain's libraries: not the program's cost
+    started = time.perf_counter()
+    sass_program(scenario, use_cache=False)
+    cold = time.perf_counter() - started
+    sass_program(scenario)  # into the cache
+    started = time.perf_counter()
+    sass_program(scenario)
+    return {"preset": scenario.name, "cold_s": cold, "cached_s": time.perf_counter() - started}
+
+
 def run_benchmarks(quick: bool = False) -> dict:
+    from explorer.sass.errors import ArchUnsupported, ProgramError, ToolchainMissing
+
     example = load_preset("example-240x256")
-    simulate(example)  # load (or compile) the compiled loop before timing anything
+    model = {"program": "model"}
+    simulate(example.with_values(**model))  # load (or compile) the compiled loop before timing anything
     saturated = example.with_values(**{"launch.grid": [24000 if not quick else 2640, 1, 1]})
     compute = load_preset("compute-bound-fma").with_values(**{"launch.grid": [5280 if not quick else 528, 1, 1]})
     stream = load_preset("memory-bound-stream")
     if quick:
         stream = stream.with_values(**{"launch.grid": [528, 1, 1]})
     cases = [
-        _case("example-240x256 (mission example, H100)", example, 5),
-        _case(f"saturated H100: example workload, {saturated.launch.total_blocks} blocks", saturated, 1),
-        _case(f"saturated H100: compute-bound FMA, {compute.launch.total_blocks} blocks", compute, 1),
-        _case(f"memory-bound stream, {stream.launch.total_blocks} blocks", stream, 1),
+        _case("example-240x256 (mission example, H100), model program", example.with_values(**model), 5),
+        _case(f"saturated H100: example workload, {saturated.launch.total_blocks} blocks, model program",
+              saturated.with_values(**model), 1),
+        _case(f"saturated H100: compute-bound FMA, {compute.launch.total_blocks} blocks, model program",
+              compute.with_values(**model), 1),
+        _case(f"memory-bound stream, {stream.launch.total_blocks} blocks, model program", stream.with_values(**model), 1),
     ]
+    try:
+        programs = [extraction(example)]
+        cases += [
+            _case("example-240x256 (mission example, H100), SASS", example, 5),
+            _case(f"saturated H100: example workload, {saturated.launch.total_blocks} blocks, SASS", saturated, 1),
+            _case(f"saturated H100: compute-bound FMA, {compute.launch.total_blocks} blocks, SASS", compute, 1),
+        ]
+    except (ToolchainMissing, ArchUnsupported, ProgramError) as exc:  # no toolchain: the model cases only, and why
+        programs = [{"preset": example.name, "error": exc.message}]
     notes = []
     kernel = _kernel_case(1 if quick else 3)
     if isinstance(kernel, str):
@@ -70,6 +104,7 @@ def run_benchmarks(quick: bool = False) -> dict:
     return {
         "machine": {"cpu": _cpu_name(), "cores": os.cpu_count(), "python": platform.python_version()},
         "cases": cases,
+        "program_extraction": programs,
         "notes": notes,
         "timestamp": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
@@ -104,6 +139,8 @@ def _kernel_case(repeats: int):
     wi = result.warp_instructions
     return {
         "case": f"saxpy 1 M elements (your own kernel: executed, then timed), {p.total_blocks} blocks",
+        "program": "executed",  # the executed stream of the kernel's SASS: every warp its own path
+        "dynamic_instructions_per_warp": run.result.metrics["warp_instructions_per_warp"],
         "gpu": scenario.gpu.name,
         "blocks": p.total_blocks,
         "cycles": result.cycles,

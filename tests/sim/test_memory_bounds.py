@@ -71,7 +71,7 @@ def test_the_largest_grid_stays_within_the_budget():
         "from explorer.model.scenario import Scenario\n"
         "from explorer.sim import simulate\n"
         "s = Scenario().with_values(**{'launch.grid': [4194304, 1, 1], 'launch.block': [32, 1, 1],\n"
-        "    'workload.loop': 1, 'workload.body': [{'op': 'ffma'}]})\n"
+        "    'workload.loop': 1, 'workload.body': [{'op': 'ffma'}], 'program': 'model'})\n"  # 2 instructions a warp
         "r = simulate(s)\n"
         "out = {'cycles': r.cycles, 'summary_blocks': r.summary()['total_blocks']}\n", timeout=600)
     assert out["summary_blocks"] == 4194304

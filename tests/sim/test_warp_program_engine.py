@@ -108,3 +108,21 @@ def test_a_busy_pipe_throttles():
     c = issue_cycles(r)
     assert np.diff(c[:6]).tolist() == [2] * 5
     assert r.stall_by_instruction[1:6, MATH_THROTTLE].tolist() == [1] * 5
+
+
+def test_the_estimate_counts_every_instruction_a_warp_executes():
+    from explorer.sim.engine import estimate_cycles, estimate_run
+    from explorer.sim.loop_program import lower
+    from explorer.sim.params import params_for
+
+    prog = program([row("int", ["R0"], latency=6),
+                    row("int", ["R1"]), row("int", ["R2"]), row("int", ["R3"], ["R2"])], loop_start=1, loop_end=4, trip=10)
+    s = one_warp()
+    p = params_for(s)
+    # one warp, one wave: its chain is the prologue's 6 cycles + 10 x (4 + 4 + 4); EXIT adds nothing
+    assert estimate_cycles(p, lower(prog)) == 6 + 10 * 12
+    # 422,400 one-warp blocks, 32 per SM at once on 132 SMs: 100 waves of that chain (12,600 cycles), below
+    # the issue bound of 32 instructions per warp over 132 x 4 schedulers (25,600 cycles)
+    many = one_warp(**{"launch.grid": [422400, 1, 1]})
+    assert params_for(many).active_blocks_per_sm == 32
+    assert estimate_run(many, program=prog).cycles == 422400 * 32 // (132 * 4) == 25600
