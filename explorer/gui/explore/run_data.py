@@ -104,11 +104,12 @@ class SimRun:
     @cached_property
     def mma_share(self) -> float:
         """The share of the run's warp-instructions that are Tensor Core MMAs (from the program it ran)."""
-        from explorer.sim.program import MMA, build_program
+        from explorer.sass.warp_program import OP
 
-        program = build_program(self.result.scenario.workload)
-        mmas = int((program.op == MMA).sum()) * program.loop
-        return mmas / program.instructions_per_warp if program.instructions_per_warp else 0.0
+        prog = self.result.warp_program
+        mma = (prog.op == OP["mma"]).astype(np.int64)
+        mmas = int(mma.sum() + (prog.trip - 1) * mma[prog.loop_start:prog.loop_end].sum())
+        return mmas / prog.dynamic_instructions_per_warp if prog.dynamic_instructions_per_warp else 0.0
 
     # -- per cycle ------------------------------------------------------------------
     def clamp(self, cycle: int) -> int:

@@ -48,12 +48,16 @@ def test_mma_share_is_the_programs(window, qtbot):
     run = wait_run(qtbot, page)
     qtbot.waitUntil(lambda: page.session.run.result.scenario.name == "tensor-gemm", timeout=RUN_TIMEOUT)
     run = page.session.run
-    program = build_program(load_preset("tensor-gemm").workload)
-    body_mmas = int((program.op == MMA).sum())
-    assert body_mmas > 0
-    assert run.mma_share == pytest.approx(body_mmas * program.loop / program.instructions_per_warp)
-    assert run.mma_share * run.summary["launched_warps"] * program.instructions_per_warp == pytest.approx(
-        body_mmas * program.loop * run.summary["launched_warps"])
+    program = run.result.warp_program  # the program that ran (SASS, or the model where it cannot be built)
+    if program.source == "model":
+        model = build_program(load_preset("tensor-gemm").workload)
+        per_warp = int((model.op == MMA).sum()) * model.loop
+    else:  # count the executed HMMA rows of the listing: prologue/epilogue once, the loop body trip times
+        per_warp = sum((program.trip if row.segment == "body" else 1) for row in program.listing
+                       if row.executed and row.op_class == "mma")
+    assert per_warp > 0
+    assert run.mma_share == pytest.approx(per_warp / program.dynamic_instructions_per_warp)
+    assert run.mma_share * run.summary["warp_instructions"] == pytest.approx(per_warp * run.summary["launched_warps"])
 
 
 # -- on screen ------------------------------------------------------------------------------------------
