@@ -21,32 +21,17 @@ library only), where the per-user folders are named.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import tempfile
 from pathlib import Path
 
 from explorer.paths import APP_DIR_NAME, user_cache_root  # noqa: F401 - names the per-user folders
+from explorer.paths import bundle_dir, is_frozen, sources_key  # noqa: F401 - the bundle and its sources' hash
 
 INTERPRETER_FLAGS = {"-B", "-E", "-I", "-s", "-S", "-u", "-O", "-OO", "-q"}
 
 
-def is_frozen() -> bool:
-    return bool(getattr(sys, "frozen", False)) and hasattr(sys, "_MEIPASS")
-
-
-def bundle_dir() -> Path:
-    return Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[1]))
-
-
-def sources_key(root: Path | None = None) -> str:
-    """12 hex digits over the jitted modules' sources (explorer/sim/*.py) as bundled."""
-    root = bundle_dir() if root is None else root
-    digest = hashlib.sha256()
-    for path in sorted((root / "explorer" / "sim").glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:12]
 
 
 def _writable_dir(path: Path) -> bool:

@@ -30,8 +30,8 @@ from explorer.paths import resource
 LANGUAGES = ("en", "ru")
 VIEWS = ("explorer", "occupancy", "gemm", "memory")
 # Panels a step can point at; the GUI maps each to a widget.
-TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "legend", "occupancy", "occupancy_graphs",
-           "gemm", "roofline", "pipeline", "memory")
+TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "stream", "legend", "occupancy",
+           "occupancy_graphs", "gemm", "roofline", "pipeline", "memory")
 COUNTS = ("gpu", "sm")  # the counts plot: the whole GPU, or the selected SM
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 

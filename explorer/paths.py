@@ -8,12 +8,33 @@ bundle's start-up (``explorer.frozen``) uses it before numba is imported.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from functools import cache
 from pathlib import Path
 
 APP_DIR_NAME = "warp-explorer"
+
+
+def is_frozen() -> bool:
+    """Whether this is the PyInstaller bundle."""
+    return bool(getattr(sys, "frozen", False)) and hasattr(sys, "_MEIPASS")
+
+
+def bundle_dir() -> Path:
+    """The bundle's folder (``sys._MEIPASS``), else the folder holding the ``explorer`` package."""
+    return Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[1]))
+
+
+def sources_key(root: Path | None = None) -> str:
+    """12 hex digits over the jitted modules' sources (explorer/sim/*.py) under ``root``: what names the
+    bundle's numba cache folder and what a shipped numba cache must match (``explorer.sim.seed``)."""
+    root = bundle_dir() if root is None else root
+    digest = hashlib.sha256()
+    for path in sorted((root / "explorer" / "sim").glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 @cache

@@ -18,7 +18,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout, where no explorer is installed
 from elfdeps import is_elf, needed
+
+from explorer.xcb_libs import policy_name  # Debian's library-package naming, shared with the start-up check
 
 GLIBC_MIN = "2.34"  # the PySide6 wheels' floor (manylinux_2_34); the build machine's libraries may raise it
 # loaded at run time only when present (never DT_NEEDED by anything we ship, listed for clarity)
@@ -77,15 +80,6 @@ def _owner(path: str) -> str | None:
         if proc.returncode == 0 and proc.stdout:
             return proc.stdout.split(":", 1)[0].strip()
     return None
-
-
-def policy_name(soname: str) -> str:
-    """Debian's package name for a library (libwayland-egl.so.1 -> libwayland-egl1)."""
-    m = re.match(r"(.+)\.so\.(\d+)", soname)
-    if not m:
-        return soname
-    base, major = m.group(1).lower().replace("_", "-"), m.group(2)
-    return f"{base}-{major}" if base[-1].isdigit() else f"{base}{major}"
 
 
 def depends(bundle: Path) -> tuple[list[str], list[str]]:

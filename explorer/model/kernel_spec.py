@@ -22,8 +22,9 @@ resolved against ``base_dir``, the folder of the scenario file it came from.
 from __future__ import annotations
 
 import math
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from explorer.model.errors import InputError, require_int, shown
@@ -86,6 +87,21 @@ class KernelSpec:
     def path(self) -> Path:
         p = Path(self.file)
         return p if p.is_absolute() or not self.base_dir else Path(self.base_dir) / p
+
+    def anchored(self) -> "KernelSpec":
+        """The same kernel with its file as an absolute path (the window keeps it so: a copy of the
+        scenario that loses ``base_dir``, e.g. in the settings, still finds the file)."""
+        return replace(self, file=os.path.normpath(self.path.absolute()), base_dir="")
+
+    def relative_to(self, folder: str | Path) -> "KernelSpec":
+        """The same kernel with its file written relative to ``folder`` (where its scenario file goes);
+        absolute where no relative path leads there (another drive)."""
+        target = os.path.normpath(self.path.absolute())
+        try:
+            file = os.path.relpath(target, Path(folder).absolute())
+        except ValueError:
+            file = str(target)
+        return replace(self, file=Path(file).as_posix(), base_dir=str(Path(folder).absolute()))
 
     def arg(self, name: str):
         for k, v in self.args:

@@ -8,7 +8,7 @@ one while the user types into the next.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
@@ -249,10 +249,19 @@ class Scenario:
         return Scenario.from_dict(data, self.base_dir)
 
     def save(self, path: str | Path, field: str | None = None) -> None:
-        """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file."""
+        """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file.
+
+        A ``[kernel]``'s file is written relative to the folder the scenario goes to, as it is read back."""
         from explorer.atomic import atomic_write_text  # not at import: explorer.atomic imports this package
 
-        atomic_write_text(path, dumps(self.to_dict()), field=field)
+        out = self
+        if self.kernel is not None:
+            out = replace(self, kernel=self.kernel.relative_to(Path(path).parent))
+        atomic_write_text(path, dumps(out.to_dict()), field=field)
+
+    def anchored(self) -> "Scenario":
+        """The scenario with a ``[kernel]``'s file as an absolute path (see ``KernelSpec.anchored``)."""
+        return self if self.kernel is None else replace(self, kernel=self.kernel.anchored())
 
     @property
     def base_dir(self) -> str:

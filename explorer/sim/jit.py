@@ -4,13 +4,21 @@ Why numba: the cycle loop has data-dependent control flow per warp (scoreboards,
 barriers, policies) that numpy cannot vectorize across cycles, and per-cycle numpy
 calls cost ~10 us each, capping a full H100 at ~2 M warp-instructions/s. Compiled,
 the same loop runs at tens of millions. The compiled code is cached on disk
-(``cache=True``), so only the first run on a machine pays the compile. Without
+(``cache=True``), so only the first run on a machine pays the compile, and a build ships
+that cache (``explorer.sim.seed``) so a fresh install does not pay it either. Without
 numba the same source runs as Python: correct, but far slower.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+
+# numba's generic CPU target (unless the user chose one, before numba is first imported): machine
+# code cached for it runs on every CPU of the architecture, so a build can ship its cache
+# (``explorer.sim.seed``); the loop is branchy scalar code and measured no slower than the host target.
+if "numba" not in sys.modules and not os.environ.get("NUMBA_CPU_NAME"):
+    os.environ["NUMBA_CPU_NAME"] = "generic"
 
 try:  # pragma: no cover - exercised by the environment, not by a test
     if os.environ.get("WARP_EXPLORER_NO_JIT"):

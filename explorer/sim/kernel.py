@@ -51,6 +51,7 @@ cycle without a visit (``pend_slot``); per-state counts are kept incrementally.
 
 from __future__ import annotations
 
+import sys
 from enum import IntEnum
 
 import numpy as np
@@ -813,3 +814,9 @@ def run_cycles(
             break  # the next-instruction events fill: return early for the engine to collect them
     g[G.T] = t
     rng[0] = rng_state
+
+
+# a fresh install: the build's compiled loop, put where numba looks before anything is compiled
+from explorer.sim import seed as _seed  # noqa: E402 - after the dispatchers it seeds
+
+_seed.install(sys.modules[__name__])

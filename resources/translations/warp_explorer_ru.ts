@@ -71,6 +71,99 @@
     </message>
 </context>
 <context>
+    <name>ArgumentsForm</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/args_form.py" line="+37"/>
+        <source>Open a .cu file and pick a kernel: its parameters appear here.</source>
+        <translation>Откройте файл .cu и выберите ядро: здесь появятся его параметры.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>zeros</source>
+        <translation>нули</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ones</source>
+        <translation>единицы</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>0, 1, 2, …</source>
+        <translation>0, 1, 2, …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>random</source>
+        <translation>случайные</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Every element 0 before the kernel runs.</source>
+        <translation>Каждый элемент равен 0 до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every element 1 before the kernel runs.</source>
+        <translation>Каждый элемент равен 1 до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Element i holds i before the kernel runs.</source>
+        <translation>Элемент i равен i до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seeded random numbers (the scenario&apos;s seed): [0, 1) for floats, [0, 256) for integers.</source>
+        <translation>Случайные числа с зерном сценария: [0, 1) для вещественных, [0, 256) для целых.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>The parameter&apos;s type as the kernel declares it.</source>
+        <translation>Тип параметра, как его объявляет ядро.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>A vector by value: {n} numbers separated by commas.</source>
+        <translation>Вектор по значению: {n} числа через запятую.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>true or false.</source>
+        <translation>true или false.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A number passed by value ({dtype}).</source>
+        <translation>Число, передаваемое по значению ({dtype}).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>An integer passed by value ({dtype}: the type&apos;s range is checked).</source>
+        <translation>Целое число по значению ({dtype}: диапазон типа проверяется).</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>The buffer&apos;s element type: the pointer&apos;s own (void* and structs take any).</source>
+        <translation>Тип элементов буфера: тип указателя (void* и структуры принимают любой).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Elements in the buffer; the kernel may touch only these (an access outside every buffer stops the run, naming the thread and address).</source>
+        <translation>Число элементов буфера; ядро может обращаться только к ним (доступ вне всех буферов останавливает запуск с указанием потока и адреса).</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>What the buffer holds before the kernel runs.</source>
+        <translation>Что лежит в буфере до запуска ядра.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Give a value</source>
+        <translation>Введите значение</translation>
+    </message>
+</context>
+<context>
     <name>AttentionView</name>
     <message>
         <location filename="../../explorer/gui/gemm/memory_page.py" line="+389"/>
@@ -944,6 +1037,21 @@
         <source>Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per block, above the limit of {limit} B on {gpu}</source>
         <translation>блокам Q, K и V по {bq}, {bkv} и {bkv} строк × {d} × {b} Б нужно {need} Б разделяемой памяти на блок, больше предела {limit} Б на {gpu}</translation>
     </message>
+    <message>
+        <location line="+4"/>
+        <source>{value}: the parameter is {type}, an integer type; give an integer</source>
+        <translation>{value}: параметр имеет тип {type}, целочисленный; введите целое число</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is outside {type}&apos;s range [{lo}, {hi}]</source>
+        <translation>{value} вне диапазона типа {type} [{lo}, {hi}]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value}: the parameter is {type}; give true or false</source>
+        <translation>{value}: параметр имеет тип {type}; введите true или false</translation>
+    </message>
 </context>
 <context>
     <name>CoreTexts</name>
@@ -1331,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+94"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+96"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1376,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+226"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+227"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1421,7 +1529,7 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+55"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -2510,7 +2618,7 @@ This is the previous run until the new one is done.</source>
         <translation>Калибровка выполнена: среднеквадратичная ошибка {b}% → {a}%.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+22"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -2756,6 +2864,259 @@ This is the previous run until the new one is done.</source>
     </message>
 </context>
 <context>
+    <name>KernelFeature</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/feature.py" line="+19"/>
+        <source>Your kernel</source>
+        <translation>Ваше ядро</translation>
+    </message>
+</context>
+<context>
+    <name>KernelPage</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/page.py" line="+70"/>
+        <source>Open .cu…</source>
+        <translation>Открыть .cu…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a CUDA source file (also File &gt; Open, or drop it on the window).</source>
+        <translation>Открыть исходный файл CUDA (также Файл &gt; Открыть или перетащите его на окно).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no file</source>
+        <translation>нет файла</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <location line="+204"/>
+        <source>Compiled with NVRTC (no GPU needed).</source>
+        <translation>Компилируется NVRTC (GPU не нужен).</translation>
+    </message>
+    <message>
+        <location line="-201"/>
+        <source>&amp;Kernel:</source>
+        <translation>&amp;Ядро:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The file&apos;s kernels (C++ kernels by their demangled names).</source>
+        <translation>Ядра файла (ядра C++ — по деманглированным именам).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>GP&amp;U:</source>
+        <translation>GP&amp;U:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The GPU the kernel is compiled for and simulated on.</source>
+        <translation>GPU, для которого ядро компилируется и на котором моделируется.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>G&amp;rid:</source>
+        <translation>С&amp;етка:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blocks in the grid: N or x, y, z.</source>
+        <translation>Блоков в сетке: N или x, y, z.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Blo&amp;ck:</source>
+        <translation>&amp;Блок:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Threads per block: N or x, y, z (at most 1024 in all).</source>
+        <translation>Потоков в блоке: N или x, y, z (всего не больше 1024).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>D&amp;ynamic shared memory (B):</source>
+        <translation>&amp;Динамическая разделяемая память (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bytes of extern __shared__ memory per block, given at launch.</source>
+        <translation>Байт памяти extern __shared__ на блок, задаётся при запуске.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Registers per thread:</source>
+        <translation>Регистров на поток:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From the compiled kernel (cubin); occupancy uses it. Read-only.</source>
+        <translation>Из скомпилированного ядра (cubin); используется для заполняемости. Только чтение.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Static shared memory (B):</source>
+        <translation>Статическая разделяемая память (Б):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kernel&apos;s __shared__ arrays, from the cubin; occupancy uses it. Read-only.</source>
+        <translation>Массивы __shared__ ядра, из cubin; используется для заполняемости. Только чтение.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Arguments</source>
+        <translation>Аргументы</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Simulate</source>
+        <translation>Модели&amp;ровать</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Execute the kernel lane by lane from its SASS (no GPU needed) and hand its scenario to the Explorer.</source>
+        <translation>Выполнить ядро по линиям из его SASS (GPU не нужен) и передать его сценарий Обозревателю.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel</source>
+        <translation>Отмена</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop the run (after the blocks being executed).</source>
+        <translation>Остановить запуск (после выполняемых сейчас блоков).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Blocks executed so far.</source>
+        <translation>Сколько блоков уже выполнено.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Your own CUDA kernel, executed from its compiled SASS warp by warp, 32 lanes: real addresses, divergence, barriers. Pointer parameters are buffers the window allocates and fills.</source>
+        <translation>Ваше собственное ядро CUDA, выполняемое из скомпилированного SASS варп за варпом, по 32 линии: настоящие адреса, расхождение, барьеры. Параметры-указатели — буферы, которые окно выделяет и заполняет.</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Open a CUDA source</source>
+        <translation>Открыть исходный файл CUDA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CUDA sources (*.cu);;All files (*)</source>
+        <translation>Исходники CUDA (*.cu);;Все файлы (*)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Reading the kernels of {name}…</source>
+        <translation>Читаю ядра из {name}…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>{name} has no __global__ kernel</source>
+        <translation>в {name} нет ядра __global__</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Compiling {kernel} in {name} for {gpu}…</source>
+        <translation>Компилирую {kernel} из {name} для {gpu}…</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>{kernel} for {arch} ({compiler}): {regs} registers, {smem} B static shared memory, {bars} barriers, {n} instructions.</source>
+        <translation>{kernel} для {arch} ({compiler}): {regs} регистров, {smem} Б статической разделяемой памяти, барьеров: {bars}, инструкций: {n}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{n} of its instructions are not supported by the executor (a run that reaches one stops there, naming it).</source>
+        <translation>{n} его инструкций исполнитель не поддерживает (запуск, дошедший до такой, останавливается на ней и называет её).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+48"/>
+        <source>Fill in the arguments and press Simulate.</source>
+        <translation>Заполните аргументы и нажмите «Моделировать».</translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <source>Give a value</source>
+        <translation>Введите значение</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Some fields are invalid: see the messages under them.</source>
+        <translation>Некоторые поля неверны: см. сообщения под ними.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>No block of this launch fits an SM.</source>
+        <translation>Ни один блок этого запуска не помещается на SM.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Theoretical occupancy {occ}: {blocks} blocks per SM, limited by {lim}.</source>
+        <translation>Теоретическая заполняемость {occ}: {blocks} блоков на SM, ограничение: {lim}.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Not simulated: some fields are invalid.</source>
+        <translation>Не смоделировано: некоторые поля неверны.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Executing {kernel}: {blocks} blocks…</source>
+        <translation>Выполняю {kernel}: {blocks} блоков…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Executed {wi} warp-instructions; the Explorer now holds this scenario.</source>
+        <translation>Выполнено варп-инструкций: {wi}; этот сценарий теперь в Обозревателе.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Cancelled: the run was stopped; the last report stays.</source>
+        <translation>Отменено: запуск остановлен, последний отчёт остаётся.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>no CUDA compiler: {m}</source>
+        <translation>нет компилятора CUDA: {m}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The run failed (a bug): {m}</source>
+        <translation>Запуск не удался (ошибка программы): {m}</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>the Explorer shows another scenario now</source>
+        <translation>Обозреватель сейчас показывает другой сценарий</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no cycle count: {why}</source>
+        <translation>без числа тактов: {why}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the Explorer is simulating it… {p}</source>
+        <translation>Обозреватель моделирует его… {p}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{cycles} cycles ({us} µs at the GPU&apos;s clock): see the Explorer tab</source>
+        <translation>{cycles} тактов ({us} мкс на частоте GPU): см. вкладку Обозреватель</translation>
+    </message>
+    <message>
+        <location line="+78"/>
+        <source>Finish or cancel the kernel&apos;s run first: changing the language rebuilds the window.</source>
+        <translation>Сначала дождитесь конца запуска ядра или отмените его: смена языка пересоздаёт окно.</translation>
+    </message>
+</context>
+<context>
     <name>LanguageMenu</name>
     <message>
         <location filename="../../explorer/gui/shell/language.py" line="+35"/>
@@ -2986,7 +3347,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+65"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+66"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -3054,18 +3415,18 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+56"/>
+        <location line="+57"/>
         <source>&amp;Undo</source>
         <translation>&amp;Отменить</translation>
     </message>
     <message>
-        <location line="-52"/>
-        <location line="+53"/>
+        <location line="-53"/>
+        <location line="+54"/>
         <source>&amp;Redo</source>
         <translation>&amp;Повторить</translation>
     </message>
     <message>
-        <location line="-42"/>
+        <location line="-43"/>
         <source>&amp;View</source>
         <translation>&amp;Вид</translation>
     </message>
@@ -3148,6 +3509,11 @@ This is the previous run until the new one is done.</source>
         <location line="+1"/>
         <source>Re-simulation with the Compiled Kernel</source>
         <translation>повторную симуляцию с ресурсами ядра</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Simulating Your Kernel</source>
+        <translation>Моделирование вашего ядра</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -4592,6 +4958,209 @@ Active blocks per SM: {blocks}</source>
     </message>
 </context>
 <context>
+    <name>ReportView</name>
+    <message>
+        <location filename="../../explorer/gui/kernel/report.py" line="+41"/>
+        <source>Simulate the kernel: what it executed, how its memory accesses coalesced and what its buffers hold afterwards appear here.</source>
+        <translation>Смоделируйте ядро: здесь появится, что оно выполнило, как объединялись его обращения к памяти и что лежит в его буферах после него.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Executed:</source>
+        <translation>Выполнено:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Warp-instructions issued by all warps (one per warp and instruction), and the threads that were active in them.</source>
+        <translation>Варп-инструкции всех варпов (по одной на варп и инструкцию) и активные в них потоки.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SIMT efficiency:</source>
+        <translation>Эффективность SIMT:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Average active lanes per issued warp-instruction ÷ 32 (Nsight Compute&apos;s average active threads per warp): below 100% when warps diverge or a block&apos;s last warp is partial.</source>
+        <translation>Среднее число активных линий на выданную варп-инструкцию ÷ 32 (average active threads per warp в Nsight Compute): меньше 100%, когда варпы расходятся или последний варп блока неполный.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Memory:</source>
+        <translation>Память:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Global and local accesses: 32-byte sectors per request (4 is a coalesced warp of 4-byte loads); shared: bank conflicts (extra wavefronts).</source>
+        <translation>Глобальные и локальные обращения: 32-байтовых секторов на запрос (4 — объединённый варп 4-байтовых загрузок); разделяемая память: конфликты банков (лишние волновые фронты).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Occupancy:</source>
+        <translation>Заполняемость:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Theoretical occupancy of this launch with the compiled kernel&apos;s registers and shared memory.</source>
+        <translation>Теоретическая заполняемость этого запуска с регистрами и разделяемой памятью скомпилированного ядра.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Timing:</source>
+        <translation>Время:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Cycles and kernel time from the timing engine (the Explorer tab shows the run).</source>
+        <translation>Такты и время ядра от модели времени (запуск показан на вкладке Обозреватель).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>On this machine:</source>
+        <translation>На этой машине:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>How long the functional execution took here (not a GPU time).</source>
+        <translation>Сколько длилось функциональное выполнение здесь (это не время GPU).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Buffer</source>
+        <translation>Буфер</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Elements</source>
+        <translation>Элементы</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Changed</source>
+        <translation>Изменено</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Range after</source>
+        <translation>Диапазон после</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>First values after</source>
+        <translation>Первые значения после</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>First values before</source>
+        <translation>Первые значения до</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each buffer argument after the kernel ran: how many elements it changed, their range, and its first elements after and before.</source>
+        <translation>Каждый буфер-аргумент после выполнения ядра: сколько элементов изменилось, их диапазон и первые элементы после и до.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show in the Explorer</source>
+        <translation>Показать в Обозревателе</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The Explorer tab holds this kernel&apos;s scenario (File &gt; Save Scenario saves it).</source>
+        <translation>Вкладка Обозреватель содержит сценарий этого ядра (Файл &gt; Сохранить сценарий сохраняет его).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&lt;b&gt;Buffers&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Буферы&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>{kernel} from {file} on {gpu} ({arch}): grid {grid} × block {block}</source>
+        <translation>{kernel} из {file} на {gpu} ({arch}): сетка {grid} × блок {block}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{wi} warp-instructions ({per} per warp), {ti} thread-instructions</source>
+        <translation>варп-инструкций: {wi} ({per} на варп), инструкций потоков: {ti}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{eff} (predicated on: {on})</source>
+        <translation>{eff} (с истинным предикатом: {on})</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{occ} ({blocks} blocks per SM; limited by {lim})</source>
+        <translation>{occ} ({blocks} блоков на SM; ограничение: {lim})</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{s} s ({rate} M warp-instructions/s)</source>
+        <translation>{s} с ({rate} млн варп-инструкций/с)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waiting for the Explorer…</source>
+        <translation>ждём Обозреватель…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>no memory instructions</source>
+        <translation>нет инструкций памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>global loads</source>
+        <translation>глобальные загрузки</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>global stores</source>
+        <translation>глобальные записи</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>global atomics</source>
+        <translation>глобальные атомарные</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>local loads</source>
+        <translation>локальные загрузки</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>local stores</source>
+        <translation>локальные записи</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared loads</source>
+        <translation>загрузки из разделяемой</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared stores</source>
+        <translation>записи в разделяемую</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared atomics</source>
+        <translation>атомарные в разделяемой</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{what}: {n} requests, {per} sectors per request</source>
+        <translation>{what}: запросов {n}, секторов на запрос {per}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{what}: {n} requests, {c} bank conflicts</source>
+        <translation>{what}: запросов {n}, конфликтов банков {c}</translation>
+    </message>
+</context>
+<context>
     <name>RooflinePlot</name>
     <message>
         <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
@@ -4947,7 +5516,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+34"/>
+        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+35"/>
         <source>Kernel and GPU</source>
         <translation>Ядро и GPU</translation>
     </message>
@@ -5002,7 +5571,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Байты массивов __shared__, объявленных в ядре.</translation>
     </message>
     <message>
-        <location line="-3"/>
+        <location line="+71"/>
+        <source>Your own kernel {name} (the Your kernel tab): the cubin gives its registers, shared memory and barriers</source>
+        <translation>Ваше ядро {name} (вкладка «Ваше ядро»): регистры, разделяемую память и барьеры даёт cubin</translation>
+    </message>
+    <message>
+        <location line="-74"/>
         <source>Reg&amp;isters / thread:</source>
         <translation>&amp;Регистров / поток:</translation>
     </message>
@@ -5097,7 +5671,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+40"/>
         <source>{name} (not a shipped scenario)</source>
         <translation>{name} (не из готовых сценариев)</translation>
     </message>
@@ -5180,6 +5754,127 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+2"/>
         <source>&lt;i&gt;Click to show this SM in the timeline.&lt;/i&gt;</source>
         <translation>&lt;i&gt;Щёлкните, чтобы показать этот SM на временной диаграмме.&lt;/i&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>StreamStrip</name>
+    <message>
+        <location filename="../../explorer/gui/explore/stream_strip.py" line="+280"/>
+        <source>NVML utilization</source>
+        <translation>Загрузка NVML</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SM active</source>
+        <translation>SM active</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Occupancy</source>
+        <translation>Заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Issue slots</source>
+        <translation>Слоты выдачи</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>NVML&apos;s “GPU utilization”: the share of time in which at least one kernel runs, whatever it does on the GPU.</source>
+        <translation>«Загрузка GPU» в NVML: доля времени, когда работает хотя бы одно ядро, что бы оно ни делало на GPU.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>SM active (GPM SM_UTIL, DCGM): the share of SM-time with at least one warp resident on the SM.</source>
+        <translation>SM active (GPM SM_UTIL, DCGM): доля времени SM, когда на SM размещён хотя бы один варп.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Achieved occupancy over the stream (GPM SM_OCCUPANCY): resident warps over all warp slots, averaged over the whole span, gaps included.</source>
+        <translation>Достигнутая заполняемость за весь поток (GPM SM_OCCUPANCY): размещённые варпы относительно всех слотов варпов, в среднем за весь интервал, промежутки включительно.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Issue slots used: warp-instructions issued over every scheduler&apos;s issue slots in the span, the work actually done.</source>
+        <translation>Использованные слоты выдачи: выданные варп-инструкции относительно слотов выдачи всех планировщиков за интервал — реально сделанная работа.</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>graph node|graph nodes</source>
+        <translation>узел графа|узла графа|узлов графа</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>launch|launches</source>
+        <translation>запуск|запуска|запусков</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>· a {rt} host sync every {k}</source>
+        <translation>· синхронизация с хостом {rt} каждые {k}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels} of {kernel}, {gap} apart{sync} · {span} · NVML window {period}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels} по {kernel}, через {gap}{sync} · {span} · окно NVML {period}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels} of {kernel}, {gap} apart · {span}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels} по {kernel}, через {gap} · {span}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Stream&lt;/b&gt; — {kernels}</source>
+        <translation>&lt;b&gt;Поток&lt;/b&gt; — {kernels}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The stream is shorter than one NVML window ({period}): NVML is read over the stream&apos;s span.</source>
+        <translation>Поток короче одного окна NVML ({period}): загрузка NVML считается за время потока.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{n} complete NVML windows of {period} read {lo} to {hi}.</source>
+        <translation>{n} полных окон NVML по {period} показывают от {lo} до {hi}.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The metrics panel reads one kernel over its own duration (100% by definition); this strip reads the stream, gaps included.</source>
+        <translation>Панель метрик читает одно ядро за его собственное время (100% по определению); эта полоса читает весь поток, вместе с промежутками.</translation>
+    </message>
+</context>
+<context>
+    <name>StreamTimeline</name>
+    <message>
+        <location line="-281"/>
+        <source>Kernels of the stream as bars, the gaps between them empty, NVML&apos;s sample windows shaded behind them; wheel: zoom, drag: pan, double click: the whole stream.</source>
+        <translation>Ядра потока — полосы, промежутки между ними пусты, окна выборки NVML затенены позади; колесо — масштаб, перетаскивание — сдвиг, двойной щелчок — весь поток.</translation>
+    </message>
+    <message>
+        <location line="+178"/>
+        <source>kernel {i} of {n}: {start} to {end}</source>
+        <translation>ядро {i} из {n}: от {start} до {end}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the gap after kernel {i}: no kernel runs</source>
+        <translation>промежуток после ядра {i}: ни одно ядро не работает</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>NVML window {k}: reads {pct}</source>
+        <translation>окно NVML {k}: показывает {pct}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NVML window {k}: the stream ends before it does</source>
+        <translation>окно NVML {k}: поток кончается раньше окна</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Each pixel column covers about {n} kernels: its height is the share of its time a kernel runs.</source>
+        <translation>Каждый столбец пикселей охватывает около {n} ядер: его высота — доля его времени, когда работает ядро.</translation>
     </message>
 </context>
 <context>

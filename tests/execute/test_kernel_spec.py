@@ -105,3 +105,25 @@ def test_buffer_parser_accepts_only_valid_buffers(data):
         return
     assert b.dtype in DTYPES and b.init in INITS and 1 <= b.count and b.nbytes <= MAX_BUFFER_BYTES
     assert (b.low is None and b.high is None) or b.init == "random"
+
+
+def test_saving_elsewhere_writes_the_cu_relative_to_the_new_file(tmp_path):
+    """Scenario.save rebases the [kernel]'s file on the folder it writes to; reading it back finds the same .cu."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "out" / "deep").mkdir(parents=True)
+    sc = Scenario.from_dict(BASE, base_dir=str(tmp_path / "src"))
+    target = tmp_path / "out" / "deep" / "s.toml"
+    sc.save(target)
+    assert 'file = "../../src/k.cu"' in target.read_text(encoding="utf-8")
+    again = Scenario.load(target)
+    assert again.kernel.path.resolve() == (tmp_path / "src" / "k.cu").resolve()
+    assert again.kernel.args == sc.kernel.args and again.kernel.name == sc.kernel.name
+
+
+def test_anchored_keeps_the_file_findable_without_its_folder(tmp_path):
+    sc = Scenario.from_dict(BASE, base_dir=str(tmp_path / "a" / ".." / "b"))
+    anchored = sc.anchored()
+    assert anchored.kernel.file == str(tmp_path / "b" / "k.cu") and anchored.kernel.base_dir == ""
+    assert Scenario.from_dict(anchored.to_dict()).kernel.path == tmp_path / "b" / "k.cu"  # no base_dir needed
+    assert Scenario().anchored() == Scenario()
+

@@ -20,11 +20,12 @@ ALLOWED = {
     "occupancy": {"common"},
     "gemm": {"common"},
     "measure": {"common"},
+    "kernel": {"common"},
     "lessons": {"common"},
     "files": {"common"},
     "compare": {"common", "explore"},
     "headless": {"common", "explore", "files", "shell"},
-    "shell": {"common", "explore", "occupancy", "gemm", "measure", "lessons", "files", "compare"},
+    "shell": {"common", "explore", "occupancy", "gemm", "measure", "kernel", "lessons", "files", "compare"},
 }
 
 

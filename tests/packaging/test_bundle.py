@@ -2,11 +2,12 @@
 artifact started and smoke-tested the way a user's machine would.
 
 * the PyInstaller bundle: ``--version``; ``--smoke-test`` offscreen (with an empty numba
-  cache, so the first-run compile is inside the timeout) and under ``xvfb-run`` (the xcb
+  cache) and under ``xvfb-run`` (the xcb
   plugin and every X library it needs); every bundled library finds its dependencies;
   the GPU path: NVRTC ``compile``, ``measure`` without a driver exactly as the Python
   install answers it, and a whole ``measure`` through the bundle's child processes
-  against the fake driver of tests/gpu;
+  against the fake driver of tests/gpu; the shipped numba cache loaded by a cold start;
+  a SASS program with the bundled NVRTC and nvdisasm;
 * the .deb: its control fields and files, ``dpkg -x`` into a scratch root, and the
   launcher run from there (relocated) and with ``WARP_EXPLORER_ROOT``;
 * the tarball: one top folder, the executable bit, extracted and started.
@@ -125,6 +126,39 @@ def test_bundle_smoke_test_offscreen_with_a_cold_numba_cache(built, tmp_path):
     _smoke(built["bundle"] / "warp-explorer", tmp_path, QT_QPA_PLATFORM="offscreen")
     caches = list((tmp_path / "home" / ".cache" / "warp-explorer" / "numba").glob(f"{VERSION}-*/*/*.nbi"))
     assert caches, "numba's cache was not written to the per-user folder"
+
+
+def test_bundle_first_simulation_loads_the_shipped_numba_cache(built, tmp_path):
+    """A cold per-user cache: the loop comes from the bundle's seed (a cache hit), nothing is compiled."""
+    from explorer.sim import seed
+
+    internal = built["bundle"] / "_internal"
+    manifest = json.loads((internal / "resources" / seed.SEED_DIR_NAME / seed.MANIFEST).read_text())
+    assert manifest["cpu"] == "generic" and manifest["sources"]
+    code = ("import json; from explorer.model.presets import load_preset; from explorer.sim.engine import simulate; "
+            "import explorer.sim.kernel as k; simulate(load_preset('example-240x256')); s = k.run_cycles.stats; "
+            "print(json.dumps([sum(s.cache_hits.values()), sum(s.cache_misses.values())]))")
+    proc = _run([built["bundle"] / "warp-explorer", "-c", code], _clean_env(tmp_path), timeout=SMOKE_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [1, 0]
+
+
+def test_bundle_sass_program_with_the_bundled_nvdisasm(built, tmp_path):
+    """SASS programs (the default) need NVRTC and nvdisasm: both come with the bundle, found without a toolkit."""
+    internal = built["bundle"] / "_internal"
+    tool = next(internal.glob("nvidia/cu*/bin/nvdisasm"), None)
+    assert tool is not None and os.access(tool, os.X_OK)
+    env = _clean_env(tmp_path, PATH="/usr/bin:/bin")
+    env.pop("CUDA_HOME", None)
+    env.pop("CUDA_PATH", None)
+    found = _run([built["bundle"] / "warp-explorer", "-c", "from explorer.gpu.tools import find_tool; "
+                  "print(find_tool('nvdisasm'))"], env)
+    assert found.returncode == 0, found.stderr
+    if not Path("/usr/local/cuda/bin/nvdisasm").is_file():  # a toolkit there comes first, by design
+        assert found.stdout.strip() == str(tool)
+    proc = _run([built["bundle"] / "warp-explorer", "program", "example-240x256"], env)
+    assert proc.returncode == 0, proc.stderr
+    assert "SASS of we_kernel" in proc.stdout and "nvdisasm" in proc.stdout
 
 
 def test_bundle_smoke_test_under_xvfb(built, tmp_path):

@@ -158,6 +158,13 @@ def _patterns() -> list[tuple[str, str]]:
          r"(?P<need>\d+) B of shared memory per block, above the limit of (?P<limit>\d+) B on (?P<gpu>\S+)",
          translate("CoreErrors", "Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per "
            "block, above the limit of {limit} B on {gpu}")),
+        # explorer.sass.execute.arguments: a kernel argument against its parameter's type (the kernel form)
+        (r"(?P<value>.+): the parameter is (?P<type>.+), an integer type; give an integer",
+         translate("CoreErrors", "{value}: the parameter is {type}, an integer type; give an integer")),
+        (rf"(?P<value>{_NUM}) is outside (?P<type>.+)'s range \[(?P<lo>{_NUM}), (?P<hi>{_NUM})\]",
+         translate("CoreErrors", "{value} is outside {type}'s range [{lo}, {hi}]")),
+        (r"(?P<value>.+): the parameter is (?P<type>.+); give true or false",
+         translate("CoreErrors", "{value}: the parameter is {type}; give true or false")),
     ]
 
 

@@ -23,7 +23,7 @@ from explorer.gui.common.events import Event
 from explorer.model.scenario import Scenario
 
 # What changed the scenario (the Edit menu names each in the interface language).
-KINDS = ("edit", "preset", "file", "gemm", "measurement", "resimulate", "lesson", "restore")
+KINDS = ("edit", "preset", "file", "gemm", "measurement", "resimulate", "kernel", "lesson", "restore")
 UNDOABLE = frozenset(KINDS) - {"lesson", "restore"}
 MERGE_SECONDS = 1.5  # edits of the same field closer than this are one step (typing "2", "25", "256")
 UNDO_LIMIT = 100

@@ -43,6 +43,7 @@ from explorer.gui.explore.scenario_fields import build_scenario, field_of, scena
 from explorer.gui.explore.scenario_panel import ScenarioPanel
 from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.sm_grid import SmGridView
+from explorer.gui.explore.stream_strip import StreamStrip
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
 from explorer.model.errors import InputError
@@ -79,6 +80,7 @@ class ExplorerPage(Page):
         self.counts = CountsPlot(self)
         self.counts.setXLink(self.timeline)
         self.metrics = MetricsPanel(self)
+        self.stream_strip = StreamStrip(self)  # shown when the scenario launches its kernel more than once
         self.transport = TransportBar(self)
 
         self.grid_title = FittingLabel(self)  # shortened, never cut, when the column is narrow
@@ -113,6 +115,7 @@ class ExplorerPage(Page):
         cl = self._counts_layout = QVBoxLayout(counts_box)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.setSpacing(0)
+        cl.addWidget(self.stream_strip)
         cl.addWidget(self.counts, 1)
         row = QHBoxLayout()
         row.addWidget(self.counts.make_legend(counts_box), 1)
@@ -433,6 +436,9 @@ class ExplorerPage(Page):
         self.grid.set_selected(s.selected_sm)
         self.timeline.set_run(run, s.selected_sm)
         self.counts.set_run(run)
+        had_strip = self.stream_strip.isVisibleTo(self)
+        self.stream_strip.set_run(run)
+        self._room_for_strip(had_strip)
         if self.per_sm.isChecked():
             self.counts.show_sm(s.selected_sm)
         self.metrics.whole.show_run(run)
@@ -442,6 +448,16 @@ class ExplorerPage(Page):
             self._start_fill(run)
         self._update_run_state()
         self._on_cycle(s.cycle)
+
+    def _room_for_strip(self, had_strip: bool) -> None:
+        """The stream strip came or went: the counts pane grows or shrinks by its height, the grid's gives it."""
+        shown = self.stream_strip.isVisibleTo(self)
+        sizes = self.center.sizes()
+        if shown == had_strip or self._presenting or sum(sizes) <= 0:
+            return  # presenting, _share_center shares the panes
+        h = self.stream_strip.sizeHint().height() * (1 if shown else -1)
+        h = min(h, sizes[0] - self.center.widget(0).minimumSizeHint().height())
+        self.center.setSizes([sizes[0] - h, sizes[1], sizes[2] + h])
 
     def _on_cycle(self, cycle: int) -> None:
         run = self.session.run
@@ -512,7 +528,7 @@ class ExplorerPage(Page):
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:
-        return self.grid, self.timeline, self.counts, self.metrics, self.legend
+        return self.grid, self.timeline, self.counts, self.metrics, self.legend, self.stream_strip
 
     def first_sizes(self) -> None:
         total = max(self.splitter.width(), 900)
@@ -520,7 +536,9 @@ class ExplorerPage(Page):
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
-        self.center.setSizes([int(h * 0.54), int(h * 0.22), h - int(h * 0.54) - int(h * 0.22)])
+        strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0
+        grid, timeline = int(h * 0.54) - strip, int(h * 0.22)
+        self.center.setSizes([grid, timeline, h - grid - timeline])
 
     def splitters(self) -> dict[str, QSplitter]:
         return {"splitter": self.splitter, "center": self.center}
@@ -559,9 +577,10 @@ class ExplorerPage(Page):
         grid_box = self.center.widget(0)
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
         wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
-        rest = max(0, total - need)
+        strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0  # fixed
+        rest = max(0, total - need - strip)
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
-        timeline, counts = round(wish[0] * share), round(wish[1] * share)
+        timeline, counts = round(wish[0] * share), round(wish[1] * share) + strip
         self.center.setSizes([total - timeline - counts, timeline, counts])
 
     # -- lessons --------------------------------------------------------------------

@@ -15,11 +15,12 @@ such as 0.879699), so its field is a percentage with decimals, written exactly
 
 from __future__ import annotations
 
-import re
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 
+from explorer.gui.common.dims import format_dims, parse_dims
 from explorer.gui.common.field_check import judge_fields
-from explorer.model.errors import InputError, require_int
+from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.occupancy import occupancy_for_launch, why_no_block_fits
 
@@ -40,22 +41,9 @@ FIELDS = {
     "policy": "scheduler.policy",
     "seed": "seed",
 }
+# a [kernel] scenario runs its own kernel: no workload, and the cubin gives these launch fields
+NOT_IN_KERNEL_SCENARIOS = ("regs", "smem_static", "barriers", "workload", "loop", "l2_hit")
 CUSTOM_WORKLOAD = ""  # the workload combo's value for a hand-written body (from a scenario file)
-
-
-def parse_dims(text: str, key: str) -> list[int]:
-    """'240', '240, 2' or '[16, 16, 1]' -> [x, y, z] (ints; the core checks the limits)."""
-    cleaned = text.strip().strip("[]()")
-    parts = [p for p in re.split(r"[\s,x×*]+", cleaned) if p]
-    if not 1 <= len(parts) <= 3:
-        raise InputError(key, f"{text.strip()!r} is not a size; write N or x, y, z (e.g. 16, 16)")
-    return [require_int(f"{key}.{axis}", part) for axis, part in zip("xyz", parts)]
-
-
-def format_dims(values: list[int]) -> str:
-    while len(values) > 1 and values[-1] == 1:
-        values = values[:-1]
-    return ", ".join(str(v) for v in values)
 
 
 def percent_text(rate: float) -> str:
@@ -140,8 +128,14 @@ def build_scenario(base: Scenario, texts: dict[str, str], good: dict[str, str]) 
 
     def judge(values: dict[str, str]) -> Scenario:
         parsed = {dotted: _value(key, values[key]) for key, dotted in FIELDS.items()
-                  if not (key == "workload" and values.get(key, CUSTOM_WORKLOAD) == CUSTOM_WORKLOAD)}
-        return base.with_values(**parsed)  # a custom workload keeps the base scenario's own body
+                  if not (key == "workload" and values.get(key, CUSTOM_WORKLOAD) == CUSTOM_WORKLOAD)
+                  and not (base.kernel is not None and key in NOT_IN_KERNEL_SCENARIOS)}
+        scenario = base.with_values(**parsed)  # a custom workload keeps the base scenario's own body
+        if base.kernel is not None and scenario.gpu_name == base.gpu_name:  # the same cubin's numbers
+            scenario = replace(scenario, launch=replace(
+                scenario.launch, registers_per_thread=base.launch.registers_per_thread,
+                static_shared_bytes=base.launch.static_shared_bytes, barriers=base.launch.barriers))
+        return scenario
 
     scenario, errors = judge_fields({key: texts[key] for key in FIELDS}, good, judge, field_of)
     occ = occupancy_for_launch(scenario.gpu, scenario.launch)

@@ -14,7 +14,8 @@ from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, t
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num
 from explorer.gui.common.widgets import add_gpus, add_row, input_form, muted_label, select_data
-from explorer.gui.explore.scenario_fields import CUSTOM_WORKLOAD, FIELDS, percent_text, scenario_to_texts
+from explorer.gui.explore.scenario_fields import (CUSTOM_WORKLOAD, FIELDS, NOT_IN_KERNEL_SCENARIOS, percent_text,
+                                                  scenario_to_texts)
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
 from explorer.model.workload import PRESETS
@@ -145,6 +146,8 @@ class ScenarioPanel(QGroupBox):
             self.show_preset(preset if preset is not None else scenario.name)
             self.description.setText(translated(scenario_descriptions(), " ".join(scenario.description.split())))
             self.description.setVisible(bool(scenario.description))
+            for key in NOT_IN_KERNEL_SCENARIOS:  # read-only for your own kernel: its cubin's, no workload
+                (self.workload if key == "workload" else self.fields[key]).setEnabled(scenario.kernel is None)
             self._update_workload_info(scenario)
             self.update_summary(scenario)
         finally:
@@ -174,6 +177,11 @@ class ScenarioPanel(QGroupBox):
         self._update_workload_info(scenario)
 
     def _update_workload_info(self, scenario: Scenario) -> None:
+        if scenario.kernel is not None:
+            self.workload_info.setText(self.tr("Your own kernel {name} (the Your kernel tab): the cubin gives its "
+                                               "registers, shared memory and barriers").format(
+                name=scenario.kernel.name))
+            return
         doc = translated(workload_docs(), PRESETS.get(scenario.workload.preset, {}).get("doc", ""))
         text = scenario.workload.describe()
         self.workload_info.setText(f"{doc}: {text}" if doc else text)

@@ -126,7 +126,7 @@ class ScenarioFiles(QObject):
         """Load a scenario file into the Explorer; a bad file is a message, nothing changes."""
         path = Path(path)
         try:
-            scenario = Scenario.load(path)
+            scenario = Scenario.load(path).anchored()  # a [kernel]'s .cu by its absolute path from here on
         except InputError as exc:
             self._complain(self.tr("Cannot open {name}").format(name=path.name),
                            self.tr("{name} is not a scenario this app can use:\n{problem}").format(

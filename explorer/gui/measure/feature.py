@@ -475,8 +475,15 @@ class GpuController(QObject):
 
     # -- .cu files ----------------------------------------------------------------------
     def open_cuda_source(self, path) -> None:
-        self.window.show_view("occupancy")
+        """The window's one way in for a ``.cu``: the calculator's row compiles it for its resources, and
+        the "Your kernel" tab (the feature "kernel", where installed) lists its kernels to run one; that tab
+        comes forward unless the calculator is in front."""
+        kernel = self.window.feature("kernel")
+        stay = self.window.tabs.currentWidget() is self.window.occupancy  # opened from the calculator
         self.cu_row.open_file(path)
+        if kernel is not None:
+            kernel.open_file(path)
+        self.window.show_view("occupancy" if stay or kernel is None else "kernel")
 
     # -- messages, theme, shutdown ------------------------------------------------------
     def show_message(self, kind: str, text: str) -> None:

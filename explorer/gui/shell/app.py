@@ -3,7 +3,10 @@
 ``run(args)`` is what ``warp-explorer`` with no subcommand calls. A missing
 display or platform plugin is a fatal Qt error that aborts the process with a
 multi-line message (and a core dump); a message handler installed only while
-the QApplication is constructed turns it into one line and exit code 1.
+the QApplication is constructed turns it into one line and exit code 1. For the
+xcb plugin that line names the system libraries ``ldd`` says the plugin lacks and
+the apt command that installs them (``explorer.xcb_libs``): Qt's own text names
+libxcb-cursor0 whichever one is missing.
 """
 
 from __future__ import annotations
@@ -36,10 +39,18 @@ class _StartupMessages:
         sys.stderr.flush()
         os._exit(EXIT_NO_WINDOW)  # Qt aborts right after a fatal message returns
 
-    def fatal_line(self, message: str) -> str:
+    def fatal_line(self, message: str, ldd=None) -> str:
+        """One line for a fatal start-up message; for the xcb plugin, the libraries ``ldd`` says it lacks
+        and the apt command (Qt's own text names libxcb-cursor0 whatever is missing)."""
         text = " ".join(m for _, m in self.messages) + " " + message
         found = re.search(r'platform plugin "([^"]+)"', text)
         plugin = found.group(1) if found else os.environ.get("QT_QPA_PLATFORM", "default")
+        if plugin == "xcb":
+            from explorer import xcb_libs
+
+            line = xcb_libs.missing_line(xcb_plugin_path(), **({"runner": ldd} if ldd else {}))
+            if line:
+                return line
         reasons = "; ".join(m.strip().rstrip(".") for _, m in self.messages if m.strip()) or "no usable platform plugin"
         return (
             f"warp-explorer: cannot open a window (Qt platform plugin \"{plugin}\"): {reasons}. "
@@ -51,6 +62,15 @@ class _StartupMessages:
         """Print the non-fatal messages as Qt would have, once the app exists."""
         for _, message in self.messages:
             sys.stderr.write(message.rstrip() + "\n")
+
+
+def xcb_plugin_path():
+    """Where the Qt in use keeps its xcb platform plugin (the wheel's or the bundle's)."""
+    from pathlib import Path
+
+    from PySide6.QtCore import QLibraryInfo
+
+    return Path(QLibraryInfo.path(QLibraryInfo.LibraryPath.PluginsPath)) / "platforms" / "libqxcb.so"
 
 
 def create_application(argv: list[str] | None = None):

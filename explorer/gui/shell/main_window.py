@@ -42,6 +42,7 @@ FEATURES: list[str] = [
     "explorer.gui.measure.feature",
     "explorer.gui.gemm.feature",
     "explorer.gui.compare.feature",
+    "explorer.gui.kernel.feature",
     "explorer.gui.lessons.panel",
     "explorer.gui.shell.language",
     "explorer.gui.lessons.presentation",
@@ -84,7 +85,7 @@ class MainWindow(QMainWindow):
         self.lesson_targets.update({
             "scenario": self.explorer.panel, "sm_grid": self.explorer.grid, "timeline": self.explorer.timeline,
             "counts": self.explorer.counts_panel, "metrics": self.explorer.metrics, "legend": self.explorer.legend,
-            "dram": self.explorer.metrics.whole.dram_box,
+            "dram": self.explorer.metrics.whole.dram_box, "stream": self.explorer.stream_strip,
         })
         self.occupancy = OccupancyPanel(self)
         self.add_page(self.occupancy, self.tr("&Occupancy calculator"), view_id="occupancy")
@@ -286,6 +287,7 @@ class MainWindow(QMainWindow):
             "edit": self.tr("Field Edit"), "preset": self.tr("Loading a Preset"), "file": self.tr("Opening a File"),
             "gemm": self.tr("Simulate in the Explorer"), "measurement": self.tr("Measured Scenario"),
             "resimulate": self.tr("Re-simulation with the Compiled Kernel"),
+            "kernel": self.tr("Simulating Your Kernel"),
         }
 
     def _update_undo(self) -> None:

@@ -23,6 +23,7 @@ from explorer.model.errors import InputError, require_int
 from explorer.model.presets import load_preset
 from explorer.model.scenario import Dim3
 from explorer.model.workload import parse_workload
+from explorer.sass.execute.arguments import _scalar_bytes
 from explorer.occupancy import occupancy_for_launch, why_no_block_fits
 
 CYRILLIC = re.compile("[а-яА-Я]")
@@ -90,6 +91,10 @@ def core_messages() -> dict[str, str]:
         "hit rate range": _message(lambda: parse_workload({"preset": "fma-global", "l2_hit_rate": 2})),
         "percent text": _message(lambda: parse_percent("half", "workload.l2_hit_rate")),
         "percent range": _message(lambda: parse_percent("100.5", "workload.l2_hit_rate")),
+        # the kernel form's scalars, judged as the executor binds them
+        "kernel int": _message(lambda: _scalar_bytes(2.5, "i32", "kernel.args.n", "int")),
+        "kernel int range": _message(lambda: _scalar_bytes(2**40, "i32", "kernel.args.n", "int")),
+        "kernel bool": _message(lambda: _scalar_bytes(1, "b8", "kernel.args.flag", "bool")),
     }
     return out
 

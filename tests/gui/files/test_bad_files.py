@@ -248,17 +248,22 @@ def test_a_fifo_measurement_is_refused_not_waited_for(window, qtbot, tmp_path, n
 def test_bad_cuda_sources(window, qtbot, tmp_path, monkeypatch, way, no_exception_escapes):
     panel = window.occupancy
     row = window.feature("gpu").cu_row
+    kernel = window.feature("kernel")
     before = panel.inputs.raw_values()
     for what, path in cuda_files(tmp_path).items():
         row.error = ""
-        window.show_view("explorer" if way == "drop" else "occupancy")  # a drop brings the calculator forward
+        window.show_view("explorer" if way == "drop" else "occupancy")  # a drop brings "Your kernel" forward
         if way == "row":
             monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, p=path, **k: (str(p), ""))
             row.open_dialog()
         else:
             _open(window, monkeypatch, way, path)
-        assert window.tabs.currentWidget() is panel, what
+        assert window.tabs.currentWidget() is (kernel if way == "drop" else panel), what
         assert row.error and path.name in row.error, f"{what}: {row.error!r}"
+        if way != "row":  # the "Your kernel" tab got it too: one line, no kernel to run
+            qtbot.waitUntil(lambda: not kernel.busy, timeout=60_000)
+            assert kernel.message_role == "error" and path.name in kernel.message, f"{what}: {kernel.message!r}"
+            assert kernel.kernel is None and not kernel.simulate_button.isEnabled(), what
         assert row.info.text() == row.error and not row.busy, what
         assert panel.inputs.raw_values() == before, what
 

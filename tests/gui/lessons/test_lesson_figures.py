@@ -2,7 +2,7 @@
 
 Each step is played through the real window; the narration's numbers are then
 looked up in the panel that shows them (a field, the "Right now" counts, the
-whole-run metrics, the DRAM row, the calculator, the GEMM or Memory tab), never in
+whole-run metrics, the DRAM row, the stream strip, the calculator, the GEMM or Memory tab), never in
 the narration itself. A figure the screen cannot show (a catalog latency on the
 Explorer, arithmetic such as 1/133 = 0.75%) is listed in ``OFF_SCREEN`` with the
 reason, and ``test_every_cited_figure_is_accounted_for`` fails on a number a new
@@ -56,8 +56,11 @@ SHOWN = {
     ("latency-hiding", 3): {"32": "scenario", "64": "whole", "88": "dram"},
     ("latency-hiding", 4): {"40": "scenario", "6": "whole", "1,056": "scenario", "1.33": "whole"},
     ("scheduler-picks-ready-warps", 1): {"0": "counts", "4": "issued_sm"},
-    ("occupancy-vs-utilization", 1): {"100": "whole", "94": "whole"},
-    ("occupancy-vs-utilization", 3): {"100": "whole", "~1": "issue", "90": "dram"},
+    ("occupancy-vs-utilization", 1): {"100": "whole", "95": "whole"},
+    ("occupancy-vs-utilization", 3): {"100": "whole", "~1": "issue", "85": "dram"},
+    ("occupancy-vs-utilization", 4): {"10,000": "stream", "1.23": "stream", "2.1": "stream", "37": "stream",
+                                      "33.2": "stream", "6.8": "stream", "1.2": "stream"},
+    ("occupancy-vs-utilization", 5): {"1.3": "stream", "48.6": "stream", "43.7": "stream", "1.5": "stream"},
     ("waves-and-tail", 1): {"132": "scenario", "1,024": "scenario", "64": "scenario"},
     ("waves-and-tail", 2): {"133": "scenario", "131": "idle_sms"},
     ("waves-and-tail", 3): {"896": "gemm", "4,864": "gemm", "128": "gemm", "256": "gemm", "7": "gemm",
@@ -162,6 +165,7 @@ def areas(win) -> dict:
         "whole": lambda: texts_under(whole),
         "issue": lambda: [whole.issue.text],
         "dram": lambda: [whole.dram.text, whole.dram_figures.text()],
+        "stream": lambda: texts_under(page.stream_strip),
         "grid": lambda: [page.grid_title.text()],
         "counts": lambda: [page.counts.title_text],
         "occupancy": lambda: texts_under(win.occupancy),

@@ -60,7 +60,10 @@ def test_a_cu_file_fills_registers_shared_memory_and_barriers(window, panel, row
     src = tmp_path / "kernels.cu"
     src.write_text(TWO_KERNELS, encoding="utf-8")
     window.tabs.setCurrentWidget(window.explorer)
-    assert window.open_path(src)  # File > Open / drag-and-drop route
+    assert window.open_path(src)  # File > Open / drag-and-drop route: the row gets it, "Your kernel" comes forward
+    assert window.tabs.currentWidget() is window.feature("kernel")
+    window.tabs.setCurrentWidget(panel)
+    assert window.open_path(src)  # from the calculator, the calculator stays in front
     assert window.tabs.currentWidget() is panel
     assert row.kernel.isVisible() and [row.kernel.itemText(i) for i in range(row.kernel.count())] == ["saxpy", "fill"]
     qtbot.waitUntil(lambda: row.result is not None, timeout=60_000)

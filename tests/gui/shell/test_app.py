@@ -93,3 +93,25 @@ def test_translations(qapp, capsys):
             qapp.removeTranslator(translator)
             translator.deleteLater()
         QLocale.setDefault(default)
+
+
+def test_xcb_failure_names_the_libraries_ldd_misses(monkeypatch):
+    """Qt's text blames libxcb-cursor0; the line names what ldd says is missing, with the apt command."""
+    from tests.test_xcb_libs import LDD_TWO_MISSING
+
+    startup = gui_app._StartupMessages()
+    startup.messages = [
+        (None, "qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform "
+               "plugin."),
+        (None, 'qt.qpa.plugin: Could not load the Qt platform plugin "xcb" in "" even though it was found.'),
+    ]
+    fatal = ("This application failed to start because no Qt platform plugin could be initialized. "
+             "Reinstalling the application may fix this problem.")
+    monkeypatch.setattr(gui_app, "xcb_plugin_path", lambda: Path(__file__))  # a file that exists
+    line = startup.fatal_line(fatal, ldd=lambda _path: LDD_TWO_MISSING)
+    assert line.startswith("warp-explorer: cannot open a window")
+    assert line.endswith("sudo apt-get install libxcb-icccm4 libxcb-keysyms1")
+    assert "libxcb-cursor0" not in line
+    # ldd finds everything: Qt's own reasons, as before
+    line = startup.fatal_line(fatal, ldd=lambda _path: "")
+    assert "xcb-cursor0" in line and "apt-get" not in line

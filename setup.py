@@ -1,0 +1,36 @@
+"""The wheel's build step: setuptools as configured in pyproject.toml, plus the numba seed.
+
+``build_py`` copies the package as usual, then compiles the simulator's cycle loop
+once in a child process and ships the cache as ``explorer/resources/numba_seed``
+(``explorer.sim.seed``), so a fresh install's first simulation loads machine code
+instead of waiting ~7 s for LLVM. A build where that cannot run (no numba in the
+build environment) still produces a working wheel: it then compiles on first use.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+
+class BuildPyWithSeed(build_py):
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install runs from the checkout, which compiles once into its __pycache__
+        lib = Path(self.build_lib).resolve()
+        out = lib / "explorer" / "resources" / "numba_seed"
+        env = dict(os.environ, PYTHONPATH=str(lib))
+        proc = subprocess.run([sys.executable, "-m", "explorer.sim.seed", str(out)], env=env, check=False,
+                              capture_output=True, text=True)
+        if proc.returncode == 0:
+            print(proc.stdout.strip())
+        else:
+            self.warn("no numba seed in this wheel (the first simulation compiles): "
+                      + (proc.stderr.strip().splitlines() or ["?"])[-1])
+
+
+setup(cmdclass={"build_py": BuildPyWithSeed})
