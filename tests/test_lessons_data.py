@@ -8,7 +8,7 @@ from explorer.occupancy import occupancy_for_launch
 
 CONCEPTS = [
     "launched-resident-ready", "what-limits-residency", "latency-hiding", "scheduler-picks-ready-warps",
-    "occupancy-vs-utilization", "waves-and-tail", "memory-hierarchy", "tensor-cores",
+    "occupancy-vs-utilization", "waves-and-tail", "memory-hierarchy", "tensor-cores", "what-limits-useful-work",
 ]
 
 
@@ -78,12 +78,13 @@ def test_a_step_names_the_counts_view_it_talks_about():
 
 
 def test_steps_that_say_hbm_is_near_its_limit_point_at_the_dram_row():
-    """Issue 14 item 9: the narration's 'HBM near its limit' has a number on screen, highlighted."""
+    """Issue 14 item 9: the narration's 'HBM near its limit' has a number on screen, highlighted; issue 15 item 5:
+    and the Speed-of-Light panel that names DRAM as the bottleneck."""
     for lesson in load_lessons():
         for i, step in enumerate(lesson.steps):
             text = step.text("en")
             if step.view == "explorer" and ("of its peak" in text or "near its limit" in text):
-                assert "dram" in step.highlight, (lesson.name, i + 1)
+                assert "dram" in step.highlight and "sol" in step.highlight, (lesson.name, i + 1)
     steps = {(l.name, i + 1): s for l in load_lessons() for i, s in enumerate(l.steps)}
     for key in (("launched-resident-ready", 5), ("latency-hiding", 3), ("occupancy-vs-utilization", 3)):
         assert "dram" in steps[key].highlight and "DRAM row" in steps[key].text("en"), key

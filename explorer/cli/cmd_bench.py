@@ -27,6 +27,13 @@ def run(args) -> int:
         for c in report["cases"]
     ]
     print(table(rows, ["case", "cycles", "sim s", "M warp-instr/s", "k cycles/s", "bytes/slot-cycle"]))
+    for c in report["cases"]:
+        if "execution_seconds" in c:
+            print(f"{c['case']}: execution {c['execution_seconds']:.3f} s + timing {c['timing_seconds']:.3f} s "
+                  f"(+ building the program); CPU {c['cpu_seconds']:.3f} s = "
+                  f"{c['warp_instructions_per_cpu_second'] / 1e6:.1f} M warp-instr/s")
+    for note in report["notes"]:
+        print(note)
     for e in report["program_extraction"]:
         if "error" in e:
             print(f"SASS program of {e['preset']}: not built ({e['error']})")

@@ -5,9 +5,8 @@ compiled for the scenario's GPU (NVRTC, no GPU needed), and its SASS is executed
 lane on the CPU: every block, with the real addresses of its buffers, divergence,
 barriers, atomics and shuffles. It prints what executed (warp-instructions, SIMT
 efficiency, sectors per request, bank conflicts) and writes the buffers with
-``--dump-buffers``. ``execute`` is functional execution only; ``simulate`` runs the same
-path for a ``[kernel]`` scenario and will add the cycle-level timing once the engine takes
-executed streams (it says so, and prints no cycle count until then).
+``--dump-buffers``. ``execute`` is functional execution only; ``simulate`` on a ``[kernel]``
+scenario executes the same way and then times what executed (``cmd_simulate``).
 """
 
 from __future__ import annotations
@@ -35,11 +34,11 @@ def run(args) -> int:
     from explorer.model.presets import load_scenario_arg
 
     scenario = load_scenario_arg(args.scenario).with_overrides(args.overrides)
-    return run_scenario(scenario, args, command="execute")
+    return run_scenario(scenario, args)
 
 
-def run_scenario(scenario, args, command: str) -> int:
-    """Execute a [kernel] scenario for ``execute`` or ``simulate`` (which adds its keys)."""
+def run_scenario(scenario, args) -> int:
+    """Execute a [kernel] scenario (functional execution only)."""
     from explorer.sass.execute.run import check_dump_path, dump_buffers, listing, run_kernel, summary
 
     if scenario.kernel is None:
@@ -54,9 +53,6 @@ def run_scenario(scenario, args, command: str) -> int:
     s = summary(run_)
     if getattr(args, "listing", False):
         s["instructions"] = listing(run_)
-    if command == "simulate":
-        s["program"] = {"source": "sass", "arch": s["arch"], "dynamic_instructions_per_warp": s[
-            "warp_instructions_per_warp"]}
     if args.json:
         print_json(s)
     else:
@@ -68,6 +64,20 @@ def run_scenario(scenario, args, command: str) -> int:
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
+
+
+def memory_lines(mem: dict) -> list[str]:
+    """Per memory class: requests and sectors (or wavefronts and bank conflicts) per request."""
+    if not mem:
+        return []
+    lines = ["  memory                   requests   per request"]
+    for name, e in mem.items():
+        if "sectors" in e:
+            per = f"{e['sectors_per_request']:.2f} sectors"
+        else:
+            per = f"{e['wavefronts_per_request']:.2f} wavefronts, {e['bank_conflicts']:,} bank conflicts"
+        lines.append(f"    {name.replace('_', ' '):22s} {e['requests']:>10,}   {per}")
+    return lines
 
 
 def format_text(s: dict) -> str:
@@ -87,15 +97,7 @@ def format_text(s: dict) -> str:
         f"  SIMT efficiency          {_pct(s['simt_efficiency'])} (active lanes per issued warp-instruction / 32); "
         f"predicated on {_pct(s['predicated_on_efficiency'])}",
     ]
-    mem = s["memory"]
-    if mem:
-        lines.append("  memory                   requests   per request")
-        for name, e in mem.items():
-            if "sectors" in e:
-                per = f"{e['sectors_per_request']:.2f} sectors"
-            else:
-                per = f"{e['wavefronts_per_request']:.2f} wavefronts, {e['bank_conflicts']:,} bank conflicts"
-            lines.append(f"    {name.replace('_', ' '):22s} {e['requests']:>10,}   {per}")
+    lines += memory_lines(s["memory"])
     args = []
     for name, v in s["arguments"].items():
         if isinstance(v, dict):

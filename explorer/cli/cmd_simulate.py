@@ -25,14 +25,7 @@ def run(args) -> int:
     from explorer.sim.stream import compose
 
     scenario = load_scenario_arg(args.scenario).with_overrides(args.overrides)
-    if scenario.kernel is not None:  # the user's own kernel: executed lane by lane (explorer.sass.execute)
-        from explorer.cli.cmd_execute import run_scenario
-
-        if args.out:
-            raise InputError("--out", "per-cycle arrays need the timing engine, which does not run [kernel] "
-                                      "scenarios yet; use --dump-buffers for the buffers")
-        return run_scenario(scenario, args, command="simulate")
-    if args.dump_buffers:
+    if scenario.kernel is None and args.dump_buffers:
         raise InputError("--dump-buffers", "only a [kernel] scenario has buffers")
     if args.out is not None:
         from explorer.atomic import check_target
@@ -40,10 +33,14 @@ def run(args) -> int:
         check_target(args.out, "--out")  # before the run: '', a missing folder, a folder in the way
         if not args.out.endswith(".npz"):
             raise InputError("--out", f"{args.out!r}: the file name must end in .npz")
-    result = simulate(scenario)
-    if result.program_notice:  # the SASS was asked for but could not be built: the model ran
-        print(f"warp-explorer: note: {result.program_notice}", file=sys.stderr)
-    summary = result.summary()
+    if scenario.kernel is not None:  # the user's own kernel: executed lane by lane, then timed
+        result, summary = simulate_kernel_scenario(scenario, args.dump_buffers)
+        scenario = result.scenario
+    else:
+        result = simulate(scenario)
+        if result.program_notice:  # the SASS was asked for but could not be built: the model ran
+            print(f"warp-explorer: note: {result.program_notice}", file=sys.stderr)
+        summary = result.summary()
     summary["stream"] = compose(result).summary()  # [stream]: N launches of this one simulated kernel
     if args.out:
         try:
@@ -56,7 +53,32 @@ def run(args) -> int:
         print(format_text(scenario, summary))
         if args.out:
             print(f"  {kept_text(result)} written to {args.out}")
+        if args.dump_buffers:
+            print(f"  buffers written to {args.dump_buffers} (NAME after the kernel, NAME.in before it)")
     return 0
+
+
+# what executed, from the execution's summary (explorer.sass.execute.run.summary), beside the timing
+EXECUTION_KEYS = ("scenario", "arch", "kernel", "arguments", "buffers", "thread_instructions",
+                  "predicated_on_thread_instructions", "simt_efficiency", "predicated_on_efficiency",
+                  "sectors_per_request", "bank_conflicts", "memory", "execution_seconds")
+
+
+def simulate_kernel_scenario(scenario, dump: str | None):
+    """(SimResult, the summary: the timing's metrics plus what executed) of a [kernel] scenario;
+    the buffers go to ``dump`` (checked before the run, written after it)."""
+    from explorer.sass.execute.run import check_dump_path, dump_buffers, summary as execution_summary
+    from explorer.sim.engine import simulate_kernel
+
+    if dump:
+        check_dump_path(dump)
+    result, run = simulate_kernel(scenario, keep_inputs=bool(dump))
+    if dump:
+        dump_buffers(run, dump)
+    summary = result.summary()
+    executed = execution_summary(run)
+    summary.update({key: executed[key] for key in EXECUTION_KEYS})
+    return result, summary
 
 
 def kept_text(result) -> str:
@@ -86,7 +108,7 @@ def format_text(scenario, s: dict) -> str:
     b = s["bottleneck"]
     lines = [
         f"{scenario.name or 'scenario'} on {s['gpu']}: grid {launch.grid}, block {launch.block}, "
-        f"{launch.registers_per_thread} registers/thread, workload {scenario.workload.describe()}, "
+        f"{launch.registers_per_thread} registers/thread, {what_runs(scenario, s)}, "
         f"policy {s['scheduler_policy']}",
         f"  launched warps           {s['launched_warps']} ({s['total_blocks']} blocks x {s['warps_per_block']} warps)",
         f"  cycles                   {s['cycles']} ({s['kernel_time_us']:.2f} us at {clock_text(scenario, s)})",
@@ -106,17 +128,34 @@ def format_text(scenario, s: dict) -> str:
     ]
     if s.get("stream", {}).get("kernels", 1) > 1:
         lines.insert(-1, stream_line(s["stream"]))
+    if "simt_efficiency" in s:  # a [kernel] scenario: what executed
+        from explorer.cli.cmd_execute import memory_lines
+
+        lines[-1:-1] = [f"  SIMT efficiency          {100 * s['simt_efficiency']:.1f}% (active lanes per issued "
+                        f"warp-instruction / 32); predicated on {100 * s['predicated_on_efficiency']:.1f}%",
+                        *memory_lines(s["memory"])]
+        lines.append(f"  executed lane by lane in {s['execution_seconds']:.3f} s before the timing")
     return "\n".join(lines)
+
+
+def what_runs(scenario, s: dict) -> str:
+    if scenario.kernel is not None:
+        k = s["kernel"]
+        return f"kernel {k['demangled']} from {k['file']} ({k['static_shared_bytes']:,} B static shared memory)"
+    return f"workload {scenario.workload.describe()}"
 
 
 def program_text(prog: dict) -> str:
     """Which instruction stream ran: the kernel's SASS or the workload model."""
     what = (f"the kernel's SASS ({prog['arch']})" if prog["source"] == "sass"
             else "the workload model (one instruction per workload operation)")
+    per_warp = prog["dynamic_instructions_per_warp"]
+    if isinstance(per_warp, float):  # your own kernel: every warp ran its own executed path
+        return f"{what} as it executed, {per_warp:.1f} instructions per warp on average"
     if prog.get("warp_specialized"):
-        return (f"{what}, {prog['dynamic_instructions_per_warp']} instructions in all, warp-specialized: the "
+        return (f"{what}, {per_warp} instructions in all, warp-specialized: the "
                 "producer and the consumers each run their own")
-    return f"{what}, {prog['dynamic_instructions_per_warp']} instructions per warp"
+    return f"{what}, {per_warp} instructions per warp"
 
 
 def stream_line(st: dict) -> str:

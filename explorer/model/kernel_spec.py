@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from explorer.model.errors import InputError, require_int, shown
+from explorer.model.workload import parse_rate
 
 DTYPES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "i32": 4, "u32": 4,
           "i64": 8, "u64": 8}
@@ -40,7 +41,7 @@ MAX_NAME_CHARS = 512
 DEFAULT_MAX_INSTRUCTIONS = 500_000_000  # warp-instructions: an endless loop stops here (about a minute)
 MAX_INSTRUCTIONS = 100_000_000_000
 BUFFER_KEYS = ("dtype", "count", "init", "seed", "low", "high")
-KERNEL_KEYS = ("file", "name", "args", "max_instructions")
+KERNEL_KEYS = ("file", "name", "args", "max_instructions", "l1_hit_rate", "l2_hit_rate")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -76,6 +77,10 @@ class KernelSpec:
     name: str
     args: tuple = ()  # ((parameter name, int | float | bool | tuple of numbers | BufferArg), ...)
     max_instructions: int = DEFAULT_MAX_INSTRUCTIONS
+    # the simulator's cache model, as a workload's: the share of global loads served by L1, and of the
+    # rest by L2 (real caches from the executed sector numbers come later)
+    l1_hit_rate: float = 0.0
+    l2_hit_rate: float = 0.0
     base_dir: str = field(default="", compare=False)  # the scenario file's folder (not saved)
 
     @property
@@ -116,6 +121,9 @@ class KernelSpec:
         d: dict = {"file": self.file, "name": self.name}
         if self.max_instructions != DEFAULT_MAX_INSTRUCTIONS:
             d["max_instructions"] = self.max_instructions
+        for key in ("l1_hit_rate", "l2_hit_rate"):
+            if getattr(self, key):
+                d[key] = getattr(self, key)
         d["args"] = {k: (v.to_dict() if isinstance(v, BufferArg) else (list(v) if isinstance(v, tuple) else v))
                      for k, v in self.args}
         return d
@@ -211,6 +219,8 @@ def parse_kernel(data, base_dir: str = "", where: str = "kernel") -> KernelSpec:
                       max_instructions=require_int(f"{where}.max_instructions",
                                                    data.get("max_instructions", DEFAULT_MAX_INSTRUCTIONS), lo=1,
                                                    hi=MAX_INSTRUCTIONS),
+                      l1_hit_rate=parse_rate(f"{where}.l1_hit_rate", data.get("l1_hit_rate", 0.0)),
+                      l2_hit_rate=parse_rate(f"{where}.l2_hit_rate", data.get("l2_hit_rate", 0.0)),
                       base_dir=base_dir)
     total = spec.buffer_bytes
     if total > MAX_BUFFER_BYTES:

@@ -240,7 +240,8 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def _rate(field_name: str, value) -> float:
+def parse_rate(field_name: str, value) -> float:
+    """A hit rate: a number in [0, 1]."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InputError(field_name, f"{shown(value)} is not a number between 0 and 1")
     if not 0.0 <= float(value) <= 1.0:
@@ -365,8 +366,8 @@ def parse_workload(data, where: str = "workload") -> Workload:
     return Workload(
         body=body,
         loop=loop,
-        l1_hit_rate=_rate(f"{where}.l1_hit_rate", merged.get("l1_hit_rate", 0.0)),
-        l2_hit_rate=_rate(f"{where}.l2_hit_rate", merged.get("l2_hit_rate", 0.0)),
+        l1_hit_rate=parse_rate(f"{where}.l1_hit_rate", merged.get("l1_hit_rate", 0.0)),
+        l2_hit_rate=parse_rate(f"{where}.l2_hit_rate", merged.get("l2_hit_rate", 0.0)),
         preset=preset,
         stages=stages,
         producer_warps=producers,

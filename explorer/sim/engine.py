@@ -128,7 +128,7 @@ def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     """
     warps = p.total_blocks * p.warps_per_block
     schedulers = p.sm_count * p.sub_partitions
-    issue = warps * lp.dynamic_instructions_per_warp / schedulers
+    issue = lp.warp_instructions(warps) / schedulers
     miss = (1 - p.l1_hit_rate) * (1 - p.l2_hit_rate)
     body = np.zeros(lp.length, bool)
     body[lp.loop_start:lp.loop_end] = True
@@ -138,7 +138,8 @@ def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     body_bytes = float(lp.req_bytes[global_ops & body].sum())
     other_bytes = float(lp.req_bytes[global_ops & ~body].sum())
     plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
-    bandwidth = warps * (lp.trip * body_bytes + other_bytes) * miss / (p.dram_bytes_per_cycle * plateau)
+    runs = 1 if lp.flat else warps  # a flat program holds every warp's rows: each runs once
+    bandwidth = runs * (lp.trip * body_bytes + other_bytes) * miss / (p.dram_bytes_per_cycle * plateau)
     if p.producer_warps:  # warp specialization: each row by its role's warps; the tma bytes too
         per_block = lp.warps_executing(p.warps_per_block, p.producer_warps) * lp.executions
         issue = p.total_blocks * float(per_block.sum()) / schedulers
@@ -153,6 +154,8 @@ def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     chain = _chain_cycles(p, lp)
     waves = -(-p.total_blocks // (p.active_blocks_per_sm * p.sm_count))
     latency = waves * lp.trip * float(chain[body].sum()) + waves * float(chain[~body].sum())
+    if lp.flat:
+        latency /= warps  # the mean warp's chain
     return int(max(issue, bandwidth, latency))
 
 
@@ -178,20 +181,39 @@ class RunEstimate:
 
 
 def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
-                 program: WarpProgram | None = None) -> RunEstimate:
+                 program: WarpProgram | None = None, loop: LoopProgram | None = None) -> RunEstimate:
     """Cycles and memory of a run, estimated cheaply from the scenario and its program (nothing is
-    simulated; without ``program``, the scenario's: see :func:`scenario_program`)."""
-    lp = lower(program if program is not None else scenario_program(scenario)[0])
+    simulated; without ``program``, the scenario's: see :func:`scenario_program`; ``loop``: the
+    program already lowered, e.g. a flat one)."""
+    lp = loop if loop is not None else lower(program if program is not None else scenario_program(scenario)[0])
     p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
+    lim = _limits()
+    held = (held_bytes(p, lp.n_regs, lp.n_rows, _mbarriers(p.total_blocks, p.stages, lp, size_only=True))
+            + (program_bytes(lp) if lp.flat else 0))
+    return RunEstimate(estimate_cycles(p, lp), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+
+
+def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) -> int:
+    """What a run holds besides a flat program: per-warp and per-block records, warp state, the
+    blocks' stage mbarriers (``mbarrier_bytes``: a tma pipeline's), stall counts, series, trace."""
     lim = _limits()
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
-    state = (slots * (9 * lp.n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
-             + _mbarriers(p.total_blocks, p.stages, lp, size_only=True)
-             + lp.length * len(NAMES) * 8 + PcEvents.BUFFER_ENTRIES * PcEvents.ENTRY_BYTES)
-    held = (warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
-            + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
-    return RunEstimate(estimate_cycles(p, lp), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+    state = (slots * (9 * n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
+             + mbarrier_bytes + n_rows * len(NAMES) * 8 + PcEvents.BUFFER_ENTRIES * PcEvents.ENTRY_BYTES)
+    return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
+               + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
+
+
+def program_bytes(lp: LoopProgram) -> int:
+    return int(sum(a.nbytes for a in (lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
+                                      lp.row, lp.entry, lp.role, lp.arg)))
+
+
+def program_budget(p: SimParams, n_regs: int, n_rows: int) -> int:
+    """The most a flat program may hold in a run of ``p``: the memory budget less everything else the
+    run holds."""
+    return max(0, int(_limits()["memory_budget_bytes"]) - held_bytes(p, n_regs, n_rows))
 
 
 def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> float:
@@ -278,7 +300,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
         "pend_slot": np.zeros(SPS, np.int64),
         "pend_gi": np.zeros(SPS, np.int64),
         "pend_state": np.zeros(SPS, np.uint8),
-        "stall": np.zeros(lp.length * N_STATES, np.int64),  # [row * N_STATES + state]
+        "stall": np.zeros(lp.n_rows * N_STATES, np.int64),  # [row * N_STATES + state] (LoopProgram.row)
         "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
@@ -536,14 +558,15 @@ def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.nd
     return np.asarray(sms, dtype=np.int64)
 
 
-def _close_stall_counts(p: SimParams, a: dict, cycles: int) -> np.ndarray:
-    """int64[L, n_states]: the loop's counts with each slot's cycles since its last change (to the run's end)."""
+def _close_stall_counts(p: SimParams, a: dict, cycles: int, rows: np.ndarray) -> np.ndarray:
+    """int64[n_rows, n_states]: the loop's counts with each slot's cycles since its last change (to the run's
+    end); ``rows``: the program's LoopProgram.row."""
     W, SP = p.warps_per_sm, p.sub_partitions
     slot = np.arange(p.sm_count * W)
     local = slot % W
     gi = slot - local + (local % SP) * (W // SP) + local // SP  # slot order -> warp index (kernel.run_cycles)
     state = a["w_state"].astype(np.int64)
-    np.add.at(a["stall"], a["w_pc"][gi].astype(np.int64) * N_STATES + state, cycles - a["w_since"])
+    np.add.at(a["stall"], rows[a["w_pc"][gi]].astype(np.int64) * N_STATES + state, cycles - a["w_since"])
     stall = a["stall"].reshape(-1, N_STATES)
     stall[:, EMPTY] = 0  # the loop adds empty slots' cycles there (branch-free); they belong to no warp
     return stall
@@ -577,6 +600,7 @@ def simulate(
     cancel: Callable[[], bool] | None = None,
     params: SimParams | None = None,
     program: WarpProgram | None = None,
+    loop: LoopProgram | None = None,
 ) -> SimResult:
     """Simulate a scenario cycle by cycle. Deterministic for the scenario (seed included).
 
@@ -586,19 +610,22 @@ def simulate(
     :func:`_progress_fraction`). ``cancel()`` returning True raises
     :class:`Cancelled` at the next chunk boundary, after the run's buffers are let go.
     ``program`` replaces the scenario's (:func:`scenario_program`; its notice, if any, is
-    ``result.program_notice``). The budgets default to ``sim_model.toml`` [trace] (smaller
-    ones exercise what long runs keep).
+    ``result.program_notice``); ``loop``, when given, is what runs (``program`` then only names
+    its rows: a flat program's listing). The budgets default to ``sim_model.toml`` [trace] (smaller
+    ones exercise what long runs keep). A ``[kernel]`` scenario (the user's own kernel) runs
+    through :func:`simulate_kernel`.
     """
-    if scenario.kernel is not None and program is None:  # its workload is a placeholder, not the kernel
-        raise InputError("kernel", "the timing engine does not run [kernel] scenarios yet; the kernel is executed "
-                                   "lane by lane without a cycle count (warp-explorer execute)")
+    if program is None and loop is None and scenario.kernel is not None:
+        return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
+                               series_budget_bytes=series_budget_bytes, progress=progress, cancel=cancel,
+                               params=params)[0]
     notice = None
     if program is None:
         program, notice = scenario_program(scenario)
-    lp = lower(program)
+    lp = loop if loop is not None else lower(program)
     p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
     warm_up()
-    estimate = estimate_run(scenario, params=p, program=program)
+    estimate = estimate_run(scenario, params=p, program=program, loop=lp)
     estimate.check()
     lim = _limits()
     budget = lim["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
@@ -631,7 +658,7 @@ def simulate(
                 done = t_now - t0
                 run_cycles(
                     lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
-                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg,
+                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
                     a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
@@ -671,7 +698,7 @@ def simulate(
         cycles = int(a["g"][G.T])
         busy, window_cycles = windows.result(cycles)
         n_events = int(a["g"][G.EVENTS])
-        stall = _close_stall_counts(p, a, cycles)
+        stall = _close_stall_counts(p, a, cycles, lp.row)
         return SimResult(
             scenario=scenario,
             params=p,
@@ -692,7 +719,8 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=p.total_blocks * lp.instructions_per_block(p.warps_per_block, p.producer_warps),
+            warp_instructions=(lp.warp_instructions(total_warps) if lp.flat else
+                               p.total_blocks * lp.instructions_per_block(p.warps_per_block, p.producer_warps)),
             sim_seconds=sim_seconds,
             warp_program=program,
             stall_by_instruction=stall,
@@ -706,3 +734,27 @@ def simulate(
         windows.busy = windows.overflow = None
 
 
+
+
+def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=None, params: SimParams | None = None,
+                    **options):
+    """A ``[kernel]`` scenario: its kernel executed lane by lane, then what executed timed.
+
+    Returns (SimResult, KernelRun). The result's ``scenario`` carries the cubin's registers,
+    shared memory and barriers, ``warp_instructions`` the executed warp-instructions,
+    ``warp_program`` the kernel's listing (the rows ``stall_by_instruction`` and ``pc_trace``
+    name), and ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per
+    request, bank conflicts); the KernelRun holds the buffers (their contents before the
+    kernel too with ``keep_inputs``). ``params`` replaces the scenario's (a calibrated run);
+    ``options`` are :func:`simulate`'s. The kernel is executed again on every call (a
+    re-simulation of one SM too): a run is a pure function of its scenario, and keeping the
+    executed program between runs would hold its memory twice.
+    """
+    from explorer.sim.executed import kernel_program
+
+    warm_up()
+    prepared = kernel_program(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
+    result = simulate(prepared.scenario, program=prepared.listing, loop=prepared.loop,
+                      params=params or prepared.params, **options)
+    result.extra["execution"] = prepared.run.result.metrics
+    return result, prepared.run

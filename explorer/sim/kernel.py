@@ -26,8 +26,9 @@ cycle, and the pipe's free time advances by the (possibly fractional) interval, 
 a 4.33-cycle pipe issues 3 of every 13 cycles, not every 4 or 5.
 
 The program (``loop_program.LoopProgram``, lowered from a ``WarpProgram``): a warp
-starts at row 0, runs the loop body ``[loop_start, loop_end)`` ``trip`` times
-(``_next_pc``), and ends at the EXIT row. Issue takes the row's *path*: ALU (every
+starts at row 0 (a flat program's warp at its own entry row), runs the loop body
+``[loop_start, loop_end)`` ``trip`` times (``_next_pc``), and ends at the EXIT row; a warp
+that exits while the rest of its block waits at a barrier releases it when it was the last. Issue takes the row's *path*: ALU (every
 destination ready after the row's latency: ``_set_results``), global/local memory
 (``_global_access``), shared memory, barrier, EXIT. Per row and state the loop counts
 warp-cycles (``_account``: at every change of a slot's state or next row), and for
@@ -172,9 +173,30 @@ def _splitmix(state):
     return state, (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@njit(inline=True)
+def _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_wkind, w_next, sp_next, b_arrived):
+    """Every warp of block ``b`` waiting at its barrier (and ``gi``, the last to arrive, if any) goes on."""
+    per_sp = W // SP
+    b_arrived[b] = 0
+    for s3 in range(W):
+        g2 = sm * W + s3
+        if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
+            w_phase[g2] = P_RUN
+            w_wake[g2] = t + bar_lat
+            w_wkind[g2] = BARRIER
+            w_next[g2] = t  # reclassify now if its sub-partition comes later
+            # this cycle (it may still show the cycle it arrived), else next cycle
+            sp2 = sm * SP + s3 // per_sp
+            if t + 1 < sp_next[sp2]:
+                sp_next[sp2] = t + 1
+
+
 @njit
-def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
-    """The warp leaves at cycle ``when``; the last warp of a block frees the block's place.
+def _exit_warp(gi, sm, W, SP, when, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next, b_alive, b_arrived,
+               b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
+    """The warp leaves at cycle ``when``; the last warp of a block frees the block's place. Returns 1 when
+    its leaving completes a barrier the block's other warps wait at (a user kernel's warps may exit
+    before the others reach a barrier: they no longer count), else 0.
 
     A real call (not inlined): it runs once per warp, and inlining it would put
     array reference counting into the hot loop."""
@@ -194,6 +216,11 @@ def _exit_warp(gi, sm, W, when, w_phase, w_block, b_alive, b_end, sm_blocks, g, 
         for s2 in range(W):
             if w_block[sm * W + s2] == b:
                 w_block[sm * W + s2] = -1
+    elif b_arrived[b] > 0 and b_arrived[b] >= b_alive[b]:
+        _release_barrier(b, -1, sm, W, SP, when, bar_lat, w_block, w_phase, w_wake, w_wkind, w_next, sp_next,
+                         b_arrived)
+        return 1
+    return 0
 
 
 @njit(inline=True)
@@ -278,11 +305,12 @@ def _spread(ub, ovf, g, col, start, length, amount, win_shift):
 
 
 @njit(inline=True)
-def _account(stall, w_since, old, w_pc, s2, gi, t):
+def _account(stall, w_since, old, w_pc, p_row, s2, gi, t):
     """Before slot s2's state ``old`` or its warp's next instruction changes at cycle t: the cycles
-    since the last change go to stall[row * N_STATES + old] (``SimResult.stall_by_instruction``;
-    branch-free: an empty slot's cycles go to the EMPTY column, which the engine discards)."""
-    stall[np.int64(w_pc[gi]) * N_STATES + old] += t - w_since[s2]
+    since the last change go to stall[row * N_STATES + old], row = p_row[pc] (``SimResult.
+    stall_by_instruction``; branch-free: an empty slot's cycles go to the EMPTY column, which the
+    engine discards)."""
+    stall[np.int64(p_row[w_pc[gi]]) * N_STATES + old] += t - w_since[s2]
     w_since[s2] = t
 
 
@@ -584,6 +612,9 @@ def run_cycles(
     p_path, p_unit, p_lat, p_kind, p_dst, p_src, p_req, loop_start, loop_end, trip,
     # warp specialization and the asynchronous paths: per row the warps' role and its argument
     p_role, p_arg,
+    # per row, the row its stall counts and next-instruction events name (the listing row of a flat
+    # program's entry; else the row itself); per warp of the grid, the row it starts at (empty: 0)
+    p_row, p_entry,
     # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
     cfg_i, cfg_f, pipe_iv,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
@@ -657,7 +688,7 @@ def run_cycles(
             s2 = pend_slot[i]
             old = w_state[s2]
             if old != pend_state[i]:
-                _account(stall, w_since, old, w_pc, s2, pend_gi[i], t)
+                _account(stall, w_since, old, w_pc, p_row, s2, pend_gi[i], t)
                 sc[old] -= 1
                 sc[pend_state[i]] += 1
                 w_state[s2] = pend_state[i]
@@ -691,13 +722,13 @@ def run_cycles(
                     b_slot[b, k] = slot
                     w_phase[gi] = P_PENDING
                     w_start[gi] = start
-                    _account(stall, w_since, w_state[sm * W + slot], w_pc, sm * W + slot, gi, t)
-                    w_pc[gi] = 0  # (a per-warp entry row into a flat program would go here)
+                    _account(stall, w_since, w_state[sm * W + slot], w_pc, p_row, sm * W + slot, gi, t)
+                    w_pc[gi] = p_entry[b * wpb + k] if p_entry.shape[0] > 0 else 0
                     w_iter[gi] = 0
                     if producers > 0:  # warp specialization: start at the first row of its role
                         w_pc[gi] = _own_next(p_role, 0, gi, w_iter, loop_start, loop_end, trip,
                                              _warp_role(k, producers))
-                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, slot, t, w_pc[gi])
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, slot, t, p_row[w_pc[gi]])
                     w_async[gi, A_OPEN] = 0
                     w_async[gi, A_COUNT] = 0
                     w_wake[gi] = start
@@ -820,8 +851,9 @@ def run_cycles(
                     st = MBARRIER
                 elif ph == P_DRAIN:
                     if t >= w_drain[gi]:
-                        _exit_warp(gi, sm, W, t, w_phase, w_block, b_alive, b_end, sm_blocks, g,
-                                   ev_t, ev_sm, ev_d)
+                        if _exit_warp(gi, sm, W, SP, t, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next,
+                                      b_alive, b_arrived, b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
+                            when = t + 1  # warps of this sub-partition it released are classified then
                     else:
                         st = DRAIN
                         when = w_drain[gi]
@@ -833,7 +865,7 @@ def run_cycles(
                 else:
                     old = w_state[sbase + k * SP]
                     if old != st:
-                        _account(stall, w_since, old, w_pc, sbase + k * SP, gi, t)
+                        _account(stall, w_since, old, w_pc, p_row, sbase + k * SP, gi, t)
                         sc[old] -= 1
                         sc[st] += 1
                         w_state[sbase + k * SP] = st
@@ -896,7 +928,7 @@ def run_cycles(
                     new = SELECTED if elig[j] == pick else NOT_SELECTED
                     old = w_state[s2]
                     if old != new:
-                        _account(stall, w_since, old, w_pc, s2, base + elig[j], t)
+                        _account(stall, w_since, old, w_pc, p_row, s2, base + elig[j], t)
                         sc[old] -= 1
                         sc[new] += 1
                         w_state[s2] = new
@@ -914,8 +946,8 @@ def run_cycles(
                     if w_drain[gi] > t + 1:
                         w_phase[gi] = P_DRAIN
                     else:
-                        _exit_warp(gi, sm, W, t + 1, w_phase, w_block, b_alive, b_end, sm_blocks, g,
-                                   ev_t, ev_sm, ev_d)
+                        _exit_warp(gi, sm, W, SP, t + 1, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next,
+                                   sp_next, b_alive, b_arrived, b_end, sm_blocks, g, ev_t, ev_sm, ev_d)
                         leaving_next += 1
                 else:
                     u = p_unit[pc]
@@ -956,13 +988,13 @@ def run_cycles(
                         _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
                     # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next
                     s2 = sbase + pick * SP
-                    _account(stall, w_since, SELECTED, w_pc, s2, gi, t + 1)
+                    _account(stall, w_since, SELECTED, w_pc, p_row, s2, gi, t + 1)
                     pc = _next_pc(pc, gi, w_iter, loop_start, loop_end, trip)
                     if producers > 0:  # warp specialization: skip the rows of the other role
                         pc = _own_next(p_role, pc, gi, w_iter, loop_start, loop_end, trip,
                                        _warp_role(w_age[gi] - b * wpb, producers))
                     w_pc[gi] = pc
-                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, s2 - sm * W, t + 1, pc)
+                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, s2 - sm * W, t + 1, p_row[pc])
                     w_wake[gi] = t + 1  # one instruction per warp per cycle
                     w_wkind[gi] = WAIT
                     if path != SYNC:
@@ -983,20 +1015,9 @@ def run_cycles(
                             picked_next = wake
                     else:
                         b_arrived[b] += 1
-                        if b_arrived[b] >= b_alive[b]:
-                            # last arrival: release every warp of the block
-                            b_arrived[b] = 0
-                            for s3 in range(W):
-                                g2 = sm * W + s3
-                                if w_block[g2] == b and (w_phase[g2] == P_BARRIER or g2 == gi):
-                                    w_phase[g2] = P_RUN
-                                    w_wake[g2] = t + bar_lat
-                                    w_wkind[g2] = BARRIER
-                                    w_next[g2] = t  # reclassify now if its sub-partition comes later
-                                    # this cycle (it may still show the cycle it arrived), else next cycle
-                                    sp2 = sm * SP + s3 // per_sp
-                                    if t + 1 < sp_next[sp2]:
-                                        sp_next[sp2] = t + 1
+                        if b_arrived[b] >= b_alive[b]:  # last arrival: release every warp of the block
+                            _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_wkind,
+                                             w_next, sp_next, b_arrived)
                         else:
                             w_phase[gi] = P_BARRIER
                 if picked_next < nxt:

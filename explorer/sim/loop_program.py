@@ -48,17 +48,16 @@ uniform  issue      not a counted pipe (the uniform datapath beside the vector o
 Scoreboard kinds -> the state a dependent waits in: fixed -> ``wait``, short ->
 ``short_scoreboard``, long -> ``long_scoreboard``; none has no register result.
 
-Where a per-warp entry point would go (flat per-warp streams without a loop): the
-dispatcher in ``kernel.run_cycles`` sets ``w_pc[gi] = 0`` for a new warp; a program
-with an ``entry`` array (row of each warp's first instruction, indexed by the warp's
-place in the grid, ``w_age``) would set ``w_pc[gi] = entry[w_age[gi]]`` there, with
-``loop_start == loop_end`` (no loop) and each stream ending in its own EXIT: issue
-already ends a warp on an EXIT row, wherever it is.
+A flat program (a user kernel's executed stream, ``explorer.sim.executed``): every warp
+runs its own rows, without a loop (``loop_start == loop_end == 0``): ``entry[w]`` is the row
+warp ``w`` of the grid (its place in grid order) starts at, and it ends at the first EXIT
+row it reaches. Its stall counts and next-instruction events name ``row[i]``, the kernel's
+listing row of entry ``i``, so they stay per static instruction (``n_rows`` of them).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -104,6 +103,17 @@ class LoopProgram:
     n_regs: int
     role: np.ndarray  # int8[L]: which warps of a block run the row (explorer.sim.program ROLE_*)
     arg: np.ndarray  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
+    row: np.ndarray  # int32[L]: the row stall counts and next-instruction events name (the listing row)
+    n_rows: int  # rows of the stall counts (row.max() + 1 at most)
+    entry: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[warps]: flat programs
+
+    @property
+    def flat(self) -> bool:
+        return self.entry.shape[0] > 0
+
+    def warp_instructions(self, warps: int) -> int:
+        """Warp-instructions a launch of ``warps`` warps issues (EXIT included)."""
+        return self.length if self.flat else warps * self.dynamic_instructions_per_warp
 
     @property
     def length(self) -> int:
@@ -159,4 +169,29 @@ def lower(program: WarpProgram) -> LoopProgram:
         n_regs=max(1, program.n_regs),
         role=np.ascontiguousarray(program.role, dtype=np.int8),
         arg=np.ascontiguousarray(program.arg, dtype=np.int32),
+        row=np.arange(program.length, dtype=np.int32),
+        n_rows=program.length,
+    )
+
+
+def lower_flat(flat, n_rows: int) -> LoopProgram:
+    """A flat program (``explorer.sass.execute.flat_program.FlatProgram``: every warp-instruction a
+    launch executed, per warp in order) in the loop's arrays: the same names mapped the same way;
+    each warp starts at its own first entry; stall counts go to the entries' listing rows
+    (``n_rows`` of them)."""
+    return LoopProgram(
+        path=np.take(_PATH, flat.op.astype(np.int64)),
+        unit=np.take(_UNIT, flat.unit.astype(np.int64)),
+        latency=np.ascontiguousarray(flat.latency, dtype=np.int32),
+        wait_state=np.take(_WAIT, flat.scoreboard.astype(np.int64)),
+        dst=np.ascontiguousarray(flat.dst, dtype=np.int16),
+        src=np.ascontiguousarray(flat.src, dtype=np.int16),
+        req_bytes=np.ascontiguousarray(flat.req_bytes, dtype=np.int32),
+        loop_start=0, loop_end=0, trip=1,
+        n_regs=max(1, flat.n_regs),
+        role=np.zeros(flat.op.shape[0], np.int8),  # every warp runs its own entries (no warp specialization)
+        arg=np.zeros(flat.op.shape[0], np.int32),
+        row=np.ascontiguousarray(flat.static_index, dtype=np.int32),
+        n_rows=int(n_rows),
+        entry=flat.warp_start[:-1].astype(np.int64),
     )

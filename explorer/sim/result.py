@@ -121,8 +121,10 @@ class SimResult:
     def program_summary(self) -> dict:
         """``simulate --json``'s ``program``: where the instructions came from and how many a warp runs."""
         prog = self.warp_program
-        out = {"source": prog.source, "arch": prog.arch,
-               "dynamic_instructions_per_warp": prog.dynamic_instructions_per_warp}
+        execution = self.extra.get("execution")  # a [kernel] run: each warp ran its own path
+        per_warp = (execution["warp_instructions_per_warp"] if execution is not None
+                    else prog.dynamic_instructions_per_warp)
+        out = {"source": prog.source, "arch": prog.arch, "dynamic_instructions_per_warp": per_warp}
         if self.params.producer_warps:  # warp-specialized: each warp runs only its role's rows of that
             out["warp_specialized"] = True
         return out

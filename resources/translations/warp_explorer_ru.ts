@@ -4,7 +4,7 @@
 <context>
     <name>AnimationDialog</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="+423"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="+424"/>
         <source>Export Animation</source>
         <translation>Экспорт анимации</translation>
     </message>
@@ -166,7 +166,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+389"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+398"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -1224,7 +1224,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+116"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+117"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -1439,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+96"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+110"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1484,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+227"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+244"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1529,7 +1529,7 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+60"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -1576,15 +1576,25 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles</source>
-        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles}</translation>
+        <location line="+5"/>
+        <source>the kernel&apos;s SASS ({arch})</source>
+        <translation>SASS ядра ({arch})</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the workload model</source>
+        <translation>модель нагрузки</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles · {program}</source>
+        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles} · {program}</translation>
     </message>
 </context>
 <context>
     <name>ExportFeature</name>
     <message>
-        <location filename="../../explorer/gui/files/export_menu.py" line="-440"/>
+        <location filename="../../explorer/gui/files/export_menu.py" line="-441"/>
         <source>&amp;Export</source>
         <translation>&amp;Экспорт</translation>
     </message>
@@ -1679,6 +1689,16 @@ This is the previous run until the new one is done.</source>
         <translation>Иерархия памяти</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Speed of Light (what limits useful work)</source>
+        <translation>Speed of Light (что ограничивает полезную работу)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Unit-use strip</source>
+        <translation>Полоса загрузки блоков</translation>
+    </message>
+    <message>
         <location line="+23"/>
         <source>there is no {subject} panel in this window</source>
         <translation>в этом окне нет панели {subject}</translation>
@@ -1750,7 +1770,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmInputs</name>
     <message>
-        <location filename="../../explorer/gui/gemm/page.py" line="+133"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+141"/>
         <source>GEMM  C = A × B</source>
         <translation>GEMM  C = A × B</translation>
     </message>
@@ -1886,7 +1906,7 @@ This is the previous run until the new one is done.</source>
         <translation>Необязательно: сколько плиток одновременно в разделяемой памяти (двойная буферизация = 2). Пусто — значение по умолчанию для типа данных, меньше, если разделяемой памяти не хватает; на пути wgmma — сколько поместится.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -2662,7 +2682,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-257"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-265"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2803,12 +2823,17 @@ This is the previous run until the new one is done.</source>
         <translation>{b} Б за такт на SM</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+35"/>
+        <source>{bytes} · {rate} ({share} of peak)</source>
+        <translation>{bytes} · {rate} ({share} пика)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>{b} bytes</source>
         <translation>{b} Б</translation>
     </message>
     <message>
-        <location line="-40"/>
+        <location line="-48"/>
         <source> (estimate)</source>
         <translation> (оценка)</translation>
     </message>
@@ -2838,7 +2863,7 @@ This is the previous run until the new one is done.</source>
         <translation>Память устройства ({kind})</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+16"/>
         <source>not counted</source>
         <translation>не учитывается</translation>
     </message>
@@ -2853,7 +2878,7 @@ This is the previous run until the new one is done.</source>
         <translation>0 Б</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>{bytes} · {rate}</source>
         <translation>{bytes} · {rate}</translation>
     </message>
@@ -3244,7 +3269,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+478"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+498"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -3347,7 +3372,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+66"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+67"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -3357,7 +3382,7 @@ This is the previous run until the new one is done.</source>
         <translation>&amp;Обозреватель</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Occupancy calculator</source>
         <translation>&amp;Калькулятор заполняемости</translation>
     </message>
@@ -3910,17 +3935,17 @@ This is the previous run until the new one is done.</source>
         <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+53"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
         <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store.</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё.</translation>
+        <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store. The rates are the Explorer&apos;s Speed-of-Light figures: each unit&apos;s throughput and its share of the peak (L2&apos;s counts every byte that crosses it, hits and misses).</source>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё. Скорости — те же, что на панели Speed of Light в Explorer: пропускная способность каждого блока и её доля от пика (для L2 — все байты, что проходят через него, и попадания, и промахи).</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>scenario</source>
         <translation>сценарий</translation>
     </message>
@@ -3971,7 +3996,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+53"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+59"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -5163,7 +5188,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-468"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-484"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
@@ -5198,7 +5223,7 @@ Active blocks per SM: {blocks}</source>
         <translation>этот GEMM</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+88"/>
         <source>Tensor Cores (sustained)</source>
         <translation>тензорные ядра (устойчиво)</translation>
     </message>
@@ -5297,12 +5322,12 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+80"/>
+        <location line="+93"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-65"/>
+        <location line="-78"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -5317,27 +5342,22 @@ Active blocks per SM: {blocks}</source>
         <translation>{bw} из {peak} {unit} (пик)</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: {mma} of the warp-instructions are Tensor Core MMAs, and each keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
-        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: {mma} инструкций варпов — MMA на тензорных ядрах, и каждая занимает конвейер тензорных ядер своего планировщика: тактов на одну MMA — {n}.</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+16"/>
         <source>The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in {used} of their slots. Issuing instructions is the limit, not waiting.</source>
         <translation>«Загрузка» GPU — {util}, и здесь его планировщики тоже заняты: они выдавали инструкции в {used} слотов. Ограничивает выдача инструкций, а не ожидание.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and HBM moves {share} of its peak bandwidth.</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а HBM выдаёт {share} своей пиковой пропускной способности.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: utilization only says a kernel was running.</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
     </message>
     <message>
-        <location line="-37"/>
+        <location line="-48"/>
         <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
 IPC: {ipc} instructions per active SM per cycle (max {sp})
 Ready warps per scheduler: {elig} on average</source>
@@ -5366,9 +5386,29 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варпо-тактов</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+18"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: the Tensor Cores run at {share} of their peak, and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: тензорные ядра работают на {share} своего пика, и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n} такта.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The GPU reads {util} “utilized”, and here it is busy too: {unit} at {share} of the peak is the limit, not waiting.</source>
+        <translation>«Загрузка» GPU — {util}, и здесь он действительно занят: предел — {unit} на {share} пика, а не ожидание.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and {unit} runs at {share} of its peak.</source>
+        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а {unit} работает на {share} своего пика.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Most warp-cycles are “{state}” ({share}).</source>
         <translation>Больше всего варпо-тактов — «{state}» ({share}).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No unit is near its peak (the busiest: {unit}, {share}).</source>
+        <translation>Ни один блок не близок к пику (самый занятый: {unit}, {share}).</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -5407,6 +5447,439 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+1"/>
         <source>{gpu} · {blocks} × {threads} threads · {regs} registers · {smem} B shared · {workload} · {policy}</source>
         <translation>{gpu} · {blocks} × {threads} потоков · регистров: {regs} · разделяемой: {smem} Б · {workload} · {policy}</translation>
+    </message>
+</context>
+<context>
+    <name>SassFeature</name>
+    <message>
+        <location filename="../../explorer/gui/sass/feature.py" line="+35"/>
+        <source>&amp;SASS view</source>
+        <translation>&amp;SASS-листинг</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Show or hide the SASS view beside the timeline: the instructions the simulator ran, where the selected warp is, and where time went.</source>
+        <translation>Показать или скрыть SASS-листинг рядом с временной шкалой: инструкции, которые выполнил симулятор, где сейчас выбранный варп и куда ушло время.</translation>
+    </message>
+</context>
+<context>
+    <name>SassListing</name>
+    <message>
+        <location filename="../../explorer/gui/sass/listing_model.py" line="+141"/>
+        <source>PC</source>
+        <translation>PC</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Instruction</source>
+        <translation>Инструкция</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warp-cycles</source>
+        <translation>Варпо-такты</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>States</source>
+        <translation>Состояния</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top stall</source>
+        <translation>Главный простой</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unit</source>
+        <translation>Блок</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Latency</source>
+        <translation>Задержка</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The instruction&apos;s address in the function (hexadecimal). ▶ marks the selected warp&apos;s next instruction at the cursor.</source>
+        <translation>Адрес инструкции в функции (шестнадцатеричный). ▶ отмечает следующую инструкцию выбранного варпа на курсоре.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The SASS instruction as nvdisasm prints it.</source>
+        <translation>Инструкция SASS так, как её печатает nvdisasm.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Warp-cycles the simulated warps spent with this instruction next (every state but an empty slot), over the whole run: the hottest instructions are where time goes.</source>
+        <translation>Варпо-такты, которые смоделированные варпы провели с этой инструкцией следующей (все состояния, кроме пустого слота), за весь прогон: самые горячие инструкции — там, куда уходит время.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Those warp-cycles by warp state; the bar&apos;s length is relative to the hottest instruction.</source>
+        <translation>Эти варпо-такты по состояниям варпа; длина полосы — относительно самой горячей инструкции.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The state, other than issuing, that held warps longest at this instruction, and its share.</source>
+        <translation>Состояние (кроме выдачи), дольше всего державшее варпы на этой инструкции, и его доля.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The pipe the instruction is issued to (Nsight Compute&apos;s names).</source>
+        <translation>Конвейер, которому выдаётся инструкция (названия Nsight Compute).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cycles until a dependent instruction may issue (memory: decided by the memory system).</source>
+        <translation>Тактов до того, как может быть выдана зависимая инструкция (память: решает система памяти).</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the measurement; not part of the workload.</source>
+        <translation>Инструментирование: сгенерированное ядро записывает %smid, %globaltimer и clock64 для измерения; это не часть нагрузки.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>No warp executes this instruction with the kernel&apos;s arguments.</source>
+        <translation>С аргументами ядра ни один варп не выполняет эту инструкцию.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Click for its details.</source>
+        <translation>Щёлкните, чтобы увидеть подробности.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>No simulated warp-cycles at this instruction.</source>
+        <translation>На этой инструкции нет смоделированных варпо-тактов.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} warp-cycles with this instruction next:</source>
+        <translation>{n} варпо-тактов с этой инструкцией следующей:</translation>
+    </message>
+</context>
+<context>
+    <name>SassTexts</name>
+    <message>
+        <location filename="../../explorer/gui/sass/texts.py" line="+20"/>
+        <source>FMA pipe: single-precision adds, multiplies and fused multiply-adds.</source>
+        <translation>Конвейер FMA: сложения, умножения и совмещённые умножения-сложения одинарной точности.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FMA heavy pipe: FP32 work plus integer multiplies and conversions.</source>
+        <translation>Тяжёлый конвейер FMA: работа FP32, а также целочисленные умножения и преобразования.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP16 pipe: half-precision arithmetic (packed pairs).</source>
+        <translation>Конвейер FP16: арифметика половинной точности (упакованные пары).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ALU pipe: integer and logic operations, comparisons, moves.</source>
+        <translation>Конвейер ALU: целочисленные и логические операции, сравнения, пересылки.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP64 pipe: double-precision arithmetic.</source>
+        <translation>Конвейер FP64: арифметика двойной точности.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>XU (SFU): transcendental functions, reciprocals and conversions (MUFU).</source>
+        <translation>XU (SFU): трансцендентные функции, обратные величины и преобразования (MUFU).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Cores: matrix multiply-accumulate (HMMA, IMMA, HGMMA).</source>
+        <translation>Тензорные ядра: матричное умножение с накоплением (HMMA, IMMA, HGMMA).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load/store unit: global, local and shared memory accesses through L1TEX.</source>
+        <translation>Блок загрузки/сохранения: обращения к глобальной, локальной и разделяемой памяти через L1TEX.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Address divergence unit: branches, barriers and warp synchronisation.</source>
+        <translation>Блок расхождения адресов: переходы, барьеры и синхронизация варпа.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Convergence barrier unit: EXIT, BSSY/BSYNC and divergent branches.</source>
+        <translation>Блок барьеров схождения: EXIT, BSSY/BSYNC и расходящиеся переходы.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Uniform datapath: one value for the whole warp (UR registers).</source>
+        <translation>Униформный тракт: одно значение на весь варп (регистры UR).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A pipe the opcode table does not describe.</source>
+        <translation>Конвейер, которого нет в таблице опкодов.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>no register result</source>
+        <translation>нет результата в регистре</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>set by the memory system</source>
+        <translation>определяется системой памяти</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} cycles</source>
+        <translation>{n} тактов</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>fixed latency: a dependent waits a known number of cycles (the wait state)</source>
+        <translation>фиксированная задержка: зависимая инструкция ждёт известное число тактов (состояние wait)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>short scoreboard: a dependent waits until the shared-memory or MUFU result is back (short_scoreboard)</source>
+        <translation>короткий scoreboard: зависимая инструкция ждёт результата из разделяемой памяти или MUFU (short_scoreboard)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>long scoreboard: a dependent waits until the global-memory result is back (long_scoreboard)</source>
+        <translation>длинный scoreboard: зависимая инструкция ждёт результата из глобальной памяти (long_scoreboard)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no result register to wait for</source>
+        <translation>нет регистра результата, которого пришлось бы ждать</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>before the loop (once per warp)</source>
+        <translation>до цикла (один раз на варп)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>loop body ({n} times per warp)</source>
+        <translation>тело цикла ({n} раз на варп)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>after the loop (once per warp)</source>
+        <translation>после цикла (один раз на варп)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>never executed (a branch the kernel&apos;s arguments never take)</source>
+        <translation>никогда не выполняется (ветвь, в которую аргументы ядра не ведут)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>SASS of {fn} ({arch}) · {n} instructions per warp</source>
+        <translation>SASS функции {fn} ({arch}) · {n} инструкций на варп</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{k} of them instrumentation</source>
+        <translation>из них {k} — инструментирование</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The simulator ran the kernel&apos;s own SASS: the instructions the compiled kernel executes on the GPU, compiled with {compiler} and disassembled with {disasm}.</source>
+        <translation>Симулятор выполнил собственный SASS ядра: те инструкции, которые скомпилированное ядро выполняет на GPU; компилятор {compiler}, дизассемблер {disasm}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the scenario chose program = &quot;model&quot;</source>
+        <translation>в сценарии выбрано program = &quot;model&quot;</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Workload model, not SASS: {why}</source>
+        <translation>Модель нагрузки, а не SASS: {why}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The simulator ran the workload model: one instruction per workload operation, virtual registers, no address arithmetic or instrumentation ({n} instructions per warp).</source>
+        <translation>Симулятор выполнил модель нагрузки: по одной инструкции на операцию нагрузки, виртуальные регистры, без адресной арифметики и инструментирования ({n} инструкций на варп).</translation>
+    </message>
+</context>
+<context>
+    <name>SassView</name>
+    <message>
+        <location filename="../../explorer/gui/sass/view.py" line="+101"/>
+        <source>The warp slot of the selected SM whose next instruction is marked ▶ (or click a row of the timeline).</source>
+        <translation>Слот варпа выбранного SM, чья следующая инструкция отмечена ▶ (или щёлкните строку временной шкалы).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>warp slot </source>
+        <translation>слот варпа </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow</source>
+        <translation>Следить</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Scroll the listing so the warp&apos;s next instruction stays in view during playback.</source>
+        <translation>Прокручивать листинг, чтобы следующая инструкция варпа оставалась видна при воспроизведении.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hottest first</source>
+        <translation>Горячие сверху</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Sort the instructions by the warp-cycles spent at them, most first (again: program order). A click on a column header sorts by it.</source>
+        <translation>Отсортировать инструкции по проведённым на них варпо-тактам, больше — выше (ещё раз: порядок программы). Щелчок по заголовку столбца сортирует по нему.</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>SASS</source>
+        <translation>SASS</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The instructions the simulator ran, with the warp-cycles spent at each (simulated, every cycle).</source>
+        <translation>Инструкции, которые выполнил симулятор, и варпо-такты на каждой (смоделировано, каждый такт).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>CUDA source</source>
+        <translation>Исходник CUDA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The CUDA kernel the scenario generates: what Run on GPU compiles, and where the SASS comes from.</source>
+        <translation>Ядро CUDA, которое генерирует сценарий: его компилирует «Запуск на GPU», из него получается SASS.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>This run carries no instruction stream.</source>
+        <translation>В этом прогоне нет потока инструкций.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Model</source>
+        <translation>Модель</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>No instructions to follow.</source>
+        <translation>Нет инструкций, за которыми следить.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>{what}: {state}</source>
+        <translation>{what}: {state}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>SM {sm}&apos;s instructions were not recorded in this run.</source>
+        <translation>Инструкции SM {sm} в этом прогоне не записаны.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+3"/>
+        <source>not recorded</source>
+        <translation>не записано</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Cycle {c} is past the recorded cycles.</source>
+        <translation>Такт {c} — за пределами записанных тактов.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Slot {s} holds no warp now.</source>
+        <translation>В слоте {s} сейчас нет варпа.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no warp</source>
+        <translation>нет варпа</translation>
+    </message>
+    <message>
+        <location line="+67"/>
+        <source>Click an instruction for its unit, latency and the registers it waits on.</source>
+        <translation>Щёлкните инструкцию: её блок, задержка и регистры, которых она ждёт.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>warp-cycles</source>
+        <translation>варпо-тактов</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Instrumentation (the measurement&apos;s clock and SM-id recording): dimmed, but it runs and takes issue slots.</source>
+        <translation>Инструментирование (запись часов и номера SM для измерения): показано бледно, но выполняется и занимает слоты выдачи.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Unit&lt;/b&gt; {unit}: {meaning}</source>
+        <translation>&lt;b&gt;Блок&lt;/b&gt; {unit}: {meaning}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;b&gt;Latency&lt;/b&gt; {lat}; {kind}.</source>
+        <translation>&lt;b&gt;Задержка&lt;/b&gt; {lat}; {kind}.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Runs&lt;/b&gt; {where}.</source>
+        <translation>&lt;b&gt;Выполняется&lt;/b&gt; {where}.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&lt;b&gt;Waits on&lt;/b&gt; (reads):</source>
+        <translation>&lt;b&gt;Ждёт&lt;/b&gt; (читает):</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&lt;b&gt;Waits on&lt;/b&gt; no register.</source>
+        <translation>&lt;b&gt;Ждёт&lt;/b&gt; ни одного регистра.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Writes&lt;/b&gt; {regs} (it also waits for earlier writes to these registers to finish).</source>
+        <translation>&lt;b&gt;Пишет&lt;/b&gt; {regs} (и ждёт, пока завершатся прежние записи в эти регистры).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;b&gt;Simulated&lt;/b&gt;: {n} warp-cycles with it next, {share} of the run&apos;s.</source>
+        <translation>&lt;b&gt;Смоделировано&lt;/b&gt;: {n} варпо-тактов с ней следующей, {share} всех за прогон.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{reg}: ready from the start (never written before)</source>
+        <translation>{reg}: готов с самого начала (до этого не записывается)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>(the loop&apos;s previous iteration)</source>
+        <translation>(предыдущая итерация цикла)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>(before the loop: first iteration only)</source>
+        <translation>(до цикла: только первая итерация)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{reg} ← {pc} {op}{when}: {how}</source>
+        <translation>{reg} ← {pc} {op}{when}: {how}</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>// This scenario&apos;s kernel cannot be generated: {why}</source>
+        <translation>// Ядро этого сценария не удаётся сгенерировать: {why}</translation>
     </message>
 </context>
 <context>
@@ -5754,6 +6227,413 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+2"/>
         <source>&lt;i&gt;Click to show this SM in the timeline.&lt;/i&gt;</source>
         <translation>&lt;i&gt;Щёлкните, чтобы показать этот SM на временной диаграмме.&lt;/i&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>SolPanel</name>
+    <message>
+        <location filename="../../explorer/gui/explore/sol_panel.py" line="+102"/>
+        <source>What limits useful work right now?</source>
+        <translation>Что сейчас ограничивает полезную работу?</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>now</source>
+        <translation>сейчас</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>run</source>
+        <translation>запуск</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Share of the unit&apos;s peak in the time window under the playback cursor.</source>
+        <translation>Доля пика блока в окне времени под курсором воспроизведения.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Share of the unit&apos;s peak over the whole run (the tick in the bar).</source>
+        <translation>Доля пика блока за весь запуск (черта на полосе).</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Peak: {peak} — {source}&lt;br&gt;Whole run: {share} of the peak ({achieved}).</source>
+        <translation>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Пик: {peak} — {source}&lt;br&gt;За весь запуск: {share} пика ({achieved}).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Whole run: {sentence}</source>
+        <translation>За весь запуск: {sentence}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The bottleneck is the unit with the highest share of its peak when that share is at least {limit} (Nsight Compute&apos;s Speed-of-Light rule); below it, no unit is near its peak: not enough independent work is in flight (latency).</source>
+        <translation>Узкое место — блок с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один блок не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Right now (cycles {a}–{b}): {unit} at {share} of its peak is the limit.</source>
+        <translation>Сейчас (такты {a}–{b}): предел — {unit} на {share} своего пика.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Right now (cycles {a}–{b}): no unit at {limit} of its peak or more — not enough work in flight (latency).</source>
+        <translation>Сейчас (такты {a}–{b}): ни один блок не достигает {limit} своего пика — в полёте мало работы (задержка).</translation>
+    </message>
+</context>
+<context>
+    <name>SolTexts</name>
+    <message>
+        <location filename="../../explorer/gui/explore/sol_texts.py" line="+29"/>
+        <source>Issue slots</source>
+        <translation>Слоты выдачи</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>INT32</source>
+        <translation>INT32</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SFU</source>
+        <translation>SFU</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Tensor Cores</source>
+        <translation>Тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>LSU</source>
+        <translation>LSU</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L1</source>
+        <translation>L1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shared memory</source>
+        <translation>Разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>L2</source>
+        <translation>L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>DRAM</source>
+        <translation>DRAM</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>latency</source>
+        <translation>задержка</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>issue</source>
+        <translation>выдача</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>fp32</source>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>int</source>
+        <translation>int</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sfu</source>
+        <translation>sfu</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>tensor</source>
+        <translation>тензор</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>lsu</source>
+        <translation>lsu</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>l1</source>
+        <translation>l1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>shared</source>
+        <translation>раздел.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>l2</source>
+        <translation>l2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>dram</source>
+        <translation>dram</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>latency</source>
+        <comment>a short row name</comment>
+        <translation>задерж.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The warp schedulers: each issues at most one warp-instruction per cycle.</source>
+        <translation>Планировщики варпов: каждый выдаёт не больше одной инструкции варпа за такт.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP32 lanes: fused multiply-adds and other single-precision arithmetic.</source>
+        <translation>Линии FP32: совмещённые умножения-сложения и прочая арифметика одинарной точности.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>INT32 lanes: integer arithmetic, address computation, logic.</source>
+        <translation>Линии INT32: целочисленная арифметика, вычисление адресов, логика.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Special-function units (MUFU): exp, log, sin, rsqrt and the like.</source>
+        <translation>Блоки специальных функций (MUFU): exp, log, sin, rsqrt и подобные.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Cores: matrix multiply-accumulate (MMA) on small tiles.</source>
+        <translation>Тензорные ядра: матричное умножение с накоплением (MMA) на небольших плитках.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Load/store units: issue every global and shared-memory access to L1TEX.</source>
+        <translation>Блоки загрузки/сохранения: передают в L1TEX каждый доступ к глобальной и разделяемой памяти.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The SM&apos;s L1 data path for global memory: 128 bytes per cycle.</source>
+        <translation>Тракт данных L1 в SM для глобальной памяти: 128 байт за такт.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared-memory banks: 32 banks x 4 bytes per cycle; conflicts cost extra cycles.</source>
+        <translation>Банки разделяемой памяти: 32 банка x 4 байта за такт; конфликты стоят лишних тактов.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The L2 cache&apos;s bandwidth to the SMs, shared by the whole GPU.</source>
+        <translation>Пропускная способность кэша L2 к SM, одна на весь GPU.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device memory (HBM/GDDR): the datasheet bandwidth.</source>
+        <translation>Память устройства (HBM/GDDR): пропускная способность из спецификации.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>B/s</source>
+        <translation>Б/с</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FLOP/s</source>
+        <translation>ФЛОП/с</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>ops/s</source>
+        <translation>оп./с</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>warp-instructions/s</source>
+        <translation>инструкций варпов/с</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>P</source>
+        <translation>П</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>T</source>
+        <translation>Т</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>G</source>
+        <translation>Г</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>M</source>
+        <translation>М</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>k</source>
+        <translation>к</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>the kernel moves {per} B per FMA to or from device memory; more reuse (tiling, caching) would help</source>
+        <translation>ядро перемещает {per} Б на каждую FMA в память устройства и из неё; поможет повторное использование данных (плитки, кэширование)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the kernel moves {mb} MB to or from device memory; more reuse (tiling, caching) would help</source>
+        <translation>ядро перемещает {mb} МБ в память устройства и из неё; поможет повторное использование данных (плитки, кэширование)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>every L1 miss crosses L2 ({mb} MB); more reuse in L1 or shared memory would help</source>
+        <translation>каждый промах L1 проходит через L2 ({mb} МБ); поможет повторное использование в L1 или разделяемой памяти</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>global accesses fill the SMs&apos; L1 data paths; fewer or better-coalesced accesses would help</source>
+        <translation>глобальные доступы заполняют тракты данных L1 в SM; помогут меньшее число доступов или лучшее их объединение</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>shared-memory wavefronts (bank conflicts multiply them) fill the banks; fewer conflicts or wider accesses would help</source>
+        <translation>волны доступа к разделяемой памяти (конфликты банков их умножают) заполняют банки; помогут меньше конфликтов или более широкие доступы</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>memory instructions queue at the load/store units; wider (vector) accesses move the same bytes in fewer instructions</source>
+        <translation>инструкции памяти стоят в очереди к блокам загрузки/сохранения; более широкие (векторные) доступы перемещают те же байты меньшим числом инструкций</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>the schedulers issue nearly every cycle; {label} is at {pct}% too (here one {pipe} instruction per scheduler per cycle is both peaks); only fewer instructions per result would help, not more warps</source>
+        <translation>планировщики выдают инструкции почти каждый такт; {label} тоже на {pct}% (здесь одна инструкция {pipe} на планировщик за такт — это оба пика); поможет только меньше инструкций на результат, а не больше варпов</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the schedulers issue nearly every cycle; only fewer instructions per result would help, not more warps</source>
+        <translation>планировщики выдают инструкции почти каждый такт; поможет только меньше инструкций на результат, а не больше варпов</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>FMA lanes are full; this is the arithmetic peak for FP32</source>
+        <translation>линии FMA заполнены; это арифметический пик FP32</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the Tensor Cores are full; everything else waits on the MMAs</source>
+        <translation>тензорные ядра заполнены; всё остальное ждёт MMA</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>special functions (exp, rsqrt...) run on 4 lanes per scheduler; cheaper math would help</source>
+        <translation>специальные функции (exp, rsqrt...) выполняются на 4 линиях на планировщик; поможет более дешёвая математика</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>integer instructions fill the INT32 lanes</source>
+        <translation>целочисленные инструкции заполняют линии INT32</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); more or smaller blocks would help</source>
+        <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); помогут больше блоков или блоки поменьше</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{warps} warps each wait ~{cycles} cycles for {where}; more bytes in flight per SM (more warps, or more independent loads per warp) would help</source>
+        <translation>каждый из {warps} варпов ждёт {where} ~{cycles} тактов; помогут больше байтов в полёте на SM (больше варпов или больше независимых загрузок на варп)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{warps} warps mostly {waiting}</source>
+        <translation>{warps} варпов в основном {waiting}</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>wait on dependent arithmetic (a fixed latency each); more independent instructions (ILP) or warps would help</source>
+        <translation>ждут зависимую арифметику (фиксированная задержка у каждой); помогут больше независимых инструкций (ILP) или варпов</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>wait for shared-memory or special-function results; more independent work would help</source>
+        <translation>ждут результатов разделяемой памяти или специальных функций; поможет больше независимой работы</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>wait at __syncthreads for their block&apos;s slowest warp; smaller or better-balanced phases would help</source>
+        <translation>ждут на __syncthreads самый медленный варп своего блока; помогут фазы поменьше или лучше сбалансированные</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>wait for their stores to complete before they can exit</source>
+        <translation>ждут завершения своих сохранений, прежде чем выйти</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>find their pipe busy; spreading work over more units would help</source>
+        <translation>застают свой конвейер занятым; поможет распределить работу по большему числу блоков</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>find the shared-memory queue full</source>
+        <translation>застают очередь разделяемой памяти полной</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>find the global-memory queue full</source>
+        <translation>застают очередь глобальной памяти полной</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>are ready but wait their turn at the scheduler</source>
+        <translation>готовы, но ждут своей очереди у планировщика</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>issue whenever they can, yet too few are ready</source>
+        <translation>выдают инструкции, когда могут, но готовых слишком мало</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wait for their asynchronous MMAs, with too few warpgroups to fill the Tensor Cores</source>
+        <translation>ждут своих асинхронных MMA, а групп варпов слишком мало, чтобы заполнить тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>wait on their stages&apos; mbarriers (consumers for TMA copies, producers for free stages); more stages or more bytes in flight would help</source>
+        <translation>ждут mbarrier своих стадий (потребители — копий TMA, производители — свободных стадий); помогут больше стадий или больше байтов в полёте</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>no unit above {pct} ({unit})</source>
+        <translation>ни один блок не выше {pct} ({unit})</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{unit} at {pct} of {peak}</source>
+        <translation>{unit} на {pct} от {peak}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{head}: {reason}</source>
+        <translation>{head}: {reason}</translation>
     </message>
 </context>
 <context>
@@ -6179,7 +7059,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+134"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+136"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
@@ -6230,7 +7110,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>такт</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+49"/>
         <source>SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}</source>
         <translation>SM {sm} · слот {slot} (планировщик {sp}) · такт {cycle}</translation>
     </message>
@@ -6318,6 +7198,49 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+37"/>
         <source>cycle {c} of {n}</source>
         <translation>такт {c} из {n}</translation>
+    </message>
+</context>
+<context>
+    <name>UnitStrip</name>
+    <message>
+        <location filename="../../explorer/gui/explore/unit_strip.py" line="+135"/>
+        <source>the units&apos; names</source>
+        <translation>названия блоков</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Unit use: each unit&apos;s share of its peak over time · red bar = the bottleneck</source>
+        <translation>Загрузка блоков: доля пика каждого блока во времени · красная черта — узкое место</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unit use over time · red bar = bottleneck</source>
+        <translation>Загрузка блоков во времени · красная черта — узкое место</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Unit use</source>
+        <translation>Загрузка блоков</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Bottleneck: {unit}</source>
+        <translation>Узкое место: {unit}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No unit at {limit} of its peak or more: latency (not enough work in flight).</source>
+        <translation>Ни один блок не достигает {limit} своего пика: задержка (в полёте мало работы).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&lt;b&gt;{unit}&lt;/b&gt;: {share} of its peak</source>
+        <translation>&lt;b&gt;{unit}&lt;/b&gt;: {share} своего пика</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cycles {a}–{b} (one window of {n} cycles)</source>
+        <translation>Такты {a}–{b} (одно окно из {n} тактов)</translation>
     </message>
 </context>
 <context>

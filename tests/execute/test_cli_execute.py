@@ -78,14 +78,28 @@ def test_dump_buffers_before_and_after(capsys, scenario, tmp_path):
         assert np.array_equal(d["y"], (3.0 * d["x.in"].astype(np.float64) + d["y.in"]).astype(np.float32))
 
 
-def test_simulate_runs_the_kernel_and_prints_no_cycles(capsys, scenario):
-    p = cli(capsys, "simulate", str(scenario), "--json")
+def test_simulate_times_what_executed(capsys, scenario, tmp_path):
+    out, dump = tmp_path / "run.npz", tmp_path / "bufs.npz"
+    p = cli(capsys, "simulate", str(scenario), "--json", "--out", str(out), "--dump-buffers", str(dump))
     assert p.returncode == 0, p.stderr
     s = json.loads(p.stdout)
-    assert "cycles" not in s and s["timing"] is None
+    executed = json.loads(cli(capsys, "execute", str(scenario), "--json").stdout)
+    assert s["cycles"] > 0 and "timing" not in s and "note" not in s
     assert s["program"]["source"] == "sass" and s["program"]["dynamic_instructions_per_warp"] > 0
+    # every executed warp-instruction issued once; what executed stays in the JSON
+    assert s["warp_instructions"] == executed["warp_instructions"] == s["program"]["dynamic_instructions_per_warp"] * 32
+    for key in ("simt_efficiency", "sectors_per_request", "bank_conflicts", "memory", "buffers", "kernel"):
+        assert s[key] == executed[key], key
+    assert s["dram_bytes"] == 32 * sum(e["sectors"] for e in executed["memory"].values())  # no cache hits
+    assert s["bottleneck"]["unit"] and s["warp_state_cycles"]["long_scoreboard"] > 0
+    with np.load(out) as d:
+        assert d["issued"].sum() == s["warp_instructions"] and d["launched"][0] == 32
+        assert json.loads(str(d["summary_json"]))["cycles"] == s["cycles"]
+    with np.load(dump) as d:
+        assert set(d.files) == {"x", "x.in", "y", "y.in"}
     text = cli(capsys, "simulate", str(scenario)).stdout
-    assert "no cycle count" in text and "SIMT efficiency" in text
+    assert f"cycles                   {s['cycles']} " in text and "SIMT efficiency" in text
+    assert "kernel saxpy from saxpy.cu" in text and "sectors" in text
 
 
 def test_one_line_errors(capsys, scenario, tmp_path):
@@ -144,8 +158,10 @@ def test_dump_path_is_checked_before_running(capsys, scenario, tmp_path):
                           "--dump-buffers: ")
     assert_one_line_error(cli(capsys, "execute", str(scenario), "--dump-buffers", str(tmp_path / "no" / "x.npz")),
                           2, "does not exist")
-    assert_one_line_error(cli(capsys, "simulate", str(scenario), "--out", str(tmp_path / "x.npz")), 2,
-                          "--out: per-cycle arrays need the timing engine")
+    assert_one_line_error(cli(capsys, "simulate", str(scenario), "--out", str(tmp_path / "x.txt")), 2,
+                          "--out: ")
+    assert_one_line_error(cli(capsys, "simulate", str(scenario), "--dump-buffers", str(tmp_path / "x.txt")), 2,
+                          "--dump-buffers: ")
     assert_one_line_error(cli(capsys, "simulate", "example-240x256", "--dump-buffers", str(tmp_path / "x.npz")), 2,
                           "--dump-buffers: only a [kernel] scenario has buffers")
     assert_one_line_error(cli(capsys, "execute", "example-240x256"), 2, "has no [kernel] section")

@@ -78,6 +78,17 @@ def test_kernel_table_fields():
         parse_kernel({"file": "k.cu", "name": "k", "max_instructions": 0})
     with pytest.raises(InputError, match="kernel.speed: unknown key"):
         parse_kernel({"file": "k.cu", "name": "k", "speed": 1})
+    with pytest.raises(InputError, match="kernel.l2_hit_rate: 1.5 is outside the range 0 to 1"):
+        parse_kernel({"file": "k.cu", "name": "k", "l2_hit_rate": 1.5})
+    with pytest.raises(InputError, match="kernel.l1_hit_rate: .* is not a number"):
+        parse_kernel({"file": "k.cu", "name": "k", "l1_hit_rate": "high"})
+
+
+def test_hit_rates_are_kernel_fields_that_round_trip_and_take_set():
+    sc = Scenario.from_dict(BASE).with_overrides(["kernel.l2_hit_rate=0.75"])
+    assert (sc.kernel.l1_hit_rate, sc.kernel.l2_hit_rate) == (0.0, 0.75)
+    assert sc.to_dict()["kernel"]["l2_hit_rate"] == 0.75 and "l1_hit_rate" not in sc.to_dict()["kernel"]
+    assert Scenario.from_dict(sc.to_dict()) == sc
 
 
 _values = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=True),

@@ -24,8 +24,9 @@ ALLOWED = {
     "lessons": {"common"},
     "files": {"common"},
     "compare": {"common", "explore"},
+    "sass": {"common"},
     "headless": {"common", "explore", "files", "shell"},
-    "shell": {"common", "explore", "occupancy", "gemm", "measure", "kernel", "lessons", "files", "compare"},
+    "shell": {"common", "explore", "occupancy", "gemm", "measure", "kernel", "lessons", "files", "compare", "sass"},
 }
 
 

@@ -4,8 +4,10 @@ Per case, the median of ``--repeats`` runs in this process after one warm-up (nu
 compile is cached on disk; the first run on a machine pays it once, reported apart):
 
 * ``execute``: every block executed, metrics accumulated, no stream kept;
-* ``execute + stream``: the executed stream built chunk by chunk (what the timing engine
-  will consume), then dropped.
+* ``execute + stream``: the executed stream built chunk by chunk, then dropped;
+* ``execute + timing``: what ``simulate`` does with a [kernel] scenario: executed, the
+  streams collected into the engine's program, and timed cycle by cycle
+  (``explorer.sim.engine.simulate_kernel``).
 
 Both wall-clock and CPU seconds are given: on a shared machine the wall time includes
 waiting for a core. Usage: ``python tests/perf/bench_execute.py [--json] [--repeats N]``.
@@ -39,11 +41,17 @@ def run_benchmark(repeats: int = 3) -> dict:
     first_s = time.perf_counter() - t0  # includes loading (or compiling) the interpreter
     out = {"case": "saxpy 1M elements, H100 (sm_90), grid 4096 x 256", "compile_s": compile_s,
            "first_call_s": first_s}
-    for label, consumer in (("execute", None), ("execute + stream", lambda chunk: None)):
+    from explorer.sim.engine import simulate_kernel
+
+    simulate_kernel(scenario.with_overrides(["launch.grid=[1,1,1]", "kernel.args.n=256"]), kernel=kernel)  # load
+    for label, consumer in (("execute", None), ("execute + stream", lambda chunk: None), ("execute + timing", None)):
         walls, cpus, wi = [], [], 0
         for _ in range(repeats):
             w0, c0 = time.perf_counter(), time.process_time()
-            run = run_kernel(scenario, kernel=kernel, on_chunk=consumer)
+            if label == "execute + timing":
+                run = simulate_kernel(scenario, kernel=kernel)[1]
+            else:
+                run = run_kernel(scenario, kernel=kernel, on_chunk=consumer)
             walls.append(time.perf_counter() - w0)
             cpus.append(time.process_time() - c0)
             wi = run.result.metrics["warp_instructions"]
@@ -63,7 +71,7 @@ def main(argv=None) -> int:
         print(json.dumps(r, indent=1))
         return 0
     print(f"{r['case']}: compile {r['compile_s']:.2f} s, first call {r['first_call_s']:.2f} s")
-    for label in ("execute", "execute + stream"):
+    for label in ("execute", "execute + stream", "execute + timing"):
         c = r[label]
         print(f"  {label:18s} {c['warp_instructions']:,} warp-instructions: wall {c['wall_s']:.3f} s "
               f"({c['M_warp_instructions_per_s_wall']:.2f} M/s), CPU {c['cpu_s']:.3f} s "

@@ -11,6 +11,9 @@ mission's example (240 × 256 on an H100):
   the median allows;
 * **playback**: the real clock playing for a few seconds: frames painted per
   second (the clock ticks every 16 ms, so ~60 is the ceiling);
+* **sass**: the SASS view's part of a frame (shown with Ctrl+I, beside the plots):
+  what following the cycle costs it alone (median µs per step), how often the marked
+  instruction moved, and that the listing was never reset or re-laid out;
 * **start-up**: a fresh process until the window is shown and painted, and until
   the first simulation is on screen;
 * **re-simulation**: typing a register count until the new run is shown, with the
@@ -115,6 +118,31 @@ def frame_times(app, page, frames: int) -> dict:
         "max_ms": round(times[-1], 2),
         "fps_at_median": round(1000.0 / med, 1) if med else None,
     }
+
+
+def sass_frames(app, window, frames: int) -> dict:
+    """The SASS view following playback steps of 5 cycles: its own cost, and that it never re-lays out."""
+    window.feature("sass").set_shown(True)  # Ctrl+I
+    view = window.feature("sass").view
+    s = window.explorer.session
+    resets = []
+    view.model.modelReset.connect(lambda: resets.append(1))
+    view.model.layoutChanged.connect(lambda: resets.append(1))
+    s.set_cycle(0)
+    app.processEvents()
+    times, moves, last = [], 0, view.model.current
+    for _ in range(frames):
+        cycle = 0 if s.cycle + 5 > s.last_cycle else s.cycle + 5
+        s.cycle = cycle  # the session's value without its signal: time the view's part alone
+        t0 = time.perf_counter()
+        view.set_cycle(cycle)
+        times.append((time.perf_counter() - t0) * 1e6)
+        moves += view.model.current != last
+        last = view.model.current
+    s.set_cycle(0)
+    return {"visible": view.isVisible(), "program": getattr(view.data.program, "source", None) if view.data else None,
+            "median_us": round(statistics.median(times), 1), "max_us": round(max(times), 1),
+            "highlight_moves": moves, "relayouts": len(resets)}
 
 
 def playback_rate(app, page, seconds: float = 3.0) -> dict:
@@ -232,6 +260,7 @@ def run_benchmark(frames: int = 600, with_startup: bool = True) -> dict:
         try:
             assert (w.width(), w.height()) == SIZE, (w.width(), w.height())
             out["frame"] = frame_times(app, page, frames)
+            out["sass"] = sass_frames(app, w, frames)
             out["playback"] = playback_rate(app, page)
             out["resimulation"] = resimulation(app, page)
         finally:

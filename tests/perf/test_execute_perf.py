@@ -19,5 +19,5 @@ def test_execute_benchmark_runs_and_prints(capsys):
     result = run_benchmark(repeats=1)
     with capsys.disabled():
         print("\nexecutor benchmark:", json.dumps(result, indent=1))
-    for label in ("execute", "execute + stream"):
+    for label in ("execute", "execute + stream", "execute + timing"):
         assert result[label]["warp_instructions"] == 786_432  # 32,768 warps x 24 (sm_90 SASS)

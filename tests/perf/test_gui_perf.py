@@ -23,6 +23,7 @@ def test_gui_benchmark_runs_and_prints(qapp, capsys):
     frame = result["frame"]
     assert frame["grid_paints"] == frame["frames"]  # every frame was really painted
     assert result["playback"]["grid_paints"] > 0
+    assert result["sass"]["visible"] and result["sass"]["relayouts"] == 0  # following moves a highlight only
     assert result["resimulation"]["rounds"] == 5
     assert result["startup"]["window_painted_s"] > 0
     assert set(result["targets"]) == {"frame.median_ms", "playback.fps", "startup.window_painted_s"}

@@ -433,8 +433,25 @@ class LayoutChecker:
                 if got is None:
                     continue
                 text, need = got
+                where = f"{where_of(view)} cell {r + 1},{c + 1}"
+                if self._scrolled_part(view, rect, vr, where, text, need):
+                    continue
                 box = self._aligned(need, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, rect)
-                self._place(viewport, f"{where_of(view)} cell {r + 1},{c + 1}", text, box, rect)
+                self._place(viewport, where, text, box, rect)
+
+    def _scrolled_part(self, view: QAbstractScrollArea, rect: QRect, vr: QRect, where: str, text: str,
+                       need: QSize) -> bool:
+        """A cell or header section partly scrolled out of its view, which shows the scroll bar that reaches
+        the rest: only a cell too small for its text is a problem (True: checked here)."""
+        out_x = rect.left() < vr.left() - TOLERANCE or rect.right() > vr.right() + TOLERANCE
+        out_y = rect.top() < vr.top() - TOLERANCE or rect.bottom() > vr.bottom() + TOLERANCE
+        if not ((out_x and view.horizontalScrollBar().isVisible()) or (out_y and view.verticalScrollBar().isVisible())):
+            return False
+        self.checked += 1
+        if need.width() > rect.width() + TOLERANCE or need.height() > rect.height() + TOLERANCE:
+            self.problems.append(Problem("clipped", where, text,
+                                         f"needs {need.width()}x{need.height()} px, has {rect.width()}x{rect.height()}"))
+        return True
 
     def _header(self, header: QHeaderView) -> None:
         model = header.model()
@@ -461,8 +478,12 @@ class LayoutChecker:
                 continue
             lines = text.split("\n")
             need = QSize(max(fm.horizontalAdvance(x) for x in lines) + 2 * margin, fm.height() * len(lines))
+            where = f"{where_of(header.parentWidget() or header)} header {section + 1}"
+            table = header.parentWidget()
+            if isinstance(table, QAbstractScrollArea) and self._scrolled_part(table, rect, vp.rect(), where, text, need):
+                continue
             box = self._aligned(need, Qt.AlignmentFlag.AlignCenter, rect)
-            self._place(vp, f"{where_of(header.parentWidget() or header)} header {section + 1}", text, box, rect)
+            self._place(vp, where, text, box, rect)
 
     def _painted(self, w: QWidget, item: PaintedText) -> None:
         if not item.text.strip():

@@ -22,7 +22,7 @@ import math
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QWidget
 
 from explorer.gui.common.theme import LIGHT, Theme
 
@@ -298,6 +298,18 @@ class CursorPlot(ThemedPlot):
 
     def show_all(self) -> None:
         self.getPlotItem().setXRange(0, self._x_max, padding=0)
+
+    def hover_point(self, pos):
+        """The view coordinates under a mouse position in the scene, or None (and no tooltip) outside the plot."""
+        vb = self.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(pos):
+            QToolTip.hideText()
+            return None
+        return vb.mapSceneToView(pos)
+
+    def show_tip(self, pos, text: str) -> None:
+        """A tooltip at a scene position of the plot."""
+        QToolTip.showText(self.viewport().mapToGlobal(self.mapFromScene(pos)), text, self)
 
     def _cursor_dragged(self) -> None:
         self.cycle_requested.emit(int(self.cursor.value()))

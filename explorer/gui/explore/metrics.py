@@ -7,8 +7,8 @@ residency limit and its limiter). "Whole run" puts theoretical beside achieved
 occupancy, NVML-style "GPU utilization" (a kernel was running) beside the issue
 slots actually used, and the DRAM bandwidth the run moved beside the GPU's peak
 (what lessons point at when they say HBM is near its limit); a sentence names
-what was idle and what was busy (``run_verdict``: one place, so the simulator's
-coming bottleneck summary can replace it), plus waves, IPC and the Nsight-style
+what was idle and what was busy (``run_verdict``: worded from the simulator's
+bottleneck), plus waves, IPC and the Nsight-style
 warp-state breakdown.
 
 Per frame only the "right now" labels change; their widths are fixed up front so
@@ -44,6 +44,7 @@ from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label
 from explorer.gui.explore.run_data import SimRun, state_breakdown
 from explorer.gui.explore.run_verdict import Verdict, run_verdict
+from explorer.gui.explore.sol_texts import unit_labels
 from explorer.occupancy import OccupancyResult
 
 DETAIL = "detail"  # a widget's property: how long it stays when the column is short (higher: longer)
@@ -337,21 +338,32 @@ class RunBox(QGroupBox):
             bw=figure(gbs / scale) if gbs > 0 else num(0), peak=figure(peak_gbs / scale), unit=unit(symbol))
 
     def verdict_text(self, v: Verdict) -> str:
-        """The whole-run sentence: what was idle and what was busy (``run_verdict`` decides which)."""
+        """The whole-run sentence: what was idle and what was busy, worded from the run's bottleneck
+        (``run_verdict`` decides the kind; the Speed-of-Light panel above has the simulator's own sentence)."""
         util, idle, used = pct(v.utilization, 0), pct(v.issue_idle, 0), pct(v.issue_used, 0)
+        labels = unit_labels()
+        share = pct(v.unit_share, 0)
         if v.kind == "tensor":
             return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue "
-                           "slots are the wrong measure here: {mma} of the warp-instructions are Tensor Core MMAs, "
-                           "and each keeps its scheduler's Tensor Core pipe busy for {n} cycles.").format(
-                util=util, idle=idle, mma=pct(v.mma_share, 0), n=three(v.mma_cycles))
+                           "slots are the wrong measure here: the Tensor Cores run at {share} of their peak, and "
+                           "each MMA ({mma} of the warp-instructions) keeps its scheduler's Tensor Core pipe busy "
+                           "for {n} cycles.").format(util=util, idle=idle, share=share, mma=pct(v.mma_share, 0),
+                                                      n=three(v.mma_cycles))
         if v.kind == "issue":
             return self.tr("The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in "
                            "{used} of their slots. Issuing instructions is the limit, not waiting.").format(
                 util=util, used=used)
+        if v.kind == "compute":
+            return self.tr("The GPU reads {util} “utilized”, and here it is busy too: {unit} at {share} of the "
+                           "peak is the limit, not waiting.").format(util=util, unit=labels[v.unit], share=share)
         if v.kind == "hbm":
             return self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps "
                            "wait for memory, and HBM moves {share} of its peak bandwidth.").format(
                 util=util, idle=idle, share=pct(v.dram_fraction, 0))
+        if v.kind == "memory":
+            return self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps "
+                           "wait for memory, and {unit} runs at {share} of its peak.").format(
+                util=util, idle=idle, unit=labels[v.unit], share=share)
         names = short_names()
         code = NAMES.index(v.stall) if v.stall in NAMES else None
         text = self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: utilization "
@@ -359,6 +371,8 @@ class RunBox(QGroupBox):
         if code is not None:
             text += " " + self.tr("Most warp-cycles are “{state}” ({share}).").format(
                 state=names[code], share=pct(v.stall_share, 0))
+        text += " " + self.tr("No unit is near its peak (the busiest: {unit}, {share}).").format(
+            unit=labels[v.busiest], share=share)
         return text
 
     def set_stale(self, stale: bool, invalid: bool = False) -> None:
@@ -411,6 +425,10 @@ class MetricsPanel(QWidget):
         shown = figures_in(re.sub(r"<[^>]+>", " ", widget.text())) if isinstance(widget, QLabel) else set()
         return bool(self.cited & shown), int(widget.property(DETAIL))
 
+    def refit_soon(self) -> None:
+        """Fit again once the event loop has laid out what just changed (a new run's texts and ranks)."""
+        self._refit.start()
+
     def details(self) -> list[QWidget]:
         """The widgets that may make way, least important first."""
         found = [w for w in self.findChildren(QWidget) if w.property(DETAIL) is not None]
@@ -427,7 +445,7 @@ class MetricsPanel(QWidget):
         """The height the panel needs at ``width`` (Qt's size caches cleared first: details just changed)."""
         for lay in self.findChildren(QLayout):
             lay.invalidate()
-        for box in (self.now, self.whole):
+        for box in self.findChildren(QGroupBox):  # the boxes (and the Speed-of-Light panel between them)
             box.updateGeometry()
         self.layout().invalidate()
         return self.layout().totalHeightForWidth(width)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import tomllib
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from explorer.gui.common.error_texts import core_error
@@ -42,19 +42,26 @@ from explorer.gui.explore.run_data import (FillPlan, SimRun, fill_plan, record_b
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.explore.scenario_panel import ScenarioPanel
 from explorer.gui.explore.session import ExplorerSession
+from explorer.gui.explore.sol_panel import SolPanel
 from explorer.gui.explore.sm_grid import SmGridView
 from explorer.gui.explore.stream_strip import StreamStrip
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
+from explorer.gui.explore.unit_strip import UnitStrip
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario, load_preset
 from explorer.model.scenario import Scenario
 
 EDIT_DEBOUNCE_MS = 30
+STRIP_ROOM = 560  # px of the center column from which the unit-use strip starts open (see first_sizes)
+PLOTS_SHARES = (19, 27)  # the timeline and the counts plot (its legend may wrap): shares of their pane
+PLOTS_BESIDE_VIEWS = 420  # px the timeline and counts plot keep beside the views added next to them
 
 
 class ExplorerPage(Page):
     """Owns the session, the command stack, the simulation worker and the playback clock."""
+
+    slot_clicked = Signal(int)  # a warp slot of the selected SM was clicked on the timeline
 
     def __init__(self, parent: QWidget | None = None, scenario: Scenario | None = None, autoplay: bool = False):
         super().__init__(parent)
@@ -69,7 +76,9 @@ class ExplorerPage(Page):
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
+        self._lower_moved = False  # the user moved the handle beside the plots: their share is theirs
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
+        self._strip_step = False  # the lesson step on screen points at the unit-use strip
         self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
 
         # -- views --------------------------------------------------------------------
@@ -81,6 +90,11 @@ class ExplorerPage(Page):
         self.counts.setXLink(self.timeline)
         self.timeline.line_up_with(self.counts)  # the link lines cycles up by pixels: the same view box span
         self.metrics = MetricsPanel(self)
+        # Speed of Light: "what limits useful work right now?" (bars in the metrics column, the strip on the time axis)
+        self.sol = SolPanel(self.metrics)
+        self.metrics.layout().insertWidget(1, self.sol)
+        self.unit_strip = UnitStrip(self)
+        self.unit_strip.setXLink(self.timeline)
         self.stream_strip = StreamStrip(self)  # shown when the scenario launches its kernel more than once
         self.transport = TransportBar(self)
 
@@ -118,13 +132,19 @@ class ExplorerPage(Page):
         cl.setSpacing(0)
         cl.addWidget(self.stream_strip)
         cl.addWidget(self.counts, 1)
-        row = QHBoxLayout()
-        row.addWidget(self.counts.make_legend(counts_box), 1)
-        row.addWidget(self.per_sm)
-        cl.addLayout(row)
+        legend = self.counts.make_legend(counts_box)
+        legend.layout().addWidget(self.per_sm)  # after the curves' names, on a line of its own when narrow
+        cl.addWidget(legend)
 
-        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.timeline, counts_box),
-                               stretch=(5, 3, 3))
+        # the two plots one above the other with the unit-use strip between them (their cycle axes line up), in a
+        # row other features add a view beside (the SASS view: add_beside_timeline); the SM grid keeps the width
+        self.plots = splitter(Qt.Orientation.Vertical, self, "explorer_plots", (self.timeline, self.unit_strip, counts_box),
+                              stretch=(PLOTS_SHARES[0], 12, PLOTS_SHARES[1]))
+        self.plots.setCollapsible(self.plots.indexOf(self.unit_strip), True)
+        self.lower = splitter(Qt.Orientation.Horizontal, self, "explorer_lower", (self.plots,), stretch=(3,))
+        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.lower),
+                               stretch=(5, 6))
+        self.center.installEventFilter(self)  # the SM grid keeps its room (_keep_grid; presenting: _share_center)
 
         self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
@@ -158,7 +178,9 @@ class ExplorerPage(Page):
         self.grid.sm_clicked.connect(self.session.select_sm)
         self.timeline.cycle_requested.connect(self.session.set_cycle)
         self.counts.cycle_requested.connect(self.session.set_cycle)
+        self.unit_strip.cycle_requested.connect(self.session.set_cycle)
         self.timeline.needs_trace.connect(self._record_sm)
+        self.timeline.slot_clicked.connect(self.slot_clicked)
         self.transport.cycle_requested.connect(self.session.set_cycle)
         self.transport.step_requested.connect(self.session.step)
         self.transport.play_toggled.connect(self.toggle_play)
@@ -209,6 +231,15 @@ class ExplorerPage(Page):
     def add_under_counts(self, widget: QWidget) -> None:
         """A row under the counts plot's legend."""
         self._counts_layout.addWidget(widget)
+
+    def add_beside_timeline(self, widget: QWidget) -> None:
+        """A view right of the timeline and the counts plot, as tall as both (the splitter between is the user's)."""
+        self.lower.addWidget(widget)
+        self.lower.setStretchFactor(self.lower.count() - 1, 2)
+        widget.installEventFilter(self)  # shown or hidden: the row is shared again (_share_lower)
+        if self.lower.count() == 2:
+            self.lower.installEventFilter(self)  # its share kept on resizes
+            self.lower.splitterMoved.connect(lambda *_: setattr(self, "_lower_moved", True))
 
     def add_to_metrics(self, widget: QWidget) -> None:
         """A box at the top of the metrics column."""
@@ -443,6 +474,9 @@ class ExplorerPage(Page):
         if self.per_sm.isChecked():
             self.counts.show_sm(s.selected_sm)
         self.metrics.whole.show_run(run)
+        self.sol.set_run(run)
+        self.metrics.refit_soon()  # the panel's idle rows changed: what the column can show, once laid out
+        self.unit_strip.set_run(run)
         self.metrics.whole.show_occupancy(run.result.theoretical)
         self.transport.set_length(run.cycles)
         if self.fill is None or self.fill[0] is not run:
@@ -467,6 +501,8 @@ class ExplorerPage(Page):
         self.grid.set_cycle(cycle)
         self.timeline.set_cycle(cycle)
         self.counts.set_cycle(cycle)
+        self.unit_strip.set_cycle(cycle)
+        self.sol.set_cycle(cycle)
         self.metrics.now.show_cycle(run, cycle, run.result.theoretical)
         self.transport.set_cycle(cycle)
 
@@ -522,14 +558,20 @@ class ExplorerPage(Page):
             return self.tr("Simulating {name}…").format(name=self.session.scenario.name or self.tr("the scenario"))
         sm = run.summary
         # the same formatter as the panels and tooltips: 12.5% everywhere, digits grouped (1,920; ru 1 920)
+        # and which instruction stream ran, always on screen (the SASS view, which says more, may be closed)
+        source = sm.get("program", {})
+        program = (self.tr("the kernel's SASS ({arch})").format(arch=source.get("arch", ""))
+                   if source.get("source") == "sass" else self.tr("the workload model"))
         return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · "
-                       "issue slots used {iss} · {cycles} cycles").format(
+                       "issue slots used {iss} · {cycles} cycles · {program}").format(
             gpu=sm["gpu"], warps=num(sm["launched_warps"]), theo=pct(sm["theoretical_occupancy"]),
-            ach=pct(sm["achieved_occupancy"]), iss=pct(sm["issue_slot_utilization"]), cycles=num(sm["cycles"]))
+            ach=pct(sm["achieved_occupancy"]), iss=pct(sm["issue_slot_utilization"]), cycles=num(sm["cycles"]),
+            program=program)
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:
-        return self.grid, self.timeline, self.counts, self.metrics, self.legend, self.stream_strip
+        return (self.grid, self.timeline, self.counts, self.metrics, self.legend, self.stream_strip, self.sol,
+                self.unit_strip)
 
     def first_sizes(self) -> None:
         total = max(self.splitter.width(), 900)
@@ -538,11 +580,33 @@ class ExplorerPage(Page):
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
         strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0
-        grid, timeline = int(h * 0.54) - strip, int(h * 0.22)
-        self.center.setSizes([grid, timeline, h - grid - timeline])
+        grid = int(h * 0.54) - strip
+        self.center.setSizes([grid, h - grid])
+        lower = h - grid
+        # a short column (1280x720 with the lesson panel open) cannot give the plots and the unit strip the lines
+        # their text needs: the strip starts collapsed there (its splitter handle drags it open)
+        unit = (lower - strip) * 22 // 100 if h >= STRIP_ROOM else 0
+        timeline = (lower - strip - unit) * PLOTS_SHARES[0] // sum(PLOTS_SHARES)
+        self.plots.setSizes([timeline, unit, lower - timeline - unit])
+        self._lower_moved = False
+        self._share_lower()
+        self._keep_grid()
+
+    def _share_lower(self) -> None:
+        """The views beside the plots get 40% of the row, the plots at least room for their legends' two lines;
+        kept on every resize until the user moves the handle."""
+        row = self.lower
+        shown = [i for i in range(1, row.count()) if not row.widget(i).isHidden()]
+        if not shown or self._lower_moved:
+            return
+        width = row.width() - row.handleWidth() * len(shown)
+        side_min = sum(row.widget(i).minimumSizeHint().width() for i in shown)
+        plots = max(int(width * 0.6), min(PLOTS_BESIDE_VIEWS, width - side_min))
+        side = (width - plots) // len(shown)
+        row.setSizes([width - side * len(shown)] + [side if i in shown else 0 for i in range(1, row.count())])
 
     def splitters(self) -> dict[str, QSplitter]:
-        return {"splitter": self.splitter, "center": self.center}
+        return {"splitter": self.splitter, "center": self.center, "plots": self.plots}
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
         return [self.panel_scroll, self.transport, self.per_sm]
@@ -550,10 +614,8 @@ class ExplorerPage(Page):
     def presentation_changed(self, on: bool) -> None:
         """Presenting, the metrics column has no scroll bar: its details make way instead (nothing is cut)."""
         self._presenting = on
-        if on:
-            self.center.installEventFilter(self)
-        else:
-            self.center.removeEventFilter(self)
+        if not on:
+            self.unit_strip.setVisible(True)
         policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
         self.metrics_scroll.setVerticalScrollBarPolicy(policy)
         self.metrics_scroll.setHorizontalScrollBarPolicy(policy)
@@ -565,8 +627,47 @@ class ExplorerPage(Page):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         if obj is self.center and event.type() == QEvent.Type.Resize:
-            self._share_center()  # the narration panel grew or the screen changed
+            if self._presenting:
+                self._share_center()  # the narration panel grew or the screen changed
+            else:
+                self._keep_grid()
+        elif (obj is self.lower and event.type() == QEvent.Type.Resize) or (
+                obj is not self.plots and obj.parent() is self.lower
+                and event.type() in (QEvent.Type.Show, QEvent.Type.Hide)):
+            QTimer.singleShot(0, self, self._share_lower)  # once the splitter has laid out its new width
         return super().eventFilter(obj, event)
+
+    def _keep_grid(self) -> None:
+        """Not presenting: when the column shrinks (the lesson panel opens) below what the SM grid's title, grid
+        and legend need, the unit strip gives the grid that room first, collapsing if it must (its handle drags
+        it open again)."""
+        sizes, plots = self.center.sizes(), self.plots.sizes()
+        strip = self.plots.indexOf(self.unit_strip)
+        grid_box = self.center.widget(0)
+        short = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) - sizes[0]
+        if short <= 0 or plots[strip] <= 0 or not self.center.isVisible():
+            return
+        take = min(short, plots[strip])
+        if plots[strip] - take < self.unit_strip.minimumHeight():
+            take = plots[strip]
+        plots[strip] -= take
+        self.center.setSizes([sizes[0] + take, sizes[1] - take])
+        self.plots.setSizes(plots)
+
+    def _open_strip(self) -> None:
+        """A lesson step points at the unit strip: it gets room for its rows, from the timeline and the counts."""
+        sizes = self.plots.sizes()
+        strip = self.plots.indexOf(self.unit_strip)
+        want = self.fontMetrics().lineSpacing() * 6
+        lack = want - sizes[strip]
+        if lack <= 0:
+            return
+        for i in (0, 2):  # the timeline, the counts plot: each gives half, down to its minimum
+            pane = self.plots.widget(i)
+            give = max(0, min(lack // 2 + lack % 2 * (i == 0), sizes[i] - pane.minimumSizeHint().height()))
+            sizes[i] -= give
+            sizes[strip] += give
+        self.plots.setSizes(sizes)
 
     def _share_center(self) -> None:
         """The SM grid's pane gets what its title, grid and legend need; the plots share the rest, each up
@@ -577,18 +678,35 @@ class ExplorerPage(Page):
         total = sum(self.center.sizes())
         grid_box = self.center.widget(0)
         need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
-        wish = (round(line * 8.5), round(line * 8))  # the timeline, the counts
+        wish = [round(line * 8.5), round(line * 6), round(line * 8)]  # the timeline, the unit strip, the counts
         strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0  # fixed
-        rest = max(0, total - need - strip)
+        handle = 2 * self.plots.handleWidth()
+        rest = max(0, total - need - strip - handle)
+        # short of room, the unit strip makes way (the Speed-of-Light panel keeps the figures) unless the
+        # lesson step on screen points at it
+        unit = self._strip_step or rest >= sum(wish)
+        self.unit_strip.setVisible(unit)
+        if not unit:
+            wish[1] = 0
         share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
-        timeline, counts = round(wish[0] * share), round(wish[1] * share) + strip
-        self.center.setSizes([total - timeline - counts, timeline, counts])
+        panes = [round(w * share) for w in wish]
+        panes[2] += strip
+        self.center.setSizes([total - sum(panes) - handle, sum(panes) + handle])
+        self.plots.setSizes(panes)
 
     # -- lessons --------------------------------------------------------------------
     def follow_lesson(self, step, scenario=None) -> None:
         """The view state a step's narration talks about: GPU-wide or per-SM counts, the whole run in view."""
         self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
         self.metrics.cite(cited_figures(step.text("en")))  # the figures the narration points at stay on screen
+        highlight = set(getattr(step, "highlight", ()))
+        self._strip_step = "unit_strip" in highlight
+        # the Speed-of-Light panel makes way for the figures a step cites unless the step is about it
+        about = bool({"sol", "unit_strip"} & highlight)
+        self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "open")
+        self.metrics.refit_soon()
+        if self._strip_step and not self._presenting:
+            self._open_strip()
         if self.session.run is not None:
             self.timeline.show_all()
             self.counts.show_all()
@@ -599,6 +717,9 @@ class ExplorerPage(Page):
 
     def restore_view_state(self, state: dict) -> None:
         self.metrics.cite(frozenset())  # the lesson ended: no narration cites a figure
+        self._strip_step = False
+        self.sol.set_mode("open")
+        self.metrics.refit_soon()
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
         self.restore_splitters(state)
 

@@ -132,6 +132,16 @@ class SimRun:
         wgmma = prog.op == OP["wgmma"]
         return per, (prog.op == OP["mma"]) | wgmma, wgmma
 
+    @cached_property
+    def unit_windows(self) -> "UnitWindows":
+        """Each unit's share of its peak per shown window, and each window's bottleneck (see :class:`UnitWindows`)."""
+        return unit_windows(self.result)
+
+    def unit_window(self, cycle: int) -> int:
+        """The shown unit window holding ``cycle``."""
+        w = self.unit_windows
+        return max(0, min(int(cycle) // w.cycles, w.shares.shape[0] - 1))
+
     # -- per cycle ------------------------------------------------------------------
     def clamp(self, cycle: int) -> int:
         return max(0, min(int(cycle), max(self.cycles - 1, 0)))
@@ -208,6 +218,49 @@ class SimRun:
         issued = (trace == SELECTED).sum(axis=1, dtype=np.int32)
         eligible = issued + (trace == NOT_SELECTED).sum(axis=1, dtype=np.int32)
         return np.stack([resident, eligible, issued], axis=1)
+
+
+@dataclass(frozen=True)
+class UnitWindows:
+    """The run's unit windows as the Speed-of-Light panel and the unit-use strip show them.
+
+    The simulator keeps every unit's busy time per window of a few cycles (16 on
+    the mission's example: hundreds of windows whose shares jump with single
+    requests); the views show neighbouring windows merged, a power of two of them,
+    so a run has at most ``SHOWN_WINDOWS`` (each still the exact busy time over its
+    cycles, over the unit's capacity), and each shown window's bottleneck by the
+    simulator's own rule (``explorer.sim.bottleneck.pick``): a unit index in
+    ``explorer.sim.units.UNITS``, or -1 (latency: no unit near its peak).
+    """
+
+    cycles: int  # cycles per shown window
+    shares: np.ndarray  # float32[windows, units]: share of each unit's peak
+    bottleneck: np.ndarray  # int8[windows]
+
+
+SHOWN_WINDOWS = 160
+
+
+def unit_windows(result) -> UnitWindows:
+    from explorer.sim.bottleneck import pick
+    from explorer.sim.units import UNITS
+
+    busy = result.unit_busy_cycles
+    base = max(int(result.window_cycles), 1)
+    group = 1
+    while -(-busy.shape[0] // group) > SHOWN_WINDOWS:
+        group *= 2
+    n = -(-busy.shape[0] // group)
+    padded = np.zeros((n * group, busy.shape[1]), np.float64)
+    padded[: busy.shape[0]] = busy
+    summed = padded.reshape(n, group, -1).sum(axis=1)
+    size = base * group
+    lengths = np.minimum((np.arange(n) + 1) * size, max(int(result.cycles), 1)) - np.arange(n) * size
+    capacity = np.array([u.capacity for u in result.unit_peaks])
+    shares = (summed / np.maximum(lengths, 1)[:, None] / capacity).astype(np.float32)
+    index = {name: i for i, name in enumerate(UNITS)}
+    top = np.array([index.get(pick(row)[0], -1) for row in shares], dtype=np.int8)
+    return UnitWindows(size, shares, top)
 
 
 @dataclass(frozen=True)

@@ -1,38 +1,35 @@
 """What the whole-run sentence says, decided in one place from the run's summary (Qt-free).
 
 The metrics panel puts NVML's "GPU utilization" beside the issue slots used, and a
-sentence under them names what was actually idle and what was busy, so it never
-says "100% utilized, yet 0% of its issue slots did nothing" (a kernel that keeps its
-schedulers busy) nor calls a Tensor Core loop idle because its MMAs take few issue
-slots. Until the simulator reports a bottleneck of its own (a ``bottleneck`` /
-``throughput`` summary), the verdict is read from what the summary already has:
-issue-slot use, the warp-state cycles, DRAM bandwidth against the GPU's peak, and
-the share of the warp-instructions that are Tensor Core MMAs. :func:`run_verdict`
-is the one function to switch when that summary arrives; the panel only words
-the verdict.
+sentence under them names what was actually idle and what was busy. It is worded
+from the simulator's own bottleneck (the summary's ``bottleneck`` and ``throughput``,
+``explorer.sim.bottleneck``: Nsight Compute's Speed-of-Light rule), so it never says
+"100% utilized, yet 0% of its issue slots did nothing" of a kernel whose schedulers
+or FP32 lanes are full, nor calls a Tensor Core loop idle because its MMAs take few
+issue slots: the kind follows the bottleneck unit (compute pipes and issue slots,
+the Tensor Cores, device memory, the other memory units, or latency: no unit near
+its peak). :func:`run_verdict` decides; the panel only words the verdict.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-# From this share of MMA warp-instructions on, issue slots stop measuring the work: one
-# MMA instruction keeps the Tensor Core pipe busy for many cycles (an MMA-heavy loop).
-MMA_HEAVY = 0.10
-# Issue-slot use from which the schedulers themselves are the busy part (nearly every
-# slot issues: the arithmetic is the limit, not waiting).
-ISSUE_BUSY = 0.80
-# DRAM throughput, as a share of the peak, from which memory is named as busy: Nsight
-# Compute's speed-of-light rule of thumb (below ~60% of peak a unit is not the limit).
-HBM_BUSY = 0.60
 ISSUING = ("selected", "not_selected")  # warp states that are not waits
+# the bottleneck unit -> the sentence's kind
+KIND_OF_UNIT = {"issue": "issue", "fp32": "compute", "int": "compute", "sfu": "compute", "tensor": "tensor",
+                "dram": "hbm", "l2": "memory", "l1": "memory", "shared": "memory", "lsu": "memory",
+                "latency": "waiting"}
 
 
 @dataclass(frozen=True)
 class Verdict:
     """Which sentence the run gets (``kind``) and the figures it cites."""
 
-    kind: str  # "tensor" (issue slots are the wrong measure), "issue" (schedulers busy), "hbm", "waiting"
+    kind: str  # "issue", "compute", "tensor", "hbm", "memory" (a unit is the limit) or "waiting" (latency)
+    unit: str  # the bottleneck unit (explorer.sim.units names) or "latency"
+    unit_share: float  # its share of its peak (latency: the busiest unit's)
+    busiest: str  # the unit with the highest share of its peak (the bottleneck's when one is)
     utilization: float  # NVML-style: share of the time a kernel ran
     issue_used: float  # issue slots used
     dram_gbs: float  # DRAM bandwidth the run moved
@@ -48,6 +45,10 @@ class Verdict:
 
     @property
     def dram_fraction(self) -> float:
+        return dram_fraction(self.dram_gbs, self.peak_gbs)
+
+
+def dram_fraction(self) -> float:
         return dram_fraction(self.dram_gbs, self.peak_gbs)
 
 
@@ -67,7 +68,8 @@ def top_stall(warp_state_cycles: dict) -> tuple[str, float]:
 
 
 def run_verdict(summary: dict, peak_gbs: float, mma_share: float, mma_cycles: float = 1.0) -> Verdict:
-    """The verdict for a run's ``summary`` (the ``simulate --json`` dict) on a GPU of ``peak_gbs``.
+    """The verdict for a run's ``summary`` (the ``simulate --json`` dict, with its ``bottleneck`` and
+    ``throughput``) on a GPU of ``peak_gbs``.
 
     ``mma_share``: the share of warp-instructions that are MMAs; ``mma_cycles``: the
     cycles one keeps a Tensor Core pipe busy (the simulator's ``mma_interval``).
@@ -75,13 +77,10 @@ def run_verdict(summary: dict, peak_gbs: float, mma_share: float, mma_cycles: fl
     issue = float(summary["issue_slot_utilization"])
     dram = float(summary.get("dram_bandwidth_gbs", 0.0))
     stall, share = top_stall(summary.get("warp_state_cycles", {}))
-    if mma_share >= MMA_HEAVY:
-        kind = "tensor"
-    elif issue >= ISSUE_BUSY:
-        kind = "issue"
-    elif dram_fraction(dram, peak_gbs) >= HBM_BUSY:
-        kind = "hbm"
-    else:
-        kind = "waiting"
-    return Verdict(kind, float(summary["kernel_active_fraction"]), issue, dram, float(peak_gbs), float(mma_share),
+    bottleneck = summary["bottleneck"]
+    through = summary["throughput"]
+    unit = str(bottleneck["unit"])
+    busiest = max(through, key=lambda u: float(through[u]["pct_of_peak"]))
+    return Verdict(KIND_OF_UNIT.get(unit, "memory"), unit, float(bottleneck["pct_of_peak"]) / 100.0, busiest,
+                   float(summary["kernel_active_fraction"]), issue, dram, float(peak_gbs), float(mma_share),
                    float(mma_cycles), stall, share)

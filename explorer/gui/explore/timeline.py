@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QRectF, Signal
+from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QToolTip, QWidget
 
@@ -36,6 +36,7 @@ class TimelineView(CursorPlot):
     """Warp states of the selected SM over the whole run."""
 
     needs_trace = Signal(int)  # the SM's trace was not kept: the page re-simulates it
+    slot_clicked = Signal(int)  # a click on a row: that warp slot (the SASS view follows its warp)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -69,6 +70,7 @@ class TimelineView(CursorPlot):
         self.getPlotItem().getViewBox().sigXRangeChanged.connect(self._range_changed)
         self.getPlotItem().getViewBox().sigResized.connect(self._range_changed)  # pixels per cycle changed too
         self.scene().sigMouseMoved.connect(self._hover)
+        self.scene().sigMouseClicked.connect(self._row_clicked)
         self.banner = Banner(self, "timeline_banner")  # "simulating…": the picture is the previous run
         self.apply_theme(LIGHT)
 
@@ -306,6 +308,17 @@ class TimelineView(CursorPlot):
         if not self._levels or not (0 <= cycle < self.run.cycles) or not (0 <= row < len(self.rows)):
             return None
         return _CODE_OF_RANK.get(int(self._levels[0][cycle, row]))
+
+    def _row_clicked(self, event) -> None:
+        """A left click on a row names its warp slot (the click also moves the cursor: CursorPlot)."""
+        if self.run is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        vb = self.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(event.scenePos()):
+            return
+        row = int(vb.mapSceneToView(event.scenePos()).y())
+        if 0 <= row < len(self.rows):
+            self.slot_clicked.emit(int(self.rows[row]))
 
     def _hover(self, pos) -> None:
         if self.run is None or not self._levels:

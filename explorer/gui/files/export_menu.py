@@ -43,7 +43,7 @@ from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.files import export as ex
 
 PANEL_NAMES = ("sm_grid", "timeline", "counts", "metrics", "dram", "legend", "scenario", "occupancy", "occupancy_graphs",
-               "gemm", "roofline", "memory")
+               "gemm", "roofline", "memory", "sol", "unit_strip")
 
 
 class ExportFeature(QObject):
@@ -82,6 +82,7 @@ class ExportFeature(QObject):
             "scenario": self.tr("Scenario panel"),
             "occupancy": self.tr("Occupancy calculator"), "occupancy_graphs": self.tr("Occupancy graphs"),
             "gemm": self.tr("GEMM view"), "roofline": self.tr("Roofline"), "memory": self.tr("Memory hierarchy"),
+            "sol": self.tr("Speed of Light (what limits useful work)"), "unit_strip": self.tr("Unit-use strip"),
         } | {k: k for k in w.lesson_targets if k not in PANEL_NAMES}
 
     def subjects(self, explorer_only: bool = False) -> list[str]:

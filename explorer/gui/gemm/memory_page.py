@@ -43,7 +43,7 @@ from explorer.gui.common.bars import Meter, PaintedBar
 from explorer.gui.common.core_texts import memory_places, translated
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.common.layout_check import PaintedText
-from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, seconds_text, si_bytes
+from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, pct, seconds_text, si_bytes
 from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_int, as_str
 from explorer.gui.common.theme import LIGHT, Theme
@@ -98,6 +98,7 @@ class HierarchyView(QGroupBox):
         self.gpu_name = ""
         self.traffic: dict[str, int] = {}  # level key -> bytes in the Explorer's run
         self.traffic_seconds = 0.0
+        self.rates: dict[str, tuple[float, float]] = {}  # level key -> (B/s, share of the peak): the run's throughput
         grid = self.grid = QGridLayout()
         grid.setHorizontalSpacing(14)
         grid.setVerticalSpacing(6)
@@ -216,9 +217,13 @@ class HierarchyView(QGroupBox):
             return self.tr("Device memory ({kind})").format(kind=kind.group(1))
         return names.get(lv.key, lv.name)
 
-    def set_traffic(self, traffic: dict[str, int], seconds: float, text: str) -> None:
+    def set_traffic(self, traffic: dict[str, int], seconds: float, text: str,
+                    rates: dict[str, tuple[float, float]] | None = None) -> None:
+        """Bytes per level; ``rates``: per level the run's throughput (B/s) and its share of the unit's peak, the
+        figures of the Explorer's Speed-of-Light panel (else bytes / kernel time)."""
         self.traffic = dict(traffic)
         self.traffic_seconds = seconds
+        self.rates = dict(rates or {})
         self.run_text.setText(text)
         self._show_traffic()
 
@@ -229,6 +234,10 @@ class HierarchyView(QGroupBox):
         b = self.traffic[key]
         if not b:
             return self.tr("0 B")
+        if key in self.rates:
+            rate, share = self.rates[key]
+            return self.tr("{bytes} · {rate} ({share} of peak)").format(
+                bytes=si_bytes(b), rate=bandwidth_text(rate / 1e9), share=pct(share, 0))
         rate = b / self.traffic_seconds / 1e9 if self.traffic_seconds else 0.0
         return self.tr("{bytes} · {rate}").format(bytes=si_bytes(b), rate=bandwidth_text(rate))
 
@@ -648,7 +657,10 @@ class MemoryPage(Page):
         mb = run.result.memory_bytes
         traffic = {level: int(mb[key]) for level, key in TRAFFIC_KEY.items() if key in mb}
         seconds = float(run.summary["kernel_time_us"]) * 1e-6
-        self.hierarchy.set_traffic(traffic, seconds, "")
+        through = run.summary.get("throughput", {})
+        rates = {level: (float(through[key]["achieved"]), float(through[key]["pct_of_peak"]) / 100.0)
+                 for level, key in TRAFFIC_KEY.items() if key in through}
+        self.hierarchy.set_traffic(traffic, seconds, "", rates)
         self._show_run_text()
         self._update_status()
 
@@ -662,7 +674,9 @@ class MemoryPage(Page):
         text = self.tr(
             "<b>This simulation</b> (the Explorer's “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count "
             "the bytes of the global loads they served, HBM the bytes that came from device memory "
-            "({bw} of {peak}), shared memory every shared load and store.").format(
+            "({bw} of {peak}), shared memory every shared load and store. The rates are the Explorer's "
+            "Speed-of-Light figures: each unit's throughput and its share of the peak (L2's counts every byte "
+            "that crosses it, hits and misses).").format(
             name=sc.name or self.tr("scenario"), gpu=s["gpu"], cycles=num(s['cycles']),
             t=seconds_text(s["kernel_time_us"] * 1e-6), bw=bandwidth_text(s["dram_bandwidth_gbs"]),
             peak=bandwidth_text(sc.gpu.memory_bandwidth_gbs))

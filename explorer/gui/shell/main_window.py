@@ -42,6 +42,7 @@ FEATURES: list[str] = [
     "explorer.gui.measure.feature",
     "explorer.gui.gemm.feature",
     "explorer.gui.compare.feature",
+    "explorer.gui.sass.feature",
     "explorer.gui.kernel.feature",
     "explorer.gui.lessons.panel",
     "explorer.gui.shell.language",
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
             "scenario": self.explorer.panel, "sm_grid": self.explorer.grid, "timeline": self.explorer.timeline,
             "counts": self.explorer.counts_panel, "metrics": self.explorer.metrics, "legend": self.explorer.legend,
             "dram": self.explorer.metrics.whole.dram_box, "stream": self.explorer.stream_strip,
+            "sol": self.explorer.sol, "unit_strip": self.explorer.unit_strip,
         })
         self.occupancy = OccupancyPanel(self)
         self.add_page(self.occupancy, self.tr("&Occupancy calculator"), view_id="occupancy")

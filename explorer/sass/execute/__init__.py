@@ -13,9 +13,10 @@ engine's input contract); ``run`` does it all for a scenario and reports.
 Why trace-driven at block granularity: a block's execution does not depend on timing
 (CUDA gives no order between blocks, and within a block only barriers and atomics
 order threads, which the interpreter honours), so the functional pass can run compiled
-and in bulk, block after block, at several million warp-instructions per second, while
-the timing engine consumes the executed stream of the blocks it dispatches, chunk by
-chunk, in bounded memory. An execution-driven design (the engine asking each warp for
-its next instruction) would cross from the engine into the interpreter once per
-instruction; here it crosses once per chunk.
+and in bulk, block after block, at several million warp-instructions per second; the
+chunks of executed stream it hands on become one flat program the timing engine runs
+(``flat_program``; ``explorer.sim.executed``), within the simulator's memory budget. An
+execution-driven design (the engine asking each warp for its next instruction) would
+cross from the engine into the interpreter once per instruction; here it crosses once
+per chunk.
 """

@@ -17,8 +17,7 @@ import numpy as np
 
 from explorer.model.errors import InputError, shown
 
-NOTE = ("functional execution only: no cycle count (the timing engine does not run [kernel] scenarios yet; the "
-        "executed stream is ready for it)")
+NOTE = "functional execution only: no cycle count (`simulate` times what executed)"
 
 
 @dataclass(frozen=True)

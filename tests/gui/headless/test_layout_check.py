@@ -141,6 +141,26 @@ def test_a_table_cell_and_its_header(qtbot, top):
     assert texts == {"Naive ÷ flash: the ratio of the two kernels", "x32.87 fewer bytes moved between HBM and the SMs"}
 
 
+def test_a_table_scrolled_sideways_reaches_its_cut_cells_but_a_narrow_cell_is_still_clipped(qtbot, top):
+    """Cells and header sections the table's own scroll bar reaches are not cut; a column too narrow for its
+    text is, wherever it is."""
+    long = "IMAD.WIDE.U32 R4, R4, R5, UR4 and more operands than the view is wide"
+    table = QTableWidget(2, 3, top)
+    table.setHorizontalHeaderLabels(["PC", "Unit", "Instruction"])
+    table.setItem(0, 0, QTableWidgetItem("02c0"))
+    table.setItem(1, 1, QTableWidgetItem("fmaheavy, a unit name too long for its column"))
+    table.setItem(0, 2, QTableWidgetItem(long))
+    table.setWordWrap(False)
+    fm = table.fontMetrics()
+    table.setColumnWidth(0, 80)
+    table.setColumnWidth(1, 40)
+    table.setColumnWidth(2, fm.horizontalAdvance(long) + 20)  # wide enough, and wider than the view
+    table.setGeometry(0, 0, 300, 150)
+    shown(qtbot, top)
+    assert table.horizontalScrollBar().isVisible()
+    assert {p.text for p in check_layout(top)} == {"fmaheavy, a unit name too long for its column"}
+
+
 class Painted(QWidget):
     """Paints one text into a given rectangle, and says so (as the SM grid does)."""
 

@@ -75,6 +75,11 @@ SHOWN = {
     ("tensor-cores", 4): {"4,096": "gemm", "189": "gemm", "727": "gemm", "989": "gemm", "73": "gemm", "26": "gemm",
                           "295": "gemm"},
     ("tensor-cores", 5): {"65,536": "pipeline", "4": "pipeline", "48": "pipeline", "128": "pipeline"},
+    ("what-limits-useful-work", 1): {"83": "sol", "3.35": "sol", "1.2": "issue", "12": "sol"},
+    ("what-limits-useful-work", 2): {"0": "dram", "98": "sol", "12.4": "sol", "104": "sol"},
+    ("what-limits-useful-work", 3): {"100": "sol", "99": "sol"},
+    ("what-limits-useful-work", 4): {"99": "sol", "989": "sol", "26": "sol"},
+    ("what-limits-useful-work", 5): {"40": "sol", "1,920": "sol", "~602": "sol"},
 }
 ABOUT = 1.0  # "about 5%" is 4-6%
 
@@ -100,6 +105,10 @@ OFF_SCREEN = {
     ("memory-hierarchy", 5): {"69.2": "the K and V bytes read through L2: the attention panel names the HBM share "
                                       "(4.21 MB); that panel is being reworked (issue 14 item 11), check again after"},
     ("tensor-cores", 4): {"32": "one wgmma does the work of 32 mma.sync: arithmetic on the shapes"},
+    ("what-limits-useful-work", 4): {"1,830": "the Tensor clock (gpu_throughput.toml): the whole-run heading says it "
+                                              "where the column has room; the panel's Tensor tooltip too",
+                                     "4": "an MMA's cycles on its pipe: the whole-run sentence says it where the "
+                                          "column has room"},
 }
 
 
@@ -170,6 +179,7 @@ def areas(win) -> dict:
         "whole": lambda: texts_under(whole),
         "issue": lambda: [whole.issue.text],
         "dram": lambda: [whole.dram.text, whole.dram_figures.text()],
+        "sol": lambda: texts_under(page.sol),
         "stream": lambda: texts_under(page.stream_strip),
         "grid": lambda: [page.grid_title.text()],
         "counts": lambda: [page.counts.title_text],

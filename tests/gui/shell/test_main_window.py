@@ -41,7 +41,9 @@ def test_status_bar_summarises_the_result(window, qtbot):
 
     assert window.status_label.text() == (
         f"H100: 1,920 warps launched · theoretical occupancy 100% · achieved {percent(s['achieved_occupancy'])} · "
-        f"issue slots used {percent(s['issue_slot_utilization'])} · {s['cycles']:,} cycles")
+        f"issue slots used {percent(s['issue_slot_utilization'])} · {s['cycles']:,} cycles · "
+        + (f"the kernel's SASS ({s['program']['arch']})" if s["program"]["source"] == "sass" else "the workload model"))
+    assert s["program"]["arch"] == "sm_90"
     window.tabs.setCurrentWidget(window.occupancy)
     assert window.status_label.text().startswith("H100: occupancy 100%")
     window.occupancy.inputs.fields["regs"].set_text("64")

@@ -1,0 +1,1 @@
+"""The SASS view: the instructions a run executed, synced to the timeline."""

@@ -1,0 +1,286 @@
+"""The listing as a table: one row per SASS instruction, its stall counts, the warp's current one marked.
+
+A plain ``QAbstractTableModel`` over :class:`~explorer.gui.sass.program_data.ProgramData`
+with its own row order (program order, or hottest first: :meth:`ListingModel.sort`),
+so sorting is one ``layoutChanged`` and moving the highlight during playback is two
+``dataChanged`` signals for the old and the new row: nothing is laid out again per
+frame. The stall column is drawn by :class:`StallBarDelegate` (a stacked bar of the
+row's warp-cycles by state, the share of the whole run in its length); its numbers are in
+the tooltip and the next column names the top stall, so colour is never the only carrier.
+Instrumentation (the generated kernel's %smid/%globaltimer/clock64 recording) and
+instructions no warp executes are drawn dimmed.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QRect, Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter
+from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
+
+from explorer.gui.common.numbers import num, pct
+from explorer.gui.common.state_colors import display_names, meanings, short_names, state_color
+from explorer.gui.common.state_order import DISPLAY_ORDER, EMPTY
+from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.sass.program_data import ProgramData
+from explorer.gui.sass.texts import latency_text, unit_meaning
+
+PC, BAR, TEXT, CYCLES, TOP, UNIT, LATENCY = range(7)  # the bar before the text: a narrow view still shows it
+COLUMNS = 7
+MARK = "▶"  # the selected warp's next instruction: a glyph as well as a colour
+STATES_ROLE = Qt.ItemDataRole.UserRole + 1  # BAR: (counts per state, the run's hottest row's total)
+
+
+def code_font(point_size: float = 0.0) -> QFont:
+    """The system's fixed-pitch font (SASS and CUDA), at ``point_size`` when given."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    if point_size > 0:
+        font.setPointSizeF(point_size)
+    return font
+
+
+translate = QCoreApplication.translate
+
+
+class ListingModel(QAbstractTableModel):
+    """The rows of one program; ``order[k]`` is the listing row shown at table row ``k``."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.data_: ProgramData | None = None
+        self.order: list[int] = []
+        self.position: dict[int, int] = {}  # listing row -> table row
+        self.current: int | None = None  # listing row of the selected warp's next instruction
+        self.sort_column, self.sort_order = PC, Qt.SortOrder.AscendingOrder
+        self.theme: Theme = LIGHT
+        self._max_total = 1
+        self.set_font(QFont())
+
+    def set_font(self, font: QFont) -> None:
+        """The code columns in the fixed-pitch font at the table's size (presentation mode scales it)."""
+        self._font = code_font(font.pointSizeF())
+        self._bold = QFont(self._font)
+        self._bold.setBold(True)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, COLUMNS - 1))
+
+    # -- data ---------------------------------------------------------------------------
+    def set_data(self, data: ProgramData | None) -> None:
+        self.beginResetModel()
+        self.data_ = data
+        self.current = None
+        self._max_total = max(int(data.totals.max(initial=0)), 1) if data is not None else 1
+        self._apply_order()
+        self.endResetModel()
+
+    def set_theme(self, theme: Theme) -> None:
+        self.theme = theme
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, COLUMNS - 1))
+
+    def set_current(self, row: int | None) -> None:
+        """Mark listing row ``row`` as the warp's next instruction: repaints two rows, lays out nothing."""
+        if row == self.current:
+            return
+        old, self.current = self.current, row
+        for r in (old, row):
+            k = self.position.get(r) if r is not None else None
+            if k is not None:
+                self.dataChanged.emit(self.index(k, 0), self.index(k, COLUMNS - 1))
+
+    def table_row(self, listing_row: int) -> int | None:
+        return self.position.get(listing_row)
+
+    def listing_row(self, table_row: int) -> int | None:
+        return self.order[table_row] if 0 <= table_row < len(self.order) else None
+
+    # -- order --------------------------------------------------------------------------
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:  # noqa: D401 - Qt API
+        self.layoutAboutToBeChanged.emit()
+        self.sort_column, self.sort_order = column, order
+        self._apply_order()
+        self.layoutChanged.emit()
+
+    @property
+    def hottest_first(self) -> bool:
+        return self.sort_column == CYCLES and self.sort_order == Qt.SortOrder.DescendingOrder
+
+    def _apply_order(self) -> None:
+        d = self.data_
+        if d is None:
+            self.order, self.position = [], {}
+            return
+        rows = d.program.listing
+        if self.sort_column == CYCLES:
+            order = d.hottest_first().tolist()
+            if self.sort_order == Qt.SortOrder.AscendingOrder:
+                order = order[::-1]
+        else:
+            key = {
+                TEXT: lambda r: rows[r].text, UNIT: lambda r: rows[r].unit,
+                LATENCY: lambda r: -1 if rows[r].latency is None else rows[r].latency,
+                TOP: lambda r: (d.top_stall(r) or (-1, 0.0))[1],
+                BAR: lambda r: int(d.totals[r]),
+            }.get(self.sort_column, lambda r: r)
+            order = sorted(range(d.rows), key=lambda r: (key(r), r),
+                           reverse=self.sort_order == Qt.SortOrder.DescendingOrder)
+        self.order = [int(r) for r in order]
+        self.position = {r: k for k, r in enumerate(self.order)}
+
+    # -- Qt model -------------------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else len(self.order)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802 - Qt API
+        return 0 if parent.isValid() else COLUMNS
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 - Qt API
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {
+                PC: translate("SassListing", "PC"),
+                TEXT: translate("SassListing", "Instruction"),
+                CYCLES: translate("SassListing", "Warp-cycles"),
+                BAR: translate("SassListing", "States"),
+                TOP: translate("SassListing", "Top stall"),
+                UNIT: translate("SassListing", "Unit"),
+                LATENCY: translate("SassListing", "Latency"),
+            }[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                PC: translate("SassListing",
+                              "The instruction's address in the function (hexadecimal). ▶ marks the selected warp's "
+                              "next instruction at the cursor."),
+                TEXT: translate("SassListing", "The SASS instruction as nvdisasm prints it."),
+                CYCLES: translate("SassListing",
+                                  "Warp-cycles the simulated warps spent with this instruction next (every state but "
+                                  "an empty slot), over the whole run: the hottest instructions are where time goes."),
+                BAR: translate("SassListing",
+                               "Those warp-cycles by warp state; the bar's length is relative to the hottest "
+                               "instruction."),
+                TOP: translate("SassListing",
+                               "The state, other than issuing, that held warps longest at this instruction, and its "
+                               "share."),
+                UNIT: translate("SassListing", "The pipe the instruction is issued to (Nsight Compute's names)."),
+                LATENCY: translate("SassListing",
+                                   "Cycles until a dependent instruction may issue (memory: decided by the memory "
+                                   "system)."),
+            }[section]
+        return None
+
+    def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
+        d = self.data_
+        if d is None or not index.isValid():
+            return None
+        r = self.order[index.row()]
+        row = d.program.listing[r]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(d, r, row, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(d, r, row, col)
+        if role == Qt.ItemDataRole.FontRole:
+            if col in (PC, TEXT):
+                return self._bold if r == self.current else self._font
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if row.instrumentation or not row.executed:
+                return QColor(self.theme.disabled_text)
+            return None
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if r == self.current:
+                color = QColor(self.theme.marker)
+                color.setAlpha(70 if self.theme.dark else 55)
+                return color
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (CYCLES, LATENCY):
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        if role == STATES_ROLE and col == BAR:
+            return d.stalls[r], self._max_total
+        return None
+
+    def _display(self, d: ProgramData, r: int, row, col: int):
+        if col == PC:
+            return f"{MARK if r == self.current else ' '} {row.pc:04x}"
+        if col == TEXT:
+            return row.text
+        if col == CYCLES:
+            return num(int(d.totals[r]))
+        if col == TOP:
+            top = d.top_stall(r)
+            return "" if top is None else f"{short_names()[top[0]]} {pct(top[1], 0)}"
+        if col == UNIT:
+            return row.unit
+        if col == LATENCY:
+            if row.scoreboard == "none":
+                return "—"
+            return "mem" if row.latency is None else str(row.latency)
+        return None
+
+    def _tooltip(self, d: ProgramData, r: int, row, col: int) -> str:
+        lines = [f"<b>{row.pc:04x}</b> <tt>{_escape(row.text)}</tt>"]
+        if row.instrumentation:
+            lines.append(translate("SassListing",
+                                   "Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for "
+                                   "the measurement; not part of the workload."))
+        if not row.executed:
+            lines.append(translate("SassListing", "No warp executes this instruction with the kernel's arguments."))
+        if col in (BAR, CYCLES, TOP):
+            lines.append(breakdown_html(d.stalls[r]))
+        elif col == UNIT:
+            lines.append(unit_meaning(row.unit))
+        elif col == LATENCY:
+            lines.append(latency_text(row))
+        lines.append("<i>" + translate("SassListing", "Click for its details.") + "</i>")
+        return "<br>".join(lines)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def breakdown_html(counts) -> str:
+    """The row's warp-cycles by state, most first, each with its share and meaning."""
+    total = int(sum(int(c) for c in counts))
+    if total <= 0:
+        return translate("SassListing", "No simulated warp-cycles at this instruction.")
+    names, means = display_names(), meanings()
+    parts = [translate("SassListing", "{n} warp-cycles with this instruction next:").format(n=num(total))]
+    for code in sorted((c for c in DISPLAY_ORDER if c != EMPTY and counts[c] > 0), key=lambda c: -int(counts[c])):
+        parts.append("&nbsp;&nbsp;<b>{}</b>: {} ({}) — {}".format(names[code], num(int(counts[code])),
+                                                               pct(int(counts[code]) / total), means[code]))
+    return "<br>".join(parts)
+
+
+class StallBarDelegate(QStyledItemDelegate):
+    """Paints the BAR column: the row's warp-cycles as state segments, as long as its share of the hottest row."""
+
+    def __init__(self, model: ListingModel, parent=None):
+        super().__init__(parent)
+        self.model = model
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        super().paint(painter, option, index)  # background (the current row's highlight), selection
+        got = index.data(STATES_ROLE)
+        if got is None:
+            return
+        counts, hottest = got
+        total = int(counts.sum())
+        if total <= 0:
+            return
+        rect = option.rect.adjusted(3, 3, -3, -3)
+        length = rect.width() * total / max(hottest, 1)
+        x = float(rect.left())
+        dark = self.model.theme.dark
+        painter.save()
+        for code in DISPLAY_ORDER:
+            v = int(counts[code]) if code != EMPTY else 0
+            if v <= 0:
+                continue
+            w = length * v / total
+            painter.fillRect(QRect(round(x), rect.top(), max(1, round(x + w) - round(x)), rect.height()),
+                             QColor(state_color(code, dark)))
+            x += w
+        painter.restore()

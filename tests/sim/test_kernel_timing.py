@@ -1,0 +1,207 @@
+"""Timing from what executed: the simulator on real kernels (tests/kernels/*.cu), [kernel] scenarios.
+
+The references are independent of the engine: hand-computed DRAM bytes from the sector
+counts (a coalesced float copy moves 4 B per element each way; a stride of 8 floats a
+whole 32-byte sector per element on the load side), the executor's own counts
+(warp-instructions, lanes), and the orderings the hardware shows (bank conflicts and
+uncoalesced loads cost time).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer.model.errors import InputError
+from explorer.model.scenario import Scenario
+from explorer.sim.states import BARRIER, EMPTY, NOT_SELECTED, SELECTED
+from tests.execute.cases import KERNELS, buf, cases
+from tests.sass.support import needs_sass
+
+pytestmark = needs_sass
+
+
+def scenario(file, name, args, grid, block, dynamic_shared=0, gpu="H100", **top):
+    data = {"gpu": gpu, "launch": {"grid": list(grid), "block": list(block), "dynamic_shared_bytes": dynamic_shared},
+            "kernel": {"file": str(KERNELS / file), "name": name, "args": args}, **top}
+    return Scenario.from_dict(data)
+
+
+def timed(sc, **kw):
+    from explorer.sim.engine import simulate_kernel
+
+    return simulate_kernel(sc, **kw)
+
+
+def check_invariants(r, entries):
+    launched, resident, eligible, issued = r.launched, r.resident, r.eligible, r.issued
+    assert r.series_stride == 1
+    assert (issued <= eligible).all() and (eligible <= resident).all() and (resident <= launched).all()
+    assert (issued <= r.params.sm_count * r.params.sub_partitions).all()
+    assert launched[0] == r.params.total_blocks * r.params.warps_per_block
+    # every executed warp-instruction issues once, EXIT included
+    assert r.count_total("issued") == entries == r.warp_instructions
+    tr = r.trace
+    per_sp = (tr == SELECTED).reshape(tr.shape[0], tr.shape[1], -1, r.params.sub_partitions).sum(axis=2)
+    assert per_sp.max(initial=0) <= 1
+    if len(r.recorded_sms) == r.params.sm_count:
+        assert np.array_equal((tr == SELECTED).sum(axis=(1, 2)), issued)
+        assert np.array_equal(((tr == SELECTED) | (tr == NOT_SELECTED)).sum(axis=(1, 2)), eligible)
+        assert np.array_equal((tr != EMPTY).sum(axis=(1, 2)), resident)
+    assert (r.blocks.end > r.blocks.start).all()
+
+
+SUITE = {c.id: c for c in cases()}
+KERNEL_CASES = ["saxpy-grid-stride", "copy-strided", "transpose-tiled", "transpose-conflicts", "reduce-shared",
+                "reduce-shuffle", "warp-max-vote", "matmul-tiled", "histogram-shared-atomics",
+                "histogram-global-atomics", "divergent-branches", "partial-warp-exit", "local-memory", "doubles"]
+
+
+@pytest.mark.parametrize("case_id", KERNEL_CASES)
+def test_invariants_and_determinism_on_the_kernel_suite(case_id):
+    c = SUITE.get(case_id)
+    if c is None:
+        pytest.fail(f"no suite case {case_id}")
+    sc = scenario(c.file, c.name, c.args, c.grid, c.block, c.dynamic_shared, seed=7)
+    r1, run1 = timed(sc)
+    check_invariants(r1, run1.result.metrics["warp_instructions"])
+    # per static instruction: the cycles a warp was selected at it = the times the executor issued it
+    stall = r1.stall_by_instruction
+    assert stall.shape == (run1.kernel.decoded.n, len(r1.summary()["warp_state_cycles"]) + 1)
+    assert np.array_equal(stall[:, SELECTED], run1.result.executions)
+    assert np.array_equal(stall.sum(axis=0)[1:], r1.series_totals[4 + 1:])  # every state but empty
+    assert r1.warp_program.length == run1.kernel.decoded.n
+    rows = r1.pc_trace(int(r1.recorded_sms[0]))
+    assert rows.min() >= -1 and rows.max() < run1.kernel.decoded.n
+    r2, run2 = timed(sc)
+    assert r1.cycles == r2.cycles
+    assert np.array_equal(r1.series.mean, r2.series.mean) and np.array_equal(r1.trace, r2.trace)
+    assert r1.memory == r2.memory
+    # the timing does not change what the kernel computes
+    for name, out in run1.result.outputs.items():
+        assert np.array_equal(out, run2.result.outputs[name]), name
+
+
+def _copy(name, n, **extra):
+    args = {"in": buf("f32", 8 * n, "arange"), "out": buf("f32", n), "n": n, **extra}
+    return timed(scenario("copy.cu", name, args, (n // 256, 1, 1), (256, 1, 1)))
+
+
+def test_a_strided_copy_moves_eight_times_the_load_bytes_and_takes_longer():
+    n = 64 * 1024
+    rc, _ = _copy("copy_coalesced", n)
+    rs, _ = _copy("copy_strided", n, stride=8)
+    # no cache hits (the scenario's L1/L2 hit rates are 0): every byte the SMs ask for is DRAM traffic
+    assert rc.memory["dram_bytes"] == 4 * n + 4 * n  # loads: 4 sectors per warp; stores the same
+    assert rs.memory["dram_bytes"] == 32 * n + 4 * n  # loads: a 32-byte sector per element
+    assert (rs.memory["dram_bytes"] - 4 * n) == 8 * (rc.memory["dram_bytes"] - 4 * n)
+    assert rs.cycles > 2 * rc.cycles
+
+
+def test_hit_rates_are_the_scenarios():
+    n = 16 * 1024
+    args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n}
+    sc = scenario("copy.cu", "copy_coalesced", args, (n // 256, 1, 1), (256, 1, 1))
+    miss, _ = timed(sc)
+    hit, _ = timed(sc.with_overrides(["kernel.l2_hit_rate=1.0"]))
+    assert miss.params.l2_hit_rate == 0.0 and hit.params.l2_hit_rate == 1.0
+    assert miss.memory["dram_bytes"] == 8 * n and miss.memory["l2_bytes"] == 0
+    assert hit.memory["l2_bytes"] == 8 * n and hit.memory["dram_bytes"] == 0  # every access served by L2
+    assert hit.cycles < miss.cycles
+
+
+def test_bank_conflicts_make_the_shared_transpose_slower():
+    rows = cols = 256
+    args = {"in": buf("f32", rows * cols, "arange"), "out": buf("f32", rows * cols), "rows": rows, "cols": cols}
+    grid = (cols // 32, rows // 32, 1)
+    rt, et = timed(scenario("transpose.cu", "transpose_tiled", args, grid, (32, 32, 1)))
+    rc, ec = timed(scenario("transpose.cu", "transpose_conflicts", args, grid, (32, 32, 1)))
+    assert et.result.metrics["bank_conflicts"].get("shared_load", 0) == 0
+    assert ec.result.metrics["bank_conflicts"]["shared_load"] == 31 * (rows * cols // 32)  # 32-way per warp
+    # shared bytes: one 128-byte wavefront per conflict-free access, 32 per conflicted column read
+    warps = rows * cols // 32
+    assert rt.memory["shared_bytes"] == 2 * warps * 128
+    assert rc.memory["shared_bytes"] == warps * 128 + warps * 32 * 128
+    assert rc.cycles > rt.cycles
+    s = rc.summary()
+    assert s["throughput"]["shared"]["pct_of_peak"] > rt.summary()["throughput"]["shared"]["pct_of_peak"]
+
+
+def test_a_divergent_warp_issues_both_paths():
+    n = 256
+    args = {"in": buf("i32", n, "random"), "out": buf("i32", n), "n": n}
+    r, run = timed(scenario("divergence.cu", "divergent", args, (2, 1, 1), (128, 1, 1)))
+    m, res = run.result.metrics, run.result
+    assert m["simt_efficiency"] < 0.9
+    assert r.count_total("issued") == m["warp_instructions"]
+    # the instructions that issued with partial masks (the odd/even paths, the lane-dependent loops) were
+    # timed as often as they executed: both sides of every branch issue
+    partial = (res.executions > 0) & (res.active_lanes < 32 * res.executions)
+    assert partial.sum() >= 4
+    assert np.array_equal(r.stall_by_instruction[partial, SELECTED], res.executions[partial])
+    # zeros in: the data-dependent loop (Collatz) runs no step on any lane, the warps issue fewer
+    uniform = {"in": buf("i32", n, "zeros"), "out": buf("i32", n), "n": n}
+    ru, runu = timed(scenario("divergence.cu", "divergent", uniform, (2, 1, 1), (128, 1, 1)))
+    assert ru.count_total("issued") == runu.result.metrics["warp_instructions"] < m["warp_instructions"]
+
+
+def test_barrier_kernels_complete_and_wait_at_their_barriers():
+    n = 4096
+    args = {"in": buf("f32", n, "ones"), "partial": buf("f32", n // 256), "n": n}
+    r, run = timed(scenario("reduce.cu", "reduce_shared", args, (n // 256, 1, 1), (256, 1, 1),
+                            dynamic_shared=256 * 4))
+    assert np.all(run.result.outputs["partial"] == 256.0)
+    assert r.summary()["warp_state_cycles"]["barrier"] > 0
+    assert (r.state_counts[:, BARRIER] > 0).any()
+
+
+EXIT_THEN_BARRIER = r"""
+extern "C" __global__ void exit_then_barrier(const float* in, float* out)
+{
+    __shared__ float s[64];
+    if (threadIdx.x >= 64) {                // warps 2 and 3: a load from DRAM and a store, then they leave
+        int j = blockIdx.x * 64 + threadIdx.x - 64;
+        out[192 + j] = 2.0f * in[j];
+        return;
+    }
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();                        // warps 0 and 1 get here first: they wait until 2 and 3 left
+    out[blockIdx.x * 64 + threadIdx.x] = s[63 - threadIdx.x];
+}
+"""
+
+
+def test_warps_that_exit_do_not_hold_a_barrier(tmp_path):
+    src = tmp_path / "k.cu"
+    src.write_text(EXIT_THEN_BARRIER)
+    sc = Scenario.from_dict({"gpu": "H100", "launch": {"grid": [3, 1, 1], "block": [128, 1, 1]},
+                             "kernel": {"file": str(src), "name": "exit_then_barrier",
+                                        "args": {"in": buf("f32", 192, "arange"), "out": buf("f32", 384)}}})
+    r, run = timed(sc)
+    check_invariants(r, run.result.metrics["warp_instructions"])
+    out = run.result.outputs["out"]
+    assert np.array_equal(out[:192], np.tile(np.arange(63, -1, -1, dtype=np.float32), 3))
+    assert np.array_equal(out[192:], 2 * np.arange(192, dtype=np.float32))
+    assert r.summary()["warp_state_cycles"]["barrier"] > 0  # 0 and 1 waited for 2 and 3 to leave
+
+
+def test_a_kernel_beyond_the_program_budget_is_refused(monkeypatch):
+    from explorer.sim import engine
+
+    monkeypatch.setattr(engine, "program_budget", lambda p, n_regs, n_rows: 50_000)
+    n = 64 * 1024
+    with pytest.raises(InputError, match="kernel: .*more than .* warp-instructions"):
+        _copy("copy_coalesced", n)
+
+
+def test_the_simulate_entry_point_runs_a_kernel_scenario_and_keeps_the_cubins_launch():
+    from explorer.sim import simulate
+
+    n = 4096
+    args = {"in": buf("f32", 8 * n, "arange"), "out": buf("f32", n), "n": n}
+    sc = scenario("copy.cu", "copy_coalesced", args, (16, 1, 1), (256, 1, 1))
+    r = simulate(sc)
+    assert r.scenario.launch.registers_per_thread > 0 and r.cycles > 0
+    assert r.extra["execution"]["sectors_per_request"] == {"global_load": 4.0, "global_store": 4.0}
+    one = simulate(sc, record_sms=[3])  # the window's per-SM re-simulation: the same run
+    assert np.array_equal(one.sm_trace(3), r.sm_trace(3))
