@@ -95,6 +95,7 @@ class ExplorerPage(Page):
         self.metrics.layout().insertWidget(1, self.sol)
         self.unit_strip = UnitStrip(self)
         self.unit_strip.setXLink(self.timeline)
+        self.unit_strip.line_up_with(self.counts)  # its view box spans the timeline's and the counts plot's pixels
         self.stream_strip = StreamStrip(self)  # shown when the scenario launches its kernel more than once
         self.transport = TransportBar(self)
 
