@@ -127,7 +127,10 @@ def _why_latency(result, top: str, share: float) -> str:
                 "more or smaller blocks would help")
     states = result.series_totals[4:]
     busy = [(int(states[i]), NAMES[i]) for i in range(len(NAMES)) if i != EMPTY]
-    _, reason = max(busy)
+    # a ready warp that waits its turn waits while another issues: the unused issue slots are the
+    # cycles no warp was ready, so the reason is the commonest state that cannot issue (where any is)
+    stalled = [(n, name) for n, name in busy if name not in ("selected", "not_selected") and n > 0]
+    _, reason = max(stalled or busy)
     if reason == "long_scoreboard":
         lat = result.latency_cycles()
         waited = {lvl: result.memory[f"{lvl}_lat"] for lvl in ("l1", "l2", "dram")}  # load-cycles per level

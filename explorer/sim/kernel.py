@@ -352,11 +352,16 @@ def _set_results(reg_ready, reg_kind, gi, p_dst, pc, ready, kind):
 def _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks, line_service, line_transfer, dram_bpc,
                long_windows, win_shift):
     """One line of ``moved`` bytes through a (random) device-memory bank queue, from cycle b2 on:
-    (rng state, cycles it waited for its bank)."""
+    (rng state, cycles it waited for its bank).
+
+    A part of a line (a request smaller than a line: a kernel's 32-byte stores) holds its bank
+    for its own bytes' share of the transfer plus the per-line overhead, not a whole line's: all
+    banks busy then still move dram_bytes_per_cycle less the overheads, as the DRAM series counts."""
     rng_state, pick_bank = _splitmix(rng_state)
     q = np.int64(pick_bank * banks)
     bq = dram_q[q] if dram_q[q] > b2 else b2
-    dram_q[q] = bq + line_service
+    transfer = banks * moved / dram_bpc
+    dram_q[q] = bq + (line_service if transfer >= line_transfer else line_service - line_transfer + transfer)
     # the bytes cross the bus during the line's transfer: at its midpoint
     # when windows are long, else spread over the windows it spans
     if long_windows:

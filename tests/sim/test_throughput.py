@@ -122,3 +122,23 @@ def test_unit_windows_add_up_and_stay_within_peak(preset):
     assert (busy[:-1] <= 1.0 + 64 / r.window_cycles).all()
     issued = r.summary()["issue_slot_utilization"]
     assert r.unit_fraction()[UNITS.index("issue")] == pytest.approx(issued)
+
+
+def test_the_latency_reason_is_a_state_that_cannot_issue():
+    """Ready warps waiting their turn wait while another issues: issue slots go unused only in cycles no
+    warp is ready, so the sentence names the commonest stall (here drain), not "not_selected"."""
+    from types import SimpleNamespace
+
+    from explorer.sim.bottleneck import _why_latency
+    from explorer.sim.states import NAMES
+
+    def run(**totals):
+        states = np.array([totals.get(name, 0) for name in NAMES], np.int64)
+        residency = SimpleNamespace(warp_cycles_and_active_cycles=lambda cycles: (None, np.full(2, cycles)))
+        return SimpleNamespace(params=SimpleNamespace(total_blocks=4, warps_per_block=8, sm_count=2), cycles=100,
+                               residency=residency, series_totals=np.concatenate([np.zeros(4, np.int64), states]))
+
+    why = _why_latency(run(selected=1500, not_selected=7100, drain=5200, math_pipe_throttle=500), "issue", 0.49)
+    assert why.endswith("32 warps mostly wait for their stores to complete before they can exit")
+    why = _why_latency(run(selected=100, not_selected=50), "issue", 0.2)  # nothing stalls: the top state as is
+    assert why.endswith("32 warps mostly issue whenever they can, yet too few are ready")

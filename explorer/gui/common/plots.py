@@ -47,6 +47,7 @@ class ThemedPlot(pg.PlotWidget):
         self._titles: tuple[str, ...] = ()
         self._title_style: dict = {}
         self._decluttered: set[int] = set()  # annotations hidden for want of room
+        self._lined_up: ThemedPlot | None = None  # the plot whose view box this one's spans (line_up_with)
         vb = self.getPlotItem().getViewBox()
         vb.sigResized.connect(self.fit_axes)
         vb.sigRangeChanged.connect(self.fit_axes)
@@ -72,8 +73,11 @@ class ThemedPlot(pg.PlotWidget):
         if not getattr(self, "_titles", ()):  # pyqtgraph resizes before __init__ is done
             return
         item = self.getPlotItem()
-        left = item.getAxis("left")
-        room = self.width() - (left.width() if left.isVisible() else 0) - 12  # the title sits over the view box
+        # the title sits over the view box: a wider one would widen the plot past its widget (the right
+        # axis's numbers cut off at the widget's edge)
+        axes = sum(axis.width() for axis in (item.getAxis("left"), item.getAxis("right")) if axis.isVisible())
+        margin_l, _top, margin_r, _bottom = item.layout.getContentsMargins()
+        room = self.width() - axes - margin_l - margin_r - 12
         for text in self._titles:
             item.setTitle(text, **self._title_style)
             if item.titleLabel.item.boundingRect().width() <= room:
@@ -145,15 +149,39 @@ class ThemedPlot(pg.PlotWidget):
             self._wrap_label(item.getAxis(side), length)
         if self.declutter:
             self._declutter(vb)
-        left, bottom = item.getAxis("left"), item.getAxis("bottom")
+        left = item.getAxis("left")
         fm = QFontMetrics(left.style.get("tickFont") or self.font())
         titled = item.titleLabel.isVisible() and item.titleLabel.text
         top = 2 if titled else fm.height() // 2 + 2
-        right = QFontMetrics(bottom.style.get("tickFont") or self.font()).horizontalAdvance("88888") // 2 + 2 \
-            if bottom.isVisible() else 2
+        right = self._right_margin()
+        if self._lined_up is not None:
+            right = max(right, self._lined_up.right_extent() - self.right_axis_width())
         left_m, top_m, right_m, bottom_m = item.layout.getContentsMargins()
         if (round(top_m), round(right_m)) != (top, right):
             item.layout.setContentsMargins(left_m, top, right, bottom_m)
+
+    def line_up_with(self, other: "ThemedPlot") -> None:
+        """Leave as much room right of the view box as ``other`` does (its right axis and margin): two
+        x-linked plots stacked in one column then show the same cycles at the same pixels, and the other's
+        right axis keeps room for its numbers inside its widget."""
+        self._lined_up = other
+        self.fit_axes()
+
+    def right_axis_width(self) -> float:
+        right = self.getPlotItem().getAxis("right")
+        return right.width() if right.isVisible() else 0.0
+
+    def _right_margin(self) -> int:
+        """Room right of the axes for the bottom axis's last number, half of which sticks out past the view
+        box (a right axis gives it that room already)."""
+        bottom = self.getPlotItem().getAxis("bottom")
+        half = QFontMetrics(bottom.style.get("tickFont") or self.font()).horizontalAdvance("88888") // 2 + 2 \
+            if bottom.isVisible() else 2
+        return max(2, half - int(self.right_axis_width()))
+
+    def right_extent(self) -> float:
+        """Pixels between the view box's right edge and the plot's: the right axis and the margin."""
+        return self.right_axis_width() + self._right_margin()
 
     def apply_theme(self, theme: Theme) -> None:
         """Background and the left and bottom axes in the theme's plot colours."""

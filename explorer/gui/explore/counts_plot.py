@@ -38,16 +38,29 @@ RIGHT = ("eligible", "issued")  # on the right axis: their own scale
 ISSUED_FILL_ALPHA = 110  # of 255: the issued area under the ready line
 HEADROOM = 1.3  # the y ranges go to 1.3 x the highest value (the right one: of the usual value)
 READY_PERCENTILE = 99  # the right axis fits this percentile of ready warps: a launch's burst is left off the top
+LAUNCH_SHARE = 0.25  # a ready peak in the run's first quarter is the launch's burst (ready_scale)
 
 
 def ready_scale(ready: np.ndarray) -> float:
-    """The ready count the right axis is scaled for: the 99th percentile of what is drawn.
+    """The ready count the right axis is scaled for: the 99th percentile of what is drawn after the
+    launch's burst.
 
-    At launch every warp is ready for a few cycles (1,392 of the example's 1,920),
-    then a handful are; scaled for the burst, the rest of the run would lie flat on
-    zero again. The title says when the burst is off the top.
+    At launch every warp is ready (1,920 of the example's 1,920): the model's
+    warps stall on their first load within a few cycles, a kernel's own SASS runs
+    its prologue first (a few hundred cycles, 2% of the example's run); then a
+    handful are. Scaled for the burst, the rest of the run would lie flat on zero
+    again, so the cycles up to the last one in the run's first quarter with more
+    than a quarter of that peak ready are left out (a peak later in the run is no
+    launch: nothing is). The title says when the burst is off the top.
     """
-    return float(np.percentile(ready, READY_PERCENTILE)) if len(ready) else 0.0
+    if not len(ready):
+        return 0.0
+    peak_at = int(np.argmax(ready))
+    early = ready[: max(1, int(LAUNCH_SHARE * len(ready)))]
+    if peak_at < len(early):
+        burst = np.flatnonzero(early > ready[peak_at] / 4)  # the burst and its first echoes
+        ready = ready[int(burst[-1]) + 1:] if burst[-1] + 1 < len(ready) else ready
+    return float(np.percentile(ready, READY_PERCENTILE))
 
 
 class CountsPlot(CursorPlot):

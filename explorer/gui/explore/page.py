@@ -88,12 +88,14 @@ class ExplorerPage(Page):
         self.timeline = TimelineView(self)
         self.counts = CountsPlot(self)
         self.counts.setXLink(self.timeline)
+        self.timeline.line_up_with(self.counts)  # the link lines cycles up by pixels: the same view box span
         self.metrics = MetricsPanel(self)
         # Speed of Light: "what limits useful work right now?" (bars in the metrics column, the strip on the time axis)
         self.sol = SolPanel(self.metrics)
         self.metrics.layout().insertWidget(1, self.sol)
         self.unit_strip = UnitStrip(self)
         self.unit_strip.setXLink(self.timeline)
+        self.unit_strip.line_up_with(self.counts)  # its view box spans the timeline's and the counts plot's pixels
         self.stream_strip = StreamStrip(self)  # shown when the scenario launches its kernel more than once
         self.transport = TransportBar(self)
 

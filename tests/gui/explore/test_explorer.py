@@ -50,7 +50,10 @@ def test_right_now_answers_launched_resident_ready(page, qtbot):
     assert "limited by warp slots, registers" in now.residency.text()
     whole = page.metrics.whole
     assert whole.nvml.text == "100%"
-    assert whole.issue.fraction < 0.1
+    # the meter shows the run's issue-slot use, and ~90% of the slots are idle (the kernel's SASS: 10.4%, its
+    # stores no longer hold DRAM banks for whole lines; the workload model: 5%)
+    assert whole.issue.fraction == pytest.approx(run.summary["issue_slot_utilization"])
+    assert whole.issue.fraction < 0.12
     assert "utilized" in whole.point.text()
     assert whole.occ_theoretical.text == "100%"
 

@@ -67,7 +67,13 @@ def test_render_dark_theme_and_size(tmp_path, light_theme):
     px = pixels(out)
     assert px.shape[:2] == (640, 1024)
     assert share(px, DARK.window) > 0.1
-    assert share(px, LIGHT.window) == 0.0
+    # no light background anywhere: no 3x3 patch of its colour (a white label's antialiased edge over the
+    # SASS run's grey "drain" bar can hit #EFEFEF in a lone pixel; a painted background is a patch)
+    c = QColor(LIGHT.window)
+    light = np.all(px == (c.red(), c.green(), c.blue()), axis=-1)
+    patches = light[:-2, :-2] & light[1:-1, :-2] & light[2:, :-2] & light[:-2, 1:-1] & light[1:-1, 1:-1] \
+        & light[2:, 1:-1] & light[:-2, 2:] & light[1:-1, 2:] & light[2:, 2:]
+    assert not patches.any()
 
 
 def test_parse_size():
