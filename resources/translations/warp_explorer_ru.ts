@@ -1224,7 +1224,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+117"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+130"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -1439,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+110"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+112"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -6760,7 +6760,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ThemedPlot</name>
     <message>
-        <location filename="../../explorer/gui/common/plots.py" line="+112"/>
+        <location filename="../../explorer/gui/common/plots.py" line="+116"/>
         <source>the numbers of the {side} axis</source>
         <translation>числа оси ({side})</translation>
     </message>
