@@ -279,6 +279,9 @@ class TimelineView(CursorPlot):
             return
         self.level = level
         img = self._levels[level]
+        if img.shape[0] == 0 or img.shape[1] == 0:  # an SM that held no warp (8 blocks on 132 SMs): no rows
+            self.image.clear()
+            return
         self.image.setImage(img, autoDownsample=False, levels=(0, 255), lut=self._lut)
         self.image.setRect(QRectF(0, 0, img.shape[0] * (1 << level), img.shape[1]))
 
