@@ -126,6 +126,11 @@ class SimRun:
         from explorer.sim.loop_program import lower
 
         prog = self.result.warp_program
+        if self.result.extra.get("execution") is not None:
+            # your own kernel: its program is the static listing each warp took its own path through
+            # (not a runnable loop), and the executor runs no MMA (HMMA is not among its opcodes)
+            none = np.zeros(prog.op.shape[0], bool)
+            return np.zeros(prog.op.shape[0], np.int64), none, none
         lp = lower(prog)
         p = self.result.params
         per = lp.executions * lp.warps_executing(p.warps_per_block, p.producer_warps)
