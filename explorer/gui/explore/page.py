@@ -493,7 +493,11 @@ class ExplorerPage(Page):
             return  # presenting, _share_center shares the panes
         h = self.stream_strip.sizeHint().height() * (1 if shown else -1)
         h = min(h, sizes[0] - self.center.widget(0).minimumSizeHint().height())
-        self.center.setSizes([sizes[0] - h, sizes[1], sizes[2] + h])
+        # the center is the grid over the plots' row; in that row the counts pane (the strip's) is last
+        self.center.setSizes([sizes[0] - h, *sizes[1:-1], sizes[-1] + h])
+        plots = self.plots.sizes()
+        if sum(plots) > 0:
+            self.plots.setSizes([*plots[:-1], max(0, plots[-1] + h)])
 
     def _on_cycle(self, cycle: int) -> None:
         run = self.session.run
