@@ -18,3 +18,11 @@ def show_page(window, qtbot, view_id: str):
     page = window.views[view_id]
     qtbot.waitExposed(page)
     return page
+
+
+def known_gap(reason: str):
+    """A test that fails until an open issue is done: an xfail naming the issue, not strict (a fix
+    shows as XPASS, and the mark comes off with it)."""
+    import pytest
+
+    return pytest.mark.xfail(reason=reason, strict=False)

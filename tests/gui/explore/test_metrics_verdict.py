@@ -16,14 +16,13 @@ from explorer.gui.explore.run_verdict import KIND_OF_UNIT, run_verdict, top_stal
 from explorer.model.presets import load_preset
 from explorer.sim.program import MMA, build_program
 from explorer.sim.units import UNITS
-from tests.gui.support import RUN_TIMEOUT, wait_run
+from tests.gui.support import RUN_TIMEOUT, known_gap, wait_run
 
 
-# Known to fail until the open issue is done (not strict: a fix shows as XPASS)
-KNOWN_LAYOUT_GAP = pytest.mark.xfail(reason=(
+KNOWN_LAYOUT_GAP = known_gap(
     "open issue 15: the bottleneck-worded verdict does not give a wgmma run the Tensor Core "
     "sentence yet"
-), strict=False)
+)
 
 
 def summary(issue=0.05, dram=0.0, states=None, unit="latency", shares=None) -> dict:

@@ -19,12 +19,12 @@ from explorer.gui.shell.i18n import install_translators
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario
 
+from tests.gui.support import known_gap
 
-# Known to fail until the open issue is done (not strict: a fix shows as XPASS)
-KNOWN_LAYOUT_GAP = pytest.mark.xfail(reason=(
+KNOWN_LAYOUT_GAP = known_gap(
     "open issue 14: at 1280x720 the unit-use strip drops its unit names and the counts legend "
     "overlaps the cycle label"
-), strict=False)
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -12,14 +12,13 @@ import pytest
 
 from explorer.gui.measure.cu_source import CudaSourceRow
 from tests.gpu.support import compiler_problem
-from tests.gui.support import RUN_TIMEOUT, show_page
+from tests.gui.support import RUN_TIMEOUT, known_gap, show_page
 
 
-# Known to fail until the open issue is done (not strict: a fix shows as XPASS)
-KNOWN_LAYOUT_GAP = pytest.mark.xfail(reason=(
+KNOWN_LAYOUT_GAP = known_gap(
     "open issue 15: the counts pane loses ~30 px when a lesson ends with the Speed-of-Light "
     "panel open"
-), strict=False)
+)
 
 needs_compiler = pytest.mark.skipif(bool(compiler_problem()), reason=f"needs a CUDA compiler: {compiler_problem()}")
 
