@@ -200,7 +200,8 @@ def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) 
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
     state = (slots * (9 * n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
-             + mbarrier_bytes + n_rows * len(NAMES) * 8 + PcEvents.BUFFER_ENTRIES * PcEvents.ENTRY_BYTES)
+             + mbarrier_bytes + n_rows * len(NAMES) * 8 + 2 * n_rows * 8
+             + PcEvents.BUFFER_ENTRIES * (PcEvents.ENTRY_BYTES + PcEvents.MASK_BYTES))
     return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
                + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
 
@@ -304,6 +305,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
         "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
+        "pe_mask": np.zeros(PcEvents.BUFFER_ENTRIES, np.uint32),
     }
 
 
@@ -319,32 +321,36 @@ class _TraceSink:
 
     The recorded slots' next-instruction events (``PcEvents``: one per issue, a few
     bytes) count in the same budget: the rows the states may use shrink by theirs,
-    and halving the SMs drops the dropped SMs' events.
+    and halving the SMs drops the dropped SMs' events. ``masks``: the events keep the
+    lanes that issue each instruction too (a flat program: a user kernel's partial masks;
+    every other program's warps issue with all 32 lanes, so nothing is kept for them).
     """
 
-    def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int):
+    def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int, masks: bool = False):
         self.W = warps_per_sm
+        self.masks = masks
+        self.entry_bytes = PcEvents.ENTRY_BYTES + (PcEvents.MASK_BYTES if masks else 0)
         self.chunk = chunk
         self.budget = budget
         self.full = False  # recording stopped: the trace ends at self.cycles
         self.cycles = 0
-        self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
         self.event_bytes = 0
         self._allocate(np.asarray(recorded, dtype=np.int64), None, 0)
 
-    def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray) -> None:
+    def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray, pe_mask: np.ndarray) -> None:
         if len(pe_t):
-            self.events.append((pe_t.copy(), pe_cell.copy(), pe_row.copy()))
-            self.event_bytes += len(pe_t) * PcEvents.ENTRY_BYTES
+            self.events.append((pe_t.copy(), pe_cell.copy(), pe_row.copy(), pe_mask.copy() if self.masks else None))
+            self.event_bytes += len(pe_t) * self.entry_bytes
 
     def _keep_events(self, sms: int) -> None:
         """Only the events of the first ``sms`` recorded SMs (cells ri * W + slot)."""
         kept = []
-        for t, cell, row in self.events:
+        for t, cell, row, mask in self.events:
             mine = cell < sms * self.W
-            kept.append((t[mine], cell[mine], row[mine]))
+            kept.append((t[mine], cell[mine], row[mine], None if mask is None else mask[mine]))
         self.events = kept
-        self.event_bytes = sum(len(t) for t, _, _ in kept) * PcEvents.ENTRY_BYTES
+        self.event_bytes = sum(len(t) for t, _, _, _ in kept) * self.entry_bytes
 
     def _rows_allowed(self) -> int:
         return self.buffer.shape[0] - self.event_bytes // max(1, len(self.recorded) * self.W)
@@ -385,10 +391,12 @@ class _TraceSink:
     def pc_events(self) -> PcEvents:
         """The recorded slots' next-instruction changes, in cycle order (call after result)."""
         if self.events:
-            t, cell, row = (np.concatenate(parts) for parts in zip(*self.events))
+            t, cell, row = (np.concatenate(parts) for parts in list(zip(*self.events))[:3])
+            mask = np.concatenate([e[3] for e in self.events]) if self.masks else None
         else:
             t, cell, row = np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int16)
-        return PcEvents(t=t, cell=cell, row=row, warps_per_sm=self.W, cycles=self.cycles)
+            mask = np.zeros(0, np.uint32) if self.masks else None
+        return PcEvents(t=t, cell=cell, row=row, warps_per_sm=self.W, cycles=self.cycles, mask=mask)
 
     def release(self) -> None:
         self.buffer = None
@@ -572,6 +580,30 @@ def _close_stall_counts(p: SimParams, a: dict, cycles: int, rows: np.ndarray) ->
     return stall
 
 
+def row_counts(p: SimParams, lp: LoopProgram, threads_per_block: int) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[n_rows] warp-instructions that executed each row, int64[n_rows] their active lanes summed).
+
+    A flat program (a user kernel) from its entries, each with the lanes that issued it; every
+    other program's warps run its rows as often as ``LoopProgram.executions`` says, each warp
+    of a block that runs the row (its role's), with every lane of the warp's threads (the
+    engine's program has no masks; a block's last warp holds what is left of its threads,
+    counted where every warp runs the row).
+    """
+    if lp.flat:
+        executions = np.bincount(lp.row, minlength=lp.n_rows).astype(np.int64)
+        lanes = np.bincount(lp.row, weights=np.bitwise_count(lp.active), minlength=lp.n_rows)
+        return executions, np.rint(lanes).astype(np.int64)
+    warps = lp.warps_executing(p.warps_per_block, p.producer_warps)
+    per_row = lp.executions * warps * p.total_blocks
+    lanes = per_row * 32 - np.where(warps == p.warps_per_block,
+                                    lp.executions * p.total_blocks * (p.warps_per_block * 32 - threads_per_block), 0)
+    executions = np.zeros(lp.n_rows, np.int64)
+    summed = np.zeros(lp.n_rows, np.int64)
+    np.add.at(executions, lp.row, per_row)
+    np.add.at(summed, lp.row, lanes)
+    return executions, summed
+
+
 _WARM = False
 
 
@@ -640,7 +672,7 @@ def simulate(
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     total_warps = p.total_blocks * p.warps_per_block
     margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(lp.req_bytes.max(initial=0)) // 32 + 64
-    trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
+    trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk, masks=lp.flat)
     series = _SeriesSink(int(lim["series_budget_bytes"] if series_budget_bytes is None else series_budget_bytes),
                          chunk)
     windows = _UnitWindows(estimate.cycles, int(lim["unit_windows"]), margin)
@@ -658,7 +690,7 @@ def simulate(
                 done = t_now - t0
                 run_cycles(
                     lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
-                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry,
+                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry, lp.active,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
                     a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
@@ -669,13 +701,13 @@ def simulate(
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
                     a["pend_slot"], a["pend_gi"], a["pend_state"],
-                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"],
+                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"],
                     t0 + chunk,
                 )
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
                 n_pe = int(a["g"][G.PC_EVENTS])
-                trace.add_events(a["pe_t"][:n_pe], a["pe_cell"][:n_pe], a["pe_row"][:n_pe])
+                trace.add_events(a["pe_t"][:n_pe], a["pe_cell"][:n_pe], a["pe_row"][:n_pe], a["pe_mask"][:n_pe])
                 a["g"][G.PC_EVENTS] = 0
                 if a["g"][G.DONE] or t_now >= t0 + chunk:
                     break
@@ -699,6 +731,7 @@ def simulate(
         busy, window_cycles = windows.result(cycles)
         n_events = int(a["g"][G.EVENTS])
         stall = _close_stall_counts(p, a, cycles, lp.row)
+        executions, lanes = row_counts(p, lp, scenario.launch.threads_per_block)
         return SimResult(
             scenario=scenario,
             params=p,
@@ -725,6 +758,8 @@ def simulate(
             warp_program=program,
             stall_by_instruction=stall,
             pc_events=trace.pc_events(),
+            row_executions=executions,
+            row_active_lanes=lanes,
             program_notice=notice,
         )
     finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers

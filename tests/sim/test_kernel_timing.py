@@ -205,3 +205,57 @@ def test_the_simulate_entry_point_runs_a_kernel_scenario_and_keeps_the_cubins_la
     assert r.extra["execution"]["sectors_per_request"] == {"global_load": 4.0, "global_store": 4.0}
     one = simulate(sc, record_sms=[3])  # the window's per-SM re-simulation: the same run
     assert np.array_equal(one.sm_trace(3), r.sm_trace(3))
+
+
+def test_per_row_counts_and_lane_masks_are_what_executed():
+    """The result's per-row counts are the executor's (an independent count: the interpreter's own
+    tallies), and every recorded slot's mask at every cycle is the mask of the entry it issues next:
+    the lanes the executor issued that warp's instruction with."""
+    n = 256
+    args = {"in": buf("i32", n, "random"), "out": buf("i32", n), "n": n}
+    r, run = timed(scenario("divergence.cu", "divergent", args, (2, 1, 1), (128, 1, 1)))
+    res = run.result
+    assert np.array_equal(r.row_executions, res.executions)
+    assert np.array_equal(r.row_active_lanes, res.active_lanes)
+    avg = r.row_average_lanes()
+    ran = res.executions > 0
+    assert np.allclose(avg[ran], res.active_lanes[ran] / res.executions[ran]) and np.isnan(avg[~ran]).all()
+    assert (avg[ran] < 32).sum() >= 4  # the divergent paths
+    # masks: for each recorded slot, the masks it shows (one per change of its next instruction) are, in
+    # order, the active masks of its warp's executed stream (the flat program's entries)
+    from explorer.sim.executed import kernel_program
+    from explorer.sim.engine import program_budget
+
+    flat = kernel_program(r.scenario, budget=program_budget).flat
+    seen_partial = 0
+    for sm in r.recorded_sms.tolist():
+        rows, masks, states = r.pc_trace(sm), r.mask_trace(sm), r.sm_trace(sm)
+        assert masks.shape == rows.shape
+        assert np.all((masks == 0) == (states == EMPTY))
+        blocks = np.nonzero(r.blocks.sm == sm)[0]
+        assert len(blocks) <= 1  # two blocks on 132 SMs: each slot holds one warp, so its masks are that warp's
+        for b in blocks:
+            for k, slot in enumerate(r.block_slots[b]):
+                w = b * r.params.warps_per_block + k
+                live = (np.arange(r.cycles) >= r.blocks.start[b]) & (states[:, slot] != EMPTY)
+                t = np.nonzero(live)[0]
+                changes = np.append(True, (rows[t[1:], slot] != rows[t[:-1], slot])
+                                    | (masks[t[1:], slot] != masks[t[:-1], slot]))
+                got = masks[t[changes], slot]
+                want = flat.active[flat.warp(w)]
+                # consecutive entries with the same row and mask show as one; compare the runs
+                keep = np.append(True, (want[1:] != want[:-1])
+                                 | (flat.static_index[flat.warp(w)][1:] != flat.static_index[flat.warp(w)][:-1]))
+                assert np.array_equal(got, want[keep][: got.shape[0]])
+                seen_partial += int((got != 0xFFFFFFFF).sum())
+    assert seen_partial > 0
+
+
+def test_a_uniform_kernel_shows_full_masks():
+    n = 4096
+    args = {"n": n, "a": 2.0, "x": buf("f32", n, "arange"), "y": buf("f32", n, "ones")}
+    r, run = timed(scenario("saxpy.cu", "saxpy", args, (4, 1, 1), (256, 1, 1)))
+    masks = r.mask_trace(int(r.recorded_sms[0]))
+    live = masks != 0
+    assert live.any() and np.all(masks[live] == 0xFFFFFFFF)
+    assert int(r.row_active_lanes.sum()) == 32 * int(r.row_executions.sum()) == 32 * r.warp_instructions

@@ -130,3 +130,18 @@ def test_the_estimate_counts_every_instruction_a_warp_executes():
     many = one_warp(**{"launch.grid": [422400, 1, 1]})
     assert params_for(many).active_blocks_per_sm == 32
     assert estimate_run(many, program=prog).cycles == 422400 * 32 // (132 * 4) == 25600
+
+
+def test_per_row_counts_of_a_program_every_warp_runs():
+    """A WarpProgram's rows run ``trip`` times in the body, once elsewhere, by every warp; lanes: a
+    block's threads (a 48-thread block's second warp holds 16), hand-counted; masks all 32 lanes."""
+    rows = [row("int", ["R0"]), row("int", ["R1"]), row("fma", ["R2"], ["R1"])]
+    prog = program(rows, loop_start=1, loop_end=3, trip=4)
+    r = simulate(one_warp(**{"launch.grid": [3, 1, 1], "launch.block": [48, 1, 1]}), program=prog)
+    warps = 3 * 2
+    assert r.row_executions.tolist() == [warps, 4 * warps, 4 * warps, warps]  # EXIT last
+    assert r.row_active_lanes.tolist() == [3 * 48, 4 * 3 * 48, 4 * 3 * 48, 3 * 48]
+    assert int(r.row_executions.sum()) == r.warp_instructions
+    assert np.allclose(r.row_average_lanes(), 24.0)
+    masks = r.mask_trace(int(r.recorded_sms[0]))
+    assert set(np.unique(masks).tolist()) <= {0, 0xFFFFFFFF} and (masks != 0).any()

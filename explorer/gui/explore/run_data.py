@@ -121,19 +121,12 @@ class SimRun:
         return int(interval * float((intervals * per)[tensor].sum()) / float(per[tensor].sum()))
 
     def _tensor_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(per row the times a block runs it, mma-or-wgmma rows, wgmma rows) of the program that ran."""
+        """(per row the warp-instructions that executed it, mma-or-wgmma rows, wgmma rows) of the program
+        that ran: the result's own counts (``SimResult.row_executions``; a user kernel's from what executed)."""
         from explorer.sass.warp_program import OP
-        from explorer.sim.loop_program import lower
 
         prog = self.result.warp_program
-        if self.result.extra.get("execution") is not None:
-            # your own kernel: its program is the static listing each warp took its own path through
-            # (not a runnable loop), and the executor runs no MMA (HMMA is not among its opcodes)
-            none = np.zeros(prog.op.shape[0], bool)
-            return np.zeros(prog.op.shape[0], np.int64), none, none
-        lp = lower(prog)
-        p = self.result.params
-        per = lp.executions * lp.warps_executing(p.warps_per_block, p.producer_warps)
+        per = np.asarray(self.result.row_executions, np.int64)
         wgmma = prog.op == OP["wgmma"]
         return per, (prog.op == OP["mma"]) | wgmma, wgmma
 
