@@ -114,6 +114,7 @@ class SimResult:
     # per program row: warp-instructions that executed it, and their active lanes summed (engine.row_counts)
     row_executions: np.ndarray | None = None  # int64[L]
     row_active_lanes: np.ndarray | None = None  # int64[L]
+    _mask_index: dict = field(default_factory=dict, repr=False)  # sm -> mask_at's sorted events
 
     # -- the program that ran ---------------------------------------------------
     def pc_trace(self, sm: int) -> np.ndarray | None:
@@ -140,6 +141,30 @@ class SimResult:
             masks = ev.dense(int(hit[0]), ev.mask, 0, np.uint32)[: self.trace_cycles]
         masks[self.trace[:, hit[0], :] == EMPTY] = 0
         return masks
+
+    def mask_at(self, sm: int, slot: int, cycle: int) -> int | None:
+        """The lanes (a 32-bit mask) that issue the instruction slot ``slot`` of SM ``sm`` issues next at
+        ``cycle``; None where no warp is there or the SM was not recorded. One SM's events are indexed once
+        (sorted by slot and cycle), so a lookup is two binary searches, not a dense trace."""
+        hit = np.nonzero(self.recorded_sms == sm)[0]
+        ev = self.pc_events
+        if not hit.size or ev is None or not (0 <= cycle < self.trace_cycles) or not (0 <= slot < ev.warps_per_sm):
+            return None
+        if self.trace[cycle, hit[0], slot] == EMPTY:
+            return None
+        if ev.mask is None:
+            return 0xFFFFFFFF
+        index = self._mask_index.get(sm)
+        if index is None:
+            W = ev.warps_per_sm
+            mine = np.nonzero((ev.cell >= hit[0] * W) & (ev.cell < (hit[0] + 1) * W))[0]
+            order = mine[np.lexsort((np.arange(mine.shape[0]), ev.t[mine], ev.cell[mine]))]
+            cells = ev.cell[order] - hit[0] * W
+            index = self._mask_index[sm] = (np.searchsorted(cells, np.arange(W + 1)), ev.t[order], ev.mask[order])
+        starts, t, masks = index
+        lo, hi = int(starts[slot]), int(starts[slot + 1])
+        k = lo + int(np.searchsorted(t[lo:hi], cycle, side="right")) - 1  # the latest event at or before it
+        return int(masks[k]) if k >= lo else None
 
     def row_average_lanes(self) -> np.ndarray | None:
         """float64[L]: per program row, the active lanes per warp-instruction that executed it (NaN: none did)."""

@@ -78,6 +78,7 @@ class SimRun:
     extra_traces: dict = field(default_factory=dict)  # sm -> uint8[cycles, W], re-simulated on demand
     sampled: dict = field(default_factory=dict)  # sm -> (stride, uint8[ceil(cycles / stride), W]): filled in
     _pyramids: dict = field(default_factory=dict)
+    _partials: dict = field(default_factory=dict)
 
     @classmethod
     def from_result(cls, result) -> "SimRun":
@@ -206,6 +207,24 @@ class SimRun:
                 return None
             self._pyramids[sm] = pyramid(trace, self.order)
         return self._pyramids[sm]
+
+    def partial_pyramid(self, sm: int) -> list[np.ndarray] | None:
+        """The timeline's partial-warp marks: images [cycles / 2**k, W] (slots in scheduler order), 1 where
+        the slot's warp issues its next instruction with fewer than 32 lanes (at any cycle of the bin), level
+        0 first, as :meth:`pyramid`; None where no warp of the SM did (every program but a user kernel's
+        issues whole warps) or the run kept no masks for the SM."""
+        if sm not in self._partials:
+            self._partials[sm] = None
+            ev = getattr(self.result, "pc_events", None)
+            hit = np.nonzero(self.result.recorded_sms == sm)[0]
+            if ev is not None and ev.mask is not None and hit.size:
+                flags = ((ev.mask != 0xFFFFFFFF) & (ev.mask != 0)).astype(np.uint8)
+                if flags.any():
+                    partial = ev.dense(int(hit[0]), flags, 0, np.uint8)[: self.result.trace_cycles]
+                    partial[self.result.trace[:, hit[0], :] == EMPTY] = 0
+                    if partial.any():
+                        self._partials[sm] = halvings(partial[:, self.order])
+        return self._partials[sm]
 
     def sm_counts(self, sm: int) -> np.ndarray | None:
         """int32[cycles, 3]: resident, eligible, issued warps of one SM per cycle."""
