@@ -193,6 +193,19 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
     return RunEstimate(estimate_cycles(p, lp), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
 
 
+def feed_estimate(scenario: Scenario, p: SimParams, feed) -> RunEstimate:
+    """A streamed flat program's up-front estimate (``explorer.sim.executed.ProgramFeed``): the run of the
+    blocks loaded so far, its cycles scaled to the grid (exact when one chunk holds the launch); its memory
+    the run's records and the window loaded."""
+    from dataclasses import replace
+
+    loaded = feed.loaded_blocks
+    first = estimate_run(scenario, params=replace(p, total_blocks=loaded), loop=feed.loaded_loop())
+    cycles = first.cycles if loaded == p.total_blocks else int(first.cycles * p.total_blocks / loaded)
+    held = held_bytes(p, feed.loop.n_regs, feed.n_rows) + program_bytes(feed.loop) + feed.entry.nbytes
+    return RunEstimate(cycles, int(held), first.max_cycles, first.memory_budget_bytes)
+
+
 def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) -> int:
     """What a run holds besides a flat program: per-warp and per-block records, warp state, the
     blocks' stage mbarriers (``mbarrier_bytes``: a tma pipeline's), stall counts, series, trace."""
@@ -232,6 +245,7 @@ def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> 
 def _initial_g(p: SimParams) -> np.ndarray:
     g = np.zeros(len(G), np.int64)  # cycle 0, nothing placed, no warp left
     g[G.FREE_BLOCK_SLOTS] = p.sm_count * p.active_blocks_per_sm
+    g[G.LOADED_BLOCKS] = p.total_blocks  # a streamed program (explorer.sim.executed.ProgramFeed) lowers it
     return g
 
 
@@ -633,6 +647,7 @@ def simulate(
     params: SimParams | None = None,
     program: WarpProgram | None = None,
     loop: LoopProgram | None = None,
+    feed=None,
 ) -> SimResult:
     """Simulate a scenario cycle by cycle. Deterministic for the scenario (seed included).
 
@@ -645,7 +660,8 @@ def simulate(
     ``result.program_notice``); ``loop``, when given, is what runs (``program`` then only names
     its rows: a flat program's listing). The budgets default to ``sim_model.toml`` [trace] (smaller
     ones exercise what long runs keep). A ``[kernel]`` scenario (the user's own kernel) runs
-    through :func:`simulate_kernel`.
+    through :func:`simulate_kernel`; ``feed`` (``explorer.sim.executed.ProgramFeed``) is then what runs, a
+    window of its executed stream at a time.
     """
     if program is None and loop is None and scenario.kernel is not None:
         return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
@@ -654,10 +670,11 @@ def simulate(
     notice = None
     if program is None:
         program, notice = scenario_program(scenario)
-    lp = loop if loop is not None else lower(program)
+    lp = feed.loop if feed is not None else loop if loop is not None else lower(program)
     p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
     warm_up()
-    estimate = estimate_run(scenario, params=p, program=program, loop=lp)
+    estimate = feed_estimate(scenario, p, feed) if feed is not None else estimate_run(scenario, params=p, program=program,
+                                                                                      loop=lp)
     estimate.check()
     lim = _limits()
     budget = lim["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
@@ -671,7 +688,8 @@ def simulate(
     a = _state_arrays(p, lp)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     total_warps = p.total_blocks * p.warps_per_block
-    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(lp.req_bytes.max(initial=0)) // 32 + 64
+    max_req = int(lp.req_bytes.max(initial=0)) if feed is None else feed.MAX_REQ_BYTES
+    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + max_req // 32 + 64
     trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk, masks=lp.flat)
     series = _SeriesSink(int(lim["series_budget_bytes"] if series_budget_bytes is None else series_budget_bytes),
                          chunk)
@@ -688,6 +706,8 @@ def simulate(
             while True:  # once, unless the loop returns early to let ub grow
                 windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
                 done = t_now - t0
+                if feed is not None:  # the blocks this call may place are loaded; finished ones dropped
+                    lp = feed.prepare(a)
                 run_cycles(
                     lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
                     lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry, lp.active,
@@ -731,7 +751,8 @@ def simulate(
         busy, window_cycles = windows.result(cycles)
         n_events = int(a["g"][G.EVENTS])
         stall = _close_stall_counts(p, a, cycles, lp.row)
-        executions, lanes = row_counts(p, lp, scenario.launch.threads_per_block)
+        executions, lanes = (feed.row_counts() if feed is not None
+                             else row_counts(p, lp, scenario.launch.threads_per_block))
         return SimResult(
             scenario=scenario,
             params=p,
@@ -752,7 +773,7 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=(lp.warp_instructions(total_warps) if lp.flat else
+            warp_instructions=(feed.entries if feed is not None else lp.warp_instructions(total_warps) if lp.flat else
                                p.total_blocks * lp.instructions_per_block(p.warps_per_block, p.producer_warps)),
             sim_seconds=sim_seconds,
             warp_program=program,
@@ -785,11 +806,13 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     re-simulation of one SM too): a run is a pure function of its scenario, and keeping the
     executed program between runs would hold its memory twice.
     """
-    from explorer.sim.executed import kernel_program
+    from explorer.sim.executed import kernel_feed
 
     warm_up()
-    prepared = kernel_program(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
-    result = simulate(prepared.scenario, program=prepared.listing, loop=prepared.loop,
+    prepared = kernel_feed(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
+    result = simulate(prepared.scenario, program=prepared.listing(), feed=prepared.feed,
                       params=params or prepared.params, **options)
-    result.extra["execution"] = prepared.run.result.metrics
-    return result, prepared.run
+    run = prepared.run()
+    result.warp_program = prepared.listing(run.result)  # which rows executed: known once every block ran
+    result.extra["execution"] = run.result.metrics
+    return result, run

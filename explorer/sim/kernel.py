@@ -138,6 +138,7 @@ G_SLOTS = (
     "overflow",  # entries in the unit-busy overflow list (see _add)
     "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
     "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
+    "loaded_blocks",  # blocks whose program entries are loaded (a streamed flat program; else every block)
 )
 
 
@@ -688,6 +689,9 @@ def run_cycles(
     rng_state = rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
+        if (g[G.LOADED_BLOCKS] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0
+                and g[G.NEXT_BLOCK] + min(g[G.FREE_BLOCK_SLOTS], S) > g[G.LOADED_BLOCKS]):
+            break  # a streamed program: this cycle may place blocks not loaded yet; the engine loads them
         row = t - t0
         # states that change at t without a visit (warps that issued at t - 1 and now wait)
         for i in range(g[G.PENDING]):
