@@ -35,6 +35,7 @@ fits one chunk (most lessons and studies of one kernel), an extrapolation beyond
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -80,6 +81,7 @@ class ProgramFeed:
         self.max_req_bytes = 0
         self.result = None
         self.loop: LoopProgram | None = None
+        self.seconds = 0.0  # spent executing and lowering chunks (inside the engine's run: not its timing)
         self._load(1)
 
     # -- what the engine asks -----------------------------------------------------------------
@@ -128,6 +130,7 @@ class ProgramFeed:
         """Execute and append chunks until ``need`` blocks are loaded (or every block is)."""
         from explorer.sass.execute.flat_program import FlatProgram, lower
 
+        started = time.perf_counter()
         parts = []
         base = 0 if self.loop is None else self.loop.length
         while self.loaded_blocks < need and self.result is None:
@@ -164,6 +167,7 @@ class ProgramFeed:
             whole = old + parts
             self.loop = replace(parts[0], entry=self.entry, **{
                 name: np.concatenate([getattr(q, name) for q in whole]) for name in _LOOP_ARRAYS})
+        self.seconds += time.perf_counter() - started
 
 
 @dataclass(frozen=True)
