@@ -136,7 +136,7 @@ class SimResult:
             return None
         ev = self.pc_events
         if ev.mask is None:
-            masks = np.full((self.trace_cycles, ev.warps_per_sm), 0xFFFFFFFF, np.uint32)
+            masks = self._warp_masks(sm, np.full((self.trace_cycles, ev.warps_per_sm), 0xFFFFFFFF, np.uint32))
         else:
             masks = ev.dense(int(hit[0]), ev.mask, 0, np.uint32)[: self.trace_cycles]
         masks[self.trace[:, hit[0], :] == EMPTY] = 0
@@ -153,7 +153,7 @@ class SimResult:
         if self.trace[cycle, hit[0], slot] == EMPTY:
             return None
         if ev.mask is None:
-            return 0xFFFFFFFF
+            return int(self._warp_masks(sm, np.full((1, ev.warps_per_sm), 0xFFFFFFFF, np.uint32), cycle)[0, slot])
         index = self._mask_index.get(sm)
         if index is None:
             W = ev.warps_per_sm
@@ -165,6 +165,27 @@ class SimResult:
         lo, hi = int(starts[slot]), int(starts[slot + 1])
         k = lo + int(np.searchsorted(t[lo:hi], cycle, side="right")) - 1  # the latest event at or before it
         return int(masks[k]) if k >= lo else None
+
+    def _warp_masks(self, sm: int, masks: np.ndarray, cycle: int | None = None) -> np.ndarray:
+        """A program every warp runs whole: each warp's lanes are its threads (a block's last warp holds what is
+        left of them), written into ``masks`` [cycles, W] (one row for ``cycle``) for the slots they held."""
+        threads = self.scenario.launch.threads_per_block
+        wpb = self.params.warps_per_block
+        if threads == 32 * wpb:
+            return masks
+        last = np.uint32((1 << (threads - 32 * (wpb - 1))) - 1)
+        b = self.blocks
+        mine = np.nonzero((b.sm == sm) & (b.start >= 0))[0]
+        for blk in mine[np.argsort(b.start[mine], kind="stable")].tolist():  # a slot's latest warp holds it
+            start, end = int(b.start[blk]), int(b.end[blk]) if b.end[blk] >= 0 else self.cycles
+            if cycle is not None:
+                if start <= cycle:
+                    masks[0, self.block_slots[blk]] = 0xFFFFFFFF
+                    masks[0, self.block_slots[blk][-1]] = last
+                continue
+            masks[start:end, self.block_slots[blk]] = 0xFFFFFFFF
+            masks[start:end, self.block_slots[blk][-1]] = last
+        return masks
 
     def row_average_lanes(self) -> np.ndarray | None:
         """float64[L]: per program row, the active lanes per warp-instruction that executed it (NaN: none did)."""

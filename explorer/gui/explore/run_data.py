@@ -211,19 +211,24 @@ class SimRun:
     def partial_pyramid(self, sm: int) -> list[np.ndarray] | None:
         """The timeline's partial-warp marks: images [cycles / 2**k, W] (slots in scheduler order), 1 where
         the slot's warp issues its next instruction with fewer than 32 lanes (at any cycle of the bin), level
-        0 first, as :meth:`pyramid`; None where no warp of the SM did (every program but a user kernel's
-        issues whole warps) or the run kept no masks for the SM."""
+        0 first, as :meth:`pyramid`; None where no warp of the SM did (a user kernel's diverged warps, and
+        any program's last warp of a block whose threads are not a multiple of 32) or the SM was not recorded."""
         if sm not in self._partials:
             self._partials[sm] = None
-            ev = getattr(self.result, "pc_events", None)
-            hit = np.nonzero(self.result.recorded_sms == sm)[0]
-            if ev is not None and ev.mask is not None and hit.size:
-                flags = ((ev.mask != 0xFFFFFFFF) & (ev.mask != 0)).astype(np.uint8)
-                if flags.any():
-                    partial = ev.dense(int(hit[0]), flags, 0, np.uint8)[: self.result.trace_cycles]
-                    partial[self.result.trace[:, hit[0], :] == EMPTY] = 0
-                    if partial.any():
-                        self._partials[sm] = halvings(partial[:, self.order])
+            r = self.result
+            ev = getattr(r, "pc_events", None)
+            hit = np.nonzero(r.recorded_sms == sm)[0]
+            whole = r.scenario.launch.threads_per_block == 32 * r.params.warps_per_block
+            if ev is not None and hit.size and (ev.mask is not None or not whole):
+                if ev.mask is None:  # whole warps but a block's last: its threads' lanes
+                    masks = r.mask_trace(sm)
+                    partial = ((masks != 0xFFFFFFFF) & (masks != 0)).astype(np.uint8)
+                else:  # a user kernel: the events' masks, densified as flags (1 byte per slot-cycle)
+                    flags = ((ev.mask != 0xFFFFFFFF) & (ev.mask != 0)).astype(np.uint8)
+                    partial = ev.dense(int(hit[0]), flags, 0, np.uint8)[: r.trace_cycles]
+                partial[r.trace[:, hit[0], :] == EMPTY] = 0
+                if partial.any():
+                    self._partials[sm] = halvings(partial[:, self.order])
         return self._partials[sm]
 
     def sm_counts(self, sm: int) -> np.ndarray | None:

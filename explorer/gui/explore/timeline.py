@@ -9,8 +9,8 @@ pixel: each column shows the most important state of its cycles, so a single
 issue cycle is never dropped by scaling. The image changes only on zoom and on a
 new run or SM; playback only moves the cursor.
 
-Partially active warps (a user kernel's diverged warps: the slot's next instruction
-issues with fewer than 32 lanes) get a second mark that is a shape, not a colour: a
+Partially active warps (a user kernel's diverged warps, a block's last warp short of
+32 threads: the slot's next instruction issues with fewer than 32 lanes) get a second mark that is a shape, not a colour: a
 line along the top third of the row, in the plot's foreground colour, over whatever
 state colour the row has (``run_data.SimRun.partial_pyramid``, zoomed like the states:
 a bin is marked if any of its cycles is). The title and the hover say what it means.
