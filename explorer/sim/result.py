@@ -152,8 +152,15 @@ class SimResult:
             return None
         if self.trace[cycle, hit[0], slot] == EMPTY:
             return None
-        if ev.mask is None:
-            return int(self._warp_masks(sm, np.full((1, ev.warps_per_sm), 0xFFFFFFFF, np.uint32), cycle)[0, slot])
+        if ev.mask is None:  # the latest block placed in the slot by then: its last warp may hold fewer lanes
+            b, wpb = self.blocks, self.params.warps_per_block
+            held = np.nonzero((b.sm == sm) & (b.start >= 0) & (b.start <= cycle)
+                              & (self.block_slots == slot).any(axis=1))[0]
+            threads = self.scenario.launch.threads_per_block
+            if not held.size or threads == 32 * wpb:
+                return 0xFFFFFFFF
+            blk = int(held[np.argmax(b.start[held])])
+            return (1 << (threads - 32 * (wpb - 1))) - 1 if self.block_slots[blk][-1] == slot else 0xFFFFFFFF
         index = self._mask_index.get(sm)
         if index is None:
             W = ev.warps_per_sm
@@ -166,9 +173,9 @@ class SimResult:
         k = lo + int(np.searchsorted(t[lo:hi], cycle, side="right")) - 1  # the latest event at or before it
         return int(masks[k]) if k >= lo else None
 
-    def _warp_masks(self, sm: int, masks: np.ndarray, cycle: int | None = None) -> np.ndarray:
+    def _warp_masks(self, sm: int, masks: np.ndarray) -> np.ndarray:
         """A program every warp runs whole: each warp's lanes are its threads (a block's last warp holds what is
-        left of them), written into ``masks`` [cycles, W] (one row for ``cycle``) for the slots they held."""
+        left of them), written into ``masks`` [cycles, W] for the slots they held."""
         threads = self.scenario.launch.threads_per_block
         wpb = self.params.warps_per_block
         if threads == 32 * wpb:
@@ -178,11 +185,6 @@ class SimResult:
         mine = np.nonzero((b.sm == sm) & (b.start >= 0))[0]
         for blk in mine[np.argsort(b.start[mine], kind="stable")].tolist():  # a slot's latest warp holds it
             start, end = int(b.start[blk]), int(b.end[blk]) if b.end[blk] >= 0 else self.cycles
-            if cycle is not None:
-                if start <= cycle:
-                    masks[0, self.block_slots[blk]] = 0xFFFFFFFF
-                    masks[0, self.block_slots[blk][-1]] = last
-                continue
             masks[start:end, self.block_slots[blk]] = 0xFFFFFFFF
             masks[start:end, self.block_slots[blk][-1]] = last
         return masks
