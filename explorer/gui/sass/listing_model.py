@@ -211,7 +211,9 @@ class ListingModel(QAbstractTableModel):
                 return color
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            if col in (CYCLES, LATENCY, LANES):
+            if col == LANES:  # centred: a right-aligned count would read as part of the instruction beside it
+                return int(Qt.AlignmentFlag.AlignCenter)
+            if col in (CYCLES, LATENCY):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role == STATES_ROLE and col == BAR:
