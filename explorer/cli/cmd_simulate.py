@@ -134,7 +134,8 @@ def format_text(scenario, s: dict) -> str:
         lines[-1:-1] = [f"  SIMT efficiency          {100 * s['simt_efficiency']:.1f}% (active lanes per issued "
                         f"warp-instruction / 32); predicated on {100 * s['predicated_on_efficiency']:.1f}%",
                         *memory_lines(s["memory"])]
-        lines.append(f"  executed lane by lane in {s['execution_seconds']:.3f} s before the timing")
+        lines.append(f"  executed lane by lane in {s['execution_seconds']:.3f} s, chunk by chunk as the timing "
+                     "placed the blocks")
     return "\n".join(lines)
 
 

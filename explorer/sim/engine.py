@@ -193,6 +193,19 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
     return RunEstimate(estimate_cycles(p, lp), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
 
 
+def feed_estimate(scenario: Scenario, p: SimParams, feed) -> RunEstimate:
+    """A streamed flat program's up-front estimate (``explorer.sim.executed.ProgramFeed``): the run of the
+    blocks loaded so far, its cycles scaled to the grid (exact when one chunk holds the launch); its memory
+    the run's records and the window loaded."""
+    from dataclasses import replace
+
+    loaded = feed.loaded_blocks
+    first = estimate_run(scenario, params=replace(p, total_blocks=loaded), loop=feed.loaded_loop())
+    cycles = first.cycles if loaded == p.total_blocks else int(first.cycles * p.total_blocks / loaded)
+    held = held_bytes(p, feed.loop.n_regs, feed.n_rows) + program_bytes(feed.loop) + feed.entry.nbytes
+    return RunEstimate(cycles, int(held), first.max_cycles, first.memory_budget_bytes)
+
+
 def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) -> int:
     """What a run holds besides a flat program: per-warp and per-block records, warp state, the
     blocks' stage mbarriers (``mbarrier_bytes``: a tma pipeline's), stall counts, series, trace."""
@@ -200,7 +213,8 @@ def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) 
     warps = p.total_blocks * p.warps_per_block
     slots = p.sm_count * p.warps_per_sm
     state = (slots * (9 * n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
-             + mbarrier_bytes + n_rows * len(NAMES) * 8 + PcEvents.BUFFER_ENTRIES * PcEvents.ENTRY_BYTES)
+             + mbarrier_bytes + n_rows * len(NAMES) * 8 + 2 * n_rows * 8
+             + PcEvents.BUFFER_ENTRIES * (PcEvents.ENTRY_BYTES + PcEvents.MASK_BYTES))
     return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
                + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
 
@@ -231,6 +245,7 @@ def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> 
 def _initial_g(p: SimParams) -> np.ndarray:
     g = np.zeros(len(G), np.int64)  # cycle 0, nothing placed, no warp left
     g[G.FREE_BLOCK_SLOTS] = p.sm_count * p.active_blocks_per_sm
+    g[G.LOADED_BLOCKS] = p.total_blocks  # a streamed program (explorer.sim.executed.ProgramFeed) lowers it
     return g
 
 
@@ -304,6 +319,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
         "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
+        "pe_mask": np.zeros(PcEvents.BUFFER_ENTRIES, np.uint32),
     }
 
 
@@ -319,32 +335,36 @@ class _TraceSink:
 
     The recorded slots' next-instruction events (``PcEvents``: one per issue, a few
     bytes) count in the same budget: the rows the states may use shrink by theirs,
-    and halving the SMs drops the dropped SMs' events.
+    and halving the SMs drops the dropped SMs' events. ``masks``: the events keep the
+    lanes that issue each instruction too (a flat program: a user kernel's partial masks;
+    every other program's warps issue with all 32 lanes, so nothing is kept for them).
     """
 
-    def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int):
+    def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int, masks: bool = False):
         self.W = warps_per_sm
+        self.masks = masks
+        self.entry_bytes = PcEvents.ENTRY_BYTES + (PcEvents.MASK_BYTES if masks else 0)
         self.chunk = chunk
         self.budget = budget
         self.full = False  # recording stopped: the trace ends at self.cycles
         self.cycles = 0
-        self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
         self.event_bytes = 0
         self._allocate(np.asarray(recorded, dtype=np.int64), None, 0)
 
-    def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray) -> None:
+    def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray, pe_mask: np.ndarray) -> None:
         if len(pe_t):
-            self.events.append((pe_t.copy(), pe_cell.copy(), pe_row.copy()))
-            self.event_bytes += len(pe_t) * PcEvents.ENTRY_BYTES
+            self.events.append((pe_t.copy(), pe_cell.copy(), pe_row.copy(), pe_mask.copy() if self.masks else None))
+            self.event_bytes += len(pe_t) * self.entry_bytes
 
     def _keep_events(self, sms: int) -> None:
         """Only the events of the first ``sms`` recorded SMs (cells ri * W + slot)."""
         kept = []
-        for t, cell, row in self.events:
+        for t, cell, row, mask in self.events:
             mine = cell < sms * self.W
-            kept.append((t[mine], cell[mine], row[mine]))
+            kept.append((t[mine], cell[mine], row[mine], None if mask is None else mask[mine]))
         self.events = kept
-        self.event_bytes = sum(len(t) for t, _, _ in kept) * PcEvents.ENTRY_BYTES
+        self.event_bytes = sum(len(t) for t, _, _, _ in kept) * self.entry_bytes
 
     def _rows_allowed(self) -> int:
         return self.buffer.shape[0] - self.event_bytes // max(1, len(self.recorded) * self.W)
@@ -385,10 +405,12 @@ class _TraceSink:
     def pc_events(self) -> PcEvents:
         """The recorded slots' next-instruction changes, in cycle order (call after result)."""
         if self.events:
-            t, cell, row = (np.concatenate(parts) for parts in zip(*self.events))
+            t, cell, row = (np.concatenate(parts) for parts in list(zip(*self.events))[:3])
+            mask = np.concatenate([e[3] for e in self.events]) if self.masks else None
         else:
             t, cell, row = np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int16)
-        return PcEvents(t=t, cell=cell, row=row, warps_per_sm=self.W, cycles=self.cycles)
+            mask = np.zeros(0, np.uint32) if self.masks else None
+        return PcEvents(t=t, cell=cell, row=row, warps_per_sm=self.W, cycles=self.cycles, mask=mask)
 
     def release(self) -> None:
         self.buffer = None
@@ -572,6 +594,30 @@ def _close_stall_counts(p: SimParams, a: dict, cycles: int, rows: np.ndarray) ->
     return stall
 
 
+def row_counts(p: SimParams, lp: LoopProgram, threads_per_block: int) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[n_rows] warp-instructions that executed each row, int64[n_rows] their active lanes summed).
+
+    A flat program (a user kernel) from its entries, each with the lanes that issued it; every
+    other program's warps run its rows as often as ``LoopProgram.executions`` says, each warp
+    of a block that runs the row (its role's), with every lane of the warp's threads (the
+    engine's program has no masks; a block's last warp holds what is left of its threads,
+    counted where every warp runs the row).
+    """
+    if lp.flat:
+        executions = np.bincount(lp.row, minlength=lp.n_rows).astype(np.int64)
+        lanes = np.bincount(lp.row, weights=np.bitwise_count(lp.active), minlength=lp.n_rows)
+        return executions, np.rint(lanes).astype(np.int64)
+    warps = lp.warps_executing(p.warps_per_block, p.producer_warps)
+    per_row = lp.executions * warps * p.total_blocks
+    lanes = per_row * 32 - np.where(warps == p.warps_per_block,
+                                    lp.executions * p.total_blocks * (p.warps_per_block * 32 - threads_per_block), 0)
+    executions = np.zeros(lp.n_rows, np.int64)
+    summed = np.zeros(lp.n_rows, np.int64)
+    np.add.at(executions, lp.row, per_row)
+    np.add.at(summed, lp.row, lanes)
+    return executions, summed
+
+
 _WARM = False
 
 
@@ -601,6 +647,7 @@ def simulate(
     params: SimParams | None = None,
     program: WarpProgram | None = None,
     loop: LoopProgram | None = None,
+    feed=None,
 ) -> SimResult:
     """Simulate a scenario cycle by cycle. Deterministic for the scenario (seed included).
 
@@ -613,7 +660,8 @@ def simulate(
     ``result.program_notice``); ``loop``, when given, is what runs (``program`` then only names
     its rows: a flat program's listing). The budgets default to ``sim_model.toml`` [trace] (smaller
     ones exercise what long runs keep). A ``[kernel]`` scenario (the user's own kernel) runs
-    through :func:`simulate_kernel`.
+    through :func:`simulate_kernel`; ``feed`` (``explorer.sim.executed.ProgramFeed``) is then what runs, a
+    window of its executed stream at a time.
     """
     if program is None and loop is None and scenario.kernel is not None:
         return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
@@ -622,10 +670,11 @@ def simulate(
     notice = None
     if program is None:
         program, notice = scenario_program(scenario)
-    lp = loop if loop is not None else lower(program)
+    lp = feed.loop if feed is not None else loop if loop is not None else lower(program)
     p = params or params_for(scenario, uses_tensor_cores=lp.uses_tensor_cores)
     warm_up()
-    estimate = estimate_run(scenario, params=p, program=program, loop=lp)
+    estimate = feed_estimate(scenario, p, feed) if feed is not None else estimate_run(scenario, params=p, program=program,
+                                                                                      loop=lp)
     estimate.check()
     lim = _limits()
     budget = lim["budget_bytes"] if trace_budget_bytes is None else trace_budget_bytes
@@ -639,12 +688,14 @@ def simulate(
     a = _state_arrays(p, lp)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     total_warps = p.total_blocks * p.warps_per_block
-    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + int(lp.req_bytes.max(initial=0)) // 32 + 64
-    trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk)
+    max_req = int(lp.req_bytes.max(initial=0)) if feed is None else feed.MAX_REQ_BYTES
+    margin = max(p.l1_queue_cycles, p.shared_queue_cycles) + max_req // 32 + 64
+    trace = _TraceSink(recorded, p.warps_per_sm, budget, chunk, masks=lp.flat)
     series = _SeriesSink(int(lim["series_budget_bytes"] if series_budget_bytes is None else series_budget_bytes),
                          chunk)
     windows = _UnitWindows(estimate.cycles, int(lim["unit_windows"]), margin)
     started = time.perf_counter()
+    fed = feed.seconds if feed is not None else 0.0
     try:
         while True:
             t0 = int(a["g"][G.T])
@@ -656,9 +707,11 @@ def simulate(
             while True:  # once, unless the loop returns early to let ub grow
                 windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
                 done = t_now - t0
+                if feed is not None:  # the blocks this call may place are loaded; finished ones dropped
+                    lp = feed.prepare(a)
                 run_cycles(
                     lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
-                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry,
+                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry, lp.active,
                     cfg_i, cfg_f, pipe_iv,
                     a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
                     a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
@@ -669,13 +722,13 @@ def simulate(
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
                     a["pend_slot"], a["pend_gi"], a["pend_state"],
-                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"],
+                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"],
                     t0 + chunk,
                 )
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
                 n_pe = int(a["g"][G.PC_EVENTS])
-                trace.add_events(a["pe_t"][:n_pe], a["pe_cell"][:n_pe], a["pe_row"][:n_pe])
+                trace.add_events(a["pe_t"][:n_pe], a["pe_cell"][:n_pe], a["pe_row"][:n_pe], a["pe_mask"][:n_pe])
                 a["g"][G.PC_EVENTS] = 0
                 if a["g"][G.DONE] or t_now >= t0 + chunk:
                     break
@@ -694,11 +747,14 @@ def simulate(
                                              "shorten workload.loop or the grid")
             if cancel is not None and cancel():
                 raise Cancelled()
-        sim_seconds = time.perf_counter() - started
+        # the timing alone: not the chunks a feed executed meanwhile
+        sim_seconds = time.perf_counter() - started - (feed.seconds - fed if feed is not None else 0.0)
         cycles = int(a["g"][G.T])
         busy, window_cycles = windows.result(cycles)
         n_events = int(a["g"][G.EVENTS])
         stall = _close_stall_counts(p, a, cycles, lp.row)
+        executions, lanes = (feed.row_counts() if feed is not None
+                             else row_counts(p, lp, scenario.launch.threads_per_block))
         return SimResult(
             scenario=scenario,
             params=p,
@@ -719,12 +775,14 @@ def simulate(
             memory=dict(zip(MEM_SLOTS, a["mem"].tolist())),
             unit_busy_cycles=busy,
             window_cycles=window_cycles,
-            warp_instructions=(lp.warp_instructions(total_warps) if lp.flat else
+            warp_instructions=(feed.entries if feed is not None else lp.warp_instructions(total_warps) if lp.flat else
                                p.total_blocks * lp.instructions_per_block(p.warps_per_block, p.producer_warps)),
             sim_seconds=sim_seconds,
             warp_program=program,
             stall_by_instruction=stall,
             pc_events=trace.pc_events(),
+            row_executions=executions,
+            row_active_lanes=lanes,
             program_notice=notice,
         )
     finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers
@@ -750,11 +808,13 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     re-simulation of one SM too): a run is a pure function of its scenario, and keeping the
     executed program between runs would hold its memory twice.
     """
-    from explorer.sim.executed import kernel_program
+    from explorer.sim.executed import kernel_feed
 
     warm_up()
-    prepared = kernel_program(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
-    result = simulate(prepared.scenario, program=prepared.listing, loop=prepared.loop,
+    prepared = kernel_feed(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
+    result = simulate(prepared.scenario, program=prepared.listing(), feed=prepared.feed,
                       params=params or prepared.params, **options)
-    result.extra["execution"] = prepared.run.result.metrics
-    return result, prepared.run
+    run = prepared.run()
+    result.warp_program = prepared.listing(run.result)  # which rows executed: known once every block ran
+    result.extra["execution"] = run.result.metrics
+    return result, run

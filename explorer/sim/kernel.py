@@ -103,6 +103,7 @@ LRR, GTO, OLDEST, TWO_LEVEL = 0, 1, 2, 3
 READY = 255  # w_wkind: the next instruction's registers are all available
 RESOLVED = 128  # w_wkind bit: its scoreboard is known (ready at w_wake; until then the stall kind below the bit)
 NEVER = np.int64(2**62)
+ALL_LANES = np.uint32(0xFFFFFFFF)  # a warp-instruction every lane issues (p_active empty)
 MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 # The loop's packed inputs and scalar state. Each tuple is the one list of the slots:
@@ -137,6 +138,7 @@ G_SLOTS = (
     "overflow",  # entries in the unit-busy overflow list (see _add)
     "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
     "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
+    "loaded_blocks",  # blocks whose program entries are loaded (a streamed flat program; else every block)
 )
 
 
@@ -315,13 +317,15 @@ def _account(stall, w_since, old, w_pc, p_row, s2, gi, t):
 
 
 @njit(inline=True)
-def _pc_event(pe_t, pe_cell, pe_row, g, ri, W, s2, t, row):
-    """A recorded slot's next instruction becomes ``row`` from cycle t (``SimResult.pc_trace``)."""
+def _pc_event(pe_t, pe_cell, pe_row, pe_mask, g, ri, W, s2, t, row, mask):
+    """A recorded slot's next instruction becomes ``row`` from cycle t (``SimResult.pc_trace``), issued
+    by the lanes ``mask`` (``SimResult.mask_trace``)."""
     if ri >= 0:
         n = g[G.PC_EVENTS]
         pe_t[n] = t
         pe_cell[n] = ri * W + s2
         pe_row[n] = row
+        pe_mask[n] = mask
         g[G.PC_EVENTS] = n + 1
 
 
@@ -615,6 +619,8 @@ def run_cycles(
     # per row, the row its stall counts and next-instruction events name (the listing row of a flat
     # program's entry; else the row itself); per warp of the grid, the row it starts at (empty: 0)
     p_row, p_entry,
+    # per entry of a flat program, the lanes that issued it (uint32; empty: all 32, every warp's)
+    p_active,
     # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
     cfg_i, cfg_f, pipe_iv,
     # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
@@ -634,8 +640,9 @@ def run_cycles(
     rec_map, trace, series, mem, ub, ovf, win_shift,
     pend_slot, pend_gi, pend_state,
     # per row, warp-cycles in each state while it was the warp's next instruction; for recorded
-    # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row)
-    stall, pe_t, pe_cell, pe_row,
+    # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row,
+    # pe_mask: the lanes that issue it)
+    stall, pe_t, pe_cell, pe_row, pe_mask,
     t_limit,
 ):
     """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
@@ -682,6 +689,9 @@ def run_cycles(
     rng_state = rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
+        if (g[G.LOADED_BLOCKS] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0
+                and g[G.NEXT_BLOCK] + min(g[G.FREE_BLOCK_SLOTS], S) > g[G.LOADED_BLOCKS]):
+            break  # a streamed program: this cycle may place blocks not loaded yet; the engine loads them
         row = t - t0
         # states that change at t without a visit (warps that issued at t - 1 and now wait)
         for i in range(g[G.PENDING]):
@@ -728,7 +738,8 @@ def run_cycles(
                     if producers > 0:  # warp specialization: start at the first row of its role
                         w_pc[gi] = _own_next(p_role, 0, gi, w_iter, loop_start, loop_end, trip,
                                              _warp_role(k, producers))
-                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, slot, t, p_row[w_pc[gi]])
+                    _pc_event(pe_t, pe_cell, pe_row, pe_mask, g, rec_map[sm], W, slot, t, p_row[w_pc[gi]],
+                              p_active[w_pc[gi]] if p_active.shape[0] > 0 else ALL_LANES)
                     w_async[gi, A_OPEN] = 0
                     w_async[gi, A_COUNT] = 0
                     w_wake[gi] = start
@@ -994,7 +1005,8 @@ def run_cycles(
                         pc = _own_next(p_role, pc, gi, w_iter, loop_start, loop_end, trip,
                                        _warp_role(w_age[gi] - b * wpb, producers))
                     w_pc[gi] = pc
-                    _pc_event(pe_t, pe_cell, pe_row, g, rec_map[sm], W, s2 - sm * W, t + 1, p_row[pc])
+                    _pc_event(pe_t, pe_cell, pe_row, pe_mask, g, rec_map[sm], W, s2 - sm * W, t + 1, p_row[pc],
+                              p_active[pc] if pc < p_active.shape[0] else ALL_LANES)
                     w_wake[gi] = t + 1  # one instruction per warp per cycle
                     w_wkind[gi] = WAIT
                     if path != SYNC:

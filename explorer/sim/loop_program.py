@@ -106,6 +106,8 @@ class LoopProgram:
     row: np.ndarray  # int32[L]: the row stall counts and next-instruction events name (the listing row)
     n_rows: int  # rows of the stall counts (row.max() + 1 at most)
     entry: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[warps]: flat programs
+    # uint32[L]: a flat program's entries' active lanes (what issued them); empty: all 32 lanes
+    active: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
 
     @property
     def flat(self) -> bool:
@@ -194,4 +196,5 @@ def lower_flat(flat, n_rows: int) -> LoopProgram:
         row=np.ascontiguousarray(flat.static_index, dtype=np.int32),
         n_rows=int(n_rows),
         entry=flat.warp_start[:-1].astype(np.int64),
+        active=np.ascontiguousarray(flat.active, dtype=np.uint32),
     )

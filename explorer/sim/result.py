@@ -56,6 +56,7 @@ class PcEvents:
     issue and per warp placed, so a few bytes per instruction instead of two per slot-cycle."""
 
     ENTRY_BYTES = 10  # int32 cycle, int32 cell, int16 row
+    MASK_BYTES = 4  # uint32 mask, where kept
     BUFFER_ENTRIES = 1 << 18  # the loop's event buffer (emptied by the engine after every call)
 
     t: np.ndarray
@@ -63,14 +64,18 @@ class PcEvents:
     row: np.ndarray
     warps_per_sm: int
     cycles: int  # the trace's cycles: events from here on are not kept
+    # uint32 per event: the lanes that issue that instruction (a user kernel's run); None: all 32
+    mask: np.ndarray | None = None
 
-    def dense(self, index: int) -> np.ndarray:
+    def dense(self, index: int, values: np.ndarray | None = None, empty=-1, dtype=np.int16) -> np.ndarray:
         """int16[cycles, warps_per_sm]: the row each slot of recorded SM ``index`` issues next (-1 before
-        any warp came)."""
+        any warp came); with ``values`` (one per event, e.g. ``mask``), that value instead (``empty``
+        before any warp came, as ``dtype``)."""
         W = self.warps_per_sm
-        out = np.full((self.cycles, W), -1, np.int16)
+        out = np.full((self.cycles, W), empty, dtype)
         mine = (self.cell >= index * W) & (self.cell < (index + 1) * W) & (self.t < self.cycles)
-        t, slot, row = self.t[mine], self.cell[mine] - index * W, self.row[mine]
+        t, slot = self.t[mine], self.cell[mine] - index * W
+        row = (self.row if values is None else values)[mine]
         for s in range(W):
             at = slot == s
             if not at.any():
@@ -79,7 +84,7 @@ class PcEvents:
             keep = np.append(ts[1:] != ts[:-1], True)  # of two events in one cycle, the later holds
             ts, rs = ts[keep], rs[keep]
             idx = np.searchsorted(ts, np.arange(self.cycles), side="right") - 1
-            col = np.where(idx >= 0, rs[np.maximum(idx, 0)], -1)
+            col = np.where(idx >= 0, rs[np.maximum(idx, 0)], empty)
             out[:, s] = col
         return out
 
@@ -106,6 +111,10 @@ class SimResult:
     stall_by_instruction: np.ndarray | None = None  # int64[L, n_states] (see the module docstring)
     pc_events: PcEvents | None = None
     program_notice: str | None = None  # why the program is not the one the scenario asked for
+    # per program row: warp-instructions that executed it, and their active lanes summed (engine.row_counts)
+    row_executions: np.ndarray | None = None  # int64[L]
+    row_active_lanes: np.ndarray | None = None  # int64[L]
+    _mask_index: dict = field(default_factory=dict, repr=False)  # sm -> mask_at's sorted events
 
     # -- the program that ran ---------------------------------------------------
     def pc_trace(self, sm: int) -> np.ndarray | None:
@@ -117,6 +126,76 @@ class SimResult:
         rows = self.pc_events.dense(int(hit[0]))[: self.trace_cycles]
         rows[self.trace[:, hit[0], :] == EMPTY] = -1
         return rows
+
+    def mask_trace(self, sm: int) -> np.ndarray | None:
+        """uint32[trace_cycles, warps_per_sm]: per cycle, the lanes that issue the instruction each slot of
+        SM ``sm`` will issue next (``pc_trace``'s row; 0: an empty slot); None if the SM was not recorded.
+        A run whose warps all issue with 32 lanes (every program but a user kernel's) reads 0xFFFFFFFF."""
+        hit = np.nonzero(self.recorded_sms == sm)[0]
+        if not hit.size or self.pc_events is None:
+            return None
+        ev = self.pc_events
+        if ev.mask is None:
+            masks = self._warp_masks(sm, np.full((self.trace_cycles, ev.warps_per_sm), 0xFFFFFFFF, np.uint32))
+        else:
+            masks = ev.dense(int(hit[0]), ev.mask, 0, np.uint32)[: self.trace_cycles]
+        masks[self.trace[:, hit[0], :] == EMPTY] = 0
+        return masks
+
+    def mask_at(self, sm: int, slot: int, cycle: int) -> int | None:
+        """The lanes (a 32-bit mask) that issue the instruction slot ``slot`` of SM ``sm`` issues next at
+        ``cycle``; None where no warp is there or the SM was not recorded. One SM's events are indexed once
+        (sorted by slot and cycle), so a lookup is two binary searches, not a dense trace."""
+        hit = np.nonzero(self.recorded_sms == sm)[0]
+        ev = self.pc_events
+        if not hit.size or ev is None or not (0 <= cycle < self.trace_cycles) or not (0 <= slot < ev.warps_per_sm):
+            return None
+        if self.trace[cycle, hit[0], slot] == EMPTY:
+            return None
+        if ev.mask is None:  # the latest block placed in the slot by then: its last warp may hold fewer lanes
+            b, wpb = self.blocks, self.params.warps_per_block
+            held = np.nonzero((b.sm == sm) & (b.start >= 0) & (b.start <= cycle)
+                              & (self.block_slots == slot).any(axis=1))[0]
+            threads = self.scenario.launch.threads_per_block
+            if not held.size or threads == 32 * wpb:
+                return 0xFFFFFFFF
+            blk = int(held[np.argmax(b.start[held])])
+            return (1 << (threads - 32 * (wpb - 1))) - 1 if self.block_slots[blk][-1] == slot else 0xFFFFFFFF
+        index = self._mask_index.get(sm)
+        if index is None:
+            W = ev.warps_per_sm
+            mine = np.nonzero((ev.cell >= hit[0] * W) & (ev.cell < (hit[0] + 1) * W))[0]
+            order = mine[np.lexsort((np.arange(mine.shape[0]), ev.t[mine], ev.cell[mine]))]
+            cells = ev.cell[order] - hit[0] * W
+            index = self._mask_index[sm] = (np.searchsorted(cells, np.arange(W + 1)), ev.t[order], ev.mask[order])
+        starts, t, masks = index
+        lo, hi = int(starts[slot]), int(starts[slot + 1])
+        k = lo + int(np.searchsorted(t[lo:hi], cycle, side="right")) - 1  # the latest event at or before it
+        return int(masks[k]) if k >= lo else None
+
+    def _warp_masks(self, sm: int, masks: np.ndarray) -> np.ndarray:
+        """A program every warp runs whole: each warp's lanes are its threads (a block's last warp holds what is
+        left of them), written into ``masks`` [cycles, W] for the slots they held."""
+        threads = self.scenario.launch.threads_per_block
+        wpb = self.params.warps_per_block
+        if threads == 32 * wpb:
+            return masks
+        last = np.uint32((1 << (threads - 32 * (wpb - 1))) - 1)
+        b = self.blocks
+        mine = np.nonzero((b.sm == sm) & (b.start >= 0))[0]
+        for blk in mine[np.argsort(b.start[mine], kind="stable")].tolist():  # a slot's latest warp holds it
+            start, end = int(b.start[blk]), int(b.end[blk]) if b.end[blk] >= 0 else self.cycles
+            masks[start:end, self.block_slots[blk]] = 0xFFFFFFFF
+            masks[start:end, self.block_slots[blk][-1]] = last
+        return masks
+
+    def row_average_lanes(self) -> np.ndarray | None:
+        """float64[L]: per program row, the active lanes per warp-instruction that executed it (NaN: none did)."""
+        if self.row_executions is None or self.row_active_lanes is None:
+            return None
+        n = self.row_executions.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(n > 0, self.row_active_lanes / np.maximum(n, 1), np.nan)
 
     def program_summary(self) -> dict:
         """``simulate --json``'s ``program``: where the instructions came from and how many a warp runs."""

@@ -1529,7 +1529,7 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+64"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
@@ -5465,7 +5465,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SassListing</name>
     <message>
-        <location filename="../../explorer/gui/sass/listing_model.py" line="+141"/>
+        <location filename="../../explorer/gui/sass/listing_model.py" line="+153"/>
         <source>PC</source>
         <translation>PC</translation>
     </message>
@@ -5498,6 +5498,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+1"/>
         <source>Latency</source>
         <translation>Задержка</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lanes</source>
+        <translation>Линии</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5535,7 +5540,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Тактов до того, как может быть выдана зависимая инструкция (память: решает система памяти).</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+3"/>
+        <source>Active lanes per warp-instruction that executed it, of 32, over the whole run (Nsight Compute&apos;s average active threads per warp): below 32 where warps diverged or some of their threads had exited.</source>
+        <translation>Активных линий (lanes) на выполнившую её варп-инструкцию, из 32, за весь прогон (в Nsight Compute — average active threads per warp): меньше 32, где варпы разошлись или часть их потоков уже завершилась.</translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the measurement; not part of the workload.</source>
         <translation>Инструментирование: сгенерированное ядро записывает %smid, %globaltimer и clock64 для измерения; это не часть нагрузки.</translation>
     </message>
@@ -5545,12 +5555,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>С аргументами ядра ни один варп не выполняет эту инструкцию.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Click for its details.</source>
         <translation>Щёлкните, чтобы увидеть подробности.</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+15"/>
+        <source>No warp-instruction executed it in this run.</source>
+        <translation>В этом прогоне её не выполнила ни одна варп-инструкция.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} warp-instructions executed it, {avg} of 32 lanes active on average ({eff} SIMT efficiency).</source>
+        <translation>Её выполнили варп-инструкций: {n}; в среднем активно {avg} из 32 линий (SIMT-эффективность {eff}).</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>No simulated warp-cycles at this instruction.</source>
         <translation>На этой инструкции нет смоделированных варпо-тактов.</translation>
     </message>
@@ -5711,7 +5731,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SassView</name>
     <message>
-        <location filename="../../explorer/gui/sass/view.py" line="+101"/>
+        <location filename="../../explorer/gui/sass/view.py" line="+108"/>
         <source>The warp slot of the selected SM whose next instruction is marked ▶ (or click a row of the timeline).</source>
         <translation>Слот варпа выбранного SM, чья следующая инструкция отмечена ▶ (или щёлкните строку временной шкалы).</translation>
     </message>
@@ -5731,7 +5751,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Прокручивать листинг, чтобы следующая инструкция варпа оставалась видна при воспроизведении.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Hottest first</source>
         <translation>Горячие сверху</translation>
     </message>
@@ -5741,7 +5761,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Отсортировать инструкции по проведённым на них варпо-тактам, больше — выше (ещё раз: порядок программы). Щелчок по заголовку столбца сортирует по нему.</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>SASS</source>
         <translation>SASS</translation>
     </message>
@@ -5771,12 +5791,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Модель</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>No instructions to follow.</source>
         <translation>Нет инструкций, за которыми следить.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+21"/>
+        <source>{n}/32 lanes</source>
+        <translation>{n}/32 линий</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{what}: {state}</source>
         <translation>{what}: {state}</translation>
     </message>
@@ -5807,7 +5832,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>нет варпа</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+4"/>
+        <source>The warp&apos;s active lanes: no warp in this slot now (or not recorded).</source>
+        <translation>Активные линии варпа: сейчас в этом слоте нет варпа (или он не записан).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>All 32 lanes of the warp issue its next instruction (mask {mask}).</source>
+        <translation>Следующую инструкцию варпа выдают все 32 линии (маска {mask}).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} of the warp&apos;s 32 lanes issue its next instruction (mask {mask}, bit k = lane k): filled cells, lane 0 on the left; the others diverged away or exited.</source>
+        <translation>Следующую инструкцию варпа выдают {n} из 32 линий (маска {mask}, бит k — линия k): закрашенные клетки, линия 0 слева; остальные ушли по другой ветви или завершились.</translation>
+    </message>
+    <message>
+        <location line="+69"/>
         <source>Click an instruction for its unit, latency and the registers it waits on.</source>
         <translation>Щёлкните инструкцию: её блок, задержка и регистры, которых она ждёт.</translation>
     </message>
@@ -5852,7 +5892,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&lt;b&gt;Пишет&lt;/b&gt; {regs} (и ждёт, пока завершатся прежние записи в эти регистры).</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
+        <source>&lt;b&gt;Lanes&lt;/b&gt;: {what}</source>
+        <translation>&lt;b&gt;Линии&lt;/b&gt;: {what}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&lt;b&gt;Simulated&lt;/b&gt;: {n} warp-cycles with it next, {share} of the run&apos;s.</source>
         <translation>&lt;b&gt;Смоделировано&lt;/b&gt;: {n} варпо-тактов с ней следующей, {share} всех за прогон.</translation>
     </message>
@@ -7059,18 +7104,18 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+136"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+149"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>SM {sm}&apos;s warp states were not kept for this long run; re-simulating this SM…</source>
         <translation>Состояния варпов SM {sm} для этого длинного прогона не сохранялись; SM симулируется заново…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>SM {sm} ran no warp in this run.</source>
         <translation>SM {sm} не выполнял варпов в этом прогоне.</translation>
     </message>
@@ -7105,7 +7150,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Временная диаграмма SM {sm}</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+2"/>
+        <source>a line along a row&apos;s top: fewer than 32 lanes active</source>
+        <translation>черта по верху строки: активно меньше 32 линий</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>cycle</source>
         <translation>такт</translation>
     </message>
@@ -7115,7 +7165,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>SM {sm} · слот {slot} (планировщик {sp}) · такт {cycle}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>Partially active warp: its next instruction issues with {n} of 32 lanes (lanes {mask}); marked by a line along the row&apos;s top.</source>
+        <translation>Частично активный варп: его следующую инструкцию выдают {n} из 32 линий (линии {mask}); отмечен чертой по верху строки.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A line along the row&apos;s top: in some of these cycles the warp&apos;s next instruction issues with fewer than 32 lanes.</source>
+        <translation>Черта по верху строки: в некоторых из этих тактов следующую инструкцию варпа выдают меньше 32 линий.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Zoomed out: each column covers {n} cycles and shows its most important state (issued &gt; eligible &gt; stalls &gt; memory wait &gt; empty). Zoom in (mouse wheel) for single cycles.</source>
         <translation>Мелкий масштаб: тактов в столбце — {n}, показано самое важное состояние (выдача &gt; готов &gt; простои &gt; ожидание памяти &gt; пусто). Увеличьте масштаб (колесо мыши), чтобы видеть отдельные такты.</translation>
     </message>

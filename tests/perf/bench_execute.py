@@ -5,9 +5,9 @@ compile is cached on disk; the first run on a machine pays it once, reported apa
 
 * ``execute``: every block executed, metrics accumulated, no stream kept;
 * ``execute + stream``: the executed stream built chunk by chunk, then dropped;
-* ``execute + timing``: what ``simulate`` does with a [kernel] scenario: executed, the
-  streams collected into the engine's program, and timed cycle by cycle
-  (``explorer.sim.engine.simulate_kernel``).
+* ``execute + timing``: what ``simulate`` does with a [kernel] scenario: executed chunk by
+  chunk as the engine places the blocks, each chunk lowered into the engine's program
+  window, and timed cycle by cycle (``explorer.sim.engine.simulate_kernel``).
 
 Both wall-clock and CPU seconds are given: on a shared machine the wall time includes
 waiting for a core. Usage: ``python tests/perf/bench_execute.py [--json] [--repeats N]``.

@@ -205,3 +205,119 @@ def test_the_simulate_entry_point_runs_a_kernel_scenario_and_keeps_the_cubins_la
     assert r.extra["execution"]["sectors_per_request"] == {"global_load": 4.0, "global_store": 4.0}
     one = simulate(sc, record_sms=[3])  # the window's per-SM re-simulation: the same run
     assert np.array_equal(one.sm_trace(3), r.sm_trace(3))
+
+
+def test_per_row_counts_and_lane_masks_are_what_executed():
+    """The result's per-row counts are the executor's (an independent count: the interpreter's own
+    tallies), and every recorded slot's mask at every cycle is the mask of the entry it issues next:
+    the lanes the executor issued that warp's instruction with."""
+    n = 256
+    args = {"in": buf("i32", n, "random"), "out": buf("i32", n), "n": n}
+    r, run = timed(scenario("divergence.cu", "divergent", args, (2, 1, 1), (128, 1, 1)))
+    res = run.result
+    assert np.array_equal(r.row_executions, res.executions)
+    assert np.array_equal(r.row_active_lanes, res.active_lanes)
+    avg = r.row_average_lanes()
+    ran = res.executions > 0
+    assert np.allclose(avg[ran], res.active_lanes[ran] / res.executions[ran]) and np.isnan(avg[~ran]).all()
+    assert (avg[ran] < 32).sum() >= 4  # the divergent paths
+    # masks: for each recorded slot, the masks it shows (one per change of its next instruction) are, in
+    # order, the active masks of its warp's executed stream (the flat program's entries)
+    flat = whole_flat(r.scenario)
+    seen_partial = 0
+    for sm in r.recorded_sms.tolist():
+        rows, masks, states = r.pc_trace(sm), r.mask_trace(sm), r.sm_trace(sm)
+        assert masks.shape == rows.shape
+        assert np.all((masks == 0) == (states == EMPTY))
+        blocks = np.nonzero(r.blocks.sm == sm)[0]
+        assert len(blocks) <= 1  # two blocks on 132 SMs: each slot holds one warp, so its masks are that warp's
+        for b in blocks:
+            for k, slot in enumerate(r.block_slots[b]):
+                w = b * r.params.warps_per_block + k
+                live = (np.arange(r.cycles) >= r.blocks.start[b]) & (states[:, slot] != EMPTY)
+                t = np.nonzero(live)[0]
+                changes = np.append(True, (rows[t[1:], slot] != rows[t[:-1], slot])
+                                    | (masks[t[1:], slot] != masks[t[:-1], slot]))
+                got = masks[t[changes], slot]
+                want = flat.active[flat.warp(w)]
+                # consecutive entries with the same row and mask show as one; compare the runs
+                keep = np.append(True, (want[1:] != want[:-1])
+                                 | (flat.static_index[flat.warp(w)][1:] != flat.static_index[flat.warp(w)][:-1]))
+                assert np.array_equal(got, want[keep][: got.shape[0]])
+                seen_partial += int((got != 0xFFFFFFFF).sum())
+    assert seen_partial > 0
+
+
+def test_a_uniform_kernel_shows_full_masks():
+    n = 4096
+    args = {"n": n, "a": 2.0, "x": buf("f32", n, "arange"), "y": buf("f32", n, "ones")}
+    r, run = timed(scenario("saxpy.cu", "saxpy", args, (4, 1, 1), (256, 1, 1)))
+    masks = r.mask_trace(int(r.recorded_sms[0]))
+    live = masks != 0
+    assert live.any() and np.all(masks[live] == 0xFFFFFFFF)
+    assert int(r.row_active_lanes.sum()) == 32 * int(r.row_executions.sum()) == 32 * r.warp_instructions
+
+
+def whole_flat(sc):
+    """The launch's whole flat program (every executed entry, per warp), built from the executor's chunks."""
+    from explorer.sass.execute import isa
+    from explorer.sass.execute.flat_program import FlatProgramBuilder
+    from explorer.sass.execute.run import compile_for
+    from explorer.sass.execute.session import execute
+    from explorer.sass.execute.timing import static_timing
+
+    k = compile_for(sc)
+    t = static_timing(k, sc.gpu)
+    b = FlatProgramBuilder(t, k.decoded.rows[:, isa.C_WIDTH], n_blocks=sc.launch.total_blocks,
+                           warps_per_block=sc.launch.warps_per_block(), wavefront_bytes=128, budget_bytes=1 << 30)
+    execute(k, sc.launch, sc.kernel, seed=sc.seed, sm_count=sc.gpu.sm_count, on_chunk=b.add)
+    return b.finish()
+
+
+def _fed(sc, chunk):
+    """(the run, the longest window its feed held) with the executor's chunks of ``chunk`` warp-instructions."""
+    from explorer.sim import simulate
+    from explorer.sim.engine import program_budget
+    from explorer.sim.executed import kernel_feed
+
+    prepared = kernel_feed(sc, budget=program_budget, chunk_instructions=chunk)
+    feed, longest = prepared.feed, [prepared.feed.loop.length]
+    prepare = feed.prepare
+
+    def watched(a):
+        lp = prepare(a)
+        longest.append(lp.length)
+        return lp
+
+    feed.prepare = watched
+    r = simulate(prepared.scenario, program=prepared.listing(), feed=feed, params=prepared.params)
+    return r, max(longest), feed
+
+
+def test_the_run_is_the_same_whatever_the_chunk_size_and_the_window_stays_small():
+    """A long grid fed in small chunks: the same run cycle for cycle as one fed whole, and the window the
+    engine holds stays a fraction of what executed (finished blocks' entries are dropped)."""
+    n = 8192 * 256  # 8,192 blocks: eight waves of 1,056 resident blocks (132 SMs x 8)
+    args = {"in": buf("f32", n, "random"), "out": buf("f32", n), "n": n}
+    sc = scenario("copy.cu", "copy_coalesced", args, (n // 256, 1, 1), (256, 1, 1))
+    whole, whole_len, _ = _fed(sc, 1 << 24)
+    small, small_len, feed = _fed(sc, 20_000)
+    assert whole_len == whole.warp_instructions == small.warp_instructions == feed.entries
+    assert small.cycles == whole.cycles
+    assert np.array_equal(small.series.mean, whole.series.mean)
+    assert np.array_equal(small.stall_by_instruction, whole.stall_by_instruction)
+    assert np.array_equal(small.blocks.start, whole.blocks.start) and np.array_equal(small.blocks.end, whole.blocks.end)
+    # the SMs whose trace is kept follow the up-front estimate (from the first chunk's blocks when fed in
+    # small chunks): the ones both kept are the same, cycle for cycle, and so are their events
+    k = min(len(small.recorded_sms), len(whole.recorded_sms))
+    assert np.array_equal(small.recorded_sms[:k], whole.recorded_sms[:k])
+    assert np.array_equal(small.trace[:, :k], whole.trace[:, :k])
+    W = small.params.warps_per_sm
+    for field in ("t", "cell", "row", "mask"):
+        a, b = getattr(small.pc_events, field), getattr(whole.pc_events, field)
+        assert np.array_equal(a[small.pc_events.cell < k * W], b[whole.pc_events.cell < k * W]), field
+    assert np.array_equal(small.row_executions, whole.row_executions)
+    assert small.memory == whole.memory
+    # the window holds about the resident blocks' entries and a chunk
+    assert small_len < whole_len / 2
+    check_invariants(small, feed.entries)

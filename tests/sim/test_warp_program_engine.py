@@ -11,7 +11,7 @@ from explorer.sass.warp_program import OP_NAMES
 from explorer.sim import simulate
 from explorer.sim import units
 from explorer.sim.loop_program import UNIT_MAP
-from explorer.sim.states import LONG_SB, MATH_THROTTLE, SELECTED, SHORT_SB, WAIT
+from explorer.sim.states import EMPTY, LONG_SB, MATH_THROTTLE, SELECTED, SHORT_SB, WAIT
 from tests.sim.programs import issue_cycles, issue_order, one_warp, program, row
 
 
@@ -130,3 +130,27 @@ def test_the_estimate_counts_every_instruction_a_warp_executes():
     many = one_warp(**{"launch.grid": [422400, 1, 1]})
     assert params_for(many).active_blocks_per_sm == 32
     assert estimate_run(many, program=prog).cycles == 422400 * 32 // (132 * 4) == 25600
+
+
+def test_per_row_counts_of_a_program_every_warp_runs():
+    """A WarpProgram's rows run ``trip`` times in the body, once elsewhere, by every warp; lanes: a
+    block's threads (a 48-thread block's second warp holds 16), hand-counted, and so are the masks."""
+    rows = [row("int", ["R0"]), row("int", ["R1"]), row("fma", ["R2"], ["R1"])]
+    prog = program(rows, loop_start=1, loop_end=3, trip=4)
+    r = simulate(one_warp(**{"launch.grid": [3, 1, 1], "launch.block": [48, 1, 1]}), program=prog)
+    warps = 3 * 2
+    assert r.row_executions.tolist() == [warps, 4 * warps, 4 * warps, warps]  # EXIT last
+    assert r.row_active_lanes.tolist() == [3 * 48, 4 * 3 * 48, 4 * 3 * 48, 3 * 48]
+    assert int(r.row_executions.sum()) == r.warp_instructions
+    assert np.allclose(r.row_average_lanes(), 24.0)
+    # each block's second warp holds threads 32..47: lanes 0-15, wherever it sits
+    for sm in np.unique(r.blocks.sm).tolist():
+        masks, states = r.mask_trace(sm), r.sm_trace(sm)
+        assert np.all((masks == 0) == (states == EMPTY))
+        for b in np.nonzero(r.blocks.sm == sm)[0].tolist():
+            first, second = r.block_slots[b]
+            live = slice(int(r.blocks.start[b]), int(r.blocks.end[b]))
+            busy0, busy1 = states[live, first] != EMPTY, states[live, second] != EMPTY
+            assert np.all(masks[live, first][busy0] == 0xFFFFFFFF) and np.all(masks[live, second][busy1] == 0xFFFF)
+            c = int(np.nonzero(busy1)[0][0]) + live.start
+            assert r.mask_at(sm, int(second), c) == 0xFFFF and r.mask_at(sm, int(first), c) == 0xFFFFFFFF

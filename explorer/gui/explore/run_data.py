@@ -78,6 +78,7 @@ class SimRun:
     extra_traces: dict = field(default_factory=dict)  # sm -> uint8[cycles, W], re-simulated on demand
     sampled: dict = field(default_factory=dict)  # sm -> (stride, uint8[ceil(cycles / stride), W]): filled in
     _pyramids: dict = field(default_factory=dict)
+    _partials: dict = field(default_factory=dict)
 
     @classmethod
     def from_result(cls, result) -> "SimRun":
@@ -121,19 +122,12 @@ class SimRun:
         return int(interval * float((intervals * per)[tensor].sum()) / float(per[tensor].sum()))
 
     def _tensor_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(per row the times a block runs it, mma-or-wgmma rows, wgmma rows) of the program that ran."""
+        """(per row the warp-instructions that executed it, mma-or-wgmma rows, wgmma rows) of the program
+        that ran: the result's own counts (``SimResult.row_executions``; a user kernel's from what executed)."""
         from explorer.sass.warp_program import OP
-        from explorer.sim.loop_program import lower
 
         prog = self.result.warp_program
-        if self.result.extra.get("execution") is not None:
-            # your own kernel: its program is the static listing each warp took its own path through
-            # (not a runnable loop), and the executor runs no MMA (HMMA is not among its opcodes)
-            none = np.zeros(prog.op.shape[0], bool)
-            return np.zeros(prog.op.shape[0], np.int64), none, none
-        lp = lower(prog)
-        p = self.result.params
-        per = lp.executions * lp.warps_executing(p.warps_per_block, p.producer_warps)
+        per = np.asarray(self.result.row_executions, np.int64)
         wgmma = prog.op == OP["wgmma"]
         return per, (prog.op == OP["mma"]) | wgmma, wgmma
 
@@ -213,6 +207,29 @@ class SimRun:
                 return None
             self._pyramids[sm] = pyramid(trace, self.order)
         return self._pyramids[sm]
+
+    def partial_pyramid(self, sm: int) -> list[np.ndarray] | None:
+        """The timeline's partial-warp marks: images [cycles / 2**k, W] (slots in scheduler order), 1 where
+        the slot's warp issues its next instruction with fewer than 32 lanes (at any cycle of the bin), level
+        0 first, as :meth:`pyramid`; None where no warp of the SM did (a user kernel's diverged warps, and
+        any program's last warp of a block whose threads are not a multiple of 32) or the SM was not recorded."""
+        if sm not in self._partials:
+            self._partials[sm] = None
+            r = self.result
+            ev = getattr(r, "pc_events", None)
+            hit = np.nonzero(r.recorded_sms == sm)[0]
+            whole = r.scenario.launch.threads_per_block == 32 * r.params.warps_per_block
+            if ev is not None and hit.size and (ev.mask is not None or not whole):
+                if ev.mask is None:  # whole warps but a block's last: its threads' lanes
+                    masks = r.mask_trace(sm)
+                    partial = ((masks != 0xFFFFFFFF) & (masks != 0)).astype(np.uint8)
+                else:  # a user kernel: the events' masks, densified as flags (1 byte per slot-cycle)
+                    flags = ((ev.mask != 0xFFFFFFFF) & (ev.mask != 0)).astype(np.uint8)
+                    partial = ev.dense(int(hit[0]), flags, 0, np.uint8)[: r.trace_cycles]
+                partial[r.trace[:, hit[0], :] == EMPTY] = 0
+                if partial.any():
+                    self._partials[sm] = halvings(partial[:, self.order])
+        return self._partials[sm]
 
     def sm_counts(self, sm: int) -> np.ndarray | None:
         """int32[cycles, 3]: resident, eligible, issued warps of one SM per cycle."""

@@ -8,6 +8,12 @@ get ~100× slower. Zoomed out, the image is a level of the run's pyramid
 pixel: each column shows the most important state of its cycles, so a single
 issue cycle is never dropped by scaling. The image changes only on zoom and on a
 new run or SM; playback only moves the cursor.
+
+Partially active warps (a user kernel's diverged warps, a block's last warp short of
+32 threads: the slot's next instruction issues with fewer than 32 lanes) get a second mark that is a shape, not a colour: a
+line along the top third of the row, in the plot's foreground colour, over whatever
+state colour the row has (``run_data.SimRun.partial_pyramid``, zoomed like the states:
+a bin is marked if any of its cycles is). The title and the hover say what it means.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QFontMetrics, QPainterPath
+from PySide6.QtGui import QColor, QFontMetrics, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem, QToolTip, QWidget
 
 from explorer.gui.common.plots import CursorPlot
@@ -30,6 +36,7 @@ from explorer.gui.explore.run_data import SimRun
 _CODE_OF_RANK = {rank: code for code, rank in enumerate(PRIORITY)}
 MAX_OUTLINED_BLOCKS = 2000  # per SM; beyond that outlines would be a grey smear anyway
 MAX_LABELLED_BLOCKS = 300
+PARTIAL_SUBROWS = 3  # a partial warp's mark: the top one of three sub-rows of its row
 
 
 class TimelineView(CursorPlot):
@@ -45,6 +52,11 @@ class TimelineView(CursorPlot):
         self.image = pg.ImageItem(axisOrder="col-major")
         self.image.setAutoDownsample(False)
         self.addItem(self.image)
+        self.partial_image = pg.ImageItem(axisOrder="col-major")  # partial warps: a line along the row's top
+        self.partial_image.setAutoDownsample(False)
+        self.partial_image.setZValue(2)
+        self.addItem(self.partial_image)
+        self._partial_levels: list[np.ndarray] | None = None
         item = self.getPlotItem()
         item.invertY(True)
         item.getAxis("left").setWidth(64)
@@ -81,6 +93,7 @@ class TimelineView(CursorPlot):
         self.sm = sm
         if run is None:
             self.image.clear()
+            self.partial_image.clear()
             return
         self.set_x_max(run.cycles)
         self._show_sm(sm)
@@ -157,6 +170,8 @@ class TimelineView(CursorPlot):
         run = self.run
         levels = run.pyramid(sm)
         self.level = -1
+        self._partial_levels = None
+        self.partial_image.clear()
         if levels is None:
             self.rows = run.order
             self._levels = None
@@ -169,6 +184,9 @@ class TimelineView(CursorPlot):
         used = np.nonzero(levels[-1].max(axis=0) > 0)[0]  # the top level holds every slot's busiest state
         self.rows = run.order[used]
         self._levels = [lvl[:, used] for lvl in levels] if len(used) < run.warps_per_sm else levels
+        partial = run.partial_pyramid(sm)
+        if partial is not None and len(partial) == len(levels):
+            self._partial_levels = [lvl[:, used] for lvl in partial] if len(used) < run.warps_per_sm else partial
         self._set_rows(len(used))
         self._show_blocks(sm)
         if len(used) == 0:
@@ -251,7 +269,12 @@ class TimelineView(CursorPlot):
                 sm=self.sm, n=shown, w=total)
         else:
             text = self.tr("Timeline of SM {sm}: each row is a warp slot, grouped by scheduler").format(sm=self.sm)
-        self.set_titles(text, self.tr("Timeline of SM {sm}").format(sm=self.sm), color=fg, size="10pt")
+        short = self.tr("Timeline of SM {sm}").format(sm=self.sm)
+        if self._partial_levels:  # the mark's legend, as long as the width holds it
+            mark = self.tr("a line along a row's top: fewer than 32 lanes active")
+            self.set_titles(f"{text}; {mark}", f"{short}; {mark}", text, short, color=fg, size="10pt")
+        else:
+            self.set_titles(text, short, color=fg, size="10pt")
 
     # -- zoom -----------------------------------------------------------------------
     def _range_changed(self, *_args) -> None:
@@ -284,6 +307,29 @@ class TimelineView(CursorPlot):
             return
         self.image.setImage(img, autoDownsample=False, levels=(0, 255), lut=self._lut)
         self.image.setRect(QRectF(0, 0, img.shape[0] * (1 << level), img.shape[1]))
+        self._show_partial(level)
+
+    def _show_partial(self, level: int) -> None:
+        """The partial-warp marks at the states' zoom level: each row's top sub-row where its warp is partial."""
+        if not self._partial_levels:
+            self.partial_image.clear()
+            return
+        flags = self._partial_levels[level]
+        marks = np.zeros((flags.shape[0], flags.shape[1] * PARTIAL_SUBROWS), np.uint8)
+        marks[:, 0::PARTIAL_SUBROWS] = flags
+        self.partial_image.setImage(marks, autoDownsample=False, levels=(0, 1), lut=self._partial_lut())
+        self.partial_image.setRect(QRectF(0, 0, flags.shape[0] * (1 << level), flags.shape[1]))
+
+    def _partial_lut(self) -> np.ndarray:
+        """0: transparent; 1: the plot's foreground (dark on the light theme, light on the dark one)."""
+        lut = np.zeros((2, 4), np.uint8)
+        fg = QColor(self.theme.plot_foreground)
+        lut[1] = (fg.red(), fg.green(), fg.blue(), 255)
+        return lut
+
+    def has_partial_marks(self) -> bool:
+        """Whether the SM on screen shows partially active warps (its title and hover explain the mark)."""
+        return bool(self._partial_levels)
 
     # -- look -----------------------------------------------------------------------
     def apply_theme(self, theme: Theme) -> None:
@@ -341,6 +387,15 @@ class TimelineView(CursorPlot):
         text = self.tr("SM {sm} · slot {slot} (scheduler {sp}) · cycle {cycle}").format(
             sm=self.sm, slot=slot, sp=slot % SP, cycle=cycle)
         text += "<br><b>{}</b>: {}".format(display_names()[code], meanings()[code])
+        mask = self.run.result.mask_at(self.sm, slot, cycle) if hasattr(self.run.result, "mask_at") else None
+        if mask is not None and mask != 0xFFFFFFFF:
+            text += "<br>" + self.tr(
+                "Partially active warp: its next instruction issues with {n} of 32 lanes (lanes {mask}); "
+                "marked by a line along the row's top.").format(n=bin(mask).count("1"), mask=f"0x{mask:08x}")
+        elif self._partial_levels and self.level > 0 and int(self._partial_levels[self.level][
+                min(cycle >> self.level, self._partial_levels[self.level].shape[0] - 1), row]):
+            text += "<br>" + self.tr("A line along the row's top: in some of these cycles the warp's next "
+                                     "instruction issues with fewer than 32 lanes.")
         if self.level > 0:
             text += "<br><i>" + self.tr(
                 "Zoomed out: each column covers {n} cycles and shows its most important state "

@@ -7,7 +7,9 @@ so sorting is one ``layoutChanged`` and moving the highlight during playback is 
 frame. The stall column is drawn by :class:`StallBarDelegate` (a stacked bar of the
 row's warp-cycles by state, the share of the whole run in its length); its numbers are in
 the tooltip and the next column names the top stall, so colour is never the only carrier.
-Instrumentation (the generated kernel's %smid/%globaltimer/clock64 recording) and
+The Lanes column is each instruction's average active lanes per executed
+warp-instruction; the view hides it for a run whose every instruction ran with 32
+(:meth:`ListingModel.has_partial_rows`). Instrumentation (the generated kernel's %smid/%globaltimer/clock64 recording) and
 instructions no warp executes are drawn dimmed.
 """
 
@@ -24,8 +26,9 @@ from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.sass.program_data import ProgramData
 from explorer.gui.sass.texts import latency_text, unit_meaning
 
-PC, BAR, TEXT, CYCLES, TOP, UNIT, LATENCY = range(7)  # the bar before the text: a narrow view still shows it
-COLUMNS = 7
+# the bar (and the lanes, where a warp diverged) before the text: a narrow view still shows them
+PC, BAR, LANES, TEXT, CYCLES, TOP, UNIT, LATENCY = range(8)
+COLUMNS = 8
 MARK = "▶"  # the selected warp's next instruction: a glyph as well as a colour
 STATES_ROLE = Qt.ItemDataRole.UserRole + 1  # BAR: (counts per state, the run's hottest row's total)
 
@@ -87,6 +90,14 @@ class ListingModel(QAbstractTableModel):
             if k is not None:
                 self.dataChanged.emit(self.index(k, 0), self.index(k, COLUMNS - 1))
 
+    def has_partial_rows(self) -> bool:
+        """Whether some instruction ran with fewer than 32 active lanes on average (a diverged warp's)."""
+        d = self.data_
+        if d is None or d.executions is None:
+            return False
+        ran = d.executions > 0
+        return bool((d.lanes[ran] < 32 * d.executions[ran]).any())
+
     def table_row(self, listing_row: int) -> int | None:
         return self.position.get(listing_row)
 
@@ -120,6 +131,7 @@ class ListingModel(QAbstractTableModel):
                 LATENCY: lambda r: -1 if rows[r].latency is None else rows[r].latency,
                 TOP: lambda r: (d.top_stall(r) or (-1, 0.0))[1],
                 BAR: lambda r: int(d.totals[r]),
+                LANES: lambda r: d.average_lanes(r) if d.average_lanes(r) is not None else -1.0,
             }.get(self.sort_column, lambda r: r)
             order = sorted(range(d.rows), key=lambda r: (key(r), r),
                            reverse=self.sort_order == Qt.SortOrder.DescendingOrder)
@@ -145,6 +157,7 @@ class ListingModel(QAbstractTableModel):
                 TOP: translate("SassListing", "Top stall"),
                 UNIT: translate("SassListing", "Unit"),
                 LATENCY: translate("SassListing", "Latency"),
+                LANES: translate("SassListing", "Lanes"),
             }[section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
@@ -165,6 +178,10 @@ class ListingModel(QAbstractTableModel):
                 LATENCY: translate("SassListing",
                                    "Cycles until a dependent instruction may issue (memory: decided by the memory "
                                    "system)."),
+                LANES: translate("SassListing",
+                                 "Active lanes per warp-instruction that executed it, of 32, over the whole run "
+                                 "(Nsight Compute's average active threads per warp): below 32 where warps diverged "
+                                 "or some of their threads had exited."),
             }[section]
         return None
 
@@ -194,6 +211,8 @@ class ListingModel(QAbstractTableModel):
                 return color
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col == LANES:  # centred: a right-aligned count would read as part of the instruction beside it
+                return int(Qt.AlignmentFlag.AlignCenter)
             if col in (CYCLES, LATENCY):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
@@ -217,6 +236,8 @@ class ListingModel(QAbstractTableModel):
             if row.scoreboard == "none":
                 return "—"
             return "mem" if row.latency is None else str(row.latency)
+        if col == LANES:
+            return lanes_text(d.average_lanes(r))
         return None
 
     def _tooltip(self, d: ProgramData, r: int, row, col: int) -> str:
@@ -233,8 +254,27 @@ class ListingModel(QAbstractTableModel):
             lines.append(unit_meaning(row.unit))
         elif col == LATENCY:
             lines.append(latency_text(row))
+        elif col == LANES:
+            lines.append(lanes_sentence(d, r))
         lines.append("<i>" + translate("SassListing", "Click for its details.") + "</i>")
         return "<br>".join(lines)
+
+
+def lanes_text(avg: float | None) -> str:
+    """An average of active lanes as the column shows it: ``32``, ``13.5``; ``—`` for an instruction no warp ran."""
+    if avg is None:
+        return "—"
+    return str(round(avg)) if abs(avg - round(avg)) < 0.05 else f"{avg:.1f}"
+
+
+def lanes_sentence(d: ProgramData, r: int) -> str:
+    """How many warp-instructions executed listing row ``r`` and how many of their lanes were active."""
+    avg = d.average_lanes(r)
+    if avg is None:
+        return translate("SassListing", "No warp-instruction executed it in this run.")
+    return translate("SassListing", "{n} warp-instructions executed it, {avg} of 32 lanes active on average "
+                                    "({eff} SIMT efficiency).").format(
+        n=num(int(d.executions[r])), avg=lanes_text(avg), eff=pct(avg / 32, 0))
 
 
 def _escape(text: str) -> str:

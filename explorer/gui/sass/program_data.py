@@ -13,6 +13,12 @@ warp slot of a recorded SM issues next at each cycle; :meth:`ProgramData.row_at`
 that into the listing row the view highlights. It is read once per SM and kept, so a
 playback frame costs one array lookup.
 
+Per listing row, how many warp-instructions executed it and their active lanes
+(``result.row_executions`` / ``row_active_lanes``, summed onto the listing rows as the
+stall counts are): :meth:`ProgramData.average_lanes` is Nsight Compute's "average active
+threads per warp" for one instruction. :meth:`ProgramData.mask_at` is the selected warp's
+active-lane mask for its next instruction (``result.mask_at``: the lanes that issue it).
+
 What an instruction *waits on* is read from the program itself: each register it reads
 (RAW) or writes (WAW), with the instruction that last wrote it on the path a warp
 runs (the loop's previous iteration included) and how long that producer takes
@@ -134,6 +140,35 @@ class ProgramData:
         if pc < 0 or pc >= self.program.length:
             return None
         return int(self.program.static_index[pc])
+
+    def mask_at(self, sm: int, slot: int, cycle: int) -> int | None:
+        """The lanes (bit k = lane k) that issue the instruction the slot's warp issues next at ``cycle``."""
+        fn = getattr(self.result, "mask_at", None)
+        return fn(sm, slot, cycle) if callable(fn) else None
+
+    @cached_property
+    def executions(self) -> np.ndarray | None:
+        """int64[listing rows]: warp-instructions that executed each row over the whole run (None: not counted)."""
+        return self._per_listing_row(getattr(self.result, "row_executions", None))
+
+    @cached_property
+    def lanes(self) -> np.ndarray | None:
+        """int64[listing rows]: those warp-instructions' active lanes, summed."""
+        return self._per_listing_row(getattr(self.result, "row_active_lanes", None))
+
+    def _per_listing_row(self, raw) -> np.ndarray | None:
+        if raw is None or np.asarray(raw).shape[0] != self.program.length:
+            return None
+        out = np.zeros(self.rows, np.int64)
+        np.add.at(out, np.asarray(self.program.static_index, np.int64), np.asarray(raw, np.int64))
+        return out
+
+    def average_lanes(self, row: int) -> float | None:
+        """Active lanes per warp-instruction that executed listing row ``row`` (None: none did, or not counted)."""
+        n, lanes = self.executions, self.lanes
+        if n is None or lanes is None or n[row] <= 0:
+            return None
+        return float(lanes[row]) / float(n[row])
 
     def recorded_cycles(self, sm: int) -> int:
         trace = self.pc_trace(sm)

@@ -6,6 +6,10 @@ details) and **CUDA source** (the kernel the scenario generates: what ``measure`
 compiles and the SASS comes from). A line above the listing always says which program
 ran: the kernel's SASS, or the workload model with the one-line reason.
 
+Beside the warp's slot, a strip of 32 cells shows which of its lanes issue that
+instruction (its active mask: a diverged warp's partial paths), with the mask in
+hexadecimal in its tooltip; the listing's Lanes column is each instruction's average.
+
 The warp is a slot of the selected SM (the spin box, or a click on a timeline row).
 Per playback frame the view reads one entry of the SM's next-instruction trace and,
 when it changed, moves the highlight (two table rows repaint) and, when following,
@@ -42,6 +46,7 @@ from explorer.gui.sass.listing_model import (
     BAR,
     COLUMNS,
     CYCLES,
+    LANES,
     LATENCY,
     MARK,
     PC,
@@ -51,7 +56,9 @@ from explorer.gui.sass.listing_model import (
     ListingModel,
     StallBarDelegate,
     code_font,
+    lanes_sentence,
 )
+from explorer.gui.sass.lane_mask import LaneMaskStrip, active_lanes, mask_text
 from explorer.gui.sass.program_data import WAIT_STATE, ProgramData, program_of
 from explorer.gui.sass.texts import latency_text, program_line, scoreboard_meaning, segment_text, unit_meaning
 
@@ -108,6 +115,7 @@ class SassView(QWidget):
         self.follow.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space stays the play key
         self.follow.setToolTip(self.tr("Scroll the listing so the warp's next instruction stays in view during "
                                        "playback."))
+        self.lanes = LaneMaskStrip(page)
         self.hot_button = QToolButton(page)
         self.hot_button.setObjectName("sass_hottest")
         self.hot_button.setText(self.tr("Hottest first"))
@@ -170,6 +178,7 @@ class SassView(QWidget):
         controls.setSpacing(6)
         controls.addWidget(self.slot_box)
         controls.addWidget(self.follow)
+        controls.addWidget(self.lanes)
         controls.addWidget(self.now_label, 1)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(2, 2, 2, 2)
@@ -222,6 +231,7 @@ class SassView(QWidget):
         self.slot_box.setValue(min(self.slot, self.slot_box.maximum()))
         self.slot = self.slot_box.value()
         self.slot_box.blockSignals(False)
+        self.table.setColumnHidden(LANES, not self.model.has_partial_rows())  # all 32: nothing to read there
         self._size_columns()
         self._default_slot()
         self._show_details()
@@ -293,7 +303,8 @@ class SassView(QWidget):
             return
         row = d.row_at(self.sm, self.slot, self.cycle)
         state = self._state(self.sm, self.slot, self.cycle)
-        key = (row, state, self.sm, self.slot)
+        mask = d.mask_at(self.sm, self.slot, self.cycle) if row is not None else None
+        key = (row, state, self.sm, self.slot, mask)
         if key == self._now_key and not force:
             return
         moved = row != self.model.current
@@ -303,14 +314,19 @@ class SassView(QWidget):
             if k is not None:
                 self.table.scrollTo(self.model.index(k, PC), QAbstractItemView.ScrollHint.EnsureVisible)
         self._now_key = key
+        self._show_mask(mask)
         if row is not None:
             ins = d.program.listing[row]
             what = f"{MARK} {ins.pc:04x} {ins.opcode}"
+            short = f"{MARK} {ins.pc:04x}"
+            if mask is not None and mask != 0xFFFFFFFF:  # a partial warp: the count beside the instruction
+                lanes = self.tr("{n}/32 lanes").format(n=active_lanes(mask))
+                what, short = f"{what} · {lanes}", f"{short} · {lanes}"
             if state is not None:
                 self._set_now(key, self.tr("{what}: {state}").format(what=what, state=display_names()[state]),
-                              what, f"{MARK} {ins.pc:04x}", "")
+                              what, short, f"{MARK} {ins.pc:04x}", "")
             else:
-                self._set_now(key, what, f"{MARK} {ins.pc:04x}", "")
+                self._set_now(key, what, short, f"{MARK} {ins.pc:04x}", "")
         elif d.pc_trace(self.sm) is None:
             self._set_now(key, self.tr("SM {sm}'s instructions were not recorded in this run.").format(sm=self.sm),
                           self.tr("not recorded"), "")
@@ -319,6 +335,18 @@ class SassView(QWidget):
                           self.tr("not recorded"), "")
         else:
             self._set_now(key, self.tr("Slot {s} holds no warp now.").format(s=self.slot), self.tr("no warp"), "")
+
+    def _show_mask(self, mask: int | None) -> None:
+        if mask is None:
+            self.lanes.set_mask(None, self.tr("The warp's active lanes: no warp in this slot now (or not recorded)."))
+            return
+        n = active_lanes(mask)
+        if n == 32:
+            tip = self.tr("All 32 lanes of the warp issue its next instruction (mask {mask}).")
+        else:
+            tip = self.tr("{n} of the warp's 32 lanes issue its next instruction (mask {mask}, bit k = lane k): "
+                          "filled cells, lane 0 on the left; the others diverged away or exited.")
+        self.lanes.set_mask(mask, tip.format(n=n, mask=mask_text(mask)))
 
     def _set_now(self, _key, *texts: str) -> None:
         self.now_label.set_texts(*texts)
@@ -418,6 +446,8 @@ class SassView(QWidget):
             lines.append(self.tr("<b>Writes</b> {regs} (it also waits for earlier writes to these registers to "
                                  "finish).").format(
                 regs=", ".join(p.register for p in writes)))
+        if d.executions is not None:
+            lines.append(self.tr("<b>Lanes</b>: {what}").format(what=lanes_sentence(d, r)))
         total = int(d.totals[r])
         if total:
             share = total / max(d.total, 1)
@@ -466,6 +496,7 @@ class SassView(QWidget):
         self.theme = theme
         self.model.set_theme(theme)
         self.details_bar.apply_theme(theme)
+        self.lanes.apply_theme(theme)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         if obj is self.table and event.type() == QEvent.Type.FontChange:
@@ -485,7 +516,7 @@ class SassView(QWidget):
                                        for c in range(COLUMNS)}
         texts[PC].append(f"{MARK} 0000")
         for k in range(self.model.rowCount()):
-            for c in (PC, TEXT, CYCLES, TOP, UNIT, LATENCY):
+            for c in (PC, TEXT, CYCLES, TOP, UNIT, LATENCY, LANES):
                 texts[c].append(str(self.model.data(self.model.index(k, c)) or ""))
         for c in range(COLUMNS):
             metrics = bfm if c in (PC, TEXT) else fm

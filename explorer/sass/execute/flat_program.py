@@ -28,12 +28,12 @@ Per entry, from what executed (the lowering the engine relies on):
 - an ``EXIT`` that is not the warp's last entry (some lanes left, the rest go on) is a
   ``branch``, as the SASS program builder times a guarded EXIT a warp survives.
 
-Memory is bounded: the program takes ``bytes_per_entry`` bytes per warp-instruction
-(twice while the chunks are joined), and the builder refuses, with the count and the
-limit, a run whose entries would pass its budget, as the chunks arrive, before holding
-more. Feeding the engine chunk by chunk (dropping finished blocks' entries) would lift
-the limit; a launch of a few million warp-instructions, what a lesson or a study of one
-kernel runs, fits well within it.
+Memory: the timing engine does not hold a launch's whole flat program: it takes the
+executed stream chunk by chunk, each lowered by :func:`lower` (``explorer.sim.executed.
+ProgramFeed``: a window of the blocks in flight). :class:`FlatProgramBuilder` joins a
+launch's chunks into one FlatProgram (``bytes_per_entry`` bytes per warp-instruction,
+twice while joined, refused past its budget as the chunks arrive): the whole stream at
+once, for tests and studies of one small launch.
 """
 
 from __future__ import annotations

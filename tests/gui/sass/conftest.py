@@ -29,3 +29,28 @@ def example():
     from explorer.model.presets import load_preset
 
     return load_preset("example-240x256")
+
+
+@pytest.fixture(scope="session")
+def divergent():
+    """A user kernel whose warps diverge (tests/kernels/divergence.cu: odd/even paths, lane-dependent and
+    data-dependent loops): its run carries partial active masks."""
+    from explorer.model.scenario import Scenario
+    from tests.execute.cases import KERNELS, buf
+
+    n = 256
+    return Scenario.from_dict({
+        "gpu": "H100", "launch": {"grid": [2, 1, 1], "block": [128, 1, 1]},
+        "kernel": {"file": str(KERNELS / "divergence.cu"), "name": "divergent",
+                   "args": {"in": buf("i32", n, "random"), "out": buf("i32", n), "n": n}}})
+
+
+def partial_point(result):
+    """(sm, slot, cycle, mask) of the first recorded cycle where a warp's next instruction is partial."""
+    for sm in result.recorded_sms.tolist():
+        masks = result.mask_trace(sm)
+        hits = np.argwhere((masks != 0) & (masks != 0xFFFFFFFF))
+        if len(hits):
+            cycle, slot = hits[0]
+            return sm, int(slot), int(cycle), int(masks[cycle, slot])
+    return None

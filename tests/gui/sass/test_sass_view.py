@@ -15,7 +15,8 @@ from PySide6.QtCore import Qt
 from explorer.gui.sass.listing_model import CYCLES, MARK, PC, TEXT
 from explorer.gui.sass.program_data import ProgramData
 from explorer.sim.states import EMPTY
-from tests.gui.sass.conftest import program_rows, run_of
+from tests.gui.sass.conftest import partial_point, program_rows, run_of
+from tests.sass.support import needs_sass
 from tests.gui.support import wait_run
 
 
@@ -228,3 +229,53 @@ def test_the_language_switch_keeps_the_view_and_speaks_russian(shown, qtbot, eng
     assert view.model.headerData(TEXT, Qt.Orientation.Horizontal) == "Инструкция"
     assert view.program_label.toolTip().startswith("SASS функции we_kernel")
     assert ru.feature("sass").toggle_action.text() == "&SASS-листинг"
+
+
+# -- a divergent kernel: the warp's active lanes (issue 17 item 4) ------------------------------------------
+@needs_sass
+def test_the_warps_active_lanes_and_each_rows_average(qtbot, divergent):
+    from explorer.gui.sass.lane_mask import active_lanes
+    from explorer.gui.sass.listing_model import LANES, lanes_text
+    from explorer.gui.sass.view import SassView
+
+    run = run_of(divergent)
+    result = run.result
+    sm, slot, cycle, mask = partial_point(result)
+    view = SassView()
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    view.set_run(run)
+    view.set_sm(sm)
+    view.set_slot(slot)
+    view.set_cycle(cycle)
+    # the strip: the mask the executor issued that warp's next instruction with (read from the run's events)
+    assert view.lanes.mask == mask != 0xFFFFFFFF
+    assert f"0x{mask:08x}" in view.lanes.toolTip() and str(active_lanes(mask)) in view.lanes.toolTip()
+    assert f"{active_lanes(mask)}/32" in view.now_label.text()
+    # an empty slot: no mask
+    empty = np.argwhere(result.sm_trace(sm) == EMPTY)
+    view.set_slot(int(empty[0][1]))
+    view.set_cycle(int(empty[0][0]))
+    assert view.lanes.mask is None
+    # per row: the executor's own counts, independent of the engine (its tallies of what issued)
+    from explorer.sass.execute.run import compile_for
+    from explorer.sass.execute.session import execute
+    from explorer.sass.execute.run import resolve
+
+    kernel = compile_for(divergent)
+    sc = resolve(divergent, kernel)
+    ex = execute(kernel, sc.launch, sc.kernel, seed=sc.seed, sm_count=sc.gpu.sm_count)
+    model = view.model
+    partial_rows = 0
+    for k in range(model.rowCount()):
+        r = model.listing_row(k)
+        shown = model.data(model.index(k, LANES))
+        if ex.executions[r] == 0:
+            assert shown == "—"
+        else:
+            assert shown == lanes_text(ex.active_lanes[r] / ex.executions[r])
+            partial_rows += ex.active_lanes[r] < 32 * ex.executions[r]
+    assert partial_rows >= 4
+    view.select_row(int(np.nonzero(ex.executions)[0][0]))
+    assert "lanes active on average" in view.details.text()
