@@ -5545,7 +5545,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Активных линий (lanes) на выполнившую её варп-инструкцию, из 32, за весь прогон (в Nsight Compute — average active threads per warp): меньше 32, где варпы разошлись или часть их потоков уже завершилась.</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+65"/>
         <source>Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the measurement; not part of the workload.</source>
         <translation>Инструментирование: сгенерированное ядро записывает %smid, %globaltimer и clock64 для измерения; это не часть нагрузки.</translation>
     </message>
