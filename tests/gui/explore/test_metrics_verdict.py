@@ -16,13 +16,7 @@ from explorer.gui.explore.run_verdict import KIND_OF_UNIT, run_verdict, top_stal
 from explorer.model.presets import load_preset
 from explorer.sim.program import MMA, build_program
 from explorer.sim.units import UNITS
-from tests.gui.support import RUN_TIMEOUT, known_gap, wait_run
-
-
-KNOWN_LAYOUT_GAP = known_gap(
-    "open issue 15: the bottleneck-worded verdict does not give a wgmma run the Tensor Core "
-    "sentence yet"
-)
+from tests.gui.support import RUN_TIMEOUT, wait_run
 
 
 def summary(issue=0.05, dram=0.0, states=None, unit="latency", shares=None) -> dict:
@@ -153,7 +147,6 @@ def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
     assert whole.dram_figures.text().endswith("of 3.35 TB/s peak")
 
 
-@KNOWN_LAYOUT_GAP
 def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
     """A warp-specialized wgmma main loop: MMAs counted for the consumers that issue them, 128 cycles each."""
     from explorer.gemm import gemm_scenario, plan_gemm
