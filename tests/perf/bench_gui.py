@@ -11,6 +11,9 @@ mission's example (240 × 256 on an H100):
   the median allows;
 * **playback**: the real clock playing for a few seconds: frames painted per
   second (the clock ticks every 16 ms, so ~60 is the ceiling);
+* **panels**: that the Speed-of-Light panel and the unit-use strip were on screen
+  (visible, their size) during the frames and the playback, and how often the panel's
+  "now" figures changed (only when the cursor enters another unit window);
 * **sass**: the SASS view's part of a frame (shown with Ctrl+I, beside the plots):
   what following the cycle costs it alone (median µs per step), how often the marked
   instruction moved, and that the listing was never reset or re-laid out;
@@ -145,6 +148,32 @@ def sass_frames(app, window, frames: int) -> dict:
             "highlight_moves": moves, "relayouts": len(resets)}
 
 
+def panels(page, sol_updates: int) -> dict:
+    """The Speed-of-Light panel and the unit-use strip as the frames and the playback had them."""
+    sol, strip = page.sol, page.unit_strip
+    return {"sol_visible": sol.isVisible() and not sol.visibleRegion().isEmpty(),
+            "sol_size": f"{sol.width()}x{sol.height()}",
+            "unit_strip_visible": strip.isVisible() and not strip.visibleRegion().isEmpty(),
+            "unit_strip_size": f"{strip.width()}x{strip.height()}",
+            "unit_windows": int(page.session.run.unit_windows.shares.shape[0]),
+            "sol_window_changes": sol_updates}
+
+
+def _count_sol_updates(page) -> list:
+    """A list that grows by one each time the panel's cursor window changes (what repaints its bars)."""
+    changes = []
+    original = page.sol.set_cycle
+
+    def counted(cycle: int) -> None:
+        before = page.sol.at_window
+        original(cycle)
+        if page.sol.at_window != before:
+            changes.append(cycle)
+
+    page.sol.set_cycle = counted
+    return changes
+
+
 def playback_rate(app, page, seconds: float = 3.0) -> dict:
     s = page.session
     s.set_cycle(0)
@@ -259,9 +288,11 @@ def run_benchmark(frames: int = 600, with_startup: bool = True) -> dict:
         w, page = _window(app, tmp)
         try:
             assert (w.width(), w.height()) == SIZE, (w.width(), w.height())
+            sol_updates = _count_sol_updates(page)
             out["frame"] = frame_times(app, page, frames)
             out["sass"] = sass_frames(app, w, frames)
             out["playback"] = playback_rate(app, page)
+            out["panels"] = panels(page, len(sol_updates))
             out["resimulation"] = resimulation(app, page)
         finally:
             w.close()
