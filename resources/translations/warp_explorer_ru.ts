@@ -5413,7 +5413,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>No unit is near its peak (the busiest: {unit}, {share}).</source>
-        <translation>Ни один блок не близок к пику (самый занятый: {unit}, {share}).</translation>
+        <translation>Ни один узел не близок к пику (самый занятый: {unit}, {share}).</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -6274,7 +6274,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>The bottleneck is the unit with the highest share of its peak when that share is at least {limit} (Nsight Compute&apos;s Speed-of-Light rule); below it, no unit is near its peak: not enough independent work is in flight (latency).</source>
-        <translation>Узкое место — блок с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один блок не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
+        <translation>Узкое место — узел с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один узел не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
     </message>
     <message>
         <location line="+48"/>
@@ -6284,7 +6284,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+3"/>
         <source>Right now (cycles {a}–{b}): no unit at {limit} of its peak or more — not enough work in flight (latency).</source>
-        <translation>Сейчас (такты {a}–{b}): ни один блок не достигает {limit} своего пика — в полёте мало работы (задержка).</translation>
+        <translation>Сейчас (такты {a}–{b}): ни один узел не достигает {limit} своего пика — в полёте мало работы (задержка).</translation>
     </message>
 </context>
 <context>
@@ -6643,7 +6643,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+46"/>
         <source>no unit above {pct} ({unit})</source>
-        <translation>ни один блок не выше {pct} ({unit})</translation>
+        <translation>ни один узел не выше {pct} ({unit})</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -7250,7 +7250,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>No unit at {limit} of its peak or more: latency (not enough work in flight).</source>
-        <translation>Ни один блок не достигает {limit} своего пика: задержка (в полёте мало работы).</translation>
+        <translation>Ни один узел не достигает {limit} своего пика: задержка (в полёте мало работы).</translation>
     </message>
     <message>
         <location line="+8"/>
