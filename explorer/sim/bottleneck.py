@@ -5,6 +5,17 @@ is the bottleneck when that share is high (``sim_model.toml`` bottleneck.thresho
 60%); when no unit is near its peak the kernel is *latency*-bound: not enough
 independent work is in flight to keep any unit busy, and the sentence says what
 the warps wait for instead.
+
+How busy a unit is gets said by one rule (:func:`busy_words`): the CLI's sentence
+here, the window's metrics sentence and its Speed-of-Light panel all word a share
+of peak with it, so "nearly every cycle" means the same figure everywhere.
+
+A grid too small for the GPU leaves SMs without work: over the whole GPU no unit is
+near its peak (latency: "SMs sit idle"), yet on the SMs that have work one may be
+full. Nsight Compute reports both (``pct_of_peak_sustained_elapsed`` and
+``..._active``); so does ``throughput`` (``pct_of_peak``, ``pct_of_peak_active``),
+and the latency sentence names the unit that limits the SMs with work
+(:func:`where_active`).
 """
 
 from __future__ import annotations
@@ -14,6 +25,8 @@ import numpy as np
 from explorer.sim.params import model_constants
 from explorer.sim.states import EMPTY, NAMES
 from explorer.sim.units import FP32, LABEL, UNITS
+
+GPU_WIDE = ("l2", "dram")  # units shared by every SM: their share is the GPU's, active SMs or not
 
 _PREFIX = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
 
@@ -31,14 +44,48 @@ def threshold() -> float:
     return float(model_constants()["bottleneck"]["threshold"])
 
 
+def saturated() -> float:
+    return float(model_constants()["bottleneck"]["saturated"])
+
+
+BUSY_WORDS = {"full": "nearly every cycle", "busy": "in most cycles"}
+
+
+def busy_words(share: float) -> str:
+    """How often a unit at ``share`` of its peak (a bottleneck: at least :func:`threshold`) is busy, in
+    words: "nearly every cycle" from sim_model.toml's ``saturated`` share up, "in most cycles" below it.
+    The one rule every text follows (the window translates these two phrases)."""
+    return BUSY_WORDS["full" if share >= saturated() else "busy"]
+
+
+def active_fraction(result) -> np.ndarray:
+    """float64[units]: each unit's share of its peak over the cycles its SMs held a warp (Nsight's
+    ``pct_of_peak_sustained_active``); L2 and DRAM serve the whole GPU: their share over the run."""
+    frac = result.unit_fraction().astype(np.float64)
+    active = float(result.residency.warp_cycles_and_active_cycles(result.cycles)[1].sum())
+    if active <= 0:
+        return frac
+    scale = max(result.cycles, 1) * result.params.sm_count / active  # elapsed SM-cycles / active ones
+    return np.array([f if u in GPU_WIDE else f * scale for u, f in zip(UNITS, frac)])
+
+
 def throughput(result) -> dict:
-    """The ``throughput`` key of the JSON contract: per unit pct_of_peak, achieved, peak, units, source."""
+    """The ``throughput`` key of the JSON contract: per unit pct_of_peak, achieved, peak, units, source,
+    and pct_of_peak_active (over the SMs' active cycles, :func:`active_fraction`)."""
     frac = result.unit_fraction()
+    active = active_fraction(result)
     return {
         u.name: {"pct_of_peak": 100.0 * float(f), "achieved": float(f) * u.peak, "peak": u.peak, "units": u.units,
-                 "source": u.source}
-        for u, f in zip(result.unit_peaks, frac)
+                 "source": u.source, "pct_of_peak_active": 100.0 * float(a)}
+        for u, f, a in zip(result.unit_peaks, frac, active)
     }
+
+
+def where_active(through: dict) -> tuple[str, float]:
+    """(unit or "latency", share) by the bottleneck rule over the SMs' active cycles, from a ``throughput``
+    dict: what limits the SMs that have work, where SMs without work hide it from the run's shares."""
+    shares = [float(through[u].get("pct_of_peak_active", through[u]["pct_of_peak"])) / 100.0 for u in UNITS]
+    return pick(shares)
 
 
 def pick(fractions) -> tuple[str, float]:
@@ -69,6 +116,7 @@ def _why_unit(result, unit: str, share: float) -> str:
     head = f"{LABEL[unit]} at {100 * share:.0f}% of {si(peak.peak, peak.units)}"
     mem = result.memory_bytes
     fmas = _fma_threads(result)
+    busy = busy_words(share)
     if unit == "dram":
         per = f"{mem['dram'] / fmas:.2g} B per FMA" if fmas else f"{mem['dram'] / 1e6:.3g} MB"
         return f"{head}: the kernel moves {per} to or from device memory; more reuse (tiling, caching) would help"
@@ -76,10 +124,11 @@ def _why_unit(result, unit: str, share: float) -> str:
         return (f"{head}: every L1 miss crosses L2 ({(mem['l2'] + mem['dram']) / 1e6:.3g} MB); more reuse in L1 "
                 "or shared memory would help")
     if unit == "l1":
-        return f"{head}: global accesses fill the SMs' L1 data paths; fewer or better-coalesced accesses would help"
+        return (f"{head}: global accesses keep the SMs' L1 data paths busy {busy}; fewer or better-coalesced "
+                "accesses would help")
     if unit == "shared":
-        return (f"{head}: shared-memory wavefronts (bank conflicts multiply them) fill the banks; fewer conflicts "
-                "or wider accesses would help")
+        return (f"{head}: shared-memory wavefronts (bank conflicts multiply them) keep the banks busy {busy}; fewer "
+                "conflicts or wider accesses would help")
     if unit == "lsu":
         return (f"{head}: memory instructions queue at the load/store units; wider (vector) accesses move the same "
                 "bytes in fewer instructions")
@@ -88,15 +137,15 @@ def _why_unit(result, unit: str, share: float) -> str:
         pipe = max(("fp32", "int", "sfu", "tensor", "lsu"), key=frac.get)
         also = (f"; {LABEL[pipe]} is at {100 * frac[pipe]:.0f}% too (here one {pipe.upper()} instruction per "
                 "scheduler per cycle is both peaks)") if frac[pipe] >= share - 0.02 else ""
-        return (f"{head}: the schedulers issue nearly every cycle{also}; only fewer instructions per result "
+        return (f"{head}: the schedulers issue {busy}{also}; only fewer instructions per result "
                 "would help, not more warps")
     if unit == "fp32":
-        return f"{head}: FMA lanes are full; this is the arithmetic peak for FP32"
+        return f"{head}: FMA lanes are busy {busy}; this is the arithmetic peak for FP32"
     if unit == "tensor":
-        return f"{head}: the Tensor Cores are full; everything else waits on the MMAs"
+        return f"{head}: the Tensor Cores are busy {busy}; everything else waits on the MMAs"
     if unit == "sfu":
         return f"{head}: special functions (exp, rsqrt...) run on 4 lanes per scheduler; cheaper math would help"
-    return f"{head}: integer instructions fill the INT32 lanes"
+    return f"{head}: integer instructions keep the INT32 lanes busy {busy}"
 
 
 _WAITING_FOR = {
@@ -123,8 +172,11 @@ def _why_latency(result, top: str, share: float) -> str:
     idle_sm = 1.0 - float(result.residency.warp_cycles_and_active_cycles(result.cycles)[1].sum()) / (
         max(result.cycles, 1) * p.sm_count)
     if idle_sm > 0.4:
-        return (f"{head}: SMs sit idle {100 * idle_sm:.0f}% of the time (too few blocks, or a last wave on few SMs); "
-                "more or smaller blocks would help")
+        unit, busy = pick(active_fraction(result))
+        there = (f"; on the SMs with work, {LABEL[unit]} at {100 * busy:.0f}% of the peak"
+                 if unit != "latency" else "")
+        return (f"{head}: SMs sit idle {100 * idle_sm:.0f}% of the time (too few blocks, or a last wave on few "
+                f"SMs){there}; more or smaller blocks would help")
     states = result.series_totals[4:]
     busy = [(int(states[i]), NAMES[i]) for i in range(len(NAMES)) if i != EMPTY]
     # a ready warp that waits its turn waits while another issues: the unused issue slots are the

@@ -5322,12 +5322,12 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+93"/>
+        <location line="+103"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-78"/>
+        <location line="-88"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -5342,12 +5342,27 @@ Active blocks per SM: {blocks}</source>
         <translation>{bw} из {peak} {unit} (пик)</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in {used} of their slots. Issuing instructions is the limit, not waiting.</source>
-        <translation>«Загрузка» GPU — {util}, и здесь его планировщики тоже заняты: они выдавали инструкции в {used} слотов. Ограничивает выдача инструкций, а не ожидание.</translation>
+        <location line="+11"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: on the SMs that have work the Tensor Cores run at {share} of their peak (busy {busy}; {gpu} over the whole GPU, whose other SMs have no block), and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: на SM, у которых есть работа, тензорные ядра работают на {share} своего пика (заняты {busy}; {gpu} по всему GPU, остальным SM не досталось блока), и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n} такта.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: the Tensor Cores run at {share} of their peak (busy {busy}), and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: тензорные ядра работают на {share} своего пика (заняты {busy}), и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n} такта.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The GPU reads {util} “utilized”, and here its schedulers are busy too: they issue {busy} ({used} of their slots). Issuing instructions is the limit, not waiting.</source>
+        <translation>«Загрузка» GPU — {util}, и здесь его планировщики тоже заняты: они выдают инструкции {busy} ({used} слотов). Ограничивает выдача инструкций, а не ожидание.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The GPU reads {util} “utilized”, and here it is busy too: {unit} at {share} of the peak (busy {busy}) is the limit, not waiting.</source>
+        <translation>«Загрузка» GPU — {util}, и здесь он действительно занят: предел — {unit} на {share} пика (занят {busy}), а не ожидание.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and HBM moves {share} of its peak bandwidth.</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а HBM выдаёт {share} своей пиковой пропускной способности.</translation>
     </message>
@@ -5357,7 +5372,7 @@ Active blocks per SM: {blocks}</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-58"/>
         <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
 IPC: {ipc} instructions per active SM per cycle (max {sp})
 Ready warps per scheduler: {elig} on average</source>
@@ -5386,17 +5401,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варпо-тактов</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: the Tensor Cores run at {share} of their peak, and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
-        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: тензорные ядра работают на {share} своего пика, и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n} такта.</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>The GPU reads {util} “utilized”, and here it is busy too: {unit} at {share} of the peak is the limit, not waiting.</source>
-        <translation>«Загрузка» GPU — {util}, и здесь он действительно занят: предел — {unit} на {share} пика, а не ожидание.</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+45"/>
         <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and {unit} runs at {share} of its peak.</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а {unit} работает на {share} своего пика.</translation>
     </message>
@@ -5408,7 +5413,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>No unit is near its peak (the busiest: {unit}, {share}).</source>
-        <translation>Ни один блок не близок к пику (самый занятый: {unit}, {share}).</translation>
+        <translation>Ни один узел не близок к пику (самый занятый: {unit}, {share}).</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -6314,7 +6319,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>The bottleneck is the unit with the highest share of its peak when that share is at least {limit} (Nsight Compute&apos;s Speed-of-Light rule); below it, no unit is near its peak: not enough independent work is in flight (latency).</source>
-        <translation>Узкое место — блок с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один блок не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
+        <translation>Узкое место — узел с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один узел не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
     </message>
     <message>
         <location line="+48"/>
@@ -6324,13 +6329,13 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+3"/>
         <source>Right now (cycles {a}–{b}): no unit at {limit} of its peak or more — not enough work in flight (latency).</source>
-        <translation>Сейчас (такты {a}–{b}): ни один блок не достигает {limit} своего пика — в полёте мало работы (задержка).</translation>
+        <translation>Сейчас (такты {a}–{b}): ни один узел не достигает {limit} своего пика — в полёте мало работы (задержка).</translation>
     </message>
 </context>
 <context>
     <name>SolTexts</name>
     <message>
-        <location filename="../../explorer/gui/explore/sol_texts.py" line="+29"/>
+        <location filename="../../explorer/gui/explore/sol_texts.py" line="+30"/>
         <source>Issue slots</source>
         <translation>Слоты выдачи</translation>
     </message>
@@ -6536,7 +6541,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>к</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>the kernel moves {per} B per FMA to or from device memory; more reuse (tiling, caching) would help</source>
         <translation>ядро перемещает {per} Б на каждую FMA в память устройства и из неё; поможет повторное использование данных (плитки, кэширование)</translation>
     </message>
@@ -6552,53 +6557,58 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+2"/>
-        <source>global accesses fill the SMs&apos; L1 data paths; fewer or better-coalesced accesses would help</source>
-        <translation>глобальные доступы заполняют тракты данных L1 в SM; помогут меньшее число доступов или лучшее их объединение</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>shared-memory wavefronts (bank conflicts multiply them) fill the banks; fewer conflicts or wider accesses would help</source>
-        <translation>волны доступа к разделяемой памяти (конфликты банков их умножают) заполняют банки; помогут меньше конфликтов или более широкие доступы</translation>
+        <source>global accesses keep the SMs&apos; L1 data paths busy {busy}; fewer or better-coalesced accesses would help</source>
+        <translation>глобальные доступы занимают тракты данных L1 в SM {busy}; помогут меньшее число доступов или лучшее их объединение</translation>
     </message>
     <message>
         <location line="+4"/>
+        <source>shared-memory wavefronts (bank conflicts multiply them) keep the banks busy {busy}; fewer conflicts or wider accesses would help</source>
+        <translation>волны доступа к разделяемой памяти (конфликты банков их умножают) занимают банки {busy}; помогут меньше конфликтов или более широкие доступы</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>the schedulers issue {busy}; {label} is at {pct}% too (here one {pipe} instruction per scheduler per cycle is both peaks); only fewer instructions per result would help, not more warps</source>
+        <translation>планировщики выдают инструкции {busy}; {label} тоже на {pct}% (здесь одна инструкция {pipe} на планировщик за такт — это оба пика); поможет только меньше инструкций на результат, а не больше варпов</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the schedulers issue {busy}; only fewer instructions per result would help, not more warps</source>
+        <translation>планировщики выдают инструкции {busy}; поможет только меньше инструкций на результат, а не больше варпов</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>FMA lanes are busy {busy}; this is the arithmetic peak for FP32</source>
+        <translation>линии FMA заняты {busy}; это арифметический пик FP32</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the Tensor Cores are busy {busy}; everything else waits on the MMAs</source>
+        <translation>тензорные ядра заняты {busy}; всё остальное ждёт MMA</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>integer instructions keep the INT32 lanes busy {busy}</source>
+        <translation>целочисленные инструкции занимают линии INT32 {busy}</translation>
+    </message>
+    <message>
+        <location line="-18"/>
         <source>memory instructions queue at the load/store units; wider (vector) accesses move the same bytes in fewer instructions</source>
         <translation>инструкции памяти стоят в очереди к блокам загрузки/сохранения; более широкие (векторные) доступы перемещают те же байты меньшим числом инструкций</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>the schedulers issue nearly every cycle; {label} is at {pct}% too (here one {pipe} instruction per scheduler per cycle is both peaks); only fewer instructions per result would help, not more warps</source>
-        <translation>планировщики выдают инструкции почти каждый такт; {label} тоже на {pct}% (здесь одна инструкция {pipe} на планировщик за такт — это оба пика); поможет только меньше инструкций на результат, а не больше варпов</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>the schedulers issue nearly every cycle; only fewer instructions per result would help, not more warps</source>
-        <translation>планировщики выдают инструкции почти каждый такт; поможет только меньше инструкций на результат, а не больше варпов</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>FMA lanes are full; this is the arithmetic peak for FP32</source>
-        <translation>линии FMA заполнены; это арифметический пик FP32</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>the Tensor Cores are full; everything else waits on the MMAs</source>
-        <translation>тензорные ядра заполнены; всё остальное ждёт MMA</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+16"/>
         <source>special functions (exp, rsqrt...) run on 4 lanes per scheduler; cheaper math would help</source>
         <translation>специальные функции (exp, rsqrt...) выполняются на 4 линиях на планировщик; поможет более дешёвая математика</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>integer instructions fill the INT32 lanes</source>
-        <translation>целочисленные инструкции заполняют линии INT32</translation>
+        <location line="+6"/>
+        <source>SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); more or smaller blocks would help</source>
+        <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); помогут больше блоков или блоки поменьше</translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); more or smaller blocks would help</source>
-        <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); помогут больше блоков или блоки поменьше</translation>
+        <source>SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); on the SMs with work, {label} at {share}% of the peak; more or smaller blocks would help</source>
+        <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); на SM, у которых есть работа, {label} на {share}% пика; помогут больше блоков или блоки поменьше</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -6666,9 +6676,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>ждут mbarrier своих стадий (потребители — копий TMA, производители — свободных стадий); помогут больше стадий или больше байтов в полёте</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+9"/>
+        <source>nearly every cycle</source>
+        <translation>почти каждый такт</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>in most cycles</source>
+        <translation>в большинстве тактов</translation>
+    </message>
+    <message>
+        <location line="+46"/>
         <source>no unit above {pct} ({unit})</source>
-        <translation>ни один блок не выше {pct} ({unit})</translation>
+        <translation>ни один узел не выше {pct} ({unit})</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -7290,7 +7310,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>No unit at {limit} of its peak or more: latency (not enough work in flight).</source>
-        <translation>Ни один блок не достигает {limit} своего пика: задержка (в полёте мало работы).</translation>
+        <translation>Ни один узел не достигает {limit} своего пика: задержка (в полёте мало работы).</translation>
     </message>
     <message>
         <location line="+8"/>

@@ -8,9 +8,13 @@ mission's example (240 × 256 on an H100):
   the cursors, the "right now" numbers and the slider update, and the event loop
   runs until the frame is painted (``processEvents``; the SM grid's paint count
   proves a paint happened). Median / 95th percentile / max in ms and the fps
-  the median allows;
+  the median allows, and the process's CPU time per frame (the steadier figure on
+  a machine whose cores other jobs share: wall time then includes the wait for a core);
 * **playback**: the real clock playing for a few seconds: frames painted per
   second (the clock ticks every 16 ms, so ~60 is the ceiling);
+* **panels**: that the Speed-of-Light panel and the unit-use strip were on screen
+  (visible, their size) during the frames and the playback, and how often the panel's
+  "now" figures changed (only when the cursor enters another unit window);
 * **sass**: the SASS view's part of a frame (shown with Ctrl+I, beside the plots):
   what following the cycle costs it alone (median µs per step), how often the marked
   instruction moved, and that the listing was never reset or re-laid out;
@@ -96,21 +100,25 @@ def frame_times(app, page, frames: int) -> dict:
     s = page.session
     s.set_cycle(0)
     app.processEvents()
-    times = []
+    times, cpu = [], []
     painted0 = page.grid.paint_count
     step = 5
     for i in range(frames):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         if s.cycle + step > s.last_cycle:
             s.set_cycle(0)
         else:
             s.step(step)
         app.processEvents()
         times.append((time.perf_counter() - t0) * 1000.0)
+        cpu.append((time.process_time() - c0) * 1000.0)
     painted = page.grid.paint_count - painted0
     times.sort()
     med = statistics.median(times)
     return {
+        # CPU time of this process per frame: what a frame costs when the cores are shared with other jobs
+        # (wall time then includes waiting for a core)
+        "cpu_mean_ms": round(statistics.fmean(cpu), 2),
         "frames": frames,
         "grid_paints": painted,
         "median_ms": round(med, 2),
@@ -143,6 +151,33 @@ def sass_frames(app, window, frames: int) -> dict:
     return {"visible": view.isVisible(), "program": getattr(view.data.program, "source", None) if view.data else None,
             "median_us": round(statistics.median(times), 1), "max_us": round(max(times), 1),
             "highlight_moves": moves, "relayouts": len(resets)}
+
+
+def panels(page, sol_updates: int) -> dict:
+    """The Speed-of-Light panel and the unit-use strip as the frames and the playback had them."""
+    sol, strip = page.sol, page.unit_strip
+    return {"sol_visible": sol.isVisible() and not sol.visibleRegion().isEmpty(),
+            "sol_size": f"{sol.width()}x{sol.height()}",
+            # a plot draws in its viewport, which covers it: that is the region on screen
+            "unit_strip_visible": strip.isVisible() and not strip.viewport().visibleRegion().isEmpty(),
+            "unit_strip_size": f"{strip.width()}x{strip.height()}",
+            "unit_windows": int(page.session.run.unit_windows.shares.shape[0]),
+            "sol_window_changes": sol_updates}
+
+
+def _count_sol_updates(page) -> list:
+    """A list that grows by one each time the panel's cursor window changes (what repaints its bars)."""
+    changes = []
+    original = page.sol.set_cycle
+
+    def counted(cycle: int) -> None:
+        before = page.sol.at_window
+        original(cycle)
+        if page.sol.at_window != before:
+            changes.append(cycle)
+
+    page.sol.set_cycle = counted
+    return changes
 
 
 def playback_rate(app, page, seconds: float = 3.0) -> dict:
@@ -259,9 +294,11 @@ def run_benchmark(frames: int = 600, with_startup: bool = True) -> dict:
         w, page = _window(app, tmp)
         try:
             assert (w.width(), w.height()) == SIZE, (w.width(), w.height())
+            sol_updates = _count_sol_updates(page)
             out["frame"] = frame_times(app, page, frames)
             out["sass"] = sass_frames(app, w, frames)
             out["playback"] = playback_rate(app, page)
+            out["panels"] = panels(page, len(sol_updates))
             out["resimulation"] = resimulation(app, page)
         finally:
             w.close()

@@ -24,6 +24,10 @@ def test_gui_benchmark_runs_and_prints(qapp, capsys):
     assert frame["grid_paints"] == frame["frames"]  # every frame was really painted
     assert result["playback"]["grid_paints"] > 0
     assert result["sass"]["visible"] and result["sass"]["relayouts"] == 0  # following moves a highlight only
+    panels = result["panels"]  # the frames and the playback were measured with both on screen
+    assert panels["sol_visible"] and panels["unit_strip_visible"]
+    # the panel's figures change only when the cursor enters another unit window, not every frame
+    assert 0 < panels["sol_window_changes"] < frame["frames"] // 5
     assert result["resimulation"]["rounds"] == 5
     assert result["startup"]["window_painted_s"] > 0
     assert set(result["targets"]) == {"frame.median_ms", "playback.fps", "startup.window_painted_s"}

@@ -142,3 +142,45 @@ def test_the_latency_reason_is_a_state_that_cannot_issue():
     assert why.endswith("32 warps mostly wait for their stores to complete before they can exit")
     why = _why_latency(run(selected=100, not_selected=50), "issue", 0.2)  # nothing stalls: the top state as is
     assert why.endswith("32 warps mostly issue whenever they can, yet too few are ready")
+
+
+def test_a_grid_too_small_for_the_gpu_is_latency_bound_yet_full_where_it_runs():
+    """A wgmma GEMM of 32 tiles on 132 SMs (``gemm --scenario-out``, one block per SM): over the GPU the
+    Tensor Cores are at ~32/132 of their peak (latency: "SMs sit idle"), over the SMs' active cycles (Nsight's
+    pct_of_peak_sustained_active) near full. The reference: each consumer warp's wgmmas hold its scheduler's
+    Tensor pipe N/8 MMA intervals each (989.4 TFLOP/s / (132 SMs x 4 x 1,830 MHz) = 1,024 FLOP/clk per
+    scheduler: 4 cycles per m16n8k16), over the block records' lifetimes."""
+    from explorer.gemm import gemm_scenario, plan_gemm
+
+    scenario = gemm_scenario(plan_gemm("H100", 1024, 1024, 512, "bf16"))
+    r = simulate(scenario)
+    s = r.summary()
+    wl, p = scenario.workload, r.params
+    wgmma = next(op for op in wl.body if op.op == "wgmma")
+    interval = MMA_FLOP / (TENSOR_PEAK["H100"] / (132 * 4 * 1.83e9))
+    consumers = p.warps_per_block - wl.producer_warps
+    busy_per_block = consumers * wl.loop * wgmma.count * wgmma.n / 8 * interval  # scheduler-cycles
+    assert p.total_blocks == 32 and p.active_blocks_per_sm == 1
+    lifetimes = (r.blocks.end - r.blocks.start).astype(np.float64)  # one block per SM: its SM's active cycles
+    assert len(np.unique(r.blocks.sm)) == 32
+    active = p.total_blocks * busy_per_block / (lifetimes.sum() * p.sub_partitions)
+    elapsed = p.total_blocks * busy_per_block / (r.cycles * 132 * p.sub_partitions)
+    t = s["throughput"]["tensor"]
+    assert t["pct_of_peak"] / 100 == pytest.approx(elapsed, rel=1e-3)
+    assert t["pct_of_peak_active"] / 100 == pytest.approx(active, rel=1e-3)
+    assert t["pct_of_peak_active"] > 85 and t["pct_of_peak"] < 25
+    for unit in ("l2", "dram"):  # shared by the whole GPU: no SM is idle for them
+        assert s["throughput"][unit]["pct_of_peak_active"] == s["throughput"][unit]["pct_of_peak"]
+    b = s["bottleneck"]
+    assert b["unit"] == "latency"
+    assert f"on the SMs with work, Tensor Cores at {t['pct_of_peak_active']:.0f}% of the peak" in b["why"]
+
+
+def test_a_gpu_full_of_blocks_is_as_busy_where_it_runs():
+    """compute-bound-fma's model loop fills every SM until its last cycles: the active shares are the run's
+    (up to the ramp and tail), and its sentence names no SMs with work."""
+    r = simulate(load_preset("compute-bound-fma").with_values(program="model"))
+    s = r.summary()
+    for t in s["throughput"].values():
+        assert t["pct_of_peak"] <= t["pct_of_peak_active"] <= 1.1 * t["pct_of_peak"] + 1e-9
+    assert "SMs with work" not in s["bottleneck"]["why"]

@@ -19,10 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-# Nsight Compute's Speed-of-Light rule of thumb (REFERENCES.md, "Throughput units and the
-# bottleneck"): under ~60% of peak on every unit, a kernel is typically latency-bound.
-# Used only when the summary carries no ``bottleneck`` of the simulator's own.
-SOL_THRESHOLD = 0.6
+from explorer.sim.bottleneck import threshold
+
 ISSUING = ("selected", "not_selected")  # eligible warps: they wait for nothing
 NOT_WAITING = ISSUING + ("empty",)
 SOURCES = ("simulator", "warp states")
@@ -73,7 +71,8 @@ def dominant_wait(summary: dict) -> str | None:
 def bottleneck_of(summary: dict, peak_gbs: float | None = None) -> Bottleneck:
     """The run's bottleneck (the one place this is decided): the simulator's ``bottleneck`` key when the summary
     has it; otherwise estimated from what every summary has — the busier of issue-slot use and DRAM bandwidth
-    against its peak (``peak_gbs``, when known) if it reaches :data:`SOL_THRESHOLD`, else latency, waiting
+    against its peak (``peak_gbs``, when known) if it reaches the simulator's Speed-of-Light threshold
+    (``explorer.sim.bottleneck.threshold``: the one 60% rule), else latency, waiting
     mostly in the dominant warp state."""
     own = summary.get("bottleneck")
     if isinstance(own, dict) and isinstance(own.get("unit"), str):
@@ -85,7 +84,7 @@ def bottleneck_of(summary: dict, peak_gbs: float | None = None) -> Bottleneck:
     if dram is not None:
         shares.append(("dram", dram))
     unit, share = max(shares, key=lambda us: us[1])
-    if share >= SOL_THRESHOLD:
+    if share >= threshold():
         return Bottleneck(unit, share, None, SOURCES[1])
     return Bottleneck("latency", share, dominant_wait(summary), SOURCES[1])
 

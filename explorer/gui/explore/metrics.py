@@ -44,7 +44,7 @@ from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label
 from explorer.gui.explore.run_data import SimRun, state_breakdown
 from explorer.gui.explore.run_verdict import Verdict, run_verdict
-from explorer.gui.explore.sol_texts import unit_labels
+from explorer.gui.explore.sol_texts import busy_text, unit_labels
 from explorer.occupancy import OccupancyResult
 
 DETAIL = "detail"  # a widget's property: how long it stays when the column is short (higher: longer)
@@ -343,19 +343,29 @@ class RunBox(QGroupBox):
         util, idle, used = pct(v.utilization, 0), pct(v.issue_idle, 0), pct(v.issue_used, 0)
         labels = unit_labels()
         share = pct(v.unit_share, 0)
+        busy = busy_text(v.unit_share)  # the simulator's one wording rule, as the CLI's sentence words it
+        if v.kind == "tensor" and v.on_busy_sms:
+            return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue "
+                           "slots are the wrong measure here: on the SMs that have work the Tensor Cores run at "
+                           "{share} of their peak (busy {busy}; {gpu} over the whole GPU, whose other SMs have no "
+                           "block), and each MMA ({mma} of the warp-instructions) keeps its scheduler's Tensor Core "
+                           "pipe busy for {n} cycles.").format(
+                util=util, idle=idle, share=share, busy=busy, gpu=pct(v.gpu_share, 0), mma=pct(v.mma_share, 0),
+                n=three(v.mma_cycles))
         if v.kind == "tensor":
             return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue "
-                           "slots are the wrong measure here: the Tensor Cores run at {share} of their peak, and "
-                           "each MMA ({mma} of the warp-instructions) keeps its scheduler's Tensor Core pipe busy "
-                           "for {n} cycles.").format(util=util, idle=idle, share=share, mma=pct(v.mma_share, 0),
-                                                      n=three(v.mma_cycles))
+                           "slots are the wrong measure here: the Tensor Cores run at {share} of their peak (busy "
+                           "{busy}), and each MMA ({mma} of the warp-instructions) keeps its scheduler's Tensor Core "
+                           "pipe busy for {n} cycles.").format(util=util, idle=idle, share=share, busy=busy,
+                                                                mma=pct(v.mma_share, 0), n=three(v.mma_cycles))
         if v.kind == "issue":
-            return self.tr("The GPU reads {util} “utilized”, and here its schedulers are busy too: they issued in "
-                           "{used} of their slots. Issuing instructions is the limit, not waiting.").format(
-                util=util, used=used)
+            return self.tr("The GPU reads {util} “utilized”, and here its schedulers are busy too: they issue "
+                           "{busy} ({used} of their slots). Issuing instructions is the limit, not waiting.").format(
+                util=util, busy=busy, used=used)
         if v.kind == "compute":
             return self.tr("The GPU reads {util} “utilized”, and here it is busy too: {unit} at {share} of the "
-                           "peak is the limit, not waiting.").format(util=util, unit=labels[v.unit], share=share)
+                           "peak (busy {busy}) is the limit, not waiting.").format(
+                util=util, unit=labels[v.unit], share=share, busy=busy)
         if v.kind == "hbm":
             return self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps "
                            "wait for memory, and HBM moves {share} of its peak bandwidth.").format(

@@ -9,11 +9,20 @@ or FP32 lanes are full, nor calls a Tensor Core loop idle because its MMAs take 
 issue slots: the kind follows the bottleneck unit (compute pipes and issue slots,
 the Tensor Cores, device memory, the other memory units, or latency: no unit near
 its peak). :func:`run_verdict` decides; the panel only words the verdict.
+
+A grid too small for the GPU is latency-bound over the whole GPU (SMs without a
+block), yet on the SMs that have work the Tensor Cores may be full: a wgmma GEMM of
+32 tiles on 132 SMs runs its Tensor Cores at 91% there and 22% GPU-wide. Its issue
+slots are still the wrong measure, so the Tensor Core sentence is given by the
+simulator's rule over the SMs' active cycles (``explorer.sim.bottleneck.where_active``),
+with the GPU-wide share beside it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from explorer.sim.bottleneck import where_active
 
 ISSUING = ("selected", "not_selected")  # warp states that are not waits
 # the bottleneck unit -> the sentence's kind
@@ -38,6 +47,12 @@ class Verdict:
     mma_cycles: float  # cycles one MMA occupies its sub-partition's Tensor Core pipe (fractional: the Tensor clock)
     stall: str  # the warp state (Nsight name) with the most warp-cycles among the waits; "" if none
     stall_share: float  # its share of all warp-cycles
+    gpu_share: float = -1.0  # the unit's share over the whole GPU, where unit_share is the SMs' with work; else -1
+
+    @property
+    def on_busy_sms(self) -> bool:
+        """The unit limits the SMs that have work, not the whole GPU (too few blocks for every SM)."""
+        return self.gpu_share >= 0.0
 
     @property
     def issue_idle(self) -> float:
@@ -45,10 +60,6 @@ class Verdict:
 
     @property
     def dram_fraction(self) -> float:
-        return dram_fraction(self.dram_gbs, self.peak_gbs)
-
-
-def dram_fraction(self) -> float:
         return dram_fraction(self.dram_gbs, self.peak_gbs)
 
 
@@ -80,7 +91,13 @@ def run_verdict(summary: dict, peak_gbs: float, mma_share: float, mma_cycles: fl
     bottleneck = summary["bottleneck"]
     through = summary["throughput"]
     unit = str(bottleneck["unit"])
+    unit_share = float(bottleneck["pct_of_peak"]) / 100.0
     busiest = max(through, key=lambda u: float(through[u]["pct_of_peak"]))
-    return Verdict(KIND_OF_UNIT.get(unit, "memory"), unit, float(bottleneck["pct_of_peak"]) / 100.0, busiest,
+    gpu_share = -1.0
+    if unit == "latency":  # Tensor Cores full on the SMs that have work: still Tensor Core work (module text)
+        active, active_share = where_active(through)
+        if active == "tensor":
+            unit, gpu_share, unit_share = active, float(through[active]["pct_of_peak"]) / 100.0, active_share
+    return Verdict(KIND_OF_UNIT.get(unit, "memory"), unit, unit_share, busiest,
                    float(summary["kernel_active_fraction"]), issue, dram, float(peak_gbs), float(mma_share),
-                   float(mma_cycles), stall, share)
+                   float(mma_cycles), stall, share, gpu_share)

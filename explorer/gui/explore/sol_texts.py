@@ -20,6 +20,7 @@ from PySide6.QtCore import QCoreApplication
 
 from explorer.gui.common.error_texts import translate_by_patterns
 from explorer.gui.common.numbers import localize, num, pct
+from explorer.sim.bottleneck import busy_words
 
 
 def unit_labels() -> dict[str, str]:
@@ -98,6 +99,7 @@ def _reasons() -> list[tuple[str, str]]:
     translate = QCoreApplication.translate
     labels = r"(?P<label>Issue slots|FP32|INT32|SFU|Tensor Cores|LSU|L1|Shared memory|L2|DRAM)"
     number = r"[\d.,e+-]+"
+    busy = r"(?P<busy>nearly every cycle|in most cycles)"  # explorer.sim.bottleneck.busy_words
     return [
         (rf"the kernel moves (?P<per>{number}) B per FMA to or from device memory; more reuse \(tiling, caching\) "
          r"would help",
@@ -107,37 +109,43 @@ def _reasons() -> list[tuple[str, str]]:
          translate("SolTexts", "the kernel moves {mb} MB to or from device memory; more reuse (tiling, caching) would help")),
         (rf"every L1 miss crosses L2 \((?P<mb>{number}) MB\); more reuse in L1 or shared memory would help",
          translate("SolTexts", "every L1 miss crosses L2 ({mb} MB); more reuse in L1 or shared memory would help")),
-        (r"global accesses fill the SMs' L1 data paths; fewer or better-coalesced accesses would help",
-         translate("SolTexts", "global accesses fill the SMs' L1 data paths; fewer or better-coalesced accesses would help")),
-        (r"shared-memory wavefronts \(bank conflicts multiply them\) fill the banks; fewer conflicts or wider "
-         r"accesses would help",
-         translate("SolTexts", "shared-memory wavefronts (bank conflicts multiply them) fill the banks; fewer conflicts or "
-                       "wider accesses would help")),
+        (rf"global accesses keep the SMs' L1 data paths busy {busy}; fewer or better-coalesced accesses would help",
+         translate("SolTexts", "global accesses keep the SMs' L1 data paths busy {busy}; fewer or better-coalesced "
+                       "accesses would help")),
+        (rf"shared-memory wavefronts \(bank conflicts multiply them\) keep the banks busy {busy}; fewer conflicts "
+         r"or wider accesses would help",
+         translate("SolTexts", "shared-memory wavefronts (bank conflicts multiply them) keep the banks busy {busy}; fewer "
+                       "conflicts or wider accesses would help")),
         (r"memory instructions queue at the load/store units; wider \(vector\) accesses move the same bytes in "
          r"fewer instructions",
          translate("SolTexts", "memory instructions queue at the load/store units; wider (vector) accesses move the same "
                        "bytes in fewer instructions")),
-        (rf"the schedulers issue nearly every cycle; {labels} is at (?P<pct>\d+)% too \(here one (?P<pipe>\w+) "
+        (rf"the schedulers issue {busy}; {labels} is at (?P<pct>\d+)% too \(here one (?P<pipe>\w+) "
          r"instruction per scheduler per cycle is both peaks\); only fewer instructions per result would help, "
          r"not more warps",
-         translate("SolTexts", "the schedulers issue nearly every cycle; {label} is at {pct}% too (here one {pipe} "
+         translate("SolTexts", "the schedulers issue {busy}; {label} is at {pct}% too (here one {pipe} "
                        "instruction per scheduler per cycle is both peaks); only fewer instructions per result "
                        "would help, not more warps")),
-        (r"the schedulers issue nearly every cycle; only fewer instructions per result would help, not more warps",
-         translate("SolTexts", "the schedulers issue nearly every cycle; only fewer instructions per result would help, "
+        (rf"the schedulers issue {busy}; only fewer instructions per result would help, not more warps",
+         translate("SolTexts", "the schedulers issue {busy}; only fewer instructions per result would help, "
                        "not more warps")),
-        (r"FMA lanes are full; this is the arithmetic peak for FP32",
-         translate("SolTexts", "FMA lanes are full; this is the arithmetic peak for FP32")),
-        (r"the Tensor Cores are full; everything else waits on the MMAs",
-         translate("SolTexts", "the Tensor Cores are full; everything else waits on the MMAs")),
+        (rf"FMA lanes are busy {busy}; this is the arithmetic peak for FP32",
+         translate("SolTexts", "FMA lanes are busy {busy}; this is the arithmetic peak for FP32")),
+        (rf"the Tensor Cores are busy {busy}; everything else waits on the MMAs",
+         translate("SolTexts", "the Tensor Cores are busy {busy}; everything else waits on the MMAs")),
         (r"special functions \(exp, rsqrt...\) run on 4 lanes per scheduler; cheaper math would help",
          translate("SolTexts", "special functions (exp, rsqrt...) run on 4 lanes per scheduler; cheaper math would help")),
-        (r"integer instructions fill the INT32 lanes", translate("SolTexts", "integer instructions fill the INT32 lanes")),
+        (rf"integer instructions keep the INT32 lanes busy {busy}",
+         translate("SolTexts", "integer instructions keep the INT32 lanes busy {busy}")),
         # latency: what the warps wait for instead
         (r"SMs sit idle (?P<pct>\d+)% of the time \(too few blocks, or a last wave on few SMs\); more or smaller "
          r"blocks would help",
          translate("SolTexts", "SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); more or "
                        "smaller blocks would help")),
+        (rf"SMs sit idle (?P<pct>\d+)% of the time \(too few blocks, or a last wave on few SMs\); on the SMs with "
+         rf"work, {labels} at (?P<share>\d+)% of the peak; more or smaller blocks would help",
+         translate("SolTexts", "SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); on the SMs "
+                       "with work, {label} at {share}% of the peak; more or smaller blocks would help")),
         (r"(?P<warps>[\d,]+) warps each wait ~(?P<cycles>\d+) cycles for (?P<where>L1|L2|HBM|DRAM); more bytes in "
          r"flight per SM \(more warps, or more independent loads per warp\) would help",
          translate("SolTexts", "{warps} warps each wait ~{cycles} cycles for {where}; more bytes in flight per SM (more "
@@ -175,6 +183,19 @@ def waiting_texts() -> dict[str, str]:
     }
 
 
+def busy_texts() -> dict[str, str]:
+    """``explorer.sim.bottleneck.BUSY_WORDS``' phrases (how often a unit is busy) in the interface language."""
+    translate = QCoreApplication.translate
+    return {"nearly every cycle": translate("SolTexts", "nearly every cycle"),
+            "in most cycles": translate("SolTexts", "in most cycles")}
+
+
+def busy_text(share: float) -> str:
+    """How often a unit at ``share`` of its peak is busy, by the simulator's one rule (``busy_words``),
+    in the interface language: what the CLI's sentence says of the same share."""
+    return busy_texts()[busy_words(share)]
+
+
 def known(reason: str) -> bool:
     """Whether a pattern recognises the core's reason (the tests check every sentence real runs give)."""
     return any(re.fullmatch(pattern, reason) for pattern, _ in _reasons())
@@ -194,6 +215,8 @@ def reason_text(reason: str) -> str:
             return labels[english[text]]
         if group == "waiting":
             return waits.get(text, text)
+        if group == "busy":
+            return busy_texts().get(text, text)
         return text
 
     return translate_by_patterns(reason, _reasons(), value) or reason

@@ -16,18 +16,14 @@ from explorer.gui.explore.run_verdict import KIND_OF_UNIT, run_verdict, top_stal
 from explorer.model.presets import load_preset
 from explorer.sim.program import MMA, build_program
 from explorer.sim.units import UNITS
-from tests.gui.support import RUN_TIMEOUT, known_gap, wait_run
+from tests.gui.support import RUN_TIMEOUT, wait_run
 
 
-KNOWN_LAYOUT_GAP = known_gap(
-    "open issue 15: the bottleneck-worded verdict does not give a wgmma run the Tensor Core "
-    "sentence yet"
-)
-
-
-def summary(issue=0.05, dram=0.0, states=None, unit="latency", shares=None) -> dict:
+def summary(issue=0.05, dram=0.0, states=None, unit="latency", shares=None, active=None) -> dict:
     shares = shares or {}
     through = {u: {"pct_of_peak": 100.0 * shares.get(u, 0.01)} for u in UNITS}
+    for u, share in (active or {}).items():  # over the SMs' active cycles (pct_of_peak_active)
+        through[u]["pct_of_peak_active"] = 100.0 * share
     top = max(through, key=lambda u: through[u]["pct_of_peak"])
     return {"issue_slot_utilization": issue, "kernel_active_fraction": 1.0, "dram_bandwidth_gbs": dram,
             "warp_state_cycles": states or {"selected": 5, "not_selected": 1, "long_scoreboard": 90, "wait": 4},
@@ -46,6 +42,18 @@ def test_the_verdict_follows_the_simulators_bottleneck():
     assert v.kind == "waiting" and v.busiest == "dram" and v.unit_share == pytest.approx(0.5)
     assert v.issue_idle == pytest.approx(0.75) and v.dram_fraction == pytest.approx(0.5)
     assert set(KIND_OF_UNIT) == {*UNITS, "latency"}
+    assert not v.on_busy_sms
+
+
+def test_tensor_cores_full_on_the_sms_with_work_are_tensor_work():
+    """Too few blocks for the GPU: latency over the GPU, yet the Tensor Cores are full where blocks run (the
+    simulator's 60% rule over the SMs' active cycles): the Tensor Core sentence, with both shares."""
+    v = run_verdict(summary(issue=0.003, shares={"tensor": 0.22}, active={"tensor": 0.91}), 3350, 0.62, 128)
+    assert v.kind == "tensor" and v.unit == "tensor" and v.on_busy_sms
+    assert v.unit_share == pytest.approx(0.91) and v.gpu_share == pytest.approx(0.22)
+    # below the rule where blocks run, or another unit there: the latency sentence stays
+    assert run_verdict(summary(shares={"tensor": 0.1}, active={"tensor": 0.45}), 3350, 0.6).kind == "waiting"
+    assert run_verdict(summary(shares={"issue": 0.33}, active={"issue": 0.6}), 3350, 0.0).kind == "waiting"
 
 
 def test_top_stall_ignores_issuing_states():
@@ -153,7 +161,6 @@ def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
     assert whole.dram_figures.text().endswith("of 3.35 TB/s peak")
 
 
-@KNOWN_LAYOUT_GAP
 def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
     """A warp-specialized wgmma main loop: MMAs counted for the consumers that issue them, 128 cycles each."""
     from explorer.gemm import gemm_scenario, plan_gemm
