@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pyqtgraph as pg
 import pytest
 from PySide6.QtCore import QPoint, Qt
@@ -143,7 +141,22 @@ def test_high_contrast_themes_are_pure():
     assert not light.dark and dark.dark
 
 
-def test_laser_pointer_dot_fades_and_a_click_on_a_view_only_points(win, qtbot):
+class _StoppedClock:
+    """The overlay's clock held still until a test moves it: a dot's fade is then a function of the
+    test's steps, not of how long a loaded machine takes between the click and the grab."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_laser_pointer_dot_fades_and_a_click_on_a_view_only_points(win, qtbot, monkeypatch):
+    from explorer.gui.lessons import overlay as overlay_module
+
+    clock = _StoppedClock()
+    monkeypatch.setattr(overlay_module, "time", clock)
     p = win.feature("presentation")
     p.set_laser(True)
     p.set_presenting(True)
@@ -161,9 +174,10 @@ def test_laser_pointer_dot_fades_and_a_click_on_a_view_only_points(win, qtbot):
     image = win.grab().toImage()
     red = image.pixelColor(expected)
     assert red.red() > 150 and red.green() < 120  # the dot is drawn
-    deadline = time.monotonic() + 3
-    qtbot.waitUntil(lambda: not overlay.laser_dots() or time.monotonic() > deadline, timeout=4000)
-    assert not overlay.laser_dots()
+    clock.now += overlay_module.LASER_SECONDS * 0.5
+    assert len(overlay.laser_dots()) == 1  # half way: still there
+    clock.now += overlay_module.LASER_SECONDS * 0.6
+    qtbot.waitUntil(lambda: not overlay.laser_dots(), timeout=4000)  # then gone at the next tick
     p.set_presenting(False)
     qtbot.wait(50)
     x, y = grid.layout_.tile_origin(5)  # the grid's layout at the normal scale
