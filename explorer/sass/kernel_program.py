@@ -19,7 +19,8 @@ The disassembly is cached on disk per (generated source, architecture, register 
 compiler and nvdisasm versions) in the per-user cache folder
 (``~/.cache/warp-explorer/sass`` on Linux; ``$WARP_EXPLORER_SASS_CACHE`` overrides it),
 written atomically; the program is rebuilt from it (a few milliseconds), so a changed
-opcode table takes effect at once.
+opcode table takes effect at once. An installed copy also ships the presets' entries
+(``explorer.sass.seed``), read under the same key when the user's cache has none.
 
 ``program_for(scenario)`` honours the scenario's ``program`` key and falls back to the
 model for an architecture NVRTC cannot target (sm_70 with NVRTC 13), with a one-line
@@ -87,10 +88,20 @@ def cache_dirs() -> list[Path]:
     return [user_cache_root() / APP_DIR_NAME / "sass", Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{uid}" / "sass"]
 
 
+def read_dirs() -> list[Path]:
+    """Where an entry is looked for: the cache folders, then the entries the build shipped
+    (``explorer.sass.seed``; not when ``$WARP_EXPLORER_SASS_CACHE`` names the one folder to use)."""
+    if os.environ.get(CACHE_ENV, "").strip():
+        return cache_dirs()
+    from explorer.sass.seed import seed_dir
+
+    return [*cache_dirs(), seed_dir()]
+
+
 def _cache_read(name: str) -> dict | None:
     from explorer.model.errors import InputError, read_user_bytes
 
-    for folder in cache_dirs():
+    for folder in read_dirs():
         path = folder / name
         if not path.exists():
             continue

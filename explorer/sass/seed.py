@@ -1,0 +1,93 @@
+"""Shipped SASS programs for the presets, so a fresh install's first simulation does not wait for NVRTC.
+
+Why: a scenario runs its generated kernel's own SASS (``program = "sass"``), which
+``explorer.sass.kernel_program`` builds by compiling the kernel with NVRTC and listing
+the cubin with nvdisasm: ~0.4 s of CPU (0.5-0.7 s on an idle machine) the first time,
+then read from the per-user cache. Only a fresh install pays it, but that is the
+user's first impression (issue 14 item 18). So the build makes those cache entries
+once (:func:`build`: the wheel's ``build_py`` in ``setup.py``, the bundle's spec) for
+the default scenario and every preset, and ships them as ``resources/sass_seed/``;
+``kernel_program`` reads an entry there when the per-user cache has none.
+
+Why a shipped entry is only used where it is right: an entry's name is the hash of
+everything its listing depends on (the generated source, the architecture, the
+register request, the compiler's and nvdisasm's versions, the cache format), the
+same key a locally made entry has. Another NVRTC or nvdisasm on the user's machine
+(or a changed code generator) gives another key, so the program is compiled there as
+before; a damaged entry is rebuilt. The seed is read, never written, at run time.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SEED_DIR_NAME = "sass_seed"
+
+WARM_UP = """
+from explorer.model.presets import default_scenario, load_preset, preset_names
+from explorer.sass.kernel_program import sass_program
+from explorer.sass.errors import ArchUnsupported
+done = 0
+for scenario in [default_scenario()] + [load_preset(name) for name in preset_names()]:
+    if scenario.program != "sass":
+        continue
+    try:
+        sass_program(scenario)
+    except ArchUnsupported:
+        continue  # an architecture this compiler cannot target: the model program runs there anyway
+    done += 1
+print(done)
+"""
+
+
+def seed_dir() -> Path:
+    """Where the shipped entries are (inside the package or the bundle's resources)."""
+    from explorer.paths import resource
+
+    return resource(SEED_DIR_NAME)
+
+
+def build(out: Path, python: str = sys.executable, pythonpath: str | None = None) -> int:
+    """Build the presets' programs in a child process with an empty cache and put its entries in ``out``
+    (replaced); the number of entries. ``pythonpath``: where the child imports explorer from."""
+    from explorer.sass.kernel_program import CACHE_ENV
+
+    out = Path(out)
+    with tempfile.TemporaryDirectory(prefix="warp-explorer-sass-seed-") as tmp:
+        env = dict(os.environ, **{CACHE_ENV: tmp})
+        if pythonpath:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath, os.environ.get("PYTHONPATH")]))
+        proc = subprocess.run([python, "-c", WARM_UP], env=env, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            raise RuntimeError(f"the SASS warm-up failed: {proc.stderr.strip().splitlines()[-1:]}")
+        files = sorted(Path(tmp).glob("*.json"))
+        if not files:
+            raise RuntimeError("the SASS warm-up made no program (no NVRTC or nvdisasm here?)")
+        staging = out.with_name(out.name + ".tmp")
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        for p in files:
+            shutil.copy2(p, staging / p.name)
+        shutil.rmtree(out, ignore_errors=True)
+        staging.rename(out)
+    return len(files)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m explorer.sass.seed OUT_DIR``: build a seed (what the packaging runs)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m explorer.sass.seed OUT_DIR", file=sys.stderr)
+        return 2
+    count = build(Path(argv[0]))
+    print(f"wrote {argv[0]} ({count} SASS programs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
