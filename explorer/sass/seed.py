@@ -52,14 +52,34 @@ def seed_dir() -> Path:
     return resource(SEED_DIR_NAME)
 
 
+def nvrtc_lib_dirs(paths: list[str] | None = None) -> list[str]:
+    """The folders of the NVRTC wheel's library on ``paths`` (default ``sys.path``).
+
+    cuda-bindings looks for libnvrtc in the site-packages folders and where the dynamic loader looks,
+    not on ``sys.path``: in pip's isolated build the wheel is only on the path, so the warm-up names
+    its folder to the loader (``LD_LIBRARY_PATH``)."""
+    out: list[str] = []
+    for entry in sys.path if paths is None else paths:
+        for lib in sorted(Path(entry).glob("nvidia/*/lib")) if entry else []:
+            if any(lib.glob("libnvrtc.so*")) and str(lib) not in out:
+                out.append(str(lib))
+    return out
+
+
 def build(out: Path, python: str = sys.executable, pythonpath: str | None = None) -> int:
     """Build the presets' programs in a child process with an empty cache and put its entries in ``out``
-    (replaced); the number of entries. ``pythonpath``: where the child imports explorer from."""
+    (replaced); the number of entries. ``pythonpath``: where the child imports explorer from.
+
+    NVRTC only (``WARP_EXPLORER_COMPILER=nvrtc``): an installed copy compiles with the NVRTC wheel, so
+    an entry keyed by the build machine's nvcc would never be found; without NVRTC there is no seed."""
     from explorer.sass.kernel_program import CACHE_ENV
 
     out = Path(out)
     with tempfile.TemporaryDirectory(prefix="warp-explorer-sass-seed-") as tmp:
-        env = dict(os.environ, **{CACHE_ENV: tmp})
+        env = dict(os.environ, **{CACHE_ENV: tmp, "WARP_EXPLORER_COMPILER": "nvrtc"})
+        libs = nvrtc_lib_dirs()
+        if libs:
+            env["LD_LIBRARY_PATH"] = os.pathsep.join(filter(None, [*libs, os.environ.get("LD_LIBRARY_PATH")]))
         if pythonpath:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [pythonpath, os.environ.get("PYTHONPATH")]))
         proc = subprocess.run([python, "-c", WARM_UP], env=env, capture_output=True, text=True, check=False)

@@ -55,3 +55,13 @@ def test_another_toolchain_compiles_instead(tmp_path, monkeypatch):
 def test_the_cache_override_names_the_one_folder(tmp_path, monkeypatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
     assert read_dirs() == [tmp_path]
+
+
+def test_the_warm_up_finds_nvrtc_on_the_path_only(tmp_path):
+    """pip's isolated build has the NVRTC wheel on sys.path, not in a site-packages folder: its library
+    folder is what the warm-up names to the loader."""
+    lib = tmp_path / "overlay" / "nvidia" / "cu13" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "libnvrtc.so.13").write_bytes(b"")
+    (tmp_path / "overlay" / "nvidia" / "other" / "lib").mkdir(parents=True)
+    assert seed.nvrtc_lib_dirs([str(tmp_path / "overlay"), "", str(tmp_path / "missing")]) == [str(lib)]
