@@ -25,26 +25,20 @@ class BuildPyWithSeed(build_py):
         if getattr(self, "editable_mode", False):
             return  # an editable install runs from the checkout, which compiles once into its __pycache__
         lib = Path(self.build_lib).resolve()
-        out = lib / "explorer" / "resources" / "numba_seed"
         # the build environment's own path comes after ours: pip's isolated build finds numpy and numba
         # through PYTHONPATH (its sitecustomize), and a fresh venv has them nowhere else
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(lib), os.environ.get("PYTHONPATH")])))
-        proc = subprocess.run([sys.executable, "-m", "explorer.sim.seed", str(out)], env=env, check=False,
-                              capture_output=True, text=True)
-        if proc.returncode == 0:
-            print(proc.stdout.strip())
-        else:
-            self.warn("no numba seed in this wheel (the first simulation compiles): "
-                      + (proc.stderr.strip().splitlines() or ["?"])[-1])
-        # the presets' SASS programs (explorer.sass.seed): NVRTC and nvdisasm then run only for new kernels
-        out = lib / "explorer" / "resources" / "sass_seed"
-        proc = subprocess.run([sys.executable, "-m", "explorer.sass.seed", str(out)], env=env, check=False,
-                              capture_output=True, text=True)
-        if proc.returncode == 0:
-            print(proc.stdout.strip())
-        else:
-            self.warn("no SASS seed in this wheel (the first simulation compiles its kernel): "
-                      + (proc.stderr.strip().splitlines() or ["?"])[-1])
+        seeds = (("numba_seed", "explorer.sim.seed", "no numba seed in this wheel (the first simulation compiles)"),
+                 # the presets' SASS programs: NVRTC and nvdisasm then run only for new kernels
+                 ("sass_seed", "explorer.sass.seed",
+                  "no SASS seed in this wheel (the first simulation compiles its kernel)"))
+        for folder, module, missing in seeds:
+            proc = subprocess.run([sys.executable, "-m", module, str(lib / "explorer" / "resources" / folder)],
+                                  env=env, check=False, capture_output=True, text=True)
+            if proc.returncode == 0:
+                print(proc.stdout.strip())
+            else:
+                self.warn(f"{missing}: " + (proc.stderr.strip().splitlines() or ["?"])[-1])
 
 
 setup(cmdclass={"build_py": BuildPyWithSeed})

@@ -43,6 +43,7 @@ from explorer.sass.warp_program import WarpProgram, from_model
 
 CACHE_FORMAT = 1
 CACHE_ENV = "WARP_EXPLORER_SASS_CACHE"
+SEED_DIR_NAME = "sass_seed"  # the entries the build shipped (explorer.sass.seed), in the resources
 MAX_CACHE_ENTRY_BYTES = 8 << 20
 EIATTR_PARAM_CBANK = 0x0A
 EIATTR_KPARAM_INFO = 0x17
@@ -93,9 +94,14 @@ def read_dirs() -> list[Path]:
     (``explorer.sass.seed``; not when ``$WARP_EXPLORER_SASS_CACHE`` names the one folder to use)."""
     if os.environ.get(CACHE_ENV, "").strip():
         return cache_dirs()
-    from explorer.sass.seed import seed_dir
-
     return [*cache_dirs(), seed_dir()]
+
+
+def seed_dir() -> Path:
+    """Where the shipped entries are (inside the package or the bundle's resources)."""
+    from explorer.paths import resource
+
+    return resource(SEED_DIR_NAME)
 
 
 def _cache_read(name: str) -> dict | None:

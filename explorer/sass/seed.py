@@ -20,13 +20,13 @@ before; a damaged entry is rebuilt. The seed is read, never written, at run time
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-SEED_DIR_NAME = "sass_seed"
+from explorer.sass.kernel_program import CACHE_ENV, SEED_DIR_NAME  # noqa: F401 - SEED_DIR_NAME: the spec's
+
 
 WARM_UP = """
 from explorer.model.presets import default_scenario, load_preset, preset_names
@@ -43,13 +43,6 @@ for scenario in [default_scenario()] + [load_preset(name) for name in preset_nam
     done += 1
 print(done)
 """
-
-
-def seed_dir() -> Path:
-    """Where the shipped entries are (inside the package or the bundle's resources)."""
-    from explorer.paths import resource
-
-    return resource(SEED_DIR_NAME)
 
 
 def nvrtc_lib_dirs(paths: list[str] | None = None) -> list[str]:
@@ -72,8 +65,6 @@ def build(out: Path, python: str = sys.executable, pythonpath: str | None = None
 
     NVRTC only (``WARP_EXPLORER_COMPILER=nvrtc``): an installed copy compiles with the NVRTC wheel, so
     an entry keyed by the build machine's nvcc would never be found; without NVRTC there is no seed."""
-    from explorer.sass.kernel_program import CACHE_ENV
-
     out = Path(out)
     with tempfile.TemporaryDirectory(prefix="warp-explorer-sass-seed-") as tmp:
         env = dict(os.environ, **{CACHE_ENV: tmp, "WARP_EXPLORER_COMPILER": "nvrtc"})
@@ -88,25 +79,17 @@ def build(out: Path, python: str = sys.executable, pythonpath: str | None = None
         files = sorted(Path(tmp).glob("*.json"))
         if not files:
             raise RuntimeError("the SASS warm-up made no program (no NVRTC or nvdisasm here?)")
-        staging = out.with_name(out.name + ".tmp")
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
-        for p in files:
-            shutil.copy2(p, staging / p.name)
-        shutil.rmtree(out, ignore_errors=True)
-        staging.rename(out)
+        from explorer.sim.seed import replace_folder
+
+        replace_folder(out, files)
     return len(files)
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m explorer.sass.seed OUT_DIR``: build a seed (what the packaging runs)."""
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1:
-        print("usage: python -m explorer.sass.seed OUT_DIR", file=sys.stderr)
-        return 2
-    count = build(Path(argv[0]))
-    print(f"wrote {argv[0]} ({count} SASS programs)")
-    return 0
+    from explorer.sim.seed import seed_main
+
+    return seed_main("explorer.sass.seed", argv, lambda out: f"{build(out)} SASS programs")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import shutil
 
 from explorer.model.presets import default_scenario
 from explorer.sass import seed
+from explorer.sass import kernel_program
 from explorer.sass.kernel_program import CACHE_ENV, read_dirs, sass_program
 from tests.sass.support import needs_sass
 
@@ -27,7 +28,7 @@ def _shipped(tmp_path, monkeypatch):
     monkeypatch.delenv(CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
-    monkeypatch.setattr(seed, "seed_dir", lambda: shipped)
+    monkeypatch.setattr(kernel_program, "seed_dir", lambda: shipped)
     return made, shipped
 
 
