@@ -1,10 +1,13 @@
-"""The wheel's build step: setuptools as configured in pyproject.toml, plus the numba seed.
+"""The wheel's build step: setuptools as configured in pyproject.toml, plus the numba and SASS seeds.
 
 ``build_py`` copies the package as usual, then compiles the simulator's cycle loop
 once in a child process and ships the cache as ``explorer/resources/numba_seed``
 (``explorer.sim.seed``), so a fresh install's first simulation loads machine code
-instead of waiting ~7 s for LLVM. A build where that cannot run (no numba in the
-build environment) still produces a working wheel: it then compiles on first use.
+instead of waiting ~7 s for LLVM; then it builds the presets' SASS programs once and ships
+them as ``explorer/resources/sass_seed`` (``explorer.sass.seed``), so NVRTC and nvdisasm
+run only for kernels of the user's own. A build where that cannot run (no numba, NVRTC
+or nvdisasm in the build environment) still produces a working wheel: it then compiles
+on first use.
 """
 
 import os
@@ -22,15 +25,20 @@ class BuildPyWithSeed(build_py):
         if getattr(self, "editable_mode", False):
             return  # an editable install runs from the checkout, which compiles once into its __pycache__
         lib = Path(self.build_lib).resolve()
-        out = lib / "explorer" / "resources" / "numba_seed"
-        env = dict(os.environ, PYTHONPATH=str(lib))
-        proc = subprocess.run([sys.executable, "-m", "explorer.sim.seed", str(out)], env=env, check=False,
-                              capture_output=True, text=True)
-        if proc.returncode == 0:
-            print(proc.stdout.strip())
-        else:
-            self.warn("no numba seed in this wheel (the first simulation compiles): "
-                      + (proc.stderr.strip().splitlines() or ["?"])[-1])
+        # the build environment's own path comes after ours: pip's isolated build finds numpy and numba
+        # through PYTHONPATH (its sitecustomize), and a fresh venv has them nowhere else
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(lib), os.environ.get("PYTHONPATH")])))
+        seeds = (("numba_seed", "explorer.sim.seed", "no numba seed in this wheel (the first simulation compiles)"),
+                 # the presets' SASS programs: NVRTC and nvdisasm then run only for new kernels
+                 ("sass_seed", "explorer.sass.seed",
+                  "no SASS seed in this wheel (the first simulation compiles its kernel)"))
+        for folder, module, missing in seeds:
+            proc = subprocess.run([sys.executable, "-m", module, str(lib / "explorer" / "resources" / folder)],
+                                  env=env, check=False, capture_output=True, text=True)
+            if proc.returncode == 0:
+                print(proc.stdout.strip())
+            else:
+                self.warn(f"{missing}: " + (proc.stderr.strip().splitlines() or ["?"])[-1])
 
 
 setup(cmdclass={"build_py": BuildPyWithSeed})

@@ -19,7 +19,8 @@ The disassembly is cached on disk per (generated source, architecture, register 
 compiler and nvdisasm versions) in the per-user cache folder
 (``~/.cache/warp-explorer/sass`` on Linux; ``$WARP_EXPLORER_SASS_CACHE`` overrides it),
 written atomically; the program is rebuilt from it (a few milliseconds), so a changed
-opcode table takes effect at once.
+opcode table takes effect at once. An installed copy also ships the presets' entries
+(``explorer.sass.seed``), read under the same key when the user's cache has none.
 
 ``program_for(scenario)`` honours the scenario's ``program`` key and falls back to the
 model for an architecture NVRTC cannot target (sm_70 with NVRTC 13), with a one-line
@@ -42,6 +43,7 @@ from explorer.sass.warp_program import WarpProgram, from_model
 
 CACHE_FORMAT = 1
 CACHE_ENV = "WARP_EXPLORER_SASS_CACHE"
+SEED_DIR_NAME = "sass_seed"  # the entries the build shipped (explorer.sass.seed), in the resources
 MAX_CACHE_ENTRY_BYTES = 8 << 20
 EIATTR_PARAM_CBANK = 0x0A
 EIATTR_KPARAM_INFO = 0x17
@@ -87,10 +89,25 @@ def cache_dirs() -> list[Path]:
     return [user_cache_root() / APP_DIR_NAME / "sass", Path(tempfile.gettempdir()) / f"{APP_DIR_NAME}-{uid}" / "sass"]
 
 
+def read_dirs() -> list[Path]:
+    """Where an entry is looked for: the cache folders, then the entries the build shipped
+    (``explorer.sass.seed``; not when ``$WARP_EXPLORER_SASS_CACHE`` names the one folder to use)."""
+    if os.environ.get(CACHE_ENV, "").strip():
+        return cache_dirs()
+    return [*cache_dirs(), seed_dir()]
+
+
+def seed_dir() -> Path:
+    """Where the shipped entries are (inside the package or the bundle's resources)."""
+    from explorer.paths import resource
+
+    return resource(SEED_DIR_NAME)
+
+
 def _cache_read(name: str) -> dict | None:
     from explorer.model.errors import InputError, read_user_bytes
 
-    for folder in cache_dirs():
+    for folder in read_dirs():
         path = folder / name
         if not path.exists():
             continue

@@ -160,26 +160,38 @@ def build(out: Path, python: str = sys.executable, pythonpath: str | None = None
         files = [p for p in Path(tmp).rglob("kernel.*") if p.suffix in (".nbi", ".nbc")]
         if not any(p.suffix == ".nbi" for p in files):
             raise RuntimeError("the warm-up left no numba cache (is numba installed?)")
-        staging = out.with_name(out.name + ".tmp")
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
-        for p in files:
-            shutil.copy2(p, staging / p.name)
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-        shutil.rmtree(out, ignore_errors=True)
-        staging.rename(out)
+        replace_folder(out, files, {MANIFEST: json.dumps(manifest, indent=1) + "\n"})
     return out
+
+
+def replace_folder(out: Path, files: list[Path], texts: dict[str, str] | None = None) -> None:
+    """``out`` (replaced) holding copies of ``files`` and the ``texts`` (name -> content), filled beside it
+    first, so an interrupted build leaves no half seed under the name the packaging ships."""
+    staging = out.with_name(out.name + ".tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    for p in files:
+        shutil.copy2(p, staging / p.name)
+    for name, text in (texts or {}).items():
+        (staging / name).write_text(text, encoding="utf-8")
+    shutil.rmtree(out, ignore_errors=True)
+    staging.rename(out)
+
+
+def seed_main(module: str, argv: list[str] | None, make) -> int:
+    """``python -m MODULE OUT_DIR`` for a seed: ``make(out)`` builds it and says what it wrote."""
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print(f"usage: python -m {module} OUT_DIR", file=sys.stderr)
+        return 2
+    print(f"wrote {argv[0]} ({make(Path(argv[0]))})")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m explorer.sim.seed OUT_DIR``: build a seed (what the packaging runs)."""
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 1:
-        print("usage: python -m explorer.sim.seed OUT_DIR", file=sys.stderr)
-        return 2
-    out = build(Path(argv[0]))
-    print(f"wrote {out} ({len(list(out.glob('*.nbc')))} compiled functions)")
-    return 0
+    return seed_main("explorer.sim.seed", argv,
+                     lambda out: f"{len(list(build(out).glob('*.nbc')))} compiled functions")
 
 
 if __name__ == "__main__":

@@ -182,6 +182,7 @@ class RooflinePlot(ThemedPlot):
         self._text(self.tr("this GEMM"), hbm.intensity, hbm.tflops / THIS_GEMM_BELOW, (0.5, 0.0), marker, True)
         item.setXRange(math.log10(lo), math.log10(hi), padding=0.01)
         item.setYRange(math.log10(y_lo), math.log10(y_hi), padding=0.01)
+        self._declutter(item.getViewBox())  # the labels just added: an unchanged range sends no signal that would
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)

@@ -462,11 +462,14 @@ class GemmPage(Page):
         self.center_top.setMinimumHeight(self._top_needed())
         if not self._pipeline_focus:
             self.below_scroll.setMinimumHeight(0)
+            self.center_top.setVisible(True)  # it gave way to the pipeline diagram (_fit_pipeline)
 
     def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt API
-        if watched is self.center and event.type() == QEvent.Type.Resize \
-                and event.size().width() != event.oldSize().width():
-            self._keep_top_room()  # the wrapped texts' height follows the centre column's width
+        if watched is self.center and event.type() == QEvent.Type.Resize:
+            if event.size().width() != event.oldSize().width():
+                self._keep_top_room()  # the wrapped texts' height follows the centre column's width
+            if self._pipeline_focus and event.size() != event.oldSize():
+                self._fit_pipeline()  # another scale or screen: the diagram's room again
         return super().eventFilter(watched, event)
 
     def _show_mapping(self, plan: GemmPlan) -> None:
@@ -738,22 +741,39 @@ class GemmPage(Page):
             QTimer.singleShot(0, self, self.show_pipeline)  # once the window has shown (and sized) this page
 
     def show_pipeline(self) -> None:
-        """The pipeline diagram in full view: the centre's lower pane grows to hold it, scrolled to its top."""
+        """The pipeline diagram on screen, scrolled to its top, until the next GEMM (see ``_fit_pipeline``)."""
         if not self.isVisible():
             return
+        self._pipeline_focus = True
+        self._fit_pipeline()
+        QTimer.singleShot(0, self, self._scroll_to_pipeline)  # once the lower pane took its new height
+
+    def _fit_pipeline(self) -> None:
+        """The centre's lower pane grows to hold the diagram, as far as the page's height allows.
+
+        The page itself never grows for it: a page scrolled down to the diagram cuts the other columns at
+        the top (the roofline's numbers, the inputs). Where the tiles and the whole diagram do not fit one
+        above the other (a projector at 1280x720 with the narration under the page), the tiles give way and
+        the diagram has the whole column; what is still too tall scrolls inside its pane, whose scroll bar
+        shows that there is more."""
         need = self.pipeline.heightForWidth(self.below_scroll.viewport().width())
         need = (need if need > 0 else self.pipeline.sizeHint().height()) + 8
-        self._pipeline_focus = True  # until the next GEMM: a short window scrolls the page rather than hide it
-        self.below_scroll.setMinimumHeight(need)
-        top = self.center_top.minimumHeight()
-        self.center.setSizes([top, max(need, sum(self.center.sizes()) - top)])
-        QTimer.singleShot(0, self, self._scroll_to_pipeline)  # once the page's scroll area took the taller column
+        room = self.page_scroll.viewport().height()
+        top = self._top_needed() + self.center.handleWidth()
+        tiles = room - top >= need
+        self.center_top.setVisible(tiles)
+        below = max(0, min(need, room - top if tiles else room))
+        self.below_scroll.setMinimumHeight(below)
+        if tiles:
+            self.center.setSizes([room - below, below])
 
     def _scroll_to_pipeline(self) -> None:
-        """The diagram's top at the top of what shows (of the lower pane, and of the page when it scrolls)."""
-        self.below_scroll.ensureWidgetVisible(self.pipeline, 0, 0)
-        top = self.pipeline.mapTo(self.splitter, QPoint(0, 0)).y()
-        self.page_scroll.verticalScrollBar().setValue(max(0, top - 4))
+        """The diagram's top at the top of its pane (and of the page, when the page scrolls anyway)."""
+        self.below_scroll.verticalScrollBar().setValue(
+            self.pipeline.mapTo(self.below_scroll.widget(), QPoint(0, 0)).y())
+        if self.page_scroll.verticalScrollBar().maximum() > 0:
+            top = self.pipeline.mapTo(self.splitter, QPoint(0, 0)).y()
+            self.page_scroll.verticalScrollBar().setValue(max(0, top - 4))
 
     def shutdown(self) -> None:
         self.tiles.stop()
@@ -780,6 +800,9 @@ class GemmPage(Page):
         super().restore_state(state)
         if self._input_key() != before:
             self.recompute()
+        elif self._pipeline_focus:  # e.g. a lesson ended on its pipeline step: the tiles come back
+            self._pipeline_focus = False
+            self._keep_top_room()
 
     def _input_key(self) -> tuple:
         return self.inputs.gpu_name(), self.inputs.dtype_name(), self.inputs.raw_values()

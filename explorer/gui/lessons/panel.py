@@ -491,6 +491,9 @@ class LessonController(QObject):
             area = _scroll_area_of(target)
             if area is not None:
                 area.ensureWidgetVisible(target, 0, 0)
+                if target.height() > area.viewport().height():  # Qt centres a taller one: its top instead
+                    top = target.mapTo(area.widget(), target.rect().topLeft()).y()
+                    area.verticalScrollBar().setValue(top)
 
     def highlighted(self) -> list[QWidget]:
         return list(self.overlay.targets)
