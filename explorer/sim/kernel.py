@@ -605,7 +605,7 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
     return done_at, level, rng_state
 
 
-@njit
+@njit(nrt=False)
 def run_cycles(
     # program (loop_program.LoopProgram): per instruction path, unit, result latency, the state a
     # dependent waits in, registers, bytes moved; the loop body [loop_start, loop_end) x trip
@@ -636,6 +636,8 @@ def run_cycles(
     # per row, warp-cycles in each state while it was the warp's next instruction; for recorded
     # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row)
     stall, pe_t, pe_cell, pe_row,
+    # scratch (int64[2 * W / SP + 2 * S * SP]): the loop allocates nothing (compiled without reference counting)
+    scratch,
     t_limit,
 ):
     """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
@@ -675,10 +677,12 @@ def run_cycles(
     n_cols = series.shape[1]
     t0 = g[G.T]
     t = t0
-    elig = np.zeros(per_sp, np.int64)
-    due_sp = np.zeros(S * SP, np.int64)
-    due = np.zeros(per_sp, np.int64)
-    sp_dense = np.zeros(S * SP, np.bool_)
+    elig = scratch[0:per_sp]
+    due = scratch[per_sp:2 * per_sp]
+    due_sp = scratch[2 * per_sp:2 * per_sp + S * SP]
+    sp_dense = scratch[2 * per_sp + S * SP:2 * per_sp + 2 * S * SP]  # 1: scan the sub-partition's warps plainly
+    for k in range(S * SP):
+        sp_dense[k] = 0
     rng_state = rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
@@ -781,7 +785,7 @@ def run_cycles(
                 mine = w_next[base:base + per_sp]
                 n_due = _due(mine, t, due)
                 nxt = _later(mine, t)
-            sp_dense[spi] = 2 * n_due >= per_sp
+            sp_dense[spi] = 1 if 2 * n_due >= per_sp else 0
             for j in range(n_due):
                 k = due[j]
                 gi = base + k
