@@ -112,7 +112,7 @@ CFG_INT_FIELDS = (  # SimParams fields, as int64
     "sm_count", "warps_per_sm", "sub_partitions", "active_blocks_per_sm", "warps_per_block",
     "total_blocks", "lat_shared", "lat_l1", "lat_l2", "lat_dram", "l1_bytes_per_cycle", "l1_queue_cycles",
     "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
-    "policy", "active_warps", "dram_line_bytes", "dram_banks", "stages", "producer_warps",
+    "policy", "active_warps", "dram_line_bytes", "dram_banks", "stages", "producer_warps", "posted_stores",
 )
 CFG_FLOAT_FIELDS = (  # SimParams fields, as float64
     "dram_bytes_per_cycle", "l2_bytes_per_cycle", "dram_line_service_cycles", "l1_hit_rate", "l2_hit_rate",
@@ -661,6 +661,7 @@ def run_cycles(
     active_cap = cfg_i[CFG_I.ACTIVE_WARPS]
     stages = cfg_i[CFG_I.STAGES]
     producers = cfg_i[CFG_I.PRODUCER_WARPS]
+    posted = cfg_i[CFG_I.POSTED_STORES]
     total_warps = total_blocks * wpb
     dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
     l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
@@ -974,8 +975,11 @@ def run_cycles(
                             if path == GLOAD:
                                 mem[MEM.L1_LAT + level] += done_at - t
                                 mem[MEM.L1_LOADS + level] += 1
-                        elif done_at > w_drain[gi]:  # a store: the warp's exit waits for it
-                            w_drain[gi] = done_at
+                        else:  # a store: posted, the warp's exit waits only until it left L1TEX (sm_l1[sm]
+                            # is this request's departure), not for L2 or DRAM (sim_model.toml [stores])
+                            sent = sm_l1[sm] if posted else done_at
+                            if sent > w_drain[gi]:
+                                w_drain[gi] = sent
                     elif path == SHARED:
                         waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                         t_s = sm_smem[sm] if sm_smem[sm] > t else t
