@@ -23,10 +23,12 @@ def run(args) -> int:
     print(f"machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}")
     rows = [
         [c["case"], str(c["cycles"]), f"{c['sim_seconds']:.3f}", f"{c['warp_instructions_per_second'] / 1e6:.1f}",
+         f"{c['cpu_seconds']:.3f}", f"{c['warp_instructions_per_cpu_second'] / 1e6:.1f}",
          f"{c['cycles_per_second'] / 1e3:.0f}", f"{c['result_bytes_per_warp_slot_cycle']:.3f}"]
         for c in report["cases"]
     ]
-    print(table(rows, ["case", "cycles", "sim s", "M warp-instr/s", "k cycles/s", "bytes/slot-cycle"]))
+    print(table(rows, ["case", "cycles", "sim s", "M warp-instr/s", "CPU s", "M/CPU s", "k cycles/s",
+                       "bytes/slot-cycle"]))
     for c in report["cases"]:
         if "execution_seconds" in c:
             print(f"{c['case']}: execution {c['execution_seconds']:.3f} s + timing {c['timing_seconds']:.3f} s "

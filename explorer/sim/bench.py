@@ -1,9 +1,10 @@
 """Simulator benchmarks (``warp-explorer bench``): throughput, trace memory, SASS program extraction.
 
 Figures, not assertions: the README records what they measured on which machine. Each
-case runs the model program or the kernel's SASS (``program``); targets (issue 16):
->= 5 M warp-instructions/s on the saturated H100 with SASS programs, the mission
-example <= 150 ms, program extraction <= 1 s cold and cached after.
+case runs the model program or the kernel's SASS (``program``); targets: >= 8 M
+warp-instructions/s on the saturated H100 with the model program and the mission example
+<= 100 ms (issue 15); >= 5 M with SASS programs, the example <= 150 ms, program extraction
+<= 1 s cold and cached after (issue 16). Each case reports wall clock and CPU time.
 """
 
 from __future__ import annotations
@@ -28,9 +29,16 @@ def _cpu_name() -> str:
 
 
 def _case(name: str, scenario, repeats: int, record_sms=None) -> dict:
+    """The best of ``repeats`` runs by wall clock, and the least CPU time of any (this process's
+    ``time.process_time()`` over the whole simulate() call: on a machine shared with other jobs
+    the wall clock measures the others too)."""
     best = None
+    cpu = None
     for _ in range(repeats):
+        c0 = time.process_time()
         result = simulate(scenario, record_sms=record_sms)
+        used = time.process_time() - c0
+        cpu = used if cpu is None else min(cpu, used)
         if best is None or result.sim_seconds < best.sim_seconds:
             best = result
     p = best.params
@@ -46,6 +54,8 @@ def _case(name: str, scenario, repeats: int, record_sms=None) -> dict:
         "warp_instructions": best.warp_instructions,
         "sim_seconds": best.sim_seconds,
         "warp_instructions_per_second": best.warp_instructions / best.sim_seconds,
+        "cpu_seconds": cpu,
+        "warp_instructions_per_cpu_second": best.warp_instructions / cpu if cpu > 0 else 0.0,
         "cycles_per_second": best.cycles / best.sim_seconds,
         "recorded_sms": int(len(best.recorded_sms)),
         "result_bytes_per_warp_slot_cycle": kept / slot_cycles,

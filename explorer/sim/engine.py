@@ -320,6 +320,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
         "pe_mask": np.zeros(PcEvents.BUFFER_ENTRIES, np.uint32),
+        "scratch": np.zeros(2 * (p.warps_per_sm // p.sub_partitions) + 2 * SPS, np.int64),
     }
 
 
@@ -722,7 +723,7 @@ def simulate(
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
                     a["pend_slot"], a["pend_gi"], a["pend_state"],
-                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"],
+                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["scratch"],
                     t0 + chunk,
                 )
                 t_now = int(a["g"][G.T])

@@ -113,7 +113,7 @@ CFG_INT_FIELDS = (  # SimParams fields, as int64
     "sm_count", "warps_per_sm", "sub_partitions", "active_blocks_per_sm", "warps_per_block",
     "total_blocks", "lat_shared", "lat_l1", "lat_l2", "lat_dram", "l1_bytes_per_cycle", "l1_queue_cycles",
     "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
-    "policy", "active_warps", "dram_line_bytes", "dram_banks", "stages", "producer_warps",
+    "policy", "active_warps", "dram_line_bytes", "dram_banks", "stages", "producer_warps", "posted_stores",
 )
 CFG_FLOAT_FIELDS = (  # SimParams fields, as float64
     "dram_bytes_per_cycle", "l2_bytes_per_cycle", "dram_line_service_cycles", "l1_hit_rate", "l2_hit_rate",
@@ -609,7 +609,7 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
     return done_at, level, rng_state
 
 
-@njit
+@njit(nrt=False)
 def run_cycles(
     # program (loop_program.LoopProgram): per instruction path, unit, result latency, the state a
     # dependent waits in, registers, bytes moved; the loop body [loop_start, loop_end) x trip
@@ -643,6 +643,8 @@ def run_cycles(
     # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row,
     # pe_mask: the lanes that issue it)
     stall, pe_t, pe_cell, pe_row, pe_mask,
+    # scratch (int64[2 * W / SP + 2 * S * SP]): the loop allocates nothing (compiled without reference counting)
+    scratch,
     t_limit,
 ):
     """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
@@ -666,6 +668,7 @@ def run_cycles(
     active_cap = cfg_i[CFG_I.ACTIVE_WARPS]
     stages = cfg_i[CFG_I.STAGES]
     producers = cfg_i[CFG_I.PRODUCER_WARPS]
+    posted = cfg_i[CFG_I.POSTED_STORES]
     total_warps = total_blocks * wpb
     dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
     l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
@@ -682,10 +685,12 @@ def run_cycles(
     n_cols = series.shape[1]
     t0 = g[G.T]
     t = t0
-    elig = np.zeros(per_sp, np.int64)
-    due_sp = np.zeros(S * SP, np.int64)
-    due = np.zeros(per_sp, np.int64)
-    sp_dense = np.zeros(S * SP, np.bool_)
+    elig = scratch[0:per_sp]
+    due = scratch[per_sp:2 * per_sp]
+    due_sp = scratch[2 * per_sp:2 * per_sp + S * SP]
+    sp_dense = scratch[2 * per_sp + S * SP:2 * per_sp + 2 * S * SP]  # 1: scan the sub-partition's warps plainly
+    for k in range(S * SP):
+        sp_dense[k] = 0
     rng_state = rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
@@ -792,7 +797,7 @@ def run_cycles(
                 mine = w_next[base:base + per_sp]
                 n_due = _due(mine, t, due)
                 nxt = _later(mine, t)
-            sp_dense[spi] = 2 * n_due >= per_sp
+            sp_dense[spi] = 1 if 2 * n_due >= per_sp else 0
             for j in range(n_due):
                 k = due[j]
                 gi = base + k
@@ -981,8 +986,11 @@ def run_cycles(
                             if path == GLOAD:
                                 mem[MEM.L1_LAT + level] += done_at - t
                                 mem[MEM.L1_LOADS + level] += 1
-                        elif done_at > w_drain[gi]:  # a store: the warp's exit waits for it
-                            w_drain[gi] = done_at
+                        else:  # a store: posted, the warp's exit waits only until it left L1TEX (sm_l1[sm]
+                            # is this request's departure), not for L2 or DRAM (sim_model.toml [stores])
+                            sent = sm_l1[sm] if posted else done_at
+                            if sent > w_drain[gi]:
+                                w_drain[gi] = sent
                     elif path == SHARED:
                         waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                         t_s = sm_smem[sm] if sm_smem[sm] > t else t

@@ -15,10 +15,11 @@ Paths (what issuing the instruction does):
 - ``GLOAD``: global or local memory through L1TEX, may hit in L1 (ldg, ldl);
 - ``GSTORE``: through L1TEX to L2, never an L1 hit (stores write through, atomics
   are performed at L2): stg, stl, atom. With a destination (an atomic's result) the
-  register waits for the round trip, else the warp's exit waits for it (drain);
+  register waits for the round trip; a store is posted: the warp's exit waits only until it
+  has left L1TEX (drain; sim_model.toml [stores]);
 - ``SHARED``: the SM's shared-memory data path (lds, sts);
 - ``SYNC``: a block barrier (BAR.SYNC);
-- ``EXIT``: the warp ends after its stores drain;
+- ``EXIT``: the warp ends once its stores have left L1TEX (and its wgmma groups completed);
 - ``TMA``, ``MBWAIT``, ``WGMMA``, ``WGWAIT``: the workload model's Hopper pipeline
   (classes tma, mbarrier_wait, wgmma, wgmma_wait; ``explorer.sim.program``): a bulk copy
   into a stage, a consumer's wait on the stage's mbarrier, an asynchronous warpgroup MMA,

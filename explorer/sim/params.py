@@ -74,6 +74,9 @@ class SimParams:
     # the workload's tma pipeline (explorer.model.workload): stages, and the warps before the consumers
     stages: int = 1
     producer_warps: int = 0
+    # global stores are posted (sim_model.toml [stores]): 1, a warp's exit waits only until its stores
+    # have left L1TEX; 0, until they complete (the model before 2026-12-01; kept to show the difference)
+    posted_stores: int = 1
 
     def with_memory(self, **changes) -> "SimParams":
         """A copy with calibrated memory figures (lat_dram, dram_bytes_per_cycle, ...)."""
@@ -158,4 +161,5 @@ def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> 
         clock_mhz=clock,
         stages=wl.stages,
         producer_warps=wl.producer_warps,
+        posted_stores=int(bool(consts["stores"]["posted"])),
     )

@@ -61,7 +61,9 @@ def test_raising_occupancy_hides_latency_until_bandwidth_caps_it():
     runs = [cycles[r] for r in (168, 128, 64, 32)]
     # more occupancy -> shorter runs ...
     assert all(b[0] <= a[0] for a, b in zip(runs, runs[1:]))
-    assert runs[-1][0] < runs[0][0] / 3
+    # (2.9x with posted stores: at one block per SM each of the 8 waves used to drain its stores for a DRAM
+    # round trip before the next could start, which made the low-occupancy run 3.1x as long)
+    assert runs[-1][0] < runs[0][0] / 2.5
     # ... until HBM bandwidth saturates: the last steps gain little, bandwidth near the cap
     cap = s.gpu.memory_bandwidth_gbs
     assert runs[-1][2] > 0.7 * cap
