@@ -113,7 +113,7 @@ class ProgramFeed:
         """Drop the entries before the earliest one a warp can still reach: the live warps' positions and the
         first entry of the next block to place; shift those positions and the warps' first entries."""
         lp = self.loop
-        live = a["w_block"] >= 0
+        live = (a["w_block"] >= 0) | self._unaccounted(a)
         first = lp.length
         if live.any():
             first = min(first, int(a["w_pc"][live].min()))
@@ -125,6 +125,23 @@ class ProgramFeed:
         a["w_pc"][~live] = 0  # an empty slot's position is only read for its (discarded) empty cycles
         self.entry[self.entry >= 0] -= first
         self.loop = replace(lp, **{name: getattr(lp, name)[first:].copy() for name in _LOOP_ARRAYS})
+
+    def _unaccounted(self, a: dict) -> np.ndarray:
+        """Per warp (in the loop's warp order) whether its slot still holds a state not yet booked to its
+        last instruction's row: a warp that left at the cycle before the window moves has its last cycles
+        booked when its leaving is processed, through its position, which must then still point at its
+        ``EXIT`` (without this, posted stores made a chunked run book one cycle to another row)."""
+        from explorer.sim.states import EMPTY
+
+        n = a["w_state"].shape[0]
+        W = n // self.sm_count
+        SP = a["sp_next"].shape[0] // self.sm_count
+        per_sp = W // SP
+        slot = np.arange(W)
+        gi_of_slot = (slot % SP) * per_sp + slot // SP  # w_state is in slot order, w_pc in warp order
+        out = np.zeros(n, np.bool_)
+        out.reshape(self.sm_count, W)[:, gi_of_slot] = a["w_state"].reshape(self.sm_count, W) != EMPTY
+        return out
 
     def _load(self, need: int) -> None:
         """Execute and append chunks until ``need`` blocks are loaded (or every block is)."""
