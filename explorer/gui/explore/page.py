@@ -823,7 +823,8 @@ class ExplorerPage(Page):
         if total <= 0:
             return
         if short <= 0:  # as tall as the user's column, or taller: the grid takes the rest
-            self.center.setSizes([total - sum(plots) - self.plots.handleWidth() * 2, sum(plots) + self.plots.handleWidth() * 2])
+            lower = sum(plots) + self.plots.handleWidth() * (self.plots.count() - 1)
+            self.center.setSizes([total - lower, lower])
             self.plots.setSizes(plots)
             return
         strip = self.plots.indexOf(self.unit_strip)
