@@ -28,6 +28,8 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, event, settings
 
+from tests.helpers import peak_rss_bytes
+
 REPO = Path(__file__).resolve().parents[2]
 
 # numba and llvmlite reserve address space well beyond what they touch: the
@@ -138,6 +140,21 @@ def assert_no_new_markers(before: set[str]) -> None:
     assert not new, f"written outside the output folder or by an injected command: {sorted(new)}"
 
 
+# ``python -m explorer`` that writes its own peak resident set (VmHWM) on the way out.
+# Not the parent's ``wait4`` rusage: Linux carries ``ru_maxrss`` across fork + exec, so
+# a child of a long pytest run reported the parent's 6.5 GB (see tests.helpers.peak_rss_bytes).
+_CLI_REPORTING_PEAK = (
+    "import os, runpy, sys\n"
+    "sys.argv[0] = 'explorer'\n"
+    "try:\n"
+    "    runpy.run_module('explorer', run_name='__main__', alter_sys=True)\n"
+    "finally:\n"
+    "    from tests.helpers import peak_rss_bytes\n"
+    "    with open(os.environ['WX_TEST_PEAK_RSS_FILE'], 'w') as fh:\n"
+    "        fh.write(str(peak_rss_bytes()))\n"
+)
+
+
 @dataclass
 class Limited:
     code: int
@@ -159,21 +176,28 @@ def run_limited(args: list[str], stdin=None, timeout: float = 120, cwd: Path | N
 
     env = dict(os.environ, PYTHONPATH=str(REPO), QT_QPA_PLATFORM="offscreen")
     env.pop("WARP_EXPLORER_DEBUG", None)
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-m", "explorer", *args], stdin=stdin or subprocess.DEVNULL,
-                                stdout=out, stderr=err, env=env, cwd=cwd, preexec_fn=cap)
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.02)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return Limited(proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                       usage.ru_maxrss * 1024)
+    with tempfile.TemporaryDirectory() as private:
+        peak_file = Path(private) / "peak"
+        env["WX_TEST_PEAK_RSS_FILE"] = str(peak_file)
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            proc = subprocess.Popen([sys.executable, "-c", _CLI_REPORTING_PEAK, *args],
+                                    stdin=stdin or subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=cwd,
+                                    preexec_fn=cap)
+            deadline = time.monotonic() + timeout
+            polled = 0  # the child's own peak as last seen, in case it never reaches its finally
+            while True:
+                polled = max(polled, peak_rss_bytes(proc.pid))
+                pid, status = os.waitpid(proc.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    proc.kill()
+                    pid, status = os.waitpid(proc.pid, 0)
+                    break
+                time.sleep(0.02)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            out.seek(0)
+            err.seek(0)
+            reported = int(peak_file.read_text() or 0) if peak_file.exists() else 0
+            return Limited(proc.returncode, out.read().decode("utf-8", "replace"),
+                           err.read().decode("utf-8", "replace"), max(polled, reported))

@@ -18,7 +18,7 @@ from explorer.model.scenario import Scenario
 from explorer.sim import Cancelled, simulate
 from explorer.sim.engine import estimate_run
 from explorer.sim.params import model_constants
-from tests.helpers import assert_one_line_error, run_cli
+from tests.helpers import PEAK_RSS_SOURCE, assert_one_line_error, run_cli
 
 GIB = 2**30
 RSS_LIMIT = 2 * GIB  # issue 12: peak RSS of any accepted CLI run
@@ -55,10 +55,10 @@ def test_runs_beyond_the_memory_budget_are_refused():
 
 
 def _limited_child(code: str, timeout: int) -> dict:
-    """Run ``code`` in a child with an address-space limit; it prints a JSON line; add its peak RSS."""
+    """Run ``code`` in a child with an address-space limit; it prints a JSON line; add its own peak RSS (VmHWM)."""
     prelude = ("import json, resource, sys\n"
                f"resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE}, {ADDRESS_SPACE}))\n")
-    coda = "\nprint(json.dumps(dict(out, maxrss=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)))\n"
+    coda = "\n" + PEAK_RSS_SOURCE + "print(json.dumps(dict(out, maxrss=_peak_rss())))\n"
     proc = subprocess.run([sys.executable, "-c", prelude + code + coda], capture_output=True, text=True,
                           timeout=timeout)
     assert proc.returncode == 0, proc.stderr[-2000:]
