@@ -79,7 +79,6 @@ class ExplorerPage(Page):
         self._lower_moved = False  # the user moved the handle beside the plots: their share is theirs
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
         self._strip_step = False  # the lesson step on screen points at the unit-use strip
-        self._first_again = False  # the first sizes are laid out once more when the page has its size
         self._plots_back: dict | None = None  # a lesson ended: the user's splitters, to give back (_give_back_plots)
         self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
 
@@ -584,11 +583,7 @@ class ExplorerPage(Page):
 
     def first_sizes(self) -> None:
         total = max(self.splitter.width(), 900)
-        # at least what the fields and their labels need (Russian labels are longer: a narrower column hides
-        # the values behind a sideways scroll bar), else up to 300 px
-        bar = self.panel_scroll.verticalScrollBar().sizeHint().width()
-        left = max(self.panel_scroll.minimumWidth(), min(max(300, self.panel.minimumSizeHint().width() + bar + 2),
-                                                         self.panel.sizeHint().width() + 16))
+        left = max(self.panel_scroll.minimumWidth(), min(300, self.panel.sizeHint().width() + 16))
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
@@ -789,22 +784,8 @@ class ExplorerPage(Page):
             self._give_back_plots()
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
-        fresh = not self._sized
-        super().showEvent(event)  # the first sizes, at the size the page has before the window's layout ran
-        if fresh:  # once more at the size the window gives it (a start at 1280x720 is laid out for a larger one)
-            self._first_again = True
-            QTimer.singleShot(0, self, self._first_sizes_again)
+        super().showEvent(event)
         QTimer.singleShot(0, self, lambda: setattr(self, "_plots_back", None))  # after the show's resizes
-
-    def _first_sizes_again(self) -> None:
-        if self._first_again and self.isVisible():
-            self._first_again = False
-            self.first_sizes()
-
-    def restore_splitters(self, state: dict) -> None:
-        super().restore_splitters(state)
-        if self._sized:
-            self._first_again = False  # the user's sizes (or a lesson's) stand
 
     def _give_back_plots(self) -> None:
         """The lesson's end gives the timeline and the counts plot their sizes back. A column shorter than
