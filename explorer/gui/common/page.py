@@ -45,9 +45,11 @@ def pane_minimum(splitter: QSplitter, index: int) -> int:
 
 
 def usable_sizes(splitter: QSplitter, sizes: list[int] | None) -> bool:
-    """Whether ``sizes`` give every pane of ``splitter`` at least its minimum (not collapsed, not -1)."""
+    """Whether ``sizes`` give every pane of ``splitter`` at least its minimum (not collapsed, not -1; a pane
+    made to fold, ``FittingSplitter.setCollapsible``, may be folded: 0)."""
     return (sizes is not None and len(sizes) == splitter.count()
-            and all(size >= pane_minimum(splitter, i) for i, size in enumerate(sizes)))
+            and all(size >= pane_minimum(splitter, i) or (size == 0 and splitter.widget(i).property("foldable"))
+                    for i, size in enumerate(sizes)))
 
 
 class Page(QWidget):

@@ -13,6 +13,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QScrollArea, QSizePolicy, QSplitter, QWidget
 
 from explorer.gui.common.error_texts import core_message
+from explorer.gui.common.page import pane_minimum
 from explorer.gui.common.theme import restyle
 from explorer.model.catalog import GpuSpec, load_catalog
 
@@ -57,7 +58,89 @@ def scroll_area(widget: QWidget, parent: QWidget, fit_width: bool = False) -> QS
 
 class FittingSplitter(QSplitter):
     """A splitter that never squeezes a pane below what its layout needs at its width (wrapped text
-    included: Qt's own minimum ignores it, and a caption then lies over the plot above it)."""
+    included: Qt's own minimum ignores it, and a caption then lies over the plot above it).
+
+    A collapsible pane (``setCollapsible``) is either folded away or at least its minimum: the splitter's
+    own minimum leaves it out (it can fold), and when the splitter gets too short to give it its minimum
+    it folds, its room going to the others, instead of showing a squeezed, unreadable part of itself."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        hint = super().minimumSizeHint()
+        vertical = self.orientation() == Qt.Orientation.Vertical
+        fold = sum(pane_minimum(self, i) for i in self._foldable())
+        return QSize(hint.width(), hint.height() - fold) if vertical else QSize(hint.width() - fold, hint.height())
+
+    def setCollapsible(self, index: int, collapse: bool) -> None:  # noqa: N802 - Qt API
+        """Qt's ``isCollapsible`` says True for a pane nobody set (it follows ``childrenCollapsible`` then):
+        the panes set collapsible are remembered here."""
+        super().setCollapsible(index, collapse)
+        self.widget(index).setProperty("foldable", bool(collapse))
+
+    def _foldable(self) -> list[int]:
+        return [i for i in range(self.count()) if not self.widget(i).isHidden()
+                and (self.widget(i).property("foldable") or (self.widget(i).property("foldable") is None
+                                                             and self.childrenCollapsible()))]
+
+    resized = Signal()  # after a resize, once the panes have their new sizes (an event filter sees the old)
+
+    def __init__(self, orientation: Qt.Orientation, parent: QWidget | None = None):
+        super().__init__(orientation, parent)
+        self.splitterMoved.connect(self._moved_by_hand)
+
+    def _moved_by_hand(self, *_args) -> None:
+        """The user moved a handle: what is folded now stays so until they open it."""
+        for i in range(self.count()):
+            self.widget(i).setProperty("folded_for_room", False)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self.fold_squeezed()
+        self.reopen_folded()
+        self.resized.emit()
+
+    def reopen_folded(self) -> None:
+        """A pane folded for want of room opens again, at its minimum, once the others can spare that."""
+        sizes = self.sizes()
+        least = [pane_minimum(self, i) for i in range(self.count())]
+        for i in self._foldable():
+            if sizes[i] > 0 or not self.widget(i).property("folded_for_room"):
+                continue
+            spare = sum(max(0, sizes[k] - least[k]) for k in range(len(sizes)) if sizes[k] > 0)
+            if spare < least[i]:
+                continue
+            want = least[i]
+            for k in sorted(range(len(sizes)), key=lambda k: sizes[k] - least[k], reverse=True):
+                give = min(want, max(0, sizes[k] - least[k])) if sizes[k] > 0 else 0
+                sizes[k] -= give
+                want -= give
+            sizes[i] = least[i]
+            self.widget(i).setProperty("folded_for_room", False)
+            self.setSizes(sizes)
+
+    def fold_squeezed(self) -> None:
+        """Fold the collapsible panes (the last first) while the open panes' minimums do not fit, and any
+        with less than its minimum; their room goes to the last open pane."""
+        sizes = self.sizes()
+        total = sum(sizes)
+        if total <= 0:
+            return
+        least = [pane_minimum(self, i) for i in range(self.count())]
+        fold = [i for i in self._foldable() if 0 < sizes[i] < least[i] - 1]
+        need = sum(least[i] for i in range(len(sizes)) if sizes[i] > 0 and i not in fold)
+        for i in reversed(self._foldable()):
+            if need <= total or i in fold or sizes[i] <= 0:
+                continue
+            fold.append(i)
+            need -= least[i]
+        if not fold:
+            return
+        for i in fold:
+            sizes[i] = 0
+            self.widget(i).setProperty("folded_for_room", True)
+        rest = [i for i in range(len(sizes)) if sizes[i] > 0]
+        if rest:
+            sizes[rest[-1]] += total - sum(sizes)
+        self.setSizes(sizes)
 
     def addWidget(self, widget: QWidget) -> None:  # noqa: N802 - Qt API
         super().addWidget(widget)

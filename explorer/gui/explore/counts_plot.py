@@ -155,8 +155,9 @@ class CountsPlot(CursorPlot):
         for side, texts in self.axis_labels().items():
             axis = item.getAxis(side)
             chosen = ""
-            for text in texts:  # measured as drawn (the label's own font and size)
-                axis.setLabel(text, color=fg)
+            for text in texts:  # measured as drawn (the label's own font and size), on one line: a width
+                axis.setLabel(text, color=fg)  # left from wrapping the last one would break a word ("launc hed")
+                axis.label.setTextWidth(-1)
                 if axis.label.boundingRect().width() <= room:
                     chosen = text
                     break

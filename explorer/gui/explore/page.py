@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSpli
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.legend import StateLegend
 from explorer.gui.common.numbers import num, pct
-from explorer.gui.common.page import Page
+from explorer.gui.common.page import Page, pane_minimum
 from explorer.gui.common.settings import as_bool, as_int, as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.theme import restyle
@@ -79,6 +79,7 @@ class ExplorerPage(Page):
         self._lower_moved = False  # the user moved the handle beside the plots: their share is theirs
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
         self._strip_step = False  # the lesson step on screen points at the unit-use strip
+        self._plots_back: dict | None = None  # a lesson ended: the user's splitters, to give back (_give_back_plots)
         self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
 
         # -- views --------------------------------------------------------------------
@@ -139,13 +140,15 @@ class ExplorerPage(Page):
 
         # the two plots one above the other with the unit-use strip between them (their cycle axes line up), in a
         # row other features add a view beside (the SASS view: add_beside_timeline); the SM grid keeps the width
+        # (fit_panes: the counts pane never lets its legend, wrapped onto two lines, lie over the cycle axis)
         self.plots = splitter(Qt.Orientation.Vertical, self, "explorer_plots", (self.timeline, self.unit_strip, counts_box),
-                              stretch=(PLOTS_SHARES[0], 12, PLOTS_SHARES[1]))
+                              stretch=(PLOTS_SHARES[0], 12, PLOTS_SHARES[1]), fit_panes=True)
         self.plots.setCollapsible(self.plots.indexOf(self.unit_strip), True)
         self.lower = splitter(Qt.Orientation.Horizontal, self, "explorer_lower", (self.plots,), stretch=(3,))
         self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.lower),
-                               stretch=(5, 6))
-        self.center.installEventFilter(self)  # the SM grid keeps its room (_keep_grid; presenting: _share_center)
+                               stretch=(5, 6), fit_panes=True)
+        self.center.installEventFilter(self)  # presenting, the panes are shared by their text (_share_center)
+        self.center.resized.connect(self._center_resized)  # not presenting: each pane keeps what its text needs
 
         self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
@@ -586,13 +589,28 @@ class ExplorerPage(Page):
         h = max(self.center.height(), 500)
         strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0
         grid = int(h * 0.54) - strip
-        self.center.setSizes([grid, h - grid])
-        lower = h - grid
+        lower = h - grid - self.center.handleWidth()
+        # what the plots' text needs at the column's width: the timeline's minimum, the counts plot with its
+        # legend (wrapped: two lines at 1280x720) and the stream strip, the unit strip's names
+        width = self.center.width() if self.center.width() > 100 else total - left - right
+        counts = self.counts_panel.layout().totalMinimumHeightForWidth(width)
+        timeline_min = pane_minimum(self.plots, self.plots.indexOf(self.timeline))
+        handles = 2 * self.plots.handleWidth()
         # a short column (1280x720 with the lesson panel open) cannot give the plots and the unit strip the lines
-        # their text needs: the strip starts collapsed there (its splitter handle drags it open)
-        unit = (lower - strip) * 22 // 100 if h >= STRIP_ROOM else 0
-        timeline = (lower - strip - unit) * PLOTS_SHARES[0] // sum(PLOTS_SHARES)
-        self.plots.setSizes([timeline, unit, lower - timeline - unit])
+        # their text needs: the strip starts folded there (its splitter handle drags it open)
+        unit = max(self.unit_strip.readable_height(), (lower - strip) * 22 // 100) if h >= STRIP_ROOM else 0
+        grid_box = self.center.widget(0)
+        grid_min = grid_box.layout().totalMinimumHeightForWidth(width)
+        if lower < timeline_min + unit + counts + handles:  # the SM grid gives the plots' text its lines ...
+            grid = max(grid_min, h - self.center.handleWidth() - (timeline_min + unit + counts + handles))
+            lower = h - grid - self.center.handleWidth()
+        if lower < timeline_min + unit + counts + handles:  # ... and the unit strip folds if that is not enough
+            unit = 0
+        rest = lower - handles - unit
+        timeline = max(timeline_min, min((rest - strip) * PLOTS_SHARES[0] // sum(PLOTS_SHARES), rest - counts))
+        self.center.setSizes([grid, lower])
+        self.plots.setSizes([timeline, unit, rest - timeline])
+
         self._lower_moved = False
         self._share_lower()
         self._keep_grid()
@@ -634,13 +652,18 @@ class ExplorerPage(Page):
         if obj is self.center and event.type() == QEvent.Type.Resize:
             if self._presenting:
                 self._share_center()  # the narration panel grew or the screen changed
-            else:
-                self._keep_grid()
         elif (obj is self.lower and event.type() == QEvent.Type.Resize) or (
                 obj is not self.plots and obj.parent() is self.lower
                 and event.type() in (QEvent.Type.Show, QEvent.Type.Hide)):
             QTimer.singleShot(0, self, self._share_lower)  # once the splitter has laid out its new width
         return super().eventFilter(obj, event)
+
+    def _center_resized(self) -> None:
+        """The column's new height, once its splitter has shared it (not presenting)."""
+        if not self._presenting:
+            self._give_back_plots()  # the lesson just ended: the user's plots first
+            self._keep_grid()
+            self._room_for_plots()
 
     def _keep_grid(self) -> None:
         """Not presenting: when the column shrinks (the lesson panel opens) below what the SM grid's title, grid
@@ -659,6 +682,23 @@ class ExplorerPage(Page):
         self.center.setSizes([sizes[0] + take, sizes[1] - take])
         self.plots.setSizes(plots)
 
+    def _room_for_plots(self) -> None:
+        """Not presenting: the plots' panes keep what their text needs (the timeline's and the counts plot's
+        minimum, the unit strip's names unless the user folded it): the SM grid gives it, down to its own."""
+        sizes, plots = self.center.sizes(), self.plots.sizes()
+        if len(sizes) != 2 or sum(plots) <= 0 or not self.center.isVisible():
+            return
+        strip = self.plots.indexOf(self.unit_strip)
+        want_strip = plots[strip] > 0 or bool(self.unit_strip.property("folded_for_room"))
+        need = sum(pane_minimum(self.plots, i) for i in range(self.plots.count()) if i != strip or want_strip)
+        need += self.plots.handleWidth() * (self.plots.count() - 1)
+        grid_box = self.center.widget(0)
+        spare = sizes[0] - grid_box.layout().totalMinimumHeightForWidth(grid_box.width())
+        lack = need - sizes[1]
+        if lack > 0 and spare > 0:
+            take = min(lack, spare)
+            self.center.setSizes([sizes[0] - take, sizes[1] + take])
+
     def _open_strip(self) -> None:
         """A lesson step points at the unit strip: it gets room for its rows, from the timeline and the counts."""
         sizes = self.plots.sizes()
@@ -675,27 +715,37 @@ class ExplorerPage(Page):
         self.plots.setSizes(sizes)
 
     def _share_center(self) -> None:
-        """The SM grid's pane gets what its title, grid and legend need; the plots share the rest, each up
-        to the lines of text it needs (title, four scheduler names or two numbers, the axis, the legend)."""
+        """The SM grid's pane gets what its title, grid and legend need; the plots share the rest, each at least
+        its minimum at this scale (the unit strip's names, the counts plot with its wrapped legend) and up to
+        the lines of text it needs (title, four scheduler names or two numbers, the axis, the legend). Short of
+        room the unit strip makes way first (unless the step points at it), then the grid's spare lines; what
+        still does not fit is the layout check's to find, and presentation mode shows a smaller scale."""
         if not self._presenting:
             return
         line = self.fontMetrics().lineSpacing()
         total = sum(self.center.sizes())
         grid_box = self.center.widget(0)
-        need = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) + line * 2
-        wish = [round(line * 8.5), round(line * 6), round(line * 8)]  # the timeline, the unit strip, the counts
+        grid_min = grid_box.layout().totalMinimumHeightForWidth(grid_box.width())
         strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0  # fixed
+        counts_box = self.counts_panel
+        mins = [pane_minimum(self.plots, 0), self.unit_strip.readable_height(),
+                max(self.counts.minimumHeight(), counts_box.layout().totalMinimumHeightForWidth(counts_box.width()))]
+        # the timeline, the unit strip, the counts (the stream strip, fixed, above it)
+        wish = [max(mins[0], round(line * 8.5)), max(mins[1], round(line * 6)), max(mins[2], round(line * 8) + strip)]
         handle = 2 * self.plots.handleWidth()
-        rest = max(0, total - need - strip - handle)
+        rest = max(0, total - grid_min - line * 2 - handle)
         # short of room, the unit strip makes way (the Speed-of-Light panel keeps the figures) unless the
         # lesson step on screen points at it
         unit = self._strip_step or rest >= sum(wish)
         self.unit_strip.setVisible(unit)
         if not unit:
-            wish[1] = 0
-        share = min(1.0, rest / sum(wish)) if sum(wish) else 1.0
-        panes = [round(w * share) for w in wish]
-        panes[2] += strip
+            wish[1] = mins[1] = 0
+        if rest < sum(mins):  # the grid gives its spare lines
+            rest = min(sum(mins), max(0, total - grid_min - handle))
+        extra = max(0, rest - sum(mins))
+        spread = sum(w - m for w, m in zip(wish, mins))
+        share = min(1.0, extra / spread) if spread else 1.0
+        panes = [m + round((w - m) * share) for w, m in zip(wish, mins)]
         self.center.setSizes([total - sum(panes) - handle, sum(panes) + handle])
         self.plots.setSizes(panes)
 
@@ -717,8 +767,10 @@ class ExplorerPage(Page):
             self.counts.show_all()
 
     def view_state(self) -> dict:
-        """What a lesson changes here and gives back: the splitters and the per-SM counts (not the scenario)."""
-        return self.splitter_state() | {"per_sm": self.per_sm.isChecked()}
+        """What a lesson changes here and gives back: the splitters (their saved states, and the sizes on
+        screen, which a state saved after a squeeze does not hold) and the per-SM counts (not the scenario)."""
+        return self.splitter_state() | {"per_sm": self.per_sm.isChecked(), "center_shown": self.center.sizes(),
+                                        "plots_shown": self.plots.sizes()}
 
     def restore_view_state(self, state: dict) -> None:
         self.metrics.cite(frozenset())  # the lesson ended: no narration cites a figure
@@ -727,6 +779,45 @@ class ExplorerPage(Page):
         self.metrics.refit_soon()
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
         self.restore_splitters(state)
+        self._plots_back = state  # the page may be hidden: applied once the column has its height
+        if self.isVisible():
+            self._give_back_plots()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        QTimer.singleShot(0, self, lambda: setattr(self, "_plots_back", None))  # after the show's resizes
+
+    def _give_back_plots(self) -> None:
+        """The lesson's end gives the timeline and the counts plot their sizes back. A column shorter than
+        the user's (the lesson panel still open) is taken from the unit strip first (folded if it must),
+        then from the SM grid, down to what its text needs."""
+        state, self._plots_back = self._plots_back, None
+        if state is None:
+            return
+        center, plots = state.get("center_shown"), state.get("plots_shown")
+        if self._presenting or not isinstance(center, list) or not isinstance(plots, list) or len(center) != 2 \
+                or len(plots) != self.plots.count() or min(plots) < 0:
+            return
+        center, plots = list(center), list(plots)
+        total = sum(self.center.sizes())
+        short = sum(center) - total
+        if total <= 0:
+            return
+        if short <= 0:  # as tall as the user's column, or taller: the grid takes the rest
+            lower = sum(plots) + self.plots.handleWidth() * (self.plots.count() - 1)
+            self.center.setSizes([total - lower, lower])
+            self.plots.setSizes(plots)
+            return
+        strip = self.plots.indexOf(self.unit_strip)
+        give = min(short, plots[strip])
+        if plots[strip] - give < pane_minimum(self.plots, strip):
+            give = plots[strip]
+            self.unit_strip.setProperty("folded_for_room", True)  # it opens again with the room (the dock closes)
+        plots[strip] -= give
+        grid_box = self.center.widget(0)
+        grid = max(grid_box.layout().totalMinimumHeightForWidth(grid_box.width()), center[0] - (short - give))
+        self.center.setSizes([grid, total - grid])
+        self.plots.setSizes(plots)
 
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""

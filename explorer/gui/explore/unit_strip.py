@@ -18,6 +18,8 @@ One ``ImageItem`` of uint8 shares with a 101-entry colour table and fixed levels
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QSize
@@ -54,7 +56,7 @@ class UnitStrip(CursorPlot):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("unit_strip")
-        self.setMinimumHeight(20)  # the window still fits an 800x600 screen; the layout gives it room above that
+        self.setMinimumHeight(20)  # until the first layout: then readable_height() (_fit_ticks)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.image.setAutoDownsample(False)
         self.addItem(self.image)
@@ -81,6 +83,18 @@ class UnitStrip(CursorPlot):
         """As short as its minimum height: what the splitter allows is what a saved layout may hold."""
         hint = super().minimumSizeHint()
         return QSize(hint.width(), self.minimumHeight())
+
+    def readable_height(self) -> int:
+        """The least height that shows the title, the cells and at least every third unit's name at the
+        tick font (the presentation scale's): the minimum height. The strip is collapsible: below this
+        its splitter folds it away, it is never a strip of cells without names."""
+        item = self.getPlotItem()
+        font = item.getAxis("left").style.get("tickFont") or self.font()
+        names = len(self.rows) * QFontMetrics(font).height() * 0.95 / 3  # _fit_ticks: a name every third row
+        _l, top, _r, bottom = item.layout.getContentsMargins()
+        title = item.layout.rowMaximumHeight(0) if item.titleLabel.isVisibleTo(item) else 0  # folded: hidden
+        axis = item.getAxis("bottom").height() if item.getAxis("bottom").isVisible() else 0
+        return math.ceil(names + title + axis + top + bottom) + 2 * self.frameWidth() + 4
 
     # -- data -----------------------------------------------------------------------
     def set_run(self, run: SimRun | None) -> None:
@@ -128,12 +142,35 @@ class UnitStrip(CursorPlot):
         if shown != self._ticks_shown:
             self._ticks_shown = shown
             axis.setTicks([shown, []])
+        need = self.readable_height()
+        if need != self.minimumHeight():
+            self.setMinimumHeight(need)
 
     def dropped_texts(self) -> list[str]:
         out = super().dropped_texts()
-        if not self._ticks_shown and self.isVisible():
+        if not self._ticks_shown and self.isVisible() and not self.folded:
             out.append(self.tr("the units' names"))
         return out
+
+    @property
+    def folded(self) -> bool:
+        """Folded away by its splitter (which moves a folded pane out of its own rect): it draws nothing
+        then, not a squeezed title."""
+        parent = self.parentWidget()
+        return self.height() <= 0 or (parent is not None and not parent.rect().intersects(self.geometry()))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._show_if_open()
+
+    def moveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().moveEvent(event)
+        self._show_if_open()
+
+    def _show_if_open(self) -> None:
+        item = self.getPlotItem()  # None while pyqtgraph builds the view
+        if item is not None and item.isVisible() == self.folded:
+            item.setVisible(not self.folded)
 
     def display_scale_changed(self, scale: float) -> None:
         super().display_scale_changed(scale)

@@ -178,3 +178,27 @@ def test_a_step_about_the_whole_run_folds_the_panel_one_about_it_keeps_it(window
     assert page.sol.names["dram"].isVisible() and page.sol.names["dram"].property("role") == "limiter"
     lessons.stop()
     assert page.sol.expanded
+
+
+def test_the_strip_is_folded_or_shows_its_units_names(page, qtbot, window):
+    """At its minimum the strip names at least every third unit; shorter, its splitter folds it and it draws
+    nothing (no title squeezed over the cells); with room again it opens (issue 14 item 4, 1280x720)."""
+    show(page, qtbot, *L2_BOUND)
+    strip, plots = page.unit_strip, page.plots
+    i = plots.indexOf(strip)
+    least = strip.minimumHeight()
+    assert least == strip.readable_height() and least > 20
+    sizes = plots.sizes()
+    plots.setSizes([sizes[0], least, sum(sizes) - sizes[0] - least])
+    qtbot.waitUntil(lambda: plots.sizes()[i] == least)
+    ticks = strip.getPlotItem().getAxis("left")._tickLevels[0]
+    assert len(ticks) >= len(strip.rows) // 3 and not strip.dropped_texts()
+    plots.setSizes([sizes[0], least - 10, sum(sizes) - sizes[0] - least + 10])  # below: Qt keeps the minimum
+    assert plots.sizes()[i] >= least
+    window.resize(1280, 600)  # a column too short for every pane's minimum: the strip folds first
+    qtbot.waitUntil(lambda: plots.sizes()[i] == 0)
+    assert strip.folded and not strip.getPlotItem().isVisible() and not strip.dropped_texts()
+    assert all(plots.sizes()[k] >= plots.widget(k).minimumHeight() for k in range(plots.count()) if k != i)
+    window.resize(1600, 900)
+    qtbot.waitUntil(lambda: plots.sizes()[i] >= least)
+    assert strip.getPlotItem().isVisible() and not strip.dropped_texts()

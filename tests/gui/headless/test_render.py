@@ -19,13 +19,6 @@ from explorer.gui.shell.i18n import install_translators
 from explorer.model.errors import InputError
 from explorer.model.presets import default_scenario
 
-from tests.gui.support import known_gap
-
-KNOWN_LAYOUT_GAP = known_gap(
-    "open issue 14: at 1280x720 the unit-use strip drops its unit names and the counts legend "
-    "overlaps the cycle label"
-)
-
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -163,7 +156,6 @@ def test_a_lesson_step_presented_at_a_scale(capsys, light_theme):
     assert "(1920x1080, presentation 200%, en, lesson scheduler-picks-ready-warps step 4)" in capsys.readouterr().out
 
 
-@KNOWN_LAYOUT_GAP
 def test_check_layout_exits_1_and_lists_what_does_not_fit(capsys, monkeypatch, light_theme):
     """Exit 1 is the preflight's verdict: a text that does not fit, planted here in the real window."""
     from PySide6.QtWidgets import QLabel

@@ -12,13 +12,8 @@ import pytest
 
 from explorer.gui.measure.cu_source import CudaSourceRow
 from tests.gpu.support import compiler_problem
-from tests.gui.support import RUN_TIMEOUT, known_gap, show_page
+from tests.gui.support import RUN_TIMEOUT, show_page
 
-
-KNOWN_LAYOUT_GAP = known_gap(
-    "open issue 15: the counts pane loses ~30 px when a lesson ends with the Speed-of-Light "
-    "panel open"
-)
 
 needs_compiler = pytest.mark.skipif(bool(compiler_problem()), reason=f"needs a CUDA compiler: {compiler_problem()}")
 
@@ -77,7 +72,6 @@ def test_the_calculator_follows_every_step_and_comes_back(win, qtbot):
     assert occ.evaluation.gpu.name == "A100" and occ.evaluation.query.threads == 128
 
 
-@KNOWN_LAYOUT_GAP
 def test_leaving_gives_back_the_tab_and_the_splitters(win, qtbot):
     page, ctl = win.explorer, win.feature("lessons")
     show_page(win, qtbot, "occupancy")

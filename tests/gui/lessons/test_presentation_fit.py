@@ -156,7 +156,6 @@ def test_every_tab_at_1280x720(lang_window, presenting):
     assert not failures, "\n".join(failures)
 
 
-@KNOWN_LAYOUT_GAP
 def test_lesson_panel_at_1600x900_keeps_the_breakdown_and_right_now_whole(lang_window):
     """Item 6: with the lesson panel open, the warp-state breakdown the narration cites ("barrier about a
     quarter") is on screen and the "Right now" sentences are not cut at the top and bottom."""
