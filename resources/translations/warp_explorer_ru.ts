@@ -1265,7 +1265,7 @@
         <translation>готово</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+53"/>
         <source>{title} · ready peaks at {peak}, above the scale</source>
         <translation>{title} · пик готовых — {peak}, выше шкалы</translation>
     </message>
@@ -1295,12 +1295,12 @@
         <translation>Варпы по тактам на SM {sm}</translation>
     </message>
     <message>
-        <location line="-95"/>
+        <location line="-96"/>
         <source>launched, resident</source>
         <translation>запущено, размещено</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+97"/>
         <source>SM {sm}</source>
         <translation>SM {sm}</translation>
     </message>
@@ -1439,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+112"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+113"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1484,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+244"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+246"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -2189,7 +2189,7 @@ This is the previous run until the new one is done.</source>
         <translation>Неверный ввод ({n}): показан последний корректный GEMM.</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+49"/>
         <source>{tn} × {tm} = {tiles} CTAs, one per {bm}×{bn} tile of C</source>
         <translation>{tn} × {tm} = {tiles} CTA, по одному на плитку C {bm}×{bn}</translation>
     </message>
@@ -2309,7 +2309,7 @@ This is the previous run until the new one is done.</source>
         <translation>{flops} (2·M·N·K)</translation>
     </message>
     <message>
-        <location line="-203"/>
+        <location line="-206"/>
         <source>Path:</source>
         <translation>Путь:</translation>
     </message>
@@ -2319,7 +2319,7 @@ This is the previous run until the new one is done.</source>
         <translation>Симулировать в обо&amp;зревателе</translation>
     </message>
     <message>
-        <location line="+147"/>
+        <location line="+150"/>
         <source>&lt;b&gt;{path}&lt;/b&gt; · {instr}</source>
         <translation>&lt;b&gt;{path}&lt;/b&gt; · {instr}</translation>
     </message>
@@ -3269,7 +3269,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+498"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+499"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -5188,7 +5188,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-484"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-485"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
@@ -5223,7 +5223,7 @@ Active blocks per SM: {blocks}</source>
         <translation>этот GEMM</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+89"/>
         <source>Tensor Cores (sustained)</source>
         <translation>тензорные ядра (устойчиво)</translation>
     </message>
@@ -7283,12 +7283,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>UnitStrip</name>
     <message>
-        <location filename="../../explorer/gui/explore/unit_strip.py" line="+135"/>
+        <location filename="../../explorer/gui/explore/unit_strip.py" line="+152"/>
         <source>the units&apos; names</source>
         <translation>названия блоков</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+29"/>
         <source>Unit use: each unit&apos;s share of its peak over time · red bar = the bottleneck</source>
         <translation>Загрузка блоков: доля пика каждого блока во времени · красная черта — узкое место</translation>
     </message>
