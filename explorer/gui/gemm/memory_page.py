@@ -509,8 +509,15 @@ class FoldingRow(QWidget):
         self.pairs.append(pair)
 
     def one_line_width(self) -> int:
-        """What the pairs need side by side."""
-        return sum(p.minimumSize().width() for p in self.pairs) + self.SPACING * max(0, len(self.pairs) - 1)
+        """What the pairs need side by side: each label on one line (folded, a label keeps its line), each
+        field as wide as its value."""
+        need = 0
+        for pair in self.pairs:
+            label, field = pair.itemAt(0).widget(), pair.itemAt(1).widget()
+            text = field.text() if callable(getattr(field, "text", None)) else ""
+            value = QFontMetrics(field.font()).horizontalAdvance(text or "0000") + 24
+            need += label.sizeHint().width() + self.SPACING + max(field.minimumSizeHint().width(), value)
+        return need + self.SPACING * max(0, len(self.pairs) - 1)
 
     def folded(self) -> bool:
         return self.box.direction() == QBoxLayout.Direction.TopToBottom
