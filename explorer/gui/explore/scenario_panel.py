@@ -93,7 +93,7 @@ class ScenarioPanel(QGroupBox):
         self.workload.currentIndexChanged.connect(self._workload_changed)
         for combo in (self.preset, self.gpu, self.workload, self.policy):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(8)
+            combo.setMinimumContentsLength(6)  # "fma-global" whole in the column its labels leave (Russian: 1280x720)
         self._loading = False
 
     def _rows(self):

@@ -23,10 +23,12 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QComboBox,
+    QFormLayout,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -82,6 +84,44 @@ def _cell(parent: QWidget, bar: QWidget, note: QLabel) -> QWidget:
     v.addWidget(bar)
     v.addWidget(note)
     return w
+
+
+def box_title(box: QGroupBox, text: str) -> QLabel:
+    """A group box's title as a bold label that wraps (Qt's own title never does: a long one, in Russian or
+    presented at 150% and more, would make the pane scroll sideways); the label goes first in the box."""
+    box.setTitle("")
+    label = QLabel(f"<b>{text}</b>", box)
+    label.setObjectName(f"{box.objectName()}_title")
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+class LineFirstLabel(QLabel):
+    """A label on one line where its column has the room, wrapped at its spaces where it has not (a Russian
+    label, presentation mode at 150% and more): never wider than its longest word needs, never cut.
+    (A word-wrapped QLabel alone wraps even where one line would fit.)"""
+
+    def __init__(self, text: str, parent: QWidget | None = None):
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def _plain(self) -> str:
+        return self.text().replace("&&", "\0").replace("&", "").replace("\0", "&")
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        m = self.contentsMargins()
+        width = QFontMetrics(self.font()).horizontalAdvance(self._plain()) + m.left() + m.right() + 2
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        m = self.contentsMargins()
+        fm = QFontMetrics(self.font())
+        width = max((fm.horizontalAdvance(w) for w in self._plain().split()), default=0) + m.left() + m.right() + 2
+        return QSize(width, self.heightForWidth(width))
 
 
 # ---------------------------------------------------------------------------
@@ -265,39 +305,92 @@ class HierarchyView(QGroupBox):
 # Coalescing
 # ---------------------------------------------------------------------------
 class RequestBar(PaintedBar):
-    """Bytes one warp-wide load moves, to scale: the used part solid, the rest hatched."""
+    """Bytes one warp-wide load moves, to scale: the used part solid, the rest hatched.
+
+    Its text stands beside the bar where the column has room for it, else under the bar, wrapped at its
+    spaces (presentation mode at 150% and more on 1280x720: the pane never scrolls sideways). The rows of one
+    view share ``room_for`` (their widest text), so every bar's track is as long: the bars are to one scale.
+    """
 
     HINT_WIDTH = 260
+    TRACK_MIN = 20  # px of track a bar keeps with its text beside it
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent, height=24)
+        # its height follows its font and width (heightForWidth), not a fixed 24 px
+        self.setMinimumHeight(0)
+        self.setMaximumHeight(16777215)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
         self.useful = 0
         self.moved = 0
         self.scale = 1
         self.text = ""
+        self.room_for = ""  # the widest text of the bars drawn to the same scale
 
-    def set_value(self, useful: int, moved: int, scale: int, text: str) -> None:
+    def set_value(self, useful: int, moved: int, scale: int, text: str, room_for: str = "") -> None:
         self.useful, self.moved, self.scale, self.text = useful, moved, max(1, scale), text
+        self.room_for = room_for or text
         self.updateGeometry()
         self.update()
 
-    def minimumSizeHint(self):  # noqa: N802 - Qt API
-        """The text beside a track of at least 20 px: the text is never cut."""
-        return QSize(QFontMetrics(self.font()).horizontalAdvance(self.text) + 32, self.height())
+    def _bar_h(self) -> int:
+        return QFontMetrics(self.font()).height() + 8
+
+    def _room(self) -> int:
+        fm = QFontMetrics(self.font())
+        return max(fm.horizontalAdvance(self.room_for), fm.horizontalAdvance(self.text)) + 12
+
+    def text_beside(self, width: int | None = None) -> bool:
+        """Whether the text fits beside a track of at least TRACK_MIN px (else it goes under the bar)."""
+        return (self.width() if width is None else width) >= self._room() + self.TRACK_MIN
+
+    def _text_rect(self, width: int) -> QRect:
+        """Where the wrapped text goes under the bar at ``width``."""
+        fm = QFontMetrics(self.font())
+        br = fm.boundingRect(QRect(0, 0, max(1, width - 2), 10**6), int(Qt.TextFlag.TextWordWrap), self.text)
+        return QRect(1, self._bar_h() + 2, max(1, width - 2), br.height())
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt API
+        if self.text_beside(width):
+            return self._bar_h()
+        return self._text_rect(width).bottom() + 2
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return QSize(max(self.HINT_WIDTH, self._room() + self.TRACK_MIN), self._bar_h())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        """As narrow as its longest word under the bar: the text is never cut, the pane never scrolls sideways."""
+        fm = QFontMetrics(self.font())
+        word = max((fm.horizontalAdvance(w) for w in self.text.split()), default=0)
+        return QSize(max(self.TRACK_MIN, word) + 4, self._bar_h())
+
+    def _track(self) -> float:
+        return float(self.width() - self._room()) if self.text_beside() else float(self.width() - 2)
 
     def _moved_w(self) -> float:
-        track = max(20.0, self.width() - QFontMetrics(self.font()).horizontalAdvance(self.text) - 12)
-        return track * self.moved / self.scale
+        return self._track() * self.moved / self.scale
+
+    def _text_place(self) -> tuple[QRect, int]:
+        if self.text_beside():
+            moved_w = self._moved_w()
+            return (QRectF(moved_w + 8, 0, self.width() - moved_w - 8, self._bar_h()).toRect(),
+                    int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter))
+        return (self._text_rect(self.width()),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap))
 
     def painted_texts(self) -> list:
-        moved_w = self._moved_w()
-        return [PaintedText(self.text, QRectF(moved_w + 8, 0, self.width() - moved_w - 8, self.height()).toRect(),
-                            self.font(), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter))]
+        rect, flags = self._text_place()
+        return [PaintedText(self.text, rect, self.font(), flags)]
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
-        track = max(20.0, self.width() - QFontMetrics(self.font()).horizontalAdvance(self.text) - 12)
-        h = self.height() - 2
+        track = self._track()
+        h = self._bar_h() - 2
         moved_w = self._moved_w()
         useful_w = track * self.useful / self.scale
         p.fillRect(QRectF(1, 1, moved_w, h), QBrush(QColor(oi.VERMILLION), Qt.BrushStyle.BDiagPattern))
@@ -306,8 +399,8 @@ class RequestBar(PaintedBar):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(1, 1, moved_w, h))
         p.setPen(QColor(self.theme.text))
-        p.drawText(QRectF(moved_w + 8, 0, self.width() - moved_w - 8, self.height()),
-                   Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.text)
+        rect, flags = self._text_place()
+        p.drawText(rect, flags, self.text)
         p.end()
 
 
@@ -317,7 +410,7 @@ class CoalescingView(QGroupBox):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("memory_coalescing")
-        self.setTitle(self.tr("Coalesced vs strided loads: bytes per request"))
+        self.title_label = box_title(self, self.tr("Coalesced vs strided loads: bytes per request"))
         self.width_box = QComboBox(self)
         self.width_box.setObjectName("memory_bytes_per_thread")
         for b in (4, 8, 16):
@@ -329,15 +422,16 @@ class CoalescingView(QGroupBox):
         self.grid.setHorizontalSpacing(10)
         self.rows: list[tuple[QLabel, RequestBar]] = []
         self.table = []
-        top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Each thread loads:"), self))
-        top.addWidget(self.width_box)
-        top.addStretch(1)
+        top = QFormLayout()  # the combo under its label where the pane is narrow
+        top.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        top.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        top.addRow(LineFirstLabel(self.tr("Each thread loads:"), self), self.width_box)
         legend = QLabel(self.tr('<span style="color:{u}">■</span> bytes the threads use &nbsp; '
                                 '<span style="color:{w}">▨</span> bytes moved but not used').format(
             u=oi.BLUE, w=oi.VERMILLION), self)
         legend.setWordWrap(True)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.title_label)
         layout.addLayout(top)
         layout.addWidget(self.intro)
         layout.addLayout(self.grid)
@@ -356,20 +450,23 @@ class CoalescingView(QGroupBox):
             "whole 32-byte sectors, so the further apart the threads read, the more bytes move for the same "
             "{useful} B the warp uses.").format(b=b, useful=32 * b))
         scale = max(a.bytes_per_request for a in self.table)
+        texts = [self.tr("{moved} B moved, {sectors} sectors · {eff}% used").format(
+            moved=num(a.bytes_per_request), sectors=a.sectors, eff=localize(f"{100 * a.efficiency:g}"))
+            for a in self.table]
+        widest = max(texts, key=QFontMetrics(self.font()).horizontalAdvance)
         for i, a in enumerate(self.table):
             if i >= len(self.rows):
-                label = QLabel(self)
+                label = LineFirstLabel("", self)  # "stride 1 (coalesced)" on two lines where the pane is narrow
+                label.setContentsMargins(0, 4, 0, 0)  # in line with its bar (as high as a line and 8 px)
                 bar = RequestBar(self)
                 bar.apply_theme(self.theme)
-                self.grid.addWidget(label, i, 0)
+                self.grid.addWidget(label, i, 0, Qt.AlignmentFlag.AlignTop)
                 self.grid.addWidget(bar, i, 1)
                 self.rows.append((label, bar))
             label, bar = self.rows[i]
             label.setText(self.tr("stride {s}").format(s=a.stride) +
                           (self.tr(" (coalesced)") if a.stride == 1 else ""))
-            bar.set_value(a.useful_bytes, a.bytes_per_request, scale, self.tr(
-                "{moved} B moved, {sectors} sectors · {eff}% used").format(
-                moved=num(a.bytes_per_request), sectors=a.sectors, eff=localize(f"{100 * a.efficiency:g}")))
+            bar.set_value(a.useful_bytes, a.bytes_per_request, scale, texts[i], widest)
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -387,6 +484,57 @@ def wrap_label(label: QLabel) -> QLabel:
     return label
 
 
+class FoldingRow(QWidget):
+    """Labelled inputs side by side, or one under the other where the pane is narrower than the row (a
+    Russian label, presentation mode at 150% and more): the row never makes its pane scroll sideways.
+
+    Its own width never widens the pane (the pairs fold instead); each pair keeps its label and field."""
+
+    SPACING = 8
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.box = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
+        self.box.setContentsMargins(0, 0, 0, 0)
+        self.box.setSpacing(self.SPACING)
+        self.pairs: list[QHBoxLayout] = []
+
+    def add_pair(self, label: QLabel, field: QWidget, stretch: int = 0) -> None:
+        pair = QHBoxLayout()
+        pair.setSpacing(self.SPACING)
+        pair.addWidget(label, 0, Qt.AlignmentFlag.AlignTop)
+        pair.addWidget(field, 1, Qt.AlignmentFlag.AlignTop)
+        self.box.addLayout(pair, stretch)
+        self.pairs.append(pair)
+
+    def one_line_width(self) -> int:
+        """What the pairs need side by side: each label on one line (folded, a label keeps its line), each
+        field as wide as its value."""
+        need = 0
+        for pair in self.pairs:
+            label, field = pair.itemAt(0).widget(), pair.itemAt(1).widget()
+            text = field.text() if callable(getattr(field, "text", None)) else ""
+            value = QFontMetrics(field.font()).horizontalAdvance(text or "0000") + 24
+            need += label.sizeHint().width() + self.SPACING + max(field.minimumSizeHint().width(), value)
+        return need + self.SPACING * max(0, len(self.pairs) - 1)
+
+    def folded(self) -> bool:
+        return self.box.direction() == QBoxLayout.Direction.TopToBottom
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        """As narrow as its widest pair (folded)."""
+        hint = super().minimumSizeHint()
+        return QSize(max((p.minimumSize().width() for p in self.pairs), default=0), hint.height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        want = (QBoxLayout.Direction.LeftToRight if self.width() >= self.one_line_width()
+                else QBoxLayout.Direction.TopToBottom)
+        if self.box.direction() != want:
+            self.box.setDirection(want)
+
+
 class AttentionView(QGroupBox, FieldTexts):
     """Naive vs FlashAttention-style, side by side, for the N and d typed."""
 
@@ -395,7 +543,7 @@ class AttentionView(QGroupBox, FieldTexts):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("memory_attention")
-        self.setTitle(self.tr("Attention: naive vs FlashAttention-style (one head, forward pass)"))
+        self.title_label = box_title(self, self.tr("Attention: naive vs FlashAttention-style (one head, forward pass)"))
         self.theme: Theme = LIGHT
         self.gpu_name = DEFAULT_GPU
         self.comparison: AttentionComparison | None = None
@@ -403,17 +551,15 @@ class AttentionView(QGroupBox, FieldTexts):
         self.fields: dict[str, IntField] = {}
         labels = {"seq_len": (self.tr("Sequence length &N:"), self.tr("Tokens in the sequence (rows of Q, K and V).")),
                   "head_dim": (self.tr("Head si&ze d:"), self.tr("Columns of Q, K and V per head."))}
-        inputs = QGridLayout()
-        inputs.setHorizontalSpacing(8)
+        inputs = FoldingRow(self)
         for col, name in enumerate(ATTENTION_FIELDS):
             f = IntField(ATTENTION_DEFAULTS[name], 64 if name == "head_dim" else 1024, self)
             f.setObjectName(f"attention_field_{name}")
             f.set_help(labels[name][1])
             f.edited.connect(self.recompute)
-            label = QLabel(labels[name][0], self)
+            label = LineFirstLabel(labels[name][0], self)  # "Длина последовательности N:" on two lines
             label.setBuddy(f)
-            inputs.addWidget(label, 0, 2 * col, Qt.AlignmentFlag.AlignTop)
-            inputs.addWidget(f, 0, 2 * col + 1, Qt.AlignmentFlag.AlignTop)
+            inputs.add_pair(label, f, stretch=1)
             self.fields[name] = f
         self.dtype = QComboBox(self)
         self.dtype.setObjectName("attention_dtype")
@@ -422,10 +568,8 @@ class AttentionView(QGroupBox, FieldTexts):
         self.dtype.setCurrentIndex(self.dtype.findData("fp16"))
         self.dtype.currentIndexChanged.connect(lambda _i: self.recompute())
         self.dtype_error = error_label(self)
-        inputs.addWidget(QLabel(self.tr("Data type:"), self), 0, 4, Qt.AlignmentFlag.AlignTop)
-        inputs.addWidget(self.dtype, 0, 5, Qt.AlignmentFlag.AlignTop)
-        inputs.setColumnStretch(1, 1)
-        inputs.setColumnStretch(3, 1)
+        inputs.add_pair(QLabel(self.tr("Data type:"), self), self.dtype)
+        self.inputs = inputs
 
         self.table = QGridLayout()
         self.table.setHorizontalSpacing(12)
@@ -486,7 +630,8 @@ class AttentionView(QGroupBox, FieldTexts):
         self.assumptions.setTextFormat(Qt.TextFormat.RichText)
         layout = QVBoxLayout(self)
         layout.setSpacing(6)
-        layout.addLayout(inputs)
+        layout.addWidget(self.title_label)
+        layout.addWidget(inputs)
         layout.addWidget(self.dtype_error)
         layout.addWidget(self.stale)
         layout.addLayout(self.table)

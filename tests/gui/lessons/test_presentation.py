@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel
 
@@ -20,6 +20,7 @@ def win(window, qtbot):
     wait_run(qtbot, window.explorer)
     yield window
     window.feature("presentation").set_presenting(False)
+    window.feature("presentation").target_size = None
 
 
 def sizes(window) -> dict:
@@ -70,7 +71,10 @@ def test_changing_the_scale_while_presenting(win):
     p = win.feature("presentation")
     p.set_scale(1.0)
     base = sizes(win)["label"]
-    p.set_presenting(True)
+    # on a 1600x900 picture, as render draws one (offscreen, full screen is an 800x800 placeholder where
+    # 125% clips once the fit lets the window take that size before it checks)
+    p.target_size = QSize(1600, 900)
+    p.set_presenting(True, full_screen=False)
     assert sizes(win)["label"] == pytest.approx(base)
     p.step_scale(+1)
     assert p.scale == SCALES[1] and p.scale_actions[SCALES[1]].isChecked()

@@ -132,6 +132,28 @@ def test_the_explorer_at_every_scale(lang_window, size):
     presentation.set_presenting(False)
 
 
+def test_a_scale_that_does_not_fit_falls_back_to_the_largest_that_does(lang_window):
+    """The fallback from a scale that clips shows the largest smaller one that fits when asked alone (from
+    the plain 100% layout): Russian at 1280x720 with the narration open asked 175% and got 100% while 125%
+    fitted (the panes a larger scale shared, and the events it queued, decided the smaller one)."""
+    lang, app, window = lang_window
+    size = (1280, 720)
+    normal_mode(window, app, size)
+    step(window, app, lang, "launched-resident-ready", 3)  # the metrics step
+    presentation = window.feature("presentation")
+    fits = []
+    for scale in SCALES:  # each asked alone, from 100%
+        present(window, app, size, 1.0)
+        if present(window, app, size, scale) == scale and not problems(window, size):
+            fits.append(scale)
+    assert 1.0 in fits
+    for scale in sorted(SCALES, reverse=True):  # each asked after a larger one
+        shown = present(window, app, size, scale)
+        assert shown == max(s for s in fits if s <= scale), f"{scale:.0%} asked, {shown:.0%} shown, fits {fits}"
+        assert not problems(window, size)
+    presentation.set_presenting(False)
+
+
 @KNOWN_LAYOUT_GAP
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_every_tab_at_1280x720(lang_window, presenting):
