@@ -785,7 +785,6 @@ def simulate(
             row_executions=executions,
             row_active_lanes=lanes,
             program_notice=notice,
-            memory_end_cycles=max(cycles, int(np.ceil(max(float(a["mq"].max()), float(a["dram_q"].max()))))),
         )
     finally:  # a cancelled or failed run keeps nothing: its traceback must not hold the buffers
         trace.release()

@@ -114,9 +114,6 @@ class SimResult:
     # per program row: warp-instructions that executed it, and their active lanes summed (engine.row_counts)
     row_executions: np.ndarray | None = None  # int64[L]
     row_active_lanes: np.ndarray | None = None  # int64[L]
-    # the cycle the GPU-wide memory queues (L2, DRAM banks) finished this kernel's last bytes: posted stores
-    # may still be draining when the last warp leaves; 0: none after ``cycles``
-    memory_end_cycles: int = 0
     _mask_index: dict = field(default_factory=dict, repr=False)  # sm -> mask_at's sorted events
 
     # -- the program that ran ---------------------------------------------------
@@ -312,14 +309,8 @@ class SimResult:
 
     def unit_fraction(self) -> np.ndarray:
         """float64[units]: each unit's share of its peak over the whole run."""
-        from explorer.sim.bottleneck import GPU_WIDE
-
         capacity = np.array([u.capacity for u in self.unit_peaks])
-        # L2 and DRAM over the span their queues worked for this kernel: stores are posted, so the last
-        # warp may leave while its bytes still cross L2 (over ``cycles`` alone an L2-bound run read 101%)
-        span = np.array([max(self.cycles, self.memory_end_cycles) if u.name in GPU_WIDE else self.cycles
-                         for u in self.unit_peaks], np.float64)
-        return self.unit_busy_cycles.sum(axis=0) / (np.maximum(span, 1) * capacity)
+        return self.unit_busy_cycles.sum(axis=0) / (max(self.cycles, 1) * capacity)
 
     def latency_cycles(self) -> dict:
         """Mean observed (loaded) latency of global loads served by each level; None if none was."""

@@ -10,8 +10,6 @@ L2 queue and an idle bank add nothing).
 
 from dataclasses import replace
 
-import pytest
-
 from explorer.sim import simulate
 from explorer.sim.params import params_for
 from explorer.sim.states import DRAIN
@@ -51,26 +49,3 @@ def test_the_old_rule_waited_for_the_dram_round_trip():
     r = _run(128, posted=False)
     c0 = issue_cycles(r)[0]
     assert int(r.blocks.end[0]) == c0 + 1 + r.params.lat_dram
-
-
-def test_memory_shares_are_over_the_span_the_queues_worked():
-    """One warp's 4 KiB store: the warp leaves once the bytes left L1TEX, L2 still moves them after.
-    Over ``cycles`` alone L2's share would count bytes moved after the run; over the span until L2's
-    queue finished them it is bytes / (span x peak per cycle), computed here by hand."""
-    r = _run(4096)
-    assert r.memory_end_cycles > r.cycles  # L2 and DRAM still busy when the last warp left
-    l2 = [u for u in r.unit_peaks if u.name == "l2"][0]
-    busy = float(r.unit_busy_cycles[:, L2].sum())
-    assert r.unit_fraction()[L2] == pytest.approx(busy / (r.memory_end_cycles * l2.capacity), rel=1e-6)
-    assert busy / (r.cycles * l2.capacity) > r.unit_fraction()[L2]  # what the old rule read
-
-
-def test_an_l2_bound_stream_stays_within_the_l2_peak():
-    """memory-bound-stream with every access an L2 hit read 101% of the L2 peak over the run while its
-    last stores were still crossing L2: a share of peak is never above the peak."""
-    from explorer.model.presets import load_preset
-
-    r = simulate(load_preset("memory-bound-stream").with_values(**{"workload.l2_hit_rate": 1.0}))
-    through = r.summary()["throughput"]
-    assert r.summary()["bottleneck"]["unit"] == "l2"
-    assert 90.0 < through["l2"]["pct_of_peak"] <= 100.0

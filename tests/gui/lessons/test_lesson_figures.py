@@ -75,7 +75,7 @@ SHOWN = {
     ("tensor-cores", 4): {"4,096": "gemm", "189": "gemm", "727": "gemm", "989": "gemm", "73": "gemm", "26": "gemm",
                           "295": "gemm"},
     ("tensor-cores", 5): {"65,536": "pipeline", "4": "pipeline", "48": "pipeline", "128": "pipeline"},
-    ("what-limits-useful-work", 1): {"84": "sol", "3.35": "sol", "1.3": "issue", "12": "sol"},
+    ("what-limits-useful-work", 1): {"85": "sol", "3.35": "sol", "1.3": "issue", "12": "sol"},
     ("what-limits-useful-work", 2): {"0": "dram", "100": "sol", "12.4": "sol", "104": "sol"},
     ("what-limits-useful-work", 3): {"100": "sol", "99": "sol"},
     ("what-limits-useful-work", 4): {"99": "sol", "989": "sol", "26": "sol"},
