@@ -150,9 +150,10 @@ class ExplorerPage(Page):
         self.center.installEventFilter(self)  # presenting, the panes are shared by their text (_share_center)
         self.center.resized.connect(self._center_resized)  # not presenting: each pane keeps what its text needs
 
-        # as wide as the fields and their labels need (Russian labels are longer): a narrower column would hide
-        # the values behind a sideways scroll bar; the splitter honours it from the first layout on
-        self.panel_scroll = scroll_area(self.panel, self, fit_width=True)
+        # first laid out as wide as its fields and labels need (first_sizes: Russian labels are longer), but
+        # never a minimum that wide: the window must still fit an 800 px screen (a narrower column scrolls)
+        self.panel_scroll = scroll_area(self.panel, self)
+        self.panel_scroll.setMinimumWidth(220)
         self.metrics_scroll = scroll_area(self.metrics, self)
         # never narrower than the panel: clipped numbers would be worse than a narrower grid
         self.metrics_scroll.setMinimumWidth(max(260, self.metrics.minimumSizeHint().width()
@@ -586,7 +587,7 @@ class ExplorerPage(Page):
         # shown the first time, the page can be wider than the window (its layout has not run yet: 2,686 px
         # in a 1280x720 window): the page will not be wider than the window
         total = max(min(self.splitter.width(), self.window().width()), 900)
-        left = max(self.panel_scroll.minimumSizeHint().width(), min(300, self.panel.sizeHint().width() + 16))
+        left = max(self.panel_scroll.minimumWidth(), min(360, self.panel.sizeHint().width() + 16))
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)

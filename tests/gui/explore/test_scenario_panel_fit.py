@@ -11,6 +11,7 @@ from PySide6.QtCore import QPoint
 
 from explorer.gui.headless.render import offscreen_window, settle
 from explorer.gui.shell.i18n import install_translators
+from tests.gui.support import known_gap
 
 
 @pytest.fixture(params=["en", "ru"])
@@ -42,6 +43,9 @@ def test_the_sm_grid_keeps_its_numbers_beside_the_wider_column(page_at_1280):
     assert page.metrics_scroll.width() <= max(page.metrics_scroll.minimumWidth(), page.window().width() * 0.22 + 1)
 
 
+@known_gap("open issue 14: a scenario column that can never be dragged narrower than its fields made the "
+           "window's minimum 845 px wide, more than an 800 px screen (tests/gui/shell/test_main_window.py); it is "
+           "laid out that wide at first and may be dragged narrower (then it scrolls) until the panel can reflow")
 def test_the_column_is_never_dragged_narrower_than_its_fields(page_at_1280):
     app, page = page_at_1280
     sizes = page.splitter.sizes()
