@@ -43,14 +43,3 @@ def peak_rss_bytes(pid="self") -> int:
     except OSError:
         pass
     return 0
-
-
-# The same reading as source, for a ``python -c`` child that reports its own peak.
-PEAK_RSS_SOURCE = (
-    "def _peak_rss():\n"
-    "    for line in open('/proc/self/status'):\n"
-    "        if line.startswith('VmHWM:'):\n"
-    "            return int(line.split()[1]) * 1024\n"
-    "    return 0\n"
-)
-

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,9 +19,10 @@ from explorer.model.scenario import Scenario
 from explorer.sim import Cancelled, simulate
 from explorer.sim.engine import estimate_run
 from explorer.sim.params import model_constants
-from tests.helpers import PEAK_RSS_SOURCE, assert_one_line_error, run_cli
+from tests.helpers import assert_one_line_error, run_cli
 
 GIB = 2**30
+REPO = Path(__file__).resolve().parents[2]
 RSS_LIMIT = 2 * GIB  # issue 12: peak RSS of any accepted CLI run
 ADDRESS_SPACE = 4 * GIB  # RLIMIT_AS for the child: a run that tried to hold much more fails instead of swapping
 
@@ -57,8 +59,9 @@ def test_runs_beyond_the_memory_budget_are_refused():
 def _limited_child(code: str, timeout: int) -> dict:
     """Run ``code`` in a child with an address-space limit; it prints a JSON line; add its own peak RSS (VmHWM)."""
     prelude = ("import json, resource, sys\n"
+               f"sys.path.insert(0, {str(REPO)!r})\n"
                f"resource.setrlimit(resource.RLIMIT_AS, ({ADDRESS_SPACE}, {ADDRESS_SPACE}))\n")
-    coda = "\n" + PEAK_RSS_SOURCE + "print(json.dumps(dict(out, maxrss=_peak_rss())))\n"
+    coda = "\nfrom tests.helpers import peak_rss_bytes\nprint(json.dumps(dict(out, maxrss=peak_rss_bytes())))\n"
     proc = subprocess.run([sys.executable, "-c", prelude + code + coda], capture_output=True, text=True,
                           timeout=timeout)
     assert proc.returncode == 0, proc.stderr[-2000:]
