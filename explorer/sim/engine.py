@@ -51,6 +51,7 @@ from explorer.sim.kernel import (
     Q_SLOTS,
     G,
     run_cycles,
+    warp_of_slot,
 )
 from explorer.sass.warp_program import WarpProgram
 from explorer.sim import loop_program
@@ -584,10 +585,7 @@ def choose_recorded_sms(p: SimParams, record_sms: Sequence[int] | None) -> np.nd
 def _close_stall_counts(p: SimParams, a: dict, cycles: int, rows: np.ndarray) -> np.ndarray:
     """int64[n_rows, n_states]: the loop's counts with each slot's cycles since its last change (to the run's
     end); ``rows``: the program's LoopProgram.row."""
-    W, SP = p.warps_per_sm, p.sub_partitions
-    slot = np.arange(p.sm_count * W)
-    local = slot % W
-    gi = slot - local + (local % SP) * (W // SP) + local // SP  # slot order -> warp index (kernel.run_cycles)
+    gi = warp_of_slot(p.sm_count, p.warps_per_sm, p.sub_partitions)
     state = a["w_state"].astype(np.int64)
     np.add.at(a["stall"], rows[a["w_pc"][gi]].astype(np.int64) * N_STATES + state, cycles - a["w_since"])
     stall = a["stall"].reshape(-1, N_STATES)

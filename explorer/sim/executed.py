@@ -131,16 +131,13 @@ class ProgramFeed:
         last instruction's row: a warp that left at the cycle before the window moves has its last cycles
         booked when its leaving is processed, through its position, which must then still point at its
         ``EXIT`` (without this, posted stores made a chunked run book one cycle to another row)."""
+        from explorer.sim.kernel import warp_of_slot
         from explorer.sim.states import EMPTY
 
         n = a["w_state"].shape[0]
-        W = n // self.sm_count
-        SP = a["sp_next"].shape[0] // self.sm_count
-        per_sp = W // SP
-        slot = np.arange(W)
-        gi_of_slot = (slot % SP) * per_sp + slot // SP  # w_state is in slot order, w_pc in warp order
+        gi = warp_of_slot(self.sm_count, n // self.sm_count, a["sp_next"].shape[0] // self.sm_count)
         out = np.zeros(n, np.bool_)
-        out.reshape(self.sm_count, W)[:, gi_of_slot] = a["w_state"].reshape(self.sm_count, W) != EMPTY
+        out[gi] = a["w_state"] != EMPTY  # w_state is in slot order, w_pc in warp order
         return out
 
     def _load(self, need: int) -> None:

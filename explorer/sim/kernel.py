@@ -142,6 +142,14 @@ G_SLOTS = (
 )
 
 
+def warp_of_slot(sm_count: int, W: int, SP: int) -> np.ndarray:
+    """int64[sm_count * W]: for each entry of the slot-ordered arrays (``w_state``, ``w_since``), the
+    index of its warp in the warp-ordered ones (``w_pc``, ``w_block``, ...): the loop's two layouts."""
+    slot = np.arange(sm_count * W)
+    local = slot % W
+    return slot - local + (local % SP) * (W // SP) + local // SP
+
+
 def _slots(name: str, fields: tuple[str, ...]) -> IntEnum:
     return IntEnum(name, [(f.upper(), i) for i, f in enumerate(fields)])
 
