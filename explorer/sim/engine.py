@@ -566,7 +566,7 @@ class _UnitWindows:
         n = max(1, (cycles + (1 << self.shift) - 1) >> self.shift)
         self._cover(float(n << self.shift))
         busy = self.busy[:n].copy()
-        busy[n - 1] += self.busy[n:].sum(axis=0)  # nothing moves after the last warp left
+        busy[n - 1] += self.busy[n:].sum(axis=0)  # nothing moves after the run (its stores end it)
         return busy, 1 << self.shift
 
 

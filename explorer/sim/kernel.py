@@ -131,7 +131,7 @@ G_SLOTS = (
     "next_block",  # the next block of the grid to place
     "rr_sm",  # where the dispatcher's round-robin over SMs resumes
     "exited",  # warps that have left
-    "done",  # 1 once every warp has left (or on deadlock)
+    "done",  # 1 once every warp has left and its posted stores completed (or on deadlock)
     "events",  # residency events written
     "deadlock",  # 1: no warp can ever issue again (a model bug)
     "free_block_slots",  # block places free GPU-wide
@@ -139,6 +139,7 @@ G_SLOTS = (
     "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
     "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
     "loaded_blocks",  # blocks whose program entries are loaded (a streamed flat program; else every block)
+    "stores_done",  # the cycle the last posted store so far has completed in L2 / device memory
 )
 
 
@@ -579,8 +580,10 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
                    banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
                    mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
     """One warp-instruction's global/local memory request through L1TEX, L2 and device memory:
-    (the cycle its data is back, the level that served it (0 L1, 1 L2, 2 DRAM), the random state).
-    Only loads (GLOAD) may hit in L1; stores and atomics go on to L2."""
+    (the cycle its data is back, the cycle a store of it is complete, the level that served it
+    (0 L1, 1 L2, 2 DRAM), the random state). Only loads (GLOAD) may hit in L1; stores and atomics
+    go on to L2. A store is complete once L2 has acknowledged it and, where the model sends it on
+    to device memory, its lines have crossed their banks (sim_model.toml [stores])."""
     waves = (nbytes + l1_bpc - 1) // l1_bpc
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + waves
@@ -590,6 +593,7 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
     if draw < l1_hit and path == GLOAD:
         level = 0
         done_at = arrive + lat_l1
+        flushed = done_at
         mem[MEM.L1_BYTES] += nbytes
     else:
         # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
@@ -599,6 +603,7 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
         if draw < l1_hit + (1.0 - l1_hit) * l2_hit:
             level = 1
             done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
+            flushed = done_at
             mem[MEM.L2_BYTES] += nbytes
         else:
             # device memory: each line waits for its (random) bank
@@ -613,8 +618,11 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
                 if w > waited:
                     waited = w
             done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
+            flushed = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2  # L2's acknowledgement
+            on_bus = np.int64(np.ceil(b2 + waited + line_service))  # the last line has left its bank
+            flushed = on_bus if on_bus > flushed else flushed
             mem[MEM.DRAM_BYTES] += nbytes
-    return done_at, level, rng_state
+    return done_at, flushed, level, rng_state
 
 
 @njit(nrt=False)
@@ -985,7 +993,7 @@ def run_cycles(
                         ub[wt, u] += pipe_iv[pi]
                     if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
-                        done_at, level, rng_state = _global_access(
+                        done_at, flushed, level, rng_state = _global_access(
                             path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
                             banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
                             mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
@@ -999,6 +1007,8 @@ def run_cycles(
                             sent = sm_l1[sm] if posted else done_at
                             if sent > w_drain[gi]:
                                 w_drain[gi] = sent
+                            if flushed > g[G.STORES_DONE]:  # the kernel itself ends no earlier
+                                g[G.STORES_DONE] = flushed
                     elif path == SHARED:
                         waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                         t_s = sm_smem[sm] if sm_smem[sm] > t else t
@@ -1066,7 +1076,9 @@ def run_cycles(
                 src = sm * W
                 for s2 in range(W):  # a plain copy: w_state is in slot order
                     trace[row, ri, s2] = w_state[src + s2]
-        if g[G.EXITED] == total_warps:
+        if g[G.EXITED] == total_warps and t + 1 >= g[G.STORES_DONE]:
+            # the kernel ends when its last warp has left and its posted stores have completed
+            # (sim_model.toml [stores]); until then the memory system still works for it
             g[G.DONE] = 1
             t += 1
             break
@@ -1079,6 +1091,8 @@ def run_cycles(
                     nxt = sp_next[spi]
             if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0 and t + 1 < nxt:
                 nxt = t + 1
+            if g[G.EXITED] == total_warps:  # every warp has left: the last cycle is the stores' last
+                nxt = g[G.STORES_DONE] - 1
             if nxt >= NEVER:
                 g[G.DEADLOCK] = 1  # nothing can ever change: a model bug, reported by the engine
                 g[G.DONE] = 1

@@ -352,6 +352,8 @@ class SimResult:
             "warps_per_block": p.warps_per_block,
             "launched_warps": p.total_blocks * p.warps_per_block,
             "cycles": self.cycles,
+            # the kernel ends once its posted stores completed: the cycles after its last warp left
+            "store_tail_cycles": self.cycles - int(self.blocks.end.max(initial=0)),
             "clock_mhz": p.clock_mhz,
             "kernel_time_us": seconds * 1e6,
             "theoretical_occupancy": self.theoretical.occupancy,

@@ -166,7 +166,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+398"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+546"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -186,12 +186,12 @@
         <translation>Столбцов Q, K и V на одну голову.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+18"/>
         <source>Data type:</source>
         <translation>Тип данных:</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>Naive (3 kernels)</source>
         <translation>Наивное (3 ядра)</translation>
     </message>
@@ -246,12 +246,12 @@
         <translation>Время:</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-60"/>
         <source>Head si&amp;ze d:</source>
         <translation>&amp;Размер головы d:</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+30"/>
         <source>Bytes through L2 (exact)</source>
         <translation>Байты через L2 (точно)</translation>
     </message>
@@ -291,7 +291,7 @@
         <translation>Через L2:</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -375,7 +375,7 @@
 <context>
     <name>CoalescingView</name>
     <message>
-        <location line="-250"/>
+        <location line="-302"/>
         <source>Coalesced vs strided loads: bytes per request</source>
         <translation>Объединённые и разреженные загрузки: байты на запрос</translation>
     </message>
@@ -390,22 +390,22 @@
         <translation>Сколько загружает каждый поток: 4 — один float, 16 — векторная загрузка float4.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Each thread loads:</source>
         <translation>Каждый поток загружает:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>&lt;span style=&quot;color:{u}&quot;&gt;■&lt;/span&gt; bytes the threads use &amp;nbsp; &lt;span style=&quot;color:{w}&quot;&gt;▨&lt;/span&gt; bytes moved but not used</source>
         <translation>&lt;span style=&quot;color:{u}&quot;&gt;■&lt;/span&gt; байты, которые используют потоки &amp;nbsp; &lt;span style=&quot;color:{w}&quot;&gt;▨&lt;/span&gt; перемещённые, но неиспользованные байты</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>A warp&apos;s 32 threads each load {b} B, neighbouring threads &lt;i&gt;stride&lt;/i&gt; elements apart. Memory moves whole 32-byte sectors, so the further apart the threads read, the more bytes move for the same {useful} B the warp uses.</source>
         <translation>Каждый из 32 потоков варпа загружает {b} Б, соседние потоки отстоят на &lt;i&gt;stride&lt;/i&gt; элементов. Память перемещает целые 32-байтовые секторы, поэтому чем дальше друг от друга читают потоки, тем больше байтов перемещается ради тех же {useful} Б, которые использует варп.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>stride {s}</source>
         <translation>шаг {s}</translation>
     </message>
@@ -415,7 +415,7 @@
         <translation> (объединённые)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-15"/>
         <source>{moved} B moved, {sectors} sectors · {eff}% used</source>
         <translation>перемещено {moved} Б, секторов: {sectors} · использовано {eff}%</translation>
     </message>
@@ -716,8 +716,8 @@
     </message>
     <message>
         <location line="+0"/>
-        <source>SM clock cycles from launch until the last warp finished.</source>
-        <translation>Такты SM от запуска до завершения последнего варпа.</translation>
+        <source>SM clock cycles from launch until the last warp finished and its stores completed.</source>
+        <translation>Такты SM от запуска до завершения последнего варпа и его записей в память.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1484,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+246"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+248"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -2682,7 +2682,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-265"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-307"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -3925,7 +3925,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+364"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+469"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -4897,7 +4897,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+109"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -4972,7 +4972,7 @@ Active blocks per SM: {blocks}</source>
         <translation>В режиме презентации щелчок оставляет гаснущую красную точку.</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+131"/>
         <source>{asked}% does not fit this screen: showing {shown}%.</source>
         <translation>{asked}% не помещается на этом экране: показано {shown}%.</translation>
     </message>
@@ -5322,17 +5322,22 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+103"/>
+        <location line="+107"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-88"/>
+        <location line="-92"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+5"/>
+        <source>The kernel runs from its launch until its last warp has left and its stores have completed: the last {tail} cycles no warp was resident while L2 and device memory still took its stores.</source>
+        <translation>Ядро работает от запуска до ухода последнего варпа и завершения его записей: последние {tail} тактов на SM не было варпов, а L2 и память устройства ещё принимали записанные данные.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>{bw} GB/s of the peak {peak} GB/s; the simulator&apos;s memory system sustains at most {sustained} GB/s (what a streaming kernel reaches).</source>
         <translation>{bw} ГБ/с из пиковых {peak} ГБ/с; память в симуляторе выдерживает не больше {sustained} ГБ/с (столько достигает потоковое ядро).</translation>
     </message>
@@ -5381,7 +5386,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 Готовых варпов на планировщик: в среднем {elig}</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-30"/>
         <source>Limiter: {limit} — {blocks} ({warps}) per SM of {max}.</source>
         <translation>Ограничитель: {limit} — {blocks} ({warps} из {max}) на SM.</translation>
     </message>
@@ -5396,7 +5401,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варп|варпа|варпов</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+36"/>
         <source>warp-cycles</source>
         <translation>варпо-тактов</translation>
     </message>

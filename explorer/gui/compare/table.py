@@ -138,7 +138,7 @@ class CompareTable(QFrame):
 
     def _heads(self) -> dict[str, tuple[str, str]]:
         return {
-            "cycles": (self.tr("Cycles"), self.tr("SM clock cycles from launch until the last warp finished.")),
+            "cycles": (self.tr("Cycles"), self.tr("SM clock cycles from launch until the last warp finished and its stores completed.")),
             "time_us": (self.tr("Kernel time"), self.tr("The cycles at the GPU's boost clock, in microseconds.")),
             "theoretical_occupancy": (self.tr("Theoretical occupancy"), self.tr(
                 "The most warps an SM can hold for this launch ÷ its warp slots, and the resource that limits it.")),

@@ -303,6 +303,10 @@ class RunBox(QGroupBox):
                                      "({us} µs at {mhz} MHz)").format(
             gpu=s["gpu"], blocks=num(s["total_blocks"]), wpb=s["warps_per_block"], warps=num(s["launched_warps"]),
             cycles=num(s["cycles"]), us=num(s["kernel_time_us"], 2), mhz=num(p.clock_mhz)))
+        self.heading.setToolTip(self.tr(
+            "The kernel runs from its launch until its last warp has left and its stores have completed: "
+            "the last {tail} cycles no warp was resident while L2 and device memory still took its stores."
+        ).format(tail=num(s["store_tail_cycles"])))
         self.occ_achieved.set_value(s["achieved_occupancy"], pct(s["achieved_occupancy"]))
         self.nvml.set_value(s["kernel_active_fraction"], pct(s["kernel_active_fraction"], 0))
         self.issue.set_value(s["issue_slot_utilization"], pct(s["issue_slot_utilization"]))
