@@ -566,7 +566,22 @@ class _UnitWindows:
         n = max(1, (cycles + (1 << self.shift) - 1) >> self.shift)
         self._cover(float(n << self.shift))
         busy = self.busy[:n].copy()
-        busy[n - 1] += self.busy[n:].sum(axis=0)  # nothing moves after the run (its stores end it)
+        late = self.busy[n:].sum(axis=0)
+        # device memory may still write back the kernel's last lines after it ended (kernel._kernel_end):
+        # that bus time is the kernel's, counted in its last windows up to their length (the bus moves
+        # no faster than its peak); nothing else moves after the run
+        length = np.full(n, float(1 << self.shift))
+        length[-1] = cycles - (n - 1) * (1 << self.shift) or length[-1]
+        for u in (UNITS.index("l2"), UNITS.index("dram")):  # capacity 1: busy cycles per cycle
+            for w in range(n - 1, -1, -1):
+                total = busy[w, u] + late[u]
+                if total <= length[w]:
+                    busy[w, u] = total
+                    late[u] = 0.0
+                    break
+                busy[w, u] = length[w]
+                late[u] = total - length[w]
+        busy[n - 1] += late
         return busy, 1 << self.shift
 
 

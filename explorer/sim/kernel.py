@@ -114,6 +114,7 @@ CFG_INT_FIELDS = (  # SimParams fields, as int64
     "total_blocks", "lat_shared", "lat_l1", "lat_l2", "lat_dram", "l1_bytes_per_cycle", "l1_queue_cycles",
     "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
     "policy", "active_warps", "dram_line_bytes", "dram_banks", "stages", "producer_warps", "posted_stores",
+    "l2_bytes",
 )
 CFG_FLOAT_FIELDS = (  # SimParams fields, as float64
     "dram_bytes_per_cycle", "l2_bytes_per_cycle", "dram_line_service_cycles", "l1_hit_rate", "l2_hit_rate",
@@ -139,7 +140,8 @@ G_SLOTS = (
     "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
     "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
     "loaded_blocks",  # blocks whose program entries are loaded (a streamed flat program; else every block)
-    "stores_done",  # the cycle the last posted store so far has completed in L2 / device memory
+    "stores_done",  # the latest cycle L2 has acknowledged a posted store (the kernel ends no earlier)
+    "dram_bus_end",  # the latest cycle a store's line the model sends to device memory left its bank
 )
 
 
@@ -580,10 +582,10 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
                    banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
                    mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
     """One warp-instruction's global/local memory request through L1TEX, L2 and device memory:
-    (the cycle its data is back, the cycle a store of it is complete, the level that served it
-    (0 L1, 1 L2, 2 DRAM), the random state). Only loads (GLOAD) may hit in L1; stores and atomics
-    go on to L2. A store is complete once L2 has acknowledged it and, where the model sends it on
-    to device memory, its lines have crossed their banks (sim_model.toml [stores])."""
+    (the cycle its data is back, the cycle L2 acknowledges it, the cycle its last line left its
+    device-memory bank (0 if none went there), the level that served it (0 L1, 1 L2, 2 DRAM), the
+    random state). Only loads (GLOAD) may hit in L1; stores and atomics go on to L2. The two later
+    cycles tell when a posted store is complete (sim_model.toml [stores], ``_kernel_end``)."""
     waves = (nbytes + l1_bpc - 1) // l1_bpc
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + waves
@@ -594,6 +596,7 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
         level = 0
         done_at = arrive + lat_l1
         flushed = done_at
+        on_bus = np.int64(0)
         mem[MEM.L1_BYTES] += nbytes
     else:
         # every L1 miss crosses L2 (one GPU-wide queue at the L2 bandwidth)
@@ -604,6 +607,7 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
             level = 1
             done_at = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2
             flushed = done_at
+            on_bus = np.int64(0)
             mem[MEM.L2_BYTES] += nbytes
         else:
             # device memory: each line waits for its (random) bank
@@ -620,9 +624,27 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
             done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
             flushed = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2  # L2's acknowledgement
             on_bus = np.int64(np.ceil(b2 + waited + line_service))  # the last line has left its bank
-            flushed = on_bus if on_bus > flushed else flushed
             mem[MEM.DRAM_BYTES] += nbytes
-    return done_at, flushed, level, rng_state
+    return done_at, flushed, on_bus, level, rng_state
+
+
+@njit(inline=True)
+def _kernel_end(g, mem, dram_bpc, l2_lag):
+    """The first cycle the kernel may have ended by, once every warp has left: its posted stores are
+    complete (sim_model.toml [stores]). L2 has acknowledged every store; device memory may still be
+    writing the lines the model sent on to it, but no more than a full L2 of them (what L2 holds as
+    dirty lines when the kernel ends), and never fewer than the bus time of every byte device memory
+    moved for the run, so its share of peak over the run stays within 100%."""
+    end = g[G.STORES_DONE]
+    if g[G.DRAM_BUS_END] > end:
+        behind = np.int64(np.ceil(g[G.DRAM_BUS_END] - l2_lag))
+        moved = np.int64(np.ceil(mem[MEM.DRAM_BYTES] / dram_bpc))
+        dram_end = behind if behind > moved else moved
+        if dram_end > g[G.DRAM_BUS_END]:
+            dram_end = g[G.DRAM_BUS_END]
+        if dram_end > end:
+            end = dram_end
+    return end
 
 
 @njit(nrt=False)
@@ -693,6 +715,7 @@ def run_cycles(
     banks = cfg_i[CFG_I.DRAM_BANKS]
     line_transfer = banks * line_bytes / dram_bpc  # cycles a full line takes on its bank's share of the bus
     long_windows = (1 << win_shift) >= 4 * line_transfer
+    l2_lag = cfg_i[CFG_I.L2_BYTES] / dram_bpc  # cycles device memory needs to write back a full L2
     l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
     l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
     per_sp = W // SP
@@ -993,7 +1016,7 @@ def run_cycles(
                         ub[wt, u] += pipe_iv[pi]
                     if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
-                        done_at, flushed, level, rng_state = _global_access(
+                        done_at, flushed, on_bus, level, rng_state = _global_access(
                             path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
                             banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
                             mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
@@ -1007,8 +1030,10 @@ def run_cycles(
                             sent = sm_l1[sm] if posted else done_at
                             if sent > w_drain[gi]:
                                 w_drain[gi] = sent
-                            if flushed > g[G.STORES_DONE]:  # the kernel itself ends no earlier
+                            if flushed > g[G.STORES_DONE]:  # the kernel ends no earlier (_kernel_end)
                                 g[G.STORES_DONE] = flushed
+                            if on_bus > g[G.DRAM_BUS_END]:
+                                g[G.DRAM_BUS_END] = on_bus
                     elif path == SHARED:
                         waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
                         t_s = sm_smem[sm] if sm_smem[sm] > t else t
@@ -1076,7 +1101,7 @@ def run_cycles(
                 src = sm * W
                 for s2 in range(W):  # a plain copy: w_state is in slot order
                     trace[row, ri, s2] = w_state[src + s2]
-        if g[G.EXITED] == total_warps and t + 1 >= g[G.STORES_DONE]:
+        if g[G.EXITED] == total_warps and t + 1 >= _kernel_end(g, mem, dram_bpc, l2_lag):
             # the kernel ends when its last warp has left and its posted stores have completed
             # (sim_model.toml [stores]); until then the memory system still works for it
             g[G.DONE] = 1
@@ -1092,7 +1117,7 @@ def run_cycles(
             if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0 and t + 1 < nxt:
                 nxt = t + 1
             if g[G.EXITED] == total_warps:  # every warp has left: the last cycle is the stores' last
-                nxt = g[G.STORES_DONE] - 1
+                nxt = _kernel_end(g, mem, dram_bpc, l2_lag) - 1
             if nxt >= NEVER:
                 g[G.DEADLOCK] = 1  # nothing can ever change: a model bug, reported by the engine
                 g[G.DONE] = 1

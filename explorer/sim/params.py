@@ -77,6 +77,9 @@ class SimParams:
     # global stores are posted (sim_model.toml [stores]): 1, a warp's exit waits only until its stores
     # have left L1TEX; 0, until they complete (the model before 2026-12-01; kept to show the difference)
     posted_stores: int = 1
+    # L2's capacity: the dirty lines a kernel may leave for device memory to write after it ended
+    # (sim_model.toml [stores]); 0, the kernel waits until its stores' lines left their banks
+    l2_bytes: int = 0
 
     def with_memory(self, **changes) -> "SimParams":
         """A copy with calibrated memory figures (lat_dram, dram_bytes_per_cycle, ...)."""
@@ -162,4 +165,5 @@ def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> 
         stages=wl.stages,
         producer_warps=wl.producer_warps,
         posted_stores=int(bool(consts["stores"]["posted"])),
+        l2_bytes=gpu.l2_bytes,
     )
