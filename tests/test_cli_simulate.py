@@ -77,7 +77,10 @@ def test_simulate_text_output_names_a_unit_bottleneck():
     "args,contains",
     [
         (["--set", "launch.block=[32,32,2]"], "limiter: warps"),
-        (["--set", "launch.registers_per_thread=300"], "limiter: registers"),
+        (["--set", "launch.registers_per_thread=300"],  # named once (the SASS path used to say "launch: launch....")
+         "error: launch.registers_per_thread: 300 is above the limit of 256 (limiter: registers)"),
+        (["--set", "launch.registers_per_thread=300", "--set", "program=model"],
+         "error: launch.registers_per_thread: 300 is above the limit of 256 (limiter: registers)"),
         (["--set", "launch.dynamic_shared_bytes=300000"], "limiter: shared_memory"),
         (["--set", "launch.grid=[0,1,1]"], "launch.grid.x: 0 is below the minimum of 1"),
         (["--set", "scheduler.policy=random"], "scheduler.policy"),

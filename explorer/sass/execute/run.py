@@ -58,7 +58,7 @@ def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=Non
     scenario = resolve(scenario, kernel)
     occ = occupancy_for_launch(scenario.gpu, scenario.launch)
     if occ.active_blocks_per_sm == 0:
-        raise InputError("launch", why_no_block_fits(scenario.gpu, scenario.launch, occ))
+        raise InputError("", why_no_block_fits(scenario.gpu, scenario.launch, occ))  # it names its fields
     result = execute(kernel, scenario.launch, scenario.kernel, seed=scenario.seed, sm_count=scenario.gpu.sm_count,
                      keep_inputs=keep_inputs, on_chunk=on_chunk)
     return KernelRun(scenario=scenario, kernel=kernel, result=result, occupancy=occ)
