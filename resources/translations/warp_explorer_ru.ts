@@ -4106,7 +4106,12 @@ This is the previous run until the new one is done.</source>
         <translation>Остальные ждут: {items}.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
+        <source>Every warp has left; the kernel ends once L2 has taken its last stores, {n} cycles from now.</source>
+        <translation>Все варпы ушли; ядро завершится, когда L2 примет его последние записи, — через {n} тактов.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The kernel has finished.</source>
         <translation>Ядро завершилось.</translation>
     </message>

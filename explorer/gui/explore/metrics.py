@@ -148,7 +148,7 @@ class NowBox(QGroupBox):
         parts = state_breakdown(states)
         self.bar.set_segments(parts, self.tr("warps"))
         self.why.setText(self._why(resident, eligible, parts))
-        self.residency.setText(self._residency(run, launched, resident, occupancy))
+        self.residency.setText(self._residency(run, cycle, launched, resident, occupancy))
 
     def _why(self, resident: int, eligible: int, parts: list[tuple[int, int]]) -> str:
         if resident == 0:
@@ -161,12 +161,16 @@ class NowBox(QGroupBox):
         items = ", ".join(self.tr("{k} {name}").format(k=num(k), name=names[c]) for c, k in stalls[:3])
         return head + " " + self.tr("The others wait: {items}.").format(items=items)
 
-    def _residency(self, run: SimRun, launched: int, resident: int, occ: OccupancyResult) -> str:
+    def _residency(self, run: SimRun, cycle: int, launched: int, resident: int, occ: OccupancyResult) -> str:
         p = run.result.params
         cap = p.active_blocks_per_sm * p.warps_per_block * p.sm_count
         limit = ", ".join(limiter_names().get(k, k) for k in occ.limiters)
         waiting = launched - resident
         if launched == 0:
+            left = run.cycles - 1 - cycle  # the kernel's end waits for its posted stores (sim_model.toml [stores])
+            if left > 0:
+                return self.tr("Every warp has left; the kernel ends once L2 has taken its last stores, "
+                               "{n} cycles from now.").format(n=num(left))
             return self.tr("The kernel has finished.")
         if waiting <= 0:
             return self.tr("Every unfinished warp is resident. At most {cap} fit at once "

@@ -64,3 +64,23 @@ def test_russian_has_three_forms(qtbot, settings, light_theme, qapp):
         ru.close()
     finally:
         install_translators(qapp, "en")
+
+
+def test_the_store_tail_is_told_not_called_finished(window, qtbot):
+    """After the last warp left, the kernel still runs until L2 has taken its last stores (sim_model.toml
+    [stores]): the "right now" text says so with the cycles left, and "finished" only on the last cycle."""
+    page = show(window, qtbot, default_scenario())
+    run = page.session.run
+    tail = run.summary["store_tail_cycles"]
+    last_exit = int(run.result.blocks.end.max())
+    assert tail == run.cycles - last_exit
+    # the last store's L2 round trip, from when it left L1TEX a cycle or so before its warp's EXIT
+    assert run.result.params.lat_l2 - 16 <= tail <= run.result.params.lat_l2
+    page.session.set_cycle(last_exit + 10)
+    assert page.metrics.now.values["launched"].text() == "0"
+    left = run.cycles - 1 - (last_exit + 10)
+    assert f"the kernel ends once L2 has taken its last stores, {left:,} cycles from now" in \
+        page.metrics.now.residency.text()
+    page.session.set_cycle(run.cycles - 1)
+    assert page.metrics.now.residency.text() == "The kernel has finished."
+    assert f"the last {tail:,} cycles no warp was resident" in page.metrics.whole.heading.toolTip()
