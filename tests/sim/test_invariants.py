@@ -10,7 +10,7 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
 from explorer.sim import simulate
 from explorer.sim.states import EMPTY, NOT_SELECTED, SELECTED
-from explorer.sim.units import TENSOR
+from explorer.sim.units import DRAM, L2, TENSOR
 
 OPS = st.sampled_from(["ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync"])
 
@@ -170,6 +170,11 @@ def check_invariants(scenario):
     summary = r.summary()
     assert 0 <= summary["achieved_occupancy"] <= summary["theoretical_occupancy"] + 1e-9
     assert 0 <= summary["issue_slot_utilization"] <= 1
+    # the kernel ends once its stores are complete: no unit above its peak over the run, and L2 and
+    # device memory (whose late bus time is counted in the last windows) not in any window either
+    assert (r.unit_fraction() <= 1 + 1e-9).all()
+    assert (r.unit_busy[:, [L2, DRAM]] <= 1 + 1e-6).all()
+    assert r.cycles >= int(r.blocks.end.max()) and summary["store_tail_cycles"] == r.cycles - r.blocks.end.max()
     return r
 
 

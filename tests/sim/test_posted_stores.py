@@ -5,10 +5,16 @@ Hand-computed on one warp of an H100 whose stores all go to device memory (no L2
 the store issues at cycle c0; its 128-byte request is one L1TEX wavefront (128 B per cycle),
 so it leaves L1TEX at c0 + 1; EXIT issues at c0 + 1 and the warp leaves at the next cycle.
 Before this rule the warp waited in ``drain`` until DRAM answered: c0 + 1 + lat_dram (an empty
-L2 queue and an idle bank add nothing).
+L2 queue and an idle bank add nothing). The kernel itself still waits for its stores: it ends
+once L2 has acknowledged them, with device memory at most a full L2 of lines behind.
 """
 
+import math
 from dataclasses import replace
+
+import pytest
+
+from explorer.model.scenario import Scenario
 
 from explorer.sim import simulate
 from explorer.sim.params import params_for
@@ -28,7 +34,6 @@ def test_a_store_does_not_hold_the_warp_until_dram_answers():
     r = _run(128)
     c0 = issue_cycles(r)[0]
     assert int(r.blocks.end[0]) == c0 + 2  # left L1TEX at c0 + 1, EXIT issued then, gone the next cycle
-    assert r.cycles == c0 + 2 < r.params.lat_dram / 10  # the run ends when its last warp left
     assert r.stall_by_instruction[:, DRAIN].sum() == 0
     # the bytes still crossed L2 and device memory
     assert r.memory_bytes["dram"] == 128
@@ -49,3 +54,36 @@ def test_the_old_rule_waited_for_the_dram_round_trip():
     r = _run(128, posted=False)
     c0 = issue_cycles(r)[0]
     assert int(r.blocks.end[0]) == c0 + 1 + r.params.lat_dram
+
+
+def test_the_kernel_ends_when_l2_has_acknowledged_its_stores():
+    """The kernel (not the warp) waits for its stores: it left L1TEX at c0 + 1 into an empty L2 queue, so
+    L2 acknowledges it an L2 round trip later; device memory's write of the line (a few cycles on its bank)
+    may follow the kernel's end, L2 being write-back."""
+    r = _run(128)
+    c0 = issue_cycles(r)[0]
+    assert r.cycles == c0 + 1 + r.params.lat_l2
+    assert r.summary()["store_tail_cycles"] == r.params.lat_l2 - 1
+    assert (r.unit_fraction() <= 1).all()
+
+
+def test_a_store_stream_ends_no_sooner_than_its_bytes_could_cross_the_bus():
+    """264 blocks x 256 threads write 16 B x 4 x 4 each (17,301,504 B, every line to device memory): their
+    warps are gone after ~1,000 cycles (posted stores, L1TEX and L2 take them fast), but the kernel ends only
+    when the bytes could have crossed the bus at its peak, bytes / (B per cycle) (L2 holds the lines still to
+    be written: far fewer than its 50 MB). A GPU without room for dirty lines (l2_bytes = 0) waits until the
+    last line has left its bank, later still (the banks are picked at random)."""
+    s = Scenario().with_values(**{
+        "gpu": "H100", "program": "model", "launch.grid": [264, 1, 1], "launch.block": [256, 1, 1],
+        "workload.body": [{"op": "stg", "bytes": 16, "count": 4}], "workload.loop": 4, "workload.l2_hit_rate": 0.0})
+    p = params_for(s)
+    roomy = simulate(s, params=p)
+    none = simulate(s, params=replace(p, l2_bytes=0))
+    moved = 264 * 256 * 16 * 4 * 4
+    assert roomy.memory_bytes["dram"] == none.memory_bytes["dram"] == moved
+    assert int(roomy.blocks.end.max()) == int(none.blocks.end.max()) < roomy.cycles / 5
+    assert roomy.cycles == math.ceil(moved / p.dram_bytes_per_cycle)
+    assert none.cycles > roomy.cycles
+    for r in (roomy, none):
+        assert (r.unit_fraction() <= 1 + 1e-9).all() and (r.unit_busy[:, DRAM] <= 1 + 1e-6).all()
+    assert roomy.unit_fraction()[DRAM] == pytest.approx(1.0, abs=1e-4)
