@@ -475,7 +475,7 @@ def _wake_block(b, sm, W, SP, per_sp, t, wake, only_slot, w_block, w_phase, w_wa
 @njit
 def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv,
                  w_block, w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot, sp_next, sp_pipe,
-                 mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
+                 sm_smem, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
     """Issue a tma, wgmma or wait_group (the mbarrier wait has waited already); returns the rng state.
     ``op`` and ``p_op`` are paths (loop_program); the pipeline's rows are in the loop body.
 
@@ -541,9 +541,15 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
         busy = pipe_iv[pi] * p_arg[pc]
         sp_pipe[spi, pi] = f0 + busy
         _add(ub, ovf, g, np.int64(f0) >> win_shift, TENSOR, busy)
-        _add(ub, ovf, g, np.int64(f0) >> win_shift, SHARED_UNIT, p_req[pc] / cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE])
+        # its operands are read from shared memory over the SM's shared-memory data path, in turn with
+        # the SM's other shared accesses; the MMA cannot complete before they are read
+        sh_bpc = cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE]
+        r0 = sm_smem[sm] if sm_smem[sm] > t else t
+        sm_smem[sm] = r0 + (p_req[pc] + sh_bpc - 1) // sh_bpc
+        _add(ub, ovf, g, r0 >> win_shift, SHARED_UNIT, p_req[pc] / sh_bpc)
         mem[MEM.SHARED_BYTES] += p_req[pc]
-        done = np.int64(np.ceil(f0 + busy)) + p_lat[pc]
+        done = np.int64(np.ceil(f0 + busy))
+        done = (sm_smem[sm] if sm_smem[sm] > done else done) + p_lat[pc]
         if done > w_async[gi, A_OPEN]:
             w_async[gi, A_OPEN] = done
         if done > w_drain[gi]:
@@ -1022,6 +1028,8 @@ def run_cycles(
                             mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
                         if p_dst[pc, 0] >= 0:  # a load (or an atomic's result)
                             _set_results(reg_ready, reg_kind, gi, p_dst, pc, done_at, p_kind[pc])
+                            if done_at > w_drain[gi]:  # its registers are written even if nothing reads
+                                w_drain[gi] = done_at  # them: the warp's exit waits for that (drain)
                             if path == GLOAD:
                                 mem[MEM.L1_LAT + level] += done_at - t
                                 mem[MEM.L1_LOADS + level] += 1
@@ -1045,7 +1053,8 @@ def run_cycles(
                         rng_state = _issue_async(path, pc, gi, b, sm, spi, t, w_iter[gi], cfg_i, cfg_f, p_path,
                                                  loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv, w_block,
                                                  w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot,
-                                                 sp_next, sp_pipe, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
+                                                 sp_next, sp_pipe, sm_smem, mq, dram_q, mem, ub, ovf, g, win_shift,
+                                                 rng_state)
                     else:  # ALU (and a memory instruction no thread performs): results after its latency
                         _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
                     # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next

@@ -171,9 +171,10 @@ def check_invariants(scenario):
     assert 0 <= summary["achieved_occupancy"] <= summary["theoretical_occupancy"] + 1e-9
     assert 0 <= summary["issue_slot_utilization"] <= 1
     # the kernel ends once its stores are complete: no unit above its peak over the run, and L2 and
-    # device memory (whose late bus time is counted in the last windows) not in any window either
+    # device memory (whose late bus time is counted in the last windows) not in any window either, but
+    # for a request's bytes counted in the window its turn starts in (a few cycles over at most)
     assert (r.unit_fraction() <= 1 + 1e-9).all()
-    assert (r.unit_busy[:, [L2, DRAM]] <= 1 + 1e-6).all()
+    assert (r.unit_busy[:, [L2, DRAM]] <= 1 + 64 / r.window_cycles).all()
     assert r.cycles >= int(r.blocks.end.max()) and summary["store_tail_cycles"] == r.cycles - r.blocks.end.max()
     return r
 
