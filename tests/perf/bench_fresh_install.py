@@ -20,8 +20,9 @@ installed copy the way a user gets it:
   process's CPU time (user + sys of all its threads: the figure a machine shared with other jobs does
   not inflate as much), and numba's cache hits and misses for the cycle loop (a miss is a compile);
 * **bundle** (``--bundle DIR``, a ``packaging/build.sh`` output folder): ``warp-explorer --smoke-test``
-  (simulate the example and render a frame of the window) with a new ``$HOME`` each run: wall and CPU
-  of the whole process, and the simulation time it prints.
+  (simulate the example and render a frame of the window) with a new ``$HOME`` each run (an empty
+  per-user numba cache): wall and CPU of the whole process, the simulation time it prints, and what
+  numba loaded from its cache or compiled and saved (``NUMBA_DEBUG_CACHE=1``).
 
 Medians of ``--runs`` runs. Usage::
 
@@ -183,20 +184,25 @@ SIMULATED = re.compile(r"simulated[^\d]*?([\d.]+) s")
 
 def bundle_case(bundle: Path, runs: int) -> dict:
     exe = bundle / "warp-explorer"
-    walls, cpus, sims = [], [], []
+    walls, cpus, sims, loads, compiles = [], [], [], [], []
     for _ in range(runs):
         with tempfile.TemporaryDirectory(prefix="wx-home-") as home:
             env = _env(Path(home))
             env["WARP_EXPLORER_SMOKE_PNG"] = str(Path(home) / "smoke.png")
+            env["NUMBA_DEBUG_CACHE"] = "1"  # numba says what it loaded and what it compiled and saved
             c0 = _children_cpu()
             out, wall = _timed([str(exe), "--smoke-test"], env, Path(home))
             cpus.append(_children_cpu() - c0)
             walls.append(wall)
             found = SIMULATED.search(out)
             sims.append(float(found.group(1)) if found else float("nan"))
+            loads.append(out.count("[cache] data loaded from"))
+            compiles.append(out.count("[cache] data saved to"))
+    last = [line for line in out.strip().splitlines() if not line.startswith("[cache]")][-1:]
     return {"runs": runs, "smoke_test_wall_s": round(statistics.median(walls), 2),
             "smoke_test_cpu_s": round(statistics.median(cpus), 2),
-            "simulated_s_it_printed": round(statistics.median(sims), 2), "last_line": out.strip().splitlines()[-1]}
+            "simulated_s_it_printed": round(statistics.median(sims), 2),
+            "numba_compiles": compiles, "numba_cache_loads": loads, "last_line": last[0] if last else ""}
 
 
 def load_average() -> str:
