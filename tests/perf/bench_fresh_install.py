@@ -19,7 +19,8 @@ installed copy the way a user gets it:
   first line to the window painted and to the first simulation on screen), wall clock and the
   process's CPU time (user + sys of all its threads: the figure a machine shared with other jobs does
   not inflate as much), and numba's cache hits and misses for the cycle loop (a miss is a compile);
-* **bundle** (``--bundle DIR``, a ``packaging/build.sh`` output folder): ``warp-explorer --smoke-test``
+* **bundle** (``--bundle DIR``, a ``packaging/build.sh`` output folder): the same window start-up run by
+  the bundle's executable (which answers ``-c`` as an interpreter does), and ``warp-explorer --smoke-test``
   (simulate the example and render a frame of the window) with a new ``$HOME`` each run (an empty
   per-user numba cache): wall and CPU of the whole process, the simulation time it prints, and what
   numba loaded from its cache or compiled and saved (``NUMBA_DEBUG_CACHE=1``).
@@ -36,7 +37,6 @@ import argparse
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -143,7 +143,7 @@ def wheel_case(python: str, pkg: Path, case: str, runs: int) -> dict:
         for i in range(runs):
             forget_numba_cache(pkg)
             with tempfile.TemporaryDirectory(prefix="wx-home-") as home:
-                cmd = [python, "-c", STARTUP + CACHE_REPORT, str(Path(home) / "settings.ini")]
+                cmd = window_start(python, Path(home))
                 chmodded = case == "read-only" and os.geteuid() != 0
                 if case == "read-only" and not chmodded:
                     cmd = READ_ONLY + [str(pkg)] + cmd  # root writes anywhere: a read-only mount instead
@@ -156,9 +156,7 @@ def wheel_case(python: str, pkg: Path, case: str, runs: int) -> dict:
                 finally:
                     if chmodded:
                         os.chmod(sim / "__pycache__", 0o755)
-            marks = startup_marks(out)
-            report = json.loads(out.strip().splitlines()[-1])
-            rows.append({**marks, "process_wall": wall, "process_cpu": cpu, **report})
+            rows.append(window_row(out, wall, cpu))
     finally:
         if hidden.exists():
             hidden.rename(seed)
@@ -166,9 +164,25 @@ def wheel_case(python: str, pkg: Path, case: str, runs: int) -> dict:
             os.utime(p, (t, t))
         forget_numba_cache(pkg)
 
+    return window_summary(rows)
+
+
+def window_start(python: str, home: Path) -> list[str]:
+    """The window's start-up script (and the cache report) run by ``python``: an interpreter, or a bundle's
+    executable, which answers ``-c`` as one (``explorer.frozen``)."""
+    return [python, "-c", STARTUP + CACHE_REPORT, str(home / "settings.ini")]
+
+
+def window_row(out: str, wall: float, cpu: float) -> dict:
+    return {**startup_marks(out), "process_wall": wall, "process_cpu": cpu, **json.loads(out.strip().splitlines()[-1])}
+
+
+def window_summary(rows: list[dict]) -> dict:
+    """Medians of the runs' figures, and each run's numba cache loads and compiles."""
     def med(key):
         return round(statistics.median(r[key] for r in rows), 2)
 
+    runs = len(rows)
     return {
         "runs": runs,
         "window_painted_s": med("shown"), "window_painted_cpu_s": med("shown_cpu"),
@@ -179,13 +193,17 @@ def wheel_case(python: str, pkg: Path, case: str, runs: int) -> dict:
     }
 
 
-SIMULATED = re.compile(r"simulated[^\d]*?([\d.]+) s")
+SIMULATED = re.compile(r"simulated \([^)]*?([\d.]+) s")
 
 
 def bundle_case(bundle: Path, runs: int) -> dict:
     exe = bundle / "warp-explorer"
-    walls, cpus, sims, loads, compiles = [], [], [], [], []
+    walls, cpus, sims, loads, compiles, rows = [], [], [], [], [], []
     for _ in range(runs):
+        with tempfile.TemporaryDirectory(prefix="wx-home-") as home:  # the window: an empty per-user cache
+            c0 = _children_cpu()
+            out, wall = _timed(window_start(str(exe), Path(home)), _env(Path(home)), Path(home))
+            rows.append(window_row(out, wall, _children_cpu() - c0))
         with tempfile.TemporaryDirectory(prefix="wx-home-") as home:
             env = _env(Path(home))
             env["WARP_EXPLORER_SMOKE_PNG"] = str(Path(home) / "smoke.png")
@@ -199,7 +217,7 @@ def bundle_case(bundle: Path, runs: int) -> dict:
             loads.append(out.count("[cache] data loaded from"))
             compiles.append(out.count("[cache] data saved to"))
     last = [line for line in out.strip().splitlines() if not line.startswith("[cache]")][-1:]
-    return {"runs": runs, "smoke_test_wall_s": round(statistics.median(walls), 2),
+    return {"window": window_summary(rows), "runs": runs, "smoke_test_wall_s": round(statistics.median(walls), 2),
             "smoke_test_cpu_s": round(statistics.median(cpus), 2),
             "simulated_s_it_printed": round(statistics.median(sims), 2),
             "numba_compiles": compiles, "numba_cache_loads": loads, "last_line": last[0] if last else ""}
