@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.perf.bench_gui import STARTUP, startup_marks  # noqa: E402
+from tests.perf.bench_gui import STARTUP, print_result, startup_marks  # noqa: E402
 
 # appended to the start-up script: did the cycle loop load from numba's cache or compile?
 CACHE_REPORT = """
@@ -254,12 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-seed", action="store_true", help="also one run without the shipped numba cache")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    result = run_benchmark(args.runs, args.python, args.bundle, args.no_seed)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {json.dumps(value, indent=1) if isinstance(value, dict) else value}")
+    print_result(run_benchmark(args.runs, args.python, args.bundle, args.no_seed), args.json)
     return 0
 
 

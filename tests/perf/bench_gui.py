@@ -331,13 +331,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=600)
     parser.add_argument("--no-startup", action="store_true")
     args = parser.parse_args(argv)
-    result = run_benchmark(args.frames, not args.no_startup)
-    if args.json:
+    print_result(run_benchmark(args.frames, not args.no_startup), args.json)
+    return 0
+
+
+def print_result(result: dict, as_json: bool) -> None:
+    """A benchmark's result: one JSON line, or a line per section."""
+    if as_json:
         print(json.dumps(result))
     else:
         for key, value in result.items():
-            print(f"{key}: {value}")
-    return 0
+            print(f"{key}: {json.dumps(value, indent=1) if isinstance(value, dict) else value}")
 
 
 if __name__ == "__main__":
