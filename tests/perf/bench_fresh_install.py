@@ -13,7 +13,9 @@ installed copy the way a user gets it:
 * cases: ``fresh``; ``restamped`` (every installed ``explorer/sim`` source's mtime moved to 2001:
   numba keys its cache on the source's mtime and size, which an installer does not keep);
   ``read-only`` (the installed package not writable: mounted read-only in a private mount namespace
-  when run as root, since root writes anywhere; numba then falls back to its user-wide cache in ``$HOME``); ``no-seed`` (``--no-seed``: the
+  when run as root, since root writes anywhere; numba then falls back to its user-wide cache in ``$HOME``); ``upgraded``
+  (numba's files of an older version left in ``__pycache__``, as a ``pip install -U`` over the folder
+  leaves them: indexes with another source stamp); ``no-seed`` (``--no-seed``: the
   shipped numba cache moved away, what the seed saves);
 * per run: the window's start-up script (``bench_gui.STARTUP``: 1600x900 offscreen, from the script's
   first line to the window painted and to the first simulation on screen), wall clock and the
@@ -111,6 +113,22 @@ def forget_numba_cache(pkg: Path) -> None:
         p.unlink()
 
 
+def leave_stale_cache(pkg: Path) -> None:
+    """numba's files as an older version leaves them in ``__pycache__`` (pip upgrades over the folder and
+    keeps them): the shipped ones, with another source stamp in each index."""
+    import pickle
+
+    cache = pkg / "sim" / "__pycache__"
+    for p in (pkg / "resources" / "numba_seed").glob("*.nb[ic]"):
+        data = p.read_bytes()
+        if p.suffix == ".nbi":
+            with open(p, "rb") as f:
+                version = pickle.load(f)
+                _stamp, overloads = pickle.loads(f.read())
+            data = pickle.dumps(version, protocol=-1) + pickle.dumps((b"an older version", overloads), protocol=-1)
+        (cache / p.name).write_bytes(data)
+
+
 def build_and_install(work: Path) -> tuple[str, dict]:
     """pip wheel of this checkout, pip install into a new venv; the venv's python and the times."""
     times = {}
@@ -142,6 +160,8 @@ def wheel_case(python: str, pkg: Path, case: str, runs: int) -> dict:
             seed.rename(hidden)
         for i in range(runs):
             forget_numba_cache(pkg)
+            if case == "upgraded":
+                leave_stale_cache(pkg)
             with tempfile.TemporaryDirectory(prefix="wx-home-") as home:
                 cmd = window_start(python, Path(home))
                 chmodded = case == "read-only" and os.geteuid() != 0
@@ -238,7 +258,7 @@ def run_benchmark(runs: int = 5, python: str | None = None, bundle: Path | None 
             python, out["install"] = build_and_install(Path(work))
         pkg = site_package(python)
         out["installed_at"] = str(pkg)
-        cases = ["fresh", "restamped", "read-only"] + (["no-seed"] if no_seed else [])
+        cases = ["fresh", "restamped", "read-only", "upgraded"] + (["no-seed"] if no_seed else [])
         out["wheel"] = {case: wheel_case(python, pkg, case, runs if case != "no-seed" else 1) for case in cases}
     if bundle is not None:
         out["bundle"] = bundle_case(bundle, runs)
