@@ -10,8 +10,9 @@ installed copy the way a user gets it:
 * each run is a first start: a new ``$HOME`` (empty per-user caches: numba's user-wide cache,
   ``~/.cache/warp-explorer``, settings) and numba's cache files removed from the installed package's
   ``__pycache__`` (the ``.pyc`` files a pip install compiles stay);
-* cases: ``fresh``; ``restamped`` (every installed ``explorer/sim`` source's mtime moved to 2001:
-  numba keys its cache on the source's mtime and size, which an installer does not keep);
+* cases: ``fresh``; ``restamped`` (every installed ``explorer/sim`` source's mtime moved to 2001: numba
+  stamps its index with the source's mtime and size, or, numba 0.68, a hash of the source memoized on
+  them, and an installer keeps no mtime);
   ``read-only`` (the installed package not writable: mounted read-only in a private mount namespace
   when run as root, since root writes anywhere; numba then falls back to its user-wide cache in ``$HOME``); ``upgraded``
   (numba's files of an older version left in ``__pycache__``, as a ``pip install -U`` over the folder
