@@ -28,7 +28,8 @@ installed copy the way a user gets it:
   per-user numba cache): wall and CPU of the whole process, the simulation time it prints, and what
   numba loaded from its cache or compiled and saved (``NUMBA_DEBUG_CACHE=1``).
 
-Medians of ``--runs`` runs. Usage::
+Medians of ``--runs`` runs; ``targets`` compares the first simulation's wall clock with the ~2 s the issue
+asks (on an idle machine: under load the wall clock includes the wait for a core). Usage::
 
     python tests/perf/bench_fresh_install.py [--runs 5] [--python VENV/bin/python] [--bundle DIR]
                                              [--no-seed] [--json]
@@ -51,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.perf.bench_gui import STARTUP, print_result, startup_marks  # noqa: E402
+from tests.perf.bench_gui import STARTUP, print_result, startup_marks, targets  # noqa: E402
 
 # appended to the start-up script: did the cycle loop load from numba's cache or compile?
 CACHE_REPORT = """
@@ -61,6 +62,8 @@ d = kernel.run_cycles
 print(json.dumps({"numba_hits": sum(d.stats.cache_hits.values()), "numba_misses": sum(d.stats.cache_misses.values()),
                   "numba_index": str(d._cache._cache_file._index_path), "kernel": kernel.__file__}), flush=True)
 """
+# issue 14 item 18: a fresh install's first simulation on screen within ~2 s (an idle machine's wall clock)
+TARGETS = {("wheel.fresh", "first_simulation_s"): (2.0, "max"), ("bundle.window", "first_simulation_s"): (2.0, "max")}
 # the command after the folder, with that folder mounted read-only in a private mount namespace (root only)
 READ_ONLY = ["unshare", "-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && exec "$@"']
 OLD_MTIME = 978307200  # 2001-01-01
@@ -264,6 +267,7 @@ def run_benchmark(runs: int = 5, python: str | None = None, bundle: Path | None 
     if bundle is not None:
         out["bundle"] = bundle_case(bundle, runs)
     out["load_average_after"] = load_average()
+    out["targets"] = targets(out, TARGETS)
     return out
 
 

@@ -57,12 +57,16 @@ TARGETS = {
 }
 
 
-def targets(result: dict) -> dict:
-    """Each measured figure that has a target, with the target and whether it was met."""
+def targets(result: dict, table: dict | None = None) -> dict:
+    """Each measured figure that has a target (``table``, default ``TARGETS``; a section may be a dotted path
+    into nested sections), with the target and whether it was met."""
     out = {}
-    for (section, name), (bound, kind) in TARGETS.items():
-        if section in result:
-            measured = result[section][name]
+    for (section, name), (bound, kind) in (TARGETS if table is None else table).items():
+        found = result
+        for part in section.split("."):
+            found = found.get(part) if isinstance(found, dict) else None
+        if isinstance(found, dict) and name in found:
+            measured = found[name]
             met = measured <= bound if kind == "max" else measured >= bound
             out[f"{section}.{name}"] = {"measured": measured, "target": f"{'<=' if kind == 'max' else '>='} {bound}",
                                         "met": met}
