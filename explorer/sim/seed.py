@@ -82,8 +82,9 @@ def _sources_root() -> Path:
 def install(module, seed: Path | None = None) -> int:
     """Copy the seed's cache files for ``module``'s dispatchers to where numba will look; how many.
 
-    Only where numba has no index for a function yet (a cache of this machine wins), and only when the
-    manifest matches this numba, Python, CPU target and these sources."""
+    Only where numba has no index it would use for a function (a fresh cache of this machine wins; a stale
+    one, left by an upgrade, is replaced), and only when the manifest matches this numba, Python, CPU target
+    and these sources."""
     seed = seed_dir() if seed is None else seed
     try:
         manifest = json.loads((seed / MANIFEST).read_text(encoding="utf-8"))
@@ -97,10 +98,26 @@ def install(module, seed: Path | None = None) -> int:
         return 0
 
 
+def _fresh_index(cache_file, index: Path) -> bool:
+    """Whether numba would use the index already there: its numba version and source stamp are this install's.
+    A stale one (an upgrade or reinstall over the same folder: pip leaves numba's files in ``__pycache__``)
+    would only make numba compile, so the seed replaces it."""
+    try:
+        with open(index, "rb") as f:
+            if pickle.load(f) != cache_file._version:
+                return False
+            stamp, _overloads = pickle.loads(f.read())
+    except FileNotFoundError:
+        return False
+    except Exception:  # noqa: BLE001 - unreadable: numba would find nothing in it either
+        return False
+    return stamp == cache_file._source_stamp
+
+
 def _install_one(cache_file, seed: Path) -> int:
     index = Path(cache_file._index_path)
     source = seed / index.name
-    if index.exists() or not source.is_file():
+    if not source.is_file() or _fresh_index(cache_file, index):
         return 0
     with open(source, "rb") as f:
         version = pickle.load(f)

@@ -112,6 +112,28 @@ def test_installed_index_carries_this_machines_stamp_and_numba_reads_it(tmp_path
     assert seed._install_one(target, tmp_path / "seed") == 0
 
 
+@pytest.mark.parametrize("left_by", ["other sources", "other numba", "unreadable"])
+def test_a_stale_index_left_by_an_upgrade_is_replaced_by_the_seed(tmp_path, left_by):
+    """pip upgrades a package over its folder and leaves numba's files in ``__pycache__``: an index numba
+    would not use (another source stamp or numba version) must not keep the seed out, or the first start
+    after an upgrade compiles for ~15 s of CPU."""
+    from numba.core.caching import IndexDataCacheFile
+
+    _index, key = _fake_seed(tmp_path / "seed", numba.__version__, (1.0, 100), pickle.dumps(("new code", 2)))
+    here_stamp = (1234567.5, 4321)
+    target = IndexDataCacheFile(cache_path=str(tmp_path / "cache"), filename_base="kernel.f-10.py311",
+                                source_stamp=here_stamp)
+    old = {"other sources": (numba.__version__, (7.0, 1)), "other numba": ("0.0.1", here_stamp)}.get(left_by)
+    if old is None:  # a torn write of an older numba: numba cannot read it either
+        (tmp_path / "cache").mkdir()
+        Path(target._index_path).write_bytes(b"not a pickle")
+    else:
+        _fake_seed(tmp_path / "cache", old[0], old[1], pickle.dumps(("old code", 1)))
+        assert target.load(key) is None  # numba itself would not use what is there: it would compile
+    assert seed._install_one(target, tmp_path / "seed") == 1
+    assert target.load(key) == ("new code", 2)
+
+
 def test_another_numba_version_is_not_installed(tmp_path):
     _fake_seed(tmp_path / "seed", "0.0.1", (1.0, 100), b"x")
     target = types.SimpleNamespace(_index_path=str(tmp_path / "cache" / "kernel.f-10.py311.nbi"),

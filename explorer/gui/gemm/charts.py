@@ -84,6 +84,10 @@ class RooflinePlot(ThemedPlot):
         self._label_font.setPointSizeF(self.font().pointSizeF() * 1.05)
         self.legend_entries: list[tuple[str, str, Qt.PenStyle, bool]] = []  # (text, colour, line style, the bound)
         self._placed_for = None  # the view box size the roof labels were placed for
+        # hidden (the GEMM tab behind the Explorer at start), a resize or a theme change only marks the labels
+        # stale: they are placed again when the plot is shown (the window's start once paid ~0.3 s of CPU
+        # placing them three times for a tab nobody had opened)
+        self._stale = False
         item.getViewBox().sigResized.connect(self._view_resized)
         self.apply_theme(LIGHT)
 
@@ -94,7 +98,7 @@ class RooflinePlot(ThemedPlot):
         item.setLabel("bottom", self.tr("Arithmetic intensity (FLOP per byte, log scale)"), color=fg)
         item.setLabel("left", self.tr("TFLOPS (log scale)"), color=fg)
         if self.plan is not None:
-            self.show_plan(self.plan, self.roofline)
+            self._replot()
 
     def _text(self, text: str, x: float, y: float, anchor, color: str, bold: bool = False) -> pg.TextItem:
         item = pg.TextItem(text, color=color, anchor=anchor)
@@ -188,14 +192,29 @@ class RooflinePlot(ThemedPlot):
         super().resizeEvent(event)
         plan = getattr(self, "plan", None)  # pyqtgraph resizes once before __init__ has set it
         if event is not None and plan is not None and event.size().height() != event.oldSize().height():
-            self.show_plan(plan, self.roofline)  # the roof labels' room depends on the height
+            self._replot()  # the roof labels' room depends on the height
 
     def _view_resized(self, *_args) -> None:
         """The view box got its final size after the widget's resize: place the labels for it."""
         size = self.getPlotItem().getViewBox().size()
         if self.plan is not None and size != self._placed_for:
-            self._placed_for = size
-            self.show_plan(self.plan, self.roofline)
+            if self._replot():
+                self._placed_for = size
+
+    def _replot(self) -> bool:
+        """Draw the plan again now if the plot is on screen (True), else when it is shown."""
+        if not self.isVisible():
+            self._stale = True
+            return False
+        self._stale = False
+        self.show_plan(self.plan, self.roofline)
+        return True
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        if self._stale and self.plan is not None:
+            self._replot()
+            self._placed_for = self.getPlotItem().getViewBox().size()
 
     def _roof_labels(self, plan, by_value: dict, steepest: float, points: dict, lo, hi, y_lo, y_hi) -> None:
         """Each compute roof's line and name; no name over another line, name or the kernel's points.

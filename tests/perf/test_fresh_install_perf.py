@@ -1,0 +1,40 @@
+"""The fresh-install benchmark's own parts (the benchmark itself builds a wheel and a venv: run it by hand,
+``python tests/perf/bench_fresh_install.py``; its figures go to the README, no timing is asserted)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.perf.bench_fresh_install import forget_numba_cache
+from tests.perf.bench_gui import startup_marks
+
+
+def test_the_start_up_figures_are_read_from_the_scripts_json_line():
+    out = "Qt says something\n" + json.dumps({"shown": 1.2, "first": 1.9, "shown_cpu": 1.0, "first_cpu": 1.6}) + "\n{}\n"
+    assert startup_marks(out) == {"shown": 1.2, "first": 1.9, "shown_cpu": 1.0, "first_cpu": 1.6}
+    with pytest.raises(RuntimeError, match="no figures"):
+        startup_marks("1.2 1.9\n")
+
+
+def test_a_first_start_finds_no_numba_cache_but_keeps_the_pyc_files(tmp_path):
+    cache = tmp_path / "sim" / "__pycache__"
+    cache.mkdir(parents=True)
+    for name in ("kernel.run_cycles-620.py311.nbi", "kernel.run_cycles-620.py311.1.nbc", "kernel.cpython-311.pyc"):
+        (cache / name).write_bytes(b"x")
+    forget_numba_cache(tmp_path)
+    assert sorted(p.name for p in cache.iterdir()) == ["kernel.cpython-311.pyc"]
+
+
+
+def test_the_first_result_is_judged_against_two_seconds_in_nested_sections():
+    from tests.perf.bench_fresh_install import TARGETS
+    from tests.perf.bench_gui import targets
+
+    fast = {"wheel": {"fresh": {"first_simulation_s": 1.7}}, "bundle": {"window": {"first_simulation_s": 1.9}}}
+    got = targets(fast, TARGETS)
+    assert set(got) == {"wheel.fresh.first_simulation_s", "bundle.window.first_simulation_s"}
+    assert all(t["met"] and t["target"] == "<= 2.0" for t in got.values())
+    slow = targets({"wheel": {"fresh": {"first_simulation_s": 2.4}}}, TARGETS)  # no bundle measured: not judged
+    assert list(slow) == ["wheel.fresh.first_simulation_s"] and not slow["wheel.fresh.first_simulation_s"]["met"]
