@@ -1588,7 +1588,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles · {program}</source>
-        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles} · {program}</translation>
+        <translation>{gpu}: запущено варпов {warps} · теор. заполняемость {theo} · достигнутая {ach} · занято слотов выдачи {iss} · тактов {cycles} · {program}</translation>
     </message>
 </context>
 <context>
