@@ -1439,7 +1439,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+113"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+116"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1484,7 +1484,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+248"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+249"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1588,7 +1588,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles · {program}</source>
-        <translation>{gpu}: запущено варпов {warps} · теоретическая заполняемость {theo} · достигнутая {ach} · использовано слотов выдачи {iss} · тактов {cycles} · {program}</translation>
+        <translation>{gpu}: запущено варпов {warps} · теор. заполняемость {theo} · достигнутая {ach} · занято слотов выдачи {iss} · тактов {cycles} · {program}</translation>
     </message>
 </context>
 <context>
@@ -3269,7 +3269,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LevelTrafficView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="+499"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="+518"/>
         <source>Bytes per level: where the data comes from</source>
         <translation>Байты по уровням: откуда приходят данные</translation>
     </message>
@@ -5193,7 +5193,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-485"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-500"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
@@ -5228,7 +5228,7 @@ Active blocks per SM: {blocks}</source>
         <translation>этот GEMM</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+104"/>
         <source>Tensor Cores (sustained)</source>
         <translation>тензорные ядра (устойчиво)</translation>
     </message>
@@ -6049,7 +6049,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+35"/>
+        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+120"/>
         <source>Kernel and GPU</source>
         <translation>Ядро и GPU</translation>
     </message>

@@ -56,6 +56,9 @@ EDIT_DEBOUNCE_MS = 30
 STRIP_ROOM = 560  # px of the center column from which the unit-use strip starts open (see first_sizes)
 PLOTS_SHARES = (19, 27)  # the timeline and the counts plot (its legend may wrap): shares of their pane
 PLOTS_BESIDE_VIEWS = 420  # px the timeline and counts plot keep beside the views added next to them
+# px the center column keeps at first before the scenario column is laid out as wide as its labels beside its
+# fields (narrower, it stacks them): the SM grid with its SM numbers, its legend in four columns (1024x640)
+CENTER_ROOM = 600
 
 
 class ExplorerPage(Page):
@@ -150,8 +153,9 @@ class ExplorerPage(Page):
         self.center.installEventFilter(self)  # presenting, the panes are shared by their text (_share_center)
         self.center.resized.connect(self._center_resized)  # not presenting: each pane keeps what its text needs
 
-        # first laid out as wide as its fields and labels need (first_sizes: Russian labels are longer), but
-        # never a minimum that wide: the window must still fit an 800 px screen (a narrower column scrolls)
+        # first laid out as wide as its fields and labels need (first_sizes: Russian labels are longer) where the
+        # window has room, but never a minimum that wide: the window must still fit an 800 px screen (narrower,
+        # the panel puts its labels above its fields: it never scrolls sideways)
         self.panel_scroll = scroll_area(self.panel, self)
         self.panel_scroll.setMinimumWidth(220)
         self.metrics_scroll = scroll_area(self.metrics, self)
@@ -587,8 +591,9 @@ class ExplorerPage(Page):
         # shown the first time, the page can be wider than the window (its layout has not run yet: 2,686 px
         # in a 1280x720 window): the page will not be wider than the window
         total = max(min(self.splitter.width(), self.window().width()), 900)
-        left = max(self.panel_scroll.minimumWidth(), min(360, self.panel.sizeHint().width() + 16))
         right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
+        room = total - right - CENTER_ROOM - 2 * self.splitter.handleWidth()  # a small screen: the center first
+        left = max(self.panel_scroll.minimumWidth(), min(360, self.panel.sizeHint().width() + 16, room))
         self.splitter.setSizes([left, total - left - right, right])
         h = max(self.center.height(), 500)
         strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0

@@ -7,21 +7,106 @@ fields are wrong and why; the message appears under the field, which turns red.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QGroupBox, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QStyle, QVBoxLayout, QWidget
 
 from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num
-from explorer.gui.common.widgets import add_gpus, add_row, input_form, muted_label, select_data
+from explorer.gui.common.widgets import add_gpus, add_row, muted_label, select_data
 from explorer.gui.explore.scenario_fields import (CUSTOM_WORKLOAD, FIELDS, NOT_IN_KERNEL_SCENARIOS, percent_text,
                                                   scenario_to_texts)
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
 from explorer.model.workload import PRESETS
 
+FIELD_ROOM = "1, 1, 1"  # the value every field shows whole beside its label (a grid or block of three dims)
 STEPS = {"grid": 1, "block": 32, "regs": 1, "smem_static": 1024, "smem_dynamic": 1024, "carveout": 1,
          "barriers": 1, "loop": 1, "l2_hit": 5, "seed": 1}
+
+
+class ReflowForm(QFormLayout):
+    """The panel's form: labels beside their fields where the column has room for both, every label above
+    its field where it has not, so a narrow column (an 800 px screen, the splitter dragged in, Russian
+    labels) never scrolls sideways and never cuts a label or a value.
+
+    All rows change together (Qt's own ``WrapLongRows`` wraps row by row, a ragged form), decided by the
+    width the layout is given alone, so a width always gets the same arrangement. Its minimum is the
+    stacked one, so the column may be as narrow as its widest label or field; wrapped, a label too long
+    for even that wraps onto a second line."""
+
+    def __init__(self, room_text: str):
+        super().__init__()
+        self._room_text = room_text
+        self.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
+
+    def _pairs(self):
+        for row in range(self.rowCount()):
+            label = self.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            field = self.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if label is not None and field is not None and not field.isEmpty():
+                yield label.widget(), field.widget()
+
+    def _field_minimum(self, field: QWidget) -> int:
+        return max(field.minimumSizeHint().width(), field.fontMetrics().horizontalAdvance(self._room_text) + 16)
+
+    def _spacing(self) -> int:
+        space = self.horizontalSpacing()
+        if space >= 0:
+            return space
+        parent = self.parentWidget()
+        return parent.style().pixelMetric(QStyle.PixelMetric.PM_LayoutHorizontalSpacing) if parent else 6
+
+    def _margins(self) -> int:
+        margins = self.contentsMargins()
+        return margins.left() + margins.right()
+
+    def side_by_side_width(self) -> int:
+        """The narrowest width that holds every label beside its field (with room for ``room_text``)."""
+        pairs = list(self._pairs())
+        if not pairs:
+            return 0
+        label = max(_label_width(label) for label, _field in pairs)
+        field = max(self._field_minimum(field) for _label, field in pairs)
+        return self._margins() + label + self._spacing() + field
+
+    def stacked_width(self) -> int:
+        """The narrowest width once every label stands above its field (a long label may wrap there)."""
+        widths = [self._field_minimum(field) for _label, field in self._pairs()]
+        widths += [_word_width(label) for label, _field in self._pairs()]
+        return self._margins() + max(widths, default=0)
+
+    def minimumSize(self) -> QSize:  # noqa: N802 - Qt API
+        return QSize(self.stacked_width(), super().minimumSize().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API: as wide as side by side needs, when there is room
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self.side_by_side_width()), hint.height())
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt API
+        stacked = rect.width() < self.side_by_side_width()
+        policy = QFormLayout.RowWrapPolicy.WrapAllRows if stacked else QFormLayout.RowWrapPolicy.DontWrapRows
+        if policy != self.rowWrapPolicy():
+            self.setRowWrapPolicy(policy)
+        room = rect.width() - self._margins()
+        for label, _field in self._pairs():  # stacked, only a label longer than the column takes two lines
+            wrap = stacked and _label_width(label) > room
+            if wrap != label.wordWrap():
+                label.setWordWrap(wrap)
+        super().setGeometry(rect)
+
+
+def _label_width(label: QLabel) -> int:
+    """A label's one-line width (its size hint once wrapping is on can be narrower than its text)."""
+    return label.fontMetrics().horizontalAdvance(label.text().replace("&", "")) + 2 * label.margin() + 2
+
+
+def _word_width(label: QLabel) -> int:
+    """A wrapped label's narrowest width: its longest word."""
+    words = label.text().replace("&", "").split() or [""]
+    return max(label.fontMetrics().horizontalAdvance(word) for word in words) + 2 * label.margin() + 2
 
 
 class ScenarioPanel(QGroupBox):
@@ -71,7 +156,7 @@ class ScenarioPanel(QGroupBox):
         self.launched.setWordWrap(True)
         self.launched.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-        form = input_form()
+        form = self.form = ReflowForm(FIELD_ROOM)
         form.setVerticalSpacing(4)
         self._labels = {}
         for key, widget, text, tip in self._rows():

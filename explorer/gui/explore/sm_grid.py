@@ -121,7 +121,7 @@ def _best_tiling(width: int, height: int, sm_count: int, warps_per_sm: int, sub_
     best = None
     tile_gap_x, tile_gap_y, bar_h, gap = round(5 * gaps), round(3 * gaps), round(5 * gaps), max(1, round(gaps))
     smallest = 2
-    narrow = width < slot_cols * 3 * 12
+    narrow = width < slot_cols * 3 * 8  # 384 px for 64 warp slots: a compare column, a thumbnail
     if narrow or height < 12 * (sub_partitions * 3 + 8):  # a tiny view: pack cells tight
         tile_gap_x, tile_gap_y, bar_h, gap, smallest = 2, 2, 3, 0, 1
         if narrow:
@@ -195,7 +195,7 @@ class SmGridView(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)  # paintEvent covers every pixel
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumSize(300, 140)
+        self.setMinimumSize(300, 120)  # 132 SMs still as cells of 2x2 px at 528 px (1024x640: the window's height)
         self.setAccessibleName(self.tr("SM grid"))
         self.setAccessibleDescription(self.tr(
             "Every SM of the GPU; each cell is a warp slot coloured by its state at the current cycle."))
