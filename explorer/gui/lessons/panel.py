@@ -201,13 +201,17 @@ class LessonPanel(QWidget):
         """The narration at its full size if the panel then fits in ``max_height``; else in steps of 5%
         smaller, down to the window's own text size."""
         top = self._base_pt * NARRATION_SCALE * self.scale
-        floor = self._base_pt * self.scale
+        floor = self.smallest_narration_size()
         points = top
         while True:
             self.set_narration_size(points)
             if self.wanted_height() <= max_height or points <= floor:
                 return
             points = max(floor, points * 0.95)
+
+    def smallest_narration_size(self) -> float:
+        """The window's own text size (at presentation mode's scale): the narration is never set smaller."""
+        return self._base_pt * self.scale
 
     def wanted_height(self) -> int:
         """Height that shows the whole narration at the current width."""
