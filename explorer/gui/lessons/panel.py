@@ -550,7 +550,10 @@ class LessonController(QObject):
         if not self.dock.isVisible() or self.dock.isFloating() or not beside:
             return
         chrome = self.dock.height() - self.panel.height()
-        cap = min(int(w.height() * MAX_SHARE), self._room())
+        cap = int(w.height() * MAX_SHARE)
+        presentation = w.feature("presentation")
+        if presentation is None or not presentation.presenting:  # presenting, a smaller scale makes the room
+            cap = min(cap, self._room())
         self.panel.fit_narration(cap - chrome)
         want = min(self.panel.wanted_height() + chrome, cap)
         if abs(self.dock.height() - want) > 4:
