@@ -85,9 +85,12 @@ class ThemedPlot(pg.PlotWidget):
         item.setTitle(None)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
-        super().resizeEvent(event)
+        # the title for the new width first: pyqtgraph then gives the plot item the widget's size, which a
+        # title chosen for a wider widget would hold wider (the plot past the widget's right edge, its last
+        # numbers cut off: Russian at 1600x900, then 1280x720)
         if event is None or event.size().width() != event.oldSize().width():  # pyqtgraph sends None
             self.fit_title()
+        super().resizeEvent(event)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)

@@ -24,8 +24,12 @@ stays, simulated and editable.
 
 The narration panel is as tall as the narration needs at the window's width (it
 follows the text, the window's size and presentation mode's scale), up to 40% of
-the window; a narration that would need more is set a little smaller (never below
-the window's own text size) rather than cut.
+the window and no more than the tab in front leaves it (its minimum height: a
+short window at 1280x720 leaves the Explorer's views less than 40%); a narration
+that would need more is set a little smaller (never below the window's own text
+size) rather than cut. While it shows, only the tab in front sets how short the
+tab area may be (the other pages' heights are ignored), so a step on the Memory
+or GEMM tab gets the room the Explorer's taller minimum would take.
 Narration follows :meth:`LessonController.set_language` ("en" by default, or the
 application's language when it is one the lessons are written in).
 """
@@ -43,6 +47,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -134,8 +139,8 @@ class LessonPanel(QWidget):
         head.addWidget(self.next_button)
         head.addWidget(self.end_button)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 8)
-        layout.setSpacing(6)
+        layout.setContentsMargins(10, 3, 10, 3)  # thin: on a 1280x720 window every pixel is a narration line's
+        layout.setSpacing(4)
         layout.addLayout(head)
         layout.addWidget(self.narration, 1)
         layout.addWidget(self.note)
@@ -196,7 +201,7 @@ class LessonPanel(QWidget):
         """The narration at its full size if the panel then fits in ``max_height``; else in steps of 5%
         smaller, down to the window's own text size."""
         top = self._base_pt * NARRATION_SCALE * self.scale
-        floor = self._base_pt * self.scale
+        floor = self.smallest_narration_size()
         points = top
         while True:
             self.set_narration_size(points)
@@ -204,14 +209,19 @@ class LessonPanel(QWidget):
                 return
             points = max(floor, points * 0.95)
 
+    def smallest_narration_size(self) -> float:
+        """The window's own text size (at presentation mode's scale): the narration is never set smaller."""
+        return self._base_pt * self.scale
+
     def wanted_height(self) -> int:
         """Height that shows the whole narration at the current width."""
         margins = self.layout().contentsMargins()
         width = max(200, self.width() - margins.left() - margins.right())
         text_h = self.narration.heightForWidth(width)
         head_h = max(self.choose.sizeHint().height(), self.next_button.sizeHint().height())
-        note_h = self.note.heightForWidth(width) + 6 if self.note.isVisible() else 0
-        return margins.top() + head_h + 6 + text_h + note_h + margins.bottom() + 4
+        spacing = self.layout().spacing()
+        note_h = self.note.heightForWidth(width) + spacing if self.note.isVisible() else 0
+        return margins.top() + head_h + spacing + text_h + note_h + margins.bottom() + 4
 
 
 class LessonController(QObject):
@@ -252,6 +262,8 @@ class LessonController(QObject):
         self._refit.setInterval(30)
         self._refit.timeout.connect(self.fit_dock)
         window.installEventFilter(self)
+        self._page_policies: dict = {}  # page -> its own vertical size policy, while the narration shows
+        window.tabs.currentChanged.connect(lambda _i: self._refit.start())  # another page's minimum height
 
         page = window.explorer
         page.session.run_changed.connect(self._on_run)
@@ -529,20 +541,57 @@ class LessonController(QObject):
 
     # -- layout ---------------------------------------------------------------------------
     def fit_dock(self) -> None:
-        """Tall enough for the whole narration, never more than 40% of the window."""
+        """Tall enough for the whole narration, never more than 40% of the window nor more than the tab in
+        front leaves (the narration is set smaller to fit what it gets, as far as the window's text size)."""
         w = self.window
-        if not self.dock.isVisible() or self.dock.isFloating():
-            return
         area = w.dockWidgetArea(self.dock)
-        if area not in (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea):
+        beside = area in (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
+        self._only_front_page_height(self.dock.isVisible() and not self.dock.isFloating() and beside)
+        if not self.dock.isVisible() or self.dock.isFloating() or not beside:
             return
         chrome = self.dock.height() - self.panel.height()
         cap = int(w.height() * MAX_SHARE)
+        presentation = w.feature("presentation")
+        if presentation is None or not presentation.presenting:  # presenting, a smaller scale makes the room
+            cap = min(cap, self._room())
         self.panel.fit_narration(cap - chrome)
         want = min(self.panel.wanted_height() + chrome, cap)
         if abs(self.dock.height() - want) > 4:
             w.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
         QTimer.singleShot(0, self, self.reveal_targets)  # once the columns have their height: scroll again
+
+    def _room(self) -> int:
+        """The most height the dock can have: its own and what the tab area can give up above its minimum
+        (the tab in front's: :meth:`_only_front_page_height`)."""
+        w = self.window
+        w.layout().activate()  # the heights of now, with the tab now in front
+        tabs = w.tabs
+        least = max(tabs.minimumSizeHint().height(), tabs.minimumHeight())
+        return self.dock.height() + max(0, tabs.height() - least)
+
+    def _only_front_page_height(self, on: bool) -> None:
+        """With ``on``, the pages behind the tab in front no longer hold the tab area's minimum height (a
+        stacked page's minimum counts even while hidden); off, every page has its own size policy again."""
+        tabs = self.window.tabs
+        front = tabs.currentWidget()
+        changed = False
+        for page in self.window.pages():
+            own = self._page_policies.get(page, page.sizePolicy().verticalPolicy())
+            want = QSizePolicy.Policy.Ignored if on and page is not front else own
+            if on:
+                self._page_policies.setdefault(page, own)
+            policy = page.sizePolicy()
+            if policy.verticalPolicy() != want:
+                policy.setVerticalPolicy(want)
+                page.setSizePolicy(policy)
+                changed = True
+        if not on:
+            self._page_policies.clear()
+        if changed:  # a hidden page's new policy asks no layout for a new minimum itself
+            stack = tabs.findChild(QStackedWidget)
+            if stack is not None and stack.layout() is not None:
+                stack.layout().invalidate()
+            tabs.updateGeometry()
 
 
 def _scroll_area_of(widget: QWidget) -> QScrollArea | None:

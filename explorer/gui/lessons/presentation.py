@@ -256,15 +256,19 @@ class Presentation(QObject):
         start = self.scale if start is None else start
         best = None
         self._fitting = True  # the events run between the checks must not start another fit
+        # a scale shown while the controls were back (set_scale measures them) may have grown the window past
+        # the picture: that one is laid out again too, from 100%, as when asked alone
+        grown = self.target_size is not None and self.window.size() != self.target_size
         try:
             for scale in sorted((s for s in SCALES if s <= start + 1e-9), reverse=True):
-                if scale != self.shown_scale:
-                    if scale < self.shown_scale and scale != 1.0:
+                if scale != self.shown_scale or grown:
+                    if (scale < self.shown_scale or grown) and scale != 1.0:
                         # from the plain layout, as when asked alone: the panes a larger scale shared (a
                         # timeline that dropped its axis numbers asks for less) must not decide a smaller one
                         self._show_scale(1.0)
                         self._settle()
                     self._show_scale(scale)
+                    grown = False
                 self._settle()
                 count = len(self.fit_problems())
                 if best is None or count < best[1]:

@@ -240,3 +240,22 @@ def test_roots_limit_the_walk_and_the_report_lists_each_problem(qtbot, top):
     assert text.splitlines()[1].startswith("  clipped  ") and TEXT in text
     assert report([], 12, "x") == "layout check: all 12 texts fit (x)"
     assert str(Problem("overlap", "a", "one", "2x2 px", "two")) == 'overlap  a: "one" and "two" (2x2 px)'
+
+
+def test_a_plot_made_narrower_keeps_its_view_inside_its_widget(qtbot, top):
+    """A title chosen for a wide plot must not hold the plot item wider after a resize: the plot went past its
+    widget's right edge and its last cycle numbers were cut (Russian, 1600x900 then 1280x720)."""
+    long = "Временная диаграмма SM 0: занятые слоты варпов (16 из 64) по планировщикам"
+    top.resize(900, 400)
+    plot = ThemedPlot(top)
+    plot.setGeometry(0, 0, 880, 140)
+    plot.getPlotItem().setXRange(0, 11021, padding=0)
+    plot.set_titles(long, "Временная диаграмма SM 0")
+    shown(qtbot, top)
+    qtbot.wait(20)
+    assert plot.getPlotItem().titleLabel.text == long  # it fits the wide plot
+    plot.resize(300, 140)
+    qtbot.wait(20)
+    assert plot.getPlotItem().geometry().width() <= plot.width()
+    assert "планировщикам" not in plot.getPlotItem().titleLabel.text  # the short title
+    assert check_layout(top) == []

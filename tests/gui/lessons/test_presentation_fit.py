@@ -20,14 +20,6 @@ from explorer.gui.lessons.presentation import DEFAULT_SCALE, SCALES
 from explorer.gui.shell.i18n import install_translators
 from explorer.lessons import get_lesson, load_lessons
 
-from tests.gui.support import known_gap
-
-KNOWN_LAYOUT_GAP = known_gap(
-    "open issue 14 (presentation fit): since the SASS view, the Speed-of-Light panel and the "
-    "unit-use strip joined the Explorer, some texts clip (GEMM roofline ticks, the strip's unit "
-    "names, the counts legend over its axis title)"
-)
-
 SIZES = ((1280, 720), (1920, 1080))
 _runs: dict = {}  # scenario -> SimRun, shared by every check
 
@@ -70,7 +62,6 @@ def normal_mode(window, app, size) -> None:
         settle(app, 4)
 
 
-@KNOWN_LAYOUT_GAP
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_lesson_step_fits_in_presentation_mode(lang_window, size):
     """F5 at the default scale on a projector's screen, then every step of every lesson, as a lecturer
@@ -96,7 +87,6 @@ def test_every_lesson_step_fits_in_presentation_mode(lang_window, size):
         assert min(shown) >= 1.0 and max(shown) == DEFAULT_SCALE  # the Explorer's steps at 150% on 720p
 
 
-@KNOWN_LAYOUT_GAP
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_explorer_at_every_scale(lang_window, size):
     """100-250% with the narration open: nothing clipped; the scale shown is the one asked up to 200% on
@@ -154,7 +144,6 @@ def test_a_scale_that_does_not_fit_falls_back_to_the_largest_that_does(lang_wind
     presentation.set_presenting(False)
 
 
-@KNOWN_LAYOUT_GAP
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_every_tab_at_1280x720(lang_window, presenting):
     lang, app, window = lang_window
@@ -196,3 +185,32 @@ def test_lesson_panel_at_1600x900_keeps_the_breakdown_and_right_now_whole(lang_w
         assert label.height() >= QLabel.heightForWidth(label, label.width())
     found = LayoutChecker(window, roots=[window.explorer, window.feature("lessons").dock]).run()
     assert not found, report(found, 0, "1600x900")
+
+
+@pytest.mark.parametrize("name, index", [("launched-resident-ready", 3), ("memory-hierarchy", 4), ("tensor-cores", 3)],
+                         ids=["explorer-metrics", "memory-attention", "gemm-tab"])
+def test_narration_is_whole_at_1280x720_in_normal_mode(lang_window, name, index):
+    """Not presenting, on a 1280x720 window: the narration gets the height it needs or is set smaller (never
+    below the window's text size), never cut. Lesson 1 step 4 in Russian was cut after one and a half lines
+    (its 40% cap ignored that the Explorer's views need 540 px); the steps on the Memory and GEMM tabs had the
+    Explorer's minimum height taken from them though the Explorer was not in front."""
+    lang, app, window = lang_window
+    size = (1280, 720)
+    normal_mode(window, app, size)
+    step(window, app, lang, name, index)
+    lessons = window.feature("lessons")
+    panel = lessons.panel
+    found = problems(window, size)
+    assert not found, "\n".join(found)
+    text = panel.narration
+    assert text.height() >= text.heightForWidth(text.width())
+    assert text.font().pointSizeF() >= panel._base_pt - 1e-6
+    # the pages behind the tab in front do not hold the tab area's minimum; each has its own again without the panel
+    explorer_min = window.explorer.minimumSizeHint().height()
+    if window.tabs.currentWidget() is not window.explorer:
+        assert window.tabs.minimumSizeHint().height() < explorer_min
+    lessons.dock.hide()
+    settle(app, 4)
+    assert window.tabs.minimumSizeHint().height() >= explorer_min
+    lessons.dock.show()
+    settle(app, 4)
