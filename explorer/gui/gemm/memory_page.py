@@ -59,6 +59,7 @@ from explorer.gui.common.widgets import (
     show_combo_error,
     splitter,
 )
+from explorer.gui.gemm.reflow_grid import Arrangement, Cell, ReflowGrid
 from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, evaluate_attention
 from explorer.model.catalog import get_gpu
 
@@ -68,6 +69,7 @@ LEVEL_COLORS = {"registers": oi.BLUE, "shared": oi.SKY_BLUE, "l1": oi.BLUISH_GRE
                 "hbm": oi.VERMILLION}
 CAPACITY_AXIS = (2**10, 2**40)  # 1 KiB .. 1 TiB
 BANDWIDTH_AXIS = (100.0, 1e6)  # GB/s: 100 GB/s .. 1 PB/s
+MEASURES = ("capacity", "latency", "bandwidth", "traffic")  # the hierarchy's bars, in their columns' order
 
 
 def log_fraction(value: float, lo: float, hi: float) -> float:
@@ -139,9 +141,6 @@ class HierarchyView(QGroupBox):
         self.traffic: dict[str, int] = {}  # level key -> bytes in the Explorer's run
         self.traffic_seconds = 0.0
         self.rates: dict[str, tuple[float, float]] = {}  # level key -> (B/s, share of the peak): the run's throughput
-        grid = self.grid = QGridLayout()
-        grid.setHorizontalSpacing(14)
-        grid.setVerticalSpacing(6)
         heads = (
             (self.tr("Level"), ""),
             (self.tr("Who sees it"), self.tr("Scope: the data is private to a thread, shared by a block's threads, "
@@ -154,21 +153,71 @@ class HierarchyView(QGroupBox):
             (self.tr("This simulation"), self.tr("Bytes each level moved in the Explorer's current simulation "
                                                  "(SimResult.memory_bytes), and the rate over the kernel's time.")),
         )
+        self.heads: list[QLabel] = []
+        self.measure_heads = {}  # measure -> (its heading's text, its tooltip): each row's own in the stacked forms
         for col, (text, tip) in enumerate(heads):
             label = QLabel(f"<b>{text}</b>", self)
             label.setWordWrap(True)  # a long heading (Russian) takes two lines, never the others' room
             label.setToolTip(tip)
-            grid.addWidget(label, 0, col)
-        for col, stretch in enumerate((0, 0, 3, 2, 3, 3)):
-            grid.setColumnStretch(col, stretch)
+            self.heads.append(label)
+            if col >= 2:
+                self.measure_heads[MEASURES[col - 2]] = (text, tip)
         self.rows: dict[str, dict[str, QWidget]] = {}
+        self.title_label = box_title(self, "")
+        self.table = ReflowGrid((self._as_table, self._scope_under_name, self._two_measures_a_line,
+                                 self._one_measure_a_line), self, h_spacing=14, v_spacing=6)
+        self.table.setObjectName("memory_hierarchy_table")
         self.run_text = muted_label(self)
         self.run_text.setObjectName("memory_run_text")
         self.run_text.setProperty("role", "")
         layout = QVBoxLayout(self)
-        layout.addLayout(grid)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.table)
         layout.addWidget(self.run_text)
         layout.addStretch(1)
+
+    # -- the table's arrangements (ReflowGrid), widest first --------------------------------------
+    def _ordered_rows(self) -> list[dict[str, QWidget]]:
+        keys = [lv.key for lv in self.levels if lv.key in self.rows] or list(self.rows)
+        return [self.rows[k] for k in keys]
+
+    def _as_table(self) -> Arrangement:
+        """Six columns: level, who sees it, capacity, latency, bandwidth, this simulation."""
+        cells = [Cell(label, 0, col) for col, label in enumerate(self.heads)]
+        for r, row in enumerate(self._ordered_rows(), start=1):
+            cells += [Cell(row["name"], r, 0), Cell(row["scope"], r, 1, align=Qt.AlignmentFlag.AlignVCenter)]
+            cells += [Cell(row["cell_" + m], r, col) for col, m in enumerate(MEASURES, start=2)]
+        return Arrangement(cells, dict(enumerate((0, 0, 3, 2, 3, 3))))
+
+    def _scope_under_name(self) -> Arrangement:
+        """Five columns: who sees it under the level's name (the heading "Level" over both)."""
+        cells = [Cell(self.heads[0], 0, 0)] + [Cell(label, 0, col) for col, label in enumerate(self.heads[2:], 1)]
+        for i, row in enumerate(self._ordered_rows()):
+            r = 1 + 2 * i
+            cells += [Cell(row["name"], r, 0, align=Qt.AlignmentFlag.AlignBottom),
+                      Cell(row["scope"], r + 1, 0, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)]
+            cells += [Cell(row["cell_" + m], r, col, row_span=2) for col, m in enumerate(MEASURES, start=1)]
+        return Arrangement(cells, dict(enumerate((0, 3, 2, 3, 3))))
+
+    def _stacked(self, per_line: int) -> Arrangement:
+        """Each level under its name and scope, its measures ``per_line`` to a line, each after its heading."""
+        cells, r = [], 0
+        for row in self._ordered_rows():
+            cells += [Cell(row["name"], r, 0), Cell(row["scope"], r, 1, align=Qt.AlignmentFlag.AlignLeft)]
+            r += 1
+            for i, m in enumerate(MEASURES):
+                col = 2 * (i % per_line)
+                cells += [Cell(row["head_" + m], r, col, align=Qt.AlignmentFlag.AlignTop),
+                          Cell(row["cell_" + m], r, col + 1)]
+                if i % per_line == per_line - 1:
+                    r += 1
+        return Arrangement(cells, {2 * k + 1: 1 for k in range(per_line)})
+
+    def _two_measures_a_line(self) -> Arrangement:
+        return self._stacked(2)
+
+    def _one_measure_a_line(self) -> Arrangement:
+        return self._stacked(1)
 
     def scope_names(self) -> dict[str, str]:
         return {"thread": self.tr("per thread"), "block": self.tr("per block"), "SM": self.tr("per SM"),
@@ -190,11 +239,14 @@ class HierarchyView(QGroupBox):
         row["scope"].setObjectName(f"memory_scope_{key}")
         row["traffic"].setObjectName(f"memory_traffic_{key}")
         row["scope"].setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.grid.addWidget(row["name"], r, 0)
-        self.grid.addWidget(row["scope"], r, 1, Qt.AlignmentFlag.AlignVCenter)
-        for col, key_ in enumerate(("capacity", "latency", "bandwidth", "traffic"), start=2):
-            self.grid.addWidget(_cell(self, row[key_], row[key_ + "_note"]), r, col)
+        for m in MEASURES:
+            row["cell_" + m] = _cell(self, row[m], row[m + "_note"])
+            text, tip = self.measure_heads[m]
+            head = row["head_" + m] = muted_label(self, text)
+            head.setProperty("role", "")
+            head.setToolTip(tip)
         self.rows[key] = row
+        self.table.rearrange()
         self._style_scope(row["scope"])
         for name in ("capacity", "latency", "bandwidth", "traffic"):
             row[name].apply_theme(self.theme)
@@ -207,8 +259,9 @@ class HierarchyView(QGroupBox):
     def show_gpu(self, gpu_name: str) -> None:
         gpu = get_gpu(gpu_name)
         self.gpu_name = gpu.name
-        self.setTitle(self.tr("Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale").format(
-            gpu=gpu.name, sms=gpu.sm_count, clock=num(gpu.boost_clock_mhz)))
+        self.title_label.setText("<b>{}</b>".format(self.tr(
+            "Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale").format(
+            gpu=gpu.name, sms=gpu.sm_count, clock=num(gpu.boost_clock_mhz))))
         self.levels = memory_hierarchy(gpu)
         scopes = self.scope_names()
         longest = max(lv.latency_cycles or 0 for lv in self.levels)
@@ -292,6 +345,7 @@ class HierarchyView(QGroupBox):
             elif b:
                 note = self.tr("{b} bytes").format(b=num(b))
             row["traffic_note"].setText(note)
+        self.table.rearrange(force=False)  # texts of another length: the arrangement that fits them
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
