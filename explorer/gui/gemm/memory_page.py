@@ -99,6 +99,13 @@ def box_title(box: QGroupBox, text: str) -> QLabel:
     return label
 
 
+def wrap_label(label: QLabel) -> QLabel:
+    """A table cell that wraps at its spaces (a long Russian value or heading), as narrow as its longest word."""
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+    return label
+
+
 class LineFirstLabel(QLabel):
     """A label on one line where its column has the room, wrapped at its spaces where it has not (a Russian
     label, presentation mode at 150% and more): never wider than its longest word needs, never cut.
@@ -242,8 +249,7 @@ class HierarchyView(QGroupBox):
         for m in MEASURES:
             row["cell_" + m] = _cell(self, row[m], row[m + "_note"])
             text, tip = self.measure_heads[m]
-            head = row["head_" + m] = muted_label(self, text)
-            head.setProperty("role", "")
+            head = row["head_" + m] = wrap_label(QLabel(text, self))  # as wide as its longest word, at least
             head.setToolTip(tip)
         self.rows[key] = row
         self.table.rearrange()
@@ -458,6 +464,14 @@ class RequestBar(PaintedBar):
         p.end()
 
 
+class WholeTextCombo(QComboBox):
+    """A combo box never narrower than its longest item: its form row wraps the combo under its label instead
+    (QComboBox keeps its first minimum through a font change, and presentation mode at 200% then cut it)."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return self.sizeHint()
+
+
 class CoalescingView(QGroupBox):
     """One warp-wide load at several strides: used bytes beside the 32-byte sectors that move."""
 
@@ -465,16 +479,16 @@ class CoalescingView(QGroupBox):
         super().__init__(parent)
         self.setObjectName("memory_coalescing")
         self.title_label = box_title(self, self.tr("Coalesced vs strided loads: bytes per request"))
-        self.width_box = QComboBox(self)
+        self.width_box = WholeTextCombo(self)
         self.width_box.setObjectName("memory_bytes_per_thread")
         for b in (4, 8, 16):
             self.width_box.addItem(self.tr("{b} bytes per thread").format(b=b), b)
         self.width_box.setToolTip(self.tr("The size each thread loads: 4 = a float, 16 = a float4 vector load."))
         self.intro = muted_label(self)
         self.intro.setProperty("role", "")
-        self.grid = QGridLayout()
-        self.grid.setHorizontalSpacing(10)
         self.rows: list[tuple[QLabel, RequestBar]] = []
+        # the strides' names beside their bars, or above them where the pane is narrow (Russian at 250%)
+        self.grid = ReflowGrid((self._names_beside, self._names_above), self, h_spacing=10, v_spacing=4)
         self.table = []
         top = QFormLayout()  # the combo under its label where the pane is narrow
         top.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -488,10 +502,9 @@ class CoalescingView(QGroupBox):
         layout.addWidget(self.title_label)
         layout.addLayout(top)
         layout.addWidget(self.intro)
-        layout.addLayout(self.grid)
+        layout.addWidget(self.grid)
         layout.addWidget(legend)
         layout.addStretch(1)
-        self.grid.setColumnStretch(1, 1)
         self.theme: Theme = LIGHT
         self.width_box.currentIndexChanged.connect(lambda _i: self.refresh())
         self.refresh()
@@ -514,13 +527,24 @@ class CoalescingView(QGroupBox):
                 label.setContentsMargins(0, 4, 0, 0)  # in line with its bar (as high as a line and 8 px)
                 bar = RequestBar(self)
                 bar.apply_theme(self.theme)
-                self.grid.addWidget(label, i, 0, Qt.AlignmentFlag.AlignTop)
-                self.grid.addWidget(bar, i, 1)
                 self.rows.append((label, bar))
             label, bar = self.rows[i]
             label.setText(self.tr("stride {s}").format(s=a.stride) +
                           (self.tr(" (coalesced)") if a.stride == 1 else ""))
             bar.set_value(a.useful_bytes, a.bytes_per_request, scale, texts[i], widest)
+        self.grid.rearrange()
+
+    def _names_beside(self) -> Arrangement:
+        cells = []
+        for i, (label, bar) in enumerate(self.rows):
+            cells += [Cell(label, i, 0, align=Qt.AlignmentFlag.AlignTop), Cell(bar, i, 1)]
+        return Arrangement(cells, {1: 1})
+
+    def _names_above(self) -> Arrangement:
+        cells = []
+        for i, (label, bar) in enumerate(self.rows):
+            cells += [Cell(label, 2 * i, 0), Cell(bar, 2 * i + 1, 0)]
+        return Arrangement(cells, {0: 1})
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -531,13 +555,6 @@ class CoalescingView(QGroupBox):
 # ---------------------------------------------------------------------------
 # Attention
 # ---------------------------------------------------------------------------
-def wrap_label(label: QLabel) -> QLabel:
-    """A table cell that wraps at its spaces (a long Russian value or heading), as narrow as its longest word."""
-    label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-    return label
-
-
 class FoldingRow(QWidget):
     """Labelled inputs side by side, or one under the other where the pane is narrower than the row (a
     Russian label, presentation mode at 150% and more): the row never makes its pane scroll sideways.
@@ -589,6 +606,10 @@ class FoldingRow(QWidget):
             self.box.setDirection(want)
 
 
+VARIANTS = ("naive", "flash", "ratio")  # the attention table's value columns
+RATIO_ROWS = {"global", "hbm", "flops", "intensity", "time"}  # the rows with a naive ÷ flash ratio
+
+
 class AttentionView(QGroupBox, FieldTexts):
     """Naive vs FlashAttention-style, side by side, for the N and d typed."""
 
@@ -625,14 +646,9 @@ class AttentionView(QGroupBox, FieldTexts):
         inputs.add_pair(QLabel(self.tr("Data type:"), self), self.dtype)
         self.inputs = inputs
 
-        self.table = QGridLayout()
-        self.table.setHorizontalSpacing(12)
-        self.table.setVerticalSpacing(3)
         self.cells: dict[tuple[str, str], QLabel] = {}
-        heads = ("", self.tr("Naive (3 kernels)"), self.tr("FlashAttention-style (1 kernel)"),
-                 self.tr("Naive ÷ flash"))
-        for col, text in enumerate(heads):
-            self.table.addWidget(wrap_label(QLabel(f"<b>{text}</b>", self)), 0, col)
+        self.heads = [wrap_label(QLabel(f"<b>{text}</b>", self)) for text in (
+            self.tr("Naive (3 kernels)"), self.tr("FlashAttention-style (1 kernel)"), self.tr("Naive ÷ flash"))]
         self.row_names = {
             "global": self.tr("Bytes through L2 (exact)"), "hbm": self.tr("HBM bytes (modelled)"),
             "reuse": self.tr("Re-reads come from"), "flops": self.tr("FLOPs"),
@@ -647,16 +663,24 @@ class AttentionView(QGroupBox, FieldTexts):
             "reuse": self.tr("Where a kernel's second and later reads of the same data come from: L2 if it fits "
                              "the usable L2, else HBM."),
         }
-        for r, (key, text) in enumerate(self.row_names.items(), start=1):
-            label = wrap_label(QLabel(text, self))
+        self.row_labels: dict[str, QLabel] = {}
+        self.variant_labels: dict[tuple[str, str], QLabel] = {}  # each value's own heading, one value a line
+        variant_names = {"naive": self.tr("naive"), "flash": self.tr("flash"), "ratio": self.tr("Naive ÷ flash")}
+        for key, text in self.row_names.items():
+            label = self.row_labels[key] = wrap_label(QLabel(text, self))
             label.setToolTip(row_tips.get(key, ""))
-            self.table.addWidget(label, r, 0)
-            for col, variant in enumerate(("naive", "flash", "ratio"), start=1):
+            for variant in ("naive", "flash", "ratio"):
                 cell = wrap_label(QLabel(self))  # "64 KiB (blocks of 128 and 64 rows)" wraps, never cut
                 cell.setObjectName(f"attention_{key}_{variant}")
                 cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                self.table.addWidget(cell, r, col)
                 self.cells[(key, variant)] = cell
+                if variant != "ratio" or key in RATIO_ROWS:
+                    label = self.variant_labels[(key, variant)] = wrap_label(QLabel(variant_names[variant] + ":", self))
+                    label.setProperty("role", "muted")
+        # the table; its rows' names above their values; one value a line (Russian or presented on 720p)
+        self.table = ReflowGrid((self._as_table, self._names_above, self._one_value_a_line), self,
+                                h_spacing=12, v_spacing=3)
+        self.table.setObjectName("attention_table")
         self.global_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
         self.bytes_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
         self.time_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
@@ -688,12 +712,41 @@ class AttentionView(QGroupBox, FieldTexts):
         layout.addWidget(inputs)
         layout.addWidget(self.dtype_error)
         layout.addWidget(self.stale)
-        layout.addLayout(self.table)
+        layout.addWidget(self.table)
         layout.addLayout(bars)
         layout.addWidget(self.verdict)
         layout.addWidget(self.assumptions)
         layout.addStretch(1)
         self.recompute()
+
+    # -- the table's arrangements (ReflowGrid), widest first --------------------------------------
+    def _as_table(self) -> Arrangement:
+        cells = [Cell(head, 0, col) for col, head in enumerate(self.heads, start=1)]
+        for r, key in enumerate(self.row_names, start=1):
+            cells.append(Cell(self.row_labels[key], r, 0))
+            cells += [Cell(self.cells[(key, v)], r, col) for col, v in enumerate(VARIANTS, start=1)]
+        return Arrangement(cells)
+
+    def _names_above(self) -> Arrangement:
+        """Three columns: each row's name on its own line above its values."""
+        cells = [Cell(head, 0, col) for col, head in enumerate(self.heads)]
+        for i, key in enumerate(self.row_names):
+            cells.append(Cell(self.row_labels[key], 1 + 2 * i, 0, col_span=3))
+            cells += [Cell(self.cells[(key, v)], 2 + 2 * i, col) for col, v in enumerate(VARIANTS)]
+        return Arrangement(cells)
+
+    def _one_value_a_line(self) -> Arrangement:
+        """Two columns: each row's name, then its values one a line after what they are."""
+        cells, r = [], 0
+        for key in self.row_names:
+            cells.append(Cell(self.row_labels[key], r, 0, col_span=2))
+            r += 1
+            for v in VARIANTS:
+                if v == "ratio" and key not in RATIO_ROWS:
+                    continue
+                cells += [Cell(self.variant_labels[(key, v)], r, 0), Cell(self.cells[(key, v)], r, 1)]
+                r += 1
+        return Arrangement(cells, {1: 1})
 
     def set_gpu(self, gpu_name: str) -> None:
         if gpu_name != self.gpu_name:
@@ -764,6 +817,7 @@ class AttentionView(QGroupBox, FieldTexts):
             big = max(values)
             for bar, v in zip(pair, values):
                 bar.set_value(v / big if big else 0.0, text(v))
+        self.table.rearrange(force=False)  # values of another length: the arrangement that fits them
         self.verdict.setText(self.headline(c))
         items = "".join(f"<li>{a}</li>" for a in c.assumptions + c.notes)
         self.assumptions.setText(self.tr("<b>Assumptions</b> (bytes and FLOPs are exact; times are estimates):")

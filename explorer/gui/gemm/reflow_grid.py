@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import shiboken6
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QGridLayout, QSizePolicy, QWidget
 
 
@@ -126,3 +126,11 @@ class ReflowGrid(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self.rearrange(force=False)
+
+    def event(self, event) -> bool:  # noqa: D401 - Qt API
+        """A widget's hints changed (a font: presentation mode's scale, a longer text) at the same width: the
+        arrangement that fits them now."""
+        done = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.rearrange(force=False)
+        return done
