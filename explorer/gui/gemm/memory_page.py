@@ -725,7 +725,12 @@ class AttentionView(QGroupBox, FieldTexts):
         for r, key in enumerate(self.row_names, start=1):
             cells.append(Cell(self.row_labels[key], r, 0))
             cells += [Cell(self.cells[(key, v)], r, col) for col, v in enumerate(VARIANTS, start=1)]
-        return Arrangement(cells)
+        return Arrangement(cells, shown=lambda: self._bold_row_names(False))
+
+    def _bold_row_names(self, bold: bool) -> None:
+        """A row's name in bold where it stands above its values (it heads them), plain in the table."""
+        for key, text in self.row_names.items():
+            self.row_labels[key].setText(f"<b>{text}</b>" if bold else text)
 
     def _names_above(self) -> Arrangement:
         """Three columns: each row's name on its own line above its values."""
@@ -733,7 +738,7 @@ class AttentionView(QGroupBox, FieldTexts):
         for i, key in enumerate(self.row_names):
             cells.append(Cell(self.row_labels[key], 1 + 2 * i, 0, col_span=3))
             cells += [Cell(self.cells[(key, v)], 2 + 2 * i, col) for col, v in enumerate(VARIANTS)]
-        return Arrangement(cells)
+        return Arrangement(cells, shown=lambda: self._bold_row_names(True))
 
     def _one_value_a_line(self) -> Arrangement:
         """Two columns: each row's name, then its values one a line after what they are."""
@@ -746,7 +751,7 @@ class AttentionView(QGroupBox, FieldTexts):
                     continue
                 cells += [Cell(self.variant_labels[(key, v)], r, 0), Cell(self.cells[(key, v)], r, 1)]
                 r += 1
-        return Arrangement(cells, {1: 1})
+        return Arrangement(cells, {1: 1}, shown=lambda: self._bold_row_names(True))
 
     def set_gpu(self, gpu_name: str) -> None:
         if gpu_name != self.gpu_name:

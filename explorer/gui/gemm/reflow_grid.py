@@ -32,10 +32,12 @@ class Cell:
 
 @dataclass
 class Arrangement:
-    """The cells of one arrangement and its columns' stretch factors; a widget it leaves out is hidden."""
+    """The cells of one arrangement and its columns' stretch factors; a widget it leaves out is hidden.
+    ``shown``: called once it is laid out (a name that turns bold where it no longer heads a table row)."""
 
     cells: list[Cell]
     stretch: dict[int, int] = field(default_factory=dict)
+    shown: Callable[[], None] | None = None
 
 
 def smart_min_width(w: QWidget) -> int:
@@ -105,7 +107,9 @@ class ReflowGrid(QWidget):
         old = self.layout()
         if old is not None:
             while old.count():
-                old.takeAt(0)
+                # deleted now, not when Python drops it: a widget's size hints reach only its first layout
+                # item (Qt's QWidgetItemV2), so the new grid's would keep a stale height for width
+                shiboken6.delete(old.takeAt(0))
             shiboken6.delete(old)  # a new grid: the old one's columns and rows would linger empty
         grid = self._grid()
         placed = set()
@@ -117,6 +121,8 @@ class ReflowGrid(QWidget):
         for make in self.arrangements:
             for c in make().cells:
                 c.widget.setVisible(id(c.widget) in placed)
+        if arrangement.shown is not None:
+            arrangement.shown()
         self.updateGeometry()
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QLabel, QWidget
 
 from explorer.gui.common.layout_check import LayoutChecker, settle_layouts
 from explorer.gui.common.widgets import ColumnScroll
@@ -33,6 +34,15 @@ def bottom_panes(page) -> list[ColumnScroll]:
     return [page.bottom.widget(i) for i in range(page.bottom.count())]
 
 
+def assert_wrapped_labels_whole(root: QWidget) -> None:
+    """Every wrapped label as tall as its text at its width (a table re-arranged with a stale height for
+    width squeezes its rows onto each other)."""
+    for label in root.findChildren(QLabel):
+        if label.isVisible() and label.wordWrap() and label.text():
+            need = label.heightForWidth(label.width())
+            assert label.height() >= need - 1, f"{label.text()!r}: {label.height()} px high, needs {need}"
+
+
 @pytest.mark.parametrize("scale", SCALES, ids=lambda s: f"{round(s * 100)}")
 def test_the_coalescing_and_attention_panes_never_scroll_sideways(lang_window, scale):
     lang, app, window = lang_window
@@ -44,6 +54,7 @@ def test_the_coalescing_and_attention_panes_never_scroll_sideways(lang_window, s
         name = area.widget().objectName()
         assert area.horizontalScrollBar().maximum() == 0, f"{name} scrolls sideways at {shown:.0%} ({lang})"
         assert area.widget().width() <= area.viewport().width(), name
+        assert_wrapped_labels_whole(area.widget())
     found = LayoutChecker(window, roots=[page.bottom], screen=QSize(*SIZE)).run()
     assert not found, "\n".join(map(str, found))
 
@@ -95,6 +106,7 @@ def test_the_hierarchy_pane_never_scrolls_sideways_and_its_texts_fit(lang_window
             assert row[m].isVisible() and row[m].width() > 0
             if table.current >= 2:
                 assert row["head_" + m].isVisible() and row["head_" + m].width() > 0
+    assert_wrapped_labels_whole(page.hierarchy)
     found = LayoutChecker(window, roots=[page.splitter.widget(0)], screen=QSize(*SIZE)).run()
     assert not found, "\n".join(map(str, found))
 
