@@ -126,3 +126,31 @@ def test_each_table_takes_the_widest_arrangement_that_fits(lang_window):
     no_sideways_scroll(page.splitter.widget(0), f"the hierarchy at 100% ({lang})")
     for area in bottom_panes(page):
         no_sideways_scroll(area, area.widget().objectName())
+
+
+def memory_panes(page) -> list[ColumnScroll]:
+    return [page.splitter.widget(0), *bottom_panes(page)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_full_hd_every_pane_fits_in_normal_mode_and_presented(qapp, lang):
+    """1920x1080, the window as it opens and presented at 150% (the default) and 250%: no pane scrolls
+    sideways, every wrapped text is whole, the layout check finds nothing."""
+    size = (1920, 1080)
+    try:
+        with offscreen_window(size, "light", lang) as (app, window):
+            window.show_view("memory")
+            settle(app, 4)
+            page = window.views["memory"]
+            for scale in (None, 1.5, 2.5):
+                shown = "normal" if scale is None else f"{present(window, app, size, scale):.0%}"
+                settle(app, 4)
+                settle_layouts(window)
+                for area in memory_panes(page):
+                    no_sideways_scroll(area, f"{area.widget().objectName()} at {shown} ({lang})")
+                    assert_wrapped_labels_whole(area.widget())
+                found = LayoutChecker(window, roots=[page], screen=QSize(*size)).run()
+                assert not found, "\n".join(map(str, found))
+            window.feature("presentation").set_presenting(False)
+    finally:
+        install_translators(qapp, "en")
