@@ -34,6 +34,11 @@ def bottom_panes(page) -> list[ColumnScroll]:
     return [page.bottom.widget(i) for i in range(page.bottom.count())]
 
 
+def memory_panes(page) -> list[ColumnScroll]:
+    """The hierarchy's pane and the bottom ones (coalescing; attention)."""
+    return [page.splitter.widget(0), *bottom_panes(page)]
+
+
 def assert_wrapped_labels_whole(root: QWidget) -> None:
     """Every wrapped label as tall as its text at its width (a table re-arranged with a stale height for
     width squeezes its rows onto each other)."""
@@ -43,20 +48,28 @@ def assert_wrapped_labels_whole(root: QWidget) -> None:
             assert label.height() >= need - 1, f"{label.text()!r}: {label.height()} px high, needs {need}"
 
 
+def no_sideways_scroll(area: ColumnScroll, what: str) -> None:
+    assert area.horizontalScrollBar().maximum() == 0, f"{what} scrolls sideways"
+    assert area.widget().width() <= area.viewport().width(), what
+
+
+def assert_panes_fit(window, areas: list[ColumnScroll], size: tuple[int, int], when: str) -> None:
+    """No pane scrolls sideways, every wrapped text is whole, the layout check finds nothing in them."""
+    settle_layouts(window)
+    for area in areas:
+        no_sideways_scroll(area, f"{area.widget().objectName()} {when}")
+        assert_wrapped_labels_whole(area.widget())
+    found = LayoutChecker(window, roots=list(areas), screen=QSize(*size)).run()
+    assert not found, "\n".join(map(str, found))
+
+
 @pytest.mark.parametrize("scale", SCALES, ids=lambda s: f"{round(s * 100)}")
 def test_the_coalescing_and_attention_panes_never_scroll_sideways(lang_window, scale):
     lang, app, window = lang_window
     page = window.views["memory"]
     shown = present(window, app, SIZE, scale)
     settle(app, 4)
-    settle_layouts(window)
-    for area in bottom_panes(page):
-        name = area.widget().objectName()
-        assert area.horizontalScrollBar().maximum() == 0, f"{name} scrolls sideways at {shown:.0%} ({lang})"
-        assert area.widget().width() <= area.viewport().width(), name
-        assert_wrapped_labels_whole(area.widget())
-    found = LayoutChecker(window, roots=[page.bottom], screen=QSize(*SIZE)).run()
-    assert not found, "\n".join(map(str, found))
+    assert_panes_fit(window, bottom_panes(page), SIZE, f"at {shown:.0%} ({lang})")
 
 
 def test_a_bar_with_its_text_under_it_keeps_the_rows_to_one_scale(lang_window):
@@ -81,11 +94,6 @@ def test_a_bar_with_its_text_under_it_keeps_the_rows_to_one_scale(lang_window):
     assert len({bar.text_beside() for bar in bars}) == 1  # all rows alike: one scale
 
 
-def no_sideways_scroll(area: ColumnScroll, what: str) -> None:
-    assert area.horizontalScrollBar().maximum() == 0, f"{what} scrolls sideways"
-    assert area.widget().width() <= area.viewport().width(), what
-
-
 @pytest.mark.parametrize("scale", [s for s in SCALES if s >= 1.5], ids=lambda s: f"{round(s * 100)}")
 def test_the_hierarchy_pane_never_scrolls_sideways_and_its_texts_fit(lang_window, scale):
     """150% and more: the six columns no longer fit 1280 px; the hierarchy re-arranges instead of scrolling."""
@@ -93,10 +101,9 @@ def test_the_hierarchy_pane_never_scrolls_sideways_and_its_texts_fit(lang_window
     page = window.views["memory"]
     shown = present(window, app, SIZE, scale)
     settle(app, 4)
-    settle_layouts(window)
     area = page.splitter.widget(0)
     assert area.widget() is page.hierarchy
-    no_sideways_scroll(area, f"the hierarchy at {shown:.0%} ({lang})")
+    assert_panes_fit(window, [area], SIZE, f"at {shown:.0%} ({lang})")
     table = page.hierarchy.table
     assert table.current > 0  # not the six columns: they need more than the pane has
     assert table.min_width(table.arrangements[table.current]()) <= table.width()
@@ -106,9 +113,6 @@ def test_the_hierarchy_pane_never_scrolls_sideways_and_its_texts_fit(lang_window
             assert row[m].isVisible() and row[m].width() > 0
             if table.current >= 2:
                 assert row["head_" + m].isVisible() and row["head_" + m].width() > 0
-    assert_wrapped_labels_whole(page.hierarchy)
-    found = LayoutChecker(window, roots=[page.splitter.widget(0)], screen=QSize(*SIZE)).run()
-    assert not found, "\n".join(map(str, found))
 
 
 def test_each_table_takes_the_widest_arrangement_that_fits(lang_window):
@@ -123,13 +127,7 @@ def test_each_table_takes_the_widest_arrangement_that_fits(lang_window):
     for table in (page.hierarchy.table, page.attention.table, page.coalescing.grid):
         assert table.current == table.fitting(table.width())
     assert page.hierarchy.table.current == 0 and page.attention.table.current == 0
-    no_sideways_scroll(page.splitter.widget(0), f"the hierarchy at 100% ({lang})")
-    for area in bottom_panes(page):
-        no_sideways_scroll(area, area.widget().objectName())
-
-
-def memory_panes(page) -> list[ColumnScroll]:
-    return [page.splitter.widget(0), *bottom_panes(page)]
+    assert_panes_fit(window, memory_panes(page), SIZE, f"at 100% ({lang})")
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -145,12 +143,7 @@ def test_full_hd_every_pane_fits_in_normal_mode_and_presented(qapp, lang):
             for scale in (None, 1.5, 2.5):
                 shown = "normal" if scale is None else f"{present(window, app, size, scale):.0%}"
                 settle(app, 4)
-                settle_layouts(window)
-                for area in memory_panes(page):
-                    no_sideways_scroll(area, f"{area.widget().objectName()} at {shown} ({lang})")
-                    assert_wrapped_labels_whole(area.widget())
-                found = LayoutChecker(window, roots=[page], screen=QSize(*size)).run()
-                assert not found, "\n".join(map(str, found))
+                assert_panes_fit(window, memory_panes(page), size, f"at {shown} ({lang})")
             window.feature("presentation").set_presenting(False)
     finally:
         install_translators(qapp, "en")
