@@ -230,7 +230,7 @@ class HierarchyView(QGroupBox):
         return {"thread": self.tr("per thread"), "block": self.tr("per block"), "SM": self.tr("per SM"),
                 "GPU": self.tr("whole GPU")}
 
-    def _row(self, key: str, r: int) -> dict[str, QWidget]:
+    def _row(self, key: str) -> dict[str, QWidget]:
         row = self.rows.get(key)
         if row is not None:
             return row
@@ -271,8 +271,8 @@ class HierarchyView(QGroupBox):
         self.levels = memory_hierarchy(gpu)
         scopes = self.scope_names()
         longest = max(lv.latency_cycles or 0 for lv in self.levels)
-        for r, lv in enumerate(self.levels, start=1):
-            row = self._row(lv.key, r)
+        for lv in self.levels:
+            row = self._row(lv.key)
             row["name"].setText(f"<b>{self._level_name(lv)}</b>")
             places = memory_places()
             row["name"].setToolTip(self.tr("{where}; managed by the {who}.").format(
@@ -669,14 +669,15 @@ class AttentionView(QGroupBox, FieldTexts):
         for key, text in self.row_names.items():
             label = self.row_labels[key] = wrap_label(QLabel(text, self))
             label.setToolTip(row_tips.get(key, ""))
-            for variant in ("naive", "flash", "ratio"):
+            for variant in VARIANTS:
                 cell = wrap_label(QLabel(self))  # "64 KiB (blocks of 128 and 64 rows)" wraps, never cut
                 cell.setObjectName(f"attention_{key}_{variant}")
                 cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
                 self.cells[(key, variant)] = cell
                 if variant != "ratio" or key in RATIO_ROWS:
-                    label = self.variant_labels[(key, variant)] = wrap_label(QLabel(variant_names[variant] + ":", self))
-                    label.setProperty("role", "muted")
+                    name = wrap_label(QLabel(variant_names[variant] + ":", self))
+                    name.setProperty("role", "muted")
+                    self.variant_labels[(key, variant)] = name
         # the table; its rows' names above their values; one value a line (Russian or presented on 720p)
         self.table = ReflowGrid((self._as_table, self._names_above, self._one_value_a_line), self,
                                 h_spacing=12, v_spacing=3)
