@@ -59,6 +59,7 @@ from explorer.gui.common.widgets import (
     show_combo_error,
     splitter,
 )
+from explorer.gui.gemm.reflow_grid import Arrangement, Cell, ReflowGrid
 from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, evaluate_attention
 from explorer.model.catalog import get_gpu
 
@@ -68,6 +69,7 @@ LEVEL_COLORS = {"registers": oi.BLUE, "shared": oi.SKY_BLUE, "l1": oi.BLUISH_GRE
                 "hbm": oi.VERMILLION}
 CAPACITY_AXIS = (2**10, 2**40)  # 1 KiB .. 1 TiB
 BANDWIDTH_AXIS = (100.0, 1e6)  # GB/s: 100 GB/s .. 1 PB/s
+MEASURES = ("capacity", "latency", "bandwidth", "traffic")  # the hierarchy's bars, in their columns' order
 
 
 def log_fraction(value: float, lo: float, hi: float) -> float:
@@ -94,6 +96,13 @@ def box_title(box: QGroupBox, text: str) -> QLabel:
     label.setObjectName(f"{box.objectName()}_title")
     label.setWordWrap(True)
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+def wrap_label(label: QLabel) -> QLabel:
+    """A table cell that wraps at its spaces (a long Russian value or heading), as narrow as its longest word."""
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
     return label
 
 
@@ -139,9 +148,6 @@ class HierarchyView(QGroupBox):
         self.traffic: dict[str, int] = {}  # level key -> bytes in the Explorer's run
         self.traffic_seconds = 0.0
         self.rates: dict[str, tuple[float, float]] = {}  # level key -> (B/s, share of the peak): the run's throughput
-        grid = self.grid = QGridLayout()
-        grid.setHorizontalSpacing(14)
-        grid.setVerticalSpacing(6)
         heads = (
             (self.tr("Level"), ""),
             (self.tr("Who sees it"), self.tr("Scope: the data is private to a thread, shared by a block's threads, "
@@ -154,27 +160,77 @@ class HierarchyView(QGroupBox):
             (self.tr("This simulation"), self.tr("Bytes each level moved in the Explorer's current simulation "
                                                  "(SimResult.memory_bytes), and the rate over the kernel's time.")),
         )
+        self.heads: list[QLabel] = []
+        self.measure_heads = {}  # measure -> (its heading's text, its tooltip): each row's own in the stacked forms
         for col, (text, tip) in enumerate(heads):
             label = QLabel(f"<b>{text}</b>", self)
             label.setWordWrap(True)  # a long heading (Russian) takes two lines, never the others' room
             label.setToolTip(tip)
-            grid.addWidget(label, 0, col)
-        for col, stretch in enumerate((0, 0, 3, 2, 3, 3)):
-            grid.setColumnStretch(col, stretch)
+            self.heads.append(label)
+            if col >= 2:
+                self.measure_heads[MEASURES[col - 2]] = (text, tip)
         self.rows: dict[str, dict[str, QWidget]] = {}
+        self.title_label = box_title(self, "")
+        self.table = ReflowGrid((self._as_table, self._scope_under_name, self._two_measures_a_line,
+                                 self._one_measure_a_line), self, h_spacing=14, v_spacing=6)
+        self.table.setObjectName("memory_hierarchy_table")
         self.run_text = muted_label(self)
         self.run_text.setObjectName("memory_run_text")
         self.run_text.setProperty("role", "")
         layout = QVBoxLayout(self)
-        layout.addLayout(grid)
+        layout.addWidget(self.title_label)
+        layout.addWidget(self.table)
         layout.addWidget(self.run_text)
         layout.addStretch(1)
+
+    # -- the table's arrangements (ReflowGrid), widest first --------------------------------------
+    def _ordered_rows(self) -> list[dict[str, QWidget]]:
+        keys = [lv.key for lv in self.levels if lv.key in self.rows] or list(self.rows)
+        return [self.rows[k] for k in keys]
+
+    def _as_table(self) -> Arrangement:
+        """Six columns: level, who sees it, capacity, latency, bandwidth, this simulation."""
+        cells = [Cell(label, 0, col) for col, label in enumerate(self.heads)]
+        for r, row in enumerate(self._ordered_rows(), start=1):
+            cells += [Cell(row["name"], r, 0), Cell(row["scope"], r, 1, align=Qt.AlignmentFlag.AlignVCenter)]
+            cells += [Cell(row["cell_" + m], r, col) for col, m in enumerate(MEASURES, start=2)]
+        return Arrangement(cells, dict(enumerate((0, 0, 3, 2, 3, 3))))
+
+    def _scope_under_name(self) -> Arrangement:
+        """Five columns: who sees it under the level's name (the heading "Level" over both)."""
+        cells = [Cell(self.heads[0], 0, 0)] + [Cell(label, 0, col) for col, label in enumerate(self.heads[2:], 1)]
+        for i, row in enumerate(self._ordered_rows()):
+            r = 1 + 2 * i
+            cells += [Cell(row["name"], r, 0, align=Qt.AlignmentFlag.AlignBottom),
+                      Cell(row["scope"], r + 1, 0, align=Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)]
+            cells += [Cell(row["cell_" + m], r, col, row_span=2) for col, m in enumerate(MEASURES, start=1)]
+        return Arrangement(cells, dict(enumerate((0, 3, 2, 3, 3))))
+
+    def _stacked(self, per_line: int) -> Arrangement:
+        """Each level under its name and scope, its measures ``per_line`` to a line, each after its heading."""
+        cells, r = [], 0
+        for row in self._ordered_rows():
+            cells += [Cell(row["name"], r, 0), Cell(row["scope"], r, 1, align=Qt.AlignmentFlag.AlignLeft)]
+            r += 1
+            for i, m in enumerate(MEASURES):
+                col = 2 * (i % per_line)
+                cells += [Cell(row["head_" + m], r, col, align=Qt.AlignmentFlag.AlignTop),
+                          Cell(row["cell_" + m], r, col + 1)]
+                if i % per_line == per_line - 1:
+                    r += 1
+        return Arrangement(cells, {2 * k + 1: 1 for k in range(per_line)})
+
+    def _two_measures_a_line(self) -> Arrangement:
+        return self._stacked(2)
+
+    def _one_measure_a_line(self) -> Arrangement:
+        return self._stacked(1)
 
     def scope_names(self) -> dict[str, str]:
         return {"thread": self.tr("per thread"), "block": self.tr("per block"), "SM": self.tr("per SM"),
                 "GPU": self.tr("whole GPU")}
 
-    def _row(self, key: str, r: int) -> dict[str, QWidget]:
+    def _row(self, key: str) -> dict[str, QWidget]:
         row = self.rows.get(key)
         if row is not None:
             return row
@@ -190,11 +246,13 @@ class HierarchyView(QGroupBox):
         row["scope"].setObjectName(f"memory_scope_{key}")
         row["traffic"].setObjectName(f"memory_traffic_{key}")
         row["scope"].setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.grid.addWidget(row["name"], r, 0)
-        self.grid.addWidget(row["scope"], r, 1, Qt.AlignmentFlag.AlignVCenter)
-        for col, key_ in enumerate(("capacity", "latency", "bandwidth", "traffic"), start=2):
-            self.grid.addWidget(_cell(self, row[key_], row[key_ + "_note"]), r, col)
+        for m in MEASURES:
+            row["cell_" + m] = _cell(self, row[m], row[m + "_note"])
+            text, tip = self.measure_heads[m]
+            head = row["head_" + m] = wrap_label(QLabel(text, self))  # as wide as its longest word, at least
+            head.setToolTip(tip)
         self.rows[key] = row
+        self.table.rearrange()
         self._style_scope(row["scope"])
         for name in ("capacity", "latency", "bandwidth", "traffic"):
             row[name].apply_theme(self.theme)
@@ -207,13 +265,14 @@ class HierarchyView(QGroupBox):
     def show_gpu(self, gpu_name: str) -> None:
         gpu = get_gpu(gpu_name)
         self.gpu_name = gpu.name
-        self.setTitle(self.tr("Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale").format(
-            gpu=gpu.name, sms=gpu.sm_count, clock=num(gpu.boost_clock_mhz)))
+        self.title_label.setText("<b>{}</b>".format(self.tr(
+            "Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale").format(
+            gpu=gpu.name, sms=gpu.sm_count, clock=num(gpu.boost_clock_mhz))))
         self.levels = memory_hierarchy(gpu)
         scopes = self.scope_names()
         longest = max(lv.latency_cycles or 0 for lv in self.levels)
-        for r, lv in enumerate(self.levels, start=1):
-            row = self._row(lv.key, r)
+        for lv in self.levels:
+            row = self._row(lv.key)
             row["name"].setText(f"<b>{self._level_name(lv)}</b>")
             places = memory_places()
             row["name"].setToolTip(self.tr("{where}; managed by the {who}.").format(
@@ -292,6 +351,7 @@ class HierarchyView(QGroupBox):
             elif b:
                 note = self.tr("{b} bytes").format(b=num(b))
             row["traffic_note"].setText(note)
+        self.table.rearrange(force=False)  # texts of another length: the arrangement that fits them
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -404,6 +464,14 @@ class RequestBar(PaintedBar):
         p.end()
 
 
+class WholeTextCombo(QComboBox):
+    """A combo box never narrower than its longest item: its form row wraps the combo under its label instead
+    (QComboBox keeps its first minimum through a font change, and presentation mode at 200% then cut it)."""
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return self.sizeHint()
+
+
 class CoalescingView(QGroupBox):
     """One warp-wide load at several strides: used bytes beside the 32-byte sectors that move."""
 
@@ -411,16 +479,16 @@ class CoalescingView(QGroupBox):
         super().__init__(parent)
         self.setObjectName("memory_coalescing")
         self.title_label = box_title(self, self.tr("Coalesced vs strided loads: bytes per request"))
-        self.width_box = QComboBox(self)
+        self.width_box = WholeTextCombo(self)
         self.width_box.setObjectName("memory_bytes_per_thread")
         for b in (4, 8, 16):
             self.width_box.addItem(self.tr("{b} bytes per thread").format(b=b), b)
         self.width_box.setToolTip(self.tr("The size each thread loads: 4 = a float, 16 = a float4 vector load."))
         self.intro = muted_label(self)
         self.intro.setProperty("role", "")
-        self.grid = QGridLayout()
-        self.grid.setHorizontalSpacing(10)
         self.rows: list[tuple[QLabel, RequestBar]] = []
+        # the strides' names beside their bars, or above them where the pane is narrow (Russian at 250%)
+        self.grid = ReflowGrid((self._names_beside, self._names_above), self, h_spacing=10, v_spacing=4)
         self.table = []
         top = QFormLayout()  # the combo under its label where the pane is narrow
         top.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
@@ -434,10 +502,9 @@ class CoalescingView(QGroupBox):
         layout.addWidget(self.title_label)
         layout.addLayout(top)
         layout.addWidget(self.intro)
-        layout.addLayout(self.grid)
+        layout.addWidget(self.grid)
         layout.addWidget(legend)
         layout.addStretch(1)
-        self.grid.setColumnStretch(1, 1)
         self.theme: Theme = LIGHT
         self.width_box.currentIndexChanged.connect(lambda _i: self.refresh())
         self.refresh()
@@ -460,13 +527,24 @@ class CoalescingView(QGroupBox):
                 label.setContentsMargins(0, 4, 0, 0)  # in line with its bar (as high as a line and 8 px)
                 bar = RequestBar(self)
                 bar.apply_theme(self.theme)
-                self.grid.addWidget(label, i, 0, Qt.AlignmentFlag.AlignTop)
-                self.grid.addWidget(bar, i, 1)
                 self.rows.append((label, bar))
             label, bar = self.rows[i]
             label.setText(self.tr("stride {s}").format(s=a.stride) +
                           (self.tr(" (coalesced)") if a.stride == 1 else ""))
             bar.set_value(a.useful_bytes, a.bytes_per_request, scale, texts[i], widest)
+        self.grid.rearrange()
+
+    def _names_beside(self) -> Arrangement:
+        cells = []
+        for i, (label, bar) in enumerate(self.rows):
+            cells += [Cell(label, i, 0, align=Qt.AlignmentFlag.AlignTop), Cell(bar, i, 1)]
+        return Arrangement(cells, {1: 1})
+
+    def _names_above(self) -> Arrangement:
+        cells = []
+        for i, (label, bar) in enumerate(self.rows):
+            cells += [Cell(label, 2 * i, 0), Cell(bar, 2 * i + 1, 0)]
+        return Arrangement(cells, {0: 1})
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
@@ -477,13 +555,6 @@ class CoalescingView(QGroupBox):
 # ---------------------------------------------------------------------------
 # Attention
 # ---------------------------------------------------------------------------
-def wrap_label(label: QLabel) -> QLabel:
-    """A table cell that wraps at its spaces (a long Russian value or heading), as narrow as its longest word."""
-    label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-    return label
-
-
 class FoldingRow(QWidget):
     """Labelled inputs side by side, or one under the other where the pane is narrower than the row (a
     Russian label, presentation mode at 150% and more): the row never makes its pane scroll sideways.
@@ -535,6 +606,10 @@ class FoldingRow(QWidget):
             self.box.setDirection(want)
 
 
+VARIANTS = ("naive", "flash", "ratio")  # the attention table's value columns
+RATIO_ROWS = {"global", "hbm", "flops", "intensity", "time"}  # the rows with a naive ÷ flash ratio
+
+
 class AttentionView(QGroupBox, FieldTexts):
     """Naive vs FlashAttention-style, side by side, for the N and d typed."""
 
@@ -571,14 +646,9 @@ class AttentionView(QGroupBox, FieldTexts):
         inputs.add_pair(QLabel(self.tr("Data type:"), self), self.dtype)
         self.inputs = inputs
 
-        self.table = QGridLayout()
-        self.table.setHorizontalSpacing(12)
-        self.table.setVerticalSpacing(3)
         self.cells: dict[tuple[str, str], QLabel] = {}
-        heads = ("", self.tr("Naive (3 kernels)"), self.tr("FlashAttention-style (1 kernel)"),
-                 self.tr("Naive ÷ flash"))
-        for col, text in enumerate(heads):
-            self.table.addWidget(wrap_label(QLabel(f"<b>{text}</b>", self)), 0, col)
+        self.heads = [wrap_label(QLabel(f"<b>{text}</b>", self)) for text in (
+            self.tr("Naive (3 kernels)"), self.tr("FlashAttention-style (1 kernel)"), self.tr("Naive ÷ flash"))]
         self.row_names = {
             "global": self.tr("Bytes through L2 (exact)"), "hbm": self.tr("HBM bytes (modelled)"),
             "reuse": self.tr("Re-reads come from"), "flops": self.tr("FLOPs"),
@@ -593,16 +663,25 @@ class AttentionView(QGroupBox, FieldTexts):
             "reuse": self.tr("Where a kernel's second and later reads of the same data come from: L2 if it fits "
                              "the usable L2, else HBM."),
         }
-        for r, (key, text) in enumerate(self.row_names.items(), start=1):
-            label = wrap_label(QLabel(text, self))
+        self.row_labels: dict[str, QLabel] = {}
+        self.variant_labels: dict[tuple[str, str], QLabel] = {}  # each value's own heading, one value a line
+        variant_names = {"naive": self.tr("naive"), "flash": self.tr("flash"), "ratio": self.tr("Naive ÷ flash")}
+        for key, text in self.row_names.items():
+            label = self.row_labels[key] = wrap_label(QLabel(text, self))
             label.setToolTip(row_tips.get(key, ""))
-            self.table.addWidget(label, r, 0)
-            for col, variant in enumerate(("naive", "flash", "ratio"), start=1):
+            for variant in VARIANTS:
                 cell = wrap_label(QLabel(self))  # "64 KiB (blocks of 128 and 64 rows)" wraps, never cut
                 cell.setObjectName(f"attention_{key}_{variant}")
                 cell.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-                self.table.addWidget(cell, r, col)
                 self.cells[(key, variant)] = cell
+                if variant != "ratio" or key in RATIO_ROWS:
+                    name = wrap_label(QLabel(variant_names[variant] + ":", self))
+                    name.setProperty("role", "muted")
+                    self.variant_labels[(key, variant)] = name
+        # the table; its rows' names above their values; one value a line (Russian or presented on 720p)
+        self.table = ReflowGrid((self._as_table, self._names_above, self._one_value_a_line), self,
+                                h_spacing=12, v_spacing=3)
+        self.table.setObjectName("attention_table")
         self.global_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
         self.bytes_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
         self.time_bars = (Meter(oi.VERMILLION, self, height=22), Meter(oi.BLUE, self, height=22))
@@ -634,12 +713,46 @@ class AttentionView(QGroupBox, FieldTexts):
         layout.addWidget(inputs)
         layout.addWidget(self.dtype_error)
         layout.addWidget(self.stale)
-        layout.addLayout(self.table)
+        layout.addWidget(self.table)
         layout.addLayout(bars)
         layout.addWidget(self.verdict)
         layout.addWidget(self.assumptions)
         layout.addStretch(1)
         self.recompute()
+
+    # -- the table's arrangements (ReflowGrid), widest first --------------------------------------
+    def _as_table(self) -> Arrangement:
+        cells = [Cell(head, 0, col) for col, head in enumerate(self.heads, start=1)]
+        for r, key in enumerate(self.row_names, start=1):
+            cells.append(Cell(self.row_labels[key], r, 0))
+            cells += [Cell(self.cells[(key, v)], r, col) for col, v in enumerate(VARIANTS, start=1)]
+        return Arrangement(cells, shown=lambda: self._bold_row_names(False))
+
+    def _bold_row_names(self, bold: bool) -> None:
+        """A row's name in bold where it stands above its values (it heads them), plain in the table."""
+        for key, text in self.row_names.items():
+            self.row_labels[key].setText(f"<b>{text}</b>" if bold else text)
+
+    def _names_above(self) -> Arrangement:
+        """Three columns: each row's name on its own line above its values."""
+        cells = [Cell(head, 0, col) for col, head in enumerate(self.heads)]
+        for i, key in enumerate(self.row_names):
+            cells.append(Cell(self.row_labels[key], 1 + 2 * i, 0, col_span=3))
+            cells += [Cell(self.cells[(key, v)], 2 + 2 * i, col) for col, v in enumerate(VARIANTS)]
+        return Arrangement(cells, shown=lambda: self._bold_row_names(True))
+
+    def _one_value_a_line(self) -> Arrangement:
+        """Two columns: each row's name, then its values one a line after what they are."""
+        cells, r = [], 0
+        for key in self.row_names:
+            cells.append(Cell(self.row_labels[key], r, 0, col_span=2))
+            r += 1
+            for v in VARIANTS:
+                if v == "ratio" and key not in RATIO_ROWS:
+                    continue
+                cells += [Cell(self.variant_labels[(key, v)], r, 0), Cell(self.cells[(key, v)], r, 1)]
+                r += 1
+        return Arrangement(cells, {1: 1}, shown=lambda: self._bold_row_names(True))
 
     def set_gpu(self, gpu_name: str) -> None:
         if gpu_name != self.gpu_name:
@@ -710,6 +823,7 @@ class AttentionView(QGroupBox, FieldTexts):
             big = max(values)
             for bar, v in zip(pair, values):
                 bar.set_value(v / big if big else 0.0, text(v))
+        self.table.rearrange(force=False)  # values of another length: the arrangement that fits them
         self.verdict.setText(self.headline(c))
         items = "".join(f"<li>{a}</li>" for a in c.assumptions + c.notes)
         self.assumptions.setText(self.tr("<b>Assumptions</b> (bytes and FLOPs are exact; times are estimates):")

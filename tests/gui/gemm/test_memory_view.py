@@ -50,7 +50,7 @@ def test_hierarchy_rows_show_the_cores_figures_drawn(page):
 
 def test_gpu_choice_redraws_the_hierarchy(page):
     page.set_gpu("A100")
-    assert page.hierarchy.gpu_name == "A100" and "A100" in page.hierarchy.title()
+    assert page.hierarchy.gpu_name == "A100" and "A100" in page.hierarchy.title_label.text()
     assert page.hierarchy.rows["hbm"]["capacity"].text == "80 GiB on the GPU"
     assert page.hierarchy.rows["l2"]["capacity"].text == "40 MiB on the GPU"
     assert page.attention.comparison.gpu == "A100"
