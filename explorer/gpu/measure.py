@@ -37,7 +37,7 @@ from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.model.tomlio import dumps
-from explorer.occupancy import occupancy_for_launch, theoretical_occupancy, why_no_block_fits
+from explorer.occupancy import occupancy_for_launch, occupancy_that_fits, theoretical_occupancy
 
 MIN_MAXRREGCOUNT = 16  # ptxas does not go below this
 
@@ -131,9 +131,7 @@ def match_catalog_gpu(device: dict) -> GpuSpec | None:
 
 
 def check_launch_fits(scenario: Scenario) -> None:
-    occ = occupancy_for_launch(scenario.gpu, scenario.launch)
-    if occ.active_blocks_per_sm == 0:
-        raise InputError("", why_no_block_fits(scenario.gpu, scenario.launch, occ))  # it names its fields
+    occupancy_that_fits(scenario.gpu, scenario.launch)
 
 
 def occupancy_pad(gpu: GpuSpec, launch, registers: int, static_shared: int, dynamic_shared: int, barriers: int,

@@ -5,6 +5,7 @@ from explorer.occupancy.calc import (
     LIMITER_TEXT,
     OccupancyResult,
     occupancy_for_launch,
+    occupancy_that_fits,
     theoretical_occupancy,
     why_no_block_fits,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "LIMITER_TEXT",
     "OccupancyResult",
     "occupancy_for_launch",
+    "occupancy_that_fits",
     "theoretical_occupancy",
     "why_no_block_fits",
     "Hint",

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, asdict
 
 from explorer.model.catalog import ArchSpec, GpuSpec
-from explorer.model.errors import require_int
+from explorer.model.errors import InputError, require_int
 from explorer.model.scenario import BYTES_MAX, MAX_BARRIERS
 
 LIMITERS = ("warps", "registers", "shared_memory", "blocks", "barriers")
@@ -257,3 +257,12 @@ def why_no_block_fits(gpu: GpuSpec, launch, result: OccupancyResult) -> str:
     if "barriers" in result.limiters:
         reasons.append(f"launch.barriers: {launch.barriers} barriers per block leave no block slot (limiter: barriers)")
     return "; ".join(reasons) or "no block of this launch fits on an SM"
+
+
+def occupancy_that_fits(gpu: GpuSpec, launch) -> OccupancyResult:
+    """The launch's occupancy, or InputError (exit code 2) naming what forbids a single block: the one check
+    every path that runs a launch (simulate, execute, measure) makes first."""
+    occ = occupancy_for_launch(gpu, launch)
+    if occ.active_blocks_per_sm == 0:
+        raise InputError("", why_no_block_fits(gpu, launch, occ))  # the message names its fields
+    return occ

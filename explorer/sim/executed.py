@@ -212,7 +212,7 @@ def kernel_feed(scenario, *, budget: Callable[[object, int, int], int], keep_inp
     ``budget(params, n_regs, n_rows)``: the bytes the program window may hold (``engine.program_budget``);
     ``chunk_instructions``: the executor's chunk size (``session.CHUNK_INSTRUCTIONS`` by default).
     """
-    from explorer.occupancy.calc import occupancy_for_launch, why_no_block_fits
+    from explorer.occupancy.calc import occupancy_that_fits
     from explorer.sass.execute.run import compile_for, resolve
     from explorer.sass.execute.session import CHUNK_INSTRUCTIONS, execute_chunks
     from explorer.sass.execute.timing import static_timing
@@ -224,9 +224,7 @@ def kernel_feed(scenario, *, budget: Callable[[object, int, int], int], keep_inp
         raise InputError("kernel", f"{kernel.name} has {kernel.decoded.n:,} instructions; the timing engine names "
                                    f"at most {MAX_ROWS:,} (`execute` runs it)")
     scenario = resolve(scenario, kernel)
-    occ = occupancy_for_launch(scenario.gpu, scenario.launch)
-    if occ.active_blocks_per_sm == 0:
-        raise InputError("", why_no_block_fits(scenario.gpu, scenario.launch, occ))  # it names its fields
+    occ = occupancy_that_fits(scenario.gpu, scenario.launch)
     timing = static_timing(kernel, scenario.gpu)
     tensor = any(UNIT_MAP[UNIT_NAMES[u]] == units.TENSOR for u in set(timing.unit.tolist()))
     params = params_for(scenario, uses_tensor_cores=tensor)

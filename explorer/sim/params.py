@@ -15,7 +15,7 @@ from functools import cache
 from explorer.model.catalog import GpuSpec
 from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
-from explorer.occupancy import occupancy_for_launch, why_no_block_fits
+from explorer.occupancy import occupancy_that_fits
 from explorer.paths import resource
 from explorer.sim.units import tensor_flops_per_clock_per_sm, unit_facts
 
@@ -112,9 +112,7 @@ def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> 
     gpu: GpuSpec = scenario.gpu
     arch = gpu.arch
     launch = scenario.launch
-    occ = occupancy_for_launch(gpu, launch)
-    if occ.active_blocks_per_sm == 0:
-        raise InputError("", why_no_block_fits(gpu, launch, occ))
+    occ = occupancy_that_fits(gpu, launch)
     consts = model_constants()
     limit = consts["trace"]["max_blocks"]
     if launch.total_blocks > limit:

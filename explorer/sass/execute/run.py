@@ -51,14 +51,12 @@ def resolve(scenario, kernel):
 
 
 def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=None) -> KernelRun:
-    from explorer.occupancy.calc import occupancy_for_launch, why_no_block_fits
+    from explorer.occupancy.calc import occupancy_that_fits
     from explorer.sass.execute.session import execute
 
     kernel = kernel or compile_for(scenario)
     scenario = resolve(scenario, kernel)
-    occ = occupancy_for_launch(scenario.gpu, scenario.launch)
-    if occ.active_blocks_per_sm == 0:
-        raise InputError("", why_no_block_fits(scenario.gpu, scenario.launch, occ))  # it names its fields
+    occ = occupancy_that_fits(scenario.gpu, scenario.launch)
     result = execute(kernel, scenario.launch, scenario.kernel, seed=scenario.seed, sm_count=scenario.gpu.sm_count,
                      keep_inputs=keep_inputs, on_chunk=on_chunk)
     return KernelRun(scenario=scenario, kernel=kernel, result=result, occupancy=occ)
