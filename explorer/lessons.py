@@ -86,16 +86,21 @@ class Lesson:
         """The scenario in effect at step ``index``: the last loaded one plus every change since."""
         scenario = current
         for step in self.steps[: index + 1]:
-            if step.scenario:
-                scenario = load_preset(step.scenario)
-                if self.program:
-                    scenario = scenario.with_values(program=self.program)
-            if step.changes:
-                if scenario is None:
-                    raise InputError(f"lesson {self.name}", "a step changes fields before any scenario is loaded")
-                scenario = scenario.with_values(**step.changes)
+            scenario = self._after(step, scenario)
         if scenario is None:
             raise InputError(f"lesson {self.name}", "no step loads a scenario")
+        return scenario
+
+    def _after(self, step, scenario: Scenario | None) -> Scenario | None:
+        """The scenario in effect once ``step`` has applied its preset and changes to ``scenario``."""
+        if step.scenario:
+            scenario = load_preset(step.scenario)
+            if self.program:
+                scenario = scenario.with_values(program=self.program)
+        if step.changes:
+            if scenario is None:
+                raise InputError(f"lesson {self.name}", "a step changes fields before any scenario is loaded")
+            scenario = scenario.with_values(**step.changes)
         return scenario
 
 
@@ -171,10 +176,14 @@ def parse_lesson(data: dict, name: str) -> Lesson:
         steps=tuple(_parse_step(s, f"lesson {name}.steps[{i}]") for i, s in enumerate(steps_raw)),
         program=_program(data, name),
     )
-    # every scenario a step reaches must be valid (presets exist, changes validate)
-    for i in range(len(lesson.steps)):
+    # every scenario a step reaches must be valid (presets exist, changes validate): one walk over the
+    # steps, each from the one before (as scenario_at(i) would reach it, without loading a preset per step again)
+    scenario = None
+    for i, step in enumerate(lesson.steps):
         try:
-            lesson.scenario_at(i)
+            scenario = lesson._after(step, scenario)
+            if scenario is None:
+                raise InputError(f"lesson {name}", "no step loads a scenario")
         except InputError as exc:
             raise InputError(f"lesson {name}.steps[{i}]", str(exc)) from None
     return lesson

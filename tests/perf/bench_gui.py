@@ -255,11 +255,9 @@ STARTUP = textwrap.dedent("""
     while page.grid.paint_count == 0:
         app.processEvents()
     shown, shown_cpu = time.perf_counter() - t0, time.process_time() - c0
-    while page.session.run is None:
+    while page.session.run is None or page.simulating or page.grid.painted_run is not page.session.run:
         app.processEvents()
         time.sleep(0.002)
-    while page.grid.paint_count < 2 or page.simulating:
-        app.processEvents()
     import json
     print(json.dumps({"shown": shown, "first": time.perf_counter() - t0, "shown_cpu": shown_cpu,
                       "first_cpu": time.process_time() - c0}), flush=True)

@@ -22,6 +22,9 @@ class Event:
     def disconnect(self, callback: Callable) -> None:
         self._callbacks.remove(callback)
 
+    def is_connected(self, callback: Callable) -> bool:
+        return callback in self._callbacks
+
     def emit(self, *args) -> None:
         for callback in list(self._callbacks):
             callback(*args)

@@ -24,9 +24,22 @@ hooks below, so none of them reaches into a page's widgets:
   ``presentation_changed(on)``: presenting starts or stops (a column that must then
   fit without scrolling);
 * ``shutdown()``: the window is closing (stop timers and workers).
+
+Built when first needed (start-up time): a page that is not in front at start-up and costs
+time to build (plots, sweeps, tables) calls :meth:`Page.build_later` in its ``__init__`` and
+makes its widgets in :meth:`Page.build`. It is built the first time it is shown, when anything
+asks it for an attribute it does not have yet (its widgets, a method's data), on
+:meth:`Page.ensure_built`, or by the window once the first simulation is on screen, so the
+first result does not wait for tabs nobody looks at yet. Until then the hooks marked
+:func:`deferred` (the theme, restored state, the Explorer's runs) are kept and replayed in
+order once it is built, ``capture_state`` gives back the state it was given, and
+:meth:`Page.on_built` runs a feature's additions to its widgets after the build.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QSplitter, QWidget
@@ -52,6 +65,47 @@ def usable_sizes(splitter: QSplitter, sizes: list[int] | None) -> bool:
                     for i, size in enumerate(sizes)))
 
 
+def deferred(method):
+    """A page hook that an unbuilt page keeps (its latest call) and makes once it is built."""
+
+    @functools.wraps(method)
+    def hook(self, *args, **kwargs):
+        pending = self.__dict__.get("_pending_calls")
+        if pending is not None:
+            pending.pop(method.__name__, None)  # the latest call, in the order of the latest calls
+            pending[method.__name__] = (args, kwargs)
+            return None
+        return method(self, *args, **kwargs)
+
+    return hook
+
+
+def _kept_until_built(method):
+    """``capture_state`` of an unbuilt page: the state it was given (nothing on it has changed since)."""
+
+    @functools.wraps(method)
+    def capture(self, *args, **kwargs):
+        kept = self.kept_state()
+        return kept if kept is not None else method(self, *args, **kwargs)
+
+    return capture
+
+
+def _skipped_until_built(method):
+    """``shutdown`` of an unbuilt page: nothing to stop."""
+
+    @functools.wraps(method)
+    def hook(self, *args, **kwargs):
+        return method(self, *args, **kwargs) if self.built else None
+
+    return hook
+
+
+# the hooks every page's own definitions get wrapped in (Page.__init_subclass__), so a page that builds
+# later needs nothing else to take part in the window's restore / save / close
+_UNBUILT_HOOKS = {"restore_state": deferred, "capture_state": _kept_until_built, "shutdown": _skipped_until_built}
+
+
 class Page(QWidget):
     """A main-window tab; subclasses override the hooks they need."""
 
@@ -62,6 +116,54 @@ class Page(QWidget):
         self.theme: Theme = LIGHT
         self.status_text = ""
         self._sized = False  # the splitters got their first (or saved) sizes
+        self._pending_calls: dict | None = None  # an unbuilt page's deferred hook calls (None: built)
+        self._when_built: list[Callable] = []
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name, wrap in _UNBUILT_HOOKS.items():
+            if name in cls.__dict__:
+                setattr(cls, name, wrap(cls.__dict__[name]))
+
+    # -- built when first needed ------------------------------------------------------
+    def build_later(self) -> None:
+        """Put :meth:`build` off until the page is first needed (see the module docstring)."""
+        self._pending_calls = {}
+
+    def build(self) -> None:
+        """A page that builds later makes its widgets here (what ``__init__`` does for the others)."""
+
+    @property
+    def built(self) -> bool:
+        return self.__dict__.get("_pending_calls") is None
+
+    def ensure_built(self) -> None:
+        """Build now if not built yet; the kept hook calls follow, then the features' additions."""
+        pending = self.__dict__.get("_pending_calls")
+        if pending is None:
+            return
+        self._pending_calls = None
+        self.build()
+        self.apply_theme(self.theme)
+        for name, (args, kwargs) in pending.items():
+            getattr(self, name)(*args, **kwargs)
+        callbacks, self._when_built = self._when_built, []
+        for callback in callbacks:
+            callback(self)
+
+    def on_built(self, callback: Callable[[Page], None]) -> None:
+        """``callback(page)`` once the page is built (now, if it is)."""
+        if self.built:
+            callback(self)
+        else:
+            self._when_built.append(callback)
+
+    def __getattr__(self, name: str):
+        """An attribute an unbuilt page does not have yet (one of its widgets): build, then look again."""
+        if not name.startswith("__") and self.__dict__.get("_pending_calls") is not None:
+            self.ensure_built()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def set_status(self, text: str) -> None:
         if text != self.status_text:
@@ -75,6 +177,8 @@ class Page(QWidget):
 
     def apply_theme(self, theme: Theme) -> None:
         self.theme = theme
+        if not self.built:
+            return  # applied once built
         for view in self.themed_views():
             view.apply_theme(theme)
 
@@ -85,6 +189,13 @@ class Page(QWidget):
 
     def first_sizes(self) -> None:
         """Give the splitters their sizes the first time the page is shown."""
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 - Qt API
+        """Built before it is first shown (in showEvent its new widgets would still be hidden, and laid out
+        only after the first sizes were given)."""
+        if visible and not self.built:
+            self.ensure_built()
+        super().setVisible(visible)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
@@ -121,8 +232,16 @@ class Page(QWidget):
         self._sized = True
 
     def capture_state(self, live: bool = False) -> dict:
-        """The splitters' sizes; subclasses add their own entries."""
+        """The splitters' sizes; subclasses add their own entries (an unbuilt page: the state it was given)."""
         return self.splitter_state()
+
+    def kept_state(self) -> dict | None:
+        """An unbuilt page's state: what its kept ``restore_state`` call was given ({} if none); None once built."""
+        pending = self.__dict__.get("_pending_calls")
+        if pending is None:
+            return None
+        args, kwargs = pending.get("restore_state", (({},), {}))
+        return dict(args[0] if args else kwargs.get("state", {}))
 
     def restore_state(self, state: dict) -> None:
         """What :meth:`capture_state` gave; here, the splitters."""
@@ -153,4 +272,8 @@ class Page(QWidget):
         """Presentation mode started (``on``) or stopped."""
 
     def shutdown(self) -> None:
-        """The window is closing."""
+        """The window is closing (an unbuilt page has nothing to stop)."""
+
+
+for _name, _wrap in _UNBUILT_HOOKS.items():
+    setattr(Page, _name, _wrap(Page.__dict__[_name]))

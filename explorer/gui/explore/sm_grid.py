@@ -187,6 +187,7 @@ class SmGridView(QWidget):
     """Paints a ``SimRun`` at one cycle; emits ``sm_clicked`` on a click."""
 
     sm_clicked = Signal(int)
+    run_painted = Signal()  # a frame drew a run the frame before did not (e.g. the first result is on screen)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -215,6 +216,7 @@ class SmGridView(QWidget):
         self._overlay: QPixmap | None = None
         self._overlay_key = None
         self.paint_count = 0  # for the benchmark and tests: frames actually painted
+        self.painted_run: SimRun | None = None  # the run the last frame drew (None: the placeholder)
         self.scale = 1.0  # presentation mode's scale: wider gaps and bars
         self._title_font = QFont(self.font())
         self._title_font.setPointSizeF(max(6.5, self.font().pointSizeF() * 0.75))
@@ -339,7 +341,11 @@ class SmGridView(QWidget):
             text = self.placeholder if self.run is None else self.tr("Too small to draw every SM: enlarge the window.")
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
             p.end()
+            self.painted_run = None
             return
+        if self.painted_run is not self.run:
+            self.painted_run = self.run
+            self.run_painted.emit()
         L = self.layout_
         self._codes[:-1] = self._states.ravel()
         pixels = self._colors[self._codes][self._map]  # state -> colour, then slot -> pixel

@@ -18,12 +18,13 @@ from explorer.gui.gemm.page import GemmPage
 
 
 def install(window) -> None:
-    gemm = GemmPage(window)
-    memory = MemoryPage(window)
+    gemm = GemmPage(window, build_now=False)  # built when first needed (main_window: start-up time)
+    memory = MemoryPage(window, build_now=False)
     window.add_page(gemm, QCoreApplication.translate("GemmFeature", "&GEMM"), view_id="gemm")
     window.add_page(memory, QCoreApplication.translate("GemmFeature", "&Memory"), view_id="memory")
-    window.lesson_targets.update({"gemm": gemm.tiles, "roofline": gemm.roofline_box, "pipeline": gemm.pipeline,
-                                  "memory": memory.hierarchy})
+    for name, page, attribute in (("gemm", gemm, "tiles"), ("roofline", gemm, "roofline_box"),
+                                  ("pipeline", gemm, "pipeline"), ("memory", memory, "hierarchy")):
+        window.lesson_targets.add_later(name, page, attribute)
 
     explorer = window.explorer
 

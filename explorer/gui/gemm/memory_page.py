@@ -46,7 +46,7 @@ from explorer.gui.common.core_texts import memory_places, translated
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.common.layout_check import PaintedText
 from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, pct, seconds_text, si_bytes
-from explorer.gui.common.page import Page
+from explorer.gui.common.page import Page, deferred
 from explorer.gui.common.settings import as_int, as_str
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import (
@@ -864,9 +864,15 @@ class AttentionView(QGroupBox, FieldTexts):
 class MemoryPage(Page):
     """GPU choice, the hierarchy with live traffic, coalescing and attention."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, build_now: bool = True):
         super().__init__(parent)
         self.setObjectName("memory_page")
+        if build_now:
+            self.build()
+        else:
+            self.build_later()
+
+    def build(self) -> None:
         self.run = None  # the Explorer's SimRun shown as live traffic
         self.gpu = QComboBox(self)
         self.gpu.setObjectName("memory_gpu")
@@ -909,8 +915,10 @@ class MemoryPage(Page):
         self._update_status()
 
     # -- the Explorer's simulation ------------------------------------------------------
+    @deferred
     def show_run(self, run) -> None:
-        """Live traffic from an explorer ``SimRun`` (its GPU becomes the page's GPU)."""
+        """Live traffic from an explorer ``SimRun`` (its GPU becomes the page's GPU; an unbuilt page keeps the
+        latest)."""
         self.run = run
         self.set_gpu(run.result.scenario.gpu_name)
         mb = run.result.memory_bytes

@@ -291,12 +291,18 @@ class GemmPage(Page):
 
     scenario_requested = Signal(object)  # a Scenario for the Explorer tab
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, build_now: bool = True):
         super().__init__(parent)
         self.setObjectName("gemm_page")
+        self.sent: Scenario | None = None
+        if build_now:
+            self.build()
+        else:
+            self.build_later()
+
+    def build(self) -> None:
         self.plan: GemmPlan | None = None
         self.errors: dict[str, str] = {}
-        self.sent: Scenario | None = None
         self.sent_info: SentScenario | None = None  # what "Simulate in the Explorer" sent, for the comparison
         self.sent_plan: GemmPlan | None = None  # the plan on screen when it was sent
         self._pipeline_focus = False  # a lesson step asked for the whole pipeline diagram on screen
@@ -625,7 +631,8 @@ class GemmPage(Page):
         return sent.scenario
 
     def show_run(self, run) -> None:
-        """A finished simulation in the Explorer: if it is the scenario this page sent, compare it with the plan."""
+        """A finished simulation in the Explorer: if it is the scenario this page sent, compare it with the plan
+        (an unbuilt page has sent nothing)."""
         if self.sent is None or run.result.scenario != self.sent:
             return
         self.simulated_seconds = float(run.summary["kernel_time_us"]) * 1e-6
@@ -633,7 +640,7 @@ class GemmPage(Page):
 
     def explorer_note_text(self, run) -> tuple[str, str]:
         """(text, tooltip) for the Explorer while it shows the run of the scenario this page sent; ("", "") else."""
-        if self.sent is None or self.sent_info is None or run.result.scenario != self.sent:
+        if self.sent is None or not self.built or self.sent_info is None or run.result.scenario != self.sent:
             return "", ""
         compared = self.sent_info.simulated_plan
         simulated = seconds_text(float(run.summary["kernel_time_us"]) * 1e-6)

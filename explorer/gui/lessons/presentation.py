@@ -180,6 +180,7 @@ class Presentation(QObject):
             self.present_action.setChecked(on)
         w = self.window
         if on:
+            w.build_pages()  # the scale is applied to what exists: no page may be built after it
             self._state_before = w.windowState()
             self._sizes_before = {s: s.sizes() for s in w.findChildren(QSplitter)}
             self._apply_contrast()

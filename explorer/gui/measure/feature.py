@@ -160,10 +160,20 @@ class GpuController(QObject):
         for widget in (self.progress_label, self.progress, self.cancel_button):
             bar.addPermanentWidget(widget)
             widget.hide()
-        # the occupancy calculator takes a .cu file instead of typed-in numbers
-        inputs = self.window.occupancy.inputs
-        self.cu_row = CudaSourceRow(inputs, inputs)
-        inputs.add_source_row(self.tr("&Kernel source:"), self.cu_row, self.cu_row.open_button)
+        # the occupancy calculator takes a .cu file instead of typed-in numbers (once it is built)
+        self._cu_row: CudaSourceRow | None = None
+        self.window.occupancy.on_built(self._add_source_row)
+
+    def _add_source_row(self, occupancy) -> None:
+        inputs = occupancy.inputs
+        self._cu_row = CudaSourceRow(inputs, inputs)
+        inputs.add_source_row(self.tr("&Kernel source:"), self._cu_row, self._cu_row.open_button)
+
+    @property
+    def cu_row(self) -> CudaSourceRow:
+        """The calculator's "Kernel source" row (the calculator is built first if it was not yet)."""
+        self.window.occupancy.ensure_built()
+        return self._cu_row
 
     # -- GPU availability -------------------------------------------------------------
     def check_gpu(self) -> None:
@@ -530,7 +540,8 @@ class GpuController(QObject):
     def shutdown(self) -> None:
         """Cancel the GPU run or calibration (its child process is killed) and wait for the workers."""
         self.tasks.shutdown()
-        self.cu_row.shutdown()
+        if self._cu_row is not None:  # the calculator was built
+            self._cu_row.shutdown()
         if self.message_box is not None:
             self.message_box.close()
         sys.stderr.flush()

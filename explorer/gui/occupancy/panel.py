@@ -27,8 +27,14 @@ MIN_INPUT_LINES = 8  # the least height of the inputs' pane, in lines of text
 class OccupancyPanel(Page):
     """Wires the calculator's views to the session; owns no numbers of its own."""
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None, build_now: bool = True):
         super().__init__(parent)
+        if build_now:
+            self.build()
+        else:
+            self.build_later()
+
+    def build(self) -> None:
         self.inputs = OccupancyInputs(self)
         self.result = OccupancyResultView(self)
         self.advice = OccupancyAdvice(self)

@@ -15,6 +15,12 @@ needs to know what a page contains, and no feature reaches into another.
 
 Edit > Undo / Redo (Ctrl+Z, Ctrl+Shift+Z) step through the Explorer's scenario
 changes (``explore.commands``).
+
+Pages not in front at start-up (the calculator, GEMM, Memory) are built when first
+needed (``common.page``: shown, asked for a widget) and otherwise once the first
+simulation is on screen, one per turn of the event loop: building them first made
+the first result wait ~0.6 s for tabs nobody had opened yet. Their lesson targets are
+named by (page, attribute) until then (:class:`LessonTargets`).
 """
 
 from __future__ import annotations
@@ -23,18 +29,48 @@ import importlib
 from pathlib import Path
 from typing import Callable
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from explorer import __version__
 from explorer.gui.common.messages import warn
+from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_int, open_settings, read_bytes, read_state, read_str, write_state
 from explorer.gui.common.theme import MODES, Theme, ThemeManager
 from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.occupancy.panel import OccupancyPanel
 
 DEFAULT_SIZE = (1600, 900)
+# after the first simulation is on screen, the pages put off are built one per timer tick this far apart
+# (the first tick after the frame that shows the run has been painted)
+BUILD_LATER_MS = 30
+
+
+class LessonTargets(dict):
+    """Panel id -> widget, for lessons and export. A widget of a page built later is named by (page,
+    attribute) and looked up, building the page, only when something asks for it."""
+
+    def add_later(self, name: str, page: Page, attribute: str) -> None:
+        super().__setitem__(name, (_LATER, page, attribute))
+
+    def __getitem__(self, name: str):
+        value = super().__getitem__(name)
+        if isinstance(value, tuple) and value and value[0] is _LATER:
+            return getattr(value[1], value[2])
+        return value
+
+    def get(self, name: str, default=None):
+        return self[name] if name in self else default
+
+    def values(self):
+        return [self[name] for name in self]
+
+    def items(self):
+        return [(name, self[name]) for name in self]
+
+
+_LATER = object()  # LessonTargets' mark of a (page, attribute) entry
 
 # Features that plug into the window: each module has ``install(window)``, which adds
 # its pages, menu actions and file handlers through the hooks below. One line each.
@@ -78,7 +114,7 @@ class MainWindow(QMainWindow):
 
         # lesson hooks: view id -> tab page, panel id -> widget (explorer.lessons.VIEWS / TARGETS)
         self.views: dict[str, QWidget] = {}
-        self.lesson_targets: dict[str, QWidget] = {}
+        self.lesson_targets = LessonTargets()
         self.features: dict[str, object] = {}  # name -> page or feature object, in the order they joined
         self.replaced_by: MainWindow | None = None  # set by a language switch: the window that took over
         self.explorer = ExplorerPage(self, autoplay=autoplay)
@@ -89,10 +125,12 @@ class MainWindow(QMainWindow):
             "dram": self.explorer.metrics.whole.dram_box, "stream": self.explorer.stream_strip,
             "sol": self.explorer.sol, "unit_strip": self.explorer.unit_strip,
         })
-        self.occupancy = OccupancyPanel(self)
+        self.occupancy = OccupancyPanel(self, build_now=False)
         self.add_page(self.occupancy, self.tr("&Occupancy calculator"), view_id="occupancy")
         self.lesson_targets["occupancy"] = self.occupancy
-        self.lesson_targets["occupancy_graphs"] = self.occupancy.graphs
+        self.lesson_targets.add_later("occupancy_graphs", self.occupancy, "graphs")
+        self.explorer.grid.run_painted.connect(self._first_result)
+        self.explorer.session.simulation_changed.connect(self._first_result)
         self.tabs.currentChanged.connect(self._show_page_status)
         self._show_page_status()
         self.file_message: QMessageBox | None = None  # the last "cannot open" message
@@ -117,6 +155,34 @@ class MainWindow(QMainWindow):
         if hasattr(page, "status"):
             page.status.connect(lambda _text, p=page: self._show_page_status())
         return index
+
+    def _first_result(self) -> None:
+        """The first simulation's frame is painted (or it failed): build the pages put off, one per timer tick
+        (not as soon as the run arrives: the frame that shows it comes first)."""
+        session = self.explorer.session
+        if self.explorer.grid.painted_run is None and session.failure is None:
+            return
+        self._stop_waiting_for_first_result()
+        QTimer.singleShot(BUILD_LATER_MS, self, self._build_next_page)
+
+    def _stop_waiting_for_first_result(self) -> None:
+        if self.explorer.session.simulation_changed.is_connected(self._first_result):
+            self.explorer.session.simulation_changed.disconnect(self._first_result)
+            self.explorer.grid.run_painted.disconnect(self._first_result)
+
+    def _unbuilt_pages(self) -> list[Page]:
+        return [page for page in self.pages() if isinstance(page, Page) and not page.built]
+
+    def _build_next_page(self) -> None:
+        unbuilt = self._unbuilt_pages()
+        if unbuilt:
+            unbuilt[0].ensure_built()
+            QTimer.singleShot(BUILD_LATER_MS, self, self._build_next_page)
+
+    def build_pages(self) -> None:
+        """Every page built now (presentation mode scales what exists: a page built later would not be)."""
+        for page in self._unbuilt_pages():
+            page.ensure_built()
 
     def _show_page_status(self, *_args) -> None:
         """The status bar speaks for the current tab."""
@@ -409,6 +475,7 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop every feature's timers and workers (the window is closing, or a headless render is done)."""
+        self._stop_waiting_for_first_result()
         for _name, shutdown in self._hooks("shutdown"):
             shutdown()
         if self.file_message is not None:
