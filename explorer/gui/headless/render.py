@@ -125,6 +125,7 @@ def offscreen_window(size: tuple[int, int], theme: str = "light", lang: str | No
         settings.setValue("view/theme", theme)
         window = MainWindow(settings=settings)
         try:
+            window.build_pages()  # the window as it is once started (every tab built), not its first second
             window.resize(*size)
             window.show()
             settle(app)
