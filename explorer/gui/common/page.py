@@ -110,6 +110,9 @@ class Page(QWidget):
     """A main-window tab; subclasses override the hooks they need."""
 
     status = Signal(str)
+    # nothing on a page stops a language switch unless it says why (a method); None here also keeps the
+    # window's look-up of the hook from building a page built later
+    rebuild_blocker = None
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
