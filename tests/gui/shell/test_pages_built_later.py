@@ -118,3 +118,11 @@ def test_presentation_builds_every_page_first_so_each_is_scaled(qtbot, settings,
     finally:
         presentation.set_presenting(False)
     assert presented == pytest.approx(w.views["gemm"].inputs.font().pointSizeF() * scale, rel=0.05)
+
+
+def test_asking_the_pages_for_a_rebuild_blocker_builds_none(qtbot, settings, light_theme, held):
+    w = new_window(qtbot, settings)
+    assert w.rebuild_blocker() is None
+    state = w.capture_state(live=True)  # what a language switch hands the new window
+    assert unbuilt(w) == set(LATER)
+    assert {"occupancy", "gemm", "memory"} <= set(state)
