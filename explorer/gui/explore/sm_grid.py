@@ -343,9 +343,8 @@ class SmGridView(QWidget):
             p.end()
             self.painted_run = None
             return
-        if self.painted_run is not self.run:
-            self.painted_run = self.run
-            self.run_painted.emit()
+        new_run = self.painted_run is not self.run
+        self.painted_run = self.run
         L = self.layout_
         self._codes[:-1] = self._states.ravel()
         pixels = self._colors[self._codes][self._map]  # state -> colour, then slot -> pixel
@@ -382,6 +381,8 @@ class SmGridView(QWidget):
             veil.setAlpha(VEIL_ALPHA)
             p.fillRect(self.rect(), veil)
         p.end()
+        if new_run:
+            self.run_painted.emit()
 
     def _overlay_pixmap(self) -> QPixmap:
         """Block outlines and labels, SM numbers: redrawn only when a block starts or ends."""

@@ -42,9 +42,9 @@ from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.occupancy.panel import OccupancyPanel
 
 DEFAULT_SIZE = (1600, 900)
-# after the first simulation is on screen, the pages put off are built one per timer tick this far apart
-# (the first tick after the frame that shows the run has been painted)
-BUILD_LATER_MS = 30
+# after the frame that shows the first simulation, the pages put off are built one per timer tick this far
+# apart (each takes 0.1-0.4 s of the GUI thread: the first result and its first moments of playback come first)
+BUILD_LATER_MS = 250
 
 
 class LessonTargets(dict):
