@@ -1,0 +1,44 @@
+"""The window on an 800x600 screen (issue 14: an old projector, a small netbook): it is never wider than
+800 px, in English and Russian, and the metrics column shows its texts whole at that width.
+
+The Russian metrics column once needed 326 px (the Speed-of-Light panel's title and its "Разделяемая
+память" row), which made the window 866 px wide: its right side was off an 800 px screen. The unit names
+now wrap onto two lines and the title is shorter, so the column fits its 260 px."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSize
+
+from explorer.gui.common.layout_check import LayoutChecker
+from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.headless.render import default_cycle, offscreen_window, settle
+from explorer.gui.shell.i18n import install_translators
+from explorer.model.presets import default_scenario
+
+SIZE = (800, 600)
+
+
+@pytest.fixture(scope="module")
+def run():
+    return simulate_run(default_scenario())
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_window_is_no_wider_than_an_800_px_screen(qapp, run, lang):
+    try:
+        with offscreen_window(SIZE, "light", lang) as (app, window):
+            page = window.explorer
+            page.show_run(run)
+            page.session.set_cycle(default_cycle(run))
+            settle(app, 6)
+            assert window.minimumSizeHint().width() <= SIZE[0]
+            assert window.width() == SIZE[0], "the window grew past the screen's width to its minimum"
+            # the columns at their narrowest: every text whole (a unit name wraps, a number never shortens)
+            columns = [page.metrics_scroll, page.panel_scroll]
+            assert [str(p) for p in LayoutChecker(window, roots=columns, screen=None).run()] == []
+            for unit, name in page.sol.names.items():
+                if name.isVisible():
+                    assert name.height() >= name.heightForWidth(name.width()), unit
+    finally:
+        install_translators(qapp, "en")  # the rest of the session is in English
