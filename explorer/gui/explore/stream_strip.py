@@ -27,12 +27,13 @@ import math
 import numpy as np
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, SegmentBar
 from explorer.gui.common.layout_check import PaintedText
 from explorer.gui.common.numbers import counted, num, pct, seconds_text, unit
+from explorer.gui.common.reflow_grid import Arrangement, Cell, ReflowGrid
 from explorer.gui.common.theme import Theme
 from explorer.gui.common.widgets import FittingLabel
 from explorer.gui.explore.run_data import SimRun
@@ -303,9 +304,6 @@ class StreamStrip(QWidget):
             "issue_slot_utilization": self.tr("Issue slots used: warp-instructions issued over every scheduler's "
                                               "issue slots in the span, the work actually done."),
         }
-        row = QHBoxLayout()  # the four side by side, each name beside its meter: one line of the strip
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(4)
         self.names: dict[str, QLabel] = {}
         self.meters: dict[str, Meter] = {}
         for key in FIGURES:
@@ -315,17 +313,25 @@ class StreamStrip(QWidget):
             meter = Meter(COLORS[key], self)
             meter.setObjectName(f"stream_{key}")
             meter.setToolTip(tips[key])
-            row.addWidget(label)
-            row.addWidget(meter, 1)
-            row.addSpacing(6)
             self.names[key], self.meters[key] = label, meter
+        # each name beside its meter: the four in one line where the column has room, else two a line, else
+        # one under the other (an 800 px screen: the strip never makes the window wider)
+        self.readings = ReflowGrid([lambda n=n: self._readings(n) for n in (4, 2, 1)], self, h_spacing=6, v_spacing=2)
+        self.readings.setObjectName("stream_readings")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 2)
         layout.setSpacing(2)
         layout.addWidget(self.title)
         layout.addWidget(self.timeline)
-        layout.addLayout(row)
+        layout.addWidget(self.readings)
         self.setVisible(False)
+
+    def _readings(self, per_line: int) -> Arrangement:
+        cells = []
+        for k, key in enumerate(FIGURES):
+            row, col = divmod(k, per_line)
+            cells += [Cell(self.names[key], row, 2 * col), Cell(self.meters[key], row, 2 * col + 1)]
+        return Arrangement(cells, {2 * col + 1: 1 for col in range(per_line)})
 
     def set_run(self, run: SimRun | None) -> None:
         """Show the run's stream, or hide the strip when the scenario launches its kernel once."""

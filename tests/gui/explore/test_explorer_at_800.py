@@ -3,7 +3,9 @@
 
 The Russian metrics column once needed 326 px (the Speed-of-Light panel's title and its "Разделяемая
 память" row), which made the window 866 px wide: its right side was off an 800 px screen. The unit names
-now wrap onto two lines and the title is shorter, so the column fits its 260 px."""
+now wrap onto two lines and the title is shorter, so the column fits its 260 px. A stream of launches (lesson
+5) made it wider still (1,120 px in Russian): the stream strip's four readings stood in one line; they now
+stand two a line, or one under the other, where the column is narrow (``common.reflow_grid``)."""
 
 from __future__ import annotations
 
@@ -14,14 +16,21 @@ from explorer.gui.common.layout_check import LayoutChecker
 from explorer.gui.explore.run_data import simulate_run
 from explorer.gui.headless.render import default_cycle, offscreen_window, settle
 from explorer.gui.shell.i18n import install_translators
+from explorer.lessons import get_lesson
 from explorer.model.presets import default_scenario
 
 SIZE = (800, 600)
 
 
-@pytest.fixture(scope="module")
-def run():
-    return simulate_run(default_scenario())
+def stream_scenario():
+    lesson = get_lesson("occupancy-vs-utilization")
+    index = next(i for i, step in enumerate(lesson.steps) if "stream" in step.highlight)
+    return lesson.scenario_at(index)
+
+
+@pytest.fixture(scope="module", params=["single", "stream"])
+def run(request):
+    return simulate_run(default_scenario() if request.param == "single" else stream_scenario())
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -35,7 +44,8 @@ def test_the_window_is_no_wider_than_an_800_px_screen(qapp, run, lang):
             assert window.minimumSizeHint().width() <= SIZE[0]
             assert window.width() == SIZE[0], "the window grew past the screen's width to its minimum"
             # the columns at their narrowest: every text whole (a unit name wraps, a number never shortens)
-            columns = [page.metrics_scroll, page.panel_scroll]
+            columns = [page.metrics_scroll, page.panel_scroll, page.stream_strip]
+            assert page.stream_strip.isVisible() == (run.result.scenario.stream.kernels > 1)
             assert [str(p) for p in LayoutChecker(window, roots=columns, screen=None).run()] == []
             for unit, name in page.sol.names.items():
                 if name.isVisible():
