@@ -10,14 +10,13 @@ stand two a line, or one under the other, where the column is narrow (``common.r
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSize
 
 from explorer.gui.common.layout_check import LayoutChecker
 from explorer.gui.explore.run_data import simulate_run
-from explorer.gui.headless.render import default_cycle, offscreen_window, settle
-from explorer.gui.shell.i18n import install_translators
 from explorer.lessons import get_lesson
 from explorer.model.presets import default_scenario
+
+from tests.gui.support import explorer_run_at
 
 SIZE = (800, 600)
 
@@ -35,20 +34,14 @@ def run(request):
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_window_is_no_wider_than_an_800_px_screen(qapp, run, lang):
-    try:
-        with offscreen_window(SIZE, "light", lang) as (app, window):
-            page = window.explorer
-            page.show_run(run)
-            page.session.set_cycle(default_cycle(run))
-            settle(app, 6)
-            assert window.minimumSizeHint().width() <= SIZE[0]
-            assert window.width() == SIZE[0], "the window grew past the screen's width to its minimum"
-            # the columns at their narrowest: every text whole (a unit name wraps, a number never shortens)
-            columns = [page.metrics_scroll, page.panel_scroll, page.stream_strip]
-            assert page.stream_strip.isVisible() == (run.result.scenario.stream.kernels > 1)
-            assert [str(p) for p in LayoutChecker(window, roots=columns, screen=None).run()] == []
-            for unit, name in page.sol.names.items():
-                if name.isVisible():
-                    assert name.height() >= name.heightForWidth(name.width()), unit
-    finally:
-        install_translators(qapp, "en")  # the rest of the session is in English
+    with explorer_run_at(qapp, SIZE, lang, run) as (_app, window):
+        page = window.explorer
+        assert window.minimumSizeHint().width() <= SIZE[0]
+        assert window.width() == SIZE[0], "the window grew past the screen's width to its minimum"
+        # the columns at their narrowest: every text whole (a unit name wraps, a number never shortens)
+        columns = [page.metrics_scroll, page.panel_scroll, page.stream_strip]
+        assert page.stream_strip.isVisible() == (run.result.scenario.stream.kernels > 1)
+        assert [str(p) for p in LayoutChecker(window, roots=columns, screen=None).run()] == []
+        for unit, name in page.sol.names.items():
+            if name.isVisible():
+                assert name.height() >= name.heightForWidth(name.width()), unit
