@@ -6294,7 +6294,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location filename="../../explorer/gui/explore/sol_panel.py" line="+102"/>
         <source>What limits useful work right now?</source>
-        <translation>Что сейчас ограничивает полезную работу?</translation>
+        <translation>Что сейчас сдерживает работу?</translation>
     </message>
     <message>
         <location line="+10"/>

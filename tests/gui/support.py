@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 RUN_TIMEOUT = 60_000  # ms: the first simulation of a test session loads numba's cache
 
 
@@ -26,3 +28,21 @@ def known_gap(reason: str):
     import pytest
 
     return pytest.mark.xfail(reason=reason, strict=False)
+
+
+@contextmanager
+def explorer_run_at(qapp, size: tuple[int, int], lang: str, run):
+    """An offscreen window at ``size`` in ``lang`` showing ``run`` at its busiest cycle, as ``render`` draws it;
+    (app, window). The rest of the session is in English again afterwards."""
+    from explorer.gui.headless.render import default_cycle, offscreen_window, settle
+    from explorer.gui.shell.i18n import install_translators
+
+    try:
+        with offscreen_window(size, "light", lang) as (app, window):
+            page = window.explorer
+            page.show_run(run)
+            page.session.set_cycle(default_cycle(run))
+            settle(app, 6)
+            yield app, window
+    finally:
+        install_translators(qapp, "en")

@@ -63,11 +63,14 @@ def ready_scale(ready: np.ndarray) -> float:
     return float(np.percentile(ready, READY_PERCENTILE))
 
 
+MIN_HEIGHT = 110  # px: the curves, both axes' numbers and the cycle axis title
+
+
 class CountsPlot(CursorPlot):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("counts_plot")
-        self.setMinimumHeight(110)
+        self.setMinimumHeight(MIN_HEIGHT)
         item = self.getPlotItem()
         item.showGrid(x=False, y=True, alpha=0.25)
         item.getAxis("left").setWidth(64)

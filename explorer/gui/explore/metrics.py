@@ -124,6 +124,7 @@ class NowBox(QGroupBox):
         layout.addWidget(self.heading)
         layout.addLayout(grid)
         caption = QLabel(self.tr("What the resident warps are doing:"), self)
+        caption.setWordWrap(True)  # two lines rather than a column too wide for an 800 px screen (Russian)
         caption.setProperty(DETAIL, 2)
         layout.addWidget(caption)
         layout.addWidget(self.bar)

@@ -35,6 +35,7 @@ from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.theme import restyle
 from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
+from explorer.gui.explore.counts_plot import MIN_HEIGHT as COUNTS_MIN_HEIGHT
 from explorer.gui.explore.counts_plot import CountsPlot
 from explorer.gui.explore.metrics import MetricsPanel, cited_figures
 from explorer.gui.explore.run_data import (FillPlan, SimRun, fill_plan, record_batch, simulate_run,
@@ -45,6 +46,7 @@ from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.sol_panel import SolPanel
 from explorer.gui.explore.sm_grid import SmGridView
 from explorer.gui.explore.stream_strip import StreamStrip
+from explorer.gui.explore.timeline import MIN_HEIGHT as TIMELINE_MIN_HEIGHT
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
 from explorer.gui.explore.unit_strip import UnitStrip
@@ -55,6 +57,10 @@ from explorer.model.scenario import Scenario
 EDIT_DEBOUNCE_MS = 30
 STRIP_ROOM = 560  # px of the center column from which the unit-use strip starts open (see first_sizes)
 PLOTS_SHARES = (19, 27)  # the timeline and the counts plot (its legend may wrap): shares of their pane
+# px the plots keep at least while the stream strip takes part of their column (110 without): the Explorer with
+# the strip then leaves a lesson's narration its three lines on a 1280x720 screen (Russian); each y axis keeps
+# two numbers, the timeline one scheduler's name at least
+COUNTS_UNDER_STRIP, TIMELINE_UNDER_STRIP = 100, 104
 PLOTS_BESIDE_VIEWS = 420  # px the timeline and counts plot keep beside the views added next to them
 # px the center column keeps at first before the scenario column is laid out as wide as its labels beside its
 # fields (narrower, it stacks them): the SM grid with its SM numbers, its legend in four columns (1024x640)
@@ -480,6 +486,9 @@ class ExplorerPage(Page):
         self.counts.set_run(run)
         had_strip = self.stream_strip.isVisibleTo(self)
         self.stream_strip.set_run(run)
+        strip = self.stream_strip.isVisibleTo(self)  # the plots a little shorter under it (COUNTS_UNDER_STRIP)
+        self.counts.setMinimumHeight(COUNTS_UNDER_STRIP if strip else COUNTS_MIN_HEIGHT)
+        self.timeline.setMinimumHeight(TIMELINE_UNDER_STRIP if strip else TIMELINE_MIN_HEIGHT)
         self._room_for_strip(had_strip)
         if self.per_sm.isChecked():
             self.counts.show_sm(s.selected_sm)

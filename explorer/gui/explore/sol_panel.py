@@ -126,6 +126,7 @@ class SolPanel(QGroupBox):
         for row, unit in enumerate(UNITS, start=1):
             name = QLabel(labels[unit], self)
             name.setObjectName(f"sol_name_{unit}")
+            name.setWordWrap(True)  # "Разделяемая память" on two lines in a narrow column (an 800 px screen)
             bar = SolBar(self, height=max(10, QFontMetrics(self.font()).height() - 4))
             bar.setObjectName(f"sol_bar_{unit}")
             now, run = QLabel("–", self), QLabel("–", self)

@@ -27,12 +27,13 @@ import math
 import numpy as np
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, SegmentBar
 from explorer.gui.common.layout_check import PaintedText
-from explorer.gui.common.numbers import counted, num, pct, seconds_text
+from explorer.gui.common.numbers import counted, num, pct, seconds_text, unit
+from explorer.gui.common.reflow_grid import Arrangement, Cell, ReflowGrid
 from explorer.gui.common.theme import Theme
 from explorer.gui.common.widgets import FittingLabel
 from explorer.gui.explore.run_data import SimRun
@@ -73,9 +74,16 @@ class StreamTimeline(SegmentBar):
                                 "windows shaded behind them; wheel: zoom, drag: pan, double click: the whole stream."))
 
     # -- geometry -------------------------------------------------------------------
+    # one line: the view's ends beside the bar, not under it (the Explorer with the strip must leave a lesson's
+    # narration its lines on a 1280x720 screen)
     def _fit_height(self) -> None:
         line = QFontMetrics(self.font()).height()
-        self.setFixedHeight(round(line * 1.8) + line + 4)
+        self.setFixedHeight(line + 2)
+
+    def _label_width(self) -> int:
+        """Room for either end of the view: three digits and a time unit ("888 µs")."""
+        fm = QFontMetrics(self.font())
+        return max(fm.horizontalAdvance(f"8,888 {unit(u)}") for u in ("s", "ms", "µs", "ns")) + 4
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt API
         if event.type() == QEvent.Type.FontChange:
@@ -83,17 +91,17 @@ class StreamTimeline(SegmentBar):
         super().changeEvent(event)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
-        return QSize(120, self.height())
+        return QSize(120 + 2 * self._label_width(), self.height())
 
-    def _bar_rect(self) -> QRect:
-        line = QFontMetrics(self.font()).height()
-        return QRect(0, 0, self.width(), self.height() - line - 2)
+    def bar_rect(self) -> QRect:
+        """The bar between the view's two ends."""
+        side = self._label_width()
+        return QRect(side, 0, max(1, self.width() - 2 * side), self.height())
 
     def _label_rects(self) -> tuple[QRect, QRect]:
-        line = QFontMetrics(self.font()).height()
-        y = self.height() - line
-        half = self.width() // 2
-        return QRect(0, y, half - 2, line), QRect(half + 2, y, self.width() - half - 2, line)
+        bar = self.bar_rect()
+        side = self._label_width() - 4
+        return QRect(0, 0, side, self.height()), QRect(bar.right() + 5, 0, side, self.height())
 
     # -- data -----------------------------------------------------------------------
     def set_stream(self, stream: StreamResult | None) -> None:
@@ -120,13 +128,15 @@ class StreamTimeline(SegmentBar):
         self.update()
 
     def time_at(self, x: float) -> float:
+        """The time under ``x`` (the widget's pixels; the bar starts after the left end's label)."""
         lo, hi = self.view
-        return lo + (hi - lo) * x / max(1, self.width())
+        bar = self.bar_rect()
+        return lo + (hi - lo) * (x - bar.left()) / bar.width()
 
     def columns(self) -> np.ndarray:
-        """The busy share of each pixel column of the view (0..1): what the bars are drawn from."""
+        """The busy share of each pixel column of the bar (0..1): what the bars are drawn from."""
         s = self.stream
-        w = max(1, self.width())
+        w = self.bar_rect().width()
         if s is None:
             return np.zeros(w)
         lo, hi = self.view
@@ -149,7 +159,7 @@ class StreamTimeline(SegmentBar):
     # -- painting -------------------------------------------------------------------
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt API
         p = QPainter(self)
-        bar = self._bar_rect()
+        bar = self.bar_rect()
         p.fillRect(bar, QColor(self.theme.base))
         s = self.stream
         if s is not None:
@@ -165,7 +175,8 @@ class StreamTimeline(SegmentBar):
 
     def _x(self, t: float) -> float:
         lo, hi = self.view
-        return (t - lo) / (hi - lo) * self.width()
+        bar = self.bar_rect()
+        return bar.left() + (t - lo) / (hi - lo) * bar.width()
 
     def _paint_windows(self, p: QPainter, bar: QRect) -> None:
         s = self.stream
@@ -177,8 +188,8 @@ class StreamTimeline(SegmentBar):
         readings = s.window_utilization(first, last - first + 1)
         reading = QColor(READING_COLOR)
         for k in range(first, last + 1):
-            x0 = max(0, math.floor(self._x(k * s.period_us)))
-            x1 = min(self.width(), math.ceil(self._x((k + 1) * s.period_us)))
+            x0 = max(bar.left(), math.floor(self._x(k * s.period_us)))
+            x1 = min(bar.right() + 1, math.ceil(self._x((k + 1) * s.period_us)))
             if k % 2 == 0:
                 p.fillRect(QRect(x0, bar.top(), max(1, x1 - x0), bar.height()), shade)
             if k - first < len(readings):  # a complete window: its reading, as a tick at that height
@@ -197,7 +208,7 @@ class StreamTimeline(SegmentBar):
         for a, b in zip(starts.tolist(), ends.tolist()):
             hh = int(heights[a])
             if hh > 0:
-                p.fillRect(QRect(a, bar.bottom() - hh, b - a, hh), color)
+                p.fillRect(QRect(bar.left() + a, bar.bottom() - hh, b - a, hh), color)
 
     def painted_texts(self) -> list[PaintedText]:
         if self.stream is None:
@@ -205,9 +216,9 @@ class StreamTimeline(SegmentBar):
         left, right = self._label_rects()
         lo, hi = self.view
         return [PaintedText(seconds_text(lo * 1e-6) if lo > 0 else "0", left, self.font(),
-                            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)),
+                            int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)),
                 PaintedText(seconds_text(hi * 1e-6), right, self.font(),
-                            int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))]
+                            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter))]
 
     # -- the mouse --------------------------------------------------------------------
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
@@ -229,7 +240,7 @@ class StreamTimeline(SegmentBar):
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt API
         if self._drag is not None:
             x0, (lo, hi) = self._drag
-            dt = (event.position().x() - x0) / max(1, self.width()) * (hi - lo)
+            dt = (event.position().x() - x0) / self.bar_rect().width() * (hi - lo)
             self.set_view(lo - dt, hi - dt)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt API
@@ -258,7 +269,8 @@ class StreamTimeline(SegmentBar):
             window = self.tr("NVML window {k}: reads {pct}").format(k=num(k + 1), pct=pct(reading))
         else:
             window = self.tr("NVML window {k}: the stream ends before it does").format(k=num(k + 1))
-        column = 1 if self.kernels_in_view() < self.width() else max(1, round(self.kernels_in_view() / self.width()))
+        w = self.bar_rect().width()
+        column = 1 if self.kernels_in_view() < w else max(1, round(self.kernels_in_view() / w))
         decimated = "" if column <= 1 else "<br>" + self.tr(
             "Each pixel column covers about {n} kernels: its height is the share of its time a kernel runs.").format(
             n=num(column))
@@ -292,9 +304,6 @@ class StreamStrip(QWidget):
             "issue_slot_utilization": self.tr("Issue slots used: warp-instructions issued over every scheduler's "
                                               "issue slots in the span, the work actually done."),
         }
-        row = QHBoxLayout()  # the four side by side, each name beside its meter: one line of the strip
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(4)
         self.names: dict[str, QLabel] = {}
         self.meters: dict[str, Meter] = {}
         for key in FIGURES:
@@ -304,17 +313,25 @@ class StreamStrip(QWidget):
             meter = Meter(COLORS[key], self)
             meter.setObjectName(f"stream_{key}")
             meter.setToolTip(tips[key])
-            row.addWidget(label)
-            row.addWidget(meter, 1)
-            row.addSpacing(6)
             self.names[key], self.meters[key] = label, meter
+        # each name beside its meter: the four in one line where the column has room, else two a line, else
+        # one under the other (an 800 px screen: the strip never makes the window wider)
+        self.readings = ReflowGrid([lambda n=n: self._readings(n) for n in (4, 2, 1)], self, h_spacing=6, v_spacing=2)
+        self.readings.setObjectName("stream_readings")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 4)
+        layout.setContentsMargins(0, 0, 0, 2)
         layout.setSpacing(2)
         layout.addWidget(self.title)
         layout.addWidget(self.timeline)
-        layout.addLayout(row)
+        layout.addWidget(self.readings)
         self.setVisible(False)
+
+    def _readings(self, per_line: int) -> Arrangement:
+        cells = []
+        for k, key in enumerate(FIGURES):
+            row, col = divmod(k, per_line)
+            cells += [Cell(self.names[key], row, 2 * col), Cell(self.meters[key], row, 2 * col + 1)]
+        return Arrangement(cells, {2 * col + 1: 1 for col in range(per_line)})
 
     def set_run(self, run: SimRun | None) -> None:
         """Show the run's stream, or hide the strip when the scenario launches its kernel once."""

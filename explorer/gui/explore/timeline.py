@@ -39,6 +39,9 @@ MAX_LABELLED_BLOCKS = 300
 PARTIAL_SUBROWS = 3  # a partial warp's mark: the top one of three sub-rows of its row
 
 
+MIN_HEIGHT = 110  # px: the scheduler rows' names, the cycle axis's numbers and its title
+
+
 class TimelineView(CursorPlot):
     """Warp states of the selected SM over the whole run."""
 
@@ -48,7 +51,7 @@ class TimelineView(CursorPlot):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("timeline")
-        self.setMinimumHeight(110)
+        self.setMinimumHeight(MIN_HEIGHT)
         self.image = pg.ImageItem(axisOrder="col-major")
         self.image.setAutoDownsample(False)
         self.addItem(self.image)

@@ -59,7 +59,7 @@ from explorer.gui.common.widgets import (
     show_combo_error,
     splitter,
 )
-from explorer.gui.gemm.reflow_grid import Arrangement, Cell, ReflowGrid
+from explorer.gui.common.reflow_grid import Arrangement, Cell, ReflowGrid
 from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, evaluate_attention
 from explorer.model.catalog import get_gpu
 

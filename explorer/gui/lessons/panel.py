@@ -47,7 +47,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -262,7 +261,6 @@ class LessonController(QObject):
         self._refit.setInterval(30)
         self._refit.timeout.connect(self.fit_dock)
         window.installEventFilter(self)
-        self._page_policies: dict = {}  # page -> its own vertical size policy, while the narration shows
         window.tabs.currentChanged.connect(lambda _i: self._refit.start())  # another page's minimum height
 
         page = window.explorer
@@ -546,7 +544,6 @@ class LessonController(QObject):
         w = self.window
         area = w.dockWidgetArea(self.dock)
         beside = area in (Qt.DockWidgetArea.BottomDockWidgetArea, Qt.DockWidgetArea.TopDockWidgetArea)
-        self._only_front_page_height(self.dock.isVisible() and not self.dock.isFloating() and beside)
         if not self.dock.isVisible() or self.dock.isFloating() or not beside:
             return
         chrome = self.dock.height() - self.panel.height()
@@ -562,36 +559,12 @@ class LessonController(QObject):
 
     def _room(self) -> int:
         """The most height the dock can have: its own and what the tab area can give up above its minimum
-        (the tab in front's: :meth:`_only_front_page_height`)."""
+        (the tab in front's only: ``shell.front_tabs``)."""
         w = self.window
         w.layout().activate()  # the heights of now, with the tab now in front
         tabs = w.tabs
         least = max(tabs.minimumSizeHint().height(), tabs.minimumHeight())
         return self.dock.height() + max(0, tabs.height() - least)
-
-    def _only_front_page_height(self, on: bool) -> None:
-        """With ``on``, the pages behind the tab in front no longer hold the tab area's minimum height (a
-        stacked page's minimum counts even while hidden); off, every page has its own size policy again."""
-        tabs = self.window.tabs
-        front = tabs.currentWidget()
-        changed = False
-        for page in self.window.pages():
-            own = self._page_policies.get(page, page.sizePolicy().verticalPolicy())
-            want = QSizePolicy.Policy.Ignored if on and page is not front else own
-            if on:
-                self._page_policies.setdefault(page, own)
-            policy = page.sizePolicy()
-            if policy.verticalPolicy() != want:
-                policy.setVerticalPolicy(want)
-                page.setSizePolicy(policy)
-                changed = True
-        if not on:
-            self._page_policies.clear()
-        if changed:  # a hidden page's new policy asks no layout for a new minimum itself
-            stack = tabs.findChild(QStackedWidget)
-            if stack is not None and stack.layout() is not None:
-                stack.layout().invalidate()
-            tabs.updateGeometry()
 
 
 def _scroll_area_of(widget: QWidget) -> QScrollArea | None:

@@ -31,7 +31,7 @@ from typing import Callable
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QMainWindow, QMessageBox, QWidget
 
 from explorer import __version__
 from explorer.gui.common.messages import warn
@@ -40,6 +40,7 @@ from explorer.gui.common.settings import as_int, open_settings, read_bytes, read
 from explorer.gui.common.theme import MODES, Theme, ThemeManager
 from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.occupancy.panel import OccupancyPanel
+from explorer.gui.shell.front_tabs import FrontPageTabs
 
 DEFAULT_SIZE = (1600, 900)
 # after the frame that shows the first simulation, the pages put off are built one per timer tick this far
@@ -105,7 +106,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         self.theme = theme or ThemeManager(app, read_str(self.settings, "view/theme", "system"), parent=self)
 
-        self.tabs = QTabWidget(self)
+        self.tabs = FrontPageTabs(self)  # as small as the tab in front needs, not the largest tab
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
         self.status_label = QLabel(self)

@@ -12,9 +12,10 @@ from PySide6.QtCore import QSize
 
 from explorer.gui.common.layout_check import LayoutChecker
 from explorer.gui.explore.run_data import simulate_run
-from explorer.gui.headless.render import default_cycle, offscreen_window, parse_scale, present, settle
-from explorer.gui.shell.i18n import install_translators
+from explorer.gui.headless.render import parse_scale, present, settle
 from explorer.model.presets import default_scenario
+
+from tests.gui.support import explorer_run_at
 
 SIZE = (1024, 640)
 
@@ -27,18 +28,11 @@ def run():
 @pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_explorer_fits_1024x640_exactly(qapp, run, lang, presenting):
-    try:
-        with offscreen_window(SIZE, "light", lang) as (app, window):
-            page = window.explorer
-            page.show_run(run)
-            page.session.set_cycle(default_cycle(run))
-            settle(app, 6)
-            if presenting:
-                present(window, app, SIZE, parse_scale(None))
-            settle(app, 6)
-            assert window.minimumSizeHint().height() <= 600
-            assert window.size().toTuple() == SIZE, "the window grew past the requested size to its minimum"
-            assert window.grab().size().toTuple() == SIZE
-            assert [str(p) for p in LayoutChecker(window, screen=QSize(*SIZE)).run()] == []
-    finally:
-        install_translators(qapp, "en")  # the rest of the session is in English
+    with explorer_run_at(qapp, SIZE, lang, run) as (app, window):
+        if presenting:
+            present(window, app, SIZE, parse_scale(None))
+        settle(app, 6)
+        assert window.minimumSizeHint().height() <= 600
+        assert window.size().toTuple() == SIZE, "the window grew past the requested size to its minimum"
+        assert window.grab().size().toTuple() == SIZE
+        assert [str(p) for p in LayoutChecker(window, screen=QSize(*SIZE)).run()] == []

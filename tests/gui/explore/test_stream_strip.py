@@ -111,7 +111,7 @@ def test_ten_thousand_launches_are_drawn_decimated(qtbot, tiny_result):
     strip = make_strip(qtbot, stream, width=500)
     t = strip.timeline
     cols = t.columns()
-    assert len(cols) == t.width()
+    assert len(cols) == t.bar_rect().width()  # the view's ends stand beside the bar
     assert cols.mean() == pytest.approx(busy_share(10_000, k, gap), rel=1e-9)
     assert t.kernels_in_view() == 10_000
     tip = t.tooltip_at(250)
@@ -147,10 +147,10 @@ def test_tooltip_names_the_kernel_gap_and_nvml_window(qtbot, tiny_result):
     strip = make_strip(qtbot, stream, width=600)
     t = strip.timeline
     t.set_view(0.0, 2 * (k + gap))
-    width = t.width()
-    inside = t.tooltip_at(width * (k / 2) / (2 * (k + gap)))
+    bar = t.bar_rect()  # the view's ends stand beside the bar
+    inside = t.tooltip_at(bar.left() + bar.width() * (k / 2) / (2 * (k + gap)))
     assert inside.startswith("kernel 1 of 2,000")
-    gap_tip = t.tooltip_at(width * (k + gap / 2) / (2 * (k + gap)))
+    gap_tip = t.tooltip_at(bar.left() + bar.width() * (k + gap / 2) / (2 * (k + gap)))
     assert gap_tip.startswith("the gap after kernel 1")
     reading = float(stream.window_utilization(0, 1)[0])
     assert f"{100 * reading:.1f}".rstrip("0").rstrip(".") + "%" in inside

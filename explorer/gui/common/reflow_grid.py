@@ -1,11 +1,14 @@
-"""A grid that re-arranges its widgets to fit its width: the Memory tab's tables on a projector.
+"""A grid that re-arranges its widgets to fit its width: the Memory tab's tables on a projector, the
+Explorer's stream readings on an 800 px screen.
 
 The Memory tab's tables (the hierarchy's six columns, attention's four) are wider than their panes in
 Russian and in presentation mode at 150% and more on 1280x720, and a lecturer cannot scroll sideways in
 front of a hall. A :class:`ReflowGrid` holds the same widgets in several arrangements, widest first (the
 table; its first column above the others; one value under the other), and shows the first whose minimum
 width fits its own width. Its minimum width is the narrowest arrangement's, so the pane never scrolls
-sideways for it; every text keeps its widget, only its place changes.
+sideways for it; every text keeps its widget, only its place changes. The stream strip's four readings
+(``explore.stream_strip``) stand in one line, two a line, or one under the other the same way, so the
+strip never makes the window wider than an 800 px screen.
 """
 
 from __future__ import annotations

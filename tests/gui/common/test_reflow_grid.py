@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from explorer.gui.gemm.reflow_grid import Arrangement, Cell, ReflowGrid
+from explorer.gui.common.reflow_grid import Arrangement, Cell, ReflowGrid
 
 WORDS = ("capacity", "latency", "bandwidth")
 
