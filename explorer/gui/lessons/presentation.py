@@ -182,10 +182,15 @@ class Presentation(QObject):
         if on:
             self._state_before = w.windowState()
             self._sizes_before = {s: s.sizes() for s in w.findChildren(QSplitter)}
+            self.scaler.rebase()  # the user's layout, with the controls still shown, is every scale's 100%
             self._apply_contrast()
             self._notify_pages(True)
-            self._show_scale(self.scale)
+            # the controls go before the first scale, as they are gone for every later one: a scale's layout is
+            # the same however it was reached (the scenario panel took a share of the side panels' room when it
+            # was still there, and the metrics column was then narrower at F5 than after a fallback)
             self._apply_views_only()
+            self._show_scale(self.scale)
+            self._apply_views_only()  # widgets the new scale made a page build
             if full_screen:
                 self.set_full_screen(True)
             self.overlay.set_laser_enabled(self.laser)
@@ -204,8 +209,16 @@ class Presentation(QObject):
                 except RuntimeError:  # rebuilt since
                     pass
             self._sizes_before = {}
+            # the narration's panel again as a fresh window's, once the controls and the 100% layout are back (the
+            # dock area otherwise kept a few pixels the plots then lacked)
+            QTimer.singleShot(0, self, self._fit_dock_left)
         self._widget_count = len(w.findChildren(QWidget))
         self._update_leave()
+
+    def _fit_dock_left(self) -> None:
+        lessons = self.window.feature("lessons")
+        if lessons is not None and not self.presenting:
+            lessons.fit_dock()
 
     def _notify_pages(self, on: bool) -> None:
         for page in self.window.pages():
@@ -340,9 +353,7 @@ class Presentation(QObject):
         self.settings.setValue(KEY + "scale", scale)
         self.scale_actions[scale].setChecked(True)
         if self.presenting:
-            # controls back first, so side panels are measured while visible
-            self._restore_chrome()
-            self._show_scale(scale)
+            self._show_scale(scale)  # with the controls hidden, as every scale is laid out (see set_presenting)
             self._apply_views_only()
             self.fit_now()
         else:
