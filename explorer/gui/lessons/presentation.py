@@ -92,6 +92,7 @@ class Presentation(QObject):
         self._sizes_before: dict = {}  # splitter -> sizes when presenting began
         self.target_size = None  # QSize: the picture ``render --presentation`` draws (offscreen, no real screen)
         self._fitting = False  # fit_now is trying the scales
+        self._said = ""  # the status bar's last "does not fit" message
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(60)
@@ -209,6 +210,9 @@ class Presentation(QObject):
                 except RuntimeError:  # rebuilt since
                     pass
             self._sizes_before = {}
+            bar = w.statusBar()
+            if self._said and bar.currentMessage() == self._said:  # no longer true: it would lie over the status
+                bar.clearMessage()
             # the narration's panel again as a fresh window's, once the controls and the 100% layout are back (the
             # dock area otherwise kept a few pixels the plots then lacked)
             QTimer.singleShot(0, self, self._fit_dock_left)
@@ -308,8 +312,9 @@ class Presentation(QObject):
     def _say_scale(self) -> None:
         """When the chosen scale does not fit, the status bar says what is shown instead."""
         if self.presenting and self.shown_scale < self.scale:
-            self.window.statusBar().showMessage(self.tr("{asked}% does not fit this screen: showing {shown}%.").format(
-                asked=round(self.scale * 100), shown=round(self.shown_scale * 100)), 8000)
+            self._said = self.tr("{asked}% does not fit this screen: showing {shown}%.").format(
+                asked=round(self.scale * 100), shown=round(self.shown_scale * 100))
+            self.window.statusBar().showMessage(self._said, 8000)
 
     def _step_shown(self) -> None:
         """A new lesson step (or tab): its narration and view at the largest scale up to the chosen one that

@@ -134,3 +134,16 @@ def test_a_scale_is_laid_out_the_same_however_it_was_reached(shown):
     if presentation.shown_scale == 1.5:
         assert window.explorer.splitter.sizes() == asked
     leave(window, app)
+
+
+def test_leaving_takes_back_the_does_not_fit_message(shown):
+    """"250% does not fit this screen: showing 150%." is about presentation mode: after Esc it would lie over
+    the window's own status line for the rest of its 8 s."""
+    app, window = shown
+    leave(window, app)
+    window.show_view("explorer")
+    assert present(window, app, SIZE, 2.5) < 2.5
+    bar = window.statusBar()
+    assert "does not fit" in bar.currentMessage()
+    leave(window, app)
+    assert bar.currentMessage() == ""
