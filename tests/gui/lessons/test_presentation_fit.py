@@ -198,13 +198,15 @@ def test_lesson_panel_at_1600x900_keeps_the_breakdown_and_right_now_whole(lang_w
 
 
 @pytest.mark.parametrize("name, index", [("launched-resident-ready", 3), ("memory-hierarchy", 4),
-                                         pytest.param("tensor-cores", 3, marks=ORDER_GAP)],
+                                         ("tensor-cores", 3)],
                          ids=["explorer-metrics", "memory-attention", "gemm-tab"])
-def test_narration_is_whole_at_1280x720_in_normal_mode(lang_window, name, index):
+def test_narration_is_whole_at_1280x720_in_normal_mode(lang_window, name, index, request):
     """Not presenting, on a 1280x720 window: the narration gets the height it needs or is set smaller (never
     below the window's text size), never cut. Lesson 1 step 4 in Russian was cut after one and a half lines
     (its 40% cap ignored that the Explorer's views need 540 px); the steps on the Memory and GEMM tabs had the
     Explorer's minimum height taken from them though the Explorer was not in front."""
+    if lang_window[0] == "ru" and name == "tensor-cores":
+        request.applymarker(ORDER_GAP)
     lang, app, window = lang_window
     size = (1280, 720)
     normal_mode(window, app, size)
