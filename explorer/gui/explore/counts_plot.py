@@ -167,6 +167,10 @@ class CountsPlot(CursorPlot):
             if not chosen:
                 axis.setLabel("", color=fg)
             axis.showLabel(bool(chosen))
+            # pyqtgraph centres the title on the axis only when the axis is resized: a fixed-width side axis
+            # kept the place of the title before, and a longer one ("mean ready, issued" after "ready", when a
+            # zoom level changed) stuck out above the plot
+            axis.resizeEvent()
 
     def cycles_per_pixel(self) -> float:
         vb = self.getPlotItem().getViewBox()

@@ -758,8 +758,8 @@ class ExplorerPage(Page):
         self.unit_strip.setVisible(unit)
         if not unit:
             wish[1] = mins[1] = 0
-        if rest < sum(mins):  # the grid gives its spare lines
-            rest = min(sum(mins), max(0, total - grid_min - handle))
+        if rest < sum(mins):  # the grid gives its spare lines, all of them: the plots at their bare minimums
+            rest = max(0, total - grid_min - handle)  # drop their axis numbers while the grid kept a line or two
         extra = max(0, rest - sum(mins))
         spread = sum(w - m for w, m in zip(wish, mins))
         share = min(1.0, extra / spread) if spread else 1.0

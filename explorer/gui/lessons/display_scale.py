@@ -69,6 +69,12 @@ class DisplayScaler:
             if isinstance(w, QSplitter) and (previous != self.scale or w not in self._splitters):
                 self._scale_splitter(w, previous)
 
+    def rebase(self) -> None:
+        """The splitters' sizes now are their sizes at 1.0 (presentation mode starts from the user's layout);
+        they stay so until the next call, whatever scales are shown meanwhile."""
+        self._splitters = weakref.WeakKeyDictionary(
+            {s: list(s.sizes()) for s in self.root.findChildren(QSplitter) if any(s.sizes())})
+
     def _watch(self) -> None:
         """Style sheets put a widget's old font back when a dynamic property changes (a row
         that stops being the limiter): while scaled, put the scaled one back."""
@@ -178,11 +184,14 @@ class DisplayScaler:
     def _scale_splitter(self, splitter: QSplitter, previous: float) -> None:
         """Side panels (stretch factor 0) widen with their text; the stretching views give the room.
 
-        Always from the sizes the splitter had at scale 1.0 (recorded the first time it is seen
-        there), so going 250% -> 150% -> 200% gives what going straight to 200% gives."""
+        Always from the sizes the splitter had at scale 1.0 (:meth:`rebase`, or the first time it is seen
+        at 1.0 with a size), so going 250% -> 150% -> 200% gives what going straight to 200% gives. Not from
+        whatever it had at the last pass through 1.0: with its side panel hidden meanwhile, that made the
+        layout of a scale depend on the scales shown before it. A splitter first seen at another scale (a
+        tab never shown before) keeps the sizes its layout gives it until it is seen at 1.0."""
         sizes = splitter.sizes()
-        if previous == 1.0 or splitter not in self._splitters:
-            if any(sizes):
+        if splitter not in self._splitters:
+            if previous == 1.0 and any(sizes):
                 self._splitters[splitter] = list(sizes)
             if self.scale == 1.0:
                 return
@@ -249,8 +258,15 @@ class DisplayScaler:
         base = self._item_base(axis, lambda: {
             "width": axis.fixedWidth, "height": axis.fixedHeight,
             "label": (_app_base_font or axis.label.font()).pointSizeF(),
+            "text": (axis.textWidth, axis.textHeight),
         })
         s = self.scale
+        if s != previous:
+            # pyqtgraph keeps the largest tick text it has measured and gives back less only when it shrinks by
+            # 10 px: after 150% the bottom axes of a 100% window stayed 1.5 px taller than a fresh window's (the
+            # counts plot's right-axis title then lost its room), and what fitted depended on the scales shown
+            # before. From the text room it had when first seen, it measures the new scale's ticks afresh.
+            axis.textWidth, axis.textHeight = base["text"]
         axis.setStyle(tickFont=QFont(app_font) if s != 1.0 else None)  # None: pyqtgraph's default again
         font = QFont(axis.label.font())
         font.setPointSizeF(max(1.0, base["label"] * s))
@@ -261,6 +277,7 @@ class DisplayScaler:
             axis.setHeight(round(base["height"] * s))
         if hasattr(axis, "_updateLabel"):
             axis._updateLabel()
+        axis.resizeEvent()  # the title placed for its new size (pyqtgraph does so only when the axis resizes)
         axis.picture = None
         axis.update()
 

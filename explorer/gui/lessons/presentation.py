@@ -92,6 +92,7 @@ class Presentation(QObject):
         self._sizes_before: dict = {}  # splitter -> sizes when presenting began
         self.target_size = None  # QSize: the picture ``render --presentation`` draws (offscreen, no real screen)
         self._fitting = False  # fit_now is trying the scales
+        self._said = ""  # the status bar's last "does not fit" message
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
         self._fit_timer.setInterval(60)
@@ -183,10 +184,15 @@ class Presentation(QObject):
             w.build_pages()  # the scale is applied to what exists: no page may be built after it
             self._state_before = w.windowState()
             self._sizes_before = {s: s.sizes() for s in w.findChildren(QSplitter)}
+            self.scaler.rebase()  # the user's layout, with the controls still shown, is every scale's 100%
             self._apply_contrast()
             self._notify_pages(True)
-            self._show_scale(self.scale)
+            # the controls go before the first scale, as they are gone for every later one: a scale's layout is
+            # the same however it was reached (the scenario panel took a share of the side panels' room when it
+            # was still there, and the metrics column was then narrower at F5 than after a fallback)
             self._apply_views_only()
+            self._show_scale(self.scale)
+            self._apply_views_only()  # widgets the new scale made a page build
             if full_screen:
                 self.set_full_screen(True)
             self.overlay.set_laser_enabled(self.laser)
@@ -205,8 +211,19 @@ class Presentation(QObject):
                 except RuntimeError:  # rebuilt since
                     pass
             self._sizes_before = {}
+            bar = w.statusBar()
+            if self._said and bar.currentMessage() == self._said:  # no longer true: it would lie over the status
+                bar.clearMessage()
+            # the narration's panel again as a fresh window's, once the controls and the 100% layout are back (the
+            # dock area otherwise kept a few pixels the plots then lacked)
+            QTimer.singleShot(0, self, self._fit_dock_left)
         self._widget_count = len(w.findChildren(QWidget))
         self._update_leave()
+
+    def _fit_dock_left(self) -> None:
+        lessons = self.window.feature("lessons")
+        if lessons is not None and not self.presenting:
+            lessons.fit_dock()
 
     def _notify_pages(self, on: bool) -> None:
         for page in self.window.pages():
@@ -296,8 +313,9 @@ class Presentation(QObject):
     def _say_scale(self) -> None:
         """When the chosen scale does not fit, the status bar says what is shown instead."""
         if self.presenting and self.shown_scale < self.scale:
-            self.window.statusBar().showMessage(self.tr("{asked}% does not fit this screen: showing {shown}%.").format(
-                asked=round(self.scale * 100), shown=round(self.shown_scale * 100)), 8000)
+            self._said = self.tr("{asked}% does not fit this screen: showing {shown}%.").format(
+                asked=round(self.scale * 100), shown=round(self.shown_scale * 100))
+            self.window.statusBar().showMessage(self._said, 8000)
 
     def _step_shown(self) -> None:
         """A new lesson step (or tab): its narration and view at the largest scale up to the chosen one that
@@ -341,9 +359,7 @@ class Presentation(QObject):
         self.settings.setValue(KEY + "scale", scale)
         self.scale_actions[scale].setChecked(True)
         if self.presenting:
-            # controls back first, so side panels are measured while visible
-            self._restore_chrome()
-            self._show_scale(scale)
+            self._show_scale(scale)  # with the controls hidden, as every scale is laid out (see set_presenting)
             self._apply_views_only()
             self.fit_now()
         else:

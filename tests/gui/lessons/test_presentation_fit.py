@@ -22,12 +22,13 @@ from explorer.lessons import get_lesson, load_lessons
 
 from tests.gui.support import known_gap
 
-# Three cases fail only when the module's window has been through the earlier presentation tests, and only
-# with every branch of the evening merged (each branch alone passes them): in English the fallback from 250%
-# shows 150% where 150% asked alone does not fit, the counts plot's right-axis title is cut at the top in
-# normal mode afterwards, and in Russian the GEMM tab's narration step is cut (the GEMM page claims it can
-# shrink to 72 px). A fresh `render --check-layout` at 1280x720 fits in both languages.
-ORDER_GAP = known_gap("open issue 14 (presentation fit): depends on what the window showed before (see ORDER_GAP)")
+# One case still fails only when the module's Russian window has been through the earlier presentation tests
+# (run alone it passed): at lesson 8 step 4 in normal mode the GEMM roofline's bottom axis title ("Арифм.
+# интенсивность (FLOP/байт, лог. шкала)") is cut at the bottom; the layout check finds the narration whole.
+# The other order-dependent cases (axes' text room, axis titles' places, the layout of a scale reached by a
+# fallback, the narration's dock after leaving) are fixed and pinned by test_presentation_order.
+ORDER_GAP = known_gap("open issue 14 (presentation fit): the Russian roofline's bottom title after the module's "
+                      "earlier tests (see ORDER_GAP)")
 
 SIZES = ((1280, 720), (1920, 1080))
 _runs: dict = {}  # scenario -> SimRun, shared by every check
@@ -131,7 +132,6 @@ def test_the_explorer_at_every_scale(lang_window, size):
     presentation.set_presenting(False)
 
 
-@ORDER_GAP
 def test_a_scale_that_does_not_fit_falls_back_to_the_largest_that_does(lang_window):
     """The fallback from a scale that clips shows the largest smaller one that fits when asked alone (from
     the plain 100% layout): Russian at 1280x720 with the narration open asked 175% and got 100% while 125%
@@ -154,7 +154,7 @@ def test_a_scale_that_does_not_fit_falls_back_to_the_largest_that_does(lang_wind
     presentation.set_presenting(False)
 
 
-@pytest.mark.parametrize("presenting", [pytest.param(False, marks=ORDER_GAP), True], ids=["normal", "presenting"])
+@pytest.mark.parametrize("presenting", [False, True], ids=["normal", "presenting"])
 def test_every_tab_at_1280x720(lang_window, presenting):
     lang, app, window = lang_window
     size = (1280, 720)
@@ -198,13 +198,15 @@ def test_lesson_panel_at_1600x900_keeps_the_breakdown_and_right_now_whole(lang_w
 
 
 @pytest.mark.parametrize("name, index", [("launched-resident-ready", 3), ("memory-hierarchy", 4),
-                                         pytest.param("tensor-cores", 3, marks=ORDER_GAP)],
+                                         ("tensor-cores", 3)],
                          ids=["explorer-metrics", "memory-attention", "gemm-tab"])
-def test_narration_is_whole_at_1280x720_in_normal_mode(lang_window, name, index):
+def test_narration_is_whole_at_1280x720_in_normal_mode(lang_window, name, index, request):
     """Not presenting, on a 1280x720 window: the narration gets the height it needs or is set smaller (never
     below the window's text size), never cut. Lesson 1 step 4 in Russian was cut after one and a half lines
     (its 40% cap ignored that the Explorer's views need 540 px); the steps on the Memory and GEMM tabs had the
     Explorer's minimum height taken from them though the Explorer was not in front."""
+    if lang_window[0] == "ru" and name == "tensor-cores":
+        request.applymarker(ORDER_GAP)
     lang, app, window = lang_window
     size = (1280, 720)
     normal_mode(window, app, size)
