@@ -17,8 +17,8 @@ Edit > Undo / Redo (Ctrl+Z, Ctrl+Shift+Z) step through the Explorer's scenario
 changes (``explore.commands``).
 
 Pages not in front at start-up (the calculator, GEMM, Memory) are built when first
-needed (``common.page``: shown, asked for a widget) and otherwise once the first
-simulation is on screen, one per turn of the event loop: building them first made
+needed (``common.page``: shown, asked for a widget) and otherwise after the frame that
+shows the first simulation, one every ``BUILD_LATER_MS``: building them first made
 the first result wait ~0.6 s for tabs nobody had opened yet. Their lesson targets are
 named by (page, attribute) until then (:class:`LessonTargets`).
 """
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -53,13 +53,11 @@ class LessonTargets(dict):
     attribute) and looked up, building the page, only when something asks for it."""
 
     def add_later(self, name: str, page: Page, attribute: str) -> None:
-        super().__setitem__(name, (_LATER, page, attribute))
+        super().__setitem__(name, _Later(page, attribute))
 
     def __getitem__(self, name: str):
         value = super().__getitem__(name)
-        if isinstance(value, tuple) and value and value[0] is _LATER:
-            return getattr(value[1], value[2])
-        return value
+        return getattr(value.page, value.attribute) if isinstance(value, _Later) else value
 
     def get(self, name: str, default=None):
         return self[name] if name in self else default
@@ -71,7 +69,11 @@ class LessonTargets(dict):
         return [(name, self[name]) for name in self]
 
 
-_LATER = object()  # LessonTargets' mark of a (page, attribute) entry
+class _Later(NamedTuple):
+    """A LessonTargets entry on a page built later: the page and the name of the widget."""
+
+    page: Page
+    attribute: str
 
 # Features that plug into the window: each module has ``install(window)``, which adds
 # its pages, menu actions and file handlers through the hooks below. One line each.
