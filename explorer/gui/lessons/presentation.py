@@ -192,7 +192,6 @@ class Presentation(QObject):
             # was still there, and the metrics column was then narrower at F5 than after a fallback)
             self._apply_views_only()
             self._show_scale(self.scale)
-            self._apply_views_only()  # widgets the new scale made a page build
             if full_screen:
                 self.set_full_screen(True)
             self.overlay.set_laser_enabled(self.laser)
