@@ -234,8 +234,9 @@ def measurement_files(draw) -> bytes:
         elif change == "dtype":
             try:
                 members[key] = np.asarray(members.get(key, 0)).astype(draw(st.sampled_from(["f8", "U3", "u1", "b1"])))
-            except ValueError:  # text that is no number: store it as bytes instead
-                members[key] = np.asarray(members.get(key, 0)).astype("S")
+            except ValueError:  # text that is no number: store it as bytes (UTF-8: it may not be ASCII)
+                text = np.asarray(members.get(key, 0))
+                members[key] = np.char.encode(text.astype("U"), "utf-8")
         elif change == "extra":
             members[draw(st.text(min_size=1, max_size=8).filter(str.isidentifier))] = np.zeros(4)
         else:
