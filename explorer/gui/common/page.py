@@ -206,6 +206,12 @@ class Page(QWidget):
             self._sized = True
             self.first_sizes()
 
+    @property
+    def laid_out(self) -> bool:
+        """Whether the splitters have their first (or saved) sizes: before, their sizes are no layout anyone
+        chose (a page built but never shown), so nothing should keep them or scale from them."""
+        return self._sized
+
     def default_layout(self) -> None:
         """The splitters' first sizes now (a lesson's layout), or at the first show if not shown yet."""
         if self.isVisible():

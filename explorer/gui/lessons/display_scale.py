@@ -69,11 +69,12 @@ class DisplayScaler:
             if isinstance(w, QSplitter) and (previous != self.scale or w not in self._splitters):
                 self._scale_splitter(w, previous)
 
-    def rebase(self) -> None:
+    def rebase(self, splitters=None) -> None:
         """The splitters' sizes now are their sizes at 1.0 (presentation mode starts from the user's layout);
-        they stay so until the next call, whatever scales are shown meanwhile."""
-        self._splitters = weakref.WeakKeyDictionary(
-            {s: list(s.sizes()) for s in self.root.findChildren(QSplitter) if any(s.sizes())})
+        they stay so until the next call, whatever scales are shown meanwhile. ``splitters``: only these (the
+        ones laid out; default every one with a size); the others are recorded when first seen at 1.0."""
+        splitters = self.root.findChildren(QSplitter) if splitters is None else splitters
+        self._splitters = weakref.WeakKeyDictionary({s: list(s.sizes()) for s in splitters if any(s.sizes())})
 
     def _watch(self) -> None:
         """Style sheets put a widget's old font back when a dynamic property changes (a row

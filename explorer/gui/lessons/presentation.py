@@ -90,6 +90,7 @@ class Presentation(QObject):
         self._widget_count = 0
         self.shown_scale = 1.0  # the scale on screen: self.scale, or less where that does not fit
         self._sizes_before: dict = {}  # splitter -> sizes when presenting began
+        self._unsized_pages: list = []  # pages with no layout yet when presenting began
         self.target_size = None  # QSize: the picture ``render --presentation`` draws (offscreen, no real screen)
         self._fitting = False  # fit_now is trying the scales
         self._said = ""  # the status bar's last "does not fit" message
@@ -183,8 +184,14 @@ class Presentation(QObject):
         if on:
             w.build_pages()  # the scale is applied to what exists: no page may be built after it
             self._state_before = w.windowState()
-            self._sizes_before = {s: s.sizes() for s in w.findChildren(QSplitter)}
-            self.scaler.rebase()  # the user's layout, with the controls still shown, is every scale's 100%
+            # a page built at F5 and never shown has splitter sizes nobody laid out: they are neither kept nor
+            # scaled from; shown while presenting, it is laid out afresh when presenting stops (it kept the
+            # squeezed sizes of a page first sized at 150%, and a GEMM column at its minimum then scrolled)
+            self._unsized_pages = [p for p in w.pages() if not getattr(p, "laid_out", True)]
+            laid_out = [s for s in w.findChildren(QSplitter)
+                        if not any(p.isAncestorOf(s) for p in self._unsized_pages)]
+            self._sizes_before = {s: s.sizes() for s in laid_out}
+            self.scaler.rebase(laid_out)  # the user's layout, with the controls still shown, is every scale's 100%
             self._apply_contrast()
             self._notify_pages(True)
             # the controls go before the first scale, as they are gone for every later one: a scale's layout is
@@ -210,6 +217,10 @@ class Presentation(QObject):
                 except RuntimeError:  # rebuilt since
                     pass
             self._sizes_before = {}
+            for page in self._unsized_pages:
+                if page.laid_out:  # first shown while presenting: the layout a fresh window gives it, once the
+                    QTimer.singleShot(0, page, page.default_layout)  # 100% fonts and sizes are laid out
+            self._unsized_pages = []
             bar = w.statusBar()
             if self._said and bar.currentMessage() == self._said:  # no longer true: it would lie over the status
                 bar.clearMessage()
@@ -222,7 +233,7 @@ class Presentation(QObject):
     def _fit_dock_left(self) -> None:
         lessons = self.window.feature("lessons")
         if lessons is not None and not self.presenting:
-            lessons.fit_dock()
+            lessons.fit_dock(exact=True)
 
     def _notify_pages(self, on: bool) -> None:
         for page in self.window.pages():
