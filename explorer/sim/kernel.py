@@ -30,7 +30,8 @@ starts at row 0 (a flat program's warp at its own entry row), runs the loop body
 ``[loop_start, loop_end)`` ``trip`` times (``_next_pc``), and ends at the EXIT row; a warp
 that exits while the rest of its block waits at a barrier releases it when it was the last. Issue takes the row's *path*: ALU (every
 destination ready after the row's latency: ``_set_results``), global/local memory
-(``_global_access``), shared memory, barrier, EXIT. Per row and state the loop counts
+(``_global_access``), shared memory, barrier, EXIT (which waits for the warp's drain: its loads'
+registers written, its stores out of L1TEX, its MMAs done, its last arithmetic row out of its pipe). Per row and state the loop counts
 warp-cycles (``_account``: at every change of a slot's state or next row), and for
 recorded SMs logs when each slot's next row changes (``_pc_event``).
 
@@ -1057,6 +1058,13 @@ def run_cycles(
                                                  rng_state)
                     else:  # ALU (and a memory instruction no thread performs): results after its latency
                         _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
+                        # the warp's exit waits until the instruction has left its pipe (an MMA holds a V100's
+                        # Tensor pipe 16 cycles: a kernel ending on one ended before its pipe was free, the pipe
+                        # above 100% over the run); its registers' write is not waited for (model's choice)
+                        if u >= FIRST_PIPE and u <= LAST_PIPE:
+                            freed = np.int64(np.ceil(sp_pipe[spi, u - FIRST_PIPE]))
+                            if freed > w_drain[gi]:
+                                w_drain[gi] = freed
                     # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next
                     s2 = sbase + pick * SP
                     _account(stall, w_since, SELECTED, w_pc, p_row, s2, gi, t + 1)

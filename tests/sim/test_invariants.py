@@ -200,3 +200,22 @@ def test_seed_changes_memory_hits_but_not_the_contract():
     a, b = simulate(base.with_values(seed=1)), simulate(base.with_values(seed=2))
     assert a.memory_bytes != b.memory_bytes  # different draws of which loads hit L2
     assert a.warp_instructions == b.warp_instructions
+
+
+def test_a_kernel_ending_on_an_mma_ends_after_its_tensor_pipe_is_free():
+    """Found by the SASS-program invariants on a fresh clone: a V100 MMA holds its sub-partition's Tensor pipe
+    ~16 cycles, and a warp whose last instruction was one exited at once (nothing read its result), so the
+    kernel ended after 10 cycles with the pipe 100.3% busy over the run. The warp's EXIT waits (drain) until
+    the instruction has left its pipe and written its registers."""
+    from explorer.model.scenario import Dim3, LaunchConfig, Workload
+    from explorer.model.workload import Op
+
+    scenario = Scenario(gpu_name="V100",
+                        launch=LaunchConfig(grid=Dim3(50, 1, 1), block=Dim3(128, 1, 1), registers_per_thread=16),
+                        workload=Workload(body=(Op(op="mma", count=1, n=256),), loop=1, l1_hit_rate=0.0,
+                                          l2_hit_rate=0.0))
+    r = check_invariants(scenario)
+    # 200 warps on 80 SMs x 4 sub-partitions: one MMA per pipe at most, so the run is one MMA's pipe time
+    # and its latency after the first issue, and the pipe is busy at most that share of it
+    assert r.cycles >= np.ceil(r.params.mma_interval)
+    assert r.unit_fraction()[TENSOR] <= 1
