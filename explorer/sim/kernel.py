@@ -1060,8 +1060,9 @@ def run_cycles(
                         _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
                         # the warp's exit waits until the instruction has left its pipe (an MMA holds a V100's
                         # Tensor pipe 16 cycles: a kernel ending on one ended before its pipe was free, the pipe
-                        # above 100% over the run); its registers' write is not waited for (model's choice)
-                        if u >= FIRST_PIPE and u <= LAST_PIPE:
+                        # above 100% over the run); a pipe of one cycle or less is free by then anyway, and the
+                        # result's write is not waited for (the model's choice; a load's is, above)
+                        if u >= FIRST_PIPE and u <= LAST_PIPE and pipe_iv[u - FIRST_PIPE] > 1.0:
                             freed = np.int64(np.ceil(sp_pipe[spi, u - FIRST_PIPE]))
                             if freed > w_drain[gi]:
                                 w_drain[gi] = freed
