@@ -31,9 +31,9 @@ starts at row 0 (a flat program's warp at its own entry row), runs the loop body
 that exits while the rest of its block waits at a barrier releases it when it was the last. Issue takes the row's *path*: ALU (every
 destination ready after the row's latency: ``_set_results``), global/local memory
 (``_global_access``), shared memory, barrier, EXIT (which waits for the warp's drain: its loads'
-registers written, its stores out of L1TEX, its MMAs done, its last arithmetic row out of its pipe). Per row and state the loop counts
-warp-cycles (``_account``: at every change of a slot's state or next row), and for
-recorded SMs logs when each slot's next row changes (``_pc_event``).
+registers written, its stores out of L1TEX, its MMAs done, its last row on a pipe slower than one
+cycle out of that pipe). Per row and state the loop counts warp-cycles (``_account``: at every
+change of a slot's state or next row), and for recorded SMs logs when each slot's next row changes (``_pc_event``).
 
 Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
 its bandwidth), device memory with a loaded latency (each line waits for one of

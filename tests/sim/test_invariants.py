@@ -206,7 +206,7 @@ def test_a_kernel_ending_on_an_mma_ends_after_its_tensor_pipe_is_free():
     """Found by the SASS-program invariants on a fresh clone: a V100 MMA holds its sub-partition's Tensor pipe
     ~16 cycles, and a warp whose last instruction was one exited at once (nothing read its result), so the
     kernel ended after 10 cycles with the pipe 100.3% busy over the run. The warp's EXIT waits (drain) until
-    the instruction has left its pipe and written its registers."""
+    the instruction has left its pipe."""
     from explorer.model.scenario import Dim3, LaunchConfig, Workload
     from explorer.model.workload import Op
 
@@ -215,7 +215,7 @@ def test_a_kernel_ending_on_an_mma_ends_after_its_tensor_pipe_is_free():
                         workload=Workload(body=(Op(op="mma", count=1, n=256),), loop=1, l1_hit_rate=0.0,
                                           l2_hit_rate=0.0))
     r = check_invariants(scenario)
-    # 200 warps on 80 SMs x 4 sub-partitions: one MMA per pipe at most, so the run is one MMA's pipe time
-    # and its latency after the first issue, and the pipe is busy at most that share of it
+    # 200 warps on 80 SMs x 4 sub-partitions: one MMA per pipe at most, so the run lasts at least one MMA's
+    # pipe time, and no pipe is busy longer than the run
     assert r.cycles >= np.ceil(r.params.mma_interval)
     assert r.unit_fraction()[TENSOR] <= 1

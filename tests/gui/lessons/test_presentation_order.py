@@ -166,10 +166,6 @@ def gemm_layout(window, app) -> dict:
             "scrolls": page.page_scroll.verticalScrollBar().maximum()}
 
 
-def near(a, b, px: int) -> bool:
-    return all(abs(x - y) <= px for x, y in zip(a, b, strict=True))
-
-
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_a_tab_first_shown_while_presenting_gets_a_fresh_windows_layout_after(qapp, lang):
     """A page built at F5 but never shown had splitter sizes nobody laid out ([0, 0, 0]); presentation mode kept
@@ -189,7 +185,7 @@ def test_a_tab_first_shown_while_presenting_gets_a_fresh_windows_layout_after(qa
         leave(window, app)
         show_lesson_step(window, app, tensor, 3, lang)
         after = gemm_layout(window, app)
-        assert near(after["columns"], fresh["columns"], 8), (after, fresh)
+        assert after["columns"] == pytest.approx(fresh["columns"], abs=8), (after, fresh)
         assert after["scrolls"] <= fresh["scrolls"] + 12, (after, fresh)
         found = LayoutChecker(window, screen=QSize(*SIZE)).run()
         assert not found, "\n".join(map(str, found))
