@@ -7,7 +7,7 @@ instead of waiting ~7 s for LLVM; then it builds the presets' SASS programs once
 them as ``explorer/resources/sass_seed`` (``explorer.sass.seed``), so NVRTC and nvdisasm
 run only for kernels of the user's own. A build where that cannot run (no numba, NVRTC
 or nvdisasm in the build environment) still produces a working wheel: it then compiles
-on first use.
+on first use. An editable install (the README's set-up) compiles both into the checkout instead.
 """
 
 import os
@@ -23,7 +23,8 @@ class BuildPyWithSeed(build_py):
     def run(self):
         super().run()
         if getattr(self, "editable_mode", False):
-            return  # an editable install runs from the checkout, which compiles once into its __pycache__
+            self._warm_checkout()
+            return
         lib = Path(self.build_lib).resolve()
         # the build environment's own path comes after ours: pip's isolated build finds numpy and numba
         # through PYTHONPATH (its sitecustomize), and a fresh venv has them nowhere else
@@ -39,6 +40,21 @@ class BuildPyWithSeed(build_py):
                 print(proc.stdout.strip())
             else:
                 self.warn(f"{missing}: " + (proc.stderr.strip().splitlines() or ["?"])[-1])
+
+
+    def _warm_checkout(self):
+        """An editable install runs from the checkout: compile the simulator's loop and the executor's
+        interpreter there now (numba caches them in the checkout's ``__pycache__``), both at once, so the
+        first start and the first test load machine code instead of waiting for LLVM (explorer.sim.warm)."""
+        root = Path(__file__).resolve().parent
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+        proc = subprocess.run([sys.executable, "-m", "explorer.sim.warm"], cwd=root, env=env, check=False,
+                              capture_output=True, text=True)
+        if proc.returncode == 0:
+            print(proc.stdout.strip())
+        else:
+            self.warn("the simulator was not compiled ahead (the first simulation compiles it): "
+                      + (proc.stderr.strip().splitlines() or ["?"])[-1])
 
 
 setup(cmdclass={"build_py": BuildPyWithSeed})

@@ -2,6 +2,8 @@
 
 import os
 
+pytest_plugins = ["tests.suite_timing"]  # slow tests last and budgeted, warm numba, frozen heap
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from hypothesis import settings  # noqa: E402

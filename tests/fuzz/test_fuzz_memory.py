@@ -100,9 +100,17 @@ BUDGET = [
 ]
 
 
-@pytest.mark.parametrize("args", BUDGET, ids=[" ".join(a[2:])[:50] for a in BUDGET])
+# the 21 M-cycle stream runs ~40 s on an idle machine (the other three are refused up front): a slow test, with a
+# deadline that no load reaches (it failed once under load at 300 s); what it checks, the peak memory, does not
+# depend on the load
+LONG_RUN = BUDGET[1]
+BUDGET_CASES = [pytest.param(a, marks=[pytest.mark.slow, pytest.mark.timeout(900)]) if a is LONG_RUN else a
+                for a in BUDGET]
+
+
+@pytest.mark.parametrize("args", BUDGET_CASES, ids=[" ".join(a[2:])[:50] for a in BUDGET])
 def test_accepted_long_runs_are_bounded(tmp_path, args):
-    _check(run_limited(args, cwd=tmp_path, timeout=300))  # the 21 M-cycle stream takes about a minute
+    _check(run_limited(args, cwd=tmp_path, timeout=840 if args is LONG_RUN else 120))
 
 
 def test_the_limit_is_what_the_example_needs_with_room():

@@ -55,6 +55,7 @@ def _child(tmp: Path, **extra) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow  # compiles the loop cold, into an empty cache
 def test_a_fresh_cache_loads_the_seed_instead_of_compiling(built_seed, tmp_path):
     manifest = json.loads((built_seed / seed.MANIFEST).read_text())
     assert manifest == seed.expected_manifest(ROOT)
@@ -69,6 +70,7 @@ def test_a_fresh_cache_loads_the_seed_instead_of_compiling(built_seed, tmp_path)
     assert (got["cycles"], got["issued"]) == (here.cycles, here.count_total("issued"))
 
 
+@pytest.mark.slow  # compiles the loop cold, into an empty cache
 def test_a_seed_of_other_sources_is_ignored(built_seed, tmp_path):
     """Edited simulator sources (another hash): the seed is not used, numba compiles."""
     stale = tmp_path / "stale"

@@ -69,6 +69,7 @@ def normal_mode(window, app, size) -> None:
         settle(app, 4)
 
 
+@pytest.mark.slow  # every step of every lesson: ~35 s a case
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_every_lesson_step_fits_in_presentation_mode(lang_window, size):
     """F5 at the default scale on a projector's screen, then every step of every lesson, as a lecturer
@@ -129,6 +130,7 @@ def test_the_explorer_at_every_scale(lang_window, size):
     presentation.set_presenting(False)
 
 
+@pytest.mark.slow  # every scale twice over: ~20 s a language
 def test_a_scale_that_does_not_fit_falls_back_to_the_largest_that_does(lang_window):
     """The fallback from a scale that clips shows the largest smaller one that fits when asked alone (from
     the plain 100% layout): Russian at 1280x720 with the narration open asked 175% and got 100% while 125%
