@@ -14,6 +14,25 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"
 
+# The device tests' faulty and hung kernels: one line each, pasted into the generated example kernel
+# before its loop (see test_device._prepared_with). Each must survive every compiler the device check
+# may use. The first hang, `volatile int spin = 1; while (spin) { }`, did not: CUDA 13.0's compiler
+# (NVRTC 13.0 on the H200 of 2026-12-04, nvcc 13.0 here) deletes that loop, since a volatile *local*
+# whose address never escapes is no side effect anyone can see, so the kernel simply finished and the
+# timeout test failed with "DID NOT RAISE" (NVRTC 13.5 happens to keep it). A volatile load of device
+# memory is a side effect no compiler may drop: the hang spins on the sink buffer, which the worker
+# zeroes and no launch ever writes (the kernel writes it only when flag is 0x5EED5EED, never passed).
+PATCH_ANCHOR = "    #pragma unroll 1"
+HANG_PATCH = "    if (flag == 0u) { while (*(volatile const unsigned int*)sink == 0u) { } }"
+FAULT_PATCH = "    if (flag == 0u && blk == 7) { *(volatile int*)(gbuf - (1ull << 40)) = 1; }"
+
+
+def patched_example_source(source: str, patch: str) -> str:
+    """The generated kernel with ``patch`` before its loop; refuses a source without the anchor."""
+    if PATCH_ANCHOR not in source:
+        raise AssertionError(f"the generated kernel has no {PATCH_ANCHOR.strip()!r} to patch before")
+    return source.replace(PATCH_ANCHOR, patch + "\n" + PATCH_ANCHOR, 1)
+
 
 @cache
 def compiler_problem() -> str:

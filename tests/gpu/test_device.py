@@ -15,7 +15,7 @@ import pytest
 from explorer.gpu.measure import MeasureOptions, measure, prepare, run_worker, worker_request
 from explorer.gpu.measurement import load_measurement
 from explorer.model.presets import load_preset
-from tests.gpu.support import needs_gpu
+from tests.gpu.support import FAULT_PATCH, HANG_PATCH, needs_gpu, patched_example_source
 
 QUICK = dict(repeats=3, nvml_seconds=0.0, timeout=120)
 
@@ -85,7 +85,7 @@ def test_per_block_records(tmp_path):
 
 def _prepared_with(tmp_path, patch: str):
     prepared = prepare(load_preset("example-240x256"))
-    src = prepared.generated.source.replace("    #pragma unroll 1", patch + "\n    #pragma unroll 1", 1)
+    src = patched_example_source(prepared.generated.source, patch)
     from explorer.gpu.compiler import compile_source
 
     compiled = compile_source(src, prepared.generated.kernel, prepared.arch)
@@ -99,7 +99,7 @@ def _prepared_with(tmp_path, patch: str):
 def test_a_faulty_kernel_is_one_error_and_leaves_us_usable(tmp_path):
     from explorer.gpu.errors import GpuRunError
 
-    prepared, cubin = _prepared_with(tmp_path, "    if (flag == 0u && blk == 7) { *(volatile int*)(gbuf - (1ull << 40)) = 1; }")
+    prepared, cubin = _prepared_with(tmp_path, FAULT_PATCH)
     req = worker_request(prepared, cubin, MeasureOptions(**QUICK))
     with pytest.raises(GpuRunError) as info:
         run_worker(req, tmp_path / "w", timeout=60)
@@ -114,7 +114,7 @@ def test_a_hung_kernel_is_stopped_by_the_timeout(tmp_path):
 
     from explorer.gpu.errors import GpuRunError
 
-    prepared, cubin = _prepared_with(tmp_path, "    if (flag == 0u) { volatile int spin = 1; while (spin) { } }")
+    prepared, cubin = _prepared_with(tmp_path, HANG_PATCH)
     req = worker_request(prepared, cubin, MeasureOptions(**QUICK))
     t = time.monotonic()
     with pytest.raises(GpuRunError, match="did not finish within 10 s"):
