@@ -25,4 +25,8 @@ def run(args) -> int:
         for g in gpus
     ]
     print(table(rows, ["GPU", "CC", "SMs", "MHz", "warps/SM", "blocks/SM", "smem/SM", "bandwidth", "product"]))
+    measured = [g for g in gpus if g.measured is not None]
+    if measured:
+        which = ", ".join(f"{g.name} ({g.measured.run['date']}, resources/{g.measured.path})" for g in measured)
+        print(f"measured on the GPU itself: {which}; gpus --json shows each figure with its method")
     return 0

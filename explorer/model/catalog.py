@@ -103,8 +103,22 @@ class GpuSpec:
         """Device-memory bandwidth in bytes per SM clock cycle (at boost clock)."""
         return self.memory_bandwidth_gbs * 1e9 / (self.boost_clock_mhz * 1e6)
 
+    @property
+    def measured(self):
+        """What was measured on this GPU itself (``resources/measured/NAME.toml``), or None.
+
+        A :class:`~explorer.model.measured.MeasuredFacts`: every figure with its unit and its
+        source (run, date, method). It is *not* merged into the figures above, which stay the
+        published ones with their sources: where a measured figure should replace one (a
+        latency, the DRAM curve, a launch gap) is decided where the figure is used, e.g.
+        ``spec.measured.value("latency_cycles", "dram_256mib")``.
+        """
+        from explorer.model.measured import load_measured
+
+        return load_measured(self.name)
+
     def summary(self) -> dict:
-        """The facts ``warp-explorer gpus --json`` prints."""
+        """The facts ``warp-explorer gpus --json`` prints (``measured``: the measured fragment, or None)."""
         a = self.arch
         return {
             "name": self.name,
@@ -140,6 +154,7 @@ class GpuSpec:
                 "dram": self.lat_dram,
                 "mma": self.lat_mma,
             },
+            "measured": None if self.measured is None else self.measured.to_json(),
         }
 
 
