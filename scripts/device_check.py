@@ -6,6 +6,9 @@ ncu and numba are used when present, skipped with a note when not). Installs not
 Order (what matters most first; what may leave the GPU unusable last):
   1. environment          versions, driver, probe answer, nvidia-smi
   2. measurements         every shipped preset (+ variants), loops lengthened for the timer
+  2b. microbenchmarks     ``warp-explorer microbench``: latencies, the loaded-latency curve,
+                          bandwidths, FFMA, launch costs, NVML (explorer/gpu/microbench.py);
+                          an estimated 15-30 s, at most CAP_MICROBENCH; writes the catalog fragment
   3. GPU tests            tests/gpu/test_device.py, except the fault and hang tests
   4. Nsight Compute       the same kernels, ``--clock-control none`` (clocks are never locked)
   5. calibration          only with ``--calibrate`` (CPU work: do it later from the archive)
@@ -24,6 +27,12 @@ Writes into ``--stage`` (default ./device-stage):
   measurements/RUN.npz          one measurement per run, with its summary (RUN.json)
   kernels/RUN.cu                the generated kernel that ran
   ncu/RUN.csv                   Nsight Compute's figures for the same kernel
+  measured/GPU.toml             the catalog fragment of the GPU it ran on (this run's figures over
+                                the shipped resources/measured/GPU.toml), measured/microbench.json
+                                every repetition, microbench.txt the figures as text
+``--adopt RESULTS.tar.gz|GPU.toml ...`` puts a returned fragment into resources/measured/ (checked
+against the schema, merged over the file there, written atomically): the next run on any GPU
+refreshes that GPU's file this way.
 ``--pack STAGE --out OUT`` then packs the stage into at most six archives of <= 15 MiB
 in OUT, beside copies of log.txt and summary.txt (a GPU run brings back at most 8 files,
 16 MiB each, 64 MiB in all, 2 folders deep, names of letters, digits, ``.``, ``_``, ``-``).
@@ -95,6 +104,8 @@ DEVICE_TESTS = "tests/gpu/test_device.py"
 
 # step time caps (seconds); each is also cut to what --hard leaves
 CAP_MEASURE, CAP_NCU, CAP_TESTS, CAP_FAULT, CAP_CALIBRATE = 90, 120, 150, 90, 180
+CAP_MICROBENCH = 150  # the microbenchmarks' own budget is this less MICROBENCH_STARTUP (they skip what would not fit)
+MICROBENCH_STARTUP = 45  # start-up, compile, driver initialisation and writing, around the groups
 FAULT_RESERVE = 50  # seconds kept for the fault and hang tests when Nsight Compute runs
 
 # what comes back from a GPU run (see the module docstring)
@@ -282,6 +293,58 @@ def step_measure(log: Log, stage: Path, py: str, budget: Budget, runs) -> list:
     return summaries
 
 
+def step_microbench(log: Log, stage: Path, py: str, budget: Budget) -> None:
+    """The microbenchmarks: ``measured/GPU.toml`` + ``measured/microbench.json``, the figures in microbench.txt."""
+    if not budget.allows(MICROBENCH_STARTUP + 20):
+        log("budget spent: microbenchmarks not run")
+        return
+    limit = budget.limit(CAP_MICROBENCH)
+    own = max(10, int(limit - MICROBENCH_STARTUP))
+    cmd = [py, "-m", "explorer", "microbench", "--out", str(stage / "measured"), "--budget", str(own)]
+    code, text = run(log, cmd, limit)
+    figures = [line for line in text.splitlines() if not line.startswith("microbench: ")]
+    (stage / "microbench.txt").write_text("\n".join(figures) + "\n", encoding="utf-8")
+
+
+def adopt(sources: list[str], folder: Path | None = None) -> list[str]:
+    """Put returned fragments (``GPU.toml`` files, or the ``measured/*.toml`` in result archives) into
+    ``resources/measured/``, each checked against the schema and merged over the file already there."""
+    sys.path.insert(0, str(REPO))
+    from explorer.atomic import atomic_write_text
+    from explorer.model.errors import read_user_text
+    from explorer.model.measured import (MAX_FRAGMENT_BYTES, MeasuredError, format_fragment, merge_fragments,
+                                         parse_fragment, read_fragment)
+
+    folder = folder or REPO / "resources" / "measured"
+    texts: list[tuple[str, str]] = []
+    for source in sources:
+        path = Path(source)
+        if path.suffix == ".toml":
+            texts.append((str(path), read_user_text(path, kind="a measured-figures TOML file",
+                                                    limit=MAX_FRAGMENT_BYTES)))
+            continue
+        with tarfile.open(path) as tar:
+            for member in tar.getmembers():
+                if not (member.isfile() and re.fullmatch(r"measured/[A-Za-z0-9._-]+\.toml", member.name)):
+                    continue
+                if member.size > MAX_FRAGMENT_BYTES:
+                    raise MeasuredError(member.name, f"{member.size:,} B, above {MAX_FRAGMENT_BYTES:,}")
+                texts.append((f"{path.name}:{member.name}", tar.extractfile(member).read().decode("utf-8")))
+    done = []
+    import tomllib
+
+    for where, text in texts:
+        facts = parse_fragment(tomllib.loads(text), where)
+        if not SAFE_NAME.fullmatch(facts.gpu) or facts.gpu.startswith("."):
+            raise MeasuredError(where, f"{facts.gpu!r} is not a file name")
+        target = folder / f"{facts.gpu}.toml"
+        old = read_fragment(target).to_document() if target.is_file() else None
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(target, format_fragment(merge_fragments(old, facts.to_document())))
+        done.append(f"{where} -> {target}")
+    return done
+
+
 def pytest_cmd(py: str, *args: str) -> list[str]:
     if have("pytest"):
         return [py, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "-p", "no:pytest-qt",
@@ -378,7 +441,8 @@ def main_check(args) -> int:
     ncu_runs = [r for r in NCU_RUNS if not args.ncu or r in args.ncu.split(",")]
     log(f"Warp Explorer device check; repository {REPO}; staging in {stage}")
     log(f"budget: no step starts after {args.budget:.0f} s, none runs past {args.hard:.0f} s; "
-        f"{len(runs)} measurements, then GPU tests, {0 if args.skip_ncu else len(ncu_runs)} ncu runs, "
+        f"{len(runs)} measurements, {'no ' if args.skip_microbench else ''}microbenchmarks, then GPU tests, "
+        f"{0 if args.skip_ncu else len(ncu_runs)} ncu runs, "
         f"{'calibration, ' if args.calibrate else ''}fault and hang tests last")
 
     p = step_environment(log, stage, py, budget)
@@ -387,6 +451,8 @@ def main_check(args) -> int:
         log(f"NO GPU: {p.reason}; the GPU steps are skipped")
     else:
         summaries = step_measure(log, stage, py, budget, runs)
+        if not args.skip_microbench:
+            step_microbench(log, stage, py, budget)
         if not args.skip_tests:
             step_tests(log, stage, py, budget)
         if not args.skip_ncu:
@@ -397,6 +463,9 @@ def main_check(args) -> int:
             step_fault_tests(log, stage, py, budget)
 
     lines = summary_lines(summaries)
+    if (stage / "microbench.txt").is_file():
+        lines += ["", "microbenchmarks (warp-explorer microbench):"]
+        lines += (stage / "microbench.txt").read_text(encoding="utf-8").rstrip("\n").splitlines()
     (stage / "summary.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     for line in lines:
         log(line)
@@ -405,8 +474,8 @@ def main_check(args) -> int:
 
 
 # -- packing for the trip back -------------------------------------------------------------
-PRIORITY = ("summary.txt", "log.txt", "environment.json", "measurements/", "kernels/", "pytest-", "ncu/",
-            "calibration.json", "nvidia-smi.txt")
+PRIORITY = ("summary.txt", "log.txt", "environment.json", "measurements/", "measured/", "microbench.txt", "kernels/",
+            "pytest-", "ncu/", "calibration.json", "nvidia-smi.txt")
 
 
 def _priority(rel: str) -> int:
@@ -492,10 +561,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ncu", default="", help="comma-separated presets for Nsight Compute (default: four)")
     ap.add_argument("--skip-tests", action="store_true")
     ap.add_argument("--skip-ncu", action="store_true")
+    ap.add_argument("--skip-microbench", action="store_true", help="no microbenchmarks (warp-explorer microbench)")
     ap.add_argument("--calibrate", action="store_true", help="also fit the simulator (CPU work, numba)")
     ap.add_argument("--pack", metavar="STAGE", help="pack STAGE into --out instead of running the check")
     ap.add_argument("--out", help="with --pack: the folder that comes back ($OUT)")
+    ap.add_argument("--adopt", nargs="+", metavar="RESULTS.tar.gz|GPU.toml",
+                    help="put returned fragments into resources/measured/ instead of running the check")
     args = ap.parse_args(argv)
+    if args.adopt:
+        for line in adopt(args.adopt):
+            print(f"device_check: adopted {line}")
+        return 0
     if args.pack:
         if not args.out:
             ap.error("--pack needs --out")

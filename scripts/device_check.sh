@@ -7,8 +7,11 @@
 #
 # Installs nothing: uses python3 (or $PYTHON) with numpy and cuda-bindings as found;
 # nvidia-ml-py, pytest, nvcc, cuobjdump, ncu and numba are used when present. Measures every
-# shipped preset first, then runs the GPU tests and Nsight Compute, and the fault and hang
-# tests last (scripts/device_check.py says why and what it writes).
+# shipped preset first, then the microbenchmarks (latencies, loaded latency, bandwidths, FFMA,
+# launch costs, NVML: the catalog fragment measured/GPU.toml), then runs the GPU tests and
+# Nsight Compute, and the fault and hang tests last (scripts/device_check.py says why and what
+# it writes). `python3 scripts/device_check.py --adopt results.tar.gz` puts the returned
+# fragment into resources/measured/.
 #
 # What comes back from a GPU run is at most 8 files (16 MiB each, 64 MiB in all, 2 folders
 # deep, plain names), so everything is written to a staging folder and packed afterwards
@@ -17,10 +20,13 @@
 #
 # Budget (TOTAL_S, default 420 s = 7 min, at most 570 s so it always ends inside 10 minutes):
 # no step starts after TOTAL_S - 75 s, the check is stopped at TOTAL_S - 45 s, packing has
-# 30 s (the rest is slack). A typical full run on an H100/H200 takes about 5 minutes (11
-# measurements ~2 min, device tests ~1 min, Nsight Compute ~45 s per preset as the budget
-# allows, fault and hang tests ~40 s), so a second run still fits in the 15 minutes of device
-# time a session gets, machine start included; a quick rerun: TOTAL_S=180 and --runs/--skip-ncu.
+# 30 s (the rest is slack). The first full run on an H200 (2026-12-04, before the
+# microbenchmarks) took 73 s: 11 measurements ~40 s, device tests ~7 s, Nsight Compute ~4-5 s
+# per preset, fault and hang tests ~5 s. The microbenchmarks add an estimated 15-30 s (not yet
+# timed on a GPU; NVML's windows alone are ~7 s; the step is capped at 150 s and groups that
+# would not fit are skipped), so a second run still fits in the 15
+# minutes of device time a session gets, machine start included; a quick rerun: TOTAL_S=180 and
+# --runs/--skip-ncu/--skip-microbench.
 set -u
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$PWD/device-out}"

@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "explorer.cli.cmd_gemm",
     "explorer.cli.cmd_compile",
     "explorer.cli.cmd_measure",
+    "explorer.cli.cmd_microbench",
     "explorer.cli.cmd_render",
 ]
 

@@ -259,8 +259,12 @@ def _package_root() -> str:
 
 
 def run_worker(request: dict, workdir: Path, timeout: float, progress: Callable[[str], None] | None = None,
-               cancel: Callable[[], bool] | None = None) -> tuple[dict, dict]:
-    """Run ``explorer.gpu.worker`` in a child process; kill it (and its group) on timeout or cancel."""
+               cancel: Callable[[], bool] | None = None, module: str = "explorer.gpu.worker") -> tuple[dict, dict]:
+    """Run ``module`` (``explorer.gpu.worker``) in a child process; kill it (and its group) on timeout or cancel.
+
+    The child is run as ``python -m MODULE REQUEST.json OUT.npz`` and writes ``OUT.npz.json``
+    last (``explorer.gpu.microbench`` follows the same protocol).
+    """
     import numpy as np
 
     workdir.mkdir(parents=True, exist_ok=True)
@@ -276,7 +280,7 @@ def run_worker(request: dict, workdir: Path, timeout: float, progress: Callable[
     env[PARENT_ENV] = str(os.getpid())  # the worker exits when we are gone (it is in a session of its own)
     kwargs = {"start_new_session": True} if os.name == "posix" else {}
     with open(err_path, "w", encoding="utf-8") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "explorer.gpu.worker", str(req_path), str(out_path)],
+        proc = subprocess.Popen([sys.executable, "-m", module, str(req_path), str(out_path)],
                                 stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=env, **kwargs)
         started = time.monotonic()
         seen = 0

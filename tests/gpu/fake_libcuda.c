@@ -13,7 +13,20 @@
  * - FAKE_CUDA_PIDFILE=FILE appends the pid of every process that calls cuInit (tests check
  *   that no worker outlives a killed step).
  * FAKE_CUDA_FAULT=1 makes every kernel launch fail with CUDA_ERROR_ILLEGAL_ADDRESS (700);
- * FAKE_CUDA_HANG=1 makes cuStreamSynchronize wait forever (a kernel that never ends).
+ * FAKE_CUDA_HANG=1 makes cuStreamSynchronize wait forever (a kernel that never ends);
+ * FAKE_CUDA_HANG_KERNEL=NAME does so from the first launch of kernel NAME on.
+ *
+ * The microbenchmarks (resources/microbench/microbench.cu, kernels mb_*) get answers whose
+ * figures a test can compute by hand, so the host side's arithmetic and plumbing are checked:
+ * a pointer chase of 2^bits lines costs 100 + bits cycles per load (300 + bits with .cg),
+ * shared memory 29, a dependent FFMA 4; a loaded-latency warp 700 + 10 W cycles per load from
+ * an array of 64 MiB or more (DRAM), 330 + W from a smaller one, 300 + W with .cg (W = warps per
+ * SM), at 50 W, 200 W and 250 W GB/s; DRAM read/write/copy run at 4,000 GB/s, the L2 read at
+ * 8,000, the FFMA rate is 60 TFLOP/s; the SM clock is 1980 MHz; a spinning kernel takes its
+ * time plus a 1.7 us gap on the fake clock (and, from 10 ms on, in real time before a
+ * synchronize returns, so NVML can be polled while it "runs"); its launch span goes to its
+ * record. Memsets above 256 MiB only log (the fake's "device memory" is calloc'd host memory,
+ * zero already; a 2 GiB memset would commit 2 GiB of this machine's RAM).
  * Build: cc -shared -fPIC -o libcuda.so.1 fake_libcuda.c -ldl */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef int CUresult;
@@ -80,8 +94,12 @@ CUresult cuCtxSetCurrent(void* c) { return 0; }
 CUresult cuCtxSynchronize(void) { return 0; }
 CUresult cuMemGetInfo_v2(size_t* f, size_t* t) { *f = (size_t)100 << 30; *t = (size_t)141 << 30; return 0; }
 
-typedef struct { int kind; int static_smem; int max_dyn; const char* name; } Func;  /* kind 1 = we_kernel, 2 = we_tick */
+typedef struct { int kind; int static_smem; int max_dyn; const char* name; } Func;  /* kind 1 = we_kernel, 2 = we_tick, 3 = mb_* */
 static Func f_kernel = {1, 0, DEFAULT_SMEM, "we_kernel"}, f_tick = {2, 0, DEFAULT_SMEM, "we_tick"};
+enum { MB_MAX = 32 };
+static Func f_mb[MB_MAX];
+static char mb_names[MB_MAX][64];
+static int mb_count = 0;
 static int module_token;
 
 /* Static shared memory of a kernel in a cubin (ELF64): the size of .nv.shared.NAME, less the
@@ -122,6 +140,14 @@ CUresult cuModuleUnload(void* m) { return 0; }
 CUresult cuModuleGetFunction(void** f, void* m, const char* name) {
     if (!strcmp(name, "we_kernel")) { *f = &f_kernel; return 0; }
     if (!strcmp(name, "we_tick")) { *f = &f_tick; return 0; }
+    if (!strncmp(name, "mb_", 3) && strlen(name) < 64) {
+        for (int i = 0; i < mb_count; i++) if (!strcmp(mb_names[i], name)) { *f = &f_mb[i]; return 0; }
+        if (mb_count == MB_MAX) return 2;
+        strcpy(mb_names[mb_count], name);
+        f_mb[mb_count] = (Func){3, 0, DEFAULT_SMEM, mb_names[mb_count]};
+        *f = &f_mb[mb_count++];
+        return 0;
+    }
     return 500; /* CUDA_ERROR_NOT_FOUND */
 }
 static int last_regs = 24;
@@ -146,7 +172,14 @@ CUresult cuFuncSetAttribute(void* f, int attr, int value) {
     return 0;
 }
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void* f, int block, size_t dyn) {
-    *n = 2048 / block; if (*n > 32) *n = 32; if (dyn > 100000) *n = 1; return 0;
+    *n = 2048 / block; if (*n > 32) *n = 32;
+    if (((Func*)f)->kind == 3) {  /* the microbenchmarks: shared memory as the driver counts it (1 KB reserved) */
+        int by_smem = 233472 / ((int)dyn + ((Func*)f)->static_smem + 1024);
+        if (by_smem < *n) *n = by_smem;
+        return 0;
+    }
+    if (dyn > 100000) *n = 1;
+    return 0;
 }
 static struct { u64 p; size_t n; } allocs[64];
 CUresult cuMemAlloc_v2(u64* p, size_t n) {
@@ -161,6 +194,7 @@ CUresult cuMemFree_v2(u64 p) {
 }
 CUresult cuMemsetD8_v2(u64 p, unsigned char c, size_t n) {
     logf_("memset %zu", n);
+    if (n > ((size_t)256 << 20)) return 0;  /* see the top: only logged */
     memset((void*)(uintptr_t)p, c, n); return 0;
 }
 CUresult cuMemsetD8Async(u64 p, unsigned char c, size_t n, void* s) { return cuMemsetD8_v2(p, c, n); }
@@ -169,16 +203,24 @@ static int stream_token;
 static int capturing = 0, captured = 0;
 CUresult cuStreamCreate(void** s, unsigned flags) { *s = &stream_token; return 0; }
 CUresult cuStreamDestroy_v2(void* s) { return 0; }
+static double busy_until = 0;  /* CLOCK_MONOTONIC seconds until which a long spinning kernel "runs" */
+static double mono(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return ts.tv_sec + ts.tv_nsec * 1e-9; }
+static void wait_busy(void) {
+    double left = busy_until - mono();
+    if (left > 0) { struct timespec ts = {(time_t)left, (long)((left - (time_t)left) * 1e9)}; nanosleep(&ts, 0); }
+}
+static int hung = 0;  /* FAKE_CUDA_HANG_KERNEL's kernel was launched */
 CUresult cuStreamSynchronize(void* s) {
     const char* h = getenv("FAKE_CUDA_HANG");
-    if (h && *h == '1') for (;;) sleep(1);  /* a kernel that never finishes */
+    if ((h && *h == '1') || hung) for (;;) sleep(1);  /* a kernel that never finishes */
+    wait_busy();
     return 0;
 }
 typedef struct { double t; } Event;
 static double now_ms = 0;
 CUresult cuEventCreate(void** e, unsigned flags) { *e = calloc(1, sizeof(Event)); return 0; }
 CUresult cuEventRecord(void* e, void* s) { ((Event*)e)->t = now_ms; return 0; }
-CUresult cuEventSynchronize(void* e) { return 0; }
+CUresult cuEventSynchronize(void* e) { if (hung) for (;;) sleep(1); wait_busy(); return 0; }
 CUresult cuEventElapsedTime(float* ms, void* a, void* b) { *ms = (float)(((Event*)b)->t - ((Event*)a)->t); return 0; }
 CUresult cuEventElapsedTime_v2(float* ms, void* a, void* b) { return cuEventElapsedTime(ms, a, b); }
 CUresult cuEventDestroy_v2(void* e) { free(e); return 0; }
@@ -195,13 +237,70 @@ CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned
         return 1;                     /* CUDA_ERROR_INVALID_VALUE */
     }
     if (capturing) { captured++; logf_("capture-launch %s %u", fn->name, shmem); return 0; }
+    const char* hang_kernel = getenv("FAKE_CUDA_HANG_KERNEL");
+    if (hang_kernel && !strcmp(hang_kernel, fn->name)) hung = 1;
     logf_("launch %s %u", fn->name, shmem);
     run_kernel(fn, gx, gy, gz, bx, by, bz, params);
     return 0;
 }
 
+static u64 P64(void** params, int i) { return *(u64*)params[i]; }
+static unsigned P32(void** params, int i) { return *(unsigned*)params[i]; }
+static u64* PTR(void** params, int i) { return (u64*)(uintptr_t)P64(params, i); }
+
+/* The microbenchmarks' answers (see the top of the file). */
+static void run_mb(Func* fn, unsigned gx, unsigned bx, void** params) {
+    const char* n = fn->name;
+    const double sms = SMS;
+    if (!strcmp(n, "mb_clock")) {
+        u64* out = PTR(params, 1); u64 span = P64(params, 0);
+        out[0] = span; out[1] = span * 198 / 100; out[2] = 0; now_ms += span / 1e6;
+    } else if (!strcmp(n, "mb_chase") || !strcmp(n, "mb_chase_cg")) {
+        unsigned bits = P32(params, 1), steps = P32(params, 6); u64* out = PTR(params, 7);
+        u64 loads = (steps + 15) / 16 * 16, per = (n[8] == '_' ? 300 : 100) + bits;
+        out[0] = loads * per; out[1] = loads; out[2] = 0; out[3] = 0; now_ms += loads * per / 1.98e6;
+    } else if (!strcmp(n, "mb_chase_shared")) {
+        unsigned steps = P32(params, 2); u64* out = PTR(params, 3); u64 loads = (steps + 15) / 16 * 16;
+        out[0] = loads * 29; out[1] = loads; out[2] = 0; out[3] = 0;
+    } else if (!strcmp(n, "mb_ffma_dep")) {
+        unsigned trips = P32(params, 2); u64* out = PTR(params, 3);
+        out[0] = (u64)trips * 64 * 4; out[1] = (u64)trips * 64; out[2] = 0; out[3] = 0;
+    } else if (!strcmp(n, "mb_ffma_rate")) {
+        now_ms += 2.0 * 128 * P32(params, 2) * (double)gx * bx / 6e10;  /* 60 TFLOP/s */
+    } else if (!strcmp(n, "mb_read") || !strcmp(n, "mb_write")) {
+        now_ms += 16.0 * P64(params, 1) / 4e9;  /* 4,000 GB/s */
+    } else if (!strcmp(n, "mb_copy")) {
+        now_ms += 2 * 16.0 * P64(params, 2) / 4e9;
+    } else if (!strcmp(n, "mb_read_l2")) {
+        now_ms += 16.0 * P64(params, 1) * P32(params, 2) / 8e9;  /* 8,000 GB/s */
+    } else if (!strcmp(n, "mb_loaded") || !strcmp(n, "mb_loaded_cg")) {
+        u64 mask = P64(params, 1); unsigned iters = P32(params, 2); u64* rec = PTR(params, 3);
+        unsigned wpb = bx / 32; double w = gx * (double)wpb / sms;
+        int cg = n[9] == '_', dram = !cg && (mask + 1) * 512 >= ((u64)64 << 20);
+        double per = cg ? 300 + w : dram ? 700 + 10 * w : 330 + w, gbs = cg ? 250 * w : dram ? 50 * w : 200 * w;
+        for (u64 b = 0; b < gx; b++)
+            for (unsigned k = 0; k < wpb; k++) {
+                u64* r = rec + (b * wpb + k) * 4;
+                r[0] = (u64)(iters * per); r[1] = iters; r[2] = b % SMS; r[3] = (u64)(iters * per / 1.98);
+            }
+        now_ms += gx * (double)wpb * iters * 512 / (gbs * 1e6);
+    } else if (!strcmp(n, "mb_spin")) {
+        u64 ns = P64(params, 0); u64* rec = PTR(params, 1); unsigned slot = P32(params, 2);
+        u64 t0 = 1000000000ull + (u64)(now_ms * 1e6), t1 = t0 + ns;
+        if (rec) {
+            if (t0 < rec[2 * slot]) rec[2 * slot] = t0;
+            if (~t1 < rec[2 * slot + 1]) rec[2 * slot + 1] = ~t1;
+        }
+        now_ms += ns / 1e6 + 0.0017;
+        if (ns >= 10000000ull) { double end = mono() + ns / 1e9; if (end > busy_until) busy_until = end; }
+    } else {
+        now_ms += 0.001;  /* mb_chain, mb_touch, mb_empty */
+    }
+}
+
 static void run_kernel(Func* fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        void** params) {
+    if (fn->kind == 3) { run_mb(fn, gx * gy * gz, bx * by * bz, params); return; }
     if (fn->kind == 2) {
         u64* out = (u64*)(uintptr_t)(*(u64*)params[0]);
         unsigned n = *(unsigned*)params[1];

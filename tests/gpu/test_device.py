@@ -122,3 +122,26 @@ def test_a_hung_kernel_is_stopped_by_the_timeout(tmp_path):
     assert time.monotonic() - t < 40
     m = measure(load_preset("example-240x256"), MeasureOptions(**QUICK, workdir=str(tmp_path / "after")))
     assert len(m.blocks) == 240 and np.isfinite(m.summary()["achieved_occupancy"])
+
+
+@needs_gpu
+def test_the_microbenchmarks_order_the_memory_levels(tmp_path):
+    """The project's own latency and FFMA microbenchmarks on the hardware: every level slower than the one above it,
+    a dependent FFMA of 4 cycles plus at most a few (published: 4 on Volta to Hopper), the FFMA rate within the
+    FP32 lanes the catalog gives (cuda_occupancy.h's architecture, the whitepapers' lane counts)."""
+    from explorer.gpu.measure import match_catalog_gpu
+    from explorer.gpu.microbench import MicrobenchOptions, run_microbenchmarks, write_outputs
+    from explorer.model.measured import read_fragment
+
+    run = run_microbenchmarks(MicrobenchOptions(budget_s=40, groups=("latency", "ffma")))
+    assert not run.results["errors"] and not run.results["skipped"], run.results
+    _raw, toml, _doc = write_outputs(run, tmp_path, merge=False)
+    f = read_fragment(toml)
+    lat = {k: v.value for k, v in f.sections["latency_cycles"].items()}
+    assert lat["shared"] < lat["l1_hit"] < lat["l2_hit_bypass_l1"] < lat["dram_256mib"], lat
+    assert lat["l1_hit"] < lat["l2_hit_1mib"] < lat["dram_256mib"], lat
+    assert 3.5 <= lat["ffma_dependent"] <= 8, lat
+    spec = match_catalog_gpu(run.results["device"])
+    if spec is not None:
+        lanes = spec.arch.fp32_lanes_per_sub_partition * spec.arch.sub_partitions
+        assert 0.5 * lanes <= f.value("compute", "ffma_per_clk_per_sm") <= 1.02 * lanes

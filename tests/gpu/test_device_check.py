@@ -67,7 +67,8 @@ def test_a_full_run_on_the_fake_driver(tmp_path, fake_driver):
     with tarfile.open(out / "results.tar.gz") as tar:
         names = tar.getnames()
         tar.extractall(tmp_path / "back", filter="data")
-    assert {"MANIFEST.txt", "log.txt", "summary.txt", "environment.json", "pytest-gpu.txt", "pytest-fault.txt"} <= set(names)
+    assert {"MANIFEST.txt", "log.txt", "summary.txt", "environment.json", "pytest-gpu.txt", "pytest-fault.txt",
+            "measured/H200.toml", "measured/microbench.json", "microbench.txt"} <= set(names)
     from explorer.gpu.measurement import load_measurement
 
     for run in ("example-240x256", "barrier-tiling", "tensor-gemm-per-block"):
@@ -80,8 +81,18 @@ def test_a_full_run_on_the_fake_driver(tmp_path, fake_driver):
     first_measure = next(i for i, line in enumerate(log) if " -m explorer measure " in line)
     gpu_tests = next(i for i, line in enumerate(log) if "pytest" in line and " -m gpu " in line)
     fault_tests = next(i for i, line in enumerate(log) if dc.FAULT_TESTS[0] in line and "--deselect" not in line)
-    assert first_measure < gpu_tests < fault_tests  # measure first, the fault and hang tests last
-    assert "tick ns" in (out / "summary.txt").read_text()
+    microbench = next(i for i, line in enumerate(log) if " -m explorer microbench " in line)
+    assert first_measure < microbench < gpu_tests < fault_tests  # measure first, the fault and hang tests last
+    assert re.search(r"microbench --out \S+/measured --budget (\d+)\s", log[microbench])
+    assert int(re.search(r"--budget (\d+)", log[microbench]).group(1)) == dc.CAP_MICROBENCH - dc.MICROBENCH_STARTUP
+    summary = (out / "summary.txt").read_text()
+    assert "tick ns" in summary and "microbenchmarks (warp-explorer microbench):" in summary
+    assert "latency_cycles.dram_2gib" in summary
+    from explorer.model.measured import read_fragment
+
+    facts = read_fragment(tmp_path / "back" / "measured" / "H200.toml")  # the fragment of the GPU it ran on
+    assert facts.value("latency_cycles", "l1_hit") == 106.0  # the fake driver's answer, as its own test shows
+    assert facts.figure("latency_cycles", "l1_hit").source.endswith("(explorer.gpu.microbench)")
     assert pids_alive(pidfile) == []
 
 
@@ -162,3 +173,40 @@ def test_ncu_never_locks_the_clocks():
 
     source = inspect.getsource(dc.step_ncu)
     assert '"--clock-control", "none"' in source
+
+
+def test_adopt_puts_a_returned_fragment_into_resources_measured(tmp_path):
+    """--adopt: the fragment inside a results archive (or a GPU.toml) goes to resources/measured/, checked and
+    merged over the file there; anything else in the archive is ignored; a broken fragment is refused."""
+    import io
+
+    from explorer.model import measured as M
+    from explorer.paths import resource
+
+    shipped = resource("measured", "H200.toml").read_text()
+    folder = tmp_path / "measured"
+    folder.mkdir()
+    (folder / "H200.toml").write_text(shipped)
+    src = "measured, H200, 2027-02-01, explorer.gpu.microbench: chase"
+    new = {"schema": 1, "gpu": "H200", "run": {"date": "2027-02-01", "device": "NVIDIA H200", "driver": "590.2",
+                                                "cuda": "13.1", "clock_mhz": 1980.0},
+           "latency_cycles": {"l1_hit": 36.25, "sources": {"l1_hit": src}}}
+    archive = tmp_path / "results.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for name, text in (("measured/H200.toml", M.format_fragment(new)), ("measured/../../evil.toml", "x"),
+                           ("log.txt", "log")):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    done = dc.adopt([str(archive)], folder=folder)
+    assert done == [f"results.tar.gz:measured/H200.toml -> {folder / 'H200.toml'}"]
+    assert sorted(p.name for p in folder.iterdir()) == ["H200.toml"]
+    facts = M.read_fragment(folder / "H200.toml")
+    assert facts.value("latency_cycles", "l1_hit") == 36.25 and facts.run["date"] == "2027-02-01"
+    assert facts.value("latency_cycles", "dram_2gib") == 671.0  # not measured again: kept with its 2026 source
+    broken = tmp_path / "H100.toml"
+    broken.write_text(M.format_fragment({**new, "gpu": "H100"}).replace(src, "somewhere"))
+    with pytest.raises(M.MeasuredError, match="has no source"):
+        dc.adopt([str(broken)], folder=folder)
+    assert not (folder / "H100.toml").exists()
