@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import statistics
 import sys
 import threading
@@ -225,6 +224,7 @@ class Bench:
         self.scratch = self.buffer(l2_flush_bytes(props), "the L2 flush buffer")
         for b in self.buffers:
             b.zero()
+        self.base_buffers = len(self.buffers)  # the ones every group shares
         self.flushes = 0
         self.clocks: list[tuple[str, float]] = []
 
@@ -239,6 +239,15 @@ class Bench:
         for b in buffers:
             b.close()
             self.buffers.remove(b)
+
+    def release_group_buffers(self) -> None:
+        """Free what a failed group left allocated (the next group needs the memory)."""
+        for b in self.buffers[self.base_buffers:]:
+            try:
+                b.close()
+            except Exception:  # noqa: BLE001 - cleanup after a failure must not mask it
+                pass
+        del self.buffers[self.base_buffers:]
 
     def close(self) -> None:
         for b in self.buffers:
@@ -699,6 +708,7 @@ def run(req: dict, partial: Path | None = None) -> dict:
                     results["warnings"].append(f"{group} failed and left the GPU context unusable; the rest was not run")
                     save()
                     break
+                bench.release_group_buffers()
             results["seconds"][group] = round(time.monotonic() - t0, 2)
             try:
                 bench.clock_mhz(f"after {group}")

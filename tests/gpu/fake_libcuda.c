@@ -14,7 +14,8 @@
  *   that no worker outlives a killed step).
  * FAKE_CUDA_FAULT=1 makes every kernel launch fail with CUDA_ERROR_ILLEGAL_ADDRESS (700);
  * FAKE_CUDA_HANG=1 makes cuStreamSynchronize wait forever (a kernel that never ends);
- * FAKE_CUDA_HANG_KERNEL=NAME does so from the first launch of kernel NAME on.
+ * FAKE_CUDA_HANG_KERNEL=NAME does so from the first launch of kernel NAME on;
+ * FAKE_CUDA_REFUSE_KERNEL=NAME refuses every launch of kernel NAME with CUDA_ERROR_INVALID_VALUE.
  *
  * The microbenchmarks (resources/microbench/microbench.cu, kernels mb_*) get answers whose
  * figures a test can compute by hand, so the host side's arithmetic and plumbing are checked:
@@ -236,6 +237,8 @@ CUresult cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned
         logf_("launch-refused %s %u (max dynamic %d)", fn->name, shmem, fn->max_dyn);
         return 1;                     /* CUDA_ERROR_INVALID_VALUE */
     }
+    const char* refuse = getenv("FAKE_CUDA_REFUSE_KERNEL");
+    if (refuse && !strcmp(refuse, fn->name)) return 1;
     if (capturing) { captured++; logf_("capture-launch %s %u", fn->name, shmem); return 0; }
     const char* hang_kernel = getenv("FAKE_CUDA_HANG_KERNEL");
     if (hang_kernel && !strcmp(hang_kernel, fn->name)) hung = 1;

@@ -430,6 +430,19 @@ print(json.dumps({{"stopped": run.stopped, "groups": sorted(run.results["groups"
 
 
 @pytestmark_fake
+def test_a_group_that_fails_is_reported_and_the_others_still_run(fake_driver, tmp_path):
+    proc = run_cli("microbench", "--out", str(tmp_path), "--only", "latency,bandwidth,ffma", "--no-merge", "--json",
+                   env={**fake_driver, "FAKE_CUDA_REFUSE_KERNEL": "mb_read"}, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    s = json.loads(proc.stdout)
+    assert set(s["errors"]) == {"bandwidth"} and "cuLaunchKernel failed: CUDA_ERROR_INVALID_VALUE" in s["errors"][
+        "bandwidth"]
+    facts = M.read_fragment(tmp_path / "H200.toml")
+    assert set(facts.sections) == {"device", "latency_cycles", "compute"}  # after the failure, FFMA still ran
+    assert any(n.startswith("bandwidth failed: cuLaunchKernel failed") for n in facts.run["notes"])
+
+
+@pytestmark_fake
 def test_a_fault_is_one_line(fake_driver):
     proc = run_cli("microbench", "--out", "/nonexistent-never-written", env={**fake_driver, "FAKE_CUDA_FAULT": "1"},
                    timeout=300)
