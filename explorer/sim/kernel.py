@@ -243,16 +243,25 @@ def _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t):
     every register it reads, and every one it writes (in-order issue: RAW and WAW)."""
     wake = t
     kind = WAIT
+    # each row's registers come first, then -1s (loop_program.lower); the latest ready time and the
+    # first register to reach it win, by selects rather than branches (which register is later is
+    # data-dependent, so a branch would mispredict)
     for q in range(p_dst.shape[1]):
         r = p_dst[pc, q]
-        if r >= 0 and reg_ready[gi, r] > wake:
-            wake = reg_ready[gi, r]
-            kind = reg_kind[gi, r]
+        if r < 0:
+            break
+        ready = reg_ready[gi, r]
+        later = ready > wake
+        kind = reg_kind[gi, r] if later else kind
+        wake = ready if later else wake
     for q in range(p_src.shape[1]):
         r = p_src[pc, q]
-        if r >= 0 and reg_ready[gi, r] > wake:
-            wake = reg_ready[gi, r]
-            kind = reg_kind[gi, r]
+        if r < 0:
+            break
+        ready = reg_ready[gi, r]
+        later = ready > wake
+        kind = reg_kind[gi, r] if later else kind
+        wake = ready if later else wake
     return wake, kind
 
 
@@ -271,14 +280,19 @@ def _due(when, t, out):
 
 
 @njit(inline=True)
-def _later(when, t):
-    """The earliest when[k] after t (NEVER if none)."""
+def _due_later(when, t, out):
+    """:func:`_due` and, in the same pass, the earliest when[k] after t (NEVER if none): (how many
+    are due, that cycle). One branch-free pass over a sub-partition's warps, whether few or most
+    are due (each element: a load, two compares, a store, no branch to mispredict)."""
+    m = 0
     nxt = NEVER
     for k in range(when.shape[0]):
         w = when[k]
+        out[m] = k
+        m += w <= t
         w = w if w > t else NEVER
         nxt = w if w < nxt else nxt
-    return nxt
+    return m, nxt
 
 
 @njit(inline=True)
@@ -688,7 +702,7 @@ def run_cycles(
     # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row,
     # pe_mask: the lanes that issue it)
     stall, pe_t, pe_cell, pe_row, pe_mask,
-    # scratch (int64[2 * W / SP + 2 * S * SP]): the loop allocates nothing (compiled without reference counting)
+    # scratch (int64[2 * W / SP + S * SP]): the loop allocates nothing (compiled without reference counting)
     scratch,
     t_limit,
 ):
@@ -734,9 +748,6 @@ def run_cycles(
     elig = scratch[0:per_sp]
     due = scratch[per_sp:2 * per_sp]
     due_sp = scratch[2 * per_sp:2 * per_sp + S * SP]
-    sp_dense = scratch[2 * per_sp + S * SP:2 * per_sp + 2 * S * SP]  # 1: scan the sub-partition's warps plainly
-    for k in range(S * SP):
-        sp_dense[k] = 0
     rng_state = rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
@@ -744,12 +755,12 @@ def run_cycles(
                 and g[G.NEXT_BLOCK] + min(g[G.FREE_BLOCK_SLOTS], S) > g[G.LOADED_BLOCKS]):
             break  # a streamed program: this cycle may place blocks not loaded yet; the engine loads them
         row = t - t0
-        # states that change at t without a visit (warps that issued at t - 1 and now wait)
+        # states that change at t without a visit (warps that issued at t - 1 and now wait); nothing to
+        # account: the issue accounted the slot's cycle as selected up to t (w_since[s2] == t)
         for i in range(g[G.PENDING]):
             s2 = pend_slot[i]
             old = w_state[s2]
             if old != pend_state[i]:
-                _account(stall, w_since, old, w_pc, p_row, s2, pend_gi[i], t)
                 sc[old] -= 1
                 sc[pend_state[i]] += 1
                 w_state[s2] = pend_state[i]
@@ -824,26 +835,9 @@ def run_cycles(
             sbase = sm * W + sp  # its warp slots, SP apart (w_state)
             n_el = 0
             el_mask = np.int64(0)  # bit k: warp k of this sub-partition is eligible this cycle
-            nxt = NEVER
             # the warps whose state may change now; the rest keep theirs, and the earliest of their
-            # w_next bounds this sub-partition's next visit. Where most warps were due last time
-            # (compute-bound), a plain loop predicts well; where few were (waiting on memory), which
-            # ones are due is data-dependent, and a branch-free scan avoids the mispredictions.
-            if sp_dense[spi]:
-                n_due = 0
-                for k in range(per_sp):
-                    wn = w_next[base + k]
-                    if wn > t:
-                        if wn < nxt:
-                            nxt = wn
-                    else:
-                        due[n_due] = k
-                        n_due += 1
-            else:
-                mine = w_next[base:base + per_sp]
-                n_due = _due(mine, t, due)
-                nxt = _later(mine, t)
-            sp_dense[spi] = 1 if 2 * n_due >= per_sp else 0
+            # w_next bounds this sub-partition's next visit
+            n_due, nxt = _due_later(w_next[base:base + per_sp], t, due)
             for j in range(n_due):
                 k = due[j]
                 gi = base + k
@@ -961,10 +955,8 @@ def run_cycles(
                 pick = -1
                 last = sp_last[spi]
                 if policy == GTO:  # greedy: stay with the last warp while it is ready
-                    for j in range(n_el):
-                        if elig[j] == last:
-                            pick = last
-                            break
+                    if last >= 0 and (el_mask >> last) & 1:
+                        pick = last
                 elif policy == LRR or policy == TWO_LEVEL:
                     # round-robin after the last issued warp (two-level: within the active set)
                     best_d = per_sp + 1
@@ -1113,12 +1105,17 @@ def run_cycles(
         for c in range(n_cols - N_COUNTS):
             series[row, N_COUNTS + c] = sc[c]
         ub[t >> win_shift, ISSUE] += issued_total
-        for sm in range(S):
-            ri = rec_map[sm]
-            if ri >= 0:
-                src = sm * W
-                for s2 in range(W):  # a plain copy: w_state is in slot order
-                    trace[row, ri, s2] = w_state[src + s2]
+        if n_rec == S:  # every SM (rec_map the identity): one plain copy, w_state is in slot order
+            states = trace[row].reshape(S * W)
+            for s2 in range(S * W):
+                states[s2] = w_state[s2]
+        elif n_rec > 0:
+            for sm in range(S):
+                ri = rec_map[sm]
+                if ri >= 0:
+                    src = sm * W
+                    for s2 in range(W):
+                        trace[row, ri, s2] = w_state[src + s2]
         if g[G.EXITED] == total_warps and t + 1 >= _kernel_end(g, mem, dram_bpc, l2_lag):
             # the kernel ends when its last warp has left and its posted stores have completed
             # (sim_model.toml [stores]); until then the memory system still works for it
