@@ -19,7 +19,8 @@ import sys
 # cache (``explorer.sim.seed``, whose manifest names the target). On x86-64 the baseline is
 # x86-64-v2 (SSE4.2, POPCNT: every x86-64 CPU since about 2009) where the CPU has it: the cycle
 # loop took 0.78x the CPU time of the SSE2-only ``generic`` target with identical results (SSE4.1's
-# ``roundsd`` instead of a call for np.ceil, 64-bit vector compares for the loop's scans; issue 27).
+# ``roundsd`` instead of a call for np.ceil, among others; issue 27). x86-64-v3 (AVX2) executed more
+# instructions in the loop than v2 and would need a second seed: not used.
 # A CPU without it, and every other architecture, gets numba's ``generic`` target.
 X86_64_V2 = ("cx16", "sahf", "popcnt", "sse3", "ssse3", "sse4.1", "sse4.2")  # LLVM's names for its features
 
