@@ -321,7 +321,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
         "pe_mask": np.zeros(PcEvents.BUFFER_ENTRIES, np.uint32),
-        "scratch": np.zeros(2 * (p.warps_per_sm // p.sub_partitions) + 2 * SPS, np.int64),
+        "scratch": np.zeros(2 * (p.warps_per_sm // p.sub_partitions) + SPS, np.int64),
     }
 
 

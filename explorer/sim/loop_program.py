@@ -151,6 +151,18 @@ class LoopProgram:
         return int((self.executions * self.warps_executing(warps_per_block, producer_warps)).sum())
 
 
+def registers_first(regs: np.ndarray) -> np.ndarray:
+    """int16[L, R] with each row's registers first, in their order, then the -1s: the loop stops at a
+    row's first -1 (``kernel._scoreboard``, ``_set_results``). Every program built here is already in that
+    form (checked cheaply); another is reordered, keeping the registers' order (the first register to
+    reach the latest ready time names the wait)."""
+    regs = np.ascontiguousarray(regs, dtype=np.int16)
+    if regs.shape[1] < 2 or not ((regs[:, :-1] < 0) & (regs[:, 1:] >= 0)).any():
+        return regs
+    order = np.argsort(regs < 0, axis=1, kind="stable")
+    return np.ascontiguousarray(np.take_along_axis(regs, order, axis=1))
+
+
 def lower(program: WarpProgram) -> LoopProgram:
     """The loop's arrays for ``program`` (its contract invariants are checked first). A program
     without a loop may mark it anywhere (``explorer.sass.build`` puts an absent loop after the last
@@ -163,8 +175,8 @@ def lower(program: WarpProgram) -> LoopProgram:
         unit=_UNIT[program.unit.astype(np.int64)],
         latency=np.ascontiguousarray(program.latency, dtype=np.int32),
         wait_state=_WAIT[program.scoreboard.astype(np.int64)],
-        dst=np.ascontiguousarray(program.dst.reshape(program.length, -1), dtype=np.int16),
-        src=np.ascontiguousarray(program.src.reshape(program.length, -1), dtype=np.int16),
+        dst=registers_first(program.dst.reshape(program.length, -1)),
+        src=registers_first(program.src.reshape(program.length, -1)),
         req_bytes=np.ascontiguousarray(program.req_bytes, dtype=np.int32),
         loop_start=int(program.loop_start),
         loop_end=int(program.loop_end),
@@ -187,8 +199,8 @@ def lower_flat(flat, n_rows: int) -> LoopProgram:
         unit=np.take(_UNIT, flat.unit.astype(np.int64)),
         latency=np.ascontiguousarray(flat.latency, dtype=np.int32),
         wait_state=np.take(_WAIT, flat.scoreboard.astype(np.int64)),
-        dst=np.ascontiguousarray(flat.dst, dtype=np.int16),
-        src=np.ascontiguousarray(flat.src, dtype=np.int16),
+        dst=registers_first(flat.dst),
+        src=registers_first(flat.src),
         req_bytes=np.ascontiguousarray(flat.req_bytes, dtype=np.int32),
         loop_start=0, loop_end=0, trip=1,
         n_regs=max(1, flat.n_regs),

@@ -11,9 +11,12 @@ numba looks, before anything is compiled.
 What makes a shipped cache valid on another machine:
 
 - the CPU: numba keys machine code by the target CPU and its features, so the
-  simulator always targets numba's ``generic`` x86-64/AArch64 CPU
-  (``explorer.sim.jit`` sets ``NUMBA_CPU_NAME=generic`` unless the user chose one);
-  the loop is branchy scalar code and measured the same speed as the host target;
+  simulator targets a named baseline, never the host's model: ``x86-64-v2`` on an
+  x86-64 CPU that has it, numba's ``generic`` CPU elsewhere (``explorer.sim.jit``,
+  unless the user chose a target), with no features beyond the baseline's. The
+  manifest names the target the seed was built for, and a machine whose target is
+  another (an x86-64 CPU without SSE4.2, or a user's own choice) does not use it:
+  a seed never runs machine code the CPU lacks;
 - the code: numba's index is keyed by the function's bytecode, but the helpers
   inlined into it are not, so the seed carries a hash of the simulator's sources
   (``explorer.paths.sources_key``) and is used only when it matches;
@@ -39,7 +42,6 @@ import tempfile
 from pathlib import Path
 
 MANIFEST = "manifest.json"
-CPU_NAME = "generic"
 SEED_DIR_NAME = "numba_seed"
 # the warm-up: what a fresh start simulates first (the default scenario), plus presets that reach the
 # loop with other argument types, each shrunk to a few blocks
@@ -55,6 +57,14 @@ def seed_dir() -> Path:
     return Path(os.environ[SEED_ENV]) if os.environ.get(SEED_ENV) else resource(SEED_DIR_NAME)
 
 
+def cpu_name() -> str:
+    """The CPU target numba compiles for in this process (``explorer.sim.jit`` chose it, or the user)."""
+    import explorer.sim.jit  # noqa: F401 - fixes the target before numba reads it
+    from numba.core import config
+
+    return config.CPU_NAME or "host"
+
+
 def expected_manifest(sources_root: Path | None = None) -> dict:
     """What a seed must say to be used here: numba, Python, CPU target, simulator sources."""
     import numba
@@ -63,7 +73,7 @@ def expected_manifest(sources_root: Path | None = None) -> dict:
 
     root = sources_root if sources_root is not None else Path(__file__).resolve().parents[2]
     return {"numba": numba.__version__, "python": f"py{sys.version_info[0]}{sys.version_info[1]}",
-            "cpu": CPU_NAME, "sources": sources_key(root)}
+            "cpu": cpu_name(), "sources": sources_key(root)}
 
 
 def _dispatchers(module) -> list:
@@ -159,13 +169,16 @@ print(json.dumps(seed.expected_manifest(seed._sources_root())))
 
 
 def build(out: Path, python: str = sys.executable, pythonpath: str | None = None) -> Path:
-    """Compile the loop in a child process with an empty cache and the generic CPU target; write the
-    cache files and the manifest into ``out`` (replaced). ``pythonpath``: where the child imports
-    explorer from (the tree being packaged)."""
+    """Compile the loop in a child process with an empty cache, for the baseline CPU target this
+    machine's CPU has (``explorer.sim.jit``: the build machine's own model and features never
+    reach the seed); write the cache files and the manifest into ``out`` (replaced).
+    ``pythonpath``: where the child imports explorer from (the tree being packaged)."""
+    from explorer.sim.jit import host_target
+
     out = Path(out)
     with tempfile.TemporaryDirectory(prefix="warp-explorer-seed-") as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_CPU_NAME=CPU_NAME, QT_QPA_PLATFORM="offscreen")
-        env.pop("NUMBA_CPU_FEATURES", None)
+        env = dict(os.environ, NUMBA_CACHE_DIR=tmp, NUMBA_CPU_NAME=host_target(), NUMBA_CPU_FEATURES="",
+                   QT_QPA_PLATFORM="offscreen")
         env.pop("WARP_EXPLORER_NO_JIT", None)
         if pythonpath:
             env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")

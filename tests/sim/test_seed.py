@@ -153,11 +153,64 @@ def test_no_seed_is_no_error(tmp_path):
     assert seed.install(kernel, tmp_path / "bad") == 0
 
 
-@pytest.mark.parametrize("chosen, expected", [(None, "generic"), ("skylake", "skylake")])
-def test_the_loop_targets_the_generic_cpu_unless_the_user_chose_one(tmp_path, chosen, expected):
+def _host_is_x86_64_v2() -> bool:
+    """Independently of explorer.sim.jit: the kernel's own list of this CPU's flags (Linux)."""
+    import platform
+
+    if platform.machine() != "x86_64" or not Path("/proc/cpuinfo").is_file():
+        return False
+    flags = set()
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+            break
+    # x86-64-v2 (the x86-64 psABI's microarchitecture levels): CMPXCHG16B, LAHF/SAHF, POPCNT, SSE3, SSSE3,
+    # SSE4.1, SSE4.2, as /proc/cpuinfo names them
+    return {"cx16", "lahf_lm", "popcnt", "pni", "ssse3", "sse4_1", "sse4_2"} <= flags
+
+
+@pytest.mark.parametrize("chosen", [None, "skylake"])
+def test_the_loop_targets_a_baseline_cpu_unless_the_user_chose_one(tmp_path, chosen):
+    """x86-64-v2 where the CPU has it, else generic; never the host's own features (numba adds them for any
+    target but generic unless NUMBA_CPU_FEATURES is set), so the cache's key is the same on every such CPU."""
     extra = {"NUMBA_CPU_NAME": chosen} if chosen else {}
-    code = "import explorer.sim.jit, numba.core.config as c; print(c.CPU_NAME)"
+    code = "import explorer.sim.jit, numba.core.config as c; print(c.CPU_NAME, repr(c.CPU_FEATURES))"
     proc = subprocess.run([sys.executable, "-c", code], env=_env(tmp_path, **extra), capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == expected
+    name, features = proc.stdout.split()
+    if chosen:
+        assert name == chosen
+    else:
+        assert name == ("x86-64-v2" if _host_is_x86_64_v2() else "generic")
+        assert features == "''"
+
+
+def test_a_cpu_without_the_baseline_gets_the_generic_target():
+    from explorer.sim.jit import X86_64_V2, cpu_target
+
+    every = {f: True for f in X86_64_V2}
+    assert cpu_target("x86_64", every) == cpu_target("AMD64", every) == "x86-64-v2"
+    for missing in X86_64_V2:  # e.g. a 2008 CPU without SSE4.2 or POPCNT
+        assert cpu_target("x86_64", dict(every, **{missing: False})) == "generic"
+    assert cpu_target("x86_64", {}) == "generic"
+    assert cpu_target("aarch64", every) == "generic"
+
+
+@pytest.mark.slow  # compiles the loop cold, into an empty cache
+def test_a_seed_built_for_another_target_is_not_installed(built_seed, tmp_path):
+    """A seed whose target this CPU does not have (here: a manifest naming another CPU) is never used:
+    numba compiles for this machine's own target instead."""
+    other = tmp_path / "other"
+    other.mkdir()
+    for p in built_seed.iterdir():
+        (other / p.name).write_bytes(p.read_bytes())
+    manifest = json.loads((other / seed.MANIFEST).read_text())
+    assert manifest["cpu"] == seed.cpu_name()
+    manifest["cpu"] = "x86-64-v4" if manifest["cpu"] != "x86-64-v4" else "generic"
+    (other / seed.MANIFEST).write_text(json.dumps(manifest))
+    import explorer.sim.kernel as kernel
+
+    assert seed.install(kernel, other) == 0
+    got = _child(tmp_path, **{seed.SEED_ENV: str(other)})
+    assert got["misses"] == 1 and got["hits"] == 0, got
