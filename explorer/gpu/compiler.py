@@ -370,6 +370,56 @@ def compiler_backend() -> str:
         return "nvcc"
 
 
+def build_cubin(source: str, kernel: str, arch: str, maxrregcount: int | None,
+                defines: list[tuple[str, str | None]], include_dirs: list[str], display: str,
+                line_info: bool = False):
+    """(cubin, lowered name, log, compiler, options) from the backend :func:`compiler_backend` picks,
+    falling back to nvcc where NVRTC cannot compile. This is what the compiling child runs
+    (``explorer.gpu.compile_child``); arguments are already checked by :func:`compile_source`."""
+    backend = compiler_backend()
+    fallback_note = ""
+    if backend == "nvrtc":
+        try:
+            return _compile_nvrtc(source, kernel, arch, maxrregcount, defines, include_dirs, display, line_info)
+        except (NvrtcBroken, NvrtcArchUnsupported) as exc:
+            if _forced_backend() == "nvrtc" or find_tool("nvcc") is None:
+                if isinstance(exc, InputError):
+                    raise
+                raise CompilerUnavailable(f"NVRTC cannot compile ({exc}) and nvcc was not found") from None
+            fallback_note = f" (NVRTC could not: {exc})"
+    cubin, lowered, log, compiler, used = _compile_nvcc(source, arch, maxrregcount, defines, include_dirs, display,
+                                                        line_info)
+    return cubin, lowered, log, compiler + fallback_note, used
+
+
+# errors the compiling child reports by class name, raised again here as the same class
+_CHILD_ERRORS = {"CompileError": CompileError, "NvrtcArchUnsupported": NvrtcArchUnsupported,
+                 "InputError": InputError, "CompilerUnavailable": CompilerUnavailable}
+
+
+def _build_in_child(request: dict, display: str, limits, cancel):
+    """:func:`build_cubin` in a child process under ``limits`` (``explorer.gpu.sandbox``)."""
+    import base64
+
+    from explorer.gpu.sandbox import CompileLimitExceeded, Limits, memory_message, out_of_memory, run_python_child
+
+    limits = limits or Limits.from_env()
+    answer = run_python_child("explorer.gpu.compile_child", request, field=display, what="compiling",
+                              limits=limits, cancel=cancel)
+    if answer.get("ok"):
+        return (base64.b64decode(answer["cubin"]), answer.get("lowered"), answer.get("log", ""),
+                answer.get("compiler", "?"), tuple(answer.get("options", ())))
+    cls, field_, message = answer.get("class"), answer.get("field") or "", answer.get("message", "")
+    if cls == "MemoryError" or (cls == "CompileError" and limits.memory_bytes and out_of_memory(message)):
+        raise CompileLimitExceeded(display, memory_message("compiling", limits))  # EDG: "catastrophic error: out of memory"
+    kind = _CHILD_ERRORS.get(cls)
+    if kind is None:
+        raise RuntimeError(f"compiling {display}: {message}")
+    if issubclass(kind, InputError):
+        raise kind(field_, message)
+    raise kind(message)
+
+
 def compile_source(
     source: str,
     kernel: str,
@@ -380,12 +430,21 @@ def compile_source(
     include_dirs: list[str] | tuple[str, ...] = (),
     filename: str = SOURCE_NAME,
     line_info: bool = False,
+    isolated: bool = True,
+    limits=None,
+    cancel=None,
 ) -> CompileResult:
     """Compile ``source`` for ``arch`` and read ``kernel``'s registers, shared memory, spills, barriers.
 
     ``defines`` are ``NAME`` or ``NAME=VALUE`` (as ``-D``), ``include_dirs`` folders (as
     ``-I``); ``filename`` is only what messages call the source. ``line_info`` adds the
     source-line table (``-lineinfo``: the code is the same, nvdisasm ``-g`` then names lines).
+
+    The compiler runs in a child process with a memory and a time limit (``limits``: an
+    ``explorer.gpu.sandbox.Limits``, by default from the environment) that ``cancel()``
+    (polled) can stop: a source that makes the compiler grow without bound costs that
+    child, not the app (issue 30). ``isolated=False`` compiles in this process (the
+    fallback tests patch the backends here).
     """
     arch = normalize_arch(arch)
     kernel = check_kernel_name(kernel)
@@ -394,23 +453,14 @@ def compile_source(
     display = one_line(Path(str(filename)).name or str(filename), 120)
     if maxrregcount is not None:
         maxrregcount = int(maxrregcount)
-    backend = compiler_backend()
-    fallback_note = ""
-    if backend == "nvrtc":
-        try:
-            cubin, lowered, log, compiler, used = _compile_nvrtc(source, kernel, arch, maxrregcount, defs, includes,
-                                                                 display, line_info)
-        except (NvrtcBroken, NvrtcArchUnsupported) as exc:
-            if _forced_backend() == "nvrtc" or find_tool("nvcc") is None:
-                if isinstance(exc, InputError):
-                    raise
-                raise CompilerUnavailable(f"NVRTC cannot compile ({exc}) and nvcc was not found") from None
-            fallback_note = f" (NVRTC could not: {exc})"
-            backend = "nvcc"
-    if backend == "nvcc":
-        cubin, lowered, log, compiler, used = _compile_nvcc(source, arch, maxrregcount, defs, includes, display,
-                                                            line_info)
-        compiler += fallback_note
+    if isolated:
+        request = {"source": source, "kernel": kernel, "arch": arch, "maxrregcount": maxrregcount,
+                   "defines": [list(d) for d in defs], "include_dirs": includes, "display": display,
+                   "line_info": bool(line_info)}
+        cubin, lowered, log, compiler, used = _build_in_child(request, display, limits, cancel)
+    else:
+        cubin, lowered, log, compiler, used = build_cubin(source, kernel, arch, maxrregcount, defs, includes,
+                                                          display, line_info)
     parsed = Cubin(cubin)
     symbol = lowered if lowered and lowered in parsed.kernels() else match_kernel(parsed.kernels(), kernel)
     resources = parsed.resources(symbol)
@@ -422,7 +472,7 @@ def compile_source(
 
 
 def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(), include_dirs=(),
-                 maxrregcount: int | None = None, line_info: bool = False) -> CompileResult:
+                 maxrregcount: int | None = None, line_info: bool = False, limits=None, cancel=None) -> CompileResult:
     """Compile a ``.cu`` file (size-capped, a regular file); ``#include "x.cuh"`` next to it resolves."""
     p = Path(path)
     source = read_user_text(p, kind="a .cu file", limit=MAX_SOURCE_BYTES)
@@ -430,4 +480,4 @@ def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(),
     if p.parent != Path(""):
         includes.append(str(p.parent.resolve()))
     return compile_source(source, kernel, arch, filename=p.name, defines=defines, include_dirs=includes,
-                          maxrregcount=maxrregcount, line_info=line_info)
+                          maxrregcount=maxrregcount, line_info=line_info, limits=limits, cancel=cancel)

@@ -124,7 +124,7 @@ class KernelPage(Page):
         self.simulate_button.setEnabled(False)
         self.cancel_button = QPushButton(self.tr("Cancel"), form_box)
         self.cancel_button.setObjectName("kernel_cancel")
-        self.cancel_button.setToolTip(self.tr("Stop the run (after the blocks being executed)."))
+        self.cancel_button.setToolTip(self.tr("Stop the compiler, or the run (after the blocks being executed)."))
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar(form_box)
         self.progress.setObjectName("kernel_progress")
@@ -214,11 +214,12 @@ class KernelPage(Page):
         name = wanted.kernel.name if wanted is not None else None
         self._say(self.tr("Reading the kernels of {name}…").format(name=p.name), "muted")
         self.busy = "compile"
+        self._update_buttons()
 
-        def work(_task):
+        def work(task):
             from explorer.sass.execute.kernel import list_kernels
 
-            return list_kernels(p, _arch(gpu))
+            return list_kernels(p, _arch(gpu), cancel=task.is_cancelled)
 
         self.runner.start("compile", work, newest_wins=True,
                           on_done=lambda names: self._listed(p, names, name),
@@ -254,10 +255,10 @@ class KernelPage(Page):
                   "muted")
         scenario = Scenario(gpu_name=gpu, kernel=KernelSpec(file=str(path), name=name))
 
-        def work(_task):
+        def work(task):
             from explorer.sass.execute.run import compile_for
 
-            return compile_for(scenario)
+            return compile_for(scenario, cancel=task.is_cancelled)
 
         self.runner.start("compile", work, newest_wins=True, on_done=lambda kernel: self._compiled(key, kernel),
                           on_error=self._failed)
@@ -389,7 +390,8 @@ class KernelPage(Page):
         return True
 
     def cancel(self) -> None:
-        self.runner.cancel("execute")
+        """Stop the compile (its child process is killed) or the run."""
+        self.runner.cancel("compile" if self.busy == "compile" else "execute")
 
     def _executed(self, report) -> None:
         self.busy = ""
@@ -413,6 +415,8 @@ class KernelPage(Page):
         if error.kind == "cancelled":
             if was == "execute":
                 self._say(self.tr("Cancelled: the run was stopped; the last report stays."), "muted")
+            elif was == "compile":
+                self._say(self.tr("Cancelled: the compiler was stopped."), "muted")
             return
         if error.kind == "input":
             key = _form_key(error.field, self.rows)
@@ -496,7 +500,7 @@ class KernelPage(Page):
     def _update_buttons(self) -> None:
         running = self.busy == "execute"
         self.simulate_button.setEnabled(self.kernel is not None and not self.busy)
-        self.cancel_button.setEnabled(running)
+        self.cancel_button.setEnabled(bool(self.busy))  # a compile (a child process) or a run
         self.open_button.setEnabled(not running)
 
     # -- window hooks ------------------------------------------------------------------------------

@@ -28,8 +28,8 @@ class KernelRun:
     occupancy: object  # OccupancyResult
 
 
-def compile_for(scenario):
-    """The scenario's kernel compiled for its GPU (a UserKernel)."""
+def compile_for(scenario, *, cancel=None):
+    """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child."""
     from explorer.sass.execute.kernel import build_kernel
     from explorer.sass.opcodes import load_table
 
@@ -40,7 +40,7 @@ def compile_for(scenario):
     if load_table().family(arch) is None:
         raise InputError("gpu", f"{scenario.gpu.name} ({arch}): the executor runs SASS of sm_75 and newer (what "
                                 "NVRTC 13 builds); choose a newer GPU")
-    return build_kernel(spec.path, spec.name, arch)
+    return build_kernel(spec.path, spec.name, arch, cancel=cancel)
 
 
 def resolve(scenario, kernel):
