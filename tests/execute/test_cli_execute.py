@@ -124,6 +124,31 @@ def test_one_line_errors(capsys, scenario, tmp_path):
         contains="kernel.args.x.count: 2000000000 is above the maximum of 268435456")
 
 
+@pytest.mark.parametrize("args,contains", [
+    ("low = 2", "kernel.args.x.low: 2 leaves an empty range with the default high of 1.0 for f32"),
+    ("high = -1", "kernel.args.x.high: -1 leaves an empty range with the default low of 0.0 for f32"),
+])
+def test_a_random_fill_with_one_end_of_an_empty_range(capsys, tmp_path, args, contains):
+    """Issue 30, item 6: low = 2 alone met numpy's "high - low < 0" (exit 1)."""
+    shutil.copy(KERNELS / "saxpy.cu", tmp_path / "saxpy.cu")
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO.replace('init = "arange" }', f'init = "random", {args} }}'))
+    assert_one_line_error(cli(capsys, "execute", str(path)), 2, contains)
+    for dtype, end in (("i32", "high = -1"), ("u8", "low = 300")):
+        bad = f'{{ dtype = "{dtype}", count = 3, init = "random", {end} }}'
+        assert_one_line_error(cli(capsys, "execute", str(scenario_file(tmp_path)), "--set", f"kernel.args.x={bad}"),
+                              2, "kernel.args.x.")
+    ok = cli(capsys, "execute", str(scenario_file(tmp_path)), "--json", "--set",
+             'kernel.args.x={ dtype = "f32", count = 3000, init = "random", high = 5 }')
+    assert ok.returncode == 0, ok.stderr
+
+
+def scenario_file(tmp_path):
+    path = tmp_path / "ok.toml"
+    path.write_text(SCENARIO)
+    return path
+
+
 def test_missing_argument_names_the_parameter_and_type(capsys, tmp_path):
     shutil.copy(KERNELS / "saxpy.cu", tmp_path / "saxpy.cu")
     path = tmp_path / "s.toml"
