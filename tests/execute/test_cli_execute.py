@@ -124,6 +124,24 @@ def test_one_line_errors(capsys, scenario, tmp_path):
         contains="kernel.args.x.count: 2000000000 is above the maximum of 268435456")
 
 
+def test_every_catalog_gpu_runs_saxpy_and_v100_is_refused_in_one_line(capsys, scenario):
+    """Issue 30, item 4: T4 (sm_75) refused every kernel (a false out-of-bounds at 0x0), B200 and RTX5090
+    every kernel (LDCU). V100 is sm_70, which NVRTC 13 does not target: one line, exit 2, nothing run."""
+    from explorer.model.catalog import load_catalog
+
+    for name, gpu in load_catalog().items():
+        p = cli(capsys, "execute", str(scenario), "--json", "--set", f'gpu="{name}"')
+        if gpu.arch.sm_arch == "sm_70":
+            assert_one_line_error(p, 2, f"gpu: {name} (sm_70): the executor runs SASS of sm_75 and newer (what "
+                                        "NVRTC 13 builds); choose a newer GPU")
+            assert_one_line_error(cli(capsys, "simulate", str(scenario), "--set", f'gpu="{name}"'), 2,
+                                  "the executor runs SASS of sm_75 and newer")
+            continue
+        assert p.returncode == 0, (name, p.stderr)
+        s = json.loads(p.stdout)
+        assert s["arch"] == gpu.arch.sm_arch and s["buffers"]["y"]["changed"] == 2999  # y[0] = 2 * 0 + 1 stays
+
+
 @pytest.mark.parametrize("args,contains", [
     ("low = 2", "kernel.args.x.low: 2 leaves an empty range with the default high of 1.0 for f32"),
     ("high = -1", "kernel.args.x.high: -1 leaves an empty range with the default low of 0.0 for f32"),

@@ -12,9 +12,10 @@ Buffers are placed as ``cudaMalloc`` would: at 4 KiB-aligned device addresses fr
 an unmapped 4 KiB gap, so an access just past a buffer's end is out of bounds.
 
 Bank 0 (``c[0x0][...]``) holds what the hardware puts there for a launch (offsets read in
-the compiler's code on sm_80 to sm_90): blockDim x, y, z at 0x0, 0x4, 0x8; gridDim at 0xc,
-0x10, 0x14; the local-memory stack pointer at 0x28 (the frame size: the stack grows down
-to 0); the parameters at the offsets the cubin gives.
+the compiler's code, ``LAUNCH_LAYOUTS``): on sm_75 to sm_90 blockDim x, y, z at 0x0, 0x4,
+0x8; gridDim at 0xc, 0x10, 0x14; the local-memory stack pointer at 0x28 (the frame size: the
+stack grows down to 0); on sm_100 and sm_120 the same from 0x360, 0x370 and 0x37c; the
+parameters at the offsets the cubin gives.
 """
 
 from __future__ import annotations
@@ -192,12 +193,31 @@ def _as_dtype(v: np.ndarray, dtype: str) -> np.ndarray:
     return v.astype(np.int64).astype(NUMPY[dtype])
 
 
+# Where a launch's values sit in bank 0: (blockDim, gridDim, the stack pointer), by the first architecture
+# of a layout. Read in the compiler's code for kernels that read blockDim.{x,y,z}, gridDim.{x,y,z} and use
+# a stack frame (NVRTC 13.5): sm_75 to sm_90 load them from c[0x0][0x0..0x8], [0xc..0x14] and [0x28]
+# (parameters from 0x160 on sm_75, 0x210 on sm_80-90); sm_100 and sm_120 from c[0x0][0x360..0x368],
+# [0x370..0x378] and [0x37c] (parameters from 0x380; c[0x0][0x358] is the memory descriptor that
+# desc[URx] names, unused here).
+LAUNCH_LAYOUTS = ((100, (0x360, 0x370, 0x37C)), (0, (0x0, 0xC, 0x28)))
+
+
+def launch_layout(arch: str) -> tuple[int, int, int]:
+    """(blockDim, gridDim, stack pointer) offsets in bank 0 for ``arch`` (``sm_90``, ``sm_100a``...)."""
+    import re
+
+    m = re.match(r"sm_(\d+)", arch or "")
+    number = int(m.group(1)) if m else 0
+    return next(layout for first, layout in LAUNCH_LAYOUTS if number >= first)
+
+
 def bank0(kernel, launch, bound: BoundArguments, frame_bytes: int) -> bytes:
-    """Constant bank 0 for the launch (see the module docstring)."""
-    size = max(kernel.param_base + len(bound.param_bytes), 0x30)
+    """Constant bank 0 for the launch (see the module docstring and ``LAUNCH_LAYOUTS``)."""
+    block_at, grid_at, stack_at = launch_layout(kernel.arch)
+    size = max(kernel.param_base + len(bound.param_bytes), stack_at + 4, 0x30)
     b = bytearray(size)
-    struct.pack_into("<III", b, 0x0, launch.block.x, launch.block.y, launch.block.z)
-    struct.pack_into("<III", b, 0xC, launch.grid.x, launch.grid.y, launch.grid.z)
-    struct.pack_into("<I", b, 0x28, frame_bytes)
+    struct.pack_into("<III", b, block_at, launch.block.x, launch.block.y, launch.block.z)
+    struct.pack_into("<III", b, grid_at, launch.grid.x, launch.grid.y, launch.grid.z)
+    struct.pack_into("<I", b, stack_at, frame_bytes)
     b[kernel.param_base:kernel.param_base + len(bound.param_bytes)] = bound.param_bytes
     return bytes(b)
