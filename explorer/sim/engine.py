@@ -196,14 +196,14 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
 
 def feed_estimate(scenario: Scenario, p: SimParams, feed) -> RunEstimate:
     """A streamed flat program's up-front estimate (``explorer.sim.executed.ProgramFeed``): the run of the
-    blocks loaded so far, its cycles scaled to the grid (exact when one chunk holds the launch); its memory
-    the run's records and the window loaded."""
+    first chunk's blocks, its cycles scaled to the grid (exact when one chunk holds the launch); its memory
+    the run's records and what the feed may hold (its window and its store of executed blocks)."""
     from dataclasses import replace
 
-    loaded = feed.loaded_blocks
+    loaded = feed.estimate_blocks  # the first chunk's blocks, fully expanded for the estimate
     first = estimate_run(scenario, params=replace(p, total_blocks=loaded), loop=feed.loaded_loop())
     cycles = first.cycles if loaded == p.total_blocks else int(first.cycles * p.total_blocks / loaded)
-    held = held_bytes(p, feed.loop.n_regs, feed.n_rows) + program_bytes(feed.loop) + feed.entry.nbytes
+    held = held_bytes(p, feed.loop.n_regs, feed.n_rows) + feed.held_bytes()
     return RunEstimate(cycles, int(held), first.max_cycles, first.memory_budget_bytes)
 
 
@@ -721,8 +721,10 @@ def simulate(
             while True:  # once, unless the loop returns early to let ub grow
                 windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
                 done = t_now - t0
-                if feed is not None:  # the blocks this call may place are loaded; finished ones dropped
+                call_end = t0 + chunk
+                if feed is not None:  # every warp has entries for the call, the blocks it may place are loaded
                     lp = feed.prepare(a)
+                    call_end = min(call_end, t_now + feed.cycles_per_call)  # a warp issues <= 1 per cycle
                 run_cycles(
                     lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
                     lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry, lp.active,
@@ -737,7 +739,7 @@ def simulate(
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
                     a["pend_slot"], a["pend_gi"], a["pend_state"],
                     a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["scratch"],
-                    t0 + chunk,
+                    call_end,
                 )
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])

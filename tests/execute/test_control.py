@@ -202,6 +202,6 @@ def test_a_run_that_would_not_fit_the_memory_budget_is_refused_up_front(monkeypa
 
     monkeypatch.setattr(session, "MEMORY_BUDGET", 1 << 20)
     k = sass_kernel(PROLOGUE + ["MOV R1, RZ"] + STORE)
-    with pytest.raises(InputError, match=r"kernel.args: this run needs about [\d,]+ bytes .* above the limit of "
-                                         r"1,048,576"):
+    with pytest.raises(InputError, match=r"kernel.args: this run needs about [\d,]+ MiB \(buffers 1 MiB, state "
+                                         r".*\), above the limit of 1 MiB a run may hold"):
         execute_kernel(k, {"out": {"dtype": "u32", "count": 1 << 18}})

@@ -157,31 +157,97 @@ def bind(kernel, spec, seed: int) -> BoundArguments:
     return BoundArguments(buffers=tuple(buffers), param_bytes=bytes(area), values=values, heap_bytes=heap)
 
 
-def initial_values(buf: Buffer, seed: int, index: int) -> np.ndarray:
-    """The buffer's contents before the kernel (its ``init``); bf16 as raw 16-bit patterns."""
+INIT_CHUNK = 1 << 20  # elements generated at a time: a buffer's fill never needs a second buffer's memory
+
+
+def initial_chunks(buf: Buffer, seed: int, index: int, chunk: int = INIT_CHUNK):
+    """The buffer's contents before the kernel (its ``init``), ``chunk`` elements at a time, in the buffer's
+    dtype (bf16 as raw 16-bit patterns). Deterministic: the same chunks for the same (arg, seed, index)
+    whatever ``chunk`` is (numpy's generators draw sequentially), so the run keeps no copy of its inputs:
+    they are made again where they are needed (``changed`` counts, ``NAME.in`` in a dump)."""
     a = buf.arg
     dt = NUMPY[a.dtype]
-    if a.init == "zeros":
-        return np.zeros(a.count, dtype=dt)
-    if a.init == "ones":
-        if a.dtype == "bf16":
-            return np.full(a.count, 0x3F80, dtype=np.uint16)
-        return np.ones(a.count, dtype=dt)
+    chunk = max(1, int(chunk))
+    if a.count == 0:
+        return
+    spans = [(k, min(a.count, k + chunk)) for k in range(0, a.count, chunk)]
+    if a.init in ("zeros", "ones"):
+        value = 0 if a.init == "zeros" else (0x3F80 if a.dtype == "bf16" else 1)
+        for lo, hi in spans:
+            yield np.full(hi - lo, value, dtype=dt)
+        return
     if a.init == "arange":
-        v = np.arange(a.count, dtype=np.float64 if a.dtype in ("f16", "bf16", "f32", "f64") else np.int64)
-        return _as_dtype(v, a.dtype)
+        for lo, hi in spans:
+            if a.dtype in ("f16", "bf16", "f32", "f64"):
+                with np.errstate(over="ignore"):  # f16 past 65504 is inf, as on the GPU
+                    yield _as_dtype(np.arange(lo, hi, dtype=np.float64), a.dtype)
+            else:  # integers wrap modulo the dtype's width, as the whole-array cast did
+                yield np.arange(lo, hi, dtype=np.int64).astype(dt)
+        return
     rng = np.random.default_rng([a.seed if a.seed is not None else seed, index])
     if a.dtype in ("f16", "bf16", "f32", "f64"):
-        lo = 0.0 if a.low is None else float(a.low)
-        hi = 1.0 if a.high is None else float(a.high)
-        return _as_dtype(rng.uniform(lo, hi, a.count), a.dtype)
+        lo_v = 0.0 if a.low is None else float(a.low)
+        hi_v = 1.0 if a.high is None else float(a.high)
+        for lo, hi in spans:
+            yield _as_dtype(rng.uniform(lo_v, hi_v, hi - lo), a.dtype)
+        return
     lo_t, hi_t = INT_RANGES[a.dtype]
-    lo = 0 if a.low is None else int(a.low)
-    hi = min(256, hi_t + 1) if a.high is None else int(a.high)
-    lo, hi = max(lo, lo_t), min(hi, hi_t + 1)
-    if lo >= hi:
+    lo_v = 0 if a.low is None else int(a.low)
+    hi_v = min(256, hi_t + 1) if a.high is None else int(a.high)
+    lo_v, hi_v = max(lo_v, lo_t), min(hi_v, hi_t + 1)
+    if lo_v >= hi_v:
         raise InputError(f"kernel.args.{buf.name}.low", f"the range [{a.low}, {a.high}) holds no {a.dtype} value")
-    return rng.integers(lo, hi, a.count, dtype=np.int64 if a.dtype != "u64" else np.uint64).astype(dt)
+    for lo, hi in spans:
+        yield rng.integers(lo_v, hi_v, hi - lo, dtype=np.int64 if a.dtype != "u64" else np.uint64).astype(dt)
+
+
+class Inputs:
+    """The buffers' contents before the kernel, made again when asked for (a run keeps no copy of them).
+
+    ``inputs[name]`` is the whole array (tests, small buffers); :meth:`head` the first elements
+    (the window's preview) and :meth:`chunks` the contents piece by piece (``changed`` counts, a dump).
+    """
+
+    def __init__(self, bound: "BoundArguments", seed: int):
+        self._bufs = {buf.name: (k, buf) for k, buf in enumerate(bound.buffers)}
+        self._seed = seed
+
+    def __contains__(self, name) -> bool:
+        return name in self._bufs
+
+    def __iter__(self):
+        return iter(self._bufs)
+
+    def __len__(self) -> int:
+        return len(self._bufs)
+
+    def keys(self):
+        return self._bufs.keys()
+
+    def items(self):
+        return ((name, self[name]) for name in self._bufs)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        k, buf = self._bufs[name]
+        return initial_values(buf, self._seed, k)
+
+    def chunks(self, name: str, chunk: int = INIT_CHUNK):
+        k, buf = self._bufs[name]
+        return initial_chunks(buf, self._seed, k, chunk)
+
+    def head(self, name: str, n: int) -> np.ndarray:
+        k, buf = self._bufs[name]
+        return next(initial_chunks(buf, self._seed, k, max(1, n)), np.zeros(0, NUMPY[buf.arg.dtype]))[:n]
+
+
+def initial_values(buf: Buffer, seed: int, index: int) -> np.ndarray:
+    """The buffer's whole contents before the kernel (see :func:`initial_chunks`)."""
+    out = np.empty(buf.arg.count, dtype=NUMPY[buf.arg.dtype])
+    pos = 0
+    for part in initial_chunks(buf, seed, index):
+        out[pos:pos + part.shape[0]] = part
+        pos += part.shape[0]
+    return out
 
 
 def _as_dtype(v: np.ndarray, dtype: str) -> np.ndarray:

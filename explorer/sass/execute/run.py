@@ -78,7 +78,7 @@ def summary(run: KernelRun) -> dict:
         if buf.arg.dtype != "bf16":
             entry.update(value_range(out))
         if r.inputs is not None:
-            entry["changed"] = changed_elements(r.inputs[buf.name], out)
+            entry["changed"] = changed_count(r.inputs.chunks(buf.name), out)
         buffers[buf.name] = entry
     m = r.metrics
     return {
@@ -129,23 +129,47 @@ def listing(run: KernelRun) -> list[dict]:
     return out
 
 
+REPORT_CHUNK = 1 << 20  # elements a report reads at a time: its temporaries stay a few MiB for a 1 GiB buffer
+
+
 def value_range(a: np.ndarray) -> dict:
-    """min, max and sum of a buffer's finite values (None when it has none), without a widened copy."""
-    if a.dtype.kind == "f":
-        finite = np.isfinite(a)
-        if not finite.all():
-            a = a[finite]
-    if a.size == 0:
+    """min, max and sum of a buffer's finite values (None when it has none), a chunk at a time (no widened
+    copy, no mask the size of the buffer). The sum adds the chunks' float64 sums, in order."""
+    lo = hi = None
+    total = 0.0
+    for k in range(0, a.shape[0], REPORT_CHUNK):
+        part = a[k:k + REPORT_CHUNK]
+        if part.dtype.kind == "f":
+            finite = np.isfinite(part)
+            if not finite.all():
+                part = part[finite]
+        if part.size == 0:
+            continue
+        pmin, pmax = part.min(), part.max()
+        lo = pmin if lo is None or pmin < lo else lo
+        hi = pmax if hi is None or pmax > hi else hi
+        total += float(part.sum(dtype=np.float64))
+    if lo is None:
         return {"min": None, "max": None, "sum": None}
-    return {"min": float(a.min()), "max": float(a.max()), "sum": float(a.sum(dtype=np.float64))}
+    return {"min": float(lo), "max": float(hi), "sum": total}
 
 
 def changed_elements(before: np.ndarray, after: np.ndarray) -> int:
     """Elements whose bytes differ (NaN-safe: compares bits, not values)."""
-    width = before.dtype.itemsize
-    a = before.view(np.uint8).reshape(-1, width)
-    b = after.view(np.uint8).reshape(-1, width)
-    return int(np.count_nonzero(np.any(a != b, axis=1)))
+    return changed_count([before], after)
+
+
+def changed_count(before_chunks, after: np.ndarray) -> int:
+    """Elements whose bytes differ between the chunks of the contents before and ``after``, chunk by chunk."""
+    width = after.dtype.itemsize
+    pos, changed = 0, 0
+    for part in before_chunks:
+        n = part.shape[0]
+        a = part.view(np.uint8).reshape(-1, width)
+        b = after[pos:pos + n].view(np.uint8).reshape(-1, width)
+        changed += int(np.count_nonzero(np.any(a != b, axis=1)))
+        pos += n
+    return changed
 
 
 def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
@@ -159,13 +183,40 @@ def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
 
 
 def dump_buffers(run: KernelRun, path: str) -> None:
-    """Every buffer argument after the kernel as ``NAME`` and before it as ``NAME.in`` (atomic write)."""
+    """Every buffer argument after the kernel as ``NAME`` and before it as ``NAME.in`` (atomic write).
+
+    An ``np.savez`` file (``np.load`` reads it), written member by member and chunk by chunk: the contents
+    before the kernel are made again as they are written, so a dump of 1 GiB of buffers needs no second GiB.
+    """
     from explorer.atomic import atomic_write
 
     r = run.result
-    arrays = {}
+    members = []
     for buf in r.bound.buffers:
-        arrays[buf.name] = r.outputs[buf.name]
+        out = r.outputs[buf.name]
+        members.append((buf.name, out.dtype, out.shape, lambda out=out: _chunks_of(out)))
         if r.inputs is not None:
-            arrays[f"{buf.name}.in"] = r.inputs[buf.name]
-    atomic_write(path, lambda fh: np.savez(fh, **arrays), field="--dump-buffers")
+            members.append((f"{buf.name}.in", out.dtype, out.shape,
+                            lambda name=buf.name: r.inputs.chunks(name, REPORT_CHUNK)))
+    atomic_write(path, lambda fh: write_npz(fh, members), field="--dump-buffers")
+
+
+def _chunks_of(a: np.ndarray):
+    for k in range(0, a.shape[0], REPORT_CHUNK):
+        yield a[k:k + REPORT_CHUNK]
+
+
+def write_npz(fh, members) -> None:
+    """An uncompressed ``.npz`` (what ``np.savez`` writes) from (name, dtype, shape, chunks()) members."""
+    import zipfile
+
+    from numpy.lib import format as npy
+
+    with zipfile.ZipFile(fh, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, dtype, shape, chunks in members:
+            with zf.open(f"{name}.npy", mode="w", force_zip64=True) as out:
+                header = {"descr": npy.dtype_to_descr(np.dtype(dtype)), "fortran_order": False,
+                          "shape": tuple(shape)}
+                npy.write_array_header_1_0(out, header)  # the version np.save writes for such headers
+                for part in chunks():
+                    out.write(np.ascontiguousarray(part).tobytes())

@@ -26,15 +26,20 @@ import numpy as np
 from explorer.model.errors import InputError
 from explorer.sass.execute import interp, isa
 from explorer.sass.execute.arguments import (
-    BANK_BYTES, LOCAL_WINDOW, NUMPY, SHARED_WINDOW, bank0, bind, initial_values,
+    BANK_BYTES, INIT_CHUNK, LOCAL_WINDOW, NUMPY, SHARED_WINDOW, Inputs, bank0, bind, initial_chunks,
 )
 from explorer.sass.execute.decode import link
 from explorer.sass.execute.stream import ExecutedStream, build_stream
 
-MEMORY_BUDGET = 3 << 30  # bytes one run may hold (buffers, copies, state, chunk arrays)
+# bytes one run may hold (buffers, state, chunk arrays; the simulator's records too when it times the run):
+# the simulator's own memory budget (resources/sim_model.toml [trace] memory_budget_bytes, 1.5 GiB), so that
+# with the interpreter, numpy and numba (about 0.2 GB) a run peaks under 2 GB (issue 30; tested)
+MEMORY_BUDGET = 1_610_612_736
 CHUNK_INSTRUCTIONS = 1 << 20  # warp-instructions per chunk handed to a consumer
 MAX_CHUNK_INSTRUCTIONS = 1 << 24  # one block may grow its chunk up to this
-ENTRY_BYTES = 4 * 4 + 8  # per warp-instruction: warp, row, active, executed (+ events and sectors, amortised)
+# the chunk arrays per warp-instruction (_stream_arrays): warp, row, active, executed (4 B each), one memory
+# event (position 8, class 1, count 4, ideal 4, first sector 8) and four sector numbers (8 B each)
+ENTRY_BYTES = 4 * 4 + 25 + 4 * 8
 TIME_SLICE = 4096  # a warp yields to the block's next warp after this many instructions (spin waits progress)
 
 
@@ -51,15 +56,31 @@ class ExecutionResult:
     bound: object = field(repr=False, default=None)
 
 
-def estimate_bytes(kernel, launch, spec, keep_inputs: bool, record: bool) -> int:
-    buffers = spec.buffer_bytes
+def estimate_bytes(kernel, launch, spec, keep_inputs: bool = False, record: bool = False) -> int:
+    """What a run holds at most: the buffers (once: their contents before the kernel are made again when
+    read, ``arguments.Inputs``), the block's state, the chunk arrays (and the stream built from them for a
+    consumer), the constant banks, and one chunk of temporaries (a fill, a report, a dump)."""
+    return sum(estimate_parts(kernel, launch, spec, record).values())
+
+
+def estimate_parts(kernel, launch, spec, record: bool = False) -> dict:
+    """:func:`estimate_bytes` by part (the refusal names them)."""
     warps = launch.warps_per_block()
     frame = _frame(kernel)
     state = warps * (256 * 32 * 4 + 8 * 32 + 64 * 4 + 32 * 24) + warps * 32 * frame + _shared_bytes(kernel, launch)
-    chunk = (CHUNK_INSTRUCTIONS * 2 if record else CHUNK_INSTRUCTIONS) * ENTRY_BYTES
-    # the heap, the inputs' copies when kept, and one buffer's worth of temporaries (initial values, reports)
-    return buffers * (2 if keep_inputs else 1) + max((b.nbytes for _, b in spec.buffers), default=0) + state + \
-        chunk + 18 * BANK_BYTES
+    chunk = (CHUNK_INSTRUCTIONS + (1 << 16)) * ENTRY_BYTES * (2 if record else 1)
+    return {"buffers": int(spec.buffer_bytes), "state": int(state + 18 * BANK_BYTES), "chunks": int(chunk),
+            "temporaries": INIT_CHUNK * 24}
+
+
+def check_memory(parts: dict, budget: int) -> None:
+    """Refuse, before anything is allocated, a run whose parts add up to more than ``budget`` bytes."""
+    need = sum(parts.values())
+    if need > budget:
+        what = ", ".join(f"{name} {value / 2**20:,.0f} MiB" for name, value in parts.items() if value)
+        raise InputError("kernel.args", f"this run needs about {need / 2**20:,.0f} MiB ({what}), above the limit of "
+                                        f"{budget / 2**20:,.0f} MiB a run may hold; use smaller buffers or a smaller "
+                                        "grid")
 
 
 def _frame(kernel) -> int:
@@ -86,10 +107,7 @@ def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, 
     """A generator: it yields an ExecutedStream per chunk of whole blocks, in grid order, and returns
     the ExecutionResult. The next chunk is executed only when asked for, so a consumer that takes
     chunks as it dispatches their blocks holds only those in memory (the timing engine's way in)."""
-    need = estimate_bytes(kernel, launch, spec, keep_inputs, record)
-    if need > MEMORY_BUDGET:
-        raise InputError("kernel.args", f"this run needs about {need:,} bytes (buffers, their copies, state), above "
-                                        f"the limit of {MEMORY_BUDGET:,}")
+    check_memory(estimate_parts(kernel, launch, spec, record), MEMORY_BUDGET)
     if launch.threads_per_block > 1024:
         raise InputError("launch.block", f"{launch.threads_per_block} threads per block is above the maximum of 1024")
     bound = bind(kernel, spec, seed)
@@ -99,13 +117,14 @@ def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, 
     heap8 = np.zeros(max(bound.heap_bytes, 16) + 16, dtype=np.uint8)
     gtab = np.zeros((max(len(bound.buffers), 1), 3), dtype=np.int64)
     gtab[:, 0] = -1  # no buffer: nothing matches
-    inputs = {} if keep_inputs else None
     for k, buf in enumerate(bound.buffers):
-        values = initial_values(buf, seed, k)
-        heap8[buf.heap_offset:buf.heap_offset + buf.nbytes] = values.view(np.uint8)
+        pos = buf.heap_offset
+        for part in initial_chunks(buf, seed, k):  # straight into the heap, a chunk at a time
+            raw = part.view(np.uint8)
+            heap8[pos:pos + raw.shape[0]] = raw
+            pos += raw.shape[0]
         gtab[k] = (buf.address, buf.nbytes, buf.heap_offset)
-        if inputs is not None:
-            inputs[buf.name] = values
+    inputs = Inputs(bound, seed) if keep_inputs else None  # made again when read: no copy held
     cbank = np.zeros((18, BANK_BYTES), dtype=np.uint8)
     b0 = bank0(kernel, launch, bound, frame)
     cbank[0, :len(b0)] = np.frombuffer(b0, dtype=np.uint8)
