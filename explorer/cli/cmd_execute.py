@@ -45,10 +45,10 @@ def run_scenario(scenario, args) -> int:
         raise InputError("scenario", "has no [kernel] section; execute runs your own kernel (see the README, "
                                      "'Your own kernel'); simulate runs workload scenarios")
     dump = getattr(args, "dump_buffers", None)
-    if dump:
+    if dump is not None:  # "" too: refused, not ignored
         check_dump_path(dump)
     run_ = run_kernel(scenario, keep_inputs=True)
-    if dump:
+    if dump is not None:
         dump_buffers(run_, dump)
     s = summary(run_)
     if getattr(args, "listing", False):
@@ -57,7 +57,7 @@ def run_scenario(scenario, args) -> int:
         print_json(s)
     else:
         print(format_text(s))
-        if dump:
+        if dump is not None:
             print(f"  buffers written to {dump} (NAME after the kernel, NAME.in before it)")
     return 0
 

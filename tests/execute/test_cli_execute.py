@@ -210,6 +210,19 @@ def test_dump_path_is_checked_before_running(capsys, scenario, tmp_path):
     assert_one_line_error(cli(capsys, "execute", "example-240x256"), 2, "has no [kernel] section")
 
 
+def test_an_empty_dump_name_and_one_file_for_both_outputs_are_refused(capsys, scenario, tmp_path):
+    """Issue 30, item 7: --dump-buffers "" was silently ignored; --out X --dump-buffers X kept one of the two
+    while saying both were written."""
+    for command in ("execute", "simulate"):
+        assert_one_line_error(cli(capsys, command, str(scenario), "--dump-buffers", ""), 2,
+                              "--dump-buffers: give a file name")
+    out = tmp_path / "both.npz"
+    for other in (str(out), str(tmp_path / "." / "both.npz")):
+        assert_one_line_error(cli(capsys, "simulate", str(scenario), "--out", str(out), "--dump-buffers", other), 2,
+                              "is the --out file too")
+    assert not out.exists()
+
+
 def test_end_to_end_in_a_subprocess(scenario):
     proc = run_cli("execute", str(scenario), "--json", timeout=600)
     assert proc.returncode == 0, proc.stderr
