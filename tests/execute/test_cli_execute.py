@@ -223,6 +223,22 @@ def test_an_empty_dump_name_and_one_file_for_both_outputs_are_refused(capsys, sc
     assert not out.exists()
 
 
+def test_long_quoted_input_is_cut_in_the_error_line(capsys, scenario, tmp_path):
+    """Issue 30, item 7: a 5,000-character error line (the compiler's first error quoting a 5,000-character
+    identifier; a key of that length). Quoted input and words are cut to ~200 characters, saying how long."""
+    from explorer.model.errors import cut_long
+
+    assert cut_long("short 'x'") == "short 'x'"
+    long_id = "A" * 5000
+    (tmp_path / "long.cu").write_text('extern "C" __global__ void k(int* o) { o[0] = ' + long_id + "; }\n")
+    p = cli(capsys, "compile", str(tmp_path / "long.cu"), "--kernel", "k", "--arch", "sm_90")
+    assert_one_line_error(p, 2, "(5,002 characters) is undefined")
+    assert len(p.stderr) < 400
+    p = cli(capsys, "execute", str(scenario), "--set", f"kernel.args.{'x' * 5000}=1")
+    assert_one_line_error(p, 2, "(5,012 characters)")
+    assert len(p.stderr) < 600
+
+
 def test_end_to_end_in_a_subprocess(scenario):
     proc = run_cli("execute", str(scenario), "--json", timeout=600)
     assert proc.returncode == 0, proc.stderr

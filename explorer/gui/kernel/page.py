@@ -41,7 +41,7 @@ from explorer.gui.kernel.args_form import ArgumentsForm
 from explorer.gui.kernel.form_values import (DEFAULT_LAUNCH, FormInput, ParamRow, build, default_texts, launch_texts,
                                              param_rows, texts_of_spec)
 from explorer.gui.kernel.report import ReportView
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, strip_bidi
 
 
 class KernelPage(Page):
@@ -203,7 +203,7 @@ class KernelPage(Page):
         self.path, self.wanted = p, wanted
         self.base = wanted.to_dict() if wanted is not None else {}
         self.kernel, self.kernel_key, self.rows = None, None, []
-        self.file_label.setText(p.name)
+        self.file_label.setText(strip_bidi(p.name))  # a U+202E in a file name would reverse what follows
         self.file_label.setToolTip(str(p))
         self.kernel_combo.clear()
         self.kernel_combo.setEnabled(False)
@@ -212,7 +212,7 @@ class KernelPage(Page):
         self._update_buttons()
         gpu = self.gpu_name()
         name = wanted.kernel.name if wanted is not None else None
-        self._say(self.tr("Reading the kernels of {name}…").format(name=p.name), "muted")
+        self._say(self.tr("Reading the kernels of {name}…").format(name=strip_bidi(p.name)), "muted")
         self.busy = "compile"
         self._update_buttons()
 
@@ -228,7 +228,7 @@ class KernelPage(Page):
     def _listed(self, path: Path, names: list[str], wanted_name: str | None) -> None:
         self.busy = ""
         if not names:
-            self._say(self.tr("{name} has no __global__ kernel").format(name=path.name), "error")
+            self._say(self.tr("{name} has no __global__ kernel").format(name=strip_bidi(path.name)), "error")
             return
         self.kernel_combo.addItems(names)
         self.kernel_combo.setEnabled(len(names) > 1)
@@ -251,8 +251,8 @@ class KernelPage(Page):
         key = (path, name, gpu)
         self.busy = "compile"
         self._update_buttons()
-        self._say(self.tr("Compiling {kernel} in {name} for {gpu}…").format(kernel=name, name=path.name, gpu=gpu),
-                  "muted")
+        self._say(self.tr("Compiling {kernel} in {name} for {gpu}…").format(kernel=name, name=strip_bidi(path.name),
+                                                                            gpu=gpu), "muted")
         scenario = Scenario(gpu_name=gpu, kernel=KernelSpec(file=str(path), name=name))
 
         def work(task):
@@ -532,7 +532,7 @@ class KernelPage(Page):
             self.busy, self.wanted = "", None
             self.base = dict(state.get("base") or {})
             self.path = path
-            self.file_label.setText(path.name)
+            self.file_label.setText(strip_bidi(path.name))
             self.file_label.setToolTip(str(path))
             self.kernel_combo.clear()
             self.kernel_combo.addItem(key[1])

@@ -266,6 +266,17 @@ def test_a_compile_that_runs_for_ever_can_be_cancelled_and_the_window_stays_live
             continue
         raise AssertionError(f"the compiler's process group {pid} is still there")
 
+
+@needs_compiler
+def test_a_file_name_with_a_bidi_control_is_shown_without_it(window, page, qtbot, tmp_path, no_exception_escapes):
+    """Issue 30, item 7: a U+202E in a name reversed the text shown after it."""
+    src = tmp_path / "sax\u202epy.cu"
+    src.write_text((KERNELS / "saxpy.cu").read_text(encoding="utf-8"), encoding="utf-8")
+    kernel = open_kernel(qtbot, window, page, src)
+    assert kernel is not None, page.message
+    assert page.file_label.text() == "saxpy.cu"
+    assert "\u202e" not in page.message and "\u202e" not in page.compile_info.text()
+
 LDSM = r'''
 extern "C" __global__ void ldsm(unsigned* out)
 {
