@@ -42,6 +42,7 @@ DEFAULT_MAX_INSTRUCTIONS = 500_000_000  # warp-instructions: an endless loop sto
 MAX_INSTRUCTIONS = 100_000_000_000
 BUFFER_KEYS = ("dtype", "count", "init", "seed", "low", "high")
 KERNEL_KEYS = ("file", "name", "args", "max_instructions", "l1_hit_rate", "l2_hit_rate")
+SOURCE_SUFFIXES = (".cu", ".cuh")  # what kernel.file may name
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -218,6 +219,11 @@ def parse_kernel(data, base_dir: str = "", where: str = "kernel") -> KernelSpec:
         raise InputError(f"{where}.file", "give the .cu file (relative to the scenario file), e.g. file = \"saxpy.cu\"")
     if "\0" in file or len(file) > 4096:
         raise InputError(f"{where}.file", "not a valid file name")
+    if not file.strip().lower().endswith(SOURCE_SUFFIXES):
+        # a scenario names CUDA sources only: any other file it names (a key, a password file) would be read
+        # and quoted back in the compiler's first error (issue 30, item 7)
+        raise InputError(f"{where}.file", f"{shown(file.strip())} is not a CUDA source; the file name must end in "
+                                          f"{' or '.join(SOURCE_SUFFIXES)}")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{where}.name", "give the kernel's name (extern \"C\" or its C++ name)")

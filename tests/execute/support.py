@@ -173,7 +173,7 @@ def sass_kernel(lines: list[str], params=(("out", "u32"),), name: str = "hand", 
 def execute_kernel(kernel, args: dict, grid=(1, 1, 1), block=(32, 1, 1), **kw):
     from explorer.sass.execute.session import execute
 
-    spec = parse_kernel({"file": "hand.sass", "name": kernel.name, "args": args})
+    spec = parse_kernel({"file": "hand.cu", "name": kernel.name, "args": args})
     launch = parse_launch({"grid": list(grid), "block": list(block)})
     return execute(kernel, launch, spec, keep_inputs=True, **kw)
 

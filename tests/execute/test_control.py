@@ -163,7 +163,7 @@ def test_an_endless_loop_stops_at_the_instruction_limit():
     from explorer.model.scenario import parse_launch
     from explorer.sass.execute.session import execute
 
-    spec = parse_kernel({"file": "x", "name": "hand", "args": spec_args, "max_instructions": 5000})
+    spec = parse_kernel({"file": "x.cu", "name": "hand", "args": spec_args, "max_instructions": 5000})
     with pytest.raises(InputError, match=r"kernel.max_instructions: the kernel executed more than 5,000 "
                                          r"warp-instructions \(an endless loop\?\)"):
         execute(k, parse_launch({"grid": [1, 1, 1], "block": [32, 1, 1]}), spec)
