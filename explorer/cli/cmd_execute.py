@@ -28,6 +28,26 @@ def register(sub) -> None:
 def add_dump_argument(parser) -> None:
     parser.add_argument("--dump-buffers", metavar="FILE.npz",
                         help="write every buffer argument after the kernel as NAME and before it as NAME.in")
+    parser.add_argument("--max-instructions", type=int, metavar="N",
+                        help="stop the kernel after N warp-instructions (kernel.max_instructions, default "
+                             "500,000,000: an endless loop reaches it in minutes; a terminal shows the progress)")
+
+
+def with_max_instructions(scenario, args):
+    """The scenario with ``--max-instructions`` as its kernel.max_instructions (a [kernel] scenario only)."""
+    n = getattr(args, "max_instructions", None)
+    if n is None:
+        return scenario
+    if scenario.kernel is None:
+        raise InputError("--max-instructions", "only a [kernel] scenario executes instructions")
+    return scenario.with_overrides([f"kernel.max_instructions={n}"])
+
+
+def terminal_progress(scenario):
+    """The executor's progress on an interactive terminal (``explorer.cli.progress``)."""
+    from explorer.cli.progress import TerminalProgress
+
+    return TerminalProgress(scenario.kernel.name, scenario.kernel.max_instructions)
 
 
 def run(args) -> int:
@@ -44,10 +64,15 @@ def run_scenario(scenario, args) -> int:
     if scenario.kernel is None:
         raise InputError("scenario", "has no [kernel] section; execute runs your own kernel (see the README, "
                                      "'Your own kernel'); simulate runs workload scenarios")
+    scenario = with_max_instructions(scenario, args)
     dump = getattr(args, "dump_buffers", None)
     if dump is not None:  # "" too: refused, not ignored
         check_dump_path(dump)
-    run_ = run_kernel(scenario, keep_inputs=True)
+    progress = terminal_progress(scenario)
+    try:
+        run_ = run_kernel(scenario, keep_inputs=True, progress=progress)
+    finally:
+        progress.close()
     if dump is not None:
         dump_buffers(run_, dump)
     s = summary(run_)

@@ -24,7 +24,9 @@ def run(args) -> int:
     from explorer.sim import simulate
     from explorer.sim.stream import compose
 
-    scenario = load_scenario_arg(args.scenario).with_overrides(args.overrides)
+    from explorer.cli.cmd_execute import with_max_instructions
+
+    scenario = with_max_instructions(load_scenario_arg(args.scenario).with_overrides(args.overrides), args)
     if scenario.kernel is None and args.dump_buffers is not None:
         raise InputError("--dump-buffers", "only a [kernel] scenario has buffers")
     if args.out is not None:
@@ -73,9 +75,15 @@ def simulate_kernel_scenario(scenario, dump: str | None):
     from explorer.sass.execute.run import check_dump_path, dump_buffers, summary as execution_summary
     from explorer.sim.engine import simulate_kernel
 
+    from explorer.cli.cmd_execute import terminal_progress
+
     if dump is not None:
         check_dump_path(dump)
-    result, run = simulate_kernel(scenario, keep_inputs=dump is not None)
+    progress = terminal_progress(scenario)
+    try:
+        result, run = simulate_kernel(scenario, keep_inputs=dump is not None, execution_progress=progress)
+    finally:
+        progress.close()
     if dump is not None:
         dump_buffers(run, dump)
     summary = result.summary()

@@ -811,7 +811,7 @@ def simulate(
 
 
 def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=None, params: SimParams | None = None,
-                    **options):
+                    execution_progress=None, **options):
     """A ``[kernel]`` scenario: its kernel executed lane by lane, then what executed timed.
 
     Returns (SimResult, KernelRun). The result's ``scenario`` carries the cubin's registers,
@@ -819,7 +819,8 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     ``warp_program`` the kernel's listing (the rows ``stall_by_instruction`` and ``pc_trace``
     name), and ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per
     request, bank conflicts); the KernelRun holds the buffers (their contents before the
-    kernel too with ``keep_inputs``). ``params`` replaces the scenario's (a calibrated run);
+    kernel too with ``keep_inputs``; ``execution_progress`` sees the execution's progress, as
+    ``session.execute_chunks``'s ``progress``). ``params`` replaces the scenario's (a calibrated run);
     ``options`` are :func:`simulate`'s. The kernel is executed again on every call (a
     re-simulation of one SM too): a run is a pure function of its scenario, and keeping the
     executed program between runs would hold its memory twice.
@@ -827,7 +828,8 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     from explorer.sim.executed import kernel_feed
 
     warm_up()
-    prepared = kernel_feed(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
+    prepared = kernel_feed(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel,
+                           progress=execution_progress)
     result = simulate(prepared.scenario, program=prepared.listing(), feed=prepared.feed,
                       params=params or prepared.params, **options)
     run = prepared.run()

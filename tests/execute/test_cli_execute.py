@@ -239,6 +239,48 @@ def test_long_quoted_input_is_cut_in_the_error_line(capsys, scenario, tmp_path):
     assert len(p.stderr) < 600
 
 
+SPIN = 'extern "C" __global__ void saxpy(int n, float a, float* x, float* y) {\n' \
+       '  while (x[0] < 1e30f) y[threadIdx.x] += 1.0f; }\n'
+
+
+def test_an_endless_loop_stops_at_max_instructions_with_progress_on_a_terminal(tmp_path, monkeypatch):
+    """Issue 30, item 7: an endless loop was stopped only after 5-9 minutes at the default limit, silently.
+    --max-instructions lowers the limit; on a terminal a status line shows the blocks, the instructions, the
+    limit and how long it is at the current rate, and is cleared before the one-line error."""
+    import io
+    import sys
+
+    from explorer.cli import progress as progress_module
+
+    (tmp_path / "saxpy.cu").write_text(SPIN)
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr(progress_module, "INTERVAL_S", 0.0)
+    monkeypatch.setattr(sys, "stderr", term)
+    for command in ("execute", "simulate"):
+        assert main([command, str(path), "--max-instructions", "3000000"]) == 2
+    text = term.getvalue()
+    assert "executing saxpy: 0 of 8 blocks" in text and "of at most 3.0 M (--max-instructions)" in text
+    assert "/s: the limit in " in text
+    errors = [line for line in text.replace("\r", "\n").replace("\x1b[K", "").splitlines()
+              if line.startswith("warp-explorer: error:")]
+    assert len(errors) == 2 and all("more than 3,000,000 warp-instructions" in e and "--max-instructions" in e
+                                    for e in errors)
+    monkeypatch.undo()
+    assert main(["execute", str(path), "--max-instructions", "lots"]) == 2  # argparse: an integer
+
+
+def test_max_instructions_is_for_kernel_scenarios(capsys):
+    assert_one_line_error(cli(capsys, "simulate", "example-240x256", "--max-instructions", "1000"), 2,
+                          "--max-instructions: only a [kernel] scenario executes instructions")
+
+
 def test_end_to_end_in_a_subprocess(scenario):
     proc = run_cli("execute", str(scenario), "--json", timeout=600)
     assert proc.returncode == 0, proc.stderr

@@ -50,7 +50,8 @@ def resolve(scenario, kernel):
     return replace(scenario, launch=launch)
 
 
-def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=None) -> KernelRun:
+def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=None, progress=None) -> KernelRun:
+    """Compile (unless ``kernel`` is given), resolve and execute; ``progress`` as ``session.execute_chunks``'s."""
     from explorer.occupancy.calc import occupancy_that_fits
     from explorer.sass.execute.session import execute
 
@@ -58,7 +59,7 @@ def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=Non
     scenario = resolve(scenario, kernel)
     occ = occupancy_that_fits(scenario.gpu, scenario.launch)
     result = execute(kernel, scenario.launch, scenario.kernel, seed=scenario.seed, sm_count=scenario.gpu.sm_count,
-                     keep_inputs=keep_inputs, on_chunk=on_chunk)
+                     keep_inputs=keep_inputs, on_chunk=on_chunk, progress=progress)
     return KernelRun(scenario=scenario, kernel=kernel, result=result, occupancy=occ)
 
 

@@ -103,10 +103,13 @@ def execute(kernel, launch, spec, *, on_chunk=None, **options) -> ExecutionResul
 
 
 def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, sm_count: int = 1,
-                   keep_inputs: bool = False, chunk_instructions: int = CHUNK_INSTRUCTIONS, sm_of_block=None):
+                   keep_inputs: bool = False, chunk_instructions: int = CHUNK_INSTRUCTIONS, sm_of_block=None,
+                   progress=None):
     """A generator: it yields an ExecutedStream per chunk of whole blocks, in grid order, and returns
     the ExecutionResult. The next chunk is executed only when asked for, so a consumer that takes
-    chunks as it dispatches their blocks holds only those in memory (the timing engine's way in)."""
+    chunks as it dispatches their blocks holds only those in memory (the timing engine's way in).
+    ``progress(blocks_done, total_blocks, warp_instructions, seconds)`` is called each time the
+    interpreter returns (about every million warp-instructions, inside a long block too)."""
     check_memory(estimate_parts(kernel, launch, spec, record), MEMORY_BUDGET)
     if launch.threads_per_block > 1024:
         raise InputError("launch.block", f"{launch.threads_per_block} threads per block is above the maximum of 1024")
@@ -205,6 +208,8 @@ def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, 
                             smem8, smem8.view(np.uint32), lmem8, lmem8.view(np.uint32), cbank, ctx, *arrays, acc,
                             st_exec, st_act, st_exe, ctl, err, sc, wscr, hint)
         seconds += time.perf_counter() - t0  # execution only: not the consumer's time between chunks
+        if progress is not None:
+            progress(int(ctl[interp.CTL_BLOCK]), n_blocks, int(acc[isa.A_WARP_INSTR]), seconds)
         if status == isa.S_ERROR:
             raise run_error(kernel, launch, bound, err, spec.max_instructions)
         if status == interp.S_GROW:
@@ -363,7 +368,8 @@ def run_error(kernel, launch, bound, err, limit: int) -> InputError:
         return InputError("kernel.max_instructions", f"the kernel executed more than {limit:,} "
                                                      f"warp-instructions (an endless loop?), last at "
                                                      f"{_where(kernel, row)} in block {_block(launch, blk)}; raise "
-                                                     "kernel.max_instructions if it is meant to run that long")
+                                                     "kernel.max_instructions if it is meant to run that long "
+                                                     "(--max-instructions N sets it)")
     if code == isa.ERR_DEADLOCK:
         what = {isa.L_BAR: "a block barrier (BAR)", isa.L_BSYNC: "a convergence barrier (BSYNC)",
                 isa.L_WARPSYNC: "WARPSYNC"}.get(addr, "a barrier")
