@@ -8,6 +8,12 @@ the source's, or cannot target the architecture) and ``nvcc`` is installed, ``nv
 runs verbose so the log gives the exact spill bytes; everything else is read from
 the cubin.
 
+The compiler runs in a child process (``explorer.gpu.compile_child``) with a memory and a
+time limit, in a process group killed as a whole (``explorer.gpu.sandbox``): a source that
+makes NVRTC grow without bound costs that child, not the app (issue 30). Before it starts,
+the source's ``#include``s are checked to stay in the kernel's folder, the ``-I`` folders
+and the CUDA headers (:func:`check_includes`).
+
 User text never reaches a shell: nvcc runs its steps through ``sh`` with the file
 names, include folders and macros pasted in, so it only ever sees fixed names
 (``kernel.cu``, ``kernel.cubin``, ``defines.h``, ``include0``...) inside a private
