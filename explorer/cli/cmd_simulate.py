@@ -39,7 +39,9 @@ def run(args) -> int:
             raise InputError("--dump-buffers", f"{shown_path(args.dump_buffers)} is the --out file too; one file "
                                                "cannot hold both (give each its own name)")
     if scenario.kernel is not None:  # the user's own kernel: executed lane by lane, then timed
-        result, summary = simulate_kernel_scenario(scenario, args.dump_buffers)
+        from explorer.cli.cmd_execute import jobs_of
+
+        result, summary = simulate_kernel_scenario(scenario, args.dump_buffers, jobs_of(args))
         scenario = result.scenario
     else:
         result = simulate(scenario)
@@ -66,10 +68,11 @@ def run(args) -> int:
 # what executed, from the execution's summary (explorer.sass.execute.run.summary), beside the timing
 EXECUTION_KEYS = ("scenario", "arch", "kernel", "arguments", "buffers", "thread_instructions",
                   "predicated_on_thread_instructions", "simt_efficiency", "predicated_on_efficiency",
-                  "sectors_per_request", "bank_conflicts", "memory", "execution_seconds")
+                  "sectors_per_request", "bank_conflicts", "memory", "execution_seconds", "jobs",
+                  "execution_cpu_seconds")
 
 
-def simulate_kernel_scenario(scenario, dump: str | None):
+def simulate_kernel_scenario(scenario, dump: str | None, jobs: int = 1):
     """(SimResult, the summary: the timing's metrics plus what executed) of a [kernel] scenario;
     the buffers go to ``dump`` (checked before the run, written after it)."""
     from explorer.sass.execute.run import check_dump_path, dump_buffers, summary as execution_summary
@@ -81,7 +84,8 @@ def simulate_kernel_scenario(scenario, dump: str | None):
         check_dump_path(dump)
     progress = terminal_progress(scenario)
     try:
-        result, run = simulate_kernel(scenario, keep_inputs=dump is not None, execution_progress=progress)
+        result, run = simulate_kernel(scenario, keep_inputs=dump is not None, execution_progress=progress,
+                                      jobs=jobs)
     finally:
         progress.close()
     if dump is not None:

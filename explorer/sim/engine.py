@@ -677,10 +677,10 @@ def simulate(
     through :func:`simulate_kernel`; ``feed`` (``explorer.sim.executed.ProgramFeed``) is then what runs, a
     window of its executed stream at a time.
     """
-    if program is None and loop is None and scenario.kernel is not None:
+    if program is None and loop is None and scenario.kernel is not None:  # on every core (the window's way)
         return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
                                series_budget_bytes=series_budget_bytes, progress=progress, cancel=cancel,
-                               params=params)[0]
+                               params=params, jobs=None)[0]
     notice = None
     if program is None:
         program, notice = scenario_program(scenario)
@@ -811,7 +811,7 @@ def simulate(
 
 
 def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=None, params: SimParams | None = None,
-                    execution_progress=None, **options):
+                    execution_progress=None, jobs: int | None = None, **options):
     """A ``[kernel]`` scenario: its kernel executed lane by lane, then what executed timed.
 
     Returns (SimResult, KernelRun). The result's ``scenario`` carries the cubin's registers,
@@ -820,7 +820,9 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     name), and ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per
     request, bank conflicts); the KernelRun holds the buffers (their contents before the
     kernel too with ``keep_inputs``; ``execution_progress`` sees the execution's progress, as
-    ``session.execute_chunks``'s ``progress``). ``params`` replaces the scenario's (a calibrated run);
+    ``session.execute_chunks``'s ``progress``; ``jobs`` threads execute it, every core by default: the
+    results are the same). ``params`` replaces the
+    scenario's (a calibrated run);
     ``options`` are :func:`simulate`'s. The kernel is executed again on every call (a
     re-simulation of one SM too): a run is a pure function of its scenario, and keeping the
     executed program between runs would hold its memory twice.
@@ -828,8 +830,12 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     from explorer.sim.executed import kernel_feed
 
     warm_up()
+    if jobs is None:
+        from explorer.sass.execute.run import default_jobs
+
+        jobs = default_jobs()
     prepared = kernel_feed(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel,
-                           progress=execution_progress)
+                           progress=execution_progress, jobs=jobs)
     result = simulate(prepared.scenario, program=prepared.listing(), feed=prepared.feed,
                       params=params or prepared.params, **options)
     run = prepared.run()

@@ -459,7 +459,7 @@ class KernelFeed:
 
 def kernel_feed(scenario, *, budget: Callable[[object, int, int], int], keep_inputs: bool = False,
                 kernel=None, chunk_instructions: int | None = None, chunk_cycles: int | None = None,
-                segment_entries: int | None = None, progress=None) -> KernelFeed:
+                segment_entries: int | None = None, progress=None, jobs: int = 1) -> KernelFeed:
     """Compile the scenario's kernel and start executing it into a :class:`ProgramFeed` (its first chunk runs now).
 
     ``budget(params, n_regs, n_rows)``: the bytes the simulator may hold beyond its records
@@ -468,7 +468,8 @@ def kernel_feed(scenario, *, budget: Callable[[object, int, int], int], keep_inp
     is refused there. ``chunk_instructions``: the executor's chunk size
     (``session.CHUNK_INSTRUCTIONS`` by default); ``chunk_cycles`` the engine's cycles per chunk
     (sim_model.toml); ``segment_entries`` a given segment size (tests: the run is the same);
-    ``progress``: the execution's (``session.execute_chunks``).
+    ``progress`` and ``jobs``: the execution's (``session.execute_chunks``: threads that execute blocks
+    ahead while the engine times the ones placed).
     """
     from explorer.occupancy.calc import occupancy_that_fits
     from explorer.sass.execute.run import compile_for, resolve
@@ -496,7 +497,8 @@ def kernel_feed(scenario, *, budget: Callable[[object, int, int], int], keep_inp
     feed_budget = sim_budget - sum(execution.values())
     chunks = execute_chunks(kernel, scenario.launch, scenario.kernel, seed=scenario.seed,
                             sm_count=scenario.gpu.sm_count, keep_inputs=keep_inputs,
-                            chunk_instructions=chunk_instructions or CHUNK_INSTRUCTIONS, progress=progress)
+                            chunk_instructions=chunk_instructions or CHUNK_INSTRUCTIONS, progress=progress,
+                            jobs=jobs)
     feed = ProgramFeed(kernel, scenario, timing, chunks, sm_count=params.sm_count,
                        wavefront_bytes=model_constants()["shared"]["bytes_per_cycle"], budget_bytes=feed_budget,
                        warps_per_sm=params.warps_per_sm,

@@ -383,7 +383,10 @@ class KernelPage(Page):
                     raise Cancelled()
                 task.progress("", (stream.first_block + stream.n_blocks) / total)
 
-            return execution_report(run_kernel(scenario, keep_inputs=True, on_chunk=chunk, kernel=kernel))
+            from explorer.sass.execute.run import default_jobs
+
+            return execution_report(run_kernel(scenario, keep_inputs=True, on_chunk=chunk, kernel=kernel,
+                                               jobs=default_jobs()))  # every core: the same results
 
         self.runner.start("execute", work, newest_wins=True, on_done=self._executed, on_error=self._failed,
                           on_progress=lambda _t, f: self.progress.setValue(int(1000 * (f or 0))))

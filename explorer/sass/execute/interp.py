@@ -88,6 +88,7 @@ N_LAUNCH = 16
 # control fields
 CTL_BLOCK, CTL_STARTED, CTL_POS, CTL_MPOS, CTL_SPOS, CTL_TOTAL, CTL_WARP, CTL_SLICE, CTL_SOFT = range(9)
 CTL_WARP_BASE = 9  # global id of the block's first warp
+CTL_BLOCK_T0 = 10  # CTL_TOTAL when the block started (the global timer reads the block's own count)
 N_CTL = 16
 WSCR = 32 + 32 * 33  # bank bookkeeping of _wavefronts
 
@@ -1870,6 +1871,7 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
             ctl[CTL_WARP] = 0
             ctl[CTL_SLICE] = 0
             ctl[CTL_WARP_BASE] = blk * nw
+            ctl[CTL_BLOCK_T0] = ctl[CTL_TOTAL]
         # run the block's warps round-robin, each until it blocks (or for a time slice)
         while True:
             w = ctl[CTL_WARP]
@@ -1938,7 +1940,8 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                         _fail(err, ERR_UNSUPPORTED, i, blk, w, _first_lane(M), 0, 0, 0)
                         return S_ERROR
                     if E != 0:
-                        rc = alu(code, i, op, E, w, R, P, UR, UP, ctx, wcount, ctl[CTL_TOTAL], sc)
+                        rc = alu(code, i, op, E, w, R, P, UR, UP, ctx, wcount, ctl[CTL_TOTAL] - ctl[CTL_BLOCK_T0],
+                                 sc)
                         if rc != 0:
                             _fail(err, rc, i, blk, w, _first_lane(M), 0, 0, 0)
                             return S_ERROR

@@ -28,6 +28,16 @@ class KernelRun:
     occupancy: object  # OccupancyResult
 
 
+def default_jobs() -> int:
+    """The cores this process may use (the window executes on all of them)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 def compile_for(scenario, *, cancel=None):
     """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child."""
     from explorer.sass.execute.kernel import build_kernel
@@ -50,8 +60,10 @@ def resolve(scenario, kernel):
     return replace(scenario, launch=launch)
 
 
-def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=None, progress=None) -> KernelRun:
-    """Compile (unless ``kernel`` is given), resolve and execute; ``progress`` as ``session.execute_chunks``'s."""
+def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=None, progress=None,
+               jobs: int = 1) -> KernelRun:
+    """Compile (unless ``kernel`` is given), resolve and execute; ``progress`` and ``jobs`` (threads) as
+    ``session.execute_chunks``'s."""
     from explorer.occupancy.calc import occupancy_that_fits
     from explorer.sass.execute.session import execute
 
@@ -59,7 +71,7 @@ def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=Non
     scenario = resolve(scenario, kernel)
     occ = occupancy_that_fits(scenario.gpu, scenario.launch)
     result = execute(kernel, scenario.launch, scenario.kernel, seed=scenario.seed, sm_count=scenario.gpu.sm_count,
-                     keep_inputs=keep_inputs, on_chunk=on_chunk, progress=progress)
+                     keep_inputs=keep_inputs, on_chunk=on_chunk, progress=progress, jobs=jobs)
     return KernelRun(scenario=scenario, kernel=kernel, result=result, occupancy=occ)
 
 
@@ -106,6 +118,7 @@ def summary(run: KernelRun) -> dict:
                                    "predicated_on_thread_instructions", "warp_instructions_per_warp",
                                    "simt_efficiency", "predicated_on_efficiency", "sectors_per_request",
                                    "bank_conflicts", "memory", "execution_seconds", "warp_instructions_per_second")},
+        "jobs": m.get("jobs", 1), "execution_cpu_seconds": m.get("execution_cpu_seconds", m["execution_seconds"]),
         "buffers": buffers,
         "timing": None,
         "note": NOTE,
