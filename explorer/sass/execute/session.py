@@ -43,6 +43,8 @@ MAX_CHUNK_INSTRUCTIONS = 1 << 24  # one block may grow its chunk up to this
 # event (position 8, class 1, count 4, ideal 4, first sector 8) and four sector numbers (8 B each)
 ENTRY_BYTES = 4 * 4 + 25 + 4 * 8
 TIME_SLICE = 4096  # a warp yields to the block's next warp after this many instructions (spin waits progress)
+FIRST_SHARE = 16  # threads, no stream: the first chunk (run alone) is this fraction of a chunk
+TASK_SHARE = 4  # threads, no stream: a task is this fraction of a chunk
 
 
 @dataclass
@@ -133,7 +135,11 @@ def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, 
         raise InputError("launch.block", f"{launch.threads_per_block} threads per block is above the maximum of 1024")
     run = _Launch(kernel, launch, spec, seed, sm_count, sm_of_block, keep_inputs)
     n_blocks = launch.total_blocks
-    first = run.worker(max(int(chunk_instructions), 1))
+    chunk_instructions = max(int(chunk_instructions), 1)
+    # the first chunk runs alone: short when nobody reads the streams (it only sizes the tasks), the serial
+    # run's own otherwise (the timing engine's estimate reads it: the same run whatever the threads)
+    first_soft = chunk_instructions if (jobs == 1 or record) else max(1, chunk_instructions // FIRST_SHARE)
+    first = run.worker(first_soft)
     first.warm_up()  # numba's on-disk cache loaded first: execution_seconds measures execution only
     seconds = 0.0
     cpu = 0.0  # CPU seconds the workers spent executing (time.thread_time: the per-core rate's)
@@ -161,7 +167,8 @@ def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, 
     workers = [first]
     if done_blocks < n_blocks:  # the rest in parallel tasks of whole blocks
         per_block = max(1.0, float(first.acc[isa.A_WARP_INSTR]) / max(done_blocks, 1))
-        size = max(1, int(chunk_instructions / per_block))
+        # tasks of a share of a chunk: enough of them that the threads finish together
+        size = max(1, int(chunk_instructions / (1 if record else TASK_SHARE) / per_block))
         free = [first] + [run.worker(int(size * per_block) + 1) for _ in range(jobs - 1)]
         workers = list(free)
         spans = [(b, min(n_blocks, b + size)) for b in range(done_blocks, n_blocks, size)]
