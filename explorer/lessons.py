@@ -23,6 +23,7 @@ whatever the default becomes, and the window shows that the model ran.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -206,10 +207,32 @@ def load_lesson_file(path: Path) -> Lesson:
 
 
 @cache
+def _loaded() -> tuple[tuple[Lesson, ...], tuple[str, ...]]:
+    lessons, skipped = [], []
+    for path in sorted(resource("lessons").glob("*.toml")):
+        try:
+            lessons.append(load_lesson_file(path))
+        except InputError as exc:  # one bad file costs that lesson, not the window (issue 30, item 7)
+            text = str(exc)
+            skipped.append(text if path.name in text else f"{shown_path(path.name)}: {text}")
+    for line in skipped:
+        print(f"warp-explorer: note: lesson skipped: {line}", file=sys.stderr)
+    return tuple(sorted(lessons, key=lambda l: (l.order, l.name))), tuple(skipped)
+
+
 def load_lessons() -> tuple[Lesson, ...]:
-    """Every shipped lesson, in teaching order."""
-    lessons = [load_lesson_file(p) for p in sorted(resource("lessons").glob("*.toml"))]
-    return tuple(sorted(lessons, key=lambda l: (l.order, l.name)))
+    """Every shipped lesson that loads, in teaching order. A file that does not (malformed TOML, an unknown
+    key, a step without a scenario) is skipped with a one-line notice on stderr (:func:`skipped_lessons`):
+    one bad file made the window exit 2 and ``--smoke-test`` exit 1."""
+    return _loaded()[0]
+
+
+def skipped_lessons() -> tuple[str, ...]:
+    """``FILE: why`` for each lesson file that did not load."""
+    return _loaded()[1]
+
+
+load_lessons.cache_clear = _loaded.cache_clear  # the lessons are read once per process (tests reload them)
 
 
 def get_lesson(name: str) -> Lesson:

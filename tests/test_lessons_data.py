@@ -103,3 +103,36 @@ def test_a_lesson_names_the_instruction_stream_its_presets_run():
     assert parse_lesson({**base, "program": "sass"}, "s").scenario_at(0).program == "sass"
     with pytest.raises(InputError, match=r"lesson bad\.program"):
         parse_lesson({**base, "program": "ptx"}, "bad")
+
+
+def test_a_malformed_lesson_file_is_skipped_with_a_notice(tmp_path, monkeypatch, capsys):
+    """Issue 30, item 7: one malformed file in resources/lessons made the window exit 2 and --smoke-test
+    exit 1. It costs that lesson alone, with one line naming the file and what is wrong."""
+    import shutil
+
+    import explorer.lessons as lessons_module
+    from explorer.paths import resource
+
+    for path in resource("lessons").glob("*.toml"):
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "10-broken.toml").write_text('title = { en = "x"\n[[steps')
+    (tmp_path / "11-unknown-view.toml").write_text('title = { en = "x", ru = "y" }\n[[steps]]\n'
+                                                   'scenario = "example-240x256"\nview = "nope"\n'
+                                                   'narration = { en = "a", ru = "b" }\n')
+    real = lessons_module.resource
+    monkeypatch.setattr(lessons_module, "resource",
+                        lambda *parts: tmp_path if parts == ("lessons",) else real(*parts))
+    load_lessons.cache_clear()
+    try:
+        good = load_lessons()
+        skipped = lessons_module.skipped_lessons()
+        err = capsys.readouterr().err
+    finally:
+        monkeypatch.undo()
+        load_lessons.cache_clear()
+    assert [lesson.name for lesson in good] == [lesson.name for lesson in load_lessons()]
+    assert len(skipped) == 2
+    assert "10-broken.toml" in skipped[0] and "invalid TOML" in skipped[0]
+    assert "11-unknown-view.toml" in skipped[1] and "view" in skipped[1]
+    notes = err.strip().splitlines()
+    assert len(notes) == 2 and all(n.startswith("warp-explorer: note: lesson skipped: ") for n in notes)

@@ -28,6 +28,41 @@ def register(sub) -> None:
 def add_dump_argument(parser) -> None:
     parser.add_argument("--dump-buffers", metavar="FILE.npz",
                         help="write every buffer argument after the kernel as NAME and before it as NAME.in")
+    parser.add_argument("--jobs", type=int, metavar="N", default=1,
+                        help="execute the kernel's blocks on N threads (0: every core; default 1); the results are "
+                             "the same (a kernel with global atomics runs on one)")
+    parser.add_argument("--max-instructions", type=int, metavar="N",
+                        help="stop the kernel after N warp-instructions (kernel.max_instructions, default "
+                             "500,000,000: an endless loop reaches it in minutes; a terminal shows the progress)")
+
+
+def with_max_instructions(scenario, args):
+    """The scenario with ``--max-instructions`` as its kernel.max_instructions (a [kernel] scenario only)."""
+    n = getattr(args, "max_instructions", None)
+    if n is None:
+        return scenario
+    if scenario.kernel is None:
+        raise InputError("--max-instructions", "only a [kernel] scenario executes instructions")
+    return scenario.with_overrides([f"kernel.max_instructions={n}"])
+
+
+def jobs_of(args) -> int:
+    """``--jobs``: 0 is every core this process may use."""
+    from explorer.sass.execute.run import default_jobs
+
+    n = getattr(args, "jobs", 1)
+    if n is None:
+        return 1
+    if n < 0 or n > 1024:
+        raise InputError("--jobs", f"{n} is outside 0..1024 (0: every core)")
+    return default_jobs() if n == 0 else n
+
+
+def terminal_progress(scenario):
+    """The executor's progress on an interactive terminal (``explorer.cli.progress``)."""
+    from explorer.cli.progress import TerminalProgress
+
+    return TerminalProgress(scenario.kernel.name, scenario.kernel.max_instructions)
 
 
 def run(args) -> int:
@@ -44,11 +79,16 @@ def run_scenario(scenario, args) -> int:
     if scenario.kernel is None:
         raise InputError("scenario", "has no [kernel] section; execute runs your own kernel (see the README, "
                                      "'Your own kernel'); simulate runs workload scenarios")
+    scenario = with_max_instructions(scenario, args)
     dump = getattr(args, "dump_buffers", None)
-    if dump:
+    if dump is not None:  # "" too: refused, not ignored
         check_dump_path(dump)
-    run_ = run_kernel(scenario, keep_inputs=True)
-    if dump:
+    progress = terminal_progress(scenario)
+    try:
+        run_ = run_kernel(scenario, keep_inputs=True, progress=progress, jobs=jobs_of(args))
+    finally:
+        progress.close()
+    if dump is not None:
         dump_buffers(run_, dump)
     s = summary(run_)
     if getattr(args, "listing", False):
@@ -57,7 +97,7 @@ def run_scenario(scenario, args) -> int:
         print_json(s)
     else:
         print(format_text(s))
-        if dump:
+        if dump is not None:
             print(f"  buffers written to {dump} (NAME after the kernel, NAME.in before it)")
     return 0
 
@@ -109,7 +149,8 @@ def format_text(s: dict) -> str:
         rng = f", min {b['min']:.6g} max {b['max']:.6g}" if b.get("min") is not None else ""
         lines.append(f"    {name:22s} {b['changed']:,} of {b['count']:,} elements changed{rng}")
     lines.append(f"  executed in {s['execution_seconds']:.2f} s ({s['warp_instructions_per_second'] / 1e6:.2f} M "
-                 "warp-instructions/s on this machine)")
+                 "warp-instructions/s on this machine" + (f", {s['jobs']} threads" if s.get("jobs", 1) > 1 else "")
+                 + ")")
     lines.append(f"  note: {s['note']}")
     if "instructions" in s:
         lines += ["", "     pc   line   issued  lanes  instruction"]

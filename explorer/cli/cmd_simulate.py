@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from explorer.cli.output import add_scenario_arguments, print_json
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, shown_path
 
 
 def register(sub) -> None:
@@ -24,8 +24,10 @@ def run(args) -> int:
     from explorer.sim import simulate
     from explorer.sim.stream import compose
 
-    scenario = load_scenario_arg(args.scenario).with_overrides(args.overrides)
-    if scenario.kernel is None and args.dump_buffers:
+    from explorer.cli.cmd_execute import with_max_instructions
+
+    scenario = with_max_instructions(load_scenario_arg(args.scenario).with_overrides(args.overrides), args)
+    if scenario.kernel is None and args.dump_buffers is not None:
         raise InputError("--dump-buffers", "only a [kernel] scenario has buffers")
     if args.out is not None:
         from explorer.atomic import check_target
@@ -33,8 +35,13 @@ def run(args) -> int:
         check_target(args.out, "--out")  # before the run: '', a missing folder, a folder in the way
         if not args.out.endswith(".npz"):
             raise InputError("--out", f"{args.out!r}: the file name must end in .npz")
+        if args.dump_buffers is not None and same_file(args.out, args.dump_buffers):
+            raise InputError("--dump-buffers", f"{shown_path(args.dump_buffers)} is the --out file too; one file "
+                                               "cannot hold both (give each its own name)")
     if scenario.kernel is not None:  # the user's own kernel: executed lane by lane, then timed
-        result, summary = simulate_kernel_scenario(scenario, args.dump_buffers)
+        from explorer.cli.cmd_execute import jobs_of
+
+        result, summary = simulate_kernel_scenario(scenario, args.dump_buffers, jobs_of(args))
         scenario = result.scenario
     else:
         result = simulate(scenario)
@@ -53,7 +60,7 @@ def run(args) -> int:
         print(format_text(scenario, summary))
         if args.out:
             print(f"  {kept_text(result)} written to {args.out}")
-        if args.dump_buffers:
+        if args.dump_buffers is not None:
             print(f"  buffers written to {args.dump_buffers} (NAME after the kernel, NAME.in before it)")
     return 0
 
@@ -61,24 +68,44 @@ def run(args) -> int:
 # what executed, from the execution's summary (explorer.sass.execute.run.summary), beside the timing
 EXECUTION_KEYS = ("scenario", "arch", "kernel", "arguments", "buffers", "thread_instructions",
                   "predicated_on_thread_instructions", "simt_efficiency", "predicated_on_efficiency",
-                  "sectors_per_request", "bank_conflicts", "memory", "execution_seconds")
+                  "sectors_per_request", "bank_conflicts", "memory", "execution_seconds", "jobs",
+                  "execution_cpu_seconds")
 
 
-def simulate_kernel_scenario(scenario, dump: str | None):
+def simulate_kernel_scenario(scenario, dump: str | None, jobs: int = 1):
     """(SimResult, the summary: the timing's metrics plus what executed) of a [kernel] scenario;
     the buffers go to ``dump`` (checked before the run, written after it)."""
     from explorer.sass.execute.run import check_dump_path, dump_buffers, summary as execution_summary
     from explorer.sim.engine import simulate_kernel
 
-    if dump:
+    from explorer.cli.cmd_execute import terminal_progress
+
+    if dump is not None:
         check_dump_path(dump)
-    result, run = simulate_kernel(scenario, keep_inputs=bool(dump))
-    if dump:
+    progress = terminal_progress(scenario)
+    try:
+        result, run = simulate_kernel(scenario, keep_inputs=dump is not None, execution_progress=progress,
+                                      jobs=jobs)
+    finally:
+        progress.close()
+    if dump is not None:
         dump_buffers(run, dump)
     summary = result.summary()
     executed = execution_summary(run)
     summary.update({key: executed[key] for key in EXECUTION_KEYS})
     return result, summary
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two output names are one file (the same path once resolved, or already the same file)."""
+    import os
+
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return a == b
 
 
 def kept_text(result) -> str:

@@ -8,6 +8,12 @@ the source's, or cannot target the architecture) and ``nvcc`` is installed, ``nv
 runs verbose so the log gives the exact spill bytes; everything else is read from
 the cubin.
 
+The compiler runs in a child process (``explorer.gpu.compile_child``) with a memory and a
+time limit, in a process group killed as a whole (``explorer.gpu.sandbox``): a source that
+makes NVRTC grow without bound costs that child, not the app (issue 30). Before it starts,
+the source's ``#include``s are checked to stay in the kernel's folder, the ``-I`` folders
+and the CUDA headers (:func:`check_includes`).
+
 User text never reaches a shell: nvcc runs its steps through ``sh`` with the file
 names, include folders and macros pasted in, so it only ever sees fixed names
 (``kernel.cu``, ``kernel.cubin``, ``defines.h``, ``include0``...) inside a private
@@ -370,6 +376,162 @@ def compiler_backend() -> str:
         return "nvcc"
 
 
+def build_cubin(source: str, kernel: str, arch: str, maxrregcount: int | None,
+                defines: list[tuple[str, str | None]], include_dirs: list[str], display: str,
+                line_info: bool = False):
+    """(cubin, lowered name, log, compiler, options) from the backend :func:`compiler_backend` picks,
+    falling back to nvcc where NVRTC cannot compile. This is what the compiling child runs
+    (``explorer.gpu.compile_child``); arguments are already checked by :func:`compile_source`."""
+    backend = compiler_backend()
+    fallback_note = ""
+    if backend == "nvrtc":
+        try:
+            return _compile_nvrtc(source, kernel, arch, maxrregcount, defines, include_dirs, display, line_info)
+        except (NvrtcBroken, NvrtcArchUnsupported) as exc:
+            if _forced_backend() == "nvrtc" or find_tool("nvcc") is None:
+                if isinstance(exc, InputError):
+                    raise
+                raise CompilerUnavailable(f"NVRTC cannot compile ({exc}) and nvcc was not found") from None
+            fallback_note = f" (NVRTC could not: {exc})"
+    cubin, lowered, log, compiler, used = _compile_nvcc(source, arch, maxrregcount, defines, include_dirs, display,
+                                                        line_info)
+    return cubin, lowered, log, compiler + fallback_note, used
+
+
+# -- includes ------------------------------------------------------------------------------
+MAX_HEADERS = 256  # headers an include scan reads at most
+MAX_INCLUDE_DEPTH = 64
+_LOGICAL_LINE = re.compile(r"\\\r?\n")
+_INCLUDE = re.compile(r"^[ \t]*#[ \t]*(include|include_next|import)\b[ \t]*(.*)$", re.MULTILINE)
+
+
+def _strip_comments(text: str) -> str:
+    """``text`` with its comments blanked (string and character literals kept), line breaks kept."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(" " + "\n" * text.count("\n", i, j))
+            i = j
+        else:
+            j = i
+            while j < n and text[j] not in "\"'/":
+                j += 1
+            out.append(text[i:j + 1] if j == i else text[i:j])
+            i = j + 1 if j == i else j
+    return "".join(out)
+
+
+def includes_of(text: str) -> list[tuple[str, str]]:
+    """(kind, name) of each ``#include`` (``"`` or ``<``; kind ``macro`` for a computed one) in a source."""
+    body = _LOGICAL_LINE.sub("", _strip_comments(text))
+    found = []
+    for m in _INCLUDE.finditer(body):
+        arg = m.group(2).strip()
+        q = re.match(r'^"([^"\n]*)"', arg) or re.match(r"^<([^>\n]*)>", arg)
+        found.append((arg[0], q.group(1)) if q else ("macro", arg))
+    return found
+
+
+def _inside(path: str, roots: list[str]) -> bool:
+    real = os.path.realpath(path)
+    return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
+
+def check_includes(source: str, display: str, include_dirs: list[str], system_dirs: list[str]) -> None:
+    """Refuse a source whose ``#include`` would read a file outside its allowed folders (issue 30, item 7:
+    ``#include "/etc/passwd"`` and ``"../../x"`` were read, and quoted back in the compiler's first error).
+
+    Allowed: the kernel's folder and the folders the user names (``include_dirs``, ``-I``) and the CUDA
+    headers (``system_dirs``). Each quoted include is looked up in the including file's folder, then in the
+    include folders, an angled one in the include and CUDA folders, as the compiler does; a name that
+    resolves (symbolic links followed) outside them, an absolute name, or a computed include (a macro) is
+    refused; one found nowhere is left to the compiler (its built-in headers, or its own error). Headers
+    found are scanned in turn (at most ``MAX_HEADERS``, each size-capped as a ``.cu`` is)."""
+    from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
+
+    roots = [os.path.realpath(d) for d in list(include_dirs) + list(system_dirs) if d]
+    user = [os.path.realpath(d) for d in include_dirs if d]
+    seen: set[str] = set()
+    todo = [(source, None, "", 0)]  # (text, its folder, what messages call it: "" for the source itself)
+    while todo:
+        text, folder, where, depth = todo.pop()
+        at = f"{where}: " if where else ""
+        for kind, name in includes_of(text):
+            if kind == "macro":
+                raise CompileError(display, f"{at}#include {one_line(name, 60)} names its header through a "
+                                            "macro; name the header itself (\"x.cuh\" or <x.h>)")
+            if os.path.isabs(name) or re.match(r"^[A-Za-z]:[\\/]", name):
+                raise CompileError(display, f"{at}#include {one_line(name, 80)!r} is an absolute path; "
+                                            "includes are read from the kernel's folder, the folders given with "
+                                            "-I and the CUDA headers")
+            search = ([folder] if kind == '"' and folder else []) + (user if kind == '"' else roots)
+            hit = None
+            for base in search:
+                candidate = os.path.normpath(os.path.join(base, name))
+                if os.path.isfile(candidate):
+                    hit = candidate
+                    break
+            if hit is None:
+                if ".." in re.split(r"[\\/]", name):
+                    raise CompileError(display, f"{at}#include {one_line(name, 80)!r} leaves the include "
+                                                "folders; includes are read from the kernel's folder, the folders "
+                                                "given with -I and the CUDA headers")
+                continue  # the compiler's own header, or its own "cannot open" error
+            if not _inside(hit, roots):
+                raise CompileError(display, f"{at}#include {one_line(name, 80)!r} is outside the kernel's "
+                                            "folder, the folders given with -I and the CUDA headers")
+            real = os.path.realpath(hit)
+            if real in seen or any(real.startswith(r.rstrip(os.sep) + os.sep) for r in map(os.path.realpath,
+                                                                                             system_dirs)):
+                continue  # scanned already, or a CUDA header (trusted: not scanned)
+            seen.add(real)
+            if len(seen) > MAX_HEADERS or depth >= MAX_INCLUDE_DEPTH:
+                raise CompileError(display, f"includes more than {MAX_HEADERS} headers or nests them more than "
+                                            f"{MAX_INCLUDE_DEPTH} deep")
+            header = read_user_text(hit, field=display, kind="a header", limit=MAX_SOURCE_BYTES)
+            todo.append((header, os.path.dirname(hit), one_line(name, 80), depth + 1))
+
+
+# errors the compiling child reports by class name, raised again here as the same class
+_CHILD_ERRORS = {"CompileError": CompileError, "NvrtcArchUnsupported": NvrtcArchUnsupported,
+                 "InputError": InputError, "CompilerUnavailable": CompilerUnavailable}
+
+
+def _build_in_child(request: dict, display: str, limits, cancel):
+    """:func:`build_cubin` in a child process under ``limits`` (``explorer.gpu.sandbox``)."""
+    import base64
+
+    from explorer.gpu.sandbox import CompileLimitExceeded, Limits, memory_message, out_of_memory, run_python_child
+
+    limits = limits or Limits.from_env()
+    answer = run_python_child("explorer.gpu.compile_child", request, field=display, what="compiling",
+                              limits=limits, cancel=cancel)
+    if answer.get("ok"):
+        return (base64.b64decode(answer["cubin"]), answer.get("lowered"), answer.get("log", ""),
+                answer.get("compiler", "?"), tuple(answer.get("options", ())))
+    cls, field_, message = answer.get("class"), answer.get("field") or "", answer.get("message", "")
+    if cls == "MemoryError" or (cls == "CompileError" and limits.memory_bytes and out_of_memory(message)):
+        raise CompileLimitExceeded(display, memory_message("compiling", limits))  # EDG: "catastrophic error: out of memory"
+    kind = _CHILD_ERRORS.get(cls)
+    if kind is None:
+        raise RuntimeError(f"compiling {display}: {message}")
+    if issubclass(kind, InputError):
+        raise kind(field_, message)
+    raise kind(message)
+
+
 def compile_source(
     source: str,
     kernel: str,
@@ -380,12 +542,21 @@ def compile_source(
     include_dirs: list[str] | tuple[str, ...] = (),
     filename: str = SOURCE_NAME,
     line_info: bool = False,
+    isolated: bool = True,
+    limits=None,
+    cancel=None,
 ) -> CompileResult:
     """Compile ``source`` for ``arch`` and read ``kernel``'s registers, shared memory, spills, barriers.
 
     ``defines`` are ``NAME`` or ``NAME=VALUE`` (as ``-D``), ``include_dirs`` folders (as
     ``-I``); ``filename`` is only what messages call the source. ``line_info`` adds the
     source-line table (``-lineinfo``: the code is the same, nvdisasm ``-g`` then names lines).
+
+    The compiler runs in a child process with a memory and a time limit (``limits``: an
+    ``explorer.gpu.sandbox.Limits``, by default from the environment) that ``cancel()``
+    (polled) can stop: a source that makes the compiler grow without bound costs that
+    child, not the app (issue 30). ``isolated=False`` compiles in this process (the
+    fallback tests patch the backends here).
     """
     arch = normalize_arch(arch)
     kernel = check_kernel_name(kernel)
@@ -394,23 +565,16 @@ def compile_source(
     display = one_line(Path(str(filename)).name or str(filename), 120)
     if maxrregcount is not None:
         maxrregcount = int(maxrregcount)
-    backend = compiler_backend()
-    fallback_note = ""
-    if backend == "nvrtc":
-        try:
-            cubin, lowered, log, compiler, used = _compile_nvrtc(source, kernel, arch, maxrregcount, defs, includes,
-                                                                 display, line_info)
-        except (NvrtcBroken, NvrtcArchUnsupported) as exc:
-            if _forced_backend() == "nvrtc" or find_tool("nvcc") is None:
-                if isinstance(exc, InputError):
-                    raise
-                raise CompilerUnavailable(f"NVRTC cannot compile ({exc}) and nvcc was not found") from None
-            fallback_note = f" (NVRTC could not: {exc})"
-            backend = "nvcc"
-    if backend == "nvcc":
-        cubin, lowered, log, compiler, used = _compile_nvcc(source, arch, maxrregcount, defs, includes, display,
-                                                            line_info)
-        compiler += fallback_note
+    if "#" in source:  # a source with no directive includes nothing
+        check_includes(source, display, includes, cuda_include_dirs())
+    if isolated:
+        request = {"source": source, "kernel": kernel, "arch": arch, "maxrregcount": maxrregcount,
+                   "defines": [list(d) for d in defs], "include_dirs": includes, "display": display,
+                   "line_info": bool(line_info)}
+        cubin, lowered, log, compiler, used = _build_in_child(request, display, limits, cancel)
+    else:
+        cubin, lowered, log, compiler, used = build_cubin(source, kernel, arch, maxrregcount, defs, includes,
+                                                          display, line_info)
     parsed = Cubin(cubin)
     symbol = lowered if lowered and lowered in parsed.kernels() else match_kernel(parsed.kernels(), kernel)
     resources = parsed.resources(symbol)
@@ -422,7 +586,7 @@ def compile_source(
 
 
 def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(), include_dirs=(),
-                 maxrregcount: int | None = None, line_info: bool = False) -> CompileResult:
+                 maxrregcount: int | None = None, line_info: bool = False, limits=None, cancel=None) -> CompileResult:
     """Compile a ``.cu`` file (size-capped, a regular file); ``#include "x.cuh"`` next to it resolves."""
     p = Path(path)
     source = read_user_text(p, kind="a .cu file", limit=MAX_SOURCE_BYTES)
@@ -430,4 +594,4 @@ def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(),
     if p.parent != Path(""):
         includes.append(str(p.parent.resolve()))
     return compile_source(source, kernel, arch, filename=p.name, defines=defines, include_dirs=includes,
-                          maxrregcount=maxrregcount, line_info=line_info)
+                          maxrregcount=maxrregcount, line_info=line_info, limits=limits, cancel=cancel)

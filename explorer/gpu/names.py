@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, strip_bidi
 
 SLUG_MAX = 64
 KERNEL_NAME_MAX = 512
@@ -43,7 +43,7 @@ def slug(text, fallback: str = "scenario") -> str:
 
 def one_line(text, limit: int = 200) -> str:
     """``text`` for a one-line message: control characters as escapes, long text cut with an ellipsis."""
-    s = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), str(text))
+    s = _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), strip_bidi(text))
     return s if len(s) <= limit else s[: limit - 1] + "\u2026"
 
 

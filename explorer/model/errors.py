@@ -11,16 +11,37 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 
 
+LONG_PART = 200  # characters of one quoted piece or one word of input a message keeps (issue 30, item 7)
+_QUOTED = re.compile(r'"[^"\n]{%d,}"|\'[^\'\n]{%d,}\'' % (LONG_PART + 1, LONG_PART + 1))
+_WORD = re.compile(r"\S{%d,}" % (LONG_PART + 1))
+
+
+def cut_long(text: str) -> str:
+    """``text`` with every quoted piece and every word longer than ``LONG_PART`` characters cut, saying how
+    long it was: a message that quotes the user's 5,000-character identifier (the compiler's first error)
+    or key stays one readable line."""
+    def cut(m):
+        part = m.group()
+        return f"{part[:LONG_PART - 2]}\u2026 ({len(part):,} characters)"  # short enough not to be cut again
+
+    text = str(text)
+    if len(text) <= LONG_PART:
+        return text
+    return _WORD.sub(cut, _QUOTED.sub(cut, text))
+
+
 class InputError(ValueError):
-    """Bad input from a user: a field, a flag, a scenario or a trace file."""
+    """Bad input from a user: a field, a flag, a scenario or a trace file. Long quoted input in the field or
+    the message is cut (:func:`cut_long`)."""
 
     def __init__(self, field: str, message: str):
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}" if field else message)
+        self.field = cut_long(field) if isinstance(field, str) else field
+        self.message = cut_long(message) if isinstance(message, str) else message
+        super().__init__(f"{self.field}: {self.message}" if self.field else self.message)
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}" if self.field else self.message
@@ -41,6 +62,14 @@ class WriteError(InputError, OSError):
 
 
 SHOWN_CHARS = 80  # how much of a bad value a message quotes
+# Unicode's bidirectional controls (embeddings, overrides, isolates, marks): one in a name reverses the text
+# shown after it (a U+202E in a scenario or file name turned the narration around it backwards, issue 30)
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"))
+
+
+def strip_bidi(text: str) -> str:
+    """``text`` without bidirectional control characters (for names that are displayed)."""
+    return str(text).translate(BIDI_CONTROLS)
 
 
 def shown(value, limit: int = SHOWN_CHARS) -> str:

@@ -42,6 +42,7 @@ DEFAULT_MAX_INSTRUCTIONS = 500_000_000  # warp-instructions: an endless loop sto
 MAX_INSTRUCTIONS = 100_000_000_000
 BUFFER_KEYS = ("dtype", "count", "init", "seed", "low", "high")
 KERNEL_KEYS = ("file", "name", "args", "max_instructions", "l1_hit_rate", "l2_hit_rate")
+SOURCE_SUFFIXES = (".cu", ".cuh")  # what kernel.file may name
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -167,7 +168,27 @@ def parse_buffer(data: dict, where: str) -> BufferArg:
         high = _number(f"{where}.high", high)
     if low is not None and high is not None and not low < high:
         raise InputError(f"{where}.high", f"{high} is not above low ({low})")
+    if init == "random" and (low is None) != (high is None):
+        # one end given: the other is the default, and the pair must still be a range (issue 30, item 6:
+        # low = 2 alone met the default high of 1 in numpy: "high - low < 0", exit 1)
+        lo, hi = random_range(dtype, low, high)
+        if not lo < hi:
+            given, other = ("low", "high") if low is not None else ("high", "low")
+            value = low if low is not None else high
+            raise InputError(f"{where}.{given}", f"{value} leaves an empty range with the default {other} of "
+                                                 f"{hi if other == 'high' else lo} for {dtype}; give both low and high")
     return BufferArg(dtype=dtype, count=count, init=init, seed=seed, low=low, high=high)
+
+
+FLOAT_DTYPES = ("f16", "bf16", "f32", "f64")
+
+
+def random_range(dtype: str, low, high) -> tuple:
+    """The [low, high) a random fill draws from, the defaults filled in: [0, 1) for floats, [0, 256) for
+    integers (the executor also clips integers to the dtype's range)."""
+    if dtype in FLOAT_DTYPES:
+        return (0.0 if low is None else float(low)), (1.0 if high is None else float(high))
+    return (0 if low is None else low), (256 if high is None else high)
 
 
 def parse_arg(value, where: str):
@@ -198,6 +219,11 @@ def parse_kernel(data, base_dir: str = "", where: str = "kernel") -> KernelSpec:
         raise InputError(f"{where}.file", "give the .cu file (relative to the scenario file), e.g. file = \"saxpy.cu\"")
     if "\0" in file or len(file) > 4096:
         raise InputError(f"{where}.file", "not a valid file name")
+    if not file.strip().lower().endswith(SOURCE_SUFFIXES):
+        # a scenario names CUDA sources only: any other file it names (a key, a password file) would be read
+        # and quoted back in the compiler's first error (issue 30, item 7)
+        raise InputError(f"{where}.file", f"{shown(file.strip())} is not a CUDA source; the file name must end in "
+                                          f"{' or '.join(SOURCE_SUFFIXES)}")
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
         raise InputError(f"{where}.name", "give the kernel's name (extern \"C\" or its C++ name)")

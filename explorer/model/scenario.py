@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from explorer.model.catalog import GpuSpec, get_gpu
-from explorer.model.errors import SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path
+from explorer.model.errors import (SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path,
+                                   strip_bidi)
 from explorer.model.kernel_spec import KernelSpec, parse_kernel
 from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import dumps, load_toml, parse_value
@@ -221,8 +222,8 @@ class Scenario:
             workload=parse_workload(data.get("workload")),
             scheduler=parse_scheduler(data.get("scheduler")),
             seed=require_int("seed", data.get("seed", 1), lo=0, hi=2**63 - 1),
-            name=data.get("name", ""),
-            description=data.get("description", ""),
+            name=strip_bidi(data.get("name", "")),  # shown in titles, status lines and narration
+            description=strip_bidi(data.get("description", "")),
             stream=parse_stream(data.get("stream")),
             program=parse_program(data.get("program", "sass")),
             kernel=kernel,

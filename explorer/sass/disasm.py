@@ -2,7 +2,8 @@
 
 The binary is found where the CUDA tools are (``explorer.gpu.tools.find_tool``: PATH,
 ``$CUDA_HOME``, ``/usr/local/cuda``, the ``nvidia/*/bin`` folders of NVIDIA's wheels,
-cuda-pathfinder). It runs without a shell on a plain argument list, with a timeout, on a
+cuda-pathfinder). It runs without a shell on a plain argument list, with the compiler's
+memory and time limits in a process group of its own (``explorer.gpu.sandbox``), on a
 copy of the cubin under a fixed name in a private folder (``mkdtemp``: mode 0700), which
 is removed afterwards.
 """
@@ -46,30 +47,39 @@ def nvdisasm_version(tool: str | None = None) -> str:
     return m.group(1)
 
 
-def disassemble(cubin: bytes, timeout: float = TIMEOUT_S, line_info: bool = False) -> str:
+def disassemble(cubin: bytes, timeout: float | None = None, line_info: bool = False, *, limits=None,
+                cancel=None) -> str:
     """``nvdisasm -c -hex`` of a cubin: every function's code with its encodings.
 
     ``line_info`` adds ``-g``: a ``//## File "...", line N`` comment before the instructions
     of each source line (for a cubin compiled with line info; the parser skips them).
+    nvdisasm runs as the compiler does (``explorer.gpu.sandbox.run_tool``): in its own process
+    group with the compile limits (memory, time: ``timeout`` when given, else ``limits``'),
+    stopped by ``cancel()``.
     """
+    from dataclasses import replace
+
+    from explorer.gpu.sandbox import Limits, run_tool
+
     tool = nvdisasm_path()
+    limits = limits or Limits.from_env()
+    limits = replace(limits, seconds=min(limits.seconds, TIMEOUT_S if timeout is None else timeout))
     folder = tempfile.mkdtemp(prefix="warp-explorer-sass-")
     try:
         path = Path(folder) / "kernel.cubin"
         with open(path, "xb") as fh:  # a fresh name in our own folder: never someone else's file
             fh.write(cubin)
+        args = [tool, "-c", "-hex", *(["-g"] if line_info else []), str(path)]
         try:
-            args = [tool, "-c", "-hex", *(["-g"] if line_info else []), str(path)]
-            proc = subprocess.run(args, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            raise DisassemblyError(f"did not finish within {timeout:g} s") from None
+            code, stdout, stderr = run_tool(args, field="nvdisasm", what="nvdisasm", limits=limits, cancel=cancel,
+                                            max_output_chars=MAX_LISTING_CHARS)
         except OSError as exc:
             raise ToolchainMissing(f"nvdisasm at {tool} does not run ({exc.strerror or exc})") from None
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    if proc.returncode != 0:
-        first = (proc.stderr.strip() or proc.stdout.strip()).splitlines()
-        raise DisassemblyError(f"failed ({proc.returncode}): {first[0] if first else 'no message'}")
-    if len(proc.stdout) > MAX_LISTING_CHARS:
-        raise DisassemblyError(f"the listing has {len(proc.stdout)} characters, above the limit of {MAX_LISTING_CHARS}")
-    return proc.stdout
+    if code != 0:
+        first = (stderr.strip() or stdout.strip()).splitlines()
+        raise DisassemblyError(f"failed ({code}): {first[0] if first else 'no message'}")
+    if len(stdout) > MAX_LISTING_CHARS:
+        raise DisassemblyError(f"the listing has {len(stdout)} characters, above the limit of {MAX_LISTING_CHARS}")
+    return stdout

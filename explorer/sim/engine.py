@@ -196,14 +196,14 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
 
 def feed_estimate(scenario: Scenario, p: SimParams, feed) -> RunEstimate:
     """A streamed flat program's up-front estimate (``explorer.sim.executed.ProgramFeed``): the run of the
-    blocks loaded so far, its cycles scaled to the grid (exact when one chunk holds the launch); its memory
-    the run's records and the window loaded."""
+    first chunk's blocks, its cycles scaled to the grid (exact when one chunk holds the launch); its memory
+    the run's records and what the feed may hold (its window and its store of executed blocks)."""
     from dataclasses import replace
 
-    loaded = feed.loaded_blocks
+    loaded = feed.estimate_blocks  # the first chunk's blocks, fully expanded for the estimate
     first = estimate_run(scenario, params=replace(p, total_blocks=loaded), loop=feed.loaded_loop())
     cycles = first.cycles if loaded == p.total_blocks else int(first.cycles * p.total_blocks / loaded)
-    held = held_bytes(p, feed.loop.n_regs, feed.n_rows) + program_bytes(feed.loop) + feed.entry.nbytes
+    held = held_bytes(p, feed.loop.n_regs, feed.n_rows) + feed.held_bytes()
     return RunEstimate(cycles, int(held), first.max_cycles, first.memory_budget_bytes)
 
 
@@ -677,10 +677,10 @@ def simulate(
     through :func:`simulate_kernel`; ``feed`` (``explorer.sim.executed.ProgramFeed``) is then what runs, a
     window of its executed stream at a time.
     """
-    if program is None and loop is None and scenario.kernel is not None:
+    if program is None and loop is None and scenario.kernel is not None:  # on every core (the window's way)
         return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
                                series_budget_bytes=series_budget_bytes, progress=progress, cancel=cancel,
-                               params=params)[0]
+                               params=params, jobs=None)[0]
     notice = None
     if program is None:
         program, notice = scenario_program(scenario)
@@ -721,8 +721,10 @@ def simulate(
             while True:  # once, unless the loop returns early to let ub grow
                 windows.prepare(t0 + chunk, max(float(a["mq"].max()), float(a["dram_q"].max())))
                 done = t_now - t0
-                if feed is not None:  # the blocks this call may place are loaded; finished ones dropped
+                call_end = t0 + chunk
+                if feed is not None:  # every warp has entries for the call, the blocks it may place are loaded
                     lp = feed.prepare(a)
+                    call_end = min(call_end, t_now + feed.cycles_per_call)  # a warp issues <= 1 per cycle
                 run_cycles(
                     lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
                     lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry, lp.active,
@@ -737,7 +739,7 @@ def simulate(
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
                     a["pend_slot"], a["pend_gi"], a["pend_state"],
                     a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["scratch"],
-                    t0 + chunk,
+                    call_end,
                 )
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
@@ -809,7 +811,7 @@ def simulate(
 
 
 def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=None, params: SimParams | None = None,
-                    **options):
+                    execution_progress=None, jobs: int | None = None, **options):
     """A ``[kernel]`` scenario: its kernel executed lane by lane, then what executed timed.
 
     Returns (SimResult, KernelRun). The result's ``scenario`` carries the cubin's registers,
@@ -817,7 +819,10 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     ``warp_program`` the kernel's listing (the rows ``stall_by_instruction`` and ``pc_trace``
     name), and ``extra["execution"]`` the execution's metrics (SIMT efficiency, sectors per
     request, bank conflicts); the KernelRun holds the buffers (their contents before the
-    kernel too with ``keep_inputs``). ``params`` replaces the scenario's (a calibrated run);
+    kernel too with ``keep_inputs``; ``execution_progress`` sees the execution's progress, as
+    ``session.execute_chunks``'s ``progress``; ``jobs`` threads execute it, every core by default: the
+    results are the same). ``params`` replaces the
+    scenario's (a calibrated run);
     ``options`` are :func:`simulate`'s. The kernel is executed again on every call (a
     re-simulation of one SM too): a run is a pure function of its scenario, and keeping the
     executed program between runs would hold its memory twice.
@@ -825,7 +830,12 @@ def simulate_kernel(scenario: Scenario, *, keep_inputs: bool = False, kernel=Non
     from explorer.sim.executed import kernel_feed
 
     warm_up()
-    prepared = kernel_feed(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel)
+    if jobs is None:
+        from explorer.sass.execute.run import default_jobs
+
+        jobs = default_jobs()
+    prepared = kernel_feed(scenario, budget=program_budget, keep_inputs=keep_inputs, kernel=kernel,
+                           progress=execution_progress, jobs=jobs)
     result = simulate(prepared.scenario, program=prepared.listing(), feed=prepared.feed,
                       params=params or prepared.params, **options)
     run = prepared.run()

@@ -51,6 +51,80 @@ if "numba" not in sys.modules and not os.environ.get("NUMBA_CPU_NAME") and not o
     os.environ["NUMBA_CPU_NAME"] = host_target()
     os.environ.setdefault("NUMBA_CPU_FEATURES", "")
 
+CACHE = True  # numba's on-disk cache (False: every start compiles; see _cache_folder)
+CACHE_NOTICE = ""  # the one line said when the cache is not where numba looks first
+
+
+def _writable(folder: str) -> bool:
+    """Whether a file can be made in ``folder`` (made if missing), as numba's cache locators test it."""
+    import tempfile
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+        return True
+    except OSError:
+        return False
+
+
+def _private_folder(path: str) -> bool:
+    """``path`` made (mode 0700) or found as our own folder that only we can write: not a symlink, not
+    another user's, not group- or world-writable (a fixed name under /tmp can be made by anyone first)."""
+    import stat
+
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        info = os.lstat(path)
+    except OSError:
+        return False
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        return False
+    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+        return False
+    return _writable(path)
+
+
+def _cache_folder() -> None:
+    """Where numba's cache goes when numba itself would find no writable folder (issue 30, item 5).
+
+    numba caches next to the sources (``__pycache__``) or in the user's cache folder
+    (``$XDG_CACHE_HOME`` or ``~/.cache``, then ``numba``); with neither writable (a read-only
+    install run by another user, ``HOME=/nonexistent``) decorating a function with ``cache=True``
+    raised at import and every simulation exited 1. Then: ``NUMBA_CACHE_DIR`` is set to a private
+    per-user folder under the system's temporary folder (``warp-explorer-numba-UID``, kept for the
+    next start; the shipped seed is copied there as anywhere numba looks), or, without one, caching
+    is off (every start compiles), with a one-line notice on stderr either way.
+    """
+    global CACHE, CACHE_NOTICE
+    if "numba" in sys.modules or os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    in_tree = [os.path.join(here, "__pycache__"),
+               os.path.join(os.path.dirname(here), "sass", "execute", "__pycache__")]
+    if all(_writable(folder) for folder in in_tree):
+        return
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if _writable(os.path.join(base, "numba")):
+        return
+    import tempfile
+
+    uid = getattr(os, "getuid", lambda: "user")()
+    folder = os.path.join(tempfile.gettempdir(), f"warp-explorer-numba-{uid}")
+    if _private_folder(folder):
+        os.environ["NUMBA_CACHE_DIR"] = folder
+        CACHE_NOTICE = (f"no writable folder for numba's cache (the package's __pycache__, {base}); compiled code "
+                        f"is cached in {folder} (set NUMBA_CACHE_DIR to keep it elsewhere)")
+    else:
+        CACHE = False
+        CACHE_NOTICE = ("no writable folder for numba's cache (the package's __pycache__, "
+                        f"{base}, {tempfile.gettempdir()}): the simulator is compiled on every start (about a "
+                        "minute; set NUMBA_CACHE_DIR to a writable folder)")
+    print(f"warp-explorer: note: {CACHE_NOTICE}", file=sys.stderr)
+
+
+if not os.environ.get("WARP_EXPLORER_NO_JIT"):
+    _cache_folder()
+
 try:  # pragma: no cover - exercised by the environment, not by a test
     if os.environ.get("WARP_EXPLORER_NO_JIT"):
         raise ImportError("disabled by WARP_EXPLORER_NO_JIT")
@@ -66,7 +140,7 @@ try:  # pragma: no cover - exercised by the environment, not by a test
         call, measured at 16% of a saturated run. Such a function may not allocate (its
         scratch arrays come from the caller)."""
         def wrap(f):
-            return numba.njit(cache=True, nogil=True, inline="always" if inline else "never", _nrt=nrt)(f)
+            return numba.njit(cache=CACHE, nogil=True, inline="always" if inline else "never", _nrt=nrt)(f)
 
         return wrap(fn) if fn is not None else wrap
 

@@ -206,6 +206,151 @@ def _copy_strided(v, n, stride):
     return {"out": v["in"][: n * stride: stride].copy()}
 
 
+def _gather(v):
+    return {"out": v["in"][v["idx"].astype(np.int64)]}
+
+
+M32 = (1 << 32) - 1
+M64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _i32(x: int) -> int:
+    x &= M32
+    return x - (1 << 32) if x >> 31 else x
+
+
+def _i64(x: int) -> int:
+    x &= M64
+    return x - (1 << 64) if x >> 63 else x
+
+
+def _inc(old: int, limit: int) -> int:  # atomicInc: ((old >= limit) ? 0 : old + 1), unsigned
+    return 0 if old >= limit else old + 1
+
+
+def _dec(old: int, limit: int) -> int:  # atomicDec: ((old == 0) | (old > limit)) ? limit : old - 1, unsigned
+    return limit if old == 0 or old > limit else old - 1
+
+
+def _atomics_global(v, n):
+    """What atomics_global leaves behind, computed one operation at a time (every result is order-free)."""
+    x = [int(a) for a in v["v"][:n]]
+    g = [int(a) for a in v["g32"]]
+    u = [a & M32 for a in g]  # the unsigned view of the same words
+    g64 = [int(a) for a in v["g64"]]
+    s64 = [int(a) for a in v["s64"]]
+    for i, a in enumerate(x):
+        w = ((a & M32) * GOLDEN) & M64
+        u[0] = (u[0] + a) & M32
+        u[1] = (u[1] - a) & M32
+        u[2] = min(_i32(u[2]), a) & M32
+        u[3] = max(_i32(u[3]), a) & M32
+        u[4] &= ~(1 << (i & 31)) & M32
+        u[5] |= 1 << ((a & M32) % 29)
+        u[6] ^= (a * 2654435761) & M32
+        u[7] = _inc(u[7], 17)
+        u[8] = _dec(u[8], 13)
+        u[9] = min(u[9], a & M32)
+        u[10] = max(u[10], a & M32)
+        g64[0] = (g64[0] + w) & M64
+        g64[1] = min(g64[1], w)
+        g64[2] = max(g64[2], w)
+        g64[3] &= ~(1 << (i & 63)) & M64
+        g64[4] |= 1 << (w >> 58)
+        g64[5] ^= w
+        s64[0] = min(s64[0], a * -1000003)
+        s64[1] = max(s64[1], a * -1000003)
+    xs = np.array(x, dtype=np.int64)
+    idx = np.arange(n)
+    w = (((xs & M32).astype(object) * GOLDEN) & M64).astype(np.uint64)
+    fsum = v["fsum"].astype(np.float64) + [((xs & 255) * 0.5).sum(), -0.25 * n]
+    dsum = v["dsum"] + [(xs * 0.125).sum(), float(n)]
+    slot, slot64, fslot = v["slot"].copy(), v["slot64"].copy(), v["fslot"].copy()
+    cas, cas64 = v["cas"].copy(), v["cas64"].copy()
+    old, old64, fold = slot[:n].copy(), slot64[:n].copy(), fslot[:n].copy()
+    casold, casold64 = cas[:n].copy(), cas64[:n].copy()
+    slot[:n], slot64[:n], fslot[:n] = xs, w, (xs * 0.5).astype(np.float32)
+    swap = (idx % 3 == 0) & (cas[:n] == idx)
+    cas[:n] = np.where(swap, xs, cas[:n])
+    swap64 = cas64[:n] == np.where(idx % 4 == 1, idx, 0).astype(np.uint64)
+    cas64[:n] = np.where(swap64, w, cas64[:n])
+    product = int(v["product"][0])
+    for i in range(n):
+        product = (product * (2 * (i % 7) + 1)) & M32
+    return {"g32": np.array([_i32(a) for a in u], dtype=np.int32), "g64": np.array(g64, dtype=np.uint64),
+            "s64": np.array(s64, dtype=np.int64), "fsum": fsum.astype(np.float32), "dsum": dsum,
+            "slot": slot, "old": old, "slot64": slot64, "old64": old64, "fslot": fslot, "fold": fold,
+            "cas": cas, "casold": casold, "cas64": cas64, "casold64": casold64,
+            "product": np.array([product], dtype=np.uint32)}
+
+
+def _atomics_shared(v, blocks, threads):
+    """What atomics_shared writes: each block's shared-memory atomics from their initial values."""
+    out32 = np.zeros(blocks * 14, dtype=np.int32)
+    out64 = np.zeros(blocks * 8, dtype=np.uint64)
+    outf = np.zeros(blocks * 2, dtype=np.float32)
+    outd = np.zeros(blocks * 2, dtype=np.float64)
+    old = np.zeros(blocks * threads, dtype=np.int32)
+    casold = np.zeros(blocks * threads, dtype=np.int32)
+    for b in range(blocks):
+        u = [0, 0, 0x7FFFFFFF, 0x80000000, M32, 0, 0, 0, 0, M32, 0, 0]
+        s = [0, M64, 0, M64, 0, 0, 0, 0]
+        xs = [int(a) for a in v["v"][b * threads:(b + 1) * threads]]
+        for t, a in enumerate(xs):
+            w = ((a & M32) * GOLDEN) & M64
+            u[0] = (u[0] + a) & M32
+            u[1] = (u[1] - a) & M32
+            u[2] = min(_i32(u[2]), a) & M32
+            u[3] = max(_i32(u[3]), a) & M32
+            u[4] &= ~(1 << (t & 31)) & M32
+            u[5] |= 1 << ((a & M32) % 29)
+            u[6] ^= (a * 2654435761) & M32
+            u[7] = _inc(u[7], 17)
+            u[8] = _dec(u[8], 13)
+            u[9] = min(u[9], a & M32)
+            u[10] = max(u[10], a & M32)
+            u[11] += 1
+            s[0] = (s[0] + w) & M64
+            s[1] = min(s[1], w)
+            s[2] = max(s[2], w)
+            s[3] &= ~(1 << (t & 63)) & M64
+            s[4] |= 1 << (w >> 58)
+            s[5] ^= w
+        x = np.array(xs, dtype=np.int64)
+        t = np.arange(threads)
+        out32[b * 12:(b + 1) * 12] = [_i32(a) for a in u]
+        out64[b * 8:(b + 1) * 8] = s
+        outf[b * 2:(b + 1) * 2] = [((x & 255) * 0.5).sum(), -0.25 * threads]
+        outd[b * 2:(b + 1) * 2] = [(x * 0.125).sum(), float(threads)]
+        old[b * threads:(b + 1) * threads] = -t
+        casold[b * threads:(b + 1) * threads] = t
+        out32[blocks * 12 + 2 * b] = _i32(int(x.sum()))
+        out32[blocks * 12 + 2 * b + 1] = _i32(int(np.where(t % 3 == 0, x, t).sum()))
+    return {"out32": out32, "out64": out64, "outf": outf, "outd": outd, "old": old, "casold": casold}
+
+
+def _switch_table(v, n):
+    x = v["in"][:n].astype(np.int64)
+    k = x & 15
+    table = [x * 3, x - 17, x ^ 0x5A5A, x << 2, -x, x * x, x + 1000, x >> 1, ~x, x * 7 + 1, x & 0xFF, x | 0x100]
+    r = np.full(n, 12345, dtype=np.int64)
+    for case, value in enumerate(table):
+        r = np.where(k == case, value, r)
+    return {"out": ((r + 2**31) % 2**32 - 2**31).astype(np.int32)}
+
+
+def _add_min_max(v, n):
+    a, b, c = (v[k][:n].astype(np.int64) for k in ("a", "b", "c"))
+    s = (a + b + 2**31) % 2**32 - 2**31  # int addition wraps
+    us = (a + b) % 2**32
+    uc = c % 2**32
+    cols = [np.minimum(s, c), np.maximum(s, c), np.minimum(us, uc), np.maximum(us, uc),
+            np.minimum(np.minimum(a, b), c), np.maximum(np.maximum(a, b), c)]
+    out = np.stack(cols, axis=1).reshape(-1)
+    return {"out": ((out + 2**31) % 2**32 - 2**31).astype(np.int32)}
+
+
 def cases() -> list[Case]:
     n = 3000
     out = []
@@ -276,4 +421,37 @@ def cases() -> list[Case]:
     out.append(Case("mixed.cu", "add_one", (2, 1, 1), (64, 1, 1),
                     {"data": buf("i32", 128, "arange"), "n": 100, "step": 4}, lambda v: _add_one(v, 100, 4),
                     id="cpp-linkage"))
+    out.append(Case("copy.cu", "gather", (3, 1, 1), (128, 1, 1),
+                    {"in": buf("f32", 5000, "random"), "idx": buf("i32", 300, "random", low=0, high=5000),
+                     "out": buf("f32", 300), "n": 300}, _gather, id="gather"))
+    out.append(Case("divergence.cu", "switch_table", (2, 1, 1), (96, 1, 1),
+                    {"in": buf("i32", 180, "random", low=-100000, high=100000), "out": buf("i32", 180), "n": 180},
+                    lambda v: _switch_table(v, 180), id="switch-table"))
+    big = 2**31 - 1
+    out.append(Case("mixed.cu", "add_min_max", (2, 1, 1), (64, 1, 1),
+                    {k: buf("i32", 100, "random", low=-big, high=big) for k in ("a", "b", "c")}
+                    | {"out": buf("i32", 600), "n": 100}, lambda v: _add_min_max(v, 100), id="add-min-max"))
+    na = 300  # 3 blocks of 128: the last block's lanes past n return at once
+    out.append(Case("atomics.cu", "atomics_global", (3, 1, 1), (128, 1, 1),
+                    {"v": buf("i32", na, "random", low=-1000, high=1000), "n": na,
+                     "g32": buf("i32", 11, "random", low=-2**31, high=2**31), "g64": buf("u64", 6, "random", low=0,
+                                                                                         high=2**63 - 1),
+                     "s64": buf("i64", 2, "random", low=-2**40, high=2**40), "fsum": buf("f32", 2),
+                     "dsum": buf("f64", 2, "ones"), "slot": buf("i32", na, "arange"), "old": buf("i32", na),
+                     "slot64": buf("u64", na, "arange"), "old64": buf("u64", na), "fslot": buf("f32", na, "arange"),
+                     "fold": buf("f32", na), "cas": buf("i32", na, "arange"), "casold": buf("i32", na),
+                     "cas64": buf("u64", na, "arange"), "casold64": buf("u64", na), "product": buf("u32", 1, "ones")},
+                    lambda v: _atomics_global(v, na), id="atomics-global"))
+    out.append(Case("atomics.cu", "atomics_shared", (3, 1, 1), (128, 1, 1),
+                    {"v": buf("i32", 384, "random", low=-1000, high=1000), "out32": buf("i32", 3 * 14),
+                     "out64": buf("u64", 3 * 8), "outf": buf("f32", 6), "outd": buf("f64", 6),
+                     "old": buf("i32", 384), "casold": buf("i32", 384)},
+                    lambda v: _atomics_shared(v, 3, 128), id="atomics-shared"))
     return out
+
+
+# the kernels every architecture of the catalog runs (issue 30, item 4): tests/execute/test_suite.py runs
+# every case on sm_80, sm_89 and sm_90, and these on the others too
+CATALOG = ("saxpy-grid-stride", "gather", "divergent-branches", "switch-table", "reduce-shared", "matmul-tiled",
+           "atomics-global", "atomics-shared", "histogram-shared-atomics", "reduce-shuffle", "warp-max-vote",
+           "add-min-max")

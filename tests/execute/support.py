@@ -142,10 +142,12 @@ class Warp:
 
 
 # -- hand-written SASS programs (control flow, barriers) --------------------------------------------
-def sass_kernel(lines: list[str], params=(("out", "u32"),), name: str = "hand", frame: int = 0, shared: int = 0):
+def sass_kernel(lines: list[str], params=(("out", "u32"),), name: str = "hand", frame: int = 0, shared: int = 0,
+                arch: str = "sm_90", banks: dict | None = None, param_base: int = 0x210):
     """A UserKernel from SASS text lines ("LABEL:" lines name branch targets, written `(LABEL)).
 
-    Parameters are pointers (their dtype given) at 8-byte steps from c[0x0][0x210] (sm_90's base).
+    Parameters are pointers (their dtype given) at 8-byte steps from c[0x0][param_base] (sm_90's
+    0x210 by default; sm_100's is 0x380); ``banks`` the constant banks other than 0.
     """
     from explorer.sass.execute.decode import decode
     from explorer.sass.execute.kernel import Parameter, UserKernel
@@ -161,9 +163,9 @@ def sass_kernel(lines: list[str], params=(("out", "u32"),), name: str = "hand", 
             pc += 16
     fn = parse_lines(text, name)
     params_ = tuple(Parameter(name=n, type=ParamType(text=f"{dt}*", pointer=True, dtype=dt, size=8),
-                              offset=0x210 + 8 * k, size=8) for k, (n, dt) in enumerate(params))
-    return UserKernel(name=name, symbol=name, demangled=name, arch="sm_90", source_file="hand.sass", params=params_,
-                      decoded=decode(fn.instructions), banks={}, param_base=0x210, registers=32,
+                              offset=param_base + 8 * k, size=8) for k, (n, dt) in enumerate(params))
+    return UserKernel(name=name, symbol=name, demangled=name, arch=arch, source_file="hand.sass", params=params_,
+                      decoded=decode(fn.instructions), banks=dict(banks or {}), param_base=param_base, registers=32,
                       static_shared_bytes=shared, shared_section_bytes=shared, frame_bytes=frame, barriers=1,
                       compiler="hand-written")
 
@@ -171,7 +173,7 @@ def sass_kernel(lines: list[str], params=(("out", "u32"),), name: str = "hand", 
 def execute_kernel(kernel, args: dict, grid=(1, 1, 1), block=(32, 1, 1), **kw):
     from explorer.sass.execute.session import execute
 
-    spec = parse_kernel({"file": "hand.sass", "name": kernel.name, "args": args})
+    spec = parse_kernel({"file": "hand.cu", "name": kernel.name, "args": args})
     launch = parse_launch({"grid": list(grid), "block": list(block)})
     return execute(kernel, launch, spec, keep_inputs=True, **kw)
 

@@ -124,6 +124,49 @@ def test_one_line_errors(capsys, scenario, tmp_path):
         contains="kernel.args.x.count: 2000000000 is above the maximum of 268435456")
 
 
+def test_every_catalog_gpu_runs_saxpy_and_v100_is_refused_in_one_line(capsys, scenario):
+    """Issue 30, item 4: T4 (sm_75) refused every kernel (a false out-of-bounds at 0x0), B200 and RTX5090
+    every kernel (LDCU). V100 is sm_70, which NVRTC 13 does not target: one line, exit 2, nothing run."""
+    from explorer.model.catalog import load_catalog
+
+    for name, gpu in load_catalog().items():
+        p = cli(capsys, "execute", str(scenario), "--json", "--set", f'gpu="{name}"')
+        if gpu.arch.sm_arch == "sm_70":
+            assert_one_line_error(p, 2, f"gpu: {name} (sm_70): the executor runs SASS of sm_75 and newer (what "
+                                        "NVRTC 13 builds); choose a newer GPU")
+            assert_one_line_error(cli(capsys, "simulate", str(scenario), "--set", f'gpu="{name}"'), 2,
+                                  "the executor runs SASS of sm_75 and newer")
+            continue
+        assert p.returncode == 0, (name, p.stderr)
+        s = json.loads(p.stdout)
+        assert s["arch"] == gpu.arch.sm_arch and s["buffers"]["y"]["changed"] == 2999  # y[0] = 2 * 0 + 1 stays
+
+
+@pytest.mark.parametrize("args,contains", [
+    ("low = 2", "kernel.args.x.low: 2 leaves an empty range with the default high of 1.0 for f32"),
+    ("high = -1", "kernel.args.x.high: -1 leaves an empty range with the default low of 0.0 for f32"),
+])
+def test_a_random_fill_with_one_end_of_an_empty_range(capsys, tmp_path, args, contains):
+    """Issue 30, item 6: low = 2 alone met numpy's "high - low < 0" (exit 1)."""
+    shutil.copy(KERNELS / "saxpy.cu", tmp_path / "saxpy.cu")
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO.replace('init = "arange" }', f'init = "random", {args} }}'))
+    assert_one_line_error(cli(capsys, "execute", str(path)), 2, contains)
+    for dtype, end in (("i32", "high = -1"), ("u8", "low = 300")):
+        bad = f'{{ dtype = "{dtype}", count = 3, init = "random", {end} }}'
+        assert_one_line_error(cli(capsys, "execute", str(scenario_file(tmp_path)), "--set", f"kernel.args.x={bad}"),
+                              2, "kernel.args.x.")
+    ok = cli(capsys, "execute", str(scenario_file(tmp_path)), "--json", "--set",
+             'kernel.args.x={ dtype = "f32", count = 3000, init = "random", high = 5 }')
+    assert ok.returncode == 0, ok.stderr
+
+
+def scenario_file(tmp_path):
+    path = tmp_path / "ok.toml"
+    path.write_text(SCENARIO)
+    return path
+
+
 def test_missing_argument_names_the_parameter_and_type(capsys, tmp_path):
     shutil.copy(KERNELS / "saxpy.cu", tmp_path / "saxpy.cu")
     path = tmp_path / "s.toml"
@@ -165,6 +208,77 @@ def test_dump_path_is_checked_before_running(capsys, scenario, tmp_path):
     assert_one_line_error(cli(capsys, "simulate", "example-240x256", "--dump-buffers", str(tmp_path / "x.npz")), 2,
                           "--dump-buffers: only a [kernel] scenario has buffers")
     assert_one_line_error(cli(capsys, "execute", "example-240x256"), 2, "has no [kernel] section")
+
+
+def test_an_empty_dump_name_and_one_file_for_both_outputs_are_refused(capsys, scenario, tmp_path):
+    """Issue 30, item 7: --dump-buffers "" was silently ignored; --out X --dump-buffers X kept one of the two
+    while saying both were written."""
+    for command in ("execute", "simulate"):
+        assert_one_line_error(cli(capsys, command, str(scenario), "--dump-buffers", ""), 2,
+                              "--dump-buffers: give a file name")
+    out = tmp_path / "both.npz"
+    for other in (str(out), str(tmp_path / "." / "both.npz")):
+        assert_one_line_error(cli(capsys, "simulate", str(scenario), "--out", str(out), "--dump-buffers", other), 2,
+                              "is the --out file too")
+    assert not out.exists()
+
+
+def test_long_quoted_input_is_cut_in_the_error_line(capsys, scenario, tmp_path):
+    """Issue 30, item 7: a 5,000-character error line (the compiler's first error quoting a 5,000-character
+    identifier; a key of that length). Quoted input and words are cut to ~200 characters, saying how long."""
+    from explorer.model.errors import cut_long
+
+    assert cut_long("short 'x'") == "short 'x'"
+    long_id = "A" * 5000
+    (tmp_path / "long.cu").write_text('extern "C" __global__ void k(int* o) { o[0] = ' + long_id + "; }\n")
+    p = cli(capsys, "compile", str(tmp_path / "long.cu"), "--kernel", "k", "--arch", "sm_90")
+    assert_one_line_error(p, 2, "(5,002 characters) is undefined")
+    assert len(p.stderr) < 400
+    p = cli(capsys, "execute", str(scenario), "--set", f"kernel.args.{'x' * 5000}=1")
+    assert_one_line_error(p, 2, "(5,012 characters)")
+    assert len(p.stderr) < 600
+
+
+SPIN = 'extern "C" __global__ void saxpy(int n, float a, float* x, float* y) {\n' \
+       '  while (x[0] < 1e30f) y[threadIdx.x] += 1.0f; }\n'
+
+
+def test_an_endless_loop_stops_at_max_instructions_with_progress_on_a_terminal(tmp_path, monkeypatch):
+    """Issue 30, item 7: an endless loop was stopped only after 5-9 minutes at the default limit, silently.
+    --max-instructions lowers the limit; on a terminal a status line shows the blocks, the instructions, the
+    limit and how long it is at the current rate, and is cleared before the one-line error."""
+    import io
+    import sys
+
+    from explorer.cli import progress as progress_module
+
+    (tmp_path / "saxpy.cu").write_text(SPIN)
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO)
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr(progress_module, "INTERVAL_S", 0.0)
+    monkeypatch.setattr(sys, "stderr", term)
+    for command in ("execute", "simulate"):
+        assert main([command, str(path), "--max-instructions", "3000000"]) == 2
+    text = term.getvalue()
+    assert "executing saxpy: 0 of 8 blocks" in text and "of at most 3.0 M (--max-instructions)" in text
+    assert "/s: the limit in " in text
+    errors = [line for line in text.replace("\r", "\n").replace("\x1b[K", "").splitlines()
+              if line.startswith("warp-explorer: error:")]
+    assert len(errors) == 2 and all("more than 3,000,000 warp-instructions" in e and "--max-instructions" in e
+                                    for e in errors)
+    monkeypatch.undo()
+    assert main(["execute", str(path), "--max-instructions", "lots"]) == 2  # argparse: an integer
+
+
+def test_max_instructions_is_for_kernel_scenarios(capsys):
+    assert_one_line_error(cli(capsys, "simulate", "example-240x256", "--max-instructions", "1000"), 2,
+                          "--max-instructions: only a [kernel] scenario executes instructions")
 
 
 def test_end_to_end_in_a_subprocess(scenario):

@@ -163,7 +163,7 @@ def test_an_endless_loop_stops_at_the_instruction_limit():
     from explorer.model.scenario import parse_launch
     from explorer.sass.execute.session import execute
 
-    spec = parse_kernel({"file": "x", "name": "hand", "args": spec_args, "max_instructions": 5000})
+    spec = parse_kernel({"file": "x.cu", "name": "hand", "args": spec_args, "max_instructions": 5000})
     with pytest.raises(InputError, match=r"kernel.max_instructions: the kernel executed more than 5,000 "
                                          r"warp-instructions \(an endless loop\?\)"):
         execute(k, parse_launch({"grid": [1, 1, 1], "block": [32, 1, 1]}), spec)
@@ -202,6 +202,6 @@ def test_a_run_that_would_not_fit_the_memory_budget_is_refused_up_front(monkeypa
 
     monkeypatch.setattr(session, "MEMORY_BUDGET", 1 << 20)
     k = sass_kernel(PROLOGUE + ["MOV R1, RZ"] + STORE)
-    with pytest.raises(InputError, match=r"kernel.args: this run needs about [\d,]+ bytes .* above the limit of "
-                                         r"1,048,576"):
+    with pytest.raises(InputError, match=r"kernel.args: this run needs about [\d,]+ MiB \(buffers 1 MiB, state "
+                                         r".*\), above the limit of 1 MiB a run may hold"):
         execute_kernel(k, {"out": {"dtype": "u32", "count": 1 << 18}})

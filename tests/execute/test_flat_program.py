@@ -136,3 +136,31 @@ def test_a_run_beyond_the_budget_is_refused_with_the_limit():
     args = {"n": n, "a": 2.0, "x": buf("f32", n), "y": buf("f32", n)}
     with pytest.raises(InputError, match="more than .* warp-instructions"):
         _flat("saxpy.cu", "saxpy", args, (5, 1, 1), (128, 1, 1), chunk=200, budget=10_000)
+
+
+@pytest.mark.parametrize("file, name, args, grid, block", [
+    ("divergence.cu", "partial_warp", {"out": buf("f32", 128), "k": 13}, (2, 1, 1), (64, 1, 1)),
+    ("histogram.cu", "histogram", {"data": buf("u8", 3000, "random"), "bins": buf("u32", 256), "n": 3000},
+     (3, 1, 1), (128, 1, 1)),
+    ("divergence.cu", "divergent", {"in": buf("i32", 180, "random", low=-1000, high=1000), "out": buf("i32", 180),
+                                    "n": 180}, (3, 1, 1), (64, 1, 1)),
+])
+def test_compact_entries_expand_to_the_lowered_ones(file, name, args, grid, block):
+    """The timing engine's feed keeps the blocks in flight compact (row, flags, bytes, mask: 11 bytes an entry)
+    and expands a window at a time (issue 30, item 2): expanded, every entry is the one lower() gives."""
+    from explorer.sass.execute.flat_program import compact
+    from explorer.sass.execute.timing import static_timing
+    from explorer.sim.executed import _LOOP_ARRAYS, ProgramFeed, _RowTables
+    from explorer.sim.loop_program import lower_flat
+
+    k, _, chunks, prog = _flat(file, name, args, grid, block)
+    t = static_timing(k, get_gpu("H100"))
+    parts = [compact(st, t, WAVE) for st in chunks]
+    row, flags, req, active = (np.concatenate(c) for c in zip(*parts))
+    feed = ProgramFeed.__new__(ProgramFeed)
+    feed.tables = _RowTables(t)
+    got = feed._expand(row, flags, req, active)
+    want = lower_flat(prog, k.decoded.n)
+    for field in _LOOP_ARRAYS:
+        assert np.array_equal(got[field], getattr(want, field)), field
+    assert flags.any() or name == "histogram"  # the survived EXITs, the memory instructions no lane ran

@@ -53,3 +53,91 @@ def test_execute_hostile_kernels(source):
         (folder / "saxpy.cu").write_text(source, encoding="utf-8", errors="surrogatepass")
         (folder / "s.toml").write_text(SCENARIO)
         check(run_main(["execute", "s.toml", "--set", "kernel.max_instructions=200000"]))
+
+
+# -- the compiler's inputs, compiled in its child process (issue 30) ------------------------------------
+ARCHS = ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120", "sm_70", "sm_90a", "sm_999"]
+HOSTILE_LINES = [
+    '#include "/etc/passwd"', '#include "../../../../etc/hostname"', "#include <../../etc/passwd>",
+    "#define H </etc/passwd>\n#include H", '#include "nonexistent.h"', "#include <cuda_fp16.h>",
+    '#pragma once', "#error stop here", "#line 99999999999999999999 \"x\"", "#include \\\n \"/etc/passwd\"",
+    "/* #include \"/etc/passwd\" */", '__device__ int v = "unterminated;',
+    "#define X0 1+1+1+1+1+1+1+1+1+1\n" + "".join(f"#define X{k} X{k - 1}+X{k - 1}+X{k - 1}+X{k - 1}+X{k - 1}+"
+                                               f"X{k - 1}+X{k - 1}+X{k - 1}+X{k - 1}+X{k - 1}\n" for k in range(1, 9))
+    + "__device__ int big = X8;",
+]
+KERNEL_LINE = 'extern "C" __global__ void k(int* o) { o[threadIdx.x] = 1; }'
+
+
+@needs_sass
+@SLOW
+@given(lines=st.lists(st.one_of(st.sampled_from(HOSTILE_LINES), nasty_text(80)), max_size=3),
+       arch=st.sampled_from(ARCHS), kernel=mostly(st.just("k"), nasty_text(20)))
+def test_compile_hostile_sources_in_the_child(lines, arch, kernel):
+    """Whatever the source, the architecture and the kernel name: exit 0 or 2 in one line, no file outside
+    the folder read back (an include outside is refused), and no compiler process left running. Small limits
+    (400 MiB, 20 s) keep a source that expands without bound to seconds."""
+    import os
+    import subprocess
+
+    from explorer.gpu import sandbox
+
+    pids = []
+    real = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        proc = real(*args, **kwargs)
+        pids.append(proc.pid)
+        return proc
+
+    old = {k: os.environ.get(k) for k in (sandbox.MEMORY_ENV, sandbox.SECONDS_ENV)}
+    os.environ[sandbox.MEMORY_ENV], os.environ[sandbox.SECONDS_ENV] = "400", "20"
+    sandbox.subprocess.Popen = popen
+    try:
+        with workdir() as folder:
+            (folder / "k.cu").write_text("\n".join(lines + [KERNEL_LINE]) + "\n", encoding="utf-8",
+                                         errors="surrogatepass")
+            out = run_main(["compile", "k.cu", "--kernel", kernel, "--arch", arch, "--json"])
+            check(out, allowed_codes=(0, 2, 3))
+            assert "root:x:0:0" not in out.err and "root:x:0:0" not in out.out
+    finally:
+        sandbox.subprocess.Popen = real
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    for pid in pids:
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            continue
+        raise AssertionError(f"process group {pid} left running")
+
+
+GPUS = ["V100", "T4", "A100", "A6000", "RTX4090", "L4", "H100", "H200", "B200", "RTX5090"]
+
+
+@needs_sass
+@SLOW
+@given(gpu=st.sampled_from(GPUS), source=st.sampled_from([
+    'extern "C" __global__ void saxpy(int n, float a, float* x, float* y) { y[n] = x[-n]; }',
+    'extern "C" __global__ void saxpy(int n, float a, float* x, float* y) { '
+    'atomicCAS((unsigned long long*)x + 1, 0ull, (unsigned long long)n); atomicAdd(y, a); }',
+    'extern "C" __global__ void saxpy(int n, float a, float* x, float* y) { switch (n & 7) { case 0: y[0] = 1; '
+    'break; case 1: y[1] = 2; break; case 2: y[2] = 3; break; case 3: y[3] = a; break; case 4: y[4] = 5; break; '
+    'case 5: y[5] = 6; break; default: y[6] = 7; } }',
+    'extern "C" __global__ void saxpy(int n, float a, float* x, float* y) { __shared__ double s[2]; '
+    'atomicAdd(&s[threadIdx.x & 1], 1.0); __syncthreads(); y[threadIdx.x] = s[0] + __shfl_xor_sync(~0u, a, 3); }',
+    'extern "C" __global__ void saxpy(int n, float a, float* x, float* y) { while (y[0] < 1e30f) y[1] += 1; }',
+]))
+def test_execute_on_every_architecture(gpu, source):
+    """Every GPU of the catalog (V100: refused in one line, sm_70 is not NVRTC 13's) runs or refuses a
+    kernel with atomics, a switch, shared-memory atomics, shuffles or an endless loop: exit 0 or 2."""
+    with workdir() as folder:
+        (folder / "saxpy.cu").write_text(source)
+        (folder / "s.toml").write_text(SCENARIO)
+        out = run_main(["execute", "s.toml", "--set", f'gpu="{gpu}"', "--max-instructions", "200000"])
+        check(out)
+        if gpu == "V100":
+            assert out.code == 2 and "sm_75 and newer" in out.err

@@ -127,3 +127,17 @@ def test_anchored_keeps_the_file_findable_without_its_folder(tmp_path):
     assert Scenario.from_dict(anchored.to_dict()).kernel.path == tmp_path / "b" / "k.cu"  # no base_dir needed
     assert Scenario().anchored() == Scenario()
 
+
+
+def test_bidirectional_controls_are_stripped_from_displayed_names():
+    """Issue 30, item 7: a U+202E in a name reversed the narration text shown after it. Names that are shown
+    (a scenario's name and description, a file's name in the compiler's messages) lose every bidi control."""
+    from explorer.gpu.names import one_line
+    from explorer.model.errors import BIDI_CONTROLS, strip_bidi
+    from explorer.model.scenario import Scenario
+
+    controls = "".join(map(chr, BIDI_CONTROLS))
+    assert len(controls) == 12 and strip_bidi(f"a{controls}b") == "ab"
+    sc = Scenario.from_dict({"name": "saxpy\u202e4pm.exe", "description": "x\u2067y\u2069"})
+    assert sc.name == "saxpy4pm.exe" and sc.description == "xy"
+    assert one_line("kernel\u202eu.cu") == "kernelu.cu"

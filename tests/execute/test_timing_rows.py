@@ -47,7 +47,7 @@ def test_barrier_rows_and_pulled_chunks():
     bars = [i for i, text in enumerate(k.decoded.texts) if text.startswith("BAR.SYNC")]
     assert bars and all(t.barrier[i] == 0 and t.barrier_id[i] == 0 for i in bars)
     assert (t.barrier == -1).sum() == k.decoded.n - len(bars)
-    spec = parse_kernel({"file": "x", "name": "reduce_shared", "args": {
+    spec = parse_kernel({"file": "x.cu", "name": "reduce_shared", "args": {
         "in": buf("f32", 4096, "ones"), "partial": buf("f32", 32), "n": 4096}})
     launch = parse_launch({"grid": [32, 1, 1], "block": [128, 1, 1], "dynamic_shared_bytes": 512})
     gen = execute_chunks(k, launch, spec, chunk_instructions=500)

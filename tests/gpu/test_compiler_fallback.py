@@ -1,5 +1,8 @@
 """NVRTC that loads but cannot compile (not the source's fault) falls back to nvcc (issue 20, item 9);
-a source that does not compile stays the user's error, whichever compiler ran."""
+a source that does not compile stays the user's error, whichever compiler ran.
+
+The backends are patched in this process, so these compile in it (``isolated=False``); the
+compiling child runs the same ``build_cubin`` (tests/gpu/test_compiler_sandbox.py)."""
 
 from __future__ import annotations
 
@@ -37,7 +40,7 @@ def broken(monkeypatch):
 def test_broken_nvrtc_falls_back_to_nvcc(broken):
     if compiler.find_tool("nvcc") is None:
         pytest.skip("needs nvcc")
-    result = compiler.compile_source(SRC, "k", "sm_90")
+    result = compiler.compile_source(SRC, "k", "sm_90", isolated=False)
     assert result.compiler.startswith("nvcc") and "BUILTIN_OPERATION_FAILURE" in result.compiler
     assert result.symbol == "k" and result.cubin[:4] == b"\x7fELF"
 
@@ -45,7 +48,7 @@ def test_broken_nvrtc_falls_back_to_nvcc(broken):
 def test_broken_nvrtc_without_nvcc_says_so(broken, monkeypatch):
     monkeypatch.setattr(compiler, "find_tool", lambda name: None)
     with pytest.raises(CompilerUnavailable, match="NVRTC cannot compile"):
-        compiler.compile_source(SRC, "k", "sm_90")
+        compiler.compile_source(SRC, "k", "sm_90", isolated=False)
     # NVRTC wrote its empty (one-byte) log into a buffer of ours, not into Python's shared b" "
     assert " ".encode()[0] == 32 and (b" " * 1)[0] == 32
 
@@ -53,12 +56,13 @@ def test_broken_nvrtc_without_nvcc_says_so(broken, monkeypatch):
 def test_forcing_nvrtc_means_no_fallback(broken, monkeypatch):
     monkeypatch.setenv("WARP_EXPLORER_COMPILER", "nvrtc")
     with pytest.raises(CompilerUnavailable):
-        compiler.compile_source(SRC, "k", "sm_90")
+        compiler.compile_source(SRC, "k", "sm_90", isolated=False)
 
 
 def test_a_source_error_is_not_a_reason_to_try_nvcc(monkeypatch):
     calls = []
     monkeypatch.setattr(compiler, "_compile_nvcc", lambda *a, **k: calls.append(a))
     with pytest.raises(CompileError, match="does not compile"):
-        compiler.compile_source('extern "C" __global__ void k(float* o) { o[0] = nope; }\n', "k", "sm_90")
+        compiler.compile_source('extern "C" __global__ void k(float* o) { o[0] = nope; }\n', "k", "sm_90",
+                                isolated=False)
     assert calls == []

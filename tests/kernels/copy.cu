@@ -17,3 +17,10 @@ extern "C" __global__ void copy_vec4(const float4* in, float4* out, int n4)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n4) out[i] = in[i];
 }
+
+// A gather: out[i] = in[idx[i]] (data-dependent addresses, scattered sectors).
+extern "C" __global__ void gather(const float* in, const int* idx, float* out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[idx[i]];
+}

@@ -41,3 +41,27 @@ extern "C" __global__ void lane_loop(const int* in, int* out)
     for (int k = 0; k < lane; ++k) acc += in[k] * 3 + 1;
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// A switch the compiler turns into a jump table (an indirect branch, BRX): each lane its own case.
+extern "C" __global__ void switch_table(const int* in, int* out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int v = in[i], r;
+    switch (v & 15) {
+        case 0: r = v * 3; break;
+        case 1: r = v - 17; break;
+        case 2: r = v ^ 0x5a5a; break;
+        case 3: r = v << 2; break;
+        case 4: r = -v; break;
+        case 5: r = v * v; break;
+        case 6: r = v + 1000; break;
+        case 7: r = v >> 1; break;
+        case 8: r = ~v; break;
+        case 9: r = v * 7 + 1; break;
+        case 10: r = v & 0xff; break;
+        case 11: r = v | 0x100; break;
+        default: r = 12345;
+    }
+    out[i] = r;
+}

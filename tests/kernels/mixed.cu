@@ -77,3 +77,18 @@ __global__ void add_one(int* data, long long n, unsigned short step)
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) data[i] += 1 + step;
 }
+
+// Integer min/max of three and of a sum (sm_100 and newer: VIMNMX3 and VIADDMNMX), signed and unsigned.
+extern "C" __global__ void add_min_max(const int* a, const int* b, const int* c, int* out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        unsigned ua = (unsigned)a[i], ub = (unsigned)b[i], uc = (unsigned)c[i];
+        out[6 * i] = min(a[i] + b[i], c[i]);
+        out[6 * i + 1] = max(a[i] + b[i], c[i]);
+        out[6 * i + 2] = (int)min(ua + ub, uc);
+        out[6 * i + 3] = (int)max(ua + ub, uc);
+        out[6 * i + 4] = min(min(a[i], b[i]), c[i]);
+        out[6 * i + 5] = max(max(a[i], b[i]), c[i]);
+    }
+}

@@ -186,12 +186,36 @@ def test_warps_that_exit_do_not_hold_a_barrier(tmp_path):
 
 
 def test_a_kernel_beyond_the_program_budget_is_refused(monkeypatch):
+    """Refused before anything runs, naming the parts and the limit (issue 30, item 2: runs near 3 GB were
+    refused only after a minute of execution)."""
+    from explorer.sass.execute import session
     from explorer.sim import engine
 
     monkeypatch.setattr(engine, "program_budget", lambda p, n_regs, n_rows: 50_000)
+    ran = []
+    monkeypatch.setattr(session.interp, "run", lambda *a: ran.append(1))
     n = 64 * 1024
-    with pytest.raises(InputError, match="kernel: .*more than .* warp-instructions"):
+    with pytest.raises(InputError, match=r"kernel.args: this run needs about [\d,]+ MiB \(buffers 2 MiB, .*the "
+                                         r"simulator's records [\d,]+ MiB\), above the limit of 1,536 MiB"):
         _copy("copy_coalesced", n)
+    assert ran == []  # nothing executed
+
+
+def test_blocks_in_flight_beyond_the_feeds_store_are_refused_after_the_first_chunk(monkeypatch):
+    """A launch whose blocks in flight would not fit the compact store: refused once the first chunk has
+    executed (their size is not known before), naming the estimate; later blocks never run."""
+    from explorer.sass.execute import session
+    from explorer.sim.executed import ProgramFeed
+
+    calls = []
+    real = session.interp.run
+    monkeypatch.setattr(session.interp, "run", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(ProgramFeed, "in_flight_estimate", lambda self, blocks: 1 << 40)
+    n = 64 * 1024
+    with pytest.raises(InputError, match=r"kernel: the timing engine would hold about [\d,]+ MiB of executed "
+                                         r"instructions in flight \(256 blocks of about 128 warp-instructions, 11 bytes each\), above the "):
+        _copy("copy_coalesced", n)
+    assert len(calls) <= 3  # the interpreter's warm-up call and the first chunk
 
 
 def test_the_simulate_entry_point_runs_a_kernel_scenario_and_keeps_the_cubins_launch():
@@ -275,18 +299,18 @@ def whole_flat(sc):
 
 
 def _fed(sc, chunk):
-    """(the run, the longest window its feed held) with the executor's chunks of ``chunk`` warp-instructions."""
+    """(the run, the most executed entries its feed held) with the executor's chunks of ``chunk`` warp-instructions."""
     from explorer.sim import simulate
     from explorer.sim.engine import program_budget
     from explorer.sim.executed import kernel_feed
 
     prepared = kernel_feed(sc, budget=program_budget, chunk_instructions=chunk)
-    feed, longest = prepared.feed, [prepared.feed.loop.length]
+    feed, longest = prepared.feed, [prepared.feed.store_len]
     prepare = feed.prepare
 
     def watched(a):
         lp = prepare(a)
-        longest.append(lp.length)
+        longest.append(feed.store_len)  # the executed entries it keeps (compact), besides its warps' segments
         return lp
 
     feed.prepare = watched
@@ -321,3 +345,39 @@ def test_the_run_is_the_same_whatever_the_chunk_size_and_the_window_stays_small(
     # the window holds about the resident blocks' entries and a chunk
     assert small_len < whole_len / 2
     check_invariants(small, feed.entries)
+
+
+@pytest.mark.parametrize("case_id", ["matmul-tiled", "divergent-branches", "histogram-shared-atomics",
+                                     "partial-warp-exit"])
+def test_tiny_regions_give_the_same_run(case_id):
+    """The feed streams each warp's entries a region at a time (issue 30, item 2): with regions of 8 entries
+    (calls of one cycle: every segment refilled, moved and its region reused all the time) and chunks of a
+    few blocks, the run is the one fed with whole regions, cycle for cycle."""
+    from explorer.sim import simulate
+    from explorer.sim.engine import program_budget
+    from explorer.sim.executed import kernel_feed
+
+    case = SUITE[case_id]
+    sc = Scenario.from_dict({"gpu": "H100", "launch": {"grid": list(case.grid), "block": list(case.block),
+                                                       "dynamic_shared_bytes": case.dynamic_shared},
+                             "kernel": {"file": str(case.path), "name": case.name, "args": case.args}})
+    runs = []
+    for kw in ({}, {"segment_entries": 8, "chunk_instructions": 3000}):
+        prepared = kernel_feed(sc, budget=program_budget, **kw)
+        runs.append((simulate(prepared.scenario, program=prepared.listing(), feed=prepared.feed,
+                              params=prepared.params), prepared.feed))
+    (whole, wf), (small, sf) = runs
+    assert sf.cycles_per_call == 1 and wf.cycles_per_call > 1000
+    assert small.cycles == whole.cycles and small.warp_instructions == whole.warp_instructions == sf.entries
+    assert np.array_equal(small.stall_by_instruction, whole.stall_by_instruction)
+    assert np.array_equal(small.series.mean, whole.series.mean)
+    # the SMs whose trace is kept follow the up-front estimate, from the first chunk's blocks: those both kept
+    k = min(len(small.recorded_sms), len(whole.recorded_sms))
+    assert k > 0 and np.array_equal(small.recorded_sms[:k], whole.recorded_sms[:k])
+    assert np.array_equal(small.trace[:, :k], whole.trace[:, :k])
+    W = small.params.warps_per_sm
+    for field in ("t", "cell", "row", "mask"):
+        a, b = getattr(small.pc_events, field), getattr(whole.pc_events, field)
+        assert np.array_equal(a[small.pc_events.cell < k * W], b[whole.pc_events.cell < k * W]), field
+    assert small.memory == whole.memory
+    check_invariants(small, sf.entries)

@@ -41,7 +41,7 @@ from explorer.gui.kernel.args_form import ArgumentsForm
 from explorer.gui.kernel.form_values import (DEFAULT_LAUNCH, FormInput, ParamRow, build, default_texts, launch_texts,
                                              param_rows, texts_of_spec)
 from explorer.gui.kernel.report import ReportView
-from explorer.model.errors import InputError
+from explorer.model.errors import InputError, strip_bidi
 
 
 class KernelPage(Page):
@@ -124,7 +124,7 @@ class KernelPage(Page):
         self.simulate_button.setEnabled(False)
         self.cancel_button = QPushButton(self.tr("Cancel"), form_box)
         self.cancel_button.setObjectName("kernel_cancel")
-        self.cancel_button.setToolTip(self.tr("Stop the run (after the blocks being executed)."))
+        self.cancel_button.setToolTip(self.tr("Stop the compiler, or the run (after the blocks being executed)."))
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar(form_box)
         self.progress.setObjectName("kernel_progress")
@@ -203,7 +203,7 @@ class KernelPage(Page):
         self.path, self.wanted = p, wanted
         self.base = wanted.to_dict() if wanted is not None else {}
         self.kernel, self.kernel_key, self.rows = None, None, []
-        self.file_label.setText(p.name)
+        self.file_label.setText(strip_bidi(p.name))  # a U+202E in a file name would reverse what follows
         self.file_label.setToolTip(str(p))
         self.kernel_combo.clear()
         self.kernel_combo.setEnabled(False)
@@ -212,13 +212,14 @@ class KernelPage(Page):
         self._update_buttons()
         gpu = self.gpu_name()
         name = wanted.kernel.name if wanted is not None else None
-        self._say(self.tr("Reading the kernels of {name}…").format(name=p.name), "muted")
+        self._say(self.tr("Reading the kernels of {name}…").format(name=strip_bidi(p.name)), "muted")
         self.busy = "compile"
+        self._update_buttons()
 
-        def work(_task):
+        def work(task):
             from explorer.sass.execute.kernel import list_kernels
 
-            return list_kernels(p, _arch(gpu))
+            return list_kernels(p, _arch(gpu), cancel=task.is_cancelled)
 
         self.runner.start("compile", work, newest_wins=True,
                           on_done=lambda names: self._listed(p, names, name),
@@ -227,7 +228,7 @@ class KernelPage(Page):
     def _listed(self, path: Path, names: list[str], wanted_name: str | None) -> None:
         self.busy = ""
         if not names:
-            self._say(self.tr("{name} has no __global__ kernel").format(name=path.name), "error")
+            self._say(self.tr("{name} has no __global__ kernel").format(name=strip_bidi(path.name)), "error")
             return
         self.kernel_combo.addItems(names)
         self.kernel_combo.setEnabled(len(names) > 1)
@@ -250,14 +251,14 @@ class KernelPage(Page):
         key = (path, name, gpu)
         self.busy = "compile"
         self._update_buttons()
-        self._say(self.tr("Compiling {kernel} in {name} for {gpu}…").format(kernel=name, name=path.name, gpu=gpu),
-                  "muted")
+        self._say(self.tr("Compiling {kernel} in {name} for {gpu}…").format(kernel=name, name=strip_bidi(path.name),
+                                                                            gpu=gpu), "muted")
         scenario = Scenario(gpu_name=gpu, kernel=KernelSpec(file=str(path), name=name))
 
-        def work(_task):
+        def work(task):
             from explorer.sass.execute.run import compile_for
 
-            return compile_for(scenario)
+            return compile_for(scenario, cancel=task.is_cancelled)
 
         self.runner.start("compile", work, newest_wins=True, on_done=lambda kernel: self._compiled(key, kernel),
                           on_error=self._failed)
@@ -382,14 +383,18 @@ class KernelPage(Page):
                     raise Cancelled()
                 task.progress("", (stream.first_block + stream.n_blocks) / total)
 
-            return execution_report(run_kernel(scenario, keep_inputs=True, on_chunk=chunk, kernel=kernel))
+            from explorer.sass.execute.run import default_jobs
+
+            return execution_report(run_kernel(scenario, keep_inputs=True, on_chunk=chunk, kernel=kernel,
+                                               jobs=default_jobs()))  # every core: the same results
 
         self.runner.start("execute", work, newest_wins=True, on_done=self._executed, on_error=self._failed,
                           on_progress=lambda _t, f: self.progress.setValue(int(1000 * (f or 0))))
         return True
 
     def cancel(self) -> None:
-        self.runner.cancel("execute")
+        """Stop the compile (its child process is killed) or the run."""
+        self.runner.cancel("compile" if self.busy == "compile" else "execute")
 
     def _executed(self, report) -> None:
         self.busy = ""
@@ -413,6 +418,8 @@ class KernelPage(Page):
         if error.kind == "cancelled":
             if was == "execute":
                 self._say(self.tr("Cancelled: the run was stopped; the last report stays."), "muted")
+            elif was == "compile":
+                self._say(self.tr("Cancelled: the compiler was stopped."), "muted")
             return
         if error.kind == "input":
             key = _form_key(error.field, self.rows)
@@ -496,7 +503,7 @@ class KernelPage(Page):
     def _update_buttons(self) -> None:
         running = self.busy == "execute"
         self.simulate_button.setEnabled(self.kernel is not None and not self.busy)
-        self.cancel_button.setEnabled(running)
+        self.cancel_button.setEnabled(bool(self.busy))  # a compile (a child process) or a run
         self.open_button.setEnabled(not running)
 
     # -- window hooks ------------------------------------------------------------------------------
@@ -528,7 +535,7 @@ class KernelPage(Page):
             self.busy, self.wanted = "", None
             self.base = dict(state.get("base") or {})
             self.path = path
-            self.file_label.setText(path.name)
+            self.file_label.setText(strip_bidi(path.name))
             self.file_label.setToolTip(str(path))
             self.kernel_combo.clear()
             self.kernel_combo.addItem(key[1])

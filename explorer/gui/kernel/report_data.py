@@ -1,7 +1,7 @@
 """What the window keeps of a kernel's run: the execution summary and a preview of each buffer (Qt-free).
 
-The run itself holds every buffer (up to 1 GiB, twice with the inputs kept); the window
-keeps only ``run.summary`` (what ``execute --json`` prints) and the first elements of
+The run itself holds every buffer (up to 1 GiB; their contents before the kernel are made again when
+read); the window keeps only ``run.summary`` (what ``execute --json`` prints) and the first elements of
 each buffer before and after the kernel, so an old report costs nothing.
 """
 
@@ -48,7 +48,7 @@ def execution_report(run) -> KernelReport:
     previews = []
     for buf in r.bound.buffers:
         entry = s["buffers"][buf.name]
-        before = r.inputs[buf.name] if r.inputs is not None else None
+        before = r.inputs.head(buf.name, PREVIEW) if r.inputs is not None else None  # not the whole buffer again
         previews.append(BufferPreview(
             name=buf.name, dtype=buf.arg.dtype, count=buf.arg.count, changed=entry.get("changed"),
             low=entry.get("min"), high=entry.get("max"),

@@ -52,7 +52,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.lessons.overlay import overlay_for
-from explorer.lessons import LANGUAGES, Lesson, load_lessons
+from explorer.lessons import LANGUAGES, Lesson, load_lessons, skipped_lessons
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
@@ -234,6 +234,9 @@ class LessonController(QObject):
         super().__init__(window)
         self.window = window
         self.lessons: tuple[Lesson, ...] = load_lessons()
+        skipped = skipped_lessons()
+        if skipped:  # a malformed lesson file costs that lesson, said once (issue 30, item 7)
+            window.statusBar().showMessage(self.tr("Lesson skipped: {why}").format(why=skipped[0]), 20000)
         self.language = app_language()
         self.lesson: Lesson | None = None
         self.index = 0

@@ -142,10 +142,11 @@ class CudaSourceRow(QWidget):
         self._set_info(self.tr("Compiling {kernel} in {name} for {arch}…").format(
             kernel=kernel, name=path.name, arch=arch), "muted")
 
-        def work(_task):
+        def work(task):
             from explorer.gpu.compiler import compile_file
 
-            return compile_file(path, kernel, arch)
+            # the compiler's child process is killed when a newer request or the window's closing cancels this
+            return compile_file(path, kernel, arch, cancel=task.is_cancelled)
 
         self.runner.start("compile", work, newest_wins=True, on_done=self._done, on_error=self._error)
 

@@ -12,9 +12,10 @@ Buffers are placed as ``cudaMalloc`` would: at 4 KiB-aligned device addresses fr
 an unmapped 4 KiB gap, so an access just past a buffer's end is out of bounds.
 
 Bank 0 (``c[0x0][...]``) holds what the hardware puts there for a launch (offsets read in
-the compiler's code on sm_80 to sm_90): blockDim x, y, z at 0x0, 0x4, 0x8; gridDim at 0xc,
-0x10, 0x14; the local-memory stack pointer at 0x28 (the frame size: the stack grows down
-to 0); the parameters at the offsets the cubin gives.
+the compiler's code, ``LAUNCH_LAYOUTS``): on sm_75 to sm_90 blockDim x, y, z at 0x0, 0x4,
+0x8; gridDim at 0xc, 0x10, 0x14; the local-memory stack pointer at 0x28 (the frame size: the
+stack grows down to 0); on sm_100 and sm_120 the same from 0x360, 0x370 and 0x37c; the
+parameters at the offsets the cubin gives.
 """
 
 from __future__ import annotations
@@ -156,31 +157,97 @@ def bind(kernel, spec, seed: int) -> BoundArguments:
     return BoundArguments(buffers=tuple(buffers), param_bytes=bytes(area), values=values, heap_bytes=heap)
 
 
-def initial_values(buf: Buffer, seed: int, index: int) -> np.ndarray:
-    """The buffer's contents before the kernel (its ``init``); bf16 as raw 16-bit patterns."""
+INIT_CHUNK = 1 << 20  # elements generated at a time: a buffer's fill never needs a second buffer's memory
+
+
+def initial_chunks(buf: Buffer, seed: int, index: int, chunk: int = INIT_CHUNK):
+    """The buffer's contents before the kernel (its ``init``), ``chunk`` elements at a time, in the buffer's
+    dtype (bf16 as raw 16-bit patterns). Deterministic: the same chunks for the same (arg, seed, index)
+    whatever ``chunk`` is (numpy's generators draw sequentially), so the run keeps no copy of its inputs:
+    they are made again where they are needed (``changed`` counts, ``NAME.in`` in a dump)."""
     a = buf.arg
     dt = NUMPY[a.dtype]
-    if a.init == "zeros":
-        return np.zeros(a.count, dtype=dt)
-    if a.init == "ones":
-        if a.dtype == "bf16":
-            return np.full(a.count, 0x3F80, dtype=np.uint16)
-        return np.ones(a.count, dtype=dt)
+    chunk = max(1, int(chunk))
+    if a.count == 0:
+        return
+    spans = [(k, min(a.count, k + chunk)) for k in range(0, a.count, chunk)]
+    if a.init in ("zeros", "ones"):
+        value = 0 if a.init == "zeros" else (0x3F80 if a.dtype == "bf16" else 1)
+        for lo, hi in spans:
+            yield np.full(hi - lo, value, dtype=dt)
+        return
     if a.init == "arange":
-        v = np.arange(a.count, dtype=np.float64 if a.dtype in ("f16", "bf16", "f32", "f64") else np.int64)
-        return _as_dtype(v, a.dtype)
+        for lo, hi in spans:
+            if a.dtype in ("f16", "bf16", "f32", "f64"):
+                with np.errstate(over="ignore"):  # f16 past 65504 is inf, as on the GPU
+                    yield _as_dtype(np.arange(lo, hi, dtype=np.float64), a.dtype)
+            else:  # integers wrap modulo the dtype's width, as the whole-array cast did
+                yield np.arange(lo, hi, dtype=np.int64).astype(dt)
+        return
     rng = np.random.default_rng([a.seed if a.seed is not None else seed, index])
     if a.dtype in ("f16", "bf16", "f32", "f64"):
-        lo = 0.0 if a.low is None else float(a.low)
-        hi = 1.0 if a.high is None else float(a.high)
-        return _as_dtype(rng.uniform(lo, hi, a.count), a.dtype)
+        lo_v = 0.0 if a.low is None else float(a.low)
+        hi_v = 1.0 if a.high is None else float(a.high)
+        for lo, hi in spans:
+            yield _as_dtype(rng.uniform(lo_v, hi_v, hi - lo), a.dtype)
+        return
     lo_t, hi_t = INT_RANGES[a.dtype]
-    lo = 0 if a.low is None else int(a.low)
-    hi = min(256, hi_t + 1) if a.high is None else int(a.high)
-    lo, hi = max(lo, lo_t), min(hi, hi_t + 1)
-    if lo >= hi:
+    lo_v = 0 if a.low is None else int(a.low)
+    hi_v = min(256, hi_t + 1) if a.high is None else int(a.high)
+    lo_v, hi_v = max(lo_v, lo_t), min(hi_v, hi_t + 1)
+    if lo_v >= hi_v:
         raise InputError(f"kernel.args.{buf.name}.low", f"the range [{a.low}, {a.high}) holds no {a.dtype} value")
-    return rng.integers(lo, hi, a.count, dtype=np.int64 if a.dtype != "u64" else np.uint64).astype(dt)
+    for lo, hi in spans:
+        yield rng.integers(lo_v, hi_v, hi - lo, dtype=np.int64 if a.dtype != "u64" else np.uint64).astype(dt)
+
+
+class Inputs:
+    """The buffers' contents before the kernel, made again when asked for (a run keeps no copy of them).
+
+    ``inputs[name]`` is the whole array (tests, small buffers); :meth:`head` the first elements
+    (the window's preview) and :meth:`chunks` the contents piece by piece (``changed`` counts, a dump).
+    """
+
+    def __init__(self, bound: "BoundArguments", seed: int):
+        self._bufs = {buf.name: (k, buf) for k, buf in enumerate(bound.buffers)}
+        self._seed = seed
+
+    def __contains__(self, name) -> bool:
+        return name in self._bufs
+
+    def __iter__(self):
+        return iter(self._bufs)
+
+    def __len__(self) -> int:
+        return len(self._bufs)
+
+    def keys(self):
+        return self._bufs.keys()
+
+    def items(self):
+        return ((name, self[name]) for name in self._bufs)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        k, buf = self._bufs[name]
+        return initial_values(buf, self._seed, k)
+
+    def chunks(self, name: str, chunk: int = INIT_CHUNK):
+        k, buf = self._bufs[name]
+        return initial_chunks(buf, self._seed, k, chunk)
+
+    def head(self, name: str, n: int) -> np.ndarray:
+        k, buf = self._bufs[name]
+        return next(initial_chunks(buf, self._seed, k, max(1, n)), np.zeros(0, NUMPY[buf.arg.dtype]))[:n]
+
+
+def initial_values(buf: Buffer, seed: int, index: int) -> np.ndarray:
+    """The buffer's whole contents before the kernel (see :func:`initial_chunks`)."""
+    out = np.empty(buf.arg.count, dtype=NUMPY[buf.arg.dtype])
+    pos = 0
+    for part in initial_chunks(buf, seed, index):
+        out[pos:pos + part.shape[0]] = part
+        pos += part.shape[0]
+    return out
 
 
 def _as_dtype(v: np.ndarray, dtype: str) -> np.ndarray:
@@ -192,12 +259,31 @@ def _as_dtype(v: np.ndarray, dtype: str) -> np.ndarray:
     return v.astype(np.int64).astype(NUMPY[dtype])
 
 
+# Where a launch's values sit in bank 0: (blockDim, gridDim, the stack pointer), by the first architecture
+# of a layout. Read in the compiler's code for kernels that read blockDim.{x,y,z}, gridDim.{x,y,z} and use
+# a stack frame (NVRTC 13.5): sm_75 to sm_90 load them from c[0x0][0x0..0x8], [0xc..0x14] and [0x28]
+# (parameters from 0x160 on sm_75, 0x210 on sm_80-90); sm_100 and sm_120 from c[0x0][0x360..0x368],
+# [0x370..0x378] and [0x37c] (parameters from 0x380; c[0x0][0x358] is the memory descriptor that
+# desc[URx] names, unused here).
+LAUNCH_LAYOUTS = ((100, (0x360, 0x370, 0x37C)), (0, (0x0, 0xC, 0x28)))
+
+
+def launch_layout(arch: str) -> tuple[int, int, int]:
+    """(blockDim, gridDim, stack pointer) offsets in bank 0 for ``arch`` (``sm_90``, ``sm_100a``...)."""
+    import re
+
+    m = re.match(r"sm_(\d+)", arch or "")
+    number = int(m.group(1)) if m else 0
+    return next(layout for first, layout in LAUNCH_LAYOUTS if number >= first)
+
+
 def bank0(kernel, launch, bound: BoundArguments, frame_bytes: int) -> bytes:
-    """Constant bank 0 for the launch (see the module docstring)."""
-    size = max(kernel.param_base + len(bound.param_bytes), 0x30)
+    """Constant bank 0 for the launch (see the module docstring and ``LAUNCH_LAYOUTS``)."""
+    block_at, grid_at, stack_at = launch_layout(kernel.arch)
+    size = max(kernel.param_base + len(bound.param_bytes), stack_at + 4, 0x30)
     b = bytearray(size)
-    struct.pack_into("<III", b, 0x0, launch.block.x, launch.block.y, launch.block.z)
-    struct.pack_into("<III", b, 0xC, launch.grid.x, launch.grid.y, launch.grid.z)
-    struct.pack_into("<I", b, 0x28, frame_bytes)
+    struct.pack_into("<III", b, block_at, launch.block.x, launch.block.y, launch.block.z)
+    struct.pack_into("<III", b, grid_at, launch.grid.x, launch.grid.y, launch.grid.z)
+    struct.pack_into("<I", b, stack_at, frame_bytes)
     b[kernel.param_base:kernel.param_base + len(bound.param_bytes)] = bound.param_bytes
     return bytes(b)

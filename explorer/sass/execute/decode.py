@@ -234,6 +234,9 @@ def bf16_bits(v: float) -> int:
 
 
 # -- the row builder -------------------------------------------------------------------------
+RAW_OPERANDS = frozenset({"BRX"})
+
+
 class Row:
     def __init__(self, ins: Instruction, index_of_pc):
         self.v = [0] * N_COLS
@@ -252,7 +255,8 @@ class Row:
             self.v[C_GNEG] = int(ins.guard_negated)
         # a function-name reference (RET.REL.NODEC R4 `(kernel)) is not an operand
         texts = [re.sub(r"\s*`\([^)]*\)", "", t) for t in ins.operands]
-        self.ops = [parse_operand(t) for t in texts if t]
+        # BRX's operand ("R4 -0x150") is not a standalone operand: its decoder reads the text
+        self.ops = [] if ins.opcode in RAW_OPERANDS else [parse_operand(t) for t in texts if t]
 
     def set(self, col: int, value: int) -> None:
         self.v[col] = int(value)
@@ -298,6 +302,15 @@ class Row:
         if o.address is None:
             raise Unsupported(f"expected an address, got {o.text!r}")
         reg, wide, ureg, imm, scale = o.address
+        if "E" in self.mods:
+            # .E ("extended"): a 64-bit address: its register and its uniform register are pairs, whether
+            # or not nvdisasm prints .64 (sm_75 prints LDG.E.SYS R2, [R2] and, for a ULDC.64 base pointer,
+            # LDG.E.U8.SYS R3, [R2.64+UR4]; every arch prints ATOMG.E.CAS PT, R3, [R2], R6, R7: read as
+            # 32 bits, every atomicCAS hit address 0x4, issue 30)
+            if reg != RZ:
+                wide |= 1
+            if ureg != URZ:
+                wide |= 2
         self.v[C_AREG], self.v[C_AWIDE], self.v[C_AUREG], self.v[C_AIMM], self.v[C_ASCALE] = reg, wide, ureg, imm, scale
 
     def has(self, *mods: str) -> bool:
@@ -344,6 +357,8 @@ def _cmp(r: Row) -> tuple[int, int, int]:
             boolop = isa.BOOL_CODES[m]
         elif m == "U32":
             unsigned = 1
+        elif m in ("U64", "S64"):  # sm_120: a 64-bit compare of register pairs (ISETP.GE.U64)
+            unsigned = 2 if m == "U64" else 3
     if cmp_ is None:
         raise Unsupported("no comparison")
     return cmp_, boolop, unsigned
@@ -416,10 +431,42 @@ def d_iadd3(r: Row, unif: bool) -> None:
 
 
 def d_iadd(r: Row, unif: bool) -> None:
-    # VIADD Rd, a, b (Hopper+: integer add, CBU) ; IADD32I Rd, a, imm
+    # VIADD Rd, a, b (Hopper+: integer add, CBU) ; IADD32I Rd, a, imm. Each source possibly negated.
     _slots(r, isa.E_IADD, 3, unif)
     if len(r.ops) > 3:
-        raise Unsupported("VIADD with a third operand")
+        raise Unsupported(f"{r.ins.opcode} with a third operand")
+
+
+def d_iadd2(r: Row, unif: bool) -> None:
+    # IADD (sm_120; CBU "IADD: Integer Addition"): the two-source add ptxas emits where sm_90 has IADD3.
+    # IADD Rd, a, b is IADD3 Rd, a, b, RZ; IADD Rd, Pc, a, b its carry-out form (IADD3 Rd, Pc, PT, a, b, RZ);
+    # IADD.X Rd, [Pc,] a, b, Pin adds the carry-in (IADD3.X ... RZ, Pin, !PT); IADD.64 Rd, a, b adds
+    # register pairs (a 64-bit result in Rd, Rd+1).
+    ops = r.ops
+    mods = r.mods - {"X"}
+    if mods == {"64"}:
+        if len(ops) != 3 or any(o.kind == K_PRED for o in ops):
+            raise Unsupported("IADD.64 operands")
+        r.op(isa.E_IADD, unif)
+        for k in range(3):
+            r.slot(k, ops[k])
+        r.set(C_F1, 1)
+        return
+    if mods:
+        raise Unsupported("IADD form")
+    pins = []
+    if "X" in r.mods:
+        while ops and ops[-1].kind == K_PRED and len(pins) < 2:
+            pins.insert(0, ops.pop())
+        if not pins:
+            raise Unsupported("IADD.X without a carry-in predicate")
+    srcs = [o for o in ops[1:] if o.kind != K_PRED]
+    outs = [o for o in ops[1:] if o.kind == K_PRED]
+    if len(srcs) != 2 or len(outs) > 2 or ops[1:] != outs + srcs:
+        raise Unsupported("IADD operands")
+    zero = Operand(K_R, RZ) if not unif else Operand(K_UR, URZ)
+    r.ops = [ops[0], *outs, *srcs, zero, *pins]
+    d_iadd3(r, unif)
 
 
 def d_imad(r: Row, unif: bool) -> None:
@@ -575,7 +622,13 @@ def d_unary(code: int):
 
 
 def d_imnmx(r: Row, unif: bool) -> None:
-    # IMNMX[.U32] Rd, a, b, P / VIMNMX: d = P ? min(a, b) : max(a, b) (CBU: integer min/max; PT = min)
+    # IMNMX[.U32] Rd, a, b, P / VIMNMX: d = P ? min(a, b) : max(a, b) (CBU: integer min/max; PT = min).
+    # sm_100 and newer print VIMNMX Rd, Pu, Pv, a, b, P: two predicate results first, which ptxas leaves
+    # at PT (discarded) in every kernel seen; their meaning is not documented, so any other is refused.
+    if r.ins.opcode == "VIMNMX" and len(r.ops) == 6 and r.ops[1].kind == K_PRED and r.ops[2].kind == K_PRED:
+        if any(o.val != PT or o.mods for o in r.ops[1:3]):
+            raise Unsupported("VIMNMX with predicate results")
+        r.ops = [r.ops[0], *r.ops[3:]]
     _n(r, 4)
     r.op(isa.E_IMNMX, unif)
     r.slot(0, r.ops[0])
@@ -585,6 +638,21 @@ def d_imnmx(r: Row, unif: bool) -> None:
     r.set(C_F2, int("U32" in r.mods))
     if "64" in r.mods or len(r.ops) > 4:
         raise Unsupported("IMNMX form")
+
+
+def d_imnmx3(r: Row, unif: bool) -> None:
+    # VIMNMX3[.U32] Rd, a, b, c, P: d = P ? min(a, b, c) : max(a, b, c); VIADDMNMX[.U32] Rd, a, b, c, P:
+    # d = P ? min(a + b, c) : max(a + b, c) (sm_100 and newer; CBU "integer three-way min/max", "integer add
+    # and min/max"; PT = min as for VIMNMX; the operand order read in the compiler's code for min(a + b, c),
+    # max(a + b, c) and min(min(a, b), c), tests/kernels/mixed.cu add_min_max, checked against numpy)
+    if len(r.ops) != 5 or r.ops[4].kind != K_PRED or r.mods - {"U32"}:
+        raise Unsupported(f"{r.ins.opcode} form")
+    r.op(isa.E_IMNMX3, unif)
+    for k in range(4):
+        r.slot(k, r.ops[k])
+    r.pred(4, r.ops[4])
+    r.set(C_F1, int(r.ins.opcode == "VIADDMNMX"))
+    r.set(C_F2, int("U32" in r.mods))
 
 
 def d_isetp(r: Row, unif: bool) -> None:
@@ -602,6 +670,8 @@ def d_isetp(r: Row, unif: bool) -> None:
     r.set(C_F1, cmp_)
     r.set(C_F2, boolop)
     r.set(C_F3, unsigned)
+    if unsigned >= 2 and (r.ops[2].mods or r.ops[3].mods or "EX" in r.mods or r.ins.opcode != "ISETP"):
+        raise Unsupported(f"{r.ins.opcode} 64-bit form")
     if "EX" in r.mods:
         if len(r.ops) < 6:
             raise Unsupported("ISETP.EX without the low-word predicate")
@@ -1042,13 +1112,18 @@ def d_match(r: Row, unif: bool) -> None:
 
 
 def d_redux(r: Row, unif: bool) -> None:
-    # REDUX.{SUM,MIN,MAX,AND,OR,XOR}[.S32] URd, Ra: the reduction over the active lanes (PTX redux.sync)
+    # REDUX[.{SUM,MIN,MAX,OR,XOR}][.S32] URd, Ra: the reduction over the active lanes (PTX redux.sync).
+    # CREDUX (sm_100 and newer) is what ptxas emits there instead for the same warp-aggregated atomics
+    # (atomicMin/Max), with the same operands; tests/kernels/atomics.cu checks its results against numpy.
+    # A plain REDUX is the AND (the operation nvdisasm leaves unprinted, as LOP's default: ptxas emits it
+    # to combine a warp's atomicAnd operands, tests/kernels/atomics.cu, where the other five print theirs)
     _n(r, 2)
-    op = next(({"SUM": isa.R_SUM, "MIN": isa.R_MIN, "MAX": isa.R_MAX, "AND": isa.R_AND, "OR": isa.R_OR,
-                "XOR": isa.R_XOR}[m] for m in r.ins.modifiers if m in ("SUM", "MIN", "MAX", "AND", "OR", "XOR")),
-              None)
-    if op is None:
+    names = {"SUM": isa.R_SUM, "MIN": isa.R_MIN, "MAX": isa.R_MAX, "AND": isa.R_AND, "OR": isa.R_OR,
+             "XOR": isa.R_XOR}
+    ops = [names[m] for m in r.ins.modifiers if m in names]
+    if len(ops) > 1 or r.mods - set(names) - {"S32"}:
         raise Unsupported("REDUX operation")
+    op = ops[0] if ops else isa.R_AND
     r.op(isa.E_REDUX)
     r.slot(0, r.ops[0])
     r.slot(1, r.ops[1])
@@ -1067,14 +1142,20 @@ def d_r2ur(r: Row, unif: bool) -> None:
 
 
 def d_ldc(r: Row, unif: bool) -> None:
-    # LDC[.64] Rd, c[bank][offset] / ULDC: load from a constant bank (kernel parameters in bank 0)
+    # LDC[.64] Rd, c[bank][offset] / ULDC / LDCU: load from a constant bank (kernel parameters in bank 0).
+    # LDCU (sm_100 and newer) is ULDC's successor: a constant into uniform registers (CBU, Blackwell:
+    # "Load from Constant to Uniform Register"; ptxas emits it where sm_90 has ULDC)
     _n(r, 2)
     w, signed = _width(r)
-    if w > 8:
-        raise Unsupported("LDC width")
-    r.op(isa.E_LDC, unif or r.ins.opcode == "ULDC")
-    r.slot(0, r.ops[0])
     o = r.ops[1]
+    if w == 16 and r.ins.opcode == "LDCU" and r.ops[0].kind == K_UR and o.kind == K_CBANK:
+        # LDCU.128 URd, c[b][o]: four uniform registers from 16 bytes of the bank, read at run time (an
+        # indexed read with no index: the linked immediates hold at most 64 bits)
+        o = Operand(K_CIDX, o.val, o.mods, sel=256 + URZ, text=o.text)
+    elif w > 8:
+        raise Unsupported("LDC width")
+    r.op(isa.E_LDC, unif or r.ins.opcode in ("ULDC", "LDCU"))
+    r.slot(0, r.ops[0])
     if o.kind not in (K_CBANK, K_CIDX):
         raise Unsupported("LDC operand")
     if w == 8:
@@ -1216,6 +1297,27 @@ def d_ret(r: Row, unif: bool) -> None:
     r.slot(0, r.ops[0])
 
 
+BRX_RE = re.compile(r"^(R\d+|RZ)\s*(?:([+-])\s*(0x[0-9a-fA-F]+))?$")
+
+
+def d_brx(r: Row, unif: bool) -> None:
+    # BRX Ra imm: jump, per lane, to the function offset (pc of the next instruction) + Ra + imm. ptxas
+    # builds switch statements from it: Ra holds an entry of a jump table in a constant bank, the function
+    # offset of a case, and imm is minus the next instruction's offset (BRX R4 -0x150 at 0x140, with
+    # nvdisasm's BRANCH_TARGETS remark listing the cases; checked against .nv.constant2 in
+    # tests/execute/test_semantics.py). CBU: "BRX: Relative Branch Indirect".
+    if len(r.ins.operands) != 1 or r.mods:
+        raise Unsupported("BRX form")
+    m = BRX_RE.match(r.ins.operands[0].strip())
+    if not m:
+        raise Unsupported("BRX operand")
+    r.op(isa.E_BRX)
+    kind, idx = reg_index(m.group(1))
+    r.slot(0, Operand(kind, idx))
+    imm = int(m.group(3), 16) if m.group(3) else 0
+    r.set(C_E0, -imm if m.group(2) == "-" else imm)
+
+
 def d_bmov(r: Row, unif: bool) -> None:
     # BMOV.32[.CLEAR] Rd, Bx / BMOV.32 Bx, Ra: save and restore a convergence barrier's lane set
     if len(r.ops) != 2:
@@ -1266,6 +1368,11 @@ def _atomic_kind(r: Row) -> tuple[int, int, int]:
     op = next((isa.ATOMIC_OPS[m] for m in r.ins.modifiers if m in isa.ATOMIC_OPS), None)
     if "POPC" in r.mods and "INC" in r.mods:
         op = isa.A_POPC_INC
+    if "CAST" in r.mods:
+        # ATOMS.CAST[.SPIN][.64] Rd, [a], b, c: compare and store: if [a] == b then [a] = c; Rd = 1 when it
+        # stored, else 0 (a flag, not the old value: ptxas' shared-memory CAS loops test Rd == 1, and Rd:Rd+1
+        # == 1 for .64, then retry; PTX atom.cas on shared memory). .SPIN is the loop hint.
+        op = isa.A_CAST
     if op is None:
         raise Unsupported("atomic operation")
     t = isa.T_U32
@@ -1294,6 +1401,13 @@ def d_atom(code: int, klass: int):
         # ATOMS Rd, [address], b[, c]. Lanes apply in lane order (any order is a legal outcome).
         op, t, width = _atomic_kind(r)
         ops = [o for o in r.ops if o.kind != K_PRED]
+        if op == isa.A_CAST and r.ops and r.ops[0].kind == K_PRED:
+            # sm_100 and newer: ATOMS.CAST.SPIN[.64] Pd, [a], b, c: the "stored" flag goes to a predicate
+            if r.ops[0].mods:
+                raise Unsupported("ATOMS.CAST predicate")
+            r.set(C_F3, 1)
+            r.set(C_E0, r.ops[0].val)
+            ops = [Operand(K_R, RZ)] + ops
         r.op(code)
         if code == isa.E_RED:
             r.address(ops[0])
@@ -1346,7 +1460,7 @@ DECODERS = {
     "MOV": d_mov, "MOV32I": d_mov, "UMOV": d_mov,
     "SEL": d_sel, "FSEL": d_sel, "USEL": d_sel,
     "IADD3": d_iadd3, "UIADD3": d_iadd3,
-    "VIADD": d_iadd, "IADD32I": d_iadd,
+    "VIADD": d_iadd, "IADD32I": d_iadd, "IADD": d_iadd2,
     "IMAD": d_imad, "UIMAD": d_imad, "IMAD32I": d_imad,
     "IMUL": None, "LEA": d_lea, "ULEA": d_lea,
     "LOP3": d_lop3, "ULOP3": d_lop3, "LOP": d_lop, "LOP32I": d_lop, "ULOP": d_lop, "ULOP32I": d_lop,
@@ -1367,8 +1481,9 @@ DECODERS = {
     "DADD": d_dop(isa.E_DADD, 2), "DMUL": d_dop(isa.E_DMUL, 2), "DFMA": d_dop(isa.E_DFMA, 3),
     "DSETP": d_dsetp, "DMNMX": d_dmnmx,
     "S2R": d_s2r, "S2UR": d_s2r, "CS2R": d_cs2r, "CS2UR": d_cs2r,
-    "SHFL": d_shfl, "VOTE": d_vote, "VOTEU": d_vote, "MATCH": d_match, "REDUX": d_redux, "R2UR": d_r2ur,
-    "LDC": d_ldc, "ULDC": d_ldc,
+    "SHFL": d_shfl, "VOTE": d_vote, "VOTEU": d_vote, "MATCH": d_match, "REDUX": d_redux, "CREDUX": d_redux,
+    "R2UR": d_r2ur,
+    "LDC": d_ldc, "ULDC": d_ldc, "LDCU": d_ldc, "BRX": d_brx, "VIMNMX3": d_imnmx3, "VIADDMNMX": d_imnmx3,
     "BRA": d_bra, "EXIT": d_exit, "KILL": d_exit, "BSSY": d_bssy, "BSYNC": d_bsync, "BREAK": d_break,
     "WARPSYNC": d_warpsync, "BAR": d_bar, "B2R": d_b2r, "CALL": d_call, "RET": d_ret, "BMOV": d_bmov,
     "LDG": d_load(isa.E_LDG, isa.M_GLOBAL_LOAD), "LD": d_load(isa.E_LD, isa.M_GLOBAL_LOAD),
@@ -1462,11 +1577,11 @@ def wide_slots(row) -> int:
     op, f1, f2 = int(row[C_OP]), int(row[C_F1]), int(row[C_F2])
     if op in (isa.E_DADD, isa.E_DMUL, isa.E_DFMA):
         return 0b1110
-    if op == isa.E_DSETP:
+    if op == isa.E_DSETP or (op == isa.E_ISETP and int(row[C_F3]) >= 2):  # ISETP.U64/.S64 too
         return 0b1100
     if op == isa.E_DMNMX:
         return 0b0110
-    if op in (isa.E_MOV, isa.E_SEL) and f1 == 1:
+    if op in (isa.E_MOV, isa.E_SEL, isa.E_IADD) and f1 == 1:
         return 0b0110
     if op == isa.E_IMAD and f1 in (1, 2):  # .HI and .WIDE add a 64-bit C
         return 0b1000

@@ -155,6 +155,37 @@ class FlatProgramBuilder:
                            reg_names=self.t.reg_names, warps_per_block=self.wpb)
 
 
+# a compact entry's flags: what makes it issue as a branch instead of its row's class (see lower)
+F_SURVIVED = 1  # an EXIT some lanes took while the warp went on
+F_IDLE = 2  # a memory instruction no lane executed: it moves nothing and writes nothing
+COMPACT_BYTES = 2 + 1 + 4 + 4  # row (int16), flags (uint8), req_bytes (int32), active (uint32)
+
+
+def compact(st, t, wavefront_bytes: int) -> tuple:
+    """One chunk's entries as the few numbers :func:`lower`'s output does not take from the static row:
+    (row int16, flags uint8, req_bytes int32, active uint32), ``COMPACT_BYTES`` each. The timing engine's
+    feed keeps the blocks in flight this way and expands a window of each warp's entries at a time
+    (``explorer.sim.executed``); expanded, they equal :func:`lower`'s (tested)."""
+    rows = st.row
+    n = rows.shape[0]
+    op = np.take(t.op, rows)
+    flags = np.zeros(n, dtype=np.uint8)
+    last = np.zeros(n, dtype=bool)
+    lengths = np.diff(st.warp_start)
+    last[(st.warp_start[1:] - 1)[lengths > 0]] = True
+    flags[(op == OP["exit"]) & ~last] = F_SURVIVED
+    req = np.zeros(n, dtype=np.int32)
+    e, cls, count = st.mem_entry, st.mem_class, st.mem_count.astype(np.int32)
+    shared = _SHARED_CLASS[cls]
+    req[e[shared]] = count[shared] * wavefront_bytes
+    req[e[~shared]] = count[~shared] * 32
+    has_event = np.zeros(n, dtype=bool)
+    has_event[e] = True
+    op[np.take(t.barrier, rows) >= 0] = OP["sync"]
+    flags[MEMORY_OPS[op] & ~has_event & (flags == 0)] = F_IDLE
+    return rows.astype(np.int16), flags, req, st.active.astype(np.uint32)
+
+
 def lower(st, t, widths: np.ndarray, wavefront_bytes: int) -> tuple:
     """One chunk's entries as engine instructions (the rules of the module docstring), vectorised."""
     rows = st.row

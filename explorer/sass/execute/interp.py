@@ -57,25 +57,24 @@ from explorer.sass.execute.fpmath import (
     two_sum,
 )
 from explorer.sass.execute.isa import (
-    A_ACTIVE_LANES, A_ADD, A_AND, A_BLOCKS_DONE, A_CAS, A_CLASS, A_DEC, A_EXCH, A_EXEC_LANES, A_FIELDS, A_INC,
+    A_ACTIVE_LANES, A_ADD, A_AND, A_BLOCKS_DONE, A_CAS, A_CAST, A_CLASS, A_DEC, A_EXCH, A_EXEC_LANES, A_FIELDS, A_INC,
     A_MAX, A_MIN, A_OR, A_POPC_INC, A_WARP_INSTR, A_XOR, CMP_EQ, CMP_F, CMP_GE, CMP_GT, CMP_LE, CMP_LT, CMP_LTU,
-    CMP_NAN, CMP_NE, CMP_NUM, CMP_T, C_AIMM, C_AREG, C_ASCALE, C_AUREG, C_AWIDE, C_E0, C_F1, C_F2, C_F3, C_F4,
-    C_GNEG, C_GUARD, C_MCLASS, C_MSIGN, C_OP, C_OPND, C_TARGET, C_UNIF, C_W64, C_WIDTH, ERR_CONST_BOUNDS,
-    ERR_DEADLOCK, ERR_LIMIT, ERR_LOCAL_BOUNDS, ERR_MISALIGNED, ERR_OUT_OF_BOUNDS, ERR_PC, ERR_SHARED_BOUNDS,
-    ERR_UNSUPPORTED, E_ATOM, E_ATOMS, E_B2R, E_BAR, E_BMOV_B, E_BMOV_R, E_BMSK, E_BRA, E_BREAK, E_BREV, E_BSSY,
-    E_BSYNC, E_CALL, E_CS2R, E_DADD, E_DFMA, E_DMNMX, E_DMUL, E_DSETP, E_EXIT, E_F2F, E_F2FP, E_F2I, E_FADD, E_FCHK,
-    E_FFMA, E_FLO, E_FMNMX, E_FMUL, E_FRND, E_FSET, E_FSETP, E_HADD2, E_HFMA2, E_HMNMX2, E_HMUL2, E_HSETP2, E_I2F,
-    E_I2I, E_IABS, E_IADD, E_IADD3, E_IMAD, E_IMNMX, E_ISCADD, E_ISETP, E_LD, E_LDC, E_LDGSTS, E_LDL, E_LDS, E_LEA,
-    E_LOP3, E_MATCH, E_MOV, E_MUFU, E_NOP, E_P2R, E_PLOP3, E_POPC, E_PRMT, E_R2P, E_R2UR, E_RED, E_REDUX, E_RET,
-    E_S2R, E_SEL, E_SGXT, E_SHF, E_SHFL, E_SHL, E_SHR, E_ST, E_STG, E_STL, E_STS, E_UNSUPPORTED, E_VOTE, E_WARPSYNC,
-    K_IMM, K_PRED, K_R, K_UR, L_ABSENT, L_BAR, L_BSYNC, L_EXITED, L_READY, L_WARPSYNC, MOD_ABS, MOD_NEG, MOD_NOT,
-    M_LOCAL_LOAD, M_LOCAL_STORE, M_SHARED_ATOMIC, M_SHARED_LOAD, M_SHARED_STORE, RZ, R_AND, R_MAX, R_MIN, R_OR,
-    R_SUM, SEL_B0, SEL_B3, SEL_H0, SEL_H0_H0, SEL_H0_H1, SEL_H1, SEL_H1_H1, SHFL_BFLY, SHFL_DOWN, SHFL_UP,
-    SR_CLOCK64, SR_CLOCKHI, SR_CLOCKLO, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_EQMASK, SR_GEMASK, SR_GLOBALTIMERHI,
-    SR_GLOBALTIMERLO, SR_GRIDID, SR_GTMASK, SR_LANEID, SR_LEMASK, SR_LTMASK, SR_NSMID, SR_SMID, SR_SWINHI, SR_TID_X,
-    SR_TID_Y, SR_TID_Z, SR_WARPID, S_DONE, S_ERROR, S_FULL, T_BF16, T_F16, T_F32, T_F64, T_S16, T_S32, T_S64, T_S8,
-    T_U16, T_U32, T_U64, T_U8, URZ, VOTE_ALL, VOTE_ANY, X_ADDR, X_BLOCK, X_CODE, X_LANE, X_ROW, X_SIZE, X_STORE,
-    X_WARP,
+    CMP_NAN, CMP_NE, CMP_NUM, CMP_T, C_AIMM, C_AREG, C_ASCALE, C_AUREG, C_AWIDE, C_E0, C_F1, C_F2, C_F3, C_F4, C_GNEG,
+    C_GUARD, C_MCLASS, C_MSIGN, C_OP, C_OPND, C_TARGET, C_UNIF, C_W64, C_WIDTH, ERR_CONST_BOUNDS, ERR_DEADLOCK,
+    ERR_LIMIT, ERR_LOCAL_BOUNDS, ERR_MISALIGNED, ERR_OUT_OF_BOUNDS, ERR_PC, ERR_SHARED_BOUNDS, ERR_UNSUPPORTED,
+    E_ATOM, E_ATOMS, E_B2R, E_BAR, E_BMOV_B, E_BMOV_R, E_BMSK, E_BRA, E_BREAK, E_BREV, E_BRX, E_BSSY, E_BSYNC, E_CALL,
+    E_CS2R, E_DADD, E_DFMA, E_DMNMX, E_DMUL, E_DSETP, E_EXIT, E_F2F, E_F2FP, E_F2I, E_FADD, E_FCHK, E_FFMA, E_FLO,
+    E_FMNMX, E_FMUL, E_FRND, E_FSET, E_FSETP, E_HADD2, E_HFMA2, E_HMNMX2, E_HMUL2, E_HSETP2, E_I2F, E_I2I, E_IABS,
+    E_IADD, E_IADD3, E_IMAD, E_IMNMX, E_IMNMX3, E_ISCADD, E_ISETP, E_LD, E_LDC, E_LDGSTS, E_LDL, E_LDS, E_LEA, E_LOP3,
+    E_MATCH, E_MOV, E_MUFU, E_NOP, E_P2R, E_PLOP3, E_POPC, E_PRMT, E_R2P, E_R2UR, E_RED, E_REDUX, E_RET, E_S2R, E_SEL,
+    E_SGXT, E_SHF, E_SHFL, E_SHL, E_SHR, E_ST, E_STG, E_STL, E_STS, E_UNSUPPORTED, E_VOTE, E_WARPSYNC, K_IMM, K_PRED,
+    K_R, K_UR, L_ABSENT, L_BAR, L_BSYNC, L_EXITED, L_READY, L_WARPSYNC, MOD_ABS, MOD_NEG, MOD_NOT, M_LOCAL_LOAD,
+    M_LOCAL_STORE, M_SHARED_ATOMIC, M_SHARED_LOAD, M_SHARED_STORE, PT, RZ, R_AND, R_MAX, R_MIN, R_OR, R_SUM, SEL_B0,
+    SEL_B3, SEL_H0, SEL_H0_H0, SEL_H0_H1, SEL_H1, SEL_H1_H1, SHFL_BFLY, SHFL_DOWN, SHFL_UP, SR_CLOCK64, SR_CLOCKHI,
+    SR_CLOCKLO, SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_EQMASK, SR_GEMASK, SR_GLOBALTIMERHI, SR_GLOBALTIMERLO,
+    SR_GRIDID, SR_GTMASK, SR_LANEID, SR_LEMASK, SR_LTMASK, SR_NSMID, SR_SMID, SR_SWINHI, SR_TID_X, SR_TID_Y, SR_TID_Z,
+    SR_WARPID, S_DONE, S_ERROR, S_FULL, T_BF16, T_F16, T_F32, T_F64, T_S16, T_S32, T_S64, T_S8, T_U16, T_U32, T_U64,
+    T_U8, URZ, VOTE_ALL, VOTE_ANY, X_ADDR, X_BLOCK, X_CODE, X_LANE, X_ROW, X_SIZE, X_STORE, X_WARP,
 )
 from explorer.sass.execute.jit import njit
 
@@ -89,6 +88,7 @@ N_LAUNCH = 16
 # control fields
 CTL_BLOCK, CTL_STARTED, CTL_POS, CTL_MPOS, CTL_SPOS, CTL_TOTAL, CTL_WARP, CTL_SLICE, CTL_SOFT = range(9)
 CTL_WARP_BASE = 9  # global id of the block's first warp
+CTL_BLOCK_T0 = 10  # CTL_TOTAL when the block started (the global timer reads the block's own count)
 N_CTL = 16
 WSCR = 32 + 32 * 33  # bank bookkeeping of _wavefronts
 
@@ -572,8 +572,19 @@ def alu(code, i, op, E, w, R, P, UR, UP, ctx, wcount, total, sc):
                 sc[SC_P1, lane] = 1 if carry >= 2 else 0
         preds, pk0, pk1 = 2, 1, 2
     elif op == E_IADD:
-        for lane in range(32):
-            sc[res, lane] = (imod(sc[SC_RAW + 1, lane], m1) + imod(sc[SC_RAW + 2, lane], m2)) & M32
+        if f1 == 1:  # IADD.64 (sm_120): register pairs, each source possibly negated
+            for lane in range(32):
+                a = sc[SC_RAW64 + 1, lane]
+                b = sc[SC_RAW64 + 2, lane]
+                if m1 & MOD_NEG:
+                    a = -a
+                if m2 & MOD_NEG:
+                    b = -b
+                sc[res64, lane] = a + b
+            out, wide = res64, True
+        else:
+            for lane in range(32):
+                sc[res, lane] = (imod(sc[SC_RAW + 1, lane], m1) + imod(sc[SC_RAW + 2, lane], m2)) & M32
     elif op == E_IMAD:
         e0 = code[i, C_E0]
         for lane in range(32):
@@ -665,11 +676,37 @@ def alu(code, i, op, E, w, R, P, UR, UP, ctx, wcount, total, sc):
             else:
                 r = a if a > b else b
             sc[res, lane] = r & M32
+    elif op == E_IMNMX3:  # f1 0: minmax(a, b, c); 1: minmax(a + b, c); slot 4 the predicate (true: min)
+        for lane in range(32):
+            a = imod(sc[SC_RAW + 1, lane], m1)
+            b = imod(sc[SC_RAW + 2, lane], m2)
+            c = imod(sc[SC_RAW + 3, lane], m3)
+            if f1 == 1:
+                a = (a + b) & M32
+                b = a
+            if f2 == 0:
+                a = _sext32(a)
+                b = _sext32(b)
+                c = _sext32(c)
+            if sc[SC_PRED + 4, lane]:
+                r = a if a < b else b
+                r = r if r < c else c
+            else:
+                r = a if a > b else b
+                r = r if r > c else c
+            sc[res, lane] = r & M32
     elif op == E_ISETP:
         for lane in range(32):
             if (E >> lane) & 1:
-                a = imod(sc[SC_RAW + 2, lane], m2)
-                b = imod(sc[SC_RAW + 3, lane], m3)
+                if f3 >= 2:  # .U64 / .S64: register pairs (unsigned order through the sign-flipped signed one)
+                    a = sc[SC_RAW64 + 2, lane]
+                    b = sc[SC_RAW64 + 3, lane]
+                    if f3 == 2:
+                        a = a ^ np.int64(-9223372036854775808)
+                        b = b ^ np.int64(-9223372036854775808)
+                else:
+                    a = imod(sc[SC_RAW + 2, lane], m2)
+                    b = imod(sc[SC_RAW + 3, lane], m3)
                 if f3 == 0:
                     a = _sext32(a)
                     b = _sext32(b)
@@ -1330,7 +1367,7 @@ def _atomic(op, t, old, b, c):
         return old ^ b
     if op == A_EXCH:
         return b
-    if op == A_CAS:
+    if op == A_CAS or op == A_CAST:
         return c if old == b else old
     if op == A_POPC_INC:
         return old + 1
@@ -1361,6 +1398,23 @@ def mem(code, i, op, E, w, R, P, UR, UP, blk, heap8, heap32, gtab, smem8, smem32
     O = SC_TMP + 1
     if op == E_LDC:
         b = C_OPND + 4
+        if width == 16:  # LDCU.128: four uniform registers (a uniform instruction: one lane)
+            packed = code[i, b + 1]
+            bank = packed >> 32
+            off = packed & M32
+            lane = _first_lane(E)
+            if lane < 0:
+                return 0
+            if off + 16 > cbank.shape[1] or bank >= cbank.shape[0]:
+                return _fail(err, ERR_CONST_BOUNDS, i, blk, w, lane, off, width, 0)
+            d = code[i, C_OPND + 1]
+            for k in range(4):
+                v = np.int64(0)
+                for j in range(4):
+                    v |= np.int64(cbank[bank, off + 4 * k + j]) << (8 * j)
+                if d != URZ and d + k < URZ:
+                    UR[w, d + k] = v
+            return 0
         for lane in range(32):
             if (E >> lane) & 1:
                 if code[i, b] == K_IMM:
@@ -1482,10 +1536,20 @@ def mem(code, i, op, E, w, R, P, UR, UP, blk, heap8, heap32, gtab, smem8, smem32
                     m32[o + 1] = (new >> 32) & M32
                 else:
                     old = np.int64(m32[o])
-                    new = _atomic(aop, t, old, b & M32, c & M32)
+                    b &= M32
+                    new = _atomic(aop, t, old, b, c & M32)
                     m32[o] = new & M32
-                sc[SC_RES64, lane] = old
-        if op != E_RED:
+                if aop == A_CAST:  # compare and store: the result is whether it stored
+                    sc[SC_RES64, lane] = 1 if old == b else 0
+                else:
+                    sc[SC_RES64, lane] = old
+        if aop == A_CAST and code[i, C_F3] == 1:  # the flag to a predicate (ATOMS.CAST.SPIN P0, ...)
+            pd = code[i, C_E0]
+            if pd != PT:
+                for lane in range(32):
+                    if (E >> lane) & 1:
+                        P[w, pd, lane] = sc[SC_RES64, lane]
+        elif op != E_RED:
             scatter(code, i, 0, w, E, R, UR, sc, SC_RES64, width == 8)
     elif op == E_LDGSTS:
         S = SC_TMP + 2
@@ -1807,6 +1871,7 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
             ctl[CTL_WARP] = 0
             ctl[CTL_SLICE] = 0
             ctl[CTL_WARP_BASE] = blk * nw
+            ctl[CTL_BLOCK_T0] = ctl[CTL_TOTAL]
         # run the block's warps round-robin, each until it blocks (or for a time slice)
         while True:
             w = ctl[CTL_WARP]
@@ -1875,7 +1940,8 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                         _fail(err, ERR_UNSUPPORTED, i, blk, w, _first_lane(M), 0, 0, 0)
                         return S_ERROR
                     if E != 0:
-                        rc = alu(code, i, op, E, w, R, P, UR, UP, ctx, wcount, ctl[CTL_TOTAL], sc)
+                        rc = alu(code, i, op, E, w, R, P, UR, UP, ctx, wcount, ctl[CTL_TOTAL] - ctl[CTL_BLOCK_T0],
+                                 sc)
                         if rc != 0:
                             _fail(err, rc, i, blk, w, _first_lane(M), 0, 0, 0)
                             return S_ERROR
@@ -1884,9 +1950,13 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                     if code[i, C_F1] == 1:  # BRA.DIV: jump when the group is not all of mask's live lanes
                         mk = _int(code, i, 1, w, _first_lane(M), R, UR) & _live(lst, w)
                         taken = M if (M & mk) != mk else np.int64(0)
-                    elif code[i, C_OPND + 1] != 7:  # a uniform condition operand (BRA.U !UP0)
+                    elif code[i, C_OPND + 1] >= 8 and code[i, C_OPND + 1] != 15:  # uniform (BRA.U !UP0)
                         if not _pslot(code, i, 0, w, 0, P, UP):
                             taken = np.int64(0)
+                    elif code[i, C_OPND + 1] != 7:  # a per-lane condition (sm_100: @!P0 BRA P1, target)
+                        for lane in range(32):
+                            if (taken >> lane) & 1 and not _pslot(code, i, 0, w, lane, P, UP):
+                                taken &= ~(np.int64(1) << lane)
                     tgt = code[i, C_TARGET]
                     if taken == M:
                         wrow[w] = tgt
@@ -1978,6 +2048,21 @@ def run(code, launch, sm_of_block, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask,
                                 if (E >> lane) & 1:
                                     t = _raw(code, i, 0, w, lane, R, UR)
                                     if t % 16 != 0 or t // 16 >= n_rows:
+                                        _fail(err, ERR_PC, i, blk, w, lane, t, 0, 0)
+                                        return S_ERROR
+                                    lpc[w, lane] = t // 16
+                                else:
+                                    lpc[w, lane] = i + 1
+                        _select(w, lst, lpc, wrow, wmask, wdiv)
+                        advance = False
+                elif op == E_BRX:  # per lane: the next instruction's offset + Ra + imm (a jump table's case)
+                    if E != 0:
+                        _writeback(w, lpc, wrow, wmask)
+                        for lane in range(32):
+                            if (M >> lane) & 1:
+                                if (E >> lane) & 1:
+                                    t = 16 * (i + 1) + _sext32(_raw(code, i, 0, w, lane, R, UR)) + code[i, C_E0]
+                                    if t < 0 or t % 16 != 0 or t // 16 >= n_rows:
                                         _fail(err, ERR_PC, i, blk, w, lane, t, 0, 0)
                                         return S_ERROR
                                     lpc[w, lane] = t // 16

@@ -104,6 +104,7 @@ E_SHR = 55
 E_ISCADD = 56
 E_B2R = 57
 E_HSET2 = 58
+E_IMNMX3 = 59  # VIMNMX3 / VIADDMNMX (sm_100 and newer): a three-way min/max, or an add then a min/max
 # control
 E_BRA = 60
 E_EXIT = 61
@@ -116,6 +117,7 @@ E_CALL = 67
 E_RET = 68
 E_BMOV_R = 69  # BMOV Rd, Bx (.CLEAR clears Bx)
 E_BMOV_B = 70  # BMOV Bx, Ra
+E_BRX = 71  # BRX Ra imm: an indirect branch (a switch's jump table)
 # memory
 E_LDG = 80
 E_STG = 81
@@ -162,7 +164,7 @@ SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY = 0, 1, 2, 3
 # vote modes
 VOTE_ALL, VOTE_ANY, VOTE_EQ = 0, 1, 2
 # atomic operations
-A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_EXCH, A_CAS, A_POPC_INC = range(11)
+A_ADD, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_EXCH, A_CAS, A_POPC_INC, A_CAST = range(12)
 ATOMIC_OPS = {"ADD": A_ADD, "MIN": A_MIN, "MAX": A_MAX, "INC": A_INC, "DEC": A_DEC, "AND": A_AND, "OR": A_OR,
               "XOR": A_XOR, "EXCH": A_EXCH, "CAS": A_CAS}
 # reductions (REDUX, BAR.RED)

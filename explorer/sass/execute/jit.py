@@ -11,7 +11,7 @@ drops that bookkeeping. Without numba (``explorer.sim.jit.JIT`` false, e.g.
 
 from __future__ import annotations
 
-from explorer.sim.jit import JIT
+from explorer.sim.jit import CACHE, JIT
 
 
 def njit(fn):
@@ -19,4 +19,5 @@ def njit(fn):
         return fn
     import numba
 
-    return numba.njit(cache=True, nogil=True, _nrt=False)(fn)
+    # CACHE: explorer.sim.jit found a writable folder for numba's cache (or none: compiled every start)
+    return numba.njit(cache=CACHE, nogil=True, _nrt=False)(fn)

@@ -127,14 +127,17 @@ def _resolve_name(exc, name: str) -> str | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_name: str = "kernel.name"):
-    """The CompileResult of ``name`` in ``source`` (read from ``path``; line info on)."""
+def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_name: str = "kernel.name", *,
+                        cancel=None):
+    """The CompileResult of ``name`` in ``source`` (read from ``path``; line info on). The compiler runs
+    in a child process with memory and time limits (``explorer.gpu.sandbox``); ``cancel()`` stops it."""
     from explorer.gpu.compiler import UnknownKernel, compile_source
 
     includes = [str(path.parent.resolve())] if path.parent != Path("") else []
 
     def compile_(kernel: str):
-        return compile_source(source, kernel, arch, filename=path.name, include_dirs=includes, line_info=True)
+        return compile_source(source, kernel, arch, filename=path.name, include_dirs=includes, line_info=True,
+                              cancel=cancel)
 
     try:
         return compile_(name)
@@ -152,7 +155,7 @@ def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_nam
         raise
 
 
-def list_kernels(path: str | Path, arch: str) -> list[str]:
+def list_kernels(path: str | Path, arch: str, *, cancel=None) -> list[str]:
     """The kernels a ``.cu`` file defines, by the names a scenario may give (for a file picker)."""
     from explorer.gpu.compiler import UnknownKernel, compile_source
     from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
@@ -161,14 +164,16 @@ def list_kernels(path: str | Path, arch: str) -> list[str]:
     source = read_user_text(path, field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
     includes = [str(path.parent.resolve())] if path.parent != Path("") else []
     try:  # no kernel has this name: the compiler's answer lists them all
-        compile_source(source, "warp_explorer_no_such_kernel", arch, filename=path.name, include_dirs=includes)
+        compile_source(source, "warp_explorer_no_such_kernel", arch, filename=path.name, include_dirs=includes,
+                       cancel=cancel)
     except UnknownKernel as exc:
         return kernel_names(exc.kernels)
     return []
 
 
-def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None = None) -> UserKernel:
-    """Compile, disassemble and decode ``name`` from the ``.cu`` file at ``path`` for ``arch``."""
+def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None = None, cancel=None) -> UserKernel:
+    """Compile, disassemble and decode ``name`` from the ``.cu`` file at ``path`` for ``arch`` (the compiler
+    and nvdisasm in child processes with limits; ``cancel()`` stops either)."""
     from explorer.gpu.cubin import Cubin
     from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
     from explorer.sass.disasm import disassemble
@@ -179,9 +184,9 @@ def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None =
     path = Path(path)
     if source is None:
         source = read_user_text(path, field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
-    compiled = compile_user_kernel(path, source, name, arch)
+    compiled = compile_user_kernel(path, source, name, arch, cancel=cancel)
     cubin = Cubin(compiled.cubin)
-    text = disassemble(compiled.cubin, line_info=True)
+    text = disassemble(compiled.cubin, line_info=True, cancel=cancel)
     lines = function_lines(text, compiled.symbol)
     if lines is None:
         raise ProgramError(f"nvdisasm printed no function {compiled.symbol}")

@@ -28,8 +28,18 @@ class KernelRun:
     occupancy: object  # OccupancyResult
 
 
-def compile_for(scenario):
-    """The scenario's kernel compiled for its GPU (a UserKernel)."""
+def default_jobs() -> int:
+    """The cores this process may use (the window executes on all of them)."""
+    import os
+
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def compile_for(scenario, *, cancel=None):
+    """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child."""
     from explorer.sass.execute.kernel import build_kernel
     from explorer.sass.opcodes import load_table
 
@@ -40,7 +50,7 @@ def compile_for(scenario):
     if load_table().family(arch) is None:
         raise InputError("gpu", f"{scenario.gpu.name} ({arch}): the executor runs SASS of sm_75 and newer (what "
                                 "NVRTC 13 builds); choose a newer GPU")
-    return build_kernel(spec.path, spec.name, arch)
+    return build_kernel(spec.path, spec.name, arch, cancel=cancel)
 
 
 def resolve(scenario, kernel):
@@ -50,7 +60,10 @@ def resolve(scenario, kernel):
     return replace(scenario, launch=launch)
 
 
-def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=None) -> KernelRun:
+def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=None, progress=None,
+               jobs: int = 1) -> KernelRun:
+    """Compile (unless ``kernel`` is given), resolve and execute; ``progress`` and ``jobs`` (threads) as
+    ``session.execute_chunks``'s."""
     from explorer.occupancy.calc import occupancy_that_fits
     from explorer.sass.execute.session import execute
 
@@ -58,7 +71,7 @@ def run_kernel(scenario, *, keep_inputs: bool = False, on_chunk=None, kernel=Non
     scenario = resolve(scenario, kernel)
     occ = occupancy_that_fits(scenario.gpu, scenario.launch)
     result = execute(kernel, scenario.launch, scenario.kernel, seed=scenario.seed, sm_count=scenario.gpu.sm_count,
-                     keep_inputs=keep_inputs, on_chunk=on_chunk)
+                     keep_inputs=keep_inputs, on_chunk=on_chunk, progress=progress, jobs=jobs)
     return KernelRun(scenario=scenario, kernel=kernel, result=result, occupancy=occ)
 
 
@@ -78,7 +91,7 @@ def summary(run: KernelRun) -> dict:
         if buf.arg.dtype != "bf16":
             entry.update(value_range(out))
         if r.inputs is not None:
-            entry["changed"] = changed_elements(r.inputs[buf.name], out)
+            entry["changed"] = changed_count(r.inputs.chunks(buf.name), out)
         buffers[buf.name] = entry
     m = r.metrics
     return {
@@ -105,6 +118,7 @@ def summary(run: KernelRun) -> dict:
                                    "predicated_on_thread_instructions", "warp_instructions_per_warp",
                                    "simt_efficiency", "predicated_on_efficiency", "sectors_per_request",
                                    "bank_conflicts", "memory", "execution_seconds", "warp_instructions_per_second")},
+        "jobs": m.get("jobs", 1), "execution_cpu_seconds": m.get("execution_cpu_seconds", m["execution_seconds"]),
         "buffers": buffers,
         "timing": None,
         "note": NOTE,
@@ -129,23 +143,47 @@ def listing(run: KernelRun) -> list[dict]:
     return out
 
 
+REPORT_CHUNK = 1 << 20  # elements a report reads at a time: its temporaries stay a few MiB for a 1 GiB buffer
+
+
 def value_range(a: np.ndarray) -> dict:
-    """min, max and sum of a buffer's finite values (None when it has none), without a widened copy."""
-    if a.dtype.kind == "f":
-        finite = np.isfinite(a)
-        if not finite.all():
-            a = a[finite]
-    if a.size == 0:
+    """min, max and sum of a buffer's finite values (None when it has none), a chunk at a time (no widened
+    copy, no mask the size of the buffer). The sum adds the chunks' float64 sums, in order."""
+    lo = hi = None
+    total = 0.0
+    for k in range(0, a.shape[0], REPORT_CHUNK):
+        part = a[k:k + REPORT_CHUNK]
+        if part.dtype.kind == "f":
+            finite = np.isfinite(part)
+            if not finite.all():
+                part = part[finite]
+        if part.size == 0:
+            continue
+        pmin, pmax = part.min(), part.max()
+        lo = pmin if lo is None or pmin < lo else lo
+        hi = pmax if hi is None or pmax > hi else hi
+        total += float(part.sum(dtype=np.float64))
+    if lo is None:
         return {"min": None, "max": None, "sum": None}
-    return {"min": float(a.min()), "max": float(a.max()), "sum": float(a.sum(dtype=np.float64))}
+    return {"min": float(lo), "max": float(hi), "sum": total}
 
 
 def changed_elements(before: np.ndarray, after: np.ndarray) -> int:
     """Elements whose bytes differ (NaN-safe: compares bits, not values)."""
-    width = before.dtype.itemsize
-    a = before.view(np.uint8).reshape(-1, width)
-    b = after.view(np.uint8).reshape(-1, width)
-    return int(np.count_nonzero(np.any(a != b, axis=1)))
+    return changed_count([before], after)
+
+
+def changed_count(before_chunks, after: np.ndarray) -> int:
+    """Elements whose bytes differ between the chunks of the contents before and ``after``, chunk by chunk."""
+    width = after.dtype.itemsize
+    pos, changed = 0, 0
+    for part in before_chunks:
+        n = part.shape[0]
+        a = part.view(np.uint8).reshape(-1, width)
+        b = after[pos:pos + n].view(np.uint8).reshape(-1, width)
+        changed += int(np.count_nonzero(np.any(a != b, axis=1)))
+        pos += n
+    return changed
 
 
 def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
@@ -159,13 +197,40 @@ def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
 
 
 def dump_buffers(run: KernelRun, path: str) -> None:
-    """Every buffer argument after the kernel as ``NAME`` and before it as ``NAME.in`` (atomic write)."""
+    """Every buffer argument after the kernel as ``NAME`` and before it as ``NAME.in`` (atomic write).
+
+    An ``np.savez`` file (``np.load`` reads it), written member by member and chunk by chunk: the contents
+    before the kernel are made again as they are written, so a dump of 1 GiB of buffers needs no second GiB.
+    """
     from explorer.atomic import atomic_write
 
     r = run.result
-    arrays = {}
+    members = []
     for buf in r.bound.buffers:
-        arrays[buf.name] = r.outputs[buf.name]
+        out = r.outputs[buf.name]
+        members.append((buf.name, out.dtype, out.shape, lambda out=out: _chunks_of(out)))
         if r.inputs is not None:
-            arrays[f"{buf.name}.in"] = r.inputs[buf.name]
-    atomic_write(path, lambda fh: np.savez(fh, **arrays), field="--dump-buffers")
+            members.append((f"{buf.name}.in", out.dtype, out.shape,
+                            lambda name=buf.name: r.inputs.chunks(name, REPORT_CHUNK)))
+    atomic_write(path, lambda fh: write_npz(fh, members), field="--dump-buffers")
+
+
+def _chunks_of(a: np.ndarray):
+    for k in range(0, a.shape[0], REPORT_CHUNK):
+        yield a[k:k + REPORT_CHUNK]
+
+
+def write_npz(fh, members) -> None:
+    """An uncompressed ``.npz`` (what ``np.savez`` writes) from (name, dtype, shape, chunks()) members."""
+    import zipfile
+
+    from numpy.lib import format as npy
+
+    with zipfile.ZipFile(fh, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for name, dtype, shape, chunks in members:
+            with zf.open(f"{name}.npy", mode="w", force_zip64=True) as out:
+                header = {"descr": npy.dtype_to_descr(np.dtype(dtype)), "fortran_order": False,
+                          "shape": tuple(shape)}
+                npy.write_array_header_1_0(out, header)  # the version np.save writes for such headers
+                for part in chunks():
+                    out.write(np.ascontiguousarray(part).tobytes())

@@ -18,7 +18,9 @@ instruction, the thread and block, and the source line.
 
 from __future__ import annotations
 
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,16 +28,23 @@ import numpy as np
 from explorer.model.errors import InputError
 from explorer.sass.execute import interp, isa
 from explorer.sass.execute.arguments import (
-    BANK_BYTES, LOCAL_WINDOW, NUMPY, SHARED_WINDOW, bank0, bind, initial_values,
+    BANK_BYTES, INIT_CHUNK, LOCAL_WINDOW, NUMPY, SHARED_WINDOW, Inputs, bank0, bind, initial_chunks,
 )
 from explorer.sass.execute.decode import link
 from explorer.sass.execute.stream import ExecutedStream, build_stream
 
-MEMORY_BUDGET = 3 << 30  # bytes one run may hold (buffers, copies, state, chunk arrays)
+# bytes one run may hold (buffers, state, chunk arrays; the simulator's records too when it times the run):
+# the simulator's own memory budget (resources/sim_model.toml [trace] memory_budget_bytes, 1.5 GiB), so that
+# with the interpreter, numpy and numba (about 0.2 GB) a run peaks under 2 GB (issue 30; tested)
+MEMORY_BUDGET = 1_610_612_736
 CHUNK_INSTRUCTIONS = 1 << 20  # warp-instructions per chunk handed to a consumer
 MAX_CHUNK_INSTRUCTIONS = 1 << 24  # one block may grow its chunk up to this
-ENTRY_BYTES = 4 * 4 + 8  # per warp-instruction: warp, row, active, executed (+ events and sectors, amortised)
+# the chunk arrays per warp-instruction (_stream_arrays): warp, row, active, executed (4 B each), one memory
+# event (position 8, class 1, count 4, ideal 4, first sector 8) and four sector numbers (8 B each)
+ENTRY_BYTES = 4 * 4 + 25 + 4 * 8
 TIME_SLICE = 4096  # a warp yields to the block's next warp after this many instructions (spin waits progress)
+FIRST_SHARE = 16  # threads, no stream: the first chunk (run alone) is this fraction of a chunk
+TASK_SHARE = 4  # threads, no stream: a task is this fraction of a chunk
 
 
 @dataclass
@@ -51,15 +60,31 @@ class ExecutionResult:
     bound: object = field(repr=False, default=None)
 
 
-def estimate_bytes(kernel, launch, spec, keep_inputs: bool, record: bool) -> int:
-    buffers = spec.buffer_bytes
+def estimate_bytes(kernel, launch, spec, keep_inputs: bool = False, record: bool = False) -> int:
+    """What a run holds at most: the buffers (once: their contents before the kernel are made again when
+    read, ``arguments.Inputs``), the block's state, the chunk arrays (and the stream built from them for a
+    consumer), the constant banks, and one chunk of temporaries (a fill, a report, a dump)."""
+    return sum(estimate_parts(kernel, launch, spec, record).values())
+
+
+def estimate_parts(kernel, launch, spec, record: bool = False) -> dict:
+    """:func:`estimate_bytes` by part (the refusal names them)."""
     warps = launch.warps_per_block()
     frame = _frame(kernel)
     state = warps * (256 * 32 * 4 + 8 * 32 + 64 * 4 + 32 * 24) + warps * 32 * frame + _shared_bytes(kernel, launch)
-    chunk = (CHUNK_INSTRUCTIONS * 2 if record else CHUNK_INSTRUCTIONS) * ENTRY_BYTES
-    # the heap, the inputs' copies when kept, and one buffer's worth of temporaries (initial values, reports)
-    return buffers * (2 if keep_inputs else 1) + max((b.nbytes for _, b in spec.buffers), default=0) + state + \
-        chunk + 18 * BANK_BYTES
+    chunk = (CHUNK_INSTRUCTIONS + (1 << 16)) * ENTRY_BYTES * (2 if record else 1)
+    return {"buffers": int(spec.buffer_bytes), "state": int(state + 18 * BANK_BYTES), "chunks": int(chunk),
+            "temporaries": INIT_CHUNK * 24}
+
+
+def check_memory(parts: dict, budget: int) -> None:
+    """Refuse, before anything is allocated, a run whose parts add up to more than ``budget`` bytes."""
+    need = sum(parts.values())
+    if need > budget:
+        what = ", ".join(f"{name} {value / 2**20:,.0f} MiB" for name, value in parts.items() if value)
+        raise InputError("kernel.args", f"this run needs about {need / 2**20:,.0f} MiB ({what}), above the limit of "
+                                        f"{budget / 2**20:,.0f} MiB a run may hold; use smaller buffers or a smaller "
+                                        "grid")
 
 
 def _frame(kernel) -> int:
@@ -82,137 +107,306 @@ def execute(kernel, launch, spec, *, on_chunk=None, **options) -> ExecutionResul
 
 
 def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, sm_count: int = 1,
-                   keep_inputs: bool = False, chunk_instructions: int = CHUNK_INSTRUCTIONS, sm_of_block=None):
+                   keep_inputs: bool = False, chunk_instructions: int = CHUNK_INSTRUCTIONS, sm_of_block=None,
+                   progress=None, jobs: int = 1):
     """A generator: it yields an ExecutedStream per chunk of whole blocks, in grid order, and returns
     the ExecutionResult. The next chunk is executed only when asked for, so a consumer that takes
-    chunks as it dispatches their blocks holds only those in memory (the timing engine's way in)."""
-    need = estimate_bytes(kernel, launch, spec, keep_inputs, record)
-    if need > MEMORY_BUDGET:
-        raise InputError("kernel.args", f"this run needs about {need:,} bytes (buffers, their copies, state), above "
-                                        f"the limit of {MEMORY_BUDGET:,}")
+    chunks as it dispatches their blocks holds only those in memory (the timing engine's way in).
+    ``progress(blocks_done, total_blocks, warp_instructions, seconds)`` is called each time the
+    interpreter returns (about every million warp-instructions, inside a long block too).
+
+    ``jobs`` > 1 executes blocks on that many threads at once (the interpreter releases the GIL),
+    when the kernel allows it (:func:`parallel_safe`: no global atomics, whose results must stay
+    exact and in the serial order); the buffers, the metrics, the per-row tallies and the streams
+    are the serial run's (tested). The first chunk runs alone (its blocks' size sets how many blocks
+    each task takes); then up to ``2 * jobs`` tasks of whole blocks are in flight, handed on in grid
+    order, each worker with its own block state and chunk arrays (counted in the memory estimate).
+    """
+    jobs = max(1, int(jobs))
+    if jobs > 1 and (launch.total_blocks < 2 or not parallel_safe(kernel)):
+        jobs = 1
+    parts = estimate_parts(kernel, launch, spec, record)
+    while jobs > 1 and sum(parts.values()) + (jobs - 1) * worker_bytes(kernel, launch, record) > MEMORY_BUDGET:
+        jobs -= 1  # fewer workers rather than a refusal: each needs its own chunk arrays
+    if jobs > 1:
+        parts["other workers"] = (jobs - 1) * worker_bytes(kernel, launch, record)
+    check_memory(parts, MEMORY_BUDGET)
     if launch.threads_per_block > 1024:
         raise InputError("launch.block", f"{launch.threads_per_block} threads per block is above the maximum of 1024")
-    bound = bind(kernel, spec, seed)
-    frame = _frame(kernel)
-    shared = _shared_bytes(kernel, launch)
-    # global memory: one heap, the buffers at their offsets
-    heap8 = np.zeros(max(bound.heap_bytes, 16) + 16, dtype=np.uint8)
-    gtab = np.zeros((max(len(bound.buffers), 1), 3), dtype=np.int64)
-    gtab[:, 0] = -1  # no buffer: nothing matches
-    inputs = {} if keep_inputs else None
-    for k, buf in enumerate(bound.buffers):
-        values = initial_values(buf, seed, k)
-        heap8[buf.heap_offset:buf.heap_offset + buf.nbytes] = values.view(np.uint8)
-        gtab[k] = (buf.address, buf.nbytes, buf.heap_offset)
-        if inputs is not None:
-            inputs[buf.name] = values
-    cbank = np.zeros((18, BANK_BYTES), dtype=np.uint8)
-    b0 = bank0(kernel, launch, bound, frame)
-    cbank[0, :len(b0)] = np.frombuffer(b0, dtype=np.uint8)
-    banks = {0: b0}
-    for bank, data in kernel.banks.items():
-        if bank < cbank.shape[0]:
-            data = data[:BANK_BYTES]
-            cbank[bank, :len(data)] = np.frombuffer(data, dtype=np.uint8)
-            banks[bank] = data
-    code = link(kernel.decoded, banks)
-    nw = launch.warps_per_block()
+    run = _Launch(kernel, launch, spec, seed, sm_count, sm_of_block, keep_inputs)
     n_blocks = launch.total_blocks
-    # state
-    R = np.zeros((nw, 256, 32), dtype=np.uint32)
-    P = np.zeros((nw, 8, 32), dtype=np.uint8)
-    UR = np.zeros((nw, 64), dtype=np.uint32)
-    UP = np.zeros((nw, 8), dtype=np.uint8)
-    B = np.zeros((nw, 16), dtype=np.uint32)
-    lpc = np.zeros((nw, 32), dtype=np.int64)
-    lst = np.zeros((nw, 32), dtype=np.int8)
-    larg = np.zeros((nw, 32), dtype=np.int64)
-    wrow = np.zeros(nw, dtype=np.int64)
-    wmask = np.zeros(nw, dtype=np.int64)
-    wdiv = np.zeros(nw, dtype=np.int8)
-    wcount = np.zeros(nw, dtype=np.int64)
-    bar_res = np.zeros(nw, dtype=np.int64)
-    bar_cnt = np.zeros(16, dtype=np.int64)
-    bar_exp = np.zeros(16, dtype=np.int64)
-    bar_red = np.zeros(32, dtype=np.int64)
-    smem8 = np.zeros(-(-shared // 16) * 16 + 16, dtype=np.uint8)
-    lmem8 = np.zeros(max(nw * 32 * frame, 16), dtype=np.uint8)
-    ctx = np.zeros(16, dtype=np.int64)
-    ctx[3:6] = (launch.block.x, launch.block.y, launch.block.z)
-    ctx[7] = sm_count
-    ctx[8] = SHARED_WINDOW
-    ctx[9] = shared
-    ctx[10] = LOCAL_WINDOW
-    ctx[11] = frame
-    launch_arr = np.zeros(interp.N_LAUNCH, dtype=np.int64)
-    launch_arr[interp.G_GX:interp.G_GZ + 1] = (launch.grid.x, launch.grid.y, launch.grid.z)
-    launch_arr[interp.G_BX:interp.G_BZ + 1] = (launch.block.x, launch.block.y, launch.block.z)
-    launch_arr[interp.G_THREADS] = launch.threads_per_block
-    launch_arr[interp.G_WARPS] = nw
-    launch_arr[interp.G_NSM] = max(sm_count, 1)
-    launch_arr[interp.G_LAST] = n_blocks
-    launch_arr[interp.G_LIMIT] = spec.max_instructions
-    launch_arr[interp.G_SLICE] = TIME_SLICE
-    launch_arr[interp.G_NREGS] = min(max(kernel.registers, 1) + 2, 255)  # registers the code can touch
-    smb = np.zeros(0, dtype=np.int64) if sm_of_block is None else np.asarray(sm_of_block, dtype=np.int64)
-    # outputs
-    soft = max(int(chunk_instructions), 1)
-    cap = soft + (1 << 16)
-    arrays = _stream_arrays(cap)
-    acc = np.zeros(isa.N_ACC, dtype=np.int64)
-    n_rows = code.shape[0]
-    st_exec = np.zeros(n_rows, dtype=np.int64)
-    st_act = np.zeros(n_rows, dtype=np.int64)
-    st_exe = np.zeros(n_rows, dtype=np.int64)
-    ctl = np.zeros(interp.N_CTL, dtype=np.int64)
-    ctl[interp.CTL_SOFT] = soft
-    err = np.zeros(16, dtype=np.int64)
-    sc = np.zeros((interp.SC_ROWS, 32), dtype=np.int64)
-    wscr = np.zeros(interp.WSCR, dtype=np.int64)
-    hint = np.zeros(1, dtype=np.int64)
-    first_block = 0
-    # load the compiled interpreter first (numba's on-disk cache): a call that runs no block, so
-    # execution_seconds measures execution only
-    launch_arr[interp.G_LAST] = 0
-    interp.run(code, launch_arr, smb, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask, wdiv, wcount, bar_res, bar_cnt,
-               bar_exp, bar_red, heap8, heap8.view(np.uint32), gtab, smem8, smem8.view(np.uint32), lmem8,
-               lmem8.view(np.uint32), cbank, ctx, *arrays, acc, st_exec, st_act, st_exe, ctl, err, sc, wscr, hint)
-    launch_arr[interp.G_LAST] = n_blocks
+    chunk_instructions = max(int(chunk_instructions), 1)
+    # the first chunk runs alone: short when nobody reads the streams (it only sizes the tasks), the serial
+    # run's own otherwise (the timing engine's estimate reads it: the same run whatever the threads)
+    first_soft = chunk_instructions if (jobs == 1 or record) else max(1, chunk_instructions // FIRST_SHARE)
+    first = run.worker(first_soft)
+    first.warm_up()  # numba's on-disk cache loaded first: execution_seconds measures execution only
     seconds = 0.0
+    cpu = 0.0  # CPU seconds the workers spent executing (time.thread_time: the per-core rate's)
+    done_blocks = 0
+    # the first chunk (the whole launch when serial), on this thread
     while True:
-        t0 = time.perf_counter()
-        status = interp.run(code, launch_arr, smb, R, P, UR, UP, B, lpc, lst, larg, wrow, wmask, wdiv, wcount,
-                            bar_res, bar_cnt, bar_exp, bar_red, heap8, heap8.view(np.uint32), gtab,
-                            smem8, smem8.view(np.uint32), lmem8, lmem8.view(np.uint32), cbank, ctx, *arrays, acc,
-                            st_exec, st_act, st_exe, ctl, err, sc, wscr, hint)
+        t0, c0 = time.perf_counter(), time.thread_time()
+        status = first.call()
         seconds += time.perf_counter() - t0  # execution only: not the consumer's time between chunks
+        cpu += time.thread_time() - c0
+        if progress is not None:
+            progress(int(first.ctl[interp.CTL_BLOCK]), n_blocks, int(first.acc[isa.A_WARP_INSTR]), seconds)
         if status == isa.S_ERROR:
-            raise run_error(kernel, launch, bound, err, spec.max_instructions)
+            raise run_error(kernel, launch, run.bound, first.err, spec.max_instructions)
         if status == interp.S_GROW:
-            if not record:  # nobody reads the stream: start the arrays over
-                ctl[interp.CTL_POS] = ctl[interp.CTL_MPOS] = ctl[interp.CTL_SPOS] = 0
-                continue
-            if cap >= MAX_CHUNK_INSTRUCTIONS:
-                raise InputError("kernel", f"block {ctl[interp.CTL_BLOCK]} executes more than "
-                                           f"{MAX_CHUNK_INSTRUCTIONS:,} warp-instructions: its executed stream "
-                                           "does not fit the run's memory (use fewer threads per block)")
-            cap = min(cap * 2, MAX_CHUNK_INSTRUCTIONS)
-            arrays = _grow(arrays, cap, ctl)
+            first.grow(record)
             continue
-        done_block = int(ctl[interp.CTL_BLOCK])
-        if record and done_block > first_block:
-            yield _chunk(arrays, ctl, first_block, done_block, nw)
-        ctl[interp.CTL_POS] = ctl[interp.CTL_MPOS] = ctl[interp.CTL_SPOS] = 0
-        first_block = done_block
-        if status == isa.S_DONE:
+        done = int(first.ctl[interp.CTL_BLOCK])
+        if record and done > done_blocks:
+            yield first.chunk(done_blocks, done)
+        first.reset_stream()
+        done_blocks = done
+        if status == isa.S_DONE or jobs > 1:
             break
+    workers = [first]
+    if done_blocks < n_blocks:  # the rest in parallel tasks of whole blocks
+        per_block = max(1.0, float(first.acc[isa.A_WARP_INSTR]) / max(done_blocks, 1))
+        # tasks of a share of a chunk: enough of them that the threads finish together
+        size = max(1, int(chunk_instructions / (1 if record else TASK_SHARE) / per_block))
+        free = [first] + [run.worker(int(size * per_block) + 1) for _ in range(jobs - 1)]
+        workers = list(free)
+        spans = [(b, min(n_blocks, b + size)) for b in range(done_blocks, n_blocks, size)]
+        lock = threading.Lock()
+
+        def task(span, limit):
+            with lock:
+                worker = free.pop()  # at most `jobs` tasks run at once, each returns its worker when done
+            try:
+                c0 = time.thread_time()
+                status, stream, count = worker.run_span(span[0], span[1], limit, record)  # the stream is a copy
+                return status, stream, count, worker.err.copy(), time.thread_time() - c0
+            finally:
+                with lock:
+                    free.append(worker)
+
+        pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="warp-explorer-exec")
+        pending = []  # (span, future), in grid order
+        executed = int(first.acc[isa.A_WARP_INSTR])
+        mark = time.perf_counter()
+        try:
+            k = 0
+            while k < len(spans) or pending:
+                while k < len(spans) and len(pending) < 2 * jobs:
+                    left = spec.max_instructions - executed  # no task may run past the launch's limit
+                    pending.append((spans[k], pool.submit(task, spans[k], max(1, left))))
+                    k += 1
+                span, fut = pending.pop(0)
+                status, stream, count, err, busy = fut.result()
+                executed += count
+                cpu += busy
+                if status == isa.S_ERROR:
+                    raise run_error(kernel, launch, run.bound, err, spec.max_instructions)
+                if executed > spec.max_instructions:  # the tasks together went past it
+                    raise run_error(kernel, launch, run.bound, _limit_error(span[1] - 1), spec.max_instructions)
+                now = time.perf_counter()
+                seconds += now - mark  # what this run waited for execution (not the consumer's time)
+                if progress is not None:
+                    progress(span[1], n_blocks, executed, seconds)
+                if record:
+                    yield stream
+                mark = time.perf_counter()
+        finally:
+            for _, fut in pending:
+                fut.cancel()
+            pool.shutdown(wait=True, cancel_futures=True)  # never leave a thread writing the heap
     outputs = {}
-    for buf in bound.buffers:
-        # views of the heap (not copies): the run holds each buffer once more only when its inputs are kept
-        outputs[buf.name] = heap8[buf.heap_offset:buf.heap_offset + buf.nbytes].view(NUMPY[buf.arg.dtype])
+    for buf in run.bound.buffers:
+        # views of the heap (not copies): the contents before the kernel are made again when read
+        outputs[buf.name] = run.heap8[buf.heap_offset:buf.heap_offset + buf.nbytes].view(NUMPY[buf.arg.dtype])
+    acc = sum(w.acc for w in workers)
     metrics = summarize(acc, launch, seconds)
-    return ExecutionResult(kernel=kernel, outputs=outputs, inputs=inputs, metrics=metrics, executions=st_exec,
-                           active_lanes=st_act, executed_lanes=st_exe, seconds=seconds, bound=bound)
+    metrics["jobs"] = jobs
+    metrics["execution_cpu_seconds"] = cpu
+    return ExecutionResult(kernel=kernel, outputs=outputs, inputs=run.inputs, metrics=metrics,
+                           executions=sum(w.st_exec for w in workers), active_lanes=sum(w.st_act for w in workers),
+                           executed_lanes=sum(w.st_exe for w in workers), seconds=seconds, bound=run.bound)
+
+
+def parallel_safe(kernel) -> bool:
+    """Whether the kernel's blocks may execute at once: no global atomic (ATOMG, ATOM, RED), whose returned
+    values and floating-point sums depend on the order blocks apply them in (kept the serial order's).
+    Blocks of a race-free kernel touch disjoint global memory otherwise (blocks that read what other
+    blocks of the launch write race on a GPU too)."""
+    ops = kernel.decoded.rows[:, isa.C_OP]
+    return not bool(np.isin(ops, (isa.E_ATOM, isa.E_RED)).any())
+
+
+def worker_bytes(kernel, launch, record: bool) -> int:
+    """What one more worker holds: its block state and its chunk arrays."""
+    parts = estimate_parts(kernel, launch, spec=_NO_BUFFERS, record=record)
+    return parts["state"] + parts["chunks"]
+
+
+class _NoBuffers:
+    buffer_bytes = 0
+
+
+_NO_BUFFERS = _NoBuffers()
+
+
+def _limit_error(block: int) -> np.ndarray:
+    err = np.zeros(16, dtype=np.int64)
+    err[isa.X_CODE] = isa.ERR_LIMIT
+    err[isa.X_BLOCK] = block
+    return err
+
+
+class _Launch:
+    """What every worker of a run shares: the heap with the buffers, the constant banks, the linked code."""
+
+    def __init__(self, kernel, launch, spec, seed, sm_count, sm_of_block, keep_inputs):
+        self.kernel, self.launch, self.spec = kernel, launch, spec
+        self.bound = bind(kernel, spec, seed)
+        self.frame = _frame(kernel)
+        self.shared = _shared_bytes(kernel, launch)
+        # global memory: one heap, the buffers at their offsets
+        self.heap8 = np.zeros(max(self.bound.heap_bytes, 16) + 16, dtype=np.uint8)
+        self.heap32 = self.heap8.view(np.uint32)
+        self.gtab = np.zeros((max(len(self.bound.buffers), 1), 3), dtype=np.int64)
+        self.gtab[:, 0] = -1  # no buffer: nothing matches
+        for k, buf in enumerate(self.bound.buffers):
+            pos = buf.heap_offset
+            for part in initial_chunks(buf, seed, k):  # straight into the heap, a chunk at a time
+                raw = part.view(np.uint8)
+                self.heap8[pos:pos + raw.shape[0]] = raw
+                pos += raw.shape[0]
+            self.gtab[k] = (buf.address, buf.nbytes, buf.heap_offset)
+        self.inputs = Inputs(self.bound, seed) if keep_inputs else None  # made again when read: no copy held
+        self.cbank = np.zeros((18, BANK_BYTES), dtype=np.uint8)
+        b0 = bank0(kernel, launch, self.bound, self.frame)
+        self.cbank[0, :len(b0)] = np.frombuffer(b0, dtype=np.uint8)
+        banks = {0: b0}
+        for bank, data in kernel.banks.items():
+            if bank < self.cbank.shape[0]:
+                data = data[:BANK_BYTES]
+                self.cbank[bank, :len(data)] = np.frombuffer(data, dtype=np.uint8)
+                banks[bank] = data
+        self.code = link(kernel.decoded, banks)
+        self.nw = launch.warps_per_block()
+        la = np.zeros(interp.N_LAUNCH, dtype=np.int64)
+        la[interp.G_GX:interp.G_GZ + 1] = (launch.grid.x, launch.grid.y, launch.grid.z)
+        la[interp.G_BX:interp.G_BZ + 1] = (launch.block.x, launch.block.y, launch.block.z)
+        la[interp.G_THREADS] = launch.threads_per_block
+        la[interp.G_WARPS] = self.nw
+        la[interp.G_NSM] = max(sm_count, 1)
+        la[interp.G_LAST] = launch.total_blocks
+        la[interp.G_LIMIT] = spec.max_instructions
+        la[interp.G_SLICE] = TIME_SLICE
+        la[interp.G_NREGS] = min(max(kernel.registers, 1) + 2, 255)  # registers the code can touch
+        self.launch_arr = la
+        self.sm_count = sm_count
+        self.smb = np.zeros(0, dtype=np.int64) if sm_of_block is None else np.asarray(sm_of_block, dtype=np.int64)
+
+    def worker(self, soft: int) -> "_Worker":
+        return _Worker(self, soft)
+
+
+class _Worker:
+    """One thread's block state, chunk arrays, metrics and tallies (``interp.run``'s arguments)."""
+
+    def __init__(self, run: _Launch, soft: int):
+        self.run = run
+        nw, launch = run.nw, run.launch
+        self.R = np.zeros((nw, 256, 32), dtype=np.uint32)
+        self.P = np.zeros((nw, 8, 32), dtype=np.uint8)
+        self.UR = np.zeros((nw, 64), dtype=np.uint32)
+        self.UP = np.zeros((nw, 8), dtype=np.uint8)
+        self.B = np.zeros((nw, 16), dtype=np.uint32)
+        self.lpc = np.zeros((nw, 32), dtype=np.int64)
+        self.lst = np.zeros((nw, 32), dtype=np.int8)
+        self.larg = np.zeros((nw, 32), dtype=np.int64)
+        self.wrow = np.zeros(nw, dtype=np.int64)
+        self.wmask = np.zeros(nw, dtype=np.int64)
+        self.wdiv = np.zeros(nw, dtype=np.int8)
+        self.wcount = np.zeros(nw, dtype=np.int64)
+        self.bar_res = np.zeros(nw, dtype=np.int64)
+        self.bar_cnt = np.zeros(16, dtype=np.int64)
+        self.bar_exp = np.zeros(16, dtype=np.int64)
+        self.bar_red = np.zeros(32, dtype=np.int64)
+        self.smem8 = np.zeros(-(-run.shared // 16) * 16 + 16, dtype=np.uint8)
+        self.lmem8 = np.zeros(max(nw * 32 * run.frame, 16), dtype=np.uint8)
+        self.ctx = np.zeros(16, dtype=np.int64)
+        self.ctx[3:6] = (launch.block.x, launch.block.y, launch.block.z)
+        self.ctx[7] = run.sm_count
+        self.ctx[8] = SHARED_WINDOW
+        self.ctx[9] = run.shared
+        self.ctx[10] = LOCAL_WINDOW
+        self.ctx[11] = run.frame
+        self.launch_arr = run.launch_arr.copy()
+        self.cap = soft + (1 << 16)
+        self.arrays = _stream_arrays(self.cap)
+        self.acc = np.zeros(isa.N_ACC, dtype=np.int64)
+        n_rows = run.code.shape[0]
+        self.st_exec = np.zeros(n_rows, dtype=np.int64)
+        self.st_act = np.zeros(n_rows, dtype=np.int64)
+        self.st_exe = np.zeros(n_rows, dtype=np.int64)
+        self.ctl = np.zeros(interp.N_CTL, dtype=np.int64)
+        self.ctl[interp.CTL_SOFT] = soft
+        self.err = np.zeros(16, dtype=np.int64)
+        self.sc = np.zeros((interp.SC_ROWS, 32), dtype=np.int64)
+        self.wscr = np.zeros(interp.WSCR, dtype=np.int64)
+        self.hint = np.zeros(1, dtype=np.int64)
+
+    def call(self) -> int:
+        r = self.run
+        return interp.run(r.code, self.launch_arr, r.smb, self.R, self.P, self.UR, self.UP, self.B, self.lpc,
+                          self.lst, self.larg, self.wrow, self.wmask, self.wdiv, self.wcount, self.bar_res,
+                          self.bar_cnt, self.bar_exp, self.bar_red, r.heap8, r.heap32, r.gtab, self.smem8,
+                          self.smem8.view(np.uint32), self.lmem8, self.lmem8.view(np.uint32), r.cbank, self.ctx,
+                          *self.arrays, self.acc, self.st_exec, self.st_act, self.st_exe, self.ctl, self.err, self.sc,
+                          self.wscr, self.hint)
+
+    def warm_up(self) -> None:
+        last = self.launch_arr[interp.G_LAST]
+        self.launch_arr[interp.G_LAST] = 0
+        self.call()
+        self.launch_arr[interp.G_LAST] = last
+
+    def grow(self, record: bool) -> None:
+        """The arrays are full inside a block: start them over (nobody reads them) or double them."""
+        if not record:
+            self.reset_stream()
+            return
+        if self.cap >= MAX_CHUNK_INSTRUCTIONS:
+            raise InputError("kernel", f"block {self.ctl[interp.CTL_BLOCK]} executes more than "
+                                       f"{MAX_CHUNK_INSTRUCTIONS:,} warp-instructions: its executed stream "
+                                       "does not fit the run's memory (use fewer threads per block)")
+        self.cap = min(self.cap * 2, MAX_CHUNK_INSTRUCTIONS)
+        self.arrays = _grow(self.arrays, self.cap, self.ctl)
+
+    def reset_stream(self) -> None:
+        self.ctl[interp.CTL_POS] = self.ctl[interp.CTL_MPOS] = self.ctl[interp.CTL_SPOS] = 0
+
+    def chunk(self, first: int, last: int) -> ExecutedStream:
+        return _chunk(self.arrays, self.ctl, first, last, self.run.nw)
+
+    def run_span(self, first: int, last: int, limit: int, record: bool):
+        """Execute blocks ``first .. last - 1`` (at most ``limit`` warp-instructions): (status, the span's
+        stream or None, warp-instructions executed)."""
+        self.ctl[interp.CTL_BLOCK] = first
+        self.ctl[interp.CTL_STARTED] = 0
+        self.ctl[interp.CTL_SOFT] = 1 << 62  # the whole span, however long
+        self.ctl[interp.CTL_TOTAL] = 0
+        self.reset_stream()
+        self.launch_arr[interp.G_LAST] = last
+        self.launch_arr[interp.G_LIMIT] = limit
+        before = int(self.acc[isa.A_WARP_INSTR])
+        while True:
+            status = self.call()
+            if status == interp.S_GROW:
+                self.grow(record)
+                continue
+            break
+        count = int(self.acc[isa.A_WARP_INSTR]) - before
+        if status == isa.S_ERROR:
+            return status, None, count
+        return status, (self.chunk(first, last) if record else None), count
 
 
 def _stream_arrays(cap: int):
@@ -344,7 +538,8 @@ def run_error(kernel, launch, bound, err, limit: int) -> InputError:
         return InputError("kernel.max_instructions", f"the kernel executed more than {limit:,} "
                                                      f"warp-instructions (an endless loop?), last at "
                                                      f"{_where(kernel, row)} in block {_block(launch, blk)}; raise "
-                                                     "kernel.max_instructions if it is meant to run that long")
+                                                     "kernel.max_instructions if it is meant to run that long "
+                                                     "(--max-instructions N sets it)")
     if code == isa.ERR_DEADLOCK:
         what = {isa.L_BAR: "a block barrier (BAR)", isa.L_BSYNC: "a convergence barrier (BSYNC)",
                 isa.L_WARPSYNC: "WARPSYNC"}.get(addr, "a barrier")

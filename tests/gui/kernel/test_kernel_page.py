@@ -216,6 +216,67 @@ def test_cancel_stops_a_long_run(window, page, qtbot, no_exception_escapes):
     assert page.simulate_button.isEnabled()
 
 
+
+@needs_compiler
+def test_a_compile_that_runs_for_ever_can_be_cancelled_and_the_window_stays_live(window, page, qtbot, tmp_path,
+                                                                                   monkeypatch, no_exception_escapes):
+    """The compiler runs in a child process (issue 30, item 1): the event loop keeps running while it
+    compiles, and Cancel kills the child and its group."""
+    import os
+    import subprocess
+    import time
+    import traceback
+
+    from PySide6.QtCore import Qt, QTimer
+
+    from explorer.gpu import sandbox
+    from tests.gpu.test_compiler_sandbox import template_bomb
+
+    pids = []
+    real = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        proc = real(*args, **kwargs)
+        if any(frame.name == "list_kernels" for frame in traceback.extract_stack()):  # this tab's, not the calculator's
+            pids.append(proc.pid)
+        return proc
+
+    monkeypatch.setattr(sandbox.subprocess, "Popen", popen)
+    src = tmp_path / "bomb.cu"
+    src.write_text(template_bomb(17))  # minutes of compiling
+    assert window.open_path(src)
+    qtbot.waitUntil(lambda: bool(pids), timeout=LONG)
+    assert page.busy == "compile" and page.cancel_button.isEnabled() and not page.simulate_button.isEnabled()
+    ticks = []
+    timer = QTimer(page)
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    qtbot.wait(300)
+    assert len(ticks) >= 5  # the window is live while the child compiles
+    t0 = time.monotonic()
+    qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not page.busy, timeout=10_000)
+    timer.stop()
+    assert time.monotonic() - t0 < 5
+    assert "Cancelled: the compiler was stopped" in page.message and page.message_role == "muted"
+    for pid in pids:
+        try:
+            os.killpg(pid, 0)
+        except ProcessLookupError:
+            continue
+        raise AssertionError(f"the compiler's process group {pid} is still there")
+
+
+@needs_compiler
+def test_a_file_name_with_a_bidi_control_is_shown_without_it(window, page, qtbot, tmp_path, no_exception_escapes):
+    """Issue 30, item 7: a U+202E in a name reversed the text shown after it."""
+    src = tmp_path / "sax\u202epy.cu"
+    src.write_text((KERNELS / "saxpy.cu").read_text(encoding="utf-8"), encoding="utf-8")
+    kernel = open_kernel(qtbot, window, page, src)
+    assert kernel is not None, page.message
+    assert page.file_label.text() == "saxpy.cu"
+    assert "\u202e" not in page.message and "\u202e" not in page.compile_info.text()
+
 LDSM = r'''
 extern "C" __global__ void ldsm(unsigned* out)
 {
