@@ -166,7 +166,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+546"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+621"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -191,7 +191,7 @@
         <translation>Тип данных:</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>Naive (3 kernels)</source>
         <translation>Наивное (3 ядра)</translation>
     </message>
@@ -201,12 +201,13 @@
         <translation>В стиле FlashAttention (1 ядро)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
+        <location line="+17"/>
         <source>Naive ÷ flash</source>
         <translation>Наивное ÷ flash</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-14"/>
         <source>FLOPs</source>
         <translation>FLOP</translation>
     </message>
@@ -226,17 +227,19 @@
         <translation>Разделяемая память на CTA</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+35"/>
         <source>HBM bytes:</source>
         <translation>Байты HBM:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-23"/>
+        <location line="+26"/>
         <source>naive</source>
         <translation>наивное</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-26"/>
+        <location line="+28"/>
         <source>flash</source>
         <translation>flash</translation>
     </message>
@@ -246,12 +249,12 @@
         <translation>Время:</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-64"/>
         <source>Head si&amp;ze d:</source>
         <translation>&amp;Размер головы d:</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+25"/>
         <source>Bytes through L2 (exact)</source>
         <translation>Байты через L2 (точно)</translation>
     </message>
@@ -286,12 +289,12 @@
         <translation>Откуда ядро берёт второе и последующие чтения тех же данных: из L2, если они помещаются в доступную L2, иначе из HBM.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+27"/>
         <source>Through L2:</source>
         <translation>Через L2:</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+90"/>
         <source>enter a whole number</source>
         <translation>введите целое число</translation>
     </message>
@@ -337,7 +340,7 @@
         <translation>{v} FLOP/Б</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>At N = {n}, d = {d} the FlashAttention-style kernel moves {g}× fewer bytes through L2 ({gf} vs {gn}, exact): the N × N scores S and probabilities P ({sp} each) never leave the chip.</source>
         <translation>При N = {n}, d = {d} ядро в стиле FlashAttention пропускает через L2 в {g}× меньше байтов ({gf} против {gn}, точно): оценки S и вероятности P размером N × N ({sp} каждая) не покидают кристалл.</translation>
     </message>
@@ -357,7 +360,7 @@
         <translation>Прогноз {tf} (ограничение: {bf}) против {tn} (ограничение: {bn}): в {s}× быстрее на {gpu} при точно том же результате.</translation>
     </message>
     <message>
-        <location line="-36"/>
+        <location line="-37"/>
         <source>(its GEMMs&apos; own tiling)</source>
         <translation>(собственное разбиение его GEMM на плитки)</translation>
     </message>
@@ -367,7 +370,7 @@
         <translation>{b} (блоки из {q} и {kv} строк)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>&lt;b&gt;Assumptions&lt;/b&gt; (bytes and FLOPs are exact; times are estimates):</source>
         <translation>&lt;b&gt;Допущения&lt;/b&gt; (байты и FLOP точные; время — оценка):</translation>
     </message>
@@ -375,7 +378,7 @@
 <context>
     <name>CoalescingView</name>
     <message>
-        <location line="-302"/>
+        <location line="-348"/>
         <source>Coalesced vs strided loads: bytes per request</source>
         <translation>Объединённые и разреженные загрузки: байты на запрос</translation>
     </message>
@@ -400,12 +403,12 @@
         <translation>&lt;span style=&quot;color:{u}&quot;&gt;■&lt;/span&gt; байты, которые используют потоки &amp;nbsp; &lt;span style=&quot;color:{w}&quot;&gt;▨&lt;/span&gt; перемещённые, но неиспользованные байты</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>A warp&apos;s 32 threads each load {b} B, neighbouring threads &lt;i&gt;stride&lt;/i&gt; elements apart. Memory moves whole 32-byte sectors, so the further apart the threads read, the more bytes move for the same {useful} B the warp uses.</source>
         <translation>Каждый из 32 потоков варпа загружает {b} Б, соседние потоки отстоят на &lt;i&gt;stride&lt;/i&gt; элементов. Память перемещает целые 32-байтовые секторы, поэтому чем дальше друг от друга читают потоки, тем больше байтов перемещается ради тех же {useful} Б, которые использует варп.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+16"/>
         <source>stride {s}</source>
         <translation>шаг {s}</translation>
     </message>
@@ -415,7 +418,7 @@
         <translation> (объединённые)</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-13"/>
         <source>{moved} B moved, {sectors} sectors · {eff}% used</source>
         <translation>перемещено {moved} Б, секторов: {sectors} · использовано {eff}%</translation>
     </message>
@@ -826,6 +829,24 @@
     </message>
 </context>
 <context>
+    <name>CompileWatch</name>
+    <message>
+        <location filename="../../explorer/gui/common/compile_watch.py" line="+131"/>
+        <source>Compiling the simulator once (about {s} s on an idle machine); later starts are instant.</source>
+        <translation>Симулятор компилируется один раз (около {s} с на свободной машине); следующие запуски мгновенны.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Compiling the kernel interpreter once (about {s} s on an idle machine); later runs are instant.</source>
+        <translation>Интерпретатор ядер компилируется один раз (около {s} с на свободной машине); следующие запуски мгновенны.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This machine is busy: it is taking longer.</source>
+        <translation>Машина занята: это займёт больше времени.</translation>
+    </message>
+</context>
+<context>
     <name>CoreErrors</name>
     <message>
         <location filename="../../explorer/gui/common/error_texts.py" line="+34"/>
@@ -1224,7 +1245,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+130"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+133"/>
         <source>launched</source>
         <translation>запущено</translation>
     </message>
@@ -1265,7 +1286,7 @@
         <translation>готово</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+57"/>
         <source>{title} · ready peaks at {peak}, above the scale</source>
         <translation>{title} · пик готовых — {peak}, выше шкалы</translation>
     </message>
@@ -1295,12 +1316,12 @@
         <translation>Варпы по тактам на SM {sm}</translation>
     </message>
     <message>
-        <location line="-96"/>
+        <location line="-100"/>
         <source>launched, resident</source>
         <translation>запущено, размещено</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+101"/>
         <source>SM {sm}</source>
         <translation>SM {sm}</translation>
     </message>
@@ -1439,7 +1460,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+116"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+125"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1484,7 +1505,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+249"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+253"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1529,9 +1550,14 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+67"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Compiling… {pct}</source>
+        <translation>Компиляция… {pct}</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -1554,19 +1580,19 @@
         <translation>Дополняем SM… {pct:.0f}%</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Simulating…</source>
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Simulating… {pct:.0f}%
 This is the previous run until the new one is done.</source>
         <translation>Симуляция… {pct:.0f}%
 Пока показан предыдущий запуск.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>Simulating {name}…</source>
         <translation>Симуляция {name}…</translation>
     </message>
@@ -2124,7 +2150,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmPage</name>
     <message>
-        <location filename="../../explorer/gui/gemm/page.py" line="+21"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+27"/>
         <source>The mapping</source>
         <translation>Отображение на GPU</translation>
     </message>
@@ -2259,7 +2285,7 @@ This is the previous run until the new one is done.</source>
         <translation>GEMM {m}×{n}×{k} {dtype} на {gpu}: плиток {tiles}, волн {full} (эффективность волн {eff}%) · прогноз {t} · ограничение: {bound}</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>&lt;b&gt;GEMM main loop&lt;/b&gt;: simulated {t}. The GEMM tab compares it with the model and says why they differ.</source>
         <translation>&lt;b&gt;Основной цикл GEMM&lt;/b&gt;: симуляция {t}. Вкладка GEMM сравнивает её с моделью и объясняет расхождение.</translation>
     </message>
@@ -2304,7 +2330,7 @@ This is the previous run until the new one is done.</source>
         <translation>Почему они расходятся:</translation>
     </message>
     <message>
-        <location line="-169"/>
+        <location line="-170"/>
         <source>{flops} (2·M·N·K)</source>
         <translation>{flops} (2·M·N·K)</translation>
     </message>
@@ -2413,12 +2439,12 @@ This is the previous run until the new one is done.</source>
     <name>GpuController</name>
     <message>
         <location filename="../../explorer/gui/measure/feature.py" line="+76"/>
-        <location line="+96"/>
+        <location line="+106"/>
         <source>Looking for an NVIDIA GPU…</source>
         <translation>Поиск GPU NVIDIA…</translation>
     </message>
     <message>
-        <location line="-84"/>
+        <location line="-94"/>
         <source>GPU measurements</source>
         <translation>Измерения на GPU</translation>
     </message>
@@ -2478,12 +2504,12 @@ This is the previous run until the new one is done.</source>
         <translation>Отмена</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+13"/>
         <source>&amp;Kernel source:</source>
         <translation>&amp;Исходник ядра:</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+36"/>
         <source>Measure the explorer&apos;s scenario on {gpu}.</source>
         <translation>Измерить сценарий обозревателя на {gpu}.</translation>
     </message>
@@ -2682,7 +2708,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-307"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-368"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2737,7 +2763,7 @@ This is the previous run until the new one is done.</source>
         <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+70"/>
         <source>per thread</source>
         <translation>на поток</translation>
     </message>
@@ -2748,17 +2774,17 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+49"/>
+        <location line="+52"/>
         <source>per SM</source>
         <translation>на SM</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-51"/>
         <source>whole GPU</source>
         <translation>весь GPU</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+38"/>
         <source>Memory hierarchy of the {gpu} ({sms} SMs, {clock} MHz) — drawn to scale</source>
         <translation>Иерархия памяти {gpu} ({sms} SM, {clock} МГц) — в масштабе</translation>
     </message>
@@ -2899,7 +2925,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>KernelPage</name>
     <message>
-        <location filename="../../explorer/gui/kernel/page.py" line="+70"/>
+        <location filename="../../explorer/gui/kernel/page.py" line="+74"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -3096,12 +3122,12 @@ This is the previous run until the new one is done.</source>
         <translation>Выполняю {kernel}: {blocks} блоков…</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+47"/>
         <source>Executed {wi} warp-instructions; the Explorer now holds this scenario.</source>
         <translation>Выполнено варп-инструкций: {wi}; этот сценарий теперь в Обозревателе.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Cancelled: the run was stopped; the last report stays.</source>
         <translation>Отменено: запуск остановлен, последний отчёт остаётся.</translation>
     </message>
@@ -3162,8 +3188,8 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+238"/>
-        <location line="+70"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+247"/>
+        <location line="+71"/>
         <source>Lesson</source>
         <translation>Урок</translation>
     </message>
@@ -3211,7 +3237,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-401"/>
+        <location line="-407"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -3372,7 +3398,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+67"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+106"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
@@ -3387,7 +3413,7 @@ This is the previous run until the new one is done.</source>
         <translation>&amp;Калькулятор заполняемости</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+116"/>
         <source>none</source>
         <translation>нет</translation>
     </message>
@@ -3925,7 +3951,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+469"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+530"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -3935,7 +3961,7 @@ This is the previous run until the new one is done.</source>
         <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
         <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
@@ -4066,7 +4092,7 @@ This is the previous run until the new one is done.</source>
         <translation>Чем заняты размещённые варпы:</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Cycle {c} of {total} ({us} µs)</source>
         <translation>Такт {c} из {total} ({us} мкс)</translation>
     </message>
@@ -4414,7 +4440,7 @@ Compute capability {cc} · {sms} SM · варпов на SM: {warps}</translatio
 <context>
     <name>OccupancyPanel</name>
     <message>
-        <location filename="../../explorer/gui/occupancy/panel.py" line="+78"/>
+        <location filename="../../explorer/gui/occupancy/panel.py" line="+84"/>
         <source>Invalid inputs: {count}. Showing the last valid result.</source>
         <translation>Неверных полей: {count}. Показан последний корректный результат.</translation>
     </message>
@@ -4902,7 +4928,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>Presentation</name>
     <message>
-        <location filename="../../explorer/gui/lessons/presentation.py" line="+110"/>
+        <location filename="../../explorer/gui/lessons/presentation.py" line="+112"/>
         <source>&amp;Presentation</source>
         <translation>&amp;Презентация</translation>
     </message>
@@ -4977,12 +5003,12 @@ Active blocks per SM: {blocks}</source>
         <translation>В режиме презентации щелчок оставляет гаснущую красную точку.</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+161"/>
         <source>{asked}% does not fit this screen: showing {shown}%.</source>
         <translation>{asked}% не помещается на этом экране: показано {shown}%.</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+51"/>
         <source>Presentation mode (F5) will show text and lines at {pct}%.</source>
         <translation>Режим презентации (F5) покажет текст и линии в масштабе {pct}%.</translation>
     </message>
@@ -5125,17 +5151,22 @@ Active blocks per SM: {blocks}</source>
         <translation>{occ} ({blocks} блоков на SM; ограничение: {lim})</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{s} s ({rate} M warp-instructions/s)</source>
-        <translation>{s} с ({rate} млн варп-инструкций/с)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>waiting for the Explorer…</source>
         <translation>ждём Обозреватель…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
+        <source>under the clock&apos;s resolution</source>
+        <translation>меньше разрешения часов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{time} ({rate} warp-instructions/s)</source>
+        <translation>{time} ({rate} варп-инструкций/с)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>no memory instructions</source>
         <translation>нет инструкций памяти</translation>
     </message>
@@ -6227,7 +6258,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SmGridView</name>
     <message>
-        <location filename="../../explorer/gui/explore/sm_grid.py" line="+199"/>
+        <location filename="../../explorer/gui/explore/sm_grid.py" line="+200"/>
         <source>SM grid</source>
         <translation>Сетка SM</translation>
     </message>
@@ -6242,19 +6273,19 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+103"/>
-        <location line="+117"/>
+        <location line="+104"/>
+        <location line="+122"/>
         <location line="+14"/>
         <source>SM {n}</source>
         <translation>SM {n}</translation>
     </message>
     <message>
-        <location line="-101"/>
+        <location line="-106"/>
         <source>Too small to draw every SM: enlarge the window.</source>
         <translation>Слишком мало места, чтобы нарисовать все SM: увеличьте окно.</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+121"/>
         <source>the SM numbers</source>
         <translation>номера SM</translation>
     </message>
@@ -6317,7 +6348,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Доля пика блока за весь запуск (черта на полосе).</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+63"/>
         <source>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Peak: {peak} — {source}&lt;br&gt;Whole run: {share} of the peak ({achieved}).</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Пик: {peak} — {source}&lt;br&gt;За весь запуск: {share} пика ({achieved}).</translation>
     </message>
@@ -6714,7 +6745,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>StreamStrip</name>
     <message>
-        <location filename="../../explorer/gui/explore/stream_strip.py" line="+280"/>
+        <location filename="../../explorer/gui/explore/stream_strip.py" line="+292"/>
         <source>NVML utilization</source>
         <translation>Загрузка NVML</translation>
     </message>
@@ -6754,7 +6785,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Использованные слоты выдачи: выданные варп-инструкции относительно слотов выдачи всех планировщиков за интервал — реально сделанная работа.</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>graph node|graph nodes</source>
         <translation>узел графа|узла графа|узлов графа</translation>
     </message>
@@ -6802,12 +6833,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>StreamTimeline</name>
     <message>
-        <location line="-281"/>
+        <location line="-297"/>
         <source>Kernels of the stream as bars, the gaps between them empty, NVML&apos;s sample windows shaded behind them; wheel: zoom, drag: pan, double click: the whole stream.</source>
         <translation>Ядра потока — полосы, промежутки между ними пусты, окна выборки NVML затенены позади; колесо — масштаб, перетаскивание — сдвиг, двойной щелчок — весь поток.</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+188"/>
         <source>kernel {i} of {n}: {start} to {end}</source>
         <translation>ядро {i} из {n}: от {start} до {end}</translation>
     </message>
@@ -6827,7 +6858,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>окно NVML {k}: поток кончается раньше окна</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Each pixel column covers about {n} kernels: its height is the share of its time a kernel runs.</source>
         <translation>Каждый столбец пикселей охватывает около {n} ядер: его высота — доля его времени, когда работает ядро.</translation>
     </message>
@@ -6835,7 +6866,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ThemedPlot</name>
     <message>
-        <location filename="../../explorer/gui/common/plots.py" line="+116"/>
+        <location filename="../../explorer/gui/common/plots.py" line="+119"/>
         <source>the numbers of the {side} axis</source>
         <translation>числа оси ({side})</translation>
     </message>
@@ -7134,7 +7165,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>TimelineView</name>
     <message>
-        <location filename="../../explorer/gui/explore/timeline.py" line="+149"/>
+        <location filename="../../explorer/gui/explore/timeline.py" line="+152"/>
         <location line="+15"/>
         <source>block {b}</source>
         <translation>блок {b}</translation>
