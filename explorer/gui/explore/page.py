@@ -871,15 +871,19 @@ class ExplorerPage(Page):
             "scenario": dumps(s.scenario.to_dict()), "sm": s.selected_sm, "speed": self.clock.speed,
             "per_sm": self.per_sm.isChecked(),
         }
-        if live:
+        if live:  # the scenario itself too: a [kernel] scenario's TOML leaves out what its cubin gives (registers)
             state |= {"run": s.run if s.run_is_current else None, "cycle": s.cycle, "playing": self.clock.playing,
-                      "commands": self.commands}
+                      "commands": self.commands, "scenario_object": s.scenario}
         return state
 
     def restore_state(self, state: dict) -> None:
         """What :meth:`capture_state` gave (here or in another window), or the settings' copy of it."""
         text = as_str(state.get("scenario"), "")
-        scenario = None
+        scenario = state.get("scenario_object")
+        if isinstance(scenario, Scenario):
+            text = ""  # a rebuilt window: the very scenario, not its TOML (which a [kernel] scenario's cubin completes)
+        else:
+            scenario = None
         if text:
             try:
                 scenario = Scenario.from_dict(tomllib.loads(text))

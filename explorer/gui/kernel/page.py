@@ -537,6 +537,7 @@ class KernelPage(Page):
         state = super().capture_state(live)
         if live:  # a rebuilt window (a language switch) takes the form and the report over
             state |= {"path": self.path, "kernel": self.kernel, "key": self.kernel_key, "texts": self.texts(),
+                      "names": [self.kernel_combo.itemText(i) for i in range(self.kernel_combo.count())],
                       "report": self.report, "pushed": self.pushed, "gpu": self.gpu_name(), "base": self.base}
         return state
 
@@ -555,8 +556,11 @@ class KernelPage(Page):
             self.path = path
             self.file_label.setText(path.name)
             self.file_label.setToolTip(str(path))
+            names = [n for n in state.get("names") or () if isinstance(n, str)] or [key[1]]
             self.kernel_combo.clear()
-            self.kernel_combo.addItem(key[1])
+            self.kernel_combo.addItems(names)  # the file's kernels, as listed before: the list stays usable
+            self.kernel_combo.setCurrentIndex(max(0, self.kernel_combo.findText(key[1])))
+            self.kernel_combo.setEnabled(len(names) > 1)
             self.kernel_key = None
             self._compiled(key, kernel)
             for k in self.fields:

@@ -332,3 +332,34 @@ def test_executing_says_when_the_interpreter_is_being_compiled(window, page, qtb
     monkeypatch.setattr(page.runner, "start", real_start)
     page.busy = ""
     page.compile_watch.stop()
+
+
+@needs_compiler
+def test_a_language_switch_keeps_the_explorers_cycle_and_the_kernel_list(window, page, qtbot, english,
+                                                                         no_exception_escapes):
+    """Issue 31 item 2: with a kernel's run in the Explorer a switch re-simulated it (the cycle went back to 0:
+    its scenario's TOML leaves the cubin's registers out), and the kernel list came back disabled with one name."""
+    from explorer.gui.shell.language import switch_language
+
+    open_kernel(qtbot, window, page, KERNELS / "reduce.cu", "reduce_shared")
+    names = [page.kernel_combo.itemText(i) for i in range(page.kernel_combo.count())]
+    assert len(names) > 1 and page.kernel_combo.isEnabled()
+    page.fields["grid"].set_text("4")
+    page.fields["block"].set_text("256")
+    page.fields["smem_dynamic"].set_text("1024")
+    page.args.fields["n"].set_text("1024")
+    page.args.fields["in.count"].set_text("1024")
+    page.args.fields["partial.count"].set_text("4")
+    assert simulate(qtbot, page) is not None, page.message
+    explorer = window.explorer
+    qtbot.waitUntil(lambda: explorer.session.run is not None and explorer.session.run_is_current
+                    and explorer.scenario.kernel is not None, timeout=LONG)
+    run = explorer.session.run
+    cycle = run.cycles // 2
+    explorer.session.set_cycle(cycle)
+    ru = switch_language(window, "ru")
+    qtbot.addWidget(ru)
+    assert ru.explorer.session.run is run and ru.explorer.session.cycle == cycle and not ru.explorer.simulating
+    combo = ru.feature("kernel").kernel_combo
+    assert [combo.itemText(i) for i in range(combo.count())] == names and combo.isEnabled()
+    assert combo.currentText() == "reduce_shared"
