@@ -54,3 +54,37 @@ def test_the_readme_path_is_judged_too_and_an_install_without_numbas_cache_is_re
         (cache / name).write_bytes(b"x")
     moved = forget_checkout_numba_cache(tmp_path)
     assert sorted(p.name for p in cache.iterdir()) == ["kernel.cpython-311.pyc"] and len(moved) == 2
+
+
+def test_an_editable_install_also_builds_the_presets_sass_into_the_checkout(monkeypatch):
+    """Issue 31 item 1: a first start after ``pip install -e .`` compiled the example's SASS with NVRTC (a fresh
+    user's cache is empty); the install now leaves the presets' programs in the checkout, as a wheel ships them."""
+    import subprocess
+    from pathlib import Path
+
+    import setuptools
+
+    root = Path(__file__).resolve().parents[2]
+    namespace = {"__file__": str(root / "setup.py"), "__name__": "setup_under_test"}
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: None)
+    exec(compile((root / "setup.py").read_text(), str(root / "setup.py"), "exec"), namespace)
+    started = []
+
+    class Done:
+        returncode, stdout, stderr = 0, "ok", ""
+
+        def __init__(self, cmd, **kw):
+            started.append(cmd)
+
+        def communicate(self):
+            return "ok", ""
+
+    monkeypatch.setattr(subprocess, "Popen", Done)
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: Done(cmd))
+    command = namespace["BuildPyWithSeed"].__new__(namespace["BuildPyWithSeed"])
+    command.warn = lambda text: started.append(("warned", text))
+    command._warm_checkout()
+    modules = [cmd[2] for cmd in started if isinstance(cmd, list)]
+    assert sorted(modules) == ["explorer.sass.seed", "explorer.sim.warm"]
+    sass = next(cmd for cmd in started if isinstance(cmd, list) and cmd[2] == "explorer.sass.seed")
+    assert Path(sass[3]) == root / "resources" / "sass_seed"
