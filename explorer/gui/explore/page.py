@@ -794,7 +794,7 @@ class ExplorerPage(Page):
         self._strip_step = "unit_strip" in highlight
         # the Speed-of-Light panel makes way for the figures a step cites unless the step is about it
         about = bool({"sol", "unit_strip"} & highlight)
-        self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "open")
+        self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "focus")
         self.metrics.refit_soon()
         if self._strip_step and not self._presenting:
             self._open_strip()
