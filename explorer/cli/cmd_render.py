@@ -55,6 +55,8 @@ def register(sub) -> None:
     p.add_argument("--scale", type=int, default=None, metavar="PCT",
                    help="presentation scale in percent: 100, 125, 150, 175, 200 or 250 (default 150; "
                         "implies --presentation)")
+    p.add_argument("--sass", action="store_true",
+                   help="with the SASS view open beside the timeline (View > SASS view, Ctrl+I)")
     p.add_argument("--check-layout", action="store_true",
                    help="list every text that is clipped or overlapped; exit 1 when there is one, 0 when "
                         "all fit")
@@ -72,7 +74,7 @@ def run(args) -> int:
         return run_slides(args)
     for flag, given in (("--lesson", args.lesson is not None), ("--animate", args.animate is not None),
                         ("--check-layout", args.check_layout), ("--presentation", args.presentation),
-                        ("--scale", args.scale is not None), ("--tab", args.tab is not None)):
+                        ("--scale", args.scale is not None), ("--tab", args.tab is not None), ("--sass", args.sass)):
         if given:
             raise InputError("--compare", f"draws one picture of two runs: not with {flag}")
     if args.out is None:

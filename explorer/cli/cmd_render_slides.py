@@ -77,7 +77,7 @@ def run_slides(args) -> int:
         return 0
     drawn = slides.render_still(out, size, args.theme, scenario=scenario, lesson=lesson, step=args.step,
                                 cycle=args.cycle, sm=args.sm, lang=lang, tab=args.tab, scale=scale,
-                                check=args.check_layout)
+                                check=args.check_layout, sass=getattr(args, "sass", False))
     width, height = drawn.image.width(), drawn.image.height()
     what = f", lesson {lesson.name} step {args.step or 1} of {len(lesson.steps)}" if lesson is not None else ""
     if out is not None:
@@ -87,6 +87,8 @@ def run_slides(args) -> int:
     from explorer.gui.common.layout_check import report
 
     view = f"lesson {lesson.name} step {args.step or 1}" if lesson is not None else f"{args.tab or 'explorer'} tab"
+    if getattr(args, "sass", False):
+        view += ", SASS view"
     mode = f"presentation {round(drawn.scale * 100)}%" if drawn.scale is not None else "normal mode"
     if drawn.scale is not None and scale is not None and drawn.scale != scale:
         mode += f" (asked {round(scale * 100)}%: the most that fits)"

@@ -166,3 +166,24 @@ except ImportError:  # pragma: no cover
         return wrap(fn) if fn is not None else wrap
 
     JIT = False
+
+
+def compile_state(dispatcher) -> str:
+    """What the next call of a compiled function costs, read without calling it: ``"loaded"`` (machine code
+    in this process), ``"cached"`` (numba's cache on disk has code for this machine: loading it takes about a
+    second), ``"compiles"`` (nothing for this machine: the call waits for LLVM, seconds to minutes) or
+    ``"python"`` (no numba: nothing to wait for).
+
+    Why: the window must never wait silently; it says "compiling ... once" only when that is what the wait
+    is. A cache entry for another argument type still compiles on the call, so a caller that sees the call
+    take much longer than a load treats it as a compile too."""
+    if not JIT or not hasattr(dispatcher, "overloads"):
+        return "python"
+    if dispatcher.overloads:
+        return "loaded"
+    try:
+        index = dispatcher._cache._cache_file._load_index()  # numba's own read: {} when stale or absent
+        magic = dispatcher.targetctx.codegen().magic_tuple()
+        return "cached" if any(key[1] == magic for key in index) else "compiles"
+    except Exception:  # noqa: BLE001 - numba's internals moved: unknown, so the caller's timing decides
+        return "cached"

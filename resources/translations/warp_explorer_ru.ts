@@ -829,6 +829,24 @@
     </message>
 </context>
 <context>
+    <name>CompileWatch</name>
+    <message>
+        <location filename="../../explorer/gui/common/compile_watch.py" line="+131"/>
+        <source>Compiling the simulator once (about {s} s on an idle machine); later starts are instant.</source>
+        <translation>Симулятор компилируется один раз (около {s} с на свободной машине); следующие запуски мгновенны.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Compiling the kernel interpreter once (about {s} s on an idle machine); later runs are instant.</source>
+        <translation>Интерпретатор ядер компилируется один раз (около {s} с на свободной машине); следующие запуски мгновенны.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>This machine is busy: it is taking longer.</source>
+        <translation>Машина занята: это займёт больше времени.</translation>
+    </message>
+</context>
+<context>
     <name>CoreErrors</name>
     <message>
         <location filename="../../explorer/gui/common/error_texts.py" line="+34"/>
@@ -1442,7 +1460,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+122"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+125"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1487,7 +1505,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+249"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+253"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1538,6 +1556,11 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Compiling… {pct}</source>
+        <translation>Компиляция… {pct}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Simulating… {pct:.0f}%</source>
         <translation>Симуляция… {pct:.0f}%</translation>
     </message>
@@ -1557,19 +1580,19 @@
         <translation>Дополняем SM… {pct:.0f}%</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Simulating…</source>
         <translation>Симуляция…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>Simulating… {pct:.0f}%
 This is the previous run until the new one is done.</source>
         <translation>Симуляция… {pct:.0f}%
 Пока показан предыдущий запуск.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+15"/>
         <source>Simulating {name}…</source>
         <translation>Симуляция {name}…</translation>
     </message>
@@ -2902,7 +2925,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>KernelPage</name>
     <message>
-        <location filename="../../explorer/gui/kernel/page.py" line="+70"/>
+        <location filename="../../explorer/gui/kernel/page.py" line="+74"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -3099,12 +3122,12 @@ This is the previous run until the new one is done.</source>
         <translation>Выполняю {kernel}: {blocks} блоков…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+51"/>
         <source>Executed {wi} warp-instructions; the Explorer now holds this scenario.</source>
         <translation>Выполнено варп-инструкций: {wi}; этот сценарий теперь в Обозревателе.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>Cancelled: the run was stopped; the last report stays.</source>
         <translation>Отменено: запуск остановлен, последний отчёт остаётся.</translation>
     </message>
@@ -3144,7 +3167,7 @@ This is the previous run until the new one is done.</source>
         <translation>{cycles} тактов ({us} мкс на частоте GPU): см. вкладку Обозреватель</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+82"/>
         <source>Finish or cancel the kernel&apos;s run first: changing the language rebuilds the window.</source>
         <translation>Сначала дождитесь конца запуска ядра или отмените его: смена языка пересоздаёт окно.</translation>
     </message>
@@ -3162,7 +3185,7 @@ This is the previous run until the new one is done.</source>
         <translation>Показывать интерфейс и уроки на этом языке.</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+48"/>
         <source>Language: {name}</source>
         <translation>Язык: {name}</translation>
     </message>
@@ -4009,7 +4032,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+59"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+65"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -4074,7 +4097,7 @@ This is the previous run until the new one is done.</source>
         <translation>Инструкции варпов, выданные в этом такте: не больше одной на планировщик.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+38"/>
         <source>What the resident warps are doing:</source>
         <translation>Чем заняты размещённые варпы:</translation>
     </message>
@@ -4990,7 +5013,7 @@ Active blocks per SM: {blocks}</source>
         <translation>В режиме презентации щелчок оставляет гаснущую красную точку.</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+169"/>
         <source>{asked}% does not fit this screen: showing {shown}%.</source>
         <translation>{asked}% не помещается на этом экране: показано {shown}%.</translation>
     </message>
@@ -5138,17 +5161,22 @@ Active blocks per SM: {blocks}</source>
         <translation>{occ} ({blocks} блоков на SM; ограничение: {lim})</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{s} s ({rate} M warp-instructions/s)</source>
-        <translation>{s} с ({rate} млн варп-инструкций/с)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>waiting for the Explorer…</source>
         <translation>ждём Обозреватель…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
+        <source>under the clock&apos;s resolution</source>
+        <translation>меньше разрешения часов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{time} ({rate} warp-instructions/s)</source>
+        <translation>{time} ({rate} варп-инструкций/с)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>no memory instructions</source>
         <translation>нет инструкций памяти</translation>
     </message>
@@ -5284,7 +5312,7 @@ Active blocks per SM: {blocks}</source>
         <translation>Весь прогон</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+44"/>
         <source>Theoretical occupancy</source>
         <translation>Теоретическая заполняемость</translation>
     </message>
@@ -5334,18 +5362,18 @@ Active blocks per SM: {blocks}</source>
         <translation>Байты, переданные запуском в память устройства и из неё, ÷ его длительность — в сравнении с пиковой пропускной способностью памяти GPU.</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+37"/>
         <source>Warp states over the run (Nsight-style breakdown):</source>
         <translation>Состояния варпов за прогон (разбивка как в Nsight):</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+107"/>
+        <location line="+131"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-92"/>
+        <location line="-116"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -5365,7 +5393,7 @@ Active blocks per SM: {blocks}</source>
         <translation>{bw} из {peak} {unit} (пик)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: on the SMs that have work the Tensor Cores run at {share} of their peak (busy {busy}; {gpu} over the whole GPU, whose other SMs have no block), and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
         <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: на SM, у которых есть работа, тензорные ядра работают на {share} своего пика (заняты {busy}; {gpu} по всему GPU, остальным SM не досталось блока), и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n} такта.</translation>
     </message>
@@ -5395,7 +5423,7 @@ Active blocks per SM: {blocks}</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
     </message>
     <message>
-        <location line="-58"/>
+        <location line="-61"/>
         <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
 IPC: {ipc} instructions per active SM per cycle (max {sp})
 Ready warps per scheduler: {elig} on average</source>
@@ -5424,7 +5452,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варпо-тактов</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+48"/>
         <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and {unit} runs at {share} of its peak.</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а {unit} работает на {share} своего пика.</translation>
     </message>
@@ -5439,7 +5467,37 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Ни один узел не близок к пику (самый занятый: {unit}, {share}).</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but where there is work the Tensor Cores run at {share} of their peak.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но там, где есть работа, тензорные ядра работают на {share} своего пика.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but the Tensor Cores run at {share} of their peak.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но тензорные ядра работают на {share} своего пика.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The GPU reads {util} “utilized”, and its schedulers issue {busy} ({used} of their slots).</source>
+        <translation>«Загрузка» GPU — {util}, и его планировщики выдают инструкции {busy} ({used} слотов).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The GPU reads {util} “utilized”: {unit} at {share} of its peak is the limit.</source>
+        <translation>«Загрузка» GPU — {util}: предел — {unit} на {share} своего пика.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory.</source>
+        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing.</source>
+        <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Numbers of the last good simulation: fix the marked input.</source>
         <translation>Числа последней удачной симуляции: исправьте отмеченное поле.</translation>
     </message>
@@ -5759,7 +5817,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SassView</name>
     <message>
-        <location filename="../../explorer/gui/sass/view.py" line="+108"/>
+        <location filename="../../explorer/gui/sass/view.py" line="+109"/>
         <source>The warp slot of the selected SM whose next instruction is marked ▶ (or click a row of the timeline).</source>
         <translation>Слот варпа выбранного SM, чья следующая инструкция отмечена ▶ (или щёлкните строку временной шкалы).</translation>
     </message>
@@ -5789,7 +5847,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Отсортировать инструкции по проведённым на них варпо-тактам, больше — выше (ещё раз: порядок программы). Щелчок по заголовку столбца сортирует по нему.</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+71"/>
         <source>SASS</source>
         <translation>SASS</translation>
     </message>
@@ -6305,12 +6363,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/sol_panel.py" line="+102"/>
+        <location filename="../../explorer/gui/explore/sol_panel.py" line="+106"/>
         <source>What limits useful work right now?</source>
         <translation>Что сейчас сдерживает работу?</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>now</source>
         <translation>сейчас</translation>
     </message>
@@ -6320,7 +6378,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>запуск</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Share of the unit&apos;s peak in the time window under the playback cursor.</source>
         <translation>Доля пика блока в окне времени под курсором воспроизведения.</translation>
     </message>
@@ -6330,14 +6388,24 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Доля пика блока за весь запуск (черта на полосе).</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+33"/>
+        <source>Each unit&apos;s share of its peak in the window under the cursor, and over the whole run in brackets; the window&apos;s bottleneck in bold. The bars come back when the column has room.</source>
+        <translation>Доля пика каждого узла в окне под курсором и, в скобках, за весь запуск; узкое место окна — жирным. Полосы вернутся, когда в колонке будет место.</translation>
+    </message>
+    <message>
+        <location line="+40"/>
         <source>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Peak: {peak} — {source}&lt;br&gt;Whole run: {share} of the peak ({achieved}).</source>
         <translation>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Пик: {peak} — {source}&lt;br&gt;За весь запуск: {share} пика ({achieved}).</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Whole run: {sentence}</source>
         <translation>За весь запуск: {sentence}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whole run: {sentence}.</source>
+        <translation>За весь запуск: {sentence}.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6345,14 +6413,34 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Узкое место — узел с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один узел не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+62"/>
+        <source>{unit} {now} ({run})</source>
+        <translation>{unit} {now} ({run})</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{units}: {share}</source>
+        <translation>{units}: {share}</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Right now (cycles {a}–{b}): {unit} at {share} of its peak is the limit.</source>
         <translation>Сейчас (такты {a}–{b}): предел — {unit} на {share} своего пика.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Now: {unit} at {share} of its peak is the limit.</source>
+        <translation>Сейчас предел — {unit} на {share} своего пика.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Right now (cycles {a}–{b}): no unit at {limit} of its peak or more — not enough work in flight (latency).</source>
         <translation>Сейчас (такты {a}–{b}): ни один узел не достигает {limit} своего пика — в полёте мало работы (задержка).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Now: no unit at {limit} of its peak (latency).</source>
+        <translation>Сейчас ни один узел не достигает {limit} пика (задержка).</translation>
     </message>
 </context>
 <context>
@@ -6714,12 +6802,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>ни один узел не выше {pct} ({unit})</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{unit} at {pct} of {peak}</source>
         <translation>{unit} на {pct} от {peak}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+14"/>
         <source>{head}: {reason}</source>
         <translation>{head}: {reason}</translation>
     </message>
@@ -6848,7 +6936,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ThemedPlot</name>
     <message>
-        <location filename="../../explorer/gui/common/plots.py" line="+119"/>
+        <location filename="../../explorer/gui/common/plots.py" line="+135"/>
         <source>the numbers of the {side} axis</source>
         <translation>числа оси ({side})</translation>
     </message>
@@ -7306,12 +7394,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>UnitStrip</name>
     <message>
-        <location filename="../../explorer/gui/explore/unit_strip.py" line="+152"/>
+        <location filename="../../explorer/gui/explore/unit_strip.py" line="+161"/>
         <source>the units&apos; names</source>
         <translation>названия блоков</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+43"/>
         <source>Unit use: each unit&apos;s share of its peak over time · red bar = the bottleneck</source>
         <translation>Загрузка блоков: доля пика каждого блока во времени · красная черта — узкое место</translation>
     </message>

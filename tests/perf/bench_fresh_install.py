@@ -22,6 +22,13 @@ installed copy the way a user gets it:
   first line to the window painted and to the first simulation on screen), wall clock and the
   process's CPU time (user + sys of all its threads: the figure a machine shared with other jobs does
   not inflate as much), and numba's cache hits and misses for the cycle loop (a miss is a compile);
+* **editable** (``--editable``): the README's own set-up on a fresh clone of this checkout's commit:
+  ``python3 -m venv .venv && .venv/bin/pip install -e .`` (timed: the install compiles the simulator's loop
+  and the kernel interpreter into the clone, ``explorer.sim.warm``), then ``runs`` first starts of its window
+  (a new ``$HOME`` each: no per-user cache, so the example's SASS program is compiled by NVRTC on each start,
+  as on a user's first; numba's cache stays in the clone, where the install put it); with ``--no-seed`` also
+  one start with that cache removed (an install that could not compile ahead: the window then says
+  "Compiling the simulator once");
 * **bundle** (``--bundle DIR``, a ``packaging/build.sh`` output folder): the same window start-up run by
   the bundle's executable (which answers ``-c`` as an interpreter does), and ``warp-explorer --smoke-test``
   (simulate the example and render a frame of the window) with a new ``$HOME`` each run (an empty
@@ -32,7 +39,7 @@ Medians of ``--runs`` runs; ``targets`` compares the first simulation's wall clo
 asks (on an idle machine: under load the wall clock includes the wait for a core). Usage::
 
     python tests/perf/bench_fresh_install.py [--runs 5] [--python VENV/bin/python] [--bundle DIR]
-                                             [--no-seed] [--json]
+                                             [--editable] [--no-wheel] [--no-seed] [--json]
 """
 
 from __future__ import annotations
@@ -63,7 +70,9 @@ print(json.dumps({"numba_hits": sum(d.stats.cache_hits.values()), "numba_misses"
                   "numba_index": str(d._cache._cache_file._index_path), "kernel": kernel.__file__}), flush=True)
 """
 # issue 14 item 18: a fresh install's first simulation on screen within ~2 s (an idle machine's wall clock)
-TARGETS = {("wheel.fresh", "first_simulation_s"): (2.0, "max"), ("bundle.window", "first_simulation_s"): (2.0, "max")}
+# issue 31 item 1: the same on a fresh clone following the README (editable install)
+TARGETS = {("wheel.fresh", "first_simulation_s"): (2.0, "max"), ("bundle.window", "first_simulation_s"): (2.0, "max"),
+           ("editable.fresh", "first_simulation_s"): (2.0, "max")}
 # the command after the folder, with that folder mounted read-only in a private mount namespace (root only)
 READ_ONLY = ["unshare", "-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && exec "$@"']
 OLD_MTIME = 978307200  # 2001-01-01
@@ -147,6 +156,57 @@ def build_and_install(work: Path) -> tuple[str, dict]:
     subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], check=True)
     times["pip_install_s"] = round(time.perf_counter() - t0, 1)
     return str(venv / "bin" / "python"), times
+
+
+def editable_install(work: Path) -> tuple[str, Path, dict]:
+    """The README's set-up on a fresh clone of this checkout's commit: the venv's python, the clone, the times."""
+    clone = work / "clone"
+    subprocess.run(["git", "clone", "-q", "--no-local", str(ROOT), str(clone)], check=True)
+    subprocess.run(["git", "-C", str(clone), "checkout", "-q",
+                    subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True,
+                                   check=True).stdout.strip()], check=True)
+    times = {"commit": subprocess.run(["git", "-C", str(clone), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                      text=True, check=True).stdout.strip()}
+    venv = clone / ".venv"
+    t0 = time.perf_counter()
+    subprocess.run([getattr(sys, "_base_executable", sys.executable), "-m", "venv", str(venv)], check=True, cwd=clone)
+    out = subprocess.run([str(venv / "bin" / "pip"), "install", "-e", "."], check=True, cwd=clone,
+                         capture_output=True, text=True)
+    times["venv_and_pip_install_e_s"] = round(time.perf_counter() - t0, 1)
+    warmed = [line for line in (out.stdout + out.stderr).splitlines() if "numba:" in line or "not compiled" in line]
+    times["install_said"] = warmed[-1].strip() if warmed else ""
+    return str(venv / "bin" / "python"), clone, times
+
+
+def forget_checkout_numba_cache(clone: Path) -> list[tuple[Path, Path]]:
+    """Move numba's cache files out of the clone (what an install that could not compile ahead leaves);
+    the moves, to undo."""
+    moved = []
+    hidden = clone / ".numba-cache-hidden"
+    hidden.mkdir(exist_ok=True)
+    for p in list((clone / "explorer").rglob("__pycache__/*.nb[ic]")):
+        target = hidden / f"{len(moved)}-{p.name}"
+        p.rename(target)
+        moved.append((p, target))
+    return moved
+
+
+def editable_case(python: str, clone: Path, runs: int, no_cache: bool = False) -> dict:
+    """``runs`` first starts of the clone's window (a new $HOME each); ``no_cache``: numba's cache moved away."""
+    moved = forget_checkout_numba_cache(clone) if no_cache else []
+    rows = []
+    try:
+        for _ in range(runs):
+            with tempfile.TemporaryDirectory(prefix="wx-home-") as home:
+                c0 = _children_cpu()
+                out, wall = _timed(window_start(python, Path(home)), _env(Path(home)), clone, timeout=900)
+                rows.append(window_row(out, wall, _children_cpu() - c0))
+    finally:
+        for original, target in moved:
+            for p in original.parent.glob(original.name):  # what this start compiled: the moved files win
+                p.unlink()
+            target.rename(original)
+    return window_summary(rows)
 
 
 def wheel_case(python: str, pkg: Path, case: str, runs: int) -> dict:
@@ -255,15 +315,22 @@ def load_average() -> str:
 
 
 def run_benchmark(runs: int = 5, python: str | None = None, bundle: Path | None = None,
-                  no_seed: bool = False) -> dict:
+                  no_seed: bool = False, editable: bool = False, wheel: bool = True) -> dict:
     out = {"cpus": os.cpu_count(), "load_average_before": load_average()}
-    with tempfile.TemporaryDirectory(prefix="wx-fresh-") as work:
-        if python is None:
-            python, out["install"] = build_and_install(Path(work))
-        pkg = site_package(python)
-        out["installed_at"] = str(pkg)
-        cases = ["fresh", "restamped", "read-only", "upgraded"] + (["no-seed"] if no_seed else [])
-        out["wheel"] = {case: wheel_case(python, pkg, case, runs if case != "no-seed" else 1) for case in cases}
+    if editable:
+        with tempfile.TemporaryDirectory(prefix="wx-editable-") as work:
+            python_e, clone, out["editable_install"] = editable_install(Path(work))
+            out["editable"] = {"fresh": editable_case(python_e, clone, runs)}
+            if no_seed:
+                out["editable"]["no-cache"] = editable_case(python_e, clone, 1, no_cache=True)
+    if wheel:
+        with tempfile.TemporaryDirectory(prefix="wx-fresh-") as work:
+            if python is None:
+                python, out["install"] = build_and_install(Path(work))
+            pkg = site_package(python)
+            out["installed_at"] = str(pkg)
+            cases = ["fresh", "restamped", "read-only", "upgraded"] + (["no-seed"] if no_seed else [])
+            out["wheel"] = {case: wheel_case(python, pkg, case, runs if case != "no-seed" else 1) for case in cases}
     if bundle is not None:
         out["bundle"] = bundle_case(bundle, runs)
     out["load_average_after"] = load_average()
@@ -277,9 +344,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--python", help="an installed copy's interpreter (default: build the wheel, new venv)")
     parser.add_argument("--bundle", type=Path, help="a packaging/build.sh bundle folder (OUT/warp-explorer)")
     parser.add_argument("--no-seed", action="store_true", help="also one run without the shipped numba cache")
+    parser.add_argument("--editable", action="store_true",
+                        help="also the README's set-up: a fresh clone, pip install -e . (issue 31 item 1)")
+    parser.add_argument("--no-wheel", action="store_true", help="skip the wheel's cases")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    print_result(run_benchmark(args.runs, args.python, args.bundle, args.no_seed), args.json)
+    print_result(run_benchmark(args.runs, args.python, args.bundle, args.no_seed, args.editable, not args.no_wheel),
+                 args.json)
     return 0
 
 

@@ -5,7 +5,10 @@ text is large (presentation mode: "memory wai", "launcl"). :class:`FlowLayout`
 puts items left to right and starts a new line when the next one does not fit;
 it has a height for each width, so the layout above gives it the lines it needs.
 With ``uniform=True`` every item gets the widest item's width, so the entries line
-up in columns (as many columns as fit). A widget with the property
+up in columns (as many columns as fit) — unless that takes more lines than packing
+them at their own widths does: then they are packed (the SM grid's legend in Russian
+took four lines in columns, three packed, and the window at 1280x720 with the SASS
+view and a lesson open lacked that line for the narration). A widget with the property
 ``flow_keep_with_next`` set (a curve's line sample) never ends a line: it moves to
 the next line with the item after it.
 
@@ -82,8 +85,9 @@ class FlowLayout(QLayout):
     def _visible(self) -> list[QLayoutItem]:
         return [i for i in self._items if not (i.widget() is not None and i.widget().isHidden())]
 
-    def _width(self, item: QLayoutItem, items: list[QLayoutItem]) -> int:
-        if self.uniform and item.widget() is not None:
+    def _width(self, item: QLayoutItem, items: list[QLayoutItem], uniform: bool | None = None) -> int:
+        uniform = self.uniform if uniform is None else uniform
+        if uniform and item.widget() is not None:
             return max(i.sizeHint().width() for i in items if i.widget() is not None)
         return item.sizeHint().width()
 
@@ -103,21 +107,29 @@ class FlowLayout(QLayout):
             groups.append(current)
         return groups
 
-    def _arrange(self, rect: QRect, apply: bool) -> int:
-        """Place the items (``apply``) or only measure; the height used. Each line's items are centred on it."""
-        m = self.contentsMargins()
-        area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
-        items = self._visible()
+    def _lines(self, area: QRect, items: list[QLayoutItem], uniform: bool) -> list[list[tuple[QLayoutItem, int]]]:
         lines: list[list[tuple[QLayoutItem, int]]] = []
         x = area.x()
         for group in self._groups(items):
-            placed = [(i, self._width(i, items)) for i in group]
+            placed = [(i, self._width(i, items, uniform)) for i in group]
             group_w = sum(w for _i, w in placed) + self._h_space * (len(group) - 1)
             if not lines or (x > area.x() and x + group_w > area.right() + 1):
                 lines.append([])
                 x = area.x()
             lines[-1] += placed
             x += group_w + self._h_space
+        return lines
+
+    def _arrange(self, rect: QRect, apply: bool) -> int:
+        """Place the items (``apply``) or only measure; the height used. Each line's items are centred on it."""
+        m = self.contentsMargins()
+        area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
+        items = self._visible()
+        lines = self._lines(area, items, self.uniform)
+        if self.uniform:
+            packed = self._lines(area, items, False)
+            if len(packed) < len(lines):
+                lines = packed
         y = area.y()
         for n, line in enumerate(lines):
             line_h = max(i.sizeHint().height() for i, _w in line)

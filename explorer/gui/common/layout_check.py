@@ -17,6 +17,10 @@ What is looked at (every visible widget of the window, and what it draws):
 - custom-painted widgets that say where they draw text (``painted_texts()``:
   :class:`PaintedText` items: the SM grid's SM numbers, the meters' values).
 
+A widget with the ``essential`` property (the Explorer's verdict sentences) must be
+whole on screen: scrolled partly out of view is a problem too, and one a view hid
+for want of room is reported by that view (``dropped_texts``).
+
 A text is **clipped** when the room it is drawn into is smaller than the text, or
 when a parent (a splitter pane, a scroll area's viewport, the window's edge)
 cuts it. Two texts **overlap** when what they draw intersects. A text is
@@ -216,6 +220,10 @@ class LayoutChecker:
                 sides = [name for name, cut in (("left", cut_l), ("right", cut_r), ("top", cut_t),
                                                 ("bottom", cut_b)) if cut > TOLERANCE]
                 problem = f"cut at the {' and '.join(sides)} by the view around it"
+        if not problem and widget.property("essential") and (scroll_x or scroll_y) \
+                and not room_w.contains(need_w.adjusted(TOLERANCE, TOLERANCE, -TOLERANCE, -TOLERANCE)):
+            # a sentence that says what the view means must be on screen, not only reachable by scrolling
+            problem = "scrolled out of view: this text must stay on screen"
         if problem:
             self.problems.append(Problem("clipped", where, text, problem))
         drawn = need_w.intersected(room_w)

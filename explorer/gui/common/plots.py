@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QMenu, QToolTip, QWidget
 
@@ -83,6 +83,9 @@ class ThemedPlot(pg.PlotWidget):
             if item.titleLabel.item.boundingRect().width() <= room:
                 return
         item.setTitle(None)
+        # a hidden title keeps the size hints of the last text it measured (pyqtgraph's LabelItem): the plot item
+        # then stays that wide and runs past a narrower widget (its right axis cut off)
+        item.titleLabel.setText("")
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         # the title for the new width first: pyqtgraph then gives the plot item the widget's size, which a
@@ -96,6 +99,19 @@ class ThemedPlot(pg.PlotWidget):
         super().showEvent(event)
         self.fit_title()
         self.fit_axes()
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        """At least as wide as its axes and a view box that holds two of the bottom axis's numbers: narrower, the
+        plot item keeps its own minimum and runs past the widget's right edge (the right axis cut off, the run's
+        last cycles missing: "10000" read "1000", with the SASS view beside the plots at 1280x720)."""
+        hint = super().minimumSizeHint()
+        item = self.getPlotItem()
+        axes = sum(axis.width() for axis in (item.getAxis("left"), item.getAxis("right")) if axis.isVisible())
+        bottom = item.getAxis("bottom")
+        fm = QFontMetrics(bottom.style.get("tickFont") or self.font())
+        margin_l, _t, margin_r, _b = item.layout.getContentsMargins()
+        width = int(axes + 2 * fm.horizontalAdvance("88888") + 8 + margin_l + margin_r) + 2 * self.frameWidth()
+        return QSize(max(hint.width(), width), hint.height())
 
     def display_scale_changed(self, _scale: float) -> None:
         """Presentation mode scaled the title's and the axes' fonts: fit them again."""
@@ -132,7 +148,9 @@ class ThemedPlot(pg.PlotWidget):
         if right.isVisible():  # a second scale (the counts plot's ready warps): its own view's range
             view = right.linkedView() or vb
             r0, r1 = view.viewRange()[1]
-            sides.append(("right", view.height(), r0, r1))
+            # the main view box's height: the second view lies over it, but its own geometry follows a resize
+            # only after this runs (its stale, taller height gave "50" and "100" 3 px apart, overlapping)
+            sides.append(("right", vb.height(), r0, r1))
         for side, length, lo, hi in sides:
             axis = item.getAxis(side)
             if not axis.isVisible() or axis._tickLevels is not None or axis.logMode or length <= 0:

@@ -172,7 +172,11 @@ class ThemeManager(QObject):
         self._app = app
         self._mode = mode if mode in MODES else "system"
         self._theme = LIGHT
-        app.setStyle("Fusion")
+        # once per app: a rebuilt window (a language switch) finds it set (the style sheet's proxy style hides
+        # the name, so the app remembers it), and a set re-polishes every widget of the window still open
+        if app.property("warp_explorer_style") != "Fusion":
+            app.setStyle("Fusion")
+            app.setProperty("warp_explorer_style", "Fusion")
         hints = app.styleHints()
         if hasattr(hints, "colorSchemeChanged"):
             hints.colorSchemeChanged.connect(self._on_system_scheme_changed)
@@ -204,8 +208,14 @@ class ThemeManager(QObject):
 
         theme = self.resolve()
         self._theme = theme
-        self._app.setPalette(theme.palette())
-        self._app.setStyleSheet(theme.style_sheet())
+        # set only what changed: the app re-polishes every widget it has on each set, and a language switch
+        # builds its new window while the old one, with every widget, is still there (1.1 of its 2.1 s here)
+        palette = theme.palette()
+        if self._app.palette() != palette:
+            self._app.setPalette(palette)
+        sheet = theme.style_sheet()
+        if self._app.styleSheet() != sheet:
+            self._app.setStyleSheet(sheet)
         pg.setConfigOptions(background=theme.plot_background, foreground=theme.plot_foreground, antialias=True)
         self.changed.emit(theme)
 

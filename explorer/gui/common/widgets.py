@@ -119,7 +119,7 @@ class FittingSplitter(QSplitter):
 
     def fold_squeezed(self) -> None:
         """Fold the collapsible panes (the last first) while the open panes' minimums do not fit, and any
-        with less than its minimum; their room goes to the last open pane."""
+        with less than its minimum; the open panes share their room."""
         sizes = self.sizes()
         total = sum(sizes)
         if total <= 0:
@@ -138,7 +138,11 @@ class FittingSplitter(QSplitter):
             sizes[i] = 0
             self.widget(i).setProperty("folded_for_room", True)
         rest = [i for i in range(len(sizes)) if sizes[i] > 0]
-        if rest:
+        if rest:  # the open panes share the room in proportion to their sizes (all of it to the last one left a
+            room = total - sum(sizes)  # timeline at its minimum above a counts plot with room to spare)
+            open_total = sum(sizes[i] for i in rest)
+            for i in rest[:-1]:
+                sizes[i] += room * sizes[i] // open_total
             sizes[rest[-1]] += total - sum(sizes)
         self.setSizes(sizes)
 
@@ -297,6 +301,10 @@ class SteadyLabel(QLabel):
             super().setText(text)
             self._measure(reset=False)
 
+    def remeasure(self) -> None:
+        """As tall as the text now on it (its short form replaced a longer one)."""
+        self._measure(reset=True)
+
     def sizeHint(self) -> QSize:  # noqa: D401 - Qt API
         return QSize(super().sizeHint().width(), self._height or self._need())
 
@@ -350,3 +358,33 @@ def add_gpus(combo: QComboBox, tooltip: Callable[[GpuSpec], str]) -> None:
         combo.addItem(spec.name, spec.name)
         combo.setItemData(combo.count() - 1, tooltip(spec), Qt.ItemDataRole.ToolTipRole)
     select_data(combo, DEFAULT_GPU)
+
+
+def set_texts_long_short(label: QLabel, long: str, short: str) -> None:
+    """A sentence with a short form for a column too short for it (``explore.metrics`` switches with
+    :func:`set_short`; shortened, the tooltip has the whole sentence)."""
+    label.setProperty("long_text", long)
+    label.setProperty("short_text", short if short != long else "")
+    set_short(label, bool(label.property("shortened")))
+
+
+def set_short(label: QLabel, on: bool) -> None:
+    """Show ``label``'s short form (``on``) or its whole sentence."""
+    if label.property("base_tip") is None:
+        label.setProperty("base_tip", label.toolTip())
+    on = bool(on and label.property("short_text"))
+    label.setProperty("shortened", on)
+    text = label.property("short_text") if on else label.property("long_text")
+    if text and label.text() != text:
+        label.setText(text)
+        if isinstance(label, SteadyLabel) and on:
+            label.remeasure()  # a steady label keeps its height while it grows: the short form measures afresh
+    base = label.property("base_tip") or ""
+    tip = f"{label.property('long_text')}<br><br>{base}" if on and base else label.property("long_text") if on else base
+    if label.toolTip() != tip:
+        label.setToolTip(tip)
+
+
+def whole_text(label: QLabel) -> str:
+    """The sentence ``label`` says, whole, whether it shows its short form or not."""
+    return label.property("long_text") or label.text()

@@ -18,9 +18,13 @@ new numbers never trigger a relayout, and the two sentences only ever grow
 When the column is too short for everything (a small window with the lesson
 panel open, presentation mode at a projector's scale, where the column has no
 scroll bar) the details go first, least important first — the notes under the
-counts, the captions, the run's heading, waves and IPC, the residency sentence
-(each keeps its text in a tooltip) — so the counts, the meters, the limiter and
-the warp-state breakdown the lessons talk about stay whole, in large type. While
+counts, the captions, the run's heading, waves and IPC, the Speed-of-Light bars
+(their compact form lists every unit), the residency sentence (each keeps its text
+in a tooltip) — so the counts, the meters, the limiter and the warp-state breakdown
+the lessons talk about stay whole, in large type. The sentences that say what the
+run means (the whole run's verdict here, the Speed-of-Light panel's two) never make
+way: a widget with the ``essential`` property is never hidden, and the layout check
+reports one that is (``dropped_texts``). While
 a lesson step is shown, a detail that shows a figure its narration cites ("1.33
 waves", "132 fit at once") makes way only after every detail that shows none
 (``MetricsPanel.cite``), so the number the lecturer points at is on screen.
@@ -41,13 +45,15 @@ from explorer.gui.common.numbers import counted, figure, figures_in, num, pct, t
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
-from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label
+from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label, set_short, set_texts_long_short
 from explorer.gui.explore.run_data import SimRun, state_breakdown
 from explorer.gui.explore.run_verdict import Verdict, run_verdict
 from explorer.gui.explore.sol_texts import busy_text, unit_labels
 from explorer.occupancy import OccupancyResult
 
 DETAIL = "detail"  # a widget's property: how long it stays when the column is short (higher: longer)
+SHORTEN = 4.5  # the essential sentences take their short form: after the run's facts, before the residency
+# sentence, the Speed-of-Light bars and the limiter (a sentence citing a lesson's figure keeps its whole form longer)
 
 
 class NowBox(QGroupBox):
@@ -111,13 +117,14 @@ class NowBox(QGroupBox):
             self.values[key], self.notes[key], self.marks[key] = value, small, mark
         self.bar = StateBar(self)
         self.bar.setObjectName("now_state_bar")
+        self.bar.setProperty(DETAIL, 6)  # the sentence under it says the same in words
         self.why = SteadyLabel(self)  # grows, never shrinks, while playing: the panel does not jump
         self.why.setObjectName("now_why")
         self.why.setTextFormat(Qt.TextFormat.PlainText)
         self.why.setProperty(DETAIL, 8)
         self.residency = SteadyLabel(self)
         self.residency.setObjectName("now_residency")
-        self.residency.setProperty(DETAIL, 5)
+        self.residency.setProperty(DETAIL, 6.5)  # after the limiter, which it says in words too
         self.heading.setProperty(DETAIL, 6)
         layout = QVBoxLayout(self)
         layout.setSpacing(4)
@@ -227,9 +234,12 @@ class RunBox(QGroupBox):
         self.bar_text.setProperty("role", "muted")
         for label in (self.heading, self.limiter, self.point, self.facts, self.bar_text):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        for widget, detail in ((self.heading, 3), (self.facts, 4), (self.point, 5), (self.limiter, 6),
-                               (self.bar, 9), (self.bar_text, 9)):
+        for widget, detail in ((self.heading, 3), (self.facts, 4), (self.limiter, 6), (self.bar, 9),
+                               (self.bar_text, 9)):
             widget.setProperty(DETAIL, detail)
+        # the verdict is what the box says (NVML's 100% against the idle issue slots): it never makes way
+        # (issue 31 item 5: dropped at 1280x720, and at 1600x900 once playback grew the "right now" sentence)
+        self.point.setProperty("essential", True)
 
         grid = QGridLayout()
         grid.setHorizontalSpacing(8)
@@ -262,6 +272,7 @@ class RunBox(QGroupBox):
         self.dram_figures.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.dram_figures.setWordWrap(True)  # a narrow column wraps the figures rather than cutting them
         self.dram_figures.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.dram_figures.setProperty(DETAIL, 3)  # the meter shows the share; its tooltip the figures
         box.addWidget(self.dram)
         box.addWidget(self.dram_figures)
         for row, (text, meter, tip) in enumerate(rows):
@@ -277,9 +288,11 @@ class RunBox(QGroupBox):
         layout = QVBoxLayout(self)
         layout.setSpacing(4)
         layout.addWidget(self.heading)
+        # the verdict above the meters it reads: a column that must scroll (1280x720, the lesson panel and the
+        # SASS view open) scrolls the meters out of view, never the sentence (issue 31 item 5)
+        layout.addWidget(self.point)
         layout.addLayout(grid)
         layout.addWidget(self.limiter)
-        layout.addWidget(self.point)
         layout.addWidget(line)
         layout.addWidget(self.facts)
         caption = QLabel(self.tr("Warp states over the run (Nsight-style breakdown):"), self)
@@ -324,7 +337,7 @@ class RunBox(QGroupBox):
             bw=num(verdict.dram_gbs), peak=num(verdict.peak_gbs), sustained=num(sustained))
         self.dram_box.setToolTip(tip)
         self.dram.setToolTip(tip)
-        self.point.setText(self.verdict_text(verdict))
+        set_texts_long_short(self.point, self.verdict_text(verdict), self.verdict_text(verdict, short=True))
         per_wave = p.active_blocks_per_sm * p.sm_count
         self.facts.setText(self.tr(
             "Waves: {waves} ({blocks} blocks; {per_wave} fit at once)\n"
@@ -346,13 +359,16 @@ class RunBox(QGroupBox):
         return self.tr("{bw} of {peak} {unit} peak").format(
             bw=figure(gbs / scale) if gbs > 0 else num(0), peak=figure(peak_gbs / scale), unit=unit(symbol))
 
-    def verdict_text(self, v: Verdict) -> str:
+    def verdict_text(self, v: Verdict, short: bool = False) -> str:
         """The whole-run sentence: what was idle and what was busy, worded from the run's bottleneck
-        (``run_verdict`` decides the kind; the Speed-of-Light panel above has the simulator's own sentence)."""
+        (``run_verdict`` decides the kind; the Speed-of-Light panel above has the simulator's own sentence).
+        ``short``: its first point alone, for a column too short for the whole (never left out: issue 31)."""
         util, idle, used = pct(v.utilization, 0), pct(v.issue_idle, 0), pct(v.issue_used, 0)
         labels = unit_labels()
         share = pct(v.unit_share, 0)
         busy = busy_text(v.unit_share)  # the simulator's one wording rule, as the CLI's sentence words it
+        if short:
+            return self._short_verdict(v, util, idle, used, share, busy, labels)
         if v.kind == "tensor" and v.on_busy_sms:
             return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue "
                            "slots are the wrong measure here: on the SMs that have work the Tensor Cores run at "
@@ -393,6 +409,27 @@ class RunBox(QGroupBox):
         text += " " + self.tr("No unit is near its peak (the busiest: {unit}, {share}).").format(
             unit=labels[v.busiest], share=share)
         return text
+
+    def _short_verdict(self, v: Verdict, util: str, idle: str, used: str, share: str, busy: str,
+                       labels: dict) -> str:
+        if v.kind == "tensor" and v.on_busy_sms:
+            return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but where "
+                           "there is work the Tensor Cores run at {share} of their peak.").format(
+                util=util, idle=idle, share=share)
+        if v.kind == "tensor":
+            return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but the "
+                           "Tensor Cores run at {share} of their peak.").format(util=util, idle=idle, share=share)
+        if v.kind == "issue":
+            return self.tr("The GPU reads {util} “utilized”, and its schedulers issue {busy} ({used} of their "
+                           "slots).").format(util=util, busy=busy, used=used)
+        if v.kind == "compute":
+            return self.tr("The GPU reads {util} “utilized”: {unit} at {share} of its peak is the limit.").format(
+                util=util, unit=labels[v.unit], share=share)
+        if v.kind in ("hbm", "memory"):
+            return self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps "
+                           "wait for memory.").format(util=util, idle=idle)
+        return self.tr("The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing.").format(
+            util=util, idle=idle)
 
     def set_stale(self, stale: bool, invalid: bool = False) -> None:
         self.stale.setText(self.tr("Numbers of the last good simulation: fix the marked input.") if invalid
@@ -439,10 +476,25 @@ class MetricsPanel(QWidget):
             self.cited = frozenset(figures)
             self.fit()
 
-    def rank(self, widget: QWidget) -> tuple[bool, int]:
-        """How long ``widget`` stays: details showing a cited figure outrank the others, then by ``DETAIL``."""
-        shown = figures_in(re.sub(r"<[^>]+>", " ", widget.text())) if isinstance(widget, QLabel) else set()
-        return bool(self.cited & shown), int(widget.property(DETAIL))
+    def rank(self, widget: QWidget) -> tuple[bool, float]:
+        """How long ``widget`` stays: details showing a cited figure outrank the others, then by ``DETAIL``.
+        Widgets of one ``detail_group`` (a Speed-of-Light row: name, bar, figures) rank as one."""
+        group = widget.property("detail_group")
+        members = [w for w in self.findChildren(QLabel) if w.property("detail_group") == group] if group else [widget]
+        shown = set()
+        for w in members:
+            if isinstance(w, QLabel):
+                shown |= figures_in(re.sub(r"<[^>]+>", " ", w.text()))
+        return bool(self.cited & shown), float(widget.property(DETAIL))
+
+    def short_rank(self, label: QLabel) -> tuple[bool, float]:
+        """When a sentence takes its short form: with the details of rank ``SHORTEN``, or with those that show a
+        cited figure when only its whole form shows one (a lesson's "12 B per FMA")."""
+        def figures(text) -> set:
+            return figures_in(re.sub(r"<[^>]+>", " ", str(text or "")))
+
+        lost = figures(label.property("long_text")) - figures(label.property("short_text"))
+        return bool(self.cited & lost), SHORTEN
 
     def refit_soon(self) -> None:
         """Fit again once the event loop has laid out what just changed (a new run's texts and ranks)."""
@@ -478,18 +530,49 @@ class MetricsPanel(QWidget):
         self._fitting = True
         try:
             for widget in self.dropped:
+                widget.setProperty("made_way", False)
                 widget.setVisible(True)
             self.dropped = []
+            shortened = [w for w in self.findChildren(QLabel) if w.property("short_text")]
+            for label in shortened:
+                set_short(label, False)
+            self._sync_compact()
             ranked = [(self.rank(w), w) for w in self.details()]
+            ranked += [(self.short_rank(w), w) for w in shortened]  # sentences never go: their short form instead
             for level in sorted({r for r, _ in ranked}):  # details of one rank go together (the notes under the counts)
                 if self._need(width) <= height:
                     break
                 for rank, widget in ranked:
                     if rank == level:
+                        if widget.property("short_text"):
+                            set_short(widget, True)
+                            continue
                         widget.setVisible(False)
+                        widget.setProperty("made_way", True)
                         self.dropped.append(widget)
+                self._sync_compact()
         finally:
             self._fitting = False
+
+    def refit_now(self) -> None:
+        """Fit at the heights laid out now (presentation mode's check, before the queued refit runs)."""
+        self.fit()
+
+    def _sync_compact(self) -> None:
+        """A panel whose rows made way shows its compact form (the Speed-of-Light panel: every unit listed)."""
+        for panel in self.findChildren(QWidget):
+            sync = getattr(panel, "sync_compact", None)
+            if callable(sync):
+                sync()
+
+    def dropped_texts(self) -> list[str]:
+        """The essential sentences hidden (none should be: the layout check reports each one)."""
+        out = []
+        for w in self.findChildren(QLabel):
+            if w.property("essential") and w.text().strip() and w.isHidden() and w.parentWidget().isVisible() \
+                    and w.objectName() != "sol_compact":
+                out.append(w.text())
+        return out
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)

@@ -26,6 +26,7 @@ import tomllib
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
+from explorer.gui.common.compile_watch import INTERPRETER, SIMULATOR, CompileWatch
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.legend import StateLegend
 from explorer.gui.common.numbers import num, pct
@@ -90,6 +91,8 @@ class ExplorerPage(Page):
         self._strip_step = False  # the lesson step on screen points at the unit-use strip
         self._plots_back: dict | None = None  # a lesson ended: the user's splitters, to give back (_give_back_plots)
         self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
+        self.compile_watch = CompileWatch(self)  # a first start that waits for numba says so (never silently)
+        self.compile_watch.changed.connect(self._update_run_state)
 
         # -- views --------------------------------------------------------------------
         self.panel = ScenarioPanel(self)
@@ -351,17 +354,21 @@ class ExplorerPage(Page):
                                 progress=lambda done, total: task.progress("", done / max(total, 1)))
 
         s.begin_simulation(scenario)
+        self.compile_watch.start(SIMULATOR, *((INTERPRETER,) if scenario.kernel is not None else ()))
         self.runner.start("simulate", work, newest_wins=True, on_done=self._sim_finished,
                           on_error=lambda error: self._sim_failed(scenario, error),
                           on_progress=lambda _text, fraction: s.simulation_progress(fraction))
 
     def _sim_finished(self, run: SimRun) -> None:
+        self.compile_watch.stop()
         self.session.set_run(run)
         if self.autoplay and not self._shown_once:
             self.clock.play()
         self._shown_once = True
 
     def _sim_failed(self, scenario: Scenario, error: TaskError) -> None:
+        if not self.runner.running("simulate"):
+            self.compile_watch.stop()
         if error.kind == "cancelled":
             self.session.simulation_dropped()
             return
@@ -548,6 +555,9 @@ class ExplorerPage(Page):
         if s.errors:
             text = self.tr("Invalid input ({n}): showing the last good simulation").format(n=len(s.errors))
             role = "error"
+        elif s.simulating and self.compile_watch.active:  # short here; the whole line over the grid and below
+            text = self.tr("Compiling… {pct}").format(pct=pct(self.compile_watch.fraction, 0))
+            role = "muted"
         elif s.simulating:
             text = self.tr("Simulating… {pct:.0f}%").format(pct=100 * s.progress)
             role = "muted"
@@ -565,15 +575,23 @@ class ExplorerPage(Page):
             self.run_state.setProperty("role", role)
             restyle(self.run_state)
         self.run_state.setText(text)
-        self.grid.set_placeholder(text or self.tr("Simulating…"))
+        compiling = self.compile_text() if s.simulating else ""
+        self.grid.set_placeholder(compiling or text or self.tr("Simulating…"))
         busy = ""
-        if s.simulating and s.run is not None:
+        if s.simulating and s.run is not None and compiling:
+            busy = compiling
+        elif s.simulating and s.run is not None:
             busy = self.tr("Simulating… {pct:.0f}%\nThis is the previous run until the new one is done.").format(
                 pct=100 * s.progress)
         self.grid.set_notice(busy, fill)
         self.timeline.set_notice(busy)
         self.metrics.whole.set_stale(stale, invalid=bool(s.errors or s.failed))
-        self.set_status(self._summary_text() if not (s.errors or s.failed) else text)
+        self.set_status(compiling or (self._summary_text() if not (s.errors or s.failed) else text))
+
+    def compile_text(self) -> str:
+        """The line for a simulation that waits for numba's compile ("" when it does not)."""
+        watch = self.compile_watch
+        return f"{watch.text} {pct(watch.fraction, 0)}" if watch.active else ""
 
     def _summary_text(self) -> str:
         run = self.session.run
@@ -776,7 +794,7 @@ class ExplorerPage(Page):
         self._strip_step = "unit_strip" in highlight
         # the Speed-of-Light panel makes way for the figures a step cites unless the step is about it
         about = bool({"sol", "unit_strip"} & highlight)
-        self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "open")
+        self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "focus")
         self.metrics.refit_soon()
         if self._strip_step and not self._presenting:
             self._open_strip()
@@ -853,15 +871,19 @@ class ExplorerPage(Page):
             "scenario": dumps(s.scenario.to_dict()), "sm": s.selected_sm, "speed": self.clock.speed,
             "per_sm": self.per_sm.isChecked(),
         }
-        if live:
+        if live:  # the scenario itself too: a [kernel] scenario's TOML leaves out what its cubin gives (registers)
             state |= {"run": s.run if s.run_is_current else None, "cycle": s.cycle, "playing": self.clock.playing,
-                      "commands": self.commands}
+                      "commands": self.commands, "scenario_object": s.scenario}
         return state
 
     def restore_state(self, state: dict) -> None:
         """What :meth:`capture_state` gave (here or in another window), or the settings' copy of it."""
         text = as_str(state.get("scenario"), "")
-        scenario = None
+        scenario = state.get("scenario_object")
+        if isinstance(scenario, Scenario):
+            text = ""  # a rebuilt window: the very scenario, not its TOML (which a [kernel] scenario's cubin completes)
+        else:
+            scenario = None
         if text:
             try:
                 scenario = Scenario.from_dict(tomllib.loads(text))

@@ -13,13 +13,13 @@ same rule (``SimRun.unit_windows``). The panel computes nothing: every
 figure is the run's.
 
 When the metrics column is too short for everything (a small window, presentation
-mode at a projector's scale), the rows of units idle for the whole run make way
-first, then those that stayed low (``explore.metrics``: details by rank), so the
-units that did the work, the bottleneck and the run's figures stay. A lesson step
-decides how it makes way (``set_mode``): a step about this panel keeps its rows; a
-step about it and the whole-run figures folds it (the rows go first, the title and
-the sentence stay a while); a step about something else lets all of it go first,
-so the figures the step cites stay.
+mode at a projector's scale), the bars make way for a compact form that still lists
+every unit with its figures ("Issue slots 48% (11%) · FP32 7% (5%) · …", the
+window's bottleneck in bold), so no unit ever disappears from the panel; the two
+sentences (the window's bottleneck above, the whole run's below) never make way:
+they are what the panel says (issue 31 items 5 and 7). A lesson step decides when
+the bars make way (``set_mode``): a step about this panel keeps them longest; any
+other step lets them go first, so the figures the step cites stay.
 
 Per playback frame only the bars and the "now" figures change, and only when the
 cursor enters another window; the figures' widths are fixed up front, so new
@@ -38,17 +38,21 @@ from explorer.gui.common.numbers import num, pct
 from explorer.gui.common.theme import LIGHT, Theme, restyle
 from explorer.gui.common.widgets import SteadyLabel
 from explorer.gui.explore.run_data import SimRun
-from explorer.gui.explore.sol_texts import bottleneck_text, rate_text, unit_labels, unit_meanings
+from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, rate_text, short_labels, unit_labels,
+                                           unit_meanings)
+from explorer.gui.common.widgets import set_texts_long_short
 from explorer.sim.bottleneck import threshold
 from explorer.sim.units import UNITS
 
 DETAIL = "detail"  # as explore.metrics: how long a widget stays when the column is short
-IDLE = 3  # the rows of units idle all run: after the captions, before the run's figures and sentences
-FOLDED = 1  # folded: the rows go first, before any note of the other boxes
-# open: the panel keeps its rows (a lesson step about it, or no lesson); folded: the rows go first, the title
-# and the sentence stay a while (a step about it and the whole-run figures); away: all of it goes first
-MODES = ("open", "folded", "away")
-MINOR = 6  # units that stayed low (under 10% of their peak over the run, 25% in any window): after the run sentence
+IDLE = 2  # the bars of units idle all run: with the captions (the compact line names them)
+ROWS = 5  # the other bars: after the run's facts
+FOCUS = 10  # ... while a lesson step points at this panel: the last details of the column to go
+FOLDED = 1  # folded or away: the bars go first, before any note of the other boxes
+# open: no lesson; focus: a lesson step about this panel (its bars stay longest); folded (a step about it and the
+# whole-run figures) and away (a step about something else): the bars go first. The sentences and every unit's
+# figures (a bar, or the compact line) stay in every mode.
+MODES = ("open", "focus", "folded", "away")
 NOW_COLOR = oi.BLUE  # the cursor window's share
 BOTTLENECK_COLOR = oi.VERMILLION  # the window's bottleneck unit (its row is named in text too)
 
@@ -101,10 +105,9 @@ class SolPanel(QGroupBox):
         self.setObjectName("sol_panel")
         self.setTitle(self.tr("What limits useful work right now?"))
         labels = unit_labels()
-        self.now_line = SteadyLabel(self)  # the cursor window's bottleneck
+        self.now_line = SteadyLabel(self, lines=1)  # the cursor window's bottleneck (one line in its short form)
         self.now_line.setObjectName("sol_now")
         self.now_line.setTextFormat(Qt.TextFormat.PlainText)
-        self.now_line.setProperty(DETAIL, 6)  # with the "right now" heading: the bars' "now" column still says it
         grid = QGridLayout()
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(2)
@@ -113,7 +116,6 @@ class SolPanel(QGroupBox):
         head_run = QLabel(self.tr("run"), self)
         for col, head in ((2, head_now), (3, head_run)):
             head.setProperty("role", "muted")
-            head.setProperty(DETAIL, 2)
             head.setAlignment(Qt.AlignmentFlag.AlignRight)
             grid.addWidget(head, 0, col)
         head_now.setToolTip(self.tr("Share of the unit's peak in the time window under the playback cursor."))
@@ -145,15 +147,27 @@ class SolPanel(QGroupBox):
         self.why.setWordWrap(True)
         self.why.setTextFormat(Qt.TextFormat.PlainText)
         self.why.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.why.setProperty(DETAIL, 7)
+        self.compact = QLabel(self)  # every unit in a few lines, while the bars make way
+        self.compact.setObjectName("sol_compact")
+        self.compact.setWordWrap(True)
+        self.compact.setTextFormat(Qt.TextFormat.RichText)
+        self.compact.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.compact.setToolTip(self.tr("Each unit's share of its peak in the window under the cursor, and over "
+                                        "the whole run in brackets; the window's bottleneck in bold. The bars "
+                                        "come back when the column has room."))
+        self.compact.hide()
+        self._compact_for: list[str] = []
+        for w in (self.now_line, self.why, self.compact):
+            w.setProperty("essential", True)  # never made way for: the layout check says so if one is hidden
         layout = QVBoxLayout(self)
         layout.setSpacing(3)
         layout.addWidget(self.now_line)
+        layout.addWidget(self.why)  # both sentences first: a column that must scroll scrolls the bars, not them
         layout.addLayout(grid)
-        layout.addWidget(self.why)
+        layout.addWidget(self.compact)
         self.heads = (head_now, head_run)
-        self.ranks: dict[str, int | None] = {}  # unit -> its rows' rank in the column (idle, low, or kept)
         self.mode = "open"
+        self.idle: dict[str, bool] = {}  # units idle all run: their bars make way first
         self.run: SimRun | None = None
         self.at_window = -1
         self.bottleneck = ""  # the whole run's: a unit name or "latency"
@@ -170,9 +184,7 @@ class SolPanel(QGroupBox):
         for i, unit in enumerate(UNITS):
             t = through[unit]
             share = t["pct_of_peak"] / 100.0
-            # a unit idle all run (under 0.5% in every window) is the first of the panel to make way for the rest
-            most = max(share, float(busiest[i]))
-            self.ranks[unit] = IDLE if most < 0.005 else MINOR if share < 0.10 and most < 0.25 else None
+            self.idle[unit] = max(share, float(busiest[i])) < 0.005  # under 0.5% in every window: makes way first
             self.bars[unit].set_run(share)
             self.run_texts[unit].setText(pct(share, 0))
             name = self.names[unit]
@@ -187,7 +199,9 @@ class SolPanel(QGroupBox):
             for w in (name, self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
                 w.setToolTip(tip)
         self._rank()
-        self.why.setText(self.tr("Whole run: {sentence}").format(sentence=bottleneck_text(s)))
+        self.compact.setText(self.compact_text())
+        set_texts_long_short(self.why, self.tr("Whole run: {sentence}").format(sentence=bottleneck_text(s)),
+                             self.tr("Whole run: {sentence}.").format(sentence=bottleneck_head(s)))
         self.why.setToolTip(self.tr("The bottleneck is the unit with the highest share of its peak when that share "
                                     "is at least {limit} (Nsight Compute's Speed-of-Light rule); below it, no unit "
                                     "is near its peak: not enough independent work is in flight (latency).").format(
@@ -200,21 +214,62 @@ class SolPanel(QGroupBox):
 
     @property
     def expanded(self) -> bool:
-        return self.mode == "open"
+        return self.mode in ("open", "focus")
 
     def _rank(self) -> None:
-        open_ = self.mode == "open"
+        kept = {"open": ROWS, "focus": FOCUS}.get(self.mode, FOLDED)
         for unit in UNITS:
-            rank = self.ranks.get(unit) if open_ else FOLDED
+            rank = min(IDLE, kept) if self.idle.get(unit) else kept
             for w in (self.names[unit], self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
                 w.setProperty(DETAIL, rank)
+                w.setProperty("detail_group", f"sol_{unit}")  # a row goes whole (a cited figure keeps all of it)
         for w in self.heads:
-            w.setProperty(DETAIL, 2 if open_ else FOLDED)
-        self.now_line.setProperty(DETAIL, 6 if open_ else FOLDED)
-        self.why.setProperty(DETAIL, 7 if open_ else 4)
-        # away: all of it goes first; folded: the title too, late (before the counts' breakdown), rather than
-        # push the "right now" counts out of a column that has no room left
-        self.setProperty(DETAIL, {"away": FOLDED, "folded": 8}.get(self.mode))
+            w.setProperty(DETAIL, kept)  # the columns' heads go with the last bars (the compact line says its own)
+        # the compact line lists every unit whose bar made way; a lesson step about something else lets it go
+        # too (with the bars, first), so the figures that step cites stay: the two sentences stay in every mode
+        away = self.mode == "away"
+        self.compact.setProperty(DETAIL, FOLDED if away else None)
+        self.compact.setProperty("essential", not away)
+        self.compact.setText(self.compact_text())
+
+    def hidden_units(self) -> list[str]:
+        """The units whose bars made way (the compact line lists them)."""
+        return [u for u in UNITS if self.bars[u].isHidden()]
+
+    def sync_compact(self) -> None:
+        """The compact line stands in for the bars that made way (``explore.metrics`` hides them)."""
+        hidden = self.hidden_units()
+        if hidden != self._compact_for:
+            self._compact_for = hidden
+            self.compact.setText(self.compact_text())
+        self.compact.setVisible(bool(hidden) and self.run is not None and not self.compact.property("made_way"))
+
+    def compact_text(self) -> str:
+        """The units whose bars made way, each with its share now and (over the run), the window's bottleneck
+        in bold, units idle now and all run named together."""
+        run = self.run
+        if run is None:
+            return ""
+        labels = short_labels()  # the strip's short names: the line stays short
+        window = max(self.at_window, 0)
+        shares = run.unit_windows.shares[window]
+        top = int(run.unit_windows.bottleneck[window])
+        through = run.summary["throughput"]
+        items, idle = [], []
+        hidden = set(self.hidden_units())
+        for i, unit in enumerate(UNITS):
+            if unit not in hidden:
+                continue
+            now, whole = pct(float(shares[i]), 0), pct(through[unit]["pct_of_peak"] / 100.0, 0)
+            if now == whole == pct(0.0, 0) and i != top:
+                idle.append(labels[unit])  # idle now and all run: named together, once
+                continue
+            item = self.tr("{unit} {now} ({run})").format(unit=labels[unit], now=now, run=whole)
+            item = item.replace(" ", "&nbsp;")  # one unit never breaks across lines
+            items.append(f"<b>{item}</b>" if i == top else item)
+        if idle:
+            items.append(self.tr("{units}: {share}").format(units=", ".join(idle), share=pct(0.0, 0)))
+        return " · ".join(items)
 
     def set_cycle(self, cycle: int) -> None:
         """The cursor moved: new figures only when it entered another unit window."""
@@ -232,16 +287,20 @@ class SolPanel(QGroupBox):
             share = float(shares[i])
             self.bars[unit].set_now(share, i == top)
             self.now_texts[unit].setText(pct(share, 0))
+        self.compact.setText(self.compact_text())
         wc = windows.cycles
         first, last = window * wc, min((window + 1) * wc, run.cycles) - 1
         labels = unit_labels()
         if top >= 0:
             text = self.tr("Right now (cycles {a}–{b}): {unit} at {share} of its peak is the limit.").format(
                 a=num(first), b=num(last), unit=labels[UNITS[top]], share=pct(float(shares[top]), 0))
+            short = self.tr("Now: {unit} at {share} of its peak is the limit.").format(
+                unit=labels[UNITS[top]], share=pct(float(shares[top]), 0))
         else:
             text = self.tr("Right now (cycles {a}–{b}): no unit at {limit} of its peak or more — not enough "
                            "work in flight (latency).").format(a=num(first), b=num(last), limit=pct(threshold(), 0))
-        self.now_line.setText(text)
+            short = self.tr("Now: no unit at {limit} of its peak (latency).").format(limit=pct(threshold(), 0))
+        set_texts_long_short(self.now_line, text, short)
 
     # -- look -------------------------------------------------------------------------
     def display_scale_changed(self, _scale: float) -> None:

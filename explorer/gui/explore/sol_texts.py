@@ -222,9 +222,9 @@ def reason_text(reason: str) -> str:
     return translate_by_patterns(reason, _reasons(), value) or reason
 
 
-def bottleneck_text(summary: dict) -> str:
-    """The run's bottleneck in one sentence, in the interface language: head written from the summary's
-    figures (the unit, its share, its peak), reason re-stated from the core's sentence."""
+def bottleneck_head(summary: dict) -> str:
+    """The sentence's head alone ("DRAM at 85% of 3.35 TB/s", "no unit above 42% (DRAM)"): the short form a
+    column too short for the whole sentence shows."""
     translate = QCoreApplication.translate
     b = summary["bottleneck"]
     through = summary["throughput"]
@@ -233,11 +233,18 @@ def bottleneck_text(summary: dict) -> str:
     share = float(b["pct_of_peak"]) / 100.0
     if unit == "latency":
         top = max(through, key=lambda u: through[u]["pct_of_peak"])
-        head = translate("SolTexts", "no unit above {pct} ({unit})").format(pct=pct(share, 0), unit=labels[top])
-    else:
-        peak = through[unit]
-        head = translate("SolTexts", "{unit} at {pct} of {peak}").format(
-            unit=labels[unit], pct=pct(share, 0), peak=rate_text(peak["peak"], peak["units"]))
+        return translate("SolTexts", "no unit above {pct} ({unit})").format(pct=pct(share, 0), unit=labels[top])
+    peak = through[unit]
+    return translate("SolTexts", "{unit} at {pct} of {peak}").format(
+        unit=labels[unit], pct=pct(share, 0), peak=rate_text(peak["peak"], peak["units"]))
+
+
+def bottleneck_text(summary: dict) -> str:
+    """The run's bottleneck in one sentence, in the interface language: head written from the summary's
+    figures (the unit, its share, its peak), reason re-stated from the core's sentence."""
+    translate = QCoreApplication.translate
+    b = summary["bottleneck"]
+    head = bottleneck_head(summary)
     why = str(b.get("why", ""))
     _, sep, reason = why.partition(": ")
     if not sep or not known(reason):

@@ -7,7 +7,7 @@ cell is one unit window as the views show them (``SimRun.unit_windows``: the
 simulator's windows merged, a power of two of them, so a run has at most 160),
 shaded from the plot's background (idle) to full colour (100% of the unit's
 peak), and a bar along one row marks each window's bottleneck by the simulator's
-rule, in the bottom row "latency" when no unit is near its peak. Hovering a cell
+rule, in the bottom row "latency" when no unit is near its peak. Every row is named. Hovering a cell
 names the unit, the window and its share. Units idle all run (below 1% of their
 peak in every window) make way for readable rows of the others; the
 Speed-of-Light panel always lists all ten.
@@ -23,7 +23,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, QSize
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from explorer.gui.common import palette as oi
@@ -35,7 +35,8 @@ from explorer.gui.explore.sol_texts import short_labels, unit_labels
 from explorer.sim.bottleneck import threshold
 from explorer.sim.units import UNITS
 
-ROWS = (*UNITS, "latency")  # the last row: windows without a bottleneck unit (latency)
+ROWS = (*UNITS, "latency")
+NAME_SCALE = 0.85  # the units' names against the axes' font  # the last row: windows without a bottleneck unit (latency)
 SHADE = oi.BLUE  # 100% of a unit's peak
 MARK_LIGHT, MARK_DARK = oi.VERMILLION, oi.ORANGE  # the bottleneck's bar, apart from the blue shades
 
@@ -75,6 +76,7 @@ class UnitStrip(CursorPlot):
         self.run: SimRun | None = None
         self._ticks_shown: list | None = None
         self._lut = share_table(LIGHT.plot_background)
+        self._name_font()
         item.getViewBox().sigResized.connect(self._fit_ticks)
         self.scene().sigMouseMoved.connect(self._hover)
         self.apply_theme(LIGHT)
@@ -85,16 +87,23 @@ class UnitStrip(CursorPlot):
         return QSize(hint.width(), self.minimumHeight())
 
     def readable_height(self) -> int:
-        """The least height that shows the title, the cells and at least every third unit's name at the
-        tick font (the presentation scale's): the minimum height. The strip is collapsible: below this
-        its splitter folds it away, it is never a strip of cells without names."""
+        """The least height that shows the title, the cells and every unit's name at the tick font (the
+        presentation scale's): the minimum height. The strip is collapsible: below this its splitter folds it
+        away, it is never a strip of cells without names, nor with a row (the busiest, as it happened) that
+        has none (issue 31 item 7)."""
         item = self.getPlotItem()
         font = item.getAxis("left").style.get("tickFont") or self.font()
-        names = len(self.rows) * QFontMetrics(font).height() * 0.95 / 3  # _fit_ticks: a name every third row
+        names = len(self.rows) * QFontMetrics(font).height() * 0.95  # _fit_ticks: every row named
+        vb = item.getViewBox()
+        if item.isVisible() and vb.height() > 0 and self.height() > vb.height():
+            # laid out: what is not the view box, as measured (the layout's spacing included: an estimate from
+            # its parts was 11 px short in Russian, and the names were left out of a strip at "its minimum")
+            return math.ceil(names + self.height() - vb.height()) + 1
         _l, top, _r, bottom = item.layout.getContentsMargins()
         title = item.layout.rowMaximumHeight(0) if item.titleLabel.isVisibleTo(item) else 0  # folded: hidden
         axis = item.getAxis("bottom").height() if item.getAxis("bottom").isVisible() else 0
-        return math.ceil(names + title + axis + top + bottom) + 2 * self.frameWidth() + 4
+        spacing = 2 * max(0.0, item.layout.verticalSpacing())
+        return math.ceil(names + title + axis + top + bottom + spacing) + 2 * self.frameWidth() + 4
 
     # -- data -----------------------------------------------------------------------
     def set_run(self, run: SimRun | None) -> None:
@@ -130,15 +139,15 @@ class UnitStrip(CursorPlot):
 
     # -- rows -----------------------------------------------------------------------
     def _fit_ticks(self, *_args) -> None:
-        """The units' names on the left, every row, every other one, or none, as the rows' height holds them."""
+        """The units' names on the left, one per row, or none while the rows are too short for them (the strip's
+        minimum height is what they need: its splitter folds it below that)."""
         axis = self.getPlotItem().getAxis("left")
         font = axis.style.get("tickFont") or self.font()
         line = QFontMetrics(font).height()
         px = self.getPlotItem().getViewBox().height() / len(self.rows)
         names = short_labels()
         ticks = [(i + 0.5, names[u]) for i, u in enumerate(self.rows)]
-        step = next((k for k in (1, 2, 3) if px * k >= line * 0.95), None)
-        shown = ticks[::step] if step else []
+        shown = ticks if px >= line * 0.95 else []
         if shown != self._ticks_shown:
             self._ticks_shown = shown
             axis.setTicks([shown, []])
@@ -174,7 +183,21 @@ class UnitStrip(CursorPlot):
 
     def display_scale_changed(self, scale: float) -> None:
         super().display_scale_changed(scale)
+        self._name_font()
         self._fit_ticks()
+
+    def _name_font(self) -> None:
+        """The units' names a little smaller than the other axes' numbers: every row is named (issue 31 item 7),
+        so the strip's rows are a name's height, and the plots around it keep their room."""
+        axis = self.getPlotItem().getAxis("left")
+        base = QFont(axis.style.get("tickFont") or self.font())
+        if axis.property("names_from") == base.toString():
+            return
+        small = QFont(base)
+        size = base.pointSizeF() if base.pointSizeF() > 0 else float(self.font().pointSizeF())
+        small.setPointSizeF(max(6.0, size * NAME_SCALE))
+        axis.setStyle(tickFont=small)
+        axis.setProperty("names_from", small.toString())
 
     def _update_title(self) -> None:
         fg = self.theme.plot_foreground

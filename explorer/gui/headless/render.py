@@ -212,16 +212,20 @@ def present(window, app, size: tuple[int, int], scale: float) -> float:
 
 def draw(size: tuple[int, int], theme: str = "light", lang: str | None = None, *, scenario: Scenario | None = None,
          lesson=None, index: int = 0, cycle: int | None = None, sm: int | None = None, tab: str | None = None,
-         scale: float | None = None, check: bool = False) -> Drawn:
+         scale: float | None = None, check: bool = False, sass: bool = False) -> Drawn:
     """The window offscreen at ``size``: a scenario (at ``cycle``, default the busiest moment) or a lesson
     step (at its own cycle unless ``cycle`` is given), on ``tab``, optionally presenting at ``scale``, with
-    the layout check's verdict when ``check``."""
+    the SASS view open (``sass``), with the layout check's verdict when ``check``."""
     from explorer.gui.common.layout_check import LayoutChecker
     from explorer.gui.explore.run_data import simulate_run
 
     run = simulate_run(scenario) if lesson is None else None
     with offscreen_window(size, theme, lang) as (app, window):
         page = window.explorer
+        if sass and window.feature("sass") is not None:
+            window.feature("sass").set_shown(True)
+            window.resize(*size)  # the view's minimum may have grown the window: the size asked for again
+            settle(app)
         if lesson is not None:
             run = show_lesson_step(window, app, lesson, index, lang or "en")
         else:

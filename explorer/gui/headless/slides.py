@@ -31,12 +31,13 @@ def lesson_step_index(lesson, step: int | None) -> int:
 
 def render_still(out: Path | None, size: tuple[int, int], theme: str, *, scenario: Scenario | None = None,
                  lesson=None, step: int | None = None, cycle: int | None = None, sm: int | None = None,
-                 lang: str = "en", tab: str | None = None, scale: float | None = None, check: bool = False) -> Drawn:
+                 lang: str = "en", tab: str | None = None, scale: float | None = None, check: bool = False,
+                 sass: bool = False) -> Drawn:
     """The window for a lesson step (or a scenario at a cycle), as a PNG at ``out`` (None: no file) and,
     with ``check``, the layout check's verdict."""
     index = lesson_step_index(lesson, step) if lesson is not None else 0
     drawn = draw(size, theme, lang, scenario=scenario, lesson=lesson, index=index, cycle=cycle, sm=sm, tab=tab,
-                 scale=scale, check=check)
+                 scale=scale, check=check, sass=sass)
     if out is not None:
         atomic_save(drawn.image, out)
     return drawn

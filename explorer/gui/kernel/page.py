@@ -30,6 +30,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QProgressBar,
                                QPushButton, QVBoxLayout, QWidget)
 
+from explorer.gui.common.compile_watch import INTERPRETER, CompileWatch
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num, pct
@@ -54,6 +55,9 @@ class KernelPage(Page):
         self.setObjectName("kernel_page")
         self.explorer = explorer  # the Explorer page (change_scenario, session); None in a bare test
         self.runner = TaskRunner(self, threads=1)
+        self.compile_watch = CompileWatch(self)  # the first run on a machine waits for numba: it says so
+        self.compile_watch.changed.connect(self._compile_progress)
+        self._executing = ""  # the line shown while executing (back once a compile is over)
         self.path: Path | None = None
         self.kernel = None  # the compiled UserKernel the argument rows belong to
         self.kernel_key: tuple | None = None  # (path, name, gpu) it was compiled for
@@ -369,8 +373,10 @@ class KernelPage(Page):
         self.progress.setValue(0)
         self.progress.show()
         self._update_buttons()
-        self._say(self.tr("Executing {kernel}: {blocks} blocks…").format(kernel=kernel.name, blocks=num(total)),
-                  "muted")
+        self._executing = self.tr("Executing {kernel}: {blocks} blocks…").format(kernel=kernel.name,
+                                                                                  blocks=num(total))
+        self._say(self._executing, "muted")
+        self.compile_watch.start(INTERPRETER)
 
         def work(task):
             from explorer.sass.execute.run import run_kernel
@@ -389,14 +395,31 @@ class KernelPage(Page):
                                                jobs=default_jobs()))  # every core: the same results
 
         self.runner.start("execute", work, newest_wins=True, on_done=self._executed, on_error=self._failed,
-                          on_progress=lambda _t, f: self.progress.setValue(int(1000 * (f or 0))))
+                          on_progress=self._block_progress)
         return True
 
     def cancel(self) -> None:
         """Stop the compile (its child process is killed) or the run."""
         self.runner.cancel("compile" if self.busy == "compile" else "execute")
 
+    def _block_progress(self, _text: str, fraction: float | None) -> None:
+        if not self.compile_watch.active:
+            self.progress.setValue(int(1000 * (fraction or 0)))
+
+    def _compile_progress(self) -> None:
+        """The interpreter is being compiled (the first run on a machine): the line and the bar say so."""
+        if self.busy != "execute":
+            return
+        watch = self.compile_watch
+        if watch.active:
+            self.progress.setValue(int(1000 * watch.fraction))
+            self._say(f"{watch.text} {pct(watch.fraction, 0)}", "muted")
+        else:
+            self.progress.setValue(0)
+            self._say(self._executing, "muted")
+
     def _executed(self, report) -> None:
+        self.compile_watch.stop()
         self.busy = ""
         self.progress.hide()
         self.report = report
@@ -411,6 +434,8 @@ class KernelPage(Page):
         self.simulated.emit(report)
 
     def _failed(self, error: TaskError) -> None:
+        if error.kind != "cancelled" or not self.runner.running("execute"):
+            self.compile_watch.stop()
         was = self.busy
         self.busy = ""
         self.progress.hide()
@@ -519,6 +544,7 @@ class KernelPage(Page):
         state = super().capture_state(live)
         if live:  # a rebuilt window (a language switch) takes the form and the report over
             state |= {"path": self.path, "kernel": self.kernel, "key": self.kernel_key, "texts": self.texts(),
+                      "names": [self.kernel_combo.itemText(i) for i in range(self.kernel_combo.count())],
                       "report": self.report, "pushed": self.pushed, "gpu": self.gpu_name(), "base": self.base}
         return state
 
@@ -537,8 +563,11 @@ class KernelPage(Page):
             self.path = path
             self.file_label.setText(strip_bidi(path.name))
             self.file_label.setToolTip(str(path))
+            names = [n for n in state.get("names") or () if isinstance(n, str)] or [key[1]]
             self.kernel_combo.clear()
-            self.kernel_combo.addItem(key[1])
+            self.kernel_combo.addItems(names)  # the file's kernels, as listed before: the list stays usable
+            self.kernel_combo.setCurrentIndex(max(0, self.kernel_combo.findText(key[1])))
+            self.kernel_combo.setEnabled(len(names) > 1)
             self.kernel_key = None
             self._compiled(key, kernel)
             for k in self.fields:

@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from explorer.gui.common.numbers import num, pct
+from explorer.gui.common.numbers import count_text, num, pct, seconds_text
 from explorer.gui.common.widgets import add_row, input_form, muted_label, wrap
 from explorer.gui.kernel.report_data import KernelReport
 
@@ -120,8 +120,7 @@ class ReportView(QWidget):
         self.values["occupancy"].setText(self.tr("{occ} ({blocks} blocks per SM; limited by {lim})").format(
             occ=pct(occ["theoretical_occupancy"]), blocks=occ["active_blocks_per_sm"],
             lim=", ".join(occ["limiters"])))
-        self.values["speed"].setText(self.tr("{s} s ({rate} M warp-instructions/s)").format(
-            s=num(s["execution_seconds"], 2), rate=num(s["warp_instructions_per_second"] / 1e6, 2)))
+        self.values["speed"].setText(self.speed_text(s["execution_seconds"], s["warp_instructions_per_second"]))
         self.show_timing(self.tr("waiting for the Explorer…"))
         self.table.setRowCount(len(report.buffers))
         for i, b in enumerate(report.buffers):
@@ -133,6 +132,13 @@ class ReportView(QWidget):
                 if j in (1, 2):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, j, item)
+
+    def speed_text(self, seconds: float, rate: float) -> str:
+        """How long the execution took here, in a unit that shows it: a small kernel's 3.2 ms is not "0.00 s"."""
+        if seconds <= 0 or not rate > 0:
+            return self.tr("under the clock's resolution")
+        return self.tr("{time} ({rate} warp-instructions/s)").format(time=seconds_text(seconds),
+                                                                     rate=count_text(rate))
 
     def _memory_text(self, memory: dict) -> str:
         if not memory:

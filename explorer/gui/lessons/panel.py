@@ -544,7 +544,8 @@ class LessonController(QObject):
     def fit_dock(self, exact: bool = False) -> None:
         """Tall enough for the whole narration, never more than 40% of the window nor more than the tab in
         front leaves (the narration is set smaller to fit what it gets, as far as the window's text size).
-        A few pixels off are left as they are (a dock that follows its text does not jitter) unless ``exact``:
+        A few pixels more than the text needs are left as they are (a dock that follows its text does not
+        jitter; never fewer: the narration's last line was cut by 4 px at 1280x720 in Russian) unless ``exact``:
         leaving presentation mode gives back a fresh window's height (3 px more were kept, and the Explorer's
         plots lacked them)."""
         w = self.window
@@ -559,7 +560,8 @@ class LessonController(QObject):
             cap = min(cap, self._room())
         self.panel.fit_narration(cap - chrome)
         want = min(self.panel.wanted_height() + chrome, cap)
-        if abs(self.dock.height() - want) > (0 if exact else 4):
+        # a few pixels taller than the text are left (no jitter), never a pixel shorter: that cuts a line
+        if want > self.dock.height() or self.dock.height() - want > (0 if exact else 4):
             w.resizeDocks([self.dock], [want], Qt.Orientation.Vertical)
         QTimer.singleShot(0, self, self.reveal_targets)  # once the columns have their height: scroll again
 

@@ -258,6 +258,14 @@ class Presentation(QObject):
         from explorer.gui.common.layout_check import LayoutChecker, settle_layouts
 
         settle_layouts(self.window)
+        # a column that fits its details to its height (the Explorer's metrics) does so now, at this scale's
+        # heights: its short sentences were measured long before its own queued refit ran (150% at 1280x720)
+        fitted = [w for w in self.window.findChildren(QWidget) if callable(getattr(w, "refit_now", None))]
+        for widget in fitted:
+            if widget.isVisible():
+                widget.refit_now()
+        if fitted:
+            settle_layouts(self.window)
         roots = [self.window.tabs.currentWidget()] if self.window.tabs.currentWidget() is not None else []
         lessons = self.window.feature("lessons")
         if lessons is not None and lessons.dock.isVisible():

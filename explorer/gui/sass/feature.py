@@ -74,8 +74,11 @@ class SassFeature(QObject):
 
     def capture_state(self, live: bool = False) -> dict:
         v = self.view
-        return {"shown": self.shown, "hottest": v.hottest_first, "tab": v.tabs.currentIndex(),
-                "follow": v.follow.isChecked(), "slot": v.slot if v.slot_chosen else -1}
+        state = {"shown": self.shown, "hottest": v.hottest_first, "tab": v.tabs.currentIndex(),
+                 "follow": v.follow.isChecked(), "slot": v.slot if v.slot_chosen else -1}
+        if live:  # a rebuilt window (a language switch) shows the same run: the clicked instruction stays selected
+            state["row"] = v.clicked_row if v.clicked_row is not None else -1
+        return state
 
     def restore_state(self, state: dict) -> None:
         v = self.view
@@ -88,6 +91,9 @@ class SassFeature(QObject):
         slot = as_int(state.get("slot"), -1)
         if slot >= 0:
             v.set_slot(slot)
+        row = as_int(state.get("row"), -1)
+        if row >= 0 and v.data is not None:
+            v.select_row(row)
 
 
 def install(window) -> SassFeature:

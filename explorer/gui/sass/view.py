@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.common.bars import StateBar
+from explorer.gui.common.flow_layout import FlowLayout
 from explorer.gui.common.numbers import num
 from explorer.gui.common.state_colors import display_names
 from explorer.gui.common.state_order import DISPLAY_ORDER, EMPTY
@@ -173,18 +174,24 @@ class SassView(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.program_label, 1)
         top.addWidget(self.hot_button)
-        controls = QHBoxLayout()
+        # the slot, Follow and the lane strip wrap onto two lines where the view is narrow, and the line on the
+        # warp's next instruction has its own row: the view's minimum width is its widest control, not their
+        # sum (342 px in English, 372 in Russian took the plots' width at 1280x720, their legends and the
+        # stream strip wrapped onto more lines, and the window needed 785 px of height)
+        controls_box = QWidget(page)
+        controls_box.setObjectName("sass_controls")
+        controls = FlowLayout(controls_box, spacing=6)
         controls.setContentsMargins(0, 0, 0, 0)
-        controls.setSpacing(6)
         controls.addWidget(self.slot_box)
         controls.addWidget(self.follow)
         controls.addWidget(self.lanes)
-        controls.addWidget(self.now_label, 1)
+        self.now_label.setMinimumWidth(0)
         layout = QVBoxLayout(page)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.setSpacing(2)
         layout.addLayout(top)
-        layout.addLayout(controls)
+        layout.addWidget(controls_box)
+        layout.addWidget(self.now_label)
         layout.addWidget(self.split, 1)
         self.tabs.addTab(page, self.tr("SASS"))
         self.tabs.setTabToolTip(SASS_TAB, self.tr("The instructions the simulator ran, with the warp-cycles spent at "

@@ -68,6 +68,9 @@ def switch_language(window, code: str):
         return window
     window.settings.setValue(SETTINGS_KEY, code)
     state = window.capture_state(live=True)
+    # the window's place and size as they are, not as saved bytes restored: restoreGeometry() fits a window to the
+    # screen again (at QT_SCALE_FACTOR=1.5 a 1280x720 window came back 1278x694, one pixel over)
+    geometry, window_state = window.geometry(), window.windowState()
     presentation = window.feature("presentation")
     if presentation is not None:
         presentation.set_presenting(False)  # saved geometry and the app's palette: the normal ones
@@ -77,7 +80,12 @@ def switch_language(window, code: str):
     new = type(window)(settings=window.settings)
     if window.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose):
         new.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    plain = not window_state & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen)
+    if plain:
+        new.setGeometry(geometry)
     new.show()
+    if plain and new.geometry() != geometry:
+        new.setGeometry(geometry)
     new.restore_state(state)
     window.replaced_by = new  # its closeEvent must not save over the settings the new window uses
     window.close()

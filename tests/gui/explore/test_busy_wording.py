@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from explorer.gui.common.widgets import whole_text
 from explorer.gui.explore.sol_texts import busy_text
 from explorer.model.presets import load_preset
 from explorer.sim.bottleneck import busy_words
@@ -68,8 +69,8 @@ def test_the_cli_and_the_window_say_the_same_of_one_run(window, qtbot, program, 
     assert phrase == (PHRASES[1] if program == "sass" else PHRASES[0])  # both sides of the rule are covered
 
     cli = cli_bottleneck_line("compute-bound-fma", "--set", f"program={program}", "--set", f"workload.loop={loop}")
-    panel = page.sol.why.text()
-    sentence = page.metrics.whole.point.text()
+    panel = whole_text(page.sol.why)
+    sentence = whole_text(page.metrics.whole.point)
     for text in (cli, panel, sentence):
         assert phrase in text and other not in text, text
         assert f"{100 * share:.0f}%" in text, text

@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
+from explorer.gui.common.widgets import whole_text
 from explorer.gui.common.state_order import PRIORITY, SELECTED
 from explorer.gui.shell.main_window import MainWindow
 from tests.gui.support import RUN_TIMEOUT, wait_run
@@ -54,7 +55,7 @@ def test_right_now_answers_launched_resident_ready(page, qtbot):
     # stores no longer hold DRAM banks for whole lines; the workload model: 5%)
     assert whole.issue.fraction == pytest.approx(run.summary["issue_slot_utilization"])
     assert whole.issue.fraction < 0.12
-    assert "utilized" in whole.point.text()
+    assert "utilized" in whole_text(whole.point)
     assert whole.occ_theoretical.text == "100%"
 
 

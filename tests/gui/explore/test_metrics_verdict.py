@@ -12,6 +12,7 @@ import re
 
 import pytest
 
+from explorer.gui.common.widgets import whole_text
 from explorer.gui.explore.run_verdict import KIND_OF_UNIT, run_verdict, top_stall
 from explorer.model.presets import load_preset
 from explorer.sim.program import MMA, build_program
@@ -101,7 +102,7 @@ def test_a_compute_bound_kernel_is_not_called_idle(window, qtbot):
     ~565 cycles for HBM before the warp exits: 70% (94% with a 64-iteration loop), so the subject here,
     a verdict for busy schedulers, runs the model (program = "model")."""
     whole, s = shown(window, qtbot, "compute-bound-fma", program="model")
-    text = whole.point.text()
+    text = whole_text(whole.point)
     assert s["issue_slot_utilization"] > 0.95
     assert "yet" not in text and "did nothing" not in text
     assert "schedulers are busy" in text and f"{100 * s['issue_slot_utilization']:.0f}%" in text
@@ -114,7 +115,7 @@ TENSOR_LOOP = {"workload.body": [{"op": "mma", "count": 32, "ilp": 4}]}
 def test_a_tensor_core_loop_says_issue_slots_are_the_wrong_measure(window, qtbot):
     whole, s = shown(window, qtbot, "tensor-gemm", **TENSOR_LOOP)
     assert s["bottleneck"]["unit"] == "tensor"
-    text = whole.point.text()
+    text = whole_text(whole.point)
     assert "wrong measure" in text and "Tensor Cores run at" in text
     assert f"{s['throughput']['tensor']['pct_of_peak']:.0f}% of their peak" in text
     run = window.explorer.session.run
@@ -126,7 +127,7 @@ def test_a_gemm_loop_waiting_on_memory_is_not_called_tensor_bound(window, qtbot)
     """tensor-gemm's MMAs are 40% of its instructions, yet no unit is near its peak: the bottleneck is latency."""
     whole, s = shown(window, qtbot, "tensor-gemm")
     assert s["bottleneck"]["unit"] == "latency"
-    text = whole.point.text()
+    text = whole_text(whole.point)
     assert "wrong measure" not in text and "No unit is near its peak (the busiest: " in text
     top = max(s["throughput"].values(), key=lambda t: t["pct_of_peak"])
     assert f"{top['pct_of_peak']:.0f}%" in text
@@ -148,14 +149,14 @@ def test_busy_hbm_is_a_number_on_screen(window, qtbot, name, changes):
     assert whole.dram.text == f"{100 * share:.0f}%" and whole.dram.fraction == pytest.approx(share)
     assert whole.dram_figures.text() == f"{s['dram_bandwidth_gbs'] / 1000:.2f} of 3.35 TB/s peak"
     assert whole.dram_box.isVisible() and whole.dram_box.isAncestorOf(whole.dram)
-    text = whole.point.text()
+    text = whole_text(whole.point)
     assert "HBM moves" in text and f"{100 * share:.0f}% of its peak" in text
     assert "did nothing" in text and percent_in(text)[1] == round(100 * (1 - s["issue_slot_utilization"]))
 
 
 def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
     whole, s = shown(window, qtbot, "example-240x256")
-    text = whole.point.text()
+    text = whole_text(whole.point)
     assert "utilization only says a kernel was running" in text
     assert "“memory wait”" in text
     assert whole.dram_figures.text().endswith("of 3.35 TB/s peak")
@@ -178,7 +179,7 @@ def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
     issued = run.summary["warp_instructions"] / run.result.params.total_blocks
     assert run.mma_share == pytest.approx(per_block / issued)
     assert run.mma_cycles == int(run.result.params.mma_interval * wgmma.n / 8) == 128
-    text = page.metrics.whole.point.text()
+    text = whole_text(page.metrics.whole.point)
     assert "wrong measure" in text and "busy for 128 cycles" in text
 
 

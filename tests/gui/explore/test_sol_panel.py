@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QCoreApplication
 
+from explorer.gui.common.widgets import whole_text
 from explorer.gui.explore.run_data import SHOWN_WINDOWS, SimRun, unit_windows
 from explorer.gui.explore.sol_texts import bottleneck_text, known, unit_meanings, waiting_texts
 from explorer.model.presets import load_preset
@@ -48,8 +49,8 @@ def test_the_panel_is_titled_with_the_question_and_lists_every_unit(page, qtbot)
     marked = [u for u in UNITS if sol.names[u].property("role") == "limiter"]
     assert marked == ["l2"]
     # the simulator's own sentence, word for word in English
-    assert sol.why.text() == "Whole run: " + run.summary["bottleneck"]["why"]
-    assert f"L2 at {run.summary['throughput']['l2']['pct_of_peak']:.0f}% of 12.4 TB/s" in sol.why.text()
+    assert whole_text(sol.why) == "Whole run: " + run.summary["bottleneck"]["why"]
+    assert f"L2 at {run.summary['throughput']['l2']['pct_of_peak']:.0f}% of 12.4 TB/s" in whole_text(sol.why)
 
 
 def test_the_bars_follow_the_cursors_window(page, qtbot):
@@ -65,10 +66,10 @@ def test_the_bars_follow_the_cursors_window(page, qtbot):
         top = int(windows.bottleneck[w])
         expected = pick(windows.shares[w])[0]
         assert (UNITS[top] if top >= 0 else "latency") == expected
-        assert f"{w * windows.cycles:,}" in sol.now_line.text()
+        assert f"{w * windows.cycles:,}" in whole_text(sol.now_line)
         hot = [u for u in UNITS if sol.bars[u].hot]
         assert hot == ([expected] if expected != "latency" else [])
-        assert ("latency" in sol.now_line.text()) == (expected == "latency")
+        assert ("latency" in whole_text(sol.now_line)) == (expected == "latency")
 
 
 def test_a_frame_inside_one_window_changes_nothing(page, qtbot):
@@ -168,9 +169,12 @@ def test_a_step_about_the_whole_run_folds_the_panel_one_about_it_keeps_it(window
     qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
     assert page.sol.mode == "folded"  # it points at the panel too: the rows make way first, the sentence stays
     assert {page.sol.names[u].property("detail") for u in UNITS} == {1}
-    lessons.start(get_lesson("latency-hiding"), 3)  # about the SM grid and the metrics: the panel goes first
+    lessons.start(get_lesson("latency-hiding"), 3)  # about the SM grid and the metrics: its bars go first
     qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
-    assert page.sol.mode == "away" and page.sol.property("detail") == 1
+    # the panel itself and its sentences never go (issue 31 item 5): the bars make way for the compact form
+    assert page.sol.mode == "away" and page.sol.property("detail") is None
+    assert {page.sol.names[u].property("detail") for u in UNITS} == {1}
+    assert page.sol.now_line.property("detail") is None and page.sol.why.property("detail") is None
     lessons.start(get_lesson("what-limits-useful-work"), 0)
     qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
     assert page.sol.expanded
@@ -181,8 +185,9 @@ def test_a_step_about_the_whole_run_folds_the_panel_one_about_it_keeps_it(window
 
 
 def test_the_strip_is_folded_or_shows_its_units_names(page, qtbot, window):
-    """At its minimum the strip names at least every third unit; shorter, its splitter folds it and it draws
-    nothing (no title squeezed over the cells); with room again it opens (issue 14 item 4, 1280x720)."""
+    """At its minimum the strip names every unit (issue 31 item 7: the busiest row had no name when only every
+    other row was named); shorter, its splitter folds it and it draws nothing (no title squeezed over the
+    cells); with room again it opens (issue 14 item 4, 1280x720)."""
     show(page, qtbot, *L2_BOUND)
     strip, plots = page.unit_strip, page.plots
     i = plots.indexOf(strip)
@@ -192,7 +197,7 @@ def test_the_strip_is_folded_or_shows_its_units_names(page, qtbot, window):
     plots.setSizes([sizes[0], least, sum(sizes) - sizes[0] - least])
     qtbot.waitUntil(lambda: plots.sizes()[i] == least)
     ticks = strip.getPlotItem().getAxis("left")._tickLevels[0]
-    assert len(ticks) >= len(strip.rows) // 3 and not strip.dropped_texts()
+    assert len(ticks) == len(strip.rows) and not strip.dropped_texts()
     plots.setSizes([sizes[0], least - 10, sum(sizes) - sizes[0] - least + 10])  # below: Qt keeps the minimum
     assert plots.sizes()[i] >= least
     window.resize(1280, 600)  # a column too short for every pane's minimum: the strip folds first

@@ -48,8 +48,9 @@ def test_render_draws_the_explorer_views(tmp_path, light_theme):
     grid = px[70:300, 260:900]
     assert share(grid, oi.BLUE) > 0.01
     assert share(grid, "#D6D6D6") > 0.05
-    # timeline and counts (lower middle): blue rows, the resident curve in reddish purple
-    lower = px[360:650, 260:900]
+    # timeline, unit-use strip and counts (lower middle): blue rows, the resident curve in reddish purple (the
+    # strip names every unit since issue 31, so the timeline sits higher)
+    lower = px[260:650, 300:990]
     assert share(lower, oi.BLUE) > 0.02
     assert share(lower, oi.REDDISH_PURPLE) > 0.0005
     # metrics (right): the NVML bar in vermillion, the issue bar in bluish green

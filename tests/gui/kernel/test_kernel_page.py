@@ -365,3 +365,62 @@ y = { dtype = "f32", count = 128 }
     assert sc.kernel.max_instructions == 1_000_000 and sc.kernel.arg("x").low == -1.0
     x = next(b for b in report.buffers if b.name == "x")
     assert all(-1.0 <= v < 1.0 for v in x.before) and min(x.before) < 0
+
+
+def test_a_small_kernels_time_on_this_machine_is_in_a_unit_that_shows_it(window, page):
+    """A 3 ms execution read "On this machine: 0.00 s" (issue 31 item 1)."""
+    view = page.report_view
+    assert view.speed_text(0.0032, 4.5e6) == "3.2 ms (4.5 M warp-instructions/s)"
+    assert view.speed_text(1.25, 2e6) == "1.25 s (2 M warp-instructions/s)"
+    assert view.speed_text(0.0, 0.0) == "under the clock's resolution"
+
+
+def test_executing_says_when_the_interpreter_is_being_compiled(window, page, qtbot, monkeypatch,
+                                                             no_exception_escapes):
+    from explorer.gui.common import compile_watch
+
+    open_kernel(qtbot, window, page, KERNELS / "saxpy.cu")
+    monkeypatch.setattr(compile_watch, "state_of", lambda part: "compiles")
+    clock = [0.0]
+    monkeypatch.setattr(compile_watch.time, "monotonic", lambda: clock[0])
+    real_start = page.runner.start
+    monkeypatch.setattr(page.runner, "start", lambda *a, **k: None)  # the run itself is not the point here
+    assert page.simulate()
+    assert page.compile_watch.active and page.message.startswith("Compiling the kernel interpreter once")
+    clock[0] = compile_watch.compile_seconds()["kernel_interpreter"] / 4
+    page.compile_watch.poll()
+    assert page.progress.value() == 250 and page.message.endswith("25%")
+    monkeypatch.setattr(page.runner, "start", real_start)
+    page.busy = ""
+    page.compile_watch.stop()
+
+
+@needs_compiler
+def test_a_language_switch_keeps_the_explorers_cycle_and_the_kernel_list(window, page, qtbot, english,
+                                                                         no_exception_escapes):
+    """Issue 31 item 2: with a kernel's run in the Explorer a switch re-simulated it (the cycle went back to 0:
+    its scenario's TOML leaves the cubin's registers out), and the kernel list came back disabled with one name."""
+    from explorer.gui.shell.language import switch_language
+
+    open_kernel(qtbot, window, page, KERNELS / "reduce.cu", "reduce_shared")
+    names = [page.kernel_combo.itemText(i) for i in range(page.kernel_combo.count())]
+    assert len(names) > 1 and page.kernel_combo.isEnabled()
+    page.fields["grid"].set_text("4")
+    page.fields["block"].set_text("256")
+    page.fields["smem_dynamic"].set_text("1024")
+    page.args.fields["n"].set_text("1024")
+    page.args.fields["in.count"].set_text("1024")
+    page.args.fields["partial.count"].set_text("4")
+    assert simulate(qtbot, page) is not None, page.message
+    explorer = window.explorer
+    qtbot.waitUntil(lambda: explorer.session.run is not None and explorer.session.run_is_current
+                    and explorer.scenario.kernel is not None, timeout=LONG)
+    run = explorer.session.run
+    cycle = run.cycles // 2
+    explorer.session.set_cycle(cycle)
+    ru = switch_language(window, "ru")
+    qtbot.addWidget(ru)
+    assert ru.explorer.session.run is run and ru.explorer.session.cycle == cycle and not ru.explorer.simulating
+    combo = ru.feature("kernel").kernel_combo
+    assert [combo.itemText(i) for i in range(combo.count())] == names and combo.isEnabled()
+    assert combo.currentText() == "reduce_shared"
