@@ -2,7 +2,7 @@
 
 Started by :func:`explorer.gpu.compiler.compile_source` through
 :func:`explorer.gpu.sandbox.run_python_child`: it limits its own address space before
-NVRTC is loaded, dies with its parent, runs :func:`explorer.gpu.compiler.build_cubin` on
+NVRTC is loaded, dies with its parent, runs :func:`explorer.gpu.backends.build_cubin` on
 the request and writes the answer: ``{"ok": true, "cubin": base64, "lowered", "log",
 "compiler", "options"}`` or ``{"ok": false, "class": ..., "field": ..., "message": ...}``
 for an error the parent raises again as its own class. Nothing else is imported: no
@@ -18,7 +18,7 @@ import sys
 
 
 def answer_for(request: dict) -> dict:
-    from explorer.gpu.compiler import build_cubin
+    from explorer.gpu.backends import build_cubin
     from explorer.gpu.errors import GpuUnavailable
     from explorer.model.errors import InputError
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.gpu import compiler
+from explorer.gpu import backends as compiler  # the compilers the child runs (and tests run in-process)
+from explorer.gpu import compiler as front
 from explorer.gpu.errors import CompileError, CompilerUnavailable
 from tests.gpu.support import nvrtc_problem
 
@@ -40,7 +41,7 @@ def broken(monkeypatch):
 def test_broken_nvrtc_falls_back_to_nvcc(broken):
     if compiler.find_tool("nvcc") is None:
         pytest.skip("needs nvcc")
-    result = compiler.compile_source(SRC, "k", "sm_90", isolated=False)
+    result = front.compile_source(SRC, "k", "sm_90", isolated=False)
     assert result.compiler.startswith("nvcc") and "BUILTIN_OPERATION_FAILURE" in result.compiler
     assert result.symbol == "k" and result.cubin[:4] == b"\x7fELF"
 
@@ -48,7 +49,7 @@ def test_broken_nvrtc_falls_back_to_nvcc(broken):
 def test_broken_nvrtc_without_nvcc_says_so(broken, monkeypatch):
     monkeypatch.setattr(compiler, "find_tool", lambda name: None)
     with pytest.raises(CompilerUnavailable, match="NVRTC cannot compile"):
-        compiler.compile_source(SRC, "k", "sm_90", isolated=False)
+        front.compile_source(SRC, "k", "sm_90", isolated=False)
     # NVRTC wrote its empty (one-byte) log into a buffer of ours, not into Python's shared b" "
     assert " ".encode()[0] == 32 and (b" " * 1)[0] == 32
 
@@ -56,13 +57,13 @@ def test_broken_nvrtc_without_nvcc_says_so(broken, monkeypatch):
 def test_forcing_nvrtc_means_no_fallback(broken, monkeypatch):
     monkeypatch.setenv("WARP_EXPLORER_COMPILER", "nvrtc")
     with pytest.raises(CompilerUnavailable):
-        compiler.compile_source(SRC, "k", "sm_90", isolated=False)
+        front.compile_source(SRC, "k", "sm_90", isolated=False)
 
 
 def test_a_source_error_is_not_a_reason_to_try_nvcc(monkeypatch):
     calls = []
     monkeypatch.setattr(compiler, "_compile_nvcc", lambda *a, **k: calls.append(a))
     with pytest.raises(CompileError, match="does not compile"):
-        compiler.compile_source('extern "C" __global__ void k(float* o) { o[0] = nope; }\n', "k", "sm_90",
+        front.compile_source('extern "C" __global__ void k(float* o) { o[0] = nope; }\n', "k", "sm_90",
                                 isolated=False)
     assert calls == []
