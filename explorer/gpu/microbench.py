@@ -618,8 +618,13 @@ class Bench:
                 t0 = time.perf_counter()
                 k = 0
                 while time.perf_counter() - t0 < NVML_WINDOW_S:
-                    while time.perf_counter() < t0 + k * DUTY_PERIOD_S:
-                        pass
+                    # wait for the next period's start: asleep for most of it (a bare spin holds the GIL, and
+                    # the NVML polling thread starved: no sample on a loaded host), then a short spin
+                    wake = t0 + k * DUTY_PERIOD_S
+                    while time.perf_counter() < wake:
+                        left = wake - time.perf_counter()
+                        if left > 2e-4:
+                            time.sleep(left - 1e-4)
                     self.launch("mb_spin", self.sms * DUTY_BLOCKS_PER_SM, 256, (DUTY_BUSY_NS, 0, 0))
                     k += 1
                 self.sync()

@@ -192,18 +192,19 @@ def _execute(tmp_path, kernel: str, grid: int, block: int, args: dict, preset: d
     lines += [f"{k} = {v}" for k, v in args.items()]
     path = tmp_path / f"{kernel}.toml"
     path.write_text("\n".join(lines) + "\n")
-    original = session.initial_values
+    original = session.initial_chunks
 
-    def initial(buf, seed, index):
+    def initial(buf, seed, index, chunk=None):
         if preset and buf.name in preset:
-            return preset[buf.name].copy()
-        return original(buf, seed, index)
+            yield preset[buf.name].copy()
+            return
+        yield from (original(buf, seed, index) if chunk is None else original(buf, seed, index, chunk))
 
-    session.initial_values = initial  # the executor's own way in for a buffer's contents before the kernel
+    session.initial_chunks = initial  # the executor's own way in for a buffer's contents before the kernel
     try:
         run = run_kernel(load_scenario_arg(str(path)))
     finally:
-        session.initial_values = original
+        session.initial_chunks = original
     return run.result
 
 
