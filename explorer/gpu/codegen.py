@@ -43,16 +43,23 @@ from explorer.model.catalog import GpuSpec
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.model.workload import ASYNC_OPS, Op, Workload
+from explorer.sim.addresses import (
+    L1_SLOT_BYTES,
+    L1_SLOTS,
+    LCG_A,
+    LCG_C,
+    STREAM_CAP_BYTES,
+    WARP_HASH,
+    memory_layout,
+)
 
 KERNEL_NAME = "we_kernel"
 TICK_KERNEL = "we_tick"
 RECORD_WORDS = 8  # u64 per record: start_ns end_ns start_clk end_clk smid(start|end<<32) hw_warp nsmid index
 STATIC_SHARED_LIMIT = 48 * 1024  # static __shared__ per block (more only as dynamic, opt-in)
-L1_SLOT_BYTES = 32 * 16  # one warp's L1-hit region: 32 lanes x 16 B
-L1_SLOTS = 1024
 MAX_SRC = 4  # as explorer.sim.program
 PER_WARP_RECORD_LIMIT = 1 << 21
-STREAM_CAP_BYTES = 1 << 30  # the streaming buffer's largest size before addresses wrap  # above this many warps, record per block
+# above this many warps, record per block
 
 # Kernel parameters, in order: (name, C type, numpy dtype name). The launcher packs them.
 PARAMS = (
@@ -94,10 +101,6 @@ class GeneratedKernel:
     loop: int
     notes: tuple[str, ...] = ()
     body_doc: tuple[str, ...] = field(default=(), compare=False)
-
-
-def _pow2_floor(n: int) -> int:
-    return 1 << max(0, int(n).bit_length() - 1)
 
 
 def _vec_type(nbytes: int) -> str:
@@ -201,30 +204,15 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
     # -- global memory layout -------------------------------------------------------------
     # One streaming buffer: per iteration a slab per global instruction (loads first, then
     # stores), each slab total_warps x 32 lanes x stride x bytes; iteration i starts at i x ITER.
-    in_slabs: list[int] = []  # byte offset of each ldg instruction's slab within an iteration
-    out_slabs: list[int] = []
-    iter_bytes = 0
-    for op in wl.body:
-        if op.op == "ldg":
-            for _ in range(op.count):
-                in_slabs.append(iter_bytes)
-                iter_bytes += total_warps * 32 * op.stride * op.bytes
-    for op in wl.body:
-        if op.op == "stg":
-            for _ in range(op.count):
-                out_slabs.append(iter_bytes)
-                iter_bytes += total_warps * 32 * op.stride * op.bytes
-    footprint = iter_bytes * wl.loop
-    wrap = max(1, min(wl.loop, stream_cap_bytes // iter_bytes)) if iter_bytes else wl.loop
-    buffer_bytes = iter_bytes * wrap
+    # The numbers come from explorer.sim.addresses, which the simulator computes its addresses from too.
+    layout = memory_layout(wl, gpu, total_warps, stream_cap_bytes)
+    in_slabs, out_slabs = list(layout.in_slabs), list(layout.out_slabs)
+    iter_bytes, footprint, wrap, buffer_bytes = layout.iter_bytes, layout.footprint, layout.wrap, layout.buffer_bytes
     if wrap < wl.loop:
         notes.append(f"the loop streams {footprint / 2**20:.0f} MiB; the buffer is {buffer_bytes / 2**20:.0f} MiB "
                      f"and the stream restarts every {wrap} iterations (still far beyond the L2 cache)")
-    hits = wl.l1_hit_rate > 0 or wl.l2_hit_rate > 0
-    l2_region = max(1 << 20, _pow2_floor(gpu.l2_bytes // 4)) if hits else 0
-    hot_bytes = (L1_SLOTS * L1_SLOT_BYTES + l2_region) if hits else 0
-    t_l1 = min(1 << 32, round(wl.l1_hit_rate * (1 << 32)))
-    t_l2 = min(1 << 32, round((wl.l1_hit_rate + (1 - wl.l1_hit_rate) * wl.l2_hit_rate) * (1 << 32)))
+    hits, l2_region, hot_bytes = layout.hits, layout.l2_region, layout.hot_bytes
+    t_l1, t_l2 = layout.t_l1, layout.t_l2
 
     e = _Emitter()
     body_doc = []
@@ -269,7 +257,7 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
         e("const u32 fa0 = __float_as_uint(fm), fa1 = fa0 + 1u, fa2 = fa0 + 2u, fa3 = fa0 + 3u;  // loop-invariant fragments")
         e("const u32 fb0 = __float_as_uint(fc), fb1 = fb0 + 1u;")
     if hits:
-        e("u32 we_rng = seed ^ ((u32)gwarp * 2654435761u);  // warp-uniform: every lane draws the same")
+        e(f"u32 we_rng = seed ^ ((u32)gwarp * {WARP_HASH}u);  // warp-uniform: every lane draws the same")
         e(f"const u64 l1_off = (gwarp & {L1_SLOTS - 1}ull) * {L1_SLOT_BYTES}ull + (u64)lane * 16ull;")
 
     e("")
@@ -457,7 +445,7 @@ def _global_addr(e: _Emitter, kind: str, q: int, slab: int, op: Op, hits: bool, 
             return stream, (f"+{slab}" if slab else "")  # [reg+imm]: no address arithmetic in the loop
         return f"({stream} + {slab}ull)", ""
     name = f"p{kind}{q}"
-    e("we_rng = we_rng * 1664525u + 1013904223u;")
+    e(f"we_rng = we_rng * {LCG_A}u + {LCG_C}u;")
     l2 = f"ghot + {L1_SLOTS * L1_SLOT_BYTES}ull + ((go_s{op.stride}_b{op.bytes} + {slab % (1 << 32)}u) & (u32)(L2_REGION - 1ull))"
     dram = f"{stream} + {slab}ull"
 

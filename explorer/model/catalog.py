@@ -74,6 +74,12 @@ class GpuSpec:
     memory_bytes: int
     l2_bytes: int
     memory_kind: str
+    # device memory's organisation (the simulator's row-burst model, resources/sim_model.toml [dram]): the
+    # independent channels the bus is split into, and the share of the datasheet bandwidth reads and writes
+    # sustain
+    dram_channels: int
+    dram_read_efficiency: float
+    dram_write_efficiency: float
     lat_fma: int
     lat_sfu: int
     lat_shared: int
@@ -143,6 +149,9 @@ class GpuSpec:
             "memory_bytes": self.memory_bytes,
             "memory_kind": self.memory_kind,
             "l2_bytes": self.l2_bytes,
+            "dram_channels": self.dram_channels,
+            "dram_read_efficiency": self.dram_read_efficiency,
+            "dram_write_efficiency": self.dram_write_efficiency,
             "fp32_tflops": round(self.fp32_tflops, 1),
             "tensor_fp16_tflops": self.tensor_fp16_tflops,
             "latency_cycles": {

@@ -64,11 +64,12 @@ def instruction_timing(ins: Instruction, info: OpcodeInfo, use, table: OpcodeTab
 
 def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, function: str,
                   facts: KernelFacts | None = None,
-                  request_bytes: Callable[[int, Instruction, str], tuple[int, int] | None] | None = None,
+                  request_bytes: Callable[[int, Instruction, str], tuple | None] | None = None,
                   table: OpcodeTable | None = None, meta: dict | None = None) -> WarpProgram:
     """The WarpProgram of ``instrs`` (a function up to its last EXIT) on ``arch``.
 
-    ``request_bytes(position_in_body, instruction, class)`` -> (moved, useful) or None.
+    ``request_bytes(position_in_body, instruction, class)`` -> (moved, useful), (moved, useful, access) (the
+    workload's global access the instruction performs: explorer.sim.addresses) or None.
     """
     table = table or load_table()
     if table.family(arch) is None:
@@ -114,9 +115,10 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
     body_position: dict = {}
     for pos in range(flow.loop_start, flow.loop_end):
         body_position[path[pos]] = pos - flow.loop_start
-    req, useful = [], []
+    req, useful, access = [], [], []
     for k in path:
         ins, (cls, _, _, _) = instrs[k], timing[k]
+        access.append(-1)
         if cls not in MEMORY_CLASSES or flow.predicated_off[k]:
             req.append(0)
             useful.append(0)
@@ -128,7 +130,9 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
         if request_bytes is not None and k in body_position and not flow.instrumentation[k]:
             got = request_bytes(body_position[k], ins, cls)
             if got is not None:
-                moved, asked = got
+                moved, asked = got[0], got[1]
+                if len(got) > 2:
+                    access[-1] = int(got[2])
         req.append(int(moved))
         useful.append(int(asked))
     dst, src, names = pack_registers([(uses[k].dst, uses[k].src) for k in path])
@@ -141,6 +145,7 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
         scoreboard=np.array([SB[timing[k][3]] for k in path], dtype=np.int8),
         dst=dst, src=src,
         req_bytes=np.array(req, dtype=np.int32), useful_bytes=np.array(useful, dtype=np.int32),
+        access=np.array(access, dtype=np.int16),
         instrumentation=np.array([flow.instrumentation[k] for k in path], dtype=bool),
         static_index=np.array(path, dtype=np.int32),
         loop_start=flow.loop_start, loop_end=flow.loop_end if flow.loop_static else flow.loop_start,

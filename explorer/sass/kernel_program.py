@@ -167,10 +167,13 @@ def _facts(entry: dict):
 def _request_matcher(workload):
     """request_bytes hook: the k-th loop memory instruction of a kind -> the workload's bytes per request."""
     queues: dict[str, list] = {"ldg": [], "stg": [], "lds": [], "sts": []}
+    access = 0  # a global load's or store's index in source order (explorer.sim.addresses: its address)
     for op in workload.body:
         if op.op in queues:
             moved = op.bytes_per_request if op.op in ("ldg", "stg") else 32 * op.bytes * op.conflict_ways
-            queues[op.op] += [(op.bytes, moved, op.useful_bytes)] * op.count
+            for _ in range(op.count):
+                queues[op.op].append((op.bytes, moved, op.useful_bytes, access if op.op in ("ldg", "stg") else -1))
+                access += op.op in ("ldg", "stg")
     unmatched: list[str] = []
 
     def match(_position: int, ins: Instruction, cls: str):
@@ -180,10 +183,10 @@ def _request_matcher(workload):
         if not queue:
             return None
         width = access_bytes(ins)
-        for i, (nbytes, moved, useful) in enumerate(queue):
+        for i, (nbytes, moved, useful, acc) in enumerate(queue):
             if nbytes == width:
                 del queue[i]
-                return moved, useful
+                return moved, useful, acc
         unmatched.append(ins.text)
         return None
 

@@ -128,12 +128,17 @@ class WarpProgram:
     # wait_group's groups left in flight; None: 0)
     role: np.ndarray | None = field(default=None, compare=False)
     arg: np.ndarray | None = field(default=None, compare=False)
+    # per row, a generated kernel's global access it performs (its index in source order, as
+    # explorer.sim.addresses numbers them: the simulator computes its addresses); -1: none known
+    access: np.ndarray | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if self.role is None:
             object.__setattr__(self, "role", np.zeros(self.length, np.int8))
         if self.arg is None:
             object.__setattr__(self, "arg", np.zeros(self.length, np.int32))
+        if self.access is None:
+            object.__setattr__(self, "access", np.full(self.length, -1, np.int16))
 
     @property
     def length(self) -> int:
@@ -184,7 +189,7 @@ class WarpProgram:
         n = self.length
         assert n >= 1 and int(self.op[-1]) == OP["exit"]
         for name in ("unit", "latency", "scoreboard", "req_bytes", "useful_bytes", "instrumentation",
-                     "static_index", "role", "arg"):
+                     "static_index", "role", "arg", "access"):
             assert getattr(self, name).shape == (n,), name
         assert self.dst.shape[0] == n and self.src.shape[0] == n
         assert 0 <= self.loop_start <= self.loop_end < n and self.trip >= 1
@@ -262,6 +267,7 @@ def from_model(workload, gpu) -> WarpProgram:
         req_bytes=np.concatenate([prog.req_bytes, [0]]).astype(np.int32),
         role=np.concatenate([prog.role, [0]]).astype(np.int8),  # EXIT: every warp
         arg=np.concatenate([prog.arg, [0]]).astype(np.int32),
+        access=np.concatenate([prog.access, [-1]]).astype(np.int16),
         useful_bytes=np.concatenate([prog.useful_bytes, [0]]).astype(np.int32),
         instrumentation=np.zeros(n + 1, dtype=bool), static_index=np.arange(n + 1, dtype=np.int32),
         loop_start=0, loop_end=n, trip=workload.loop, reg_names=names, listing=tuple(listing),

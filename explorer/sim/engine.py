@@ -138,7 +138,7 @@ def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
     # program (the body, then EXIT) gives the figures it always did, to the last bit
     body_bytes = float(lp.req_bytes[global_ops & body].sum())
     other_bytes = float(lp.req_bytes[global_ops & ~body].sum())
-    plateau = p.dram_line_transfer_cycles / (p.dram_line_transfer_cycles + p.dram_line_overhead_cycles)
+    plateau = p.dram_read_efficiency  # the sustained share of the datasheet bandwidth
     runs = 1 if lp.flat else warps  # a flat program holds every warp's rows: each runs once
     bandwidth = runs * (lp.trip * body_bytes + other_bytes) * miss / (p.dram_bytes_per_cycle * plateau)
     if p.producer_warps:  # warp specialization: each row by its role's warps; the tma bytes too
@@ -216,7 +216,8 @@ def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) 
     state = (slots * (9 * n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
              + mbarrier_bytes + n_rows * len(NAMES) * 8 + 2 * n_rows * 8
              + PcEvents.BUFFER_ENTRIES * (PcEvents.ENTRY_BYTES + PcEvents.MASK_BYTES))
-    return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state
+    caches = 24 * (p.sm_count * p.l1_sets * p.l1_ways + p.l2_sets * p.l2_ways) + 8 * p.dram_queues
+    return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state + caches
                + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
 
 
@@ -245,7 +246,7 @@ def _progress_fraction(t: int, exited: int, total_warps: int, expected: int) -> 
 # --------------------------------------------------------------------------- state
 def _initial_g(p: SimParams) -> np.ndarray:
     g = np.zeros(len(G), np.int64)  # cycle 0, nothing placed, no warp left
-    g[G.FREE_BLOCK_SLOTS] = p.sm_count * p.active_blocks_per_sm
+    g[G.DISPATCH] = 1
     g[G.LOADED_BLOCKS] = p.total_blocks  # a streamed program (explorer.sim.executed.ProgramFeed) lowers it
     return g
 
@@ -267,8 +268,62 @@ def _mbarriers(blocks: int, stages: int, lp: LoopProgram, size_only: bool = Fals
     return m
 
 
-def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
-    """Every array the compiled loop reads and writes (see kernel.run_cycles)."""
+def _set_index(lines: np.ndarray, sets: int) -> np.ndarray:
+    """kernel._set_index over an array."""
+    return (lines ^ (lines >> 13) ^ (lines >> 26)) % sets
+
+
+def _l2_state(p: SimParams) -> np.ndarray:
+    """L2's entries when the kernel starts (kernel C_TAG, C_BITS, C_AGE): empty, or for a run compared with a
+    measured launch that followed an L2 flush by writing (``l2_dirty_bytes``), full of the flush's last lines,
+    all sectors valid and dirty, older than anything the kernel touches: its first allocations evict them and
+    write them back, as on the hardware."""
+    from explorer.sim.addresses import FLUSH_BASE
+
+    l2c = np.zeros((3, p.l2_sets * p.l2_ways), np.int64)
+    n = min(p.l2_dirty_bytes, p.l2_bytes) // 128
+    if n <= 0:
+        return l2c
+    lines = FLUSH_BASE // 128 + np.arange(n, dtype=np.int64)
+    sets = _set_index(lines, p.l2_sets)
+    order = np.lexsort((np.arange(n), sets))  # by set, then in the order the flush wrote them
+    s_sorted = sets[order]
+    first = np.searchsorted(s_sorted, s_sorted, side="left")
+    count = np.bincount(sets, minlength=p.l2_sets)[s_sorted]
+    rank = np.arange(n) - first
+    keep = rank >= count - p.l2_ways  # a set holds its last l2_ways lines
+    slot = np.where(count > p.l2_ways, rank - (count - p.l2_ways), rank)[keep]
+    idx = order[keep]
+    entry = s_sorted[keep] * p.l2_ways + slot
+    l2c[0, entry] = lines[idx] + 1
+    l2c[1, entry] = 0xFF
+    l2c[2, entry] = idx - n  # before cycle 0, the oldest first
+    return l2c
+
+
+def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
+    """(per-row access, access table, plan) for the loop: a generated kernel's rows compute their addresses
+    (explorer.sim.addresses); rows without a known access (a user's kernel, TMA) draw the scenario's hit rates.
+    An empty per-row array tells the loop no row has an address."""
+    from explorer.sim import addresses
+
+    acc = lp.access if lp.access.shape[0] == lp.length else np.zeros(0, np.int16)
+    if scenario.kernel is not None or not (acc >= 0).any():
+        return np.zeros(0, np.int16), np.zeros((1, addresses.A_COLS), np.int64), np.zeros(addresses.P_COLS, np.int64)
+    layout = addresses.memory_layout(scenario.workload, scenario.gpu, p.total_blocks * p.warps_per_block)
+    return np.ascontiguousarray(acc, np.int16), layout.access_array(), layout.plan_array(scenario.seed)
+
+
+def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None,
+                  placement: np.ndarray | None = None) -> dict:
+    """Every array the compiled loop reads and writes (see kernel.run_cycles). ``order``: the SMs in the order
+    the dispatcher goes round them (explorer.sim.dispatch; 0, 1, ... by default); ``placement``: the SM of each
+    of the first blocks (a measured launch's, explorer.sim.dispatch.measured_placement)."""
+    sm_order = np.empty((2, p.sm_count), np.int64)
+    sm_order[0] = np.arange(p.sm_count) if order is None else order
+    sm_order[1] = -1  # the cycle each SM last took a block
+    fixed = (np.zeros(0, np.int64) if placement is None
+             else np.asarray(placement, np.int64)[:p.total_blocks].copy())
     G_ = p.sm_count * p.warps_per_sm
     B = p.total_blocks
     SPS = p.sm_count * p.sub_partitions
@@ -294,6 +349,12 @@ def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
         "sm_l1": np.zeros(p.sm_count, np.int64),
         "sm_smem": np.zeros(p.sm_count, np.int64),
         "sm_blocks": np.zeros(p.sm_count, np.int64),
+        "l1c": np.zeros((3, p.sm_count * p.l1_sets * p.l1_ways), np.int64),
+        "l2c": _l2_state(p),
+        "lbuf": np.zeros((2, 32), np.int64),
+        "sp_warps": np.zeros(SPS, np.int64),
+        "sm_order": sm_order,
+        "b_fixed": fixed,
         "b_sm": np.full(B, -1, np.int32),
         "b_start": np.full(B, -1, np.int64),
         "b_end": np.full(B, -1, np.int64),
@@ -306,7 +367,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram) -> dict:
         # warp slots in each state, GPU-wide (all empty at first)
         "sc": np.array([G_] + [0] * (len(NAMES) - 1), np.int64),
         "mq": np.zeros(len(Q_SLOTS), np.float64),
-        "dram_q": np.zeros(p.dram_banks, np.float64),
+        "dram_q": np.zeros(p.dram_queues, np.float64),
         "rng": np.array([(p.seed * 0x2545F4914F6CDD1D + 1) % 2**64], np.uint64),
         "ev_t": np.zeros(2 * B * p.warps_per_block, np.int64),
         "ev_sm": np.zeros(2 * B * p.warps_per_block, np.int32),
@@ -662,6 +723,7 @@ def simulate(
     program: WarpProgram | None = None,
     loop: LoopProgram | None = None,
     feed=None,
+    placement: np.ndarray | None = None,
 ) -> SimResult:
     """Simulate a scenario cycle by cycle. Deterministic for the scenario (seed included).
 
@@ -675,7 +737,8 @@ def simulate(
     its rows: a flat program's listing). The budgets default to ``sim_model.toml`` [trace] (smaller
     ones exercise what long runs keep). A ``[kernel]`` scenario (the user's own kernel) runs
     through :func:`simulate_kernel`; ``feed`` (``explorer.sim.executed.ProgramFeed``) is then what runs, a
-    window of its executed stream at a time.
+    window of its executed stream at a time. ``placement``: the SM of each of the first blocks, as a
+    measured launch placed them (explorer.sim.dispatch.measured_placement; a comparison with that launch).
     """
     if program is None and loop is None and scenario.kernel is not None:  # on every core (the window's way)
         return simulate_kernel(scenario, record_sms=record_sms, trace_budget_bytes=trace_budget_bytes,
@@ -699,7 +762,10 @@ def simulate(
         # clearly too long to keep every SM: keep the first SMs the budget allows
         recorded = recorded[: max(1, min(p.sm_count, budget // max(1, likely * p.warps_per_sm)))]
 
-    a = _state_arrays(p, lp)
+    from explorer.sim.dispatch import sm_order
+
+    a = _state_arrays(p, lp, sm_order(scenario.gpu), placement)
+    p_acc, acc_i, plan = _access_plan(scenario, p, lp)
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     total_warps = p.total_blocks * p.warps_per_block
     max_req = int(lp.req_bytes.max(initial=0)) if feed is None else feed.MAX_REQ_BYTES
@@ -733,6 +799,8 @@ def simulate(
                     a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
                     a["reg_ready"], a["reg_kind"], a["w_async"],
                     a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
+                    a["sp_warps"], a["sm_order"], a["b_fixed"],
+                    p_acc, acc_i, plan, a["l1c"], a["l2c"], a["lbuf"],
                     a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                     a["ev_t"], a["ev_sm"], a["ev_d"],

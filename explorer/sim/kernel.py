@@ -36,8 +36,9 @@ cycle out of that pipe). Per row and state the loop counts warp-cycles (``_accou
 change of a slot's state or next row), and for recorded SMs logs when each slot's next row changes (``_pc_event``).
 
 Memory: L1TEX per SM (a queue of 128-byte wavefronts), L2 (one GPU-wide queue at
-its bandwidth), device memory with a loaded latency (each line waits for one of
-``banks`` queues, picked by a seeded draw; sim_model.toml [dram]).
+its bandwidth), device memory as row bursts (``_dram_burst``: a request's bytes open a row in
+one bank of one channel, picked by a seeded draw; the bank is busy a row cycle plus the burst,
+the channel's bus the burst; sim_model.toml [dram]).
 
 Hopper's pipeline (the model's tma / wgmma paths, kept in their own functions:
 ``_own_next``, ``_async_ready``, ``_issue_async``, ``_wake_block``): a warp-specialized
@@ -68,6 +69,7 @@ from explorer.sim.jit import njit
 from explorer.sim import loop_program as _lp
 from explorer.sim import program as _program
 from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
+from explorer.sim import addresses as _ad
 from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
 from explorer.sim.units import SHARED as SHARED_UNIT
 from explorer.sim.states import NAMES as STATE_NAMES
@@ -97,6 +99,20 @@ assert (ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE) == (_program.ROLE_ALL
                                                                _program.ROLE_CONSUMER, _program.ROLE_IDLE)
 assert (MBARRIER, WGMMA_WAIT) == (11, 12)  # explorer.sim.states, frozen likewise
 
+# the generated kernels' address plan (explorer.sim.addresses), frozen into the loop as the paths are
+A_SLAB, A_STRIDE, A_BYTES, A_LOAD = 0, 1, 2, 3
+P_ITER_BYTES, P_WRAP, P_N_ACCESS, P_HITS, P_T_L1, P_T_L2, P_L2_REGION, P_SEED, P_HOT_BASE = range(9)
+L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH = 512, 1024, 1664525, 1013904223, 2654435761
+assert (A_SLAB, A_STRIDE, A_BYTES, A_LOAD) == (_ad.A_SLAB, _ad.A_STRIDE, _ad.A_BYTES, _ad.A_LOAD)
+assert (P_ITER_BYTES, P_WRAP, P_N_ACCESS, P_HITS, P_T_L1, P_T_L2, P_L2_REGION, P_SEED, P_HOT_BASE) == (
+    _ad.P_ITER_BYTES, _ad.P_WRAP, _ad.P_N_ACCESS, _ad.P_HITS, _ad.P_T_L1, _ad.P_T_L2, _ad.P_L2_REGION, _ad.P_SEED,
+    _ad.P_HOT_BASE)
+assert (L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH) == (_ad.L1_SLOT_BYTES, _ad.L1_SLOTS, _ad.LCG_A, _ad.LCG_C,
+                                                             _ad.WARP_HASH)
+# cache entries (l1c, l2c: rows of the entries' fields, so a set's tags are contiguous in the host's cache): the
+# line's address + 1 (0: empty), its sectors' bits (4 valid, then 4 dirty), the cycle it was last used (LRU)
+C_TAG, C_BITS, C_AGE = 0, 1, 2
+
 # warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
 P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN, P_MBAR = 0, 1, 2, 3, 4, 5
 # policies (index into scenario.POLICIES)
@@ -115,15 +131,24 @@ CFG_INT_FIELDS = (  # SimParams fields, as int64
     "sm_count", "warps_per_sm", "sub_partitions", "active_blocks_per_sm", "warps_per_block",
     "total_blocks", "lat_shared", "lat_l1", "lat_l2", "lat_dram", "l1_bytes_per_cycle", "l1_queue_cycles",
     "shared_bytes_per_cycle", "shared_queue_cycles", "block_launch_latency", "barrier_latency",
-    "policy", "active_warps", "dram_line_bytes", "dram_banks", "stages", "producer_warps", "posted_stores",
-    "l2_bytes",
+    "policy", "active_warps", "block_capacity", "warp_capacity_per_sp", "warp_launch_cycles", "dram_channels",
+    "dram_banks_per_channel", "dram_burst_bytes", "dram_writeback_burst_bytes", "l1_sets", "l1_ways", "l2_sets", "l2_ways",
+    "l1_allocates_loads",
+    "stages", "producer_warps", "posted_stores", "l2_bytes",
 )
 CFG_FLOAT_FIELDS = (  # SimParams fields, as float64
-    "dram_bytes_per_cycle", "l2_bytes_per_cycle", "dram_line_service_cycles", "l1_hit_rate", "l2_hit_rate",
+    "dram_bytes_per_cycle", "l2_bytes_per_cycle", "dram_row_cycles", "dram_read_bytes_per_cycle",
+    "dram_write_bytes_per_cycle", "l1_hit_rate", "l2_hit_rate",
 )
 # memory statistics: bytes per level; loads' observed latency (sum, count) per level
 MEM_SLOTS = ("l1_bytes", "l2_bytes", "dram_bytes", "shared_bytes", "l1_lat", "l2_lat", "dram_lat",
-             "l1_loads", "l2_loads", "dram_loads")
+             "l1_loads", "l2_loads", "dram_loads",
+             # sectors by the caches' tags (requests with addresses): L1 lookups that hit / missed (loads; a
+             # store is a miss: write-through, no allocation), L2 sectors that hit / missed (a store's sectors
+             # hit: write-back with write allocation, no fetch), device memory bytes read and written (loads'
+             # missing sectors; evicted dirty sectors)
+             "l1_hit_sectors", "l1_miss_sectors", "l2_hit_sectors", "l2_miss_sectors", "dram_read_bytes",
+             "dram_write_bytes")
 # GPU-wide memory queues: the cycle each becomes free (float: bytes move at fractional rates);
 # the DRAM bank queues are an array of their own (dram_q)
 Q_SLOTS = ("l2_free",)
@@ -137,13 +162,14 @@ G_SLOTS = (
     "done",  # 1 once every warp has left and its posted stores completed (or on deadlock)
     "events",  # residency events written
     "deadlock",  # 1: no warp can ever issue again (a model bug)
-    "free_block_slots",  # block places free GPU-wide
+    "dispatch",  # 1: the dispatcher may place a block (a warp left, or its last pass placed one); 0: nothing fits
     "overflow",  # entries in the unit-busy overflow list (see _add)
     "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
     "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
     "loaded_blocks",  # blocks whose program entries are loaded (a streamed flat program; else every block)
     "stores_done",  # the latest cycle L2 has acknowledged a posted store (the kernel ends no earlier)
     "dram_bus_end",  # the latest cycle a store's line the model sends to device memory left its bank
+    "wb_pending",  # bytes of evicted dirty sectors gathered for the next write-back burst (kernel._l2_evict)
 )
 
 
@@ -208,10 +234,13 @@ def _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_w
 
 @njit
 def _exit_warp(gi, sm, W, SP, when, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next, b_alive, b_arrived,
-               b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
-    """The warp leaves at cycle ``when``; the last warp of a block frees the block's place. Returns 1 when
-    its leaving completes a barrier the block's other warps wait at (a user kernel's warps may exit
-    before the others reach a barrier: they no longer count), else 0.
+               b_end, sm_blocks, sp_warps, g, ev_t, ev_sm, ev_d):
+    """The warp leaves at cycle ``when``: its warp slot and its registers are free at once (a new block may
+    start on them before the rest of this block has left: the H200's records show up to 13 blocks' spans on
+    an SM whose resources hold 8, sim_model.toml [dispatch]); the last warp of a block frees the block's
+    place (its block slot and shared memory). Returns 1 when its leaving completes a barrier the block's
+    other warps wait at (a user kernel's warps may exit before the others reach a barrier: they no longer
+    count), else 0.
 
     A real call (not inlined): it runs once per warp, and inlining it would put
     array reference counting into the hot loop."""
@@ -223,14 +252,13 @@ def _exit_warp(gi, sm, W, SP, when, bar_lat, w_phase, w_block, w_wake, w_wkind, 
     ev_d[ne] = -1
     g[G.EVENTS] = ne + 1
     g[G.EXITED] += 1
+    w_block[gi] = -1
+    sp_warps[sm * SP + (gi - sm * W) // (W // SP)] -= 1
+    g[G.DISPATCH] = 1  # the dispatcher may place a block again
     b_alive[b] -= 1
     if b_alive[b] == 0:
         b_end[b] = when
         sm_blocks[sm] -= 1
-        g[G.FREE_BLOCK_SLOTS] += 1  # a block slot became free
-        for s2 in range(W):
-            if w_block[sm * W + s2] == b:
-                w_block[sm * W + s2] = -1
     elif b_arrived[b] > 0 and b_arrived[b] >= b_alive[b]:
         _release_barrier(b, -1, sm, W, SP, when, bar_lat, w_block, w_phase, w_wake, w_wkind, w_next, sp_next,
                          b_arrived)
@@ -394,26 +422,54 @@ def _set_results(reg_ready, reg_kind, gi, p_dst, pc, ready, kind):
 
 
 @njit(inline=True)
-def _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks, line_service, line_transfer, dram_bpc,
-               long_windows, win_shift):
-    """One line of ``moved`` bytes through a (random) device-memory bank queue, from cycle b2 on:
-    (rng state, cycles it waited for its bank).
+def _dram_burst(ub, ovf, g, dram_q, rng_state, b2, moved, write, cfg_i, cfg_f, long_windows, win_shift):
+    """One burst of ``moved`` bytes through device memory from cycle b2 on: (rng state, cycles from b2 until
+    its last byte has crossed its channel's bus).
 
-    A part of a line (a request smaller than a line: a kernel's 32-byte stores) holds its bank
-    for its own bytes' share of the transfer plus the per-line overhead, not a whole line's: all
-    banks busy then still move dram_bytes_per_cycle less the overheads, as the DRAM series counts."""
-    rng_state, pick_bank = _splitmix(rng_state)
-    q = np.int64(pick_bank * banks)
-    bq = dram_q[q] if dram_q[q] > b2 else b2
-    transfer = banks * moved / dram_bpc
-    dram_q[q] = bq + (line_service if transfer >= line_transfer else line_service - line_transfer + transfer)
-    # the bytes cross the bus during the line's transfer: at its midpoint
-    # when windows are long, else spread over the windows it spans
+    The burst opens a row in one bank of one channel (a seeded draw: address interleaving spreads requests
+    over channels and banks). The bank is busy a row cycle (activate + precharge) plus the burst; the
+    channel's data bus carries the burst once the row is open, half a row cycle after the bank started, at
+    the channel's share of the sustained read or write bandwidth. ``dram_q`` holds the channels' bus-free
+    cycles, then every bank's (channel-major). sim_model.toml [dram] says why this mechanism: a request of
+    one line costs a bank a whole row cycle, so small requests saturate the banks long before the bus."""
+    channels = cfg_i[CFG_I.DRAM_CHANNELS]
+    per_channel = cfg_i[CFG_I.DRAM_BANKS_PER_CHANNEL]
+    row = cfg_f[CFG_F.DRAM_ROW_CYCLES]
+    rate = cfg_f[CFG_F.DRAM_WRITE_BYTES_PER_CYCLE] if write else cfg_f[CFG_F.DRAM_READ_BYTES_PER_CYCLE]
+    rng_state, pick = _splitmix(rng_state)
+    q = np.int64(pick * (channels * per_channel))
+    c = q // per_channel
+    bq = dram_q[channels + q] if dram_q[channels + q] > b2 else b2
+    burst = moved * channels / rate
+    dram_q[channels + q] = bq + row + burst
+    on = bq + 0.5 * row
+    if dram_q[c] > on:
+        on = dram_q[c]
+    dram_q[c] = on + burst
+    # the bytes cross the bus during the burst (the DRAM unit counts them at the datasheet rate): at its
+    # midpoint when windows are long, else spread over the windows it spans
+    dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
     if long_windows:
-        _add(ub, ovf, g, np.int64(bq + 0.5 * line_transfer) >> win_shift, DRAM, moved / dram_bpc)
+        _add(ub, ovf, g, np.int64(on + 0.5 * burst) >> win_shift, DRAM, moved / dram_bpc)
     else:
-        _spread(ub, ovf, g, DRAM, bq, line_transfer, moved / dram_bpc, win_shift)
-    return rng_state, bq - b2
+        _spread(ub, ovf, g, DRAM, on, burst, moved / dram_bpc, win_shift)
+    return rng_state, on + burst - b2
+
+
+@njit(inline=True)
+def _dram_fixed(cfg_i, cfg_f):
+    """The part of a load's device-memory latency that no queue adds: lat_dram (a one-line request on an idle
+    GPU) less the half row cycle and the line's bus time that ``_dram_burst`` counts itself."""
+    line = 128.0 * cfg_i[CFG_I.DRAM_CHANNELS] / cfg_f[CFG_F.DRAM_READ_BYTES_PER_CYCLE]
+    fixed = cfg_i[CFG_I.LAT_DRAM] - np.int64(np.ceil(0.5 * cfg_f[CFG_F.DRAM_ROW_CYCLES] + line))
+    return fixed if fixed > 0 else np.int64(0)
+
+
+@njit(inline=True)
+def _long_windows(cfg_i, cfg_f, win_shift):
+    """Whether the unit windows are long against the longest burst (then a burst's bytes count at its middle)."""
+    longest = cfg_i[CFG_I.DRAM_BURST_BYTES] * cfg_i[CFG_I.DRAM_CHANNELS] / cfg_f[CFG_F.DRAM_WRITE_BYTES_PER_CYCLE]
+    return (1 << win_shift) >= 4 * longest
 
 
 # ------------------------------------------------------------------ the asynchronous ops (tma, wgmma)
@@ -523,31 +579,31 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
     if op == TMA:
         nbytes = p_req[pc]
         l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
-        dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
-        line_bytes = cfg_i[CFG_I.DRAM_LINE_BYTES]
-        banks = cfg_i[CFG_I.DRAM_BANKS]
-        line_transfer = banks * line_bytes / dram_bpc
-        long_windows = (1 << win_shift) >= 4 * line_transfer
+        burst_max = cfg_i[CFG_I.DRAM_BURST_BYTES]
+        long_windows = _long_windows(cfg_i, cfg_f, win_shift)
         b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > t else float(t)
         mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
         _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
         done_at = t + np.int64(np.ceil(b2 + nbytes / l2_bpc - t)) + cfg_i[CFG_I.LAT_L2]
         waited = -1.0
         left = nbytes
-        while left > 0:  # line by line: an L2 hit, or a line from device memory
-            moved = line_bytes if left > line_bytes else left
+        missed = 0
+        while left > 0:  # line by line: an L2 hit, or a line device memory sends (bursts of the missed lines)
+            moved = 128 if left > 128 else left
             left -= moved
             rng_state, draw = _splitmix(rng_state)
             if draw < cfg_f[CFG_F.L2_HIT_RATE]:
                 mem[MEM.L2_BYTES] += moved
             else:
-                rng_state, w = _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks,
-                                          cfg_f[CFG_F.DRAM_LINE_SERVICE_CYCLES], line_transfer, dram_bpc,
-                                          long_windows, win_shift)
-                waited = w if w > waited else waited
+                missed += moved
                 mem[MEM.DRAM_BYTES] += moved
+            if missed > 0 and (missed >= burst_max or left == 0):
+                rng_state, w = _dram_burst(ub, ovf, g, dram_q, rng_state, b2, missed, False, cfg_i, cfg_f,
+                                           long_windows, win_shift)
+                waited = w if w > waited else waited
+                missed = 0
         if waited >= 0.0:
-            dram_done = t + np.int64(np.ceil(b2 - t + waited)) + cfg_i[CFG_I.LAT_DRAM]
+            dram_done = t + np.int64(np.ceil(b2 - t + waited)) + _dram_fixed(cfg_i, cfg_f)
             done_at = dram_done if dram_done > done_at else done_at
         s = it % stages
         if b_mbar[b, s, M_FILL_ITER] != it:
@@ -613,15 +669,260 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
     return rng_state
 
 
+# ------------------------------------------------------------------ addresses and caches (issue 29)
 @njit(inline=True)
-def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
-                   banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
-                   mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
+def _lcg_draw(n, x):
+    """The generated kernel's warp-uniform draw after ``n`` LCG steps from ``x`` (mod 2^32), by squaring: the
+    access's draw depends on how many accesses came before it, not on the order they issued in."""
+    m = np.uint64(0xFFFFFFFF)
+    a = np.uint64(1)
+    c = np.uint64(0)
+    ba = np.uint64(LCG_A)
+    bc = np.uint64(LCG_C)
+    k = n
+    while k > 0:
+        if k & 1:
+            c = (ba * c + bc) & m
+            a = (ba * a) & m
+        bc = (ba * bc + bc) & m
+        ba = (ba * ba) & m
+        k >>= 1
+    return np.int64((a * np.uint64(x) + c) & m)
+
+
+@njit(inline=True)
+def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
+    """The lines one warp's access ``q`` in iteration ``it`` touches and each line's sectors (4 bits), as the
+    generated kernel computes its 32 lanes' addresses (explorer.sim.addresses.request_addresses is the
+    reference, tested equal); returns how many lines."""
+    slab = acc_i[q, A_SLAB]
+    stride = acc_i[q, A_STRIDE]
+    eb = acc_i[q, A_BYTES]
+    where = 2  # the stream
+    if plan[P_HITS] != 0:
+        x = (plan[P_SEED] ^ ((gwarp * WARP_HASH) & 0xFFFFFFFF)) & 0xFFFFFFFF
+        draw = _lcg_draw(it * plan[P_N_ACCESS] + q + 1, x)
+        if acc_i[q, A_LOAD] != 0 and draw < plan[P_T_L1]:
+            where = 0  # this warp's L1 slot
+        elif draw < plan[P_T_L2]:
+            where = 1  # the L2 region
+    step = stride * eb if where != 0 else 16
+    if where != 1 and step <= 32:
+        # lanes at most a sector apart (the common, coalesced case): every sector from the first lane's to the
+        # last lane's is touched; the lines between, each with its sectors of that range (a few, not 32 lanes)
+        if where == 0:
+            first = plan[P_HOT_BASE] + (gwarp & (L1_SLOTS - 1)) * L1_SLOT_BYTES
+        else:
+            first = gwarp * 32 * step + slab + (it % plan[P_WRAP]) * plan[P_ITER_BYTES]
+        s0 = first >> 5
+        s1 = (first + 31 * step + eb - 1) >> 5
+        n = 0
+        for line in range(s0 >> 2, (s1 >> 2) + 1):
+            lo = s0 - (line << 2) if s0 > (line << 2) else 0
+            hi = s1 - (line << 2) if s1 < (line << 2) + 3 else 3
+            lines[n] = line
+            masks[n] = ((np.int64(1) << (hi + 1)) - 1) & ~((np.int64(1) << lo) - 1)
+            n += 1
+        return n
+    n = 0
+    last = np.int64(-1)
+    for lane in range(32):
+        toff = (gwarp * 32 * stride + lane * stride) * eb
+        if where == 0:
+            addr = plan[P_HOT_BASE] + (gwarp & (L1_SLOTS - 1)) * L1_SLOT_BYTES + lane * 16
+        elif where == 1:
+            addr = plan[P_HOT_BASE] + L1_SLOTS * L1_SLOT_BYTES + (((toff + slab) & 0xFFFFFFFF)
+                                                                   & (plan[P_L2_REGION] - 1))
+        else:
+            addr = toff + slab + (it % plan[P_WRAP]) * plan[P_ITER_BYTES]
+        line = addr >> 7
+        bit = np.int64(1) << ((addr >> 5) & 3)
+        if line == last:
+            masks[n - 1] |= bit
+        else:
+            lines[n] = line
+            masks[n] = bit
+            n += 1
+            last = line
+    return n
+
+
+@njit(inline=True)
+def _hash_index(key, size):
+    """A multiplicative hash of ``key`` into [0, size): DRAM banks from an address."""
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64((h >> np.uint64(29)) % np.uint64(size))
+
+
+@njit(inline=True)
+def _set_index(line, sets):
+    """A cache set for ``line``: neighbouring lines in neighbouring sets (a stream walks the tag arrays in order),
+    higher address bits folded in, so power-of-two strides do not all land in one set (caches hash their set
+    index; NVIDIA's function is not published)."""
+    return (line ^ (line >> 13) ^ (line >> 26)) % sets
+
+
+@njit(inline=True)
+def _find(cache, base, ways, tag):
+    for w in range(ways):
+        if cache[C_TAG, base + w] == tag:
+            return base + w
+    return -1
+
+
+@njit(inline=True)
+def _victim(cache, base, ways):
+    """An empty way, else the least recently used."""
+    best = base
+    for w in range(ways):
+        e = base + w
+        if cache[C_TAG, e] == 0:
+            return e
+        if cache[C_AGE, e] < cache[C_AGE, best]:
+            best = e
+    return best
+
+
+@njit(inline=True)
+def _popcount4(x):
+    return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1)
+
+
+@njit(inline=True)
+def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows, win_shift):
+    """Make room in L2 entry ``e``: its dirty sectors go to device memory (nobody waits for them).
+
+    The memory controller holds write-backs in its write queue and drains them in batches that it orders for
+    row hits (first-ready scheduling), so they cost device memory what a sequential write costs, not a row
+    cycle per evicted line: the evicted bytes are gathered and sent as bursts of ``dram_writeback_burst_bytes``,
+    each opening one row (sim_model.toml [dram]). Returns the random state."""
+    dirty = (l2c[C_BITS, e] >> 4) & 15
+    if l2c[C_TAG, e] != 0 and dirty != 0:
+        nbytes = 32 * _popcount4(dirty)
+        mem[MEM.DRAM_BYTES] += nbytes
+        mem[MEM.DRAM_WRITE_BYTES] += nbytes
+        g[G.WB_PENDING] += nbytes
+        if g[G.WB_PENDING] >= cfg_i[CFG_I.DRAM_WRITEBACK_BURST_BYTES]:
+            rng_state, _w = _dram_burst(ub, ovf, g, dram_q, rng_state, float(t), g[G.WB_PENDING], True, cfg_i,
+                                        cfg_f, long_windows, win_shift)
+            g[G.WB_PENDING] = 0
+    return rng_state
+
+
+@njit(inline=True)
+def _access_by_address(path, t, sm, gwarp, it, q, acc_i, plan, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
+                       lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
+                       win_shift):
+    """One warp-instruction's global access by its addresses (issue 29): through L1 (loads), L2 and device
+    memory, each level's tags deciding what hits. Returns ``_global_access``'s tuple: (data back, L2's
+    acknowledgement, last byte on device memory's bus (0: none), the deepest level (0 L1, 1 L2, 2 DRAM), the
+    random state).
+
+    L1TEX takes one line per cycle (its tag stage); the request's sectors that miss L1 cross L2's queue; those
+    that miss L2 come from device memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``: a row in a
+    bank of a channel). A load is back when its slowest sector is. A store writes through L1 (no allocation)
+    into L2 (allocated, dirty: it reaches device memory when the line is evicted, ``_l2_evict``)."""
+    n = _request_lines(acc_i, q, plan, gwarp, it, lines, masks)
+    t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
+    sm_l1[sm] = t_l1 + n
+    ub[t_l1 >> win_shift, L1] += n
+    arrive = t_l1 + n
+    load = path == GLOAD
+    l1_sets = cfg_i[CFG_I.L1_SETS]
+    l1_ways = cfg_i[CFG_I.L1_WAYS]
+    l1_allocate = cfg_i[CFG_I.L1_ALLOCATES_LOADS]
+    to_l2 = 0
+    l1_served = 0
+    for k in range(n):
+        base = (sm * l1_sets + _set_index(lines[k], l1_sets)) * l1_ways
+        e = _find(l1c, base, l1_ways, lines[k] + 1)
+        if load:
+            hit = masks[k] & l1c[C_BITS, e] if e >= 0 else 0
+            miss = masks[k] & ~hit
+            l1_served += _popcount4(hit)
+            mem[MEM.L1_MISS_SECTORS] += _popcount4(miss)
+            if e < 0 and l1_allocate == 0:  # a load that does not allocate in L1 (L1 keeps no copy)
+                masks[k] = miss
+                to_l2 += _popcount4(miss)
+                continue
+            if e < 0:
+                e = _victim(l1c, base, l1_ways)
+                l1c[C_TAG, e] = lines[k] + 1
+                l1c[C_BITS, e] = masks[k]
+            else:
+                l1c[C_BITS, e] |= masks[k]
+            l1c[C_AGE, e] = t
+            masks[k] = miss
+        else:
+            mem[MEM.L1_MISS_SECTORS] += _popcount4(masks[k])
+            if e >= 0:
+                l1c[C_BITS, e] |= masks[k]  # the line's copy takes the written bytes
+                l1c[C_AGE, e] = t
+        to_l2 += _popcount4(masks[k])
+    mem[MEM.L1_HIT_SECTORS] += l1_served
+    mem[MEM.L1_BYTES] += 32 * l1_served
+    if to_l2 == 0:  # every sector hit L1
+        return arrive + lat_l1, arrive + lat_l1, np.int64(0), np.int64(0), rng_state
+    b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
+    mq[Q.L2_FREE] = b2 + 32 * to_l2 / l2_bpc
+    _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, 32 * to_l2 / l2_bpc)
+    l2_sets = cfg_i[CFG_I.L2_SETS]
+    l2_ways = cfg_i[CFG_I.L2_WAYS]
+    waited = -1.0
+    from_dram = 0
+    for k in range(n):
+        m = masks[k]
+        if m == 0:
+            continue
+        base = _set_index(lines[k], l2_sets) * l2_ways
+        e = _find(l2c, base, l2_ways, lines[k] + 1)
+        if load:
+            hit = m & l2c[C_BITS, e] & 15 if e >= 0 else 0
+            miss = m & ~hit
+            mem[MEM.L2_HIT_SECTORS] += _popcount4(hit)
+            mem[MEM.L2_MISS_SECTORS] += _popcount4(miss)
+        else:
+            hit = m  # a store's sectors are written without a fetch
+            miss = 0
+            mem[MEM.L2_HIT_SECTORS] += _popcount4(m)
+        if e < 0:
+            e = _victim(l2c, base, l2_ways)
+            rng_state = _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
+                                  win_shift)
+            l2c[C_TAG, e] = lines[k] + 1
+            l2c[C_BITS, e] = 0
+        l2c[C_BITS, e] |= m if load else (m | (m << 4))
+        l2c[C_AGE, e] = t
+        if miss != 0:
+            from_dram += 32 * _popcount4(miss)
+    left = from_dram  # the request's missing sectors, as bursts
+    burst_max = cfg_i[CFG_I.DRAM_BURST_BYTES]
+    while left > 0:
+        moved = burst_max if left > burst_max else left
+        left -= moved
+        rng_state, w = _dram_burst(ub, ovf, g, dram_q, rng_state, b2, moved, False, cfg_i, cfg_f, long_windows,
+                                   win_shift)
+        if w > waited:
+            waited = w
+    mem[MEM.L2_BYTES] += 32 * to_l2 - from_dram
+    flushed = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2  # L2 has the request (a store's acknowledgement)
+    if from_dram > 0:
+        mem[MEM.DRAM_BYTES] += from_dram
+        mem[MEM.DRAM_READ_BYTES] += from_dram
+        done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_fixed
+        return done_at, flushed, np.int64(np.ceil(b2 + waited)), np.int64(2), rng_state
+    return flushed, flushed, np.int64(0), np.int64(1), rng_state
+
+
+@njit(inline=True)
+def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_fixed,
+                   cfg_i, cfg_f, long_windows, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
     """One warp-instruction's global/local memory request through L1TEX, L2 and device memory:
-    (the cycle its data is back, the cycle L2 acknowledges it, the cycle its last line left its
-    device-memory bank (0 if none went there), the level that served it (0 L1, 1 L2, 2 DRAM), the
-    random state). Only loads (GLOAD) may hit in L1; stores and atomics go on to L2. The two later
-    cycles tell when a posted store is complete (sim_model.toml [stores], ``_kernel_end``)."""
+    (the cycle its data is back, the cycle L2 acknowledges it, the cycle its last byte crossed device
+    memory's bus (0 if none went there), the level that served it (0 L1, 1 L2, 2 DRAM), the random state).
+    Only loads (GLOAD) may hit in L1; stores and atomics go on to L2. The two later cycles tell when a posted
+    store is complete (sim_model.toml [stores], ``_kernel_end``). A request that misses L2 goes to device
+    memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``); ``lat_fixed`` is ``_dram_fixed``."""
     waves = (nbytes + l1_bpc - 1) // l1_bpc
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + waves
@@ -646,22 +947,38 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
             on_bus = np.int64(0)
             mem[MEM.L2_BYTES] += nbytes
         else:
-            # device memory: each line waits for its (random) bank
+            # device memory: the request's bytes as row bursts
             level = 2
             waited = 0.0
             left = nbytes
+            burst_max = cfg_i[CFG_I.DRAM_BURST_BYTES]
             while left > 0:
-                moved = line_bytes if left > line_bytes else left
+                moved = burst_max if left > burst_max else left
                 left -= moved
-                rng_state, w = _dram_line(ub, ovf, g, dram_q, rng_state, b2, moved, banks, line_service,
-                                          line_transfer, dram_bpc, long_windows, win_shift)
+                rng_state, w = _dram_burst(ub, ovf, g, dram_q, rng_state, b2, moved, path != GLOAD, cfg_i, cfg_f,
+                                           long_windows, win_shift)
                 if w > waited:
                     waited = w
-            done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_dram
+            done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_fixed
             flushed = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2  # L2's acknowledgement
-            on_bus = np.int64(np.ceil(b2 + waited + line_service))  # the last line has left its bank
+            on_bus = np.int64(np.ceil(b2 + waited))  # the last byte has crossed the bus
             mem[MEM.DRAM_BYTES] += nbytes
     return done_at, flushed, on_bus, level, rng_state
+
+
+@njit(inline=True)
+def _admits(sm, SP, per_sp, wpb, block_cap, warp_cap, sm_blocks, sp_warps):
+    """Whether the SM has room for a block: a block place (block slots, shared memory, barriers: held until
+    the block's last warp leaves) and ``wpb`` warp places (slots and registers, per sub-partition: back as
+    each warp leaves)."""
+    if sm_blocks[sm] >= block_cap:
+        return False
+    free = 0
+    for j in range(SP):
+        room = warp_cap - sp_warps[sm * SP + j]
+        if room > 0:
+            free += room
+    return free >= wpb
 
 
 @njit(inline=True)
@@ -702,8 +1019,15 @@ def run_cycles(
     # trace's order) so that recording a cycle is a plain copy
     w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
     w_next, w_since, reg_ready, reg_kind, w_async,
-    # sub-partition and SM state
-    sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks,
+    # sub-partition and SM state (sp_warps: live warps per sub-partition; sm_blocks: blocks holding a place)
+    sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks, sp_warps,
+    # dispatch: sm_order[0] the GPU's SM order the dispatcher goes round, sm_order[1] each SM's last placement
+    # cycle; b_fixed: the SM each of the first blocks goes to (a measured launch's placement; empty: none)
+    sm_order, b_fixed,
+    # addresses and caches (issue 29): per row the generated kernel's access it performs (-1: none known, the
+    # scenario's hit rates are drawn; empty: no row has one), the access plan (explorer.sim.addresses), L1 of
+    # every SM and L2 (rows: C_TAG, C_BITS, C_AGE), scratch for a request's lines
+    p_acc, acc_i, plan, l1c, l2c, lbuf,
     # blocks
     b_sm, b_start, b_end, b_alive, b_arrived, b_slot, b_mbar,
     # scalars (G_SLOTS), warp slots per state, memory queues (Q_SLOTS), DRAM banks, random state
@@ -726,12 +1050,15 @@ def run_cycles(
     S = cfg_i[CFG_I.SM_COUNT]
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
-    max_blocks_sm = cfg_i[CFG_I.ACTIVE_BLOCKS_PER_SM]
+    block_cap = cfg_i[CFG_I.BLOCK_CAPACITY]  # blocks an SM holds by block slots, shared memory, barriers
+    warp_cap = cfg_i[CFG_I.WARP_CAPACITY_PER_SP]  # warps a sub-partition holds by slots and registers
+    warp_iv = cfg_i[CFG_I.WARP_LAUNCH_CYCLES]
+    n_fixed = b_fixed.shape[0]
+    n_acc = p_acc.shape[0]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
     lat_l1 = cfg_i[CFG_I.LAT_L1]
     lat_l2 = cfg_i[CFG_I.LAT_L2]
-    lat_dram = cfg_i[CFG_I.LAT_DRAM]
     l1_bpc = cfg_i[CFG_I.L1_BYTES_PER_CYCLE]
     l1_q = cfg_i[CFG_I.L1_QUEUE_CYCLES]
     sh_bpc = cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE]
@@ -746,11 +1073,8 @@ def run_cycles(
     total_warps = total_blocks * wpb
     dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
     l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
-    line_service = cfg_f[CFG_F.DRAM_LINE_SERVICE_CYCLES]
-    line_bytes = cfg_i[CFG_I.DRAM_LINE_BYTES]
-    banks = cfg_i[CFG_I.DRAM_BANKS]
-    line_transfer = banks * line_bytes / dram_bpc  # cycles a full line takes on its bank's share of the bus
-    long_windows = (1 << win_shift) >= 4 * line_transfer
+    long_windows = _long_windows(cfg_i, cfg_f, win_shift)
+    lat_fixed = _dram_fixed(cfg_i, cfg_f)
     l2_lag = cfg_i[CFG_I.L2_BYTES] / dram_bpc  # cycles device memory needs to write back a full L2
     l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
     l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
@@ -766,8 +1090,8 @@ def run_cycles(
     rng_state = rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
-        if (g[G.LOADED_BLOCKS] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0
-                and g[G.NEXT_BLOCK] + min(g[G.FREE_BLOCK_SLOTS], S) > g[G.LOADED_BLOCKS]):
+        if (g[G.LOADED_BLOCKS] < total_blocks and g[G.DISPATCH] > 0
+                and g[G.NEXT_BLOCK] + S > g[G.LOADED_BLOCKS]):
             break  # a streamed program: this cycle may place blocks not loaded yet; the engine loads them
         row = _ix(t - t0)
         # states that change at t without a visit (warps that issued at t - 1 and now wait); nothing to
@@ -781,34 +1105,53 @@ def run_cycles(
                 w_state[s2] = pend_state[i]
         g[G.PENDING] = 0
         # ------------------------------------------------------------ dispatch
-        if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0:
+        if g[G.NEXT_BLOCK] < total_blocks and g[G.DISPATCH] > 0:
+            placed = 0
             rr0 = g[G.RR_SM]
             for i in range(S):
-                if g[G.NEXT_BLOCK] >= total_blocks:
-                    break
-                sm = (rr0 + i) % S
-                if sm_blocks[sm] >= max_blocks_sm:
-                    continue
                 b = g[G.NEXT_BLOCK]
+                if b >= total_blocks:
+                    break
+                if b < n_fixed:  # the measured launch's placement, in grid order: wait for that SM
+                    pos = -1
+                    sm = b_fixed[b]
+                    if sm_order[1, sm] == t or not _admits(sm, SP, per_sp, wpb, block_cap, warp_cap, sm_blocks,
+                                                           sp_warps):
+                        break
+                else:  # round robin in the GPU's SM order over the SMs whose resources admit the block
+                    pos = (rr0 + i) % S
+                    sm = sm_order[0, pos]
+                    if sm_order[1, sm] == t or not _admits(sm, SP, per_sp, wpb, block_cap, warp_cap, sm_blocks,
+                                                           sp_warps):
+                        continue
                 g[G.NEXT_BLOCK] += 1
+                placed += 1
                 sm_blocks[sm] += 1
-                g[G.FREE_BLOCK_SLOTS] -= 1
+                sm_order[1, sm] = t  # one block per SM per cycle
                 start = t + launch_lat
                 b_sm[b] = sm
                 b_start[b] = start
                 b_alive[b] = wpb
                 b_arrived[b] = 0
-                k = 0
-                for slot in range(W):
-                    if k == wpb:
-                        break
-                    gi = sm * W + (slot % SP) * per_sp + slot // SP
-                    if w_block[gi] != -1:
-                        continue
+                for k in range(wpb):
+                    # warp k to sub-partition k % SP, or the next one with room for a warp (slots and registers
+                    # come back per warp, so a sub-partition may be fuller than the others), its first free slot
+                    sp = k % SP
+                    for _j in range(SP):
+                        if sp_warps[sm * SP + sp] < warp_cap:
+                            break
+                        sp = (sp + 1) % SP
+                    sp_warps[sm * SP + sp] += 1
+                    kk = 0
+                    while w_block[sm * W + sp * per_sp + kk] != -1:
+                        kk += 1
+                    gi = sm * W + sp * per_sp + kk
+                    slot = sp + kk * SP
+                    wstart = start + k * warp_iv  # the SM launches a block's warps one after another
                     w_block[gi] = b
                     b_slot[b, k] = slot
                     w_phase[gi] = P_PENDING
-                    w_start[gi] = start
+                    w_start[gi] = wstart
                     _account(stall, w_since, w_state[sm * W + slot], w_pc, p_row, sm * W + slot, gi, t)
                     w_pc[gi] = p_entry[b * wpb + k] if p_entry.shape[0] > 0 else 0
                     w_iter[gi] = 0
@@ -819,7 +1162,7 @@ def run_cycles(
                               p_active[w_pc[gi]] if p_active.shape[0] > 0 else ALL_LANES)
                     w_async[gi, A_OPEN] = 0
                     w_async[gi, A_COUNT] = 0
-                    w_wake[gi] = start
+                    w_wake[gi] = wstart
                     w_wkind[gi] = WAIT
                     w_drain[gi] = 0
                     w_age[gi] = b * wpb + k
@@ -827,16 +1170,18 @@ def run_cycles(
                     w_next[gi] = t  # classify the new warp this cycle (its slot may show a warp that just left)
                     for r in range(reg_ready.shape[1]):
                         reg_ready[gi, r] = 0
-                    spi = sm * SP + slot % SP
-                    if start < sp_next[spi]:
-                        sp_next[spi] = start
+                    spi = sm * SP + sp
+                    if wstart < sp_next[spi]:
+                        sp_next[spi] = wstart
                     ne = g[G.EVENTS]
-                    ev_t[ne] = start
+                    ev_t[ne] = wstart
                     ev_sm[ne] = sm
                     ev_d[ne] = 1
                     g[G.EVENTS] = ne + 1
-                    k += 1
-                g[G.RR_SM] = (sm + 1) % S
+                if pos >= 0:
+                    g[G.RR_SM] = (pos + 1) % S
+            if placed == 0:
+                g[G.DISPATCH] = 0  # nothing fits: wait until a warp leaves
         # ------------------------------------------------------------ issue
         issued_total = 0
         leaving_next = 0  # warps whose EXIT issued this cycle: still launched until t + 1
@@ -923,7 +1268,7 @@ def run_cycles(
                 elif ph == P_DRAIN:
                     if t >= w_drain[gi]:
                         if _exit_warp(gi, sm, W, SP, t, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next,
-                                      b_alive, b_arrived, b_end, sm_blocks, g, ev_t, ev_sm, ev_d):
+                                      b_alive, b_arrived, b_end, sm_blocks, sp_warps, g, ev_t, ev_sm, ev_d):
                             when = t + 1  # warps of this sub-partition it released are classified then
                     else:
                         st = DRAIN
@@ -1017,7 +1362,7 @@ def run_cycles(
                         w_phase[gi] = P_DRAIN
                     else:
                         _exit_warp(gi, sm, W, SP, t + 1, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next,
-                                   sp_next, b_alive, b_arrived, b_end, sm_blocks, g, ev_t, ev_sm, ev_d)
+                                   sp_next, b_alive, b_arrived, b_end, sm_blocks, sp_warps, g, ev_t, ev_sm, ev_d)
                         leaving_next += 1
                 else:
                     u = p_unit[pc]
@@ -1031,10 +1376,16 @@ def run_cycles(
                         ub[wt, u] += pipe_iv[pi]
                     if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
-                        done_at, flushed, on_bus, level, rng_state = _global_access(
-                            path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2, lat_dram,
-                            banks, line_bytes, line_service, line_transfer, dram_bpc, long_windows,
-                            mq, dram_q, mem, ub, ovf, g, win_shift, rng_state)
+                        if n_acc > 0 and p_acc[pc] >= 0:  # by its addresses: the caches' tags decide
+                            done_at, flushed, on_bus, level, rng_state = _access_by_address(
+                                path, t, sm, w_age[gi], w_iter[gi], np.int64(p_acc[pc]), acc_i, plan, lbuf[0],
+                                lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i,
+                                cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)
+                        else:
+                            done_at, flushed, on_bus, level, rng_state = _global_access(
+                                path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2,
+                                lat_fixed, cfg_i, cfg_f, long_windows, mq, dram_q, mem, ub, ovf, g, win_shift,
+                                rng_state)
                         if p_dst[pc, 0] >= 0:  # a load (or an atomic's result)
                             _set_results(reg_ready, reg_kind, gi, p_dst, pc, done_at, p_kind[pc])
                             if done_at > w_drain[gi]:  # its registers are written even if nothing reads
@@ -1058,6 +1409,11 @@ def run_cycles(
                         ub[_ix(t_s >> win_shift), SHARED_UNIT] += waves
                         mem[MEM.SHARED_BYTES] += p_req[pc]
                         _set_results(reg_ready, reg_kind, gi, p_dst, pc, t_s + waves + p_lat[pc], p_kind[pc])
+                        # the exit waits until the access has left the banks, and a load until its registers are
+                        # written, as for a global load (a warp could leave with its wavefronts still queued)
+                        left_at = t_s + waves + (p_lat[pc] if p_dst[pc, 0] >= 0 else 0)
+                        if left_at > w_drain[gi]:
+                            w_drain[gi] = left_at
                     elif path >= FIRST_ASYNC:
                         rng_state = _issue_async(path, pc, gi, b, sm, spi, t, w_iter[gi], cfg_i, cfg_f, p_path,
                                                  loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv, w_block,
@@ -1145,7 +1501,7 @@ def run_cycles(
             for spi in range(S * SP):
                 if sp_next[spi] < nxt:
                     nxt = sp_next[spi]
-            if g[G.NEXT_BLOCK] < total_blocks and g[G.FREE_BLOCK_SLOTS] > 0 and t + 1 < nxt:
+            if g[G.NEXT_BLOCK] < total_blocks and g[G.DISPATCH] > 0 and t + 1 < nxt:
                 nxt = t + 1
             if g[G.EXITED] == total_warps:  # every warp has left: the last cycle is the stores' last
                 nxt = _kernel_end(g, mem, dram_bpc, l2_lag) - 1

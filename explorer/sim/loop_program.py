@@ -109,6 +109,9 @@ class LoopProgram:
     entry: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[warps]: flat programs
     # uint32[L]: a flat program's entries' active lanes (what issued them); empty: all 32 lanes
     active: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
+    # int16[L]: a generated kernel's global access each row performs (explorer.sim.addresses: the loop computes
+    # its lanes' addresses and the caches see them); -1: none known (the scenario's hit rates are drawn)
+    access: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))
 
     @property
     def flat(self) -> bool:
@@ -186,6 +189,7 @@ def lower(program: WarpProgram) -> LoopProgram:
         arg=np.ascontiguousarray(program.arg, dtype=np.int32),
         row=np.arange(program.length, dtype=np.int32),
         n_rows=program.length,
+        access=np.ascontiguousarray(program.access, dtype=np.int16),
     )
 
 
@@ -210,4 +214,5 @@ def lower_flat(flat, n_rows: int) -> LoopProgram:
         n_rows=int(n_rows),
         entry=flat.warp_start[:-1].astype(np.int64),
         active=np.ascontiguousarray(flat.active, dtype=np.uint32),
+        access=np.full(flat.op.shape[0], -1, np.int16),
     )

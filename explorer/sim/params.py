@@ -33,7 +33,13 @@ class SimParams:
     sm_count: int
     warps_per_sm: int  # warp slots
     sub_partitions: int
-    active_blocks_per_sm: int  # theoretical occupancy: the dispatcher never exceeds it
+    active_blocks_per_sm: int  # theoretical occupancy (what NVIDIA's calculator says)
+    # what the dispatcher checks (sim_model.toml [dispatch]): blocks an SM holds by its block-granular resources
+    # (block slots, shared memory, barriers: back when a block's last warp leaves), and warps a sub-partition
+    # holds by its warp-granular ones (warp slots, registers: back as each warp leaves)
+    block_capacity: int
+    warp_capacity_per_sp: int
+    warp_launch_cycles: int  # cycles between the starts of a block's consecutive warps
     warps_per_block: int
     total_blocks: int
     # fixed latencies (cycles)
@@ -58,9 +64,21 @@ class SimParams:
     shared_queue_cycles: int
     dram_bytes_per_cycle: float  # the datasheet bandwidth, per cycle of clock_mhz
     l2_bytes_per_cycle: float  # GPU-wide L2 bandwidth to the SMs
-    dram_line_bytes: int  # device memory: lines over random bank queues (sim_model.toml [dram])
-    dram_line_transfer_cycles: float
-    dram_line_overhead_cycles: float
+    # device memory as row bursts (sim_model.toml [dram]): channels, banks of a channel, the row cycle, the
+    # sustained share of the datasheet bandwidth for reads and writes, the largest burst one request opens
+    dram_channels: int
+    dram_banks_per_channel: int
+    dram_row_cycles: float
+    dram_read_efficiency: float
+    dram_write_efficiency: float
+    dram_burst_bytes: int
+    dram_writeback_burst_bytes: int  # L2's evicted dirty bytes per row the write drain opens (sim_model.toml [dram])
+    # the caches (sim_model.toml [caches]): sets x ways of 128-byte lines; L1 per SM, L2 for the GPU
+    l1_sets: int
+    l1_ways: int
+    l2_sets: int
+    l2_ways: int
+    l1_allocates_loads: int  # 1: a global load that misses L1 allocates a line there (sim_model.toml [caches])
     l1_hit_rate: float
     l2_hit_rate: float
     # dispatch and barriers
@@ -80,25 +98,60 @@ class SimParams:
     # L2's capacity: the dirty lines a kernel may leave for device memory to write after it ended
     # (sim_model.toml [stores]); 0, the kernel waits until its stores' lines left their banks
     l2_bytes: int = 0
+    # dirty bytes L2 holds when the kernel starts: 0 (a clean L2) unless the run is compared with a measurement
+    # whose launch followed an L2 flush by writing (gpu.worker: the flush's lines stay dirty in L2, and the
+    # kernel's first allocations write them back)
+    l2_dirty_bytes: int = 0
 
     def with_memory(self, **changes) -> "SimParams":
         """A copy with calibrated memory figures (lat_dram, dram_bytes_per_cycle, ...)."""
         return replace(self, **changes)
 
     @property
-    def dram_banks(self) -> int:
-        """Bank queues that, all busy, move exactly dram_bytes_per_cycle (each a line per line transfer)."""
-        return max(1, round(self.dram_bytes_per_cycle * self.dram_line_transfer_cycles / self.dram_line_bytes))
+    def dram_read_bytes_per_cycle(self) -> float:
+        """The sustained read bandwidth GPU-wide (every channel's bus busy with reads)."""
+        return self.dram_bytes_per_cycle * self.dram_read_efficiency
 
     @property
-    def dram_line_service_cycles(self) -> float:
-        """Cycles one bank is busy per line: its share of the bandwidth, plus the per-line overhead."""
-        return self.dram_banks * self.dram_line_bytes / self.dram_bytes_per_cycle + self.dram_line_overhead_cycles
+    def dram_write_bytes_per_cycle(self) -> float:
+        return self.dram_bytes_per_cycle * self.dram_write_efficiency
+
+    @property
+    def dram_queues(self) -> int:
+        """Entries of the loop's ``dram_q``: one bus per channel, then every bank (kernel._dram_burst)."""
+        return self.dram_channels * (1 + self.dram_banks_per_channel)
 
     @property
     def pipe_intervals(self) -> tuple[float, ...]:
         """Per pipe of a sub-partition, in explorer.sim.units order (FP32, INT, SFU, TENSOR, LSU)."""
         return (self.fma_interval, self.int_interval, self.sfu_interval, self.mma_interval, self.lsu_interval)
+
+
+def _cache_geometry(gpu: GpuSpec, occ, caches: dict, facts) -> dict:
+    """Sets and ways of L1 (the unified L1/shared less the launch's shared-memory configuration) and L2."""
+    l1_bytes = max(0, int(facts.l1_shared_bytes_per_sm.value) - int(occ.shared_per_sm_config))
+    l1_ways, l2_ways = int(caches["l1_ways"]), int(caches["l2_ways"])
+    return {"l1_sets": max(1, l1_bytes // (128 * l1_ways)), "l1_ways": l1_ways,
+            "l1_allocates_loads": int(bool(caches["l1_allocates_loads"])),
+            "l2_sets": max(1, gpu.l2_bytes // (128 * l2_ways)), "l2_ways": l2_ways}
+
+
+def _block_capacity(occ) -> int:
+    """Blocks an SM holds by the resources a block keeps until its last warp leaves (block slots, shared
+    memory, named barriers); never below theoretical occupancy."""
+    caps = [v for k, v in occ.block_limits.items() if k in ("blocks", "shared_memory", "barriers") and v is not None]
+    return max(min(caps) if caps else occ.active_blocks_per_sm, occ.active_blocks_per_sm)
+
+
+def _warp_capacity_per_sp(gpu: GpuSpec, occ) -> int:
+    """Warps one sub-partition holds by its warp slots and its share of the register file (registers are
+    allocated per warp, per sub-partition: cuda_occupancy.h); enough for a block's share in any case."""
+    arch = gpu.arch
+    per_sp = arch.max_warps_per_sm // arch.sub_partitions
+    regs = occ.allocated_registers_per_warp
+    if regs > 0:
+        per_sp = min(per_sp, (arch.registers_per_sm // arch.sub_partitions) // regs)
+    return max(per_sp, -(-occ.warps_per_block // arch.sub_partitions))
 
 
 def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> SimParams:
@@ -129,6 +182,9 @@ def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> 
         warps_per_sm=arch.max_warps_per_sm,
         sub_partitions=arch.sub_partitions,
         active_blocks_per_sm=occ.active_blocks_per_sm,
+        block_capacity=_block_capacity(occ),
+        warp_capacity_per_sp=_warp_capacity_per_sp(gpu, occ),
+        warp_launch_cycles=int(consts["dispatch"]["warp_launch_cycles"]),
         warps_per_block=occ.warps_per_block,
         total_blocks=launch.total_blocks,
         lat_fma=gpu.lat_fma,
@@ -149,9 +205,14 @@ def params_for(scenario: Scenario, *, uses_tensor_cores: bool | None = None) -> 
         shared_queue_cycles=consts["shared"]["queue_cycles"],
         dram_bytes_per_cycle=gpu.memory_bandwidth_gbs * 1e9 / (clock * 1e6),
         l2_bytes_per_cycle=facts.l2_bytes_per_clock.value,
-        dram_line_bytes=int(dram["line_bytes"]),
-        dram_line_transfer_cycles=dram["line_transfer_ns"] * clock / 1000.0,
-        dram_line_overhead_cycles=dram["line_overhead_ns"] * clock / 1000.0,
+        dram_channels=gpu.dram_channels,
+        dram_banks_per_channel=int(dram["banks_per_channel"]),
+        dram_row_cycles=dram["row_cycle_ns"] * clock / 1000.0,
+        dram_read_efficiency=gpu.dram_read_efficiency,
+        dram_write_efficiency=gpu.dram_write_efficiency,
+        dram_burst_bytes=int(dram["burst_bytes"]),
+        dram_writeback_burst_bytes=int(dram["writeback_burst_bytes"]),
+        **_cache_geometry(gpu, occ, consts["caches"], facts),
         l1_hit_rate=(scenario.kernel or wl).l1_hit_rate,  # a [kernel] scenario gives them in [kernel]
         l2_hit_rate=(scenario.kernel or wl).l2_hit_rate,
         block_launch_latency=consts["dispatch"]["block_launch_latency"],

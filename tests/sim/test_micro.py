@@ -1,7 +1,8 @@
 """Hand-computed micro cases: the simulator's timing matches arithmetic done by hand.
 
 Timeline conventions (explorer/sim/kernel.py): a block placed at cycle 0 starts
-issuing at the launch latency L (resources/sim_model.toml); a dependent
+issuing at the launch latency L (resources/sim_model.toml), its warp k at L + k x the
+warp launch interval (the SM creates a block's warps one after another); a dependent
 instruction issues exactly when its producer's result is ready; EXIT issues the
 cycle after the last instruction and the warp leaves one cycle later.
 """
@@ -53,23 +54,38 @@ def test_independent_fmas_issue_back_to_back():
     assert issue_cycles(r)[4] == start + p.lat_fma
 
 
-@pytest.mark.parametrize(
-    "hits,level",
-    [({"workload.l1_hit_rate": 1.0}, "lat_l1"), ({"workload.l2_hit_rate": 1.0}, "lat_l2"), ({}, "lat_dram")],
-)
-def test_one_global_load_costs_its_latency(hits, level):
-    s = one_warp([{"op": "ldg", "bytes": 4}, {"op": "ffma"}], **hits)
-    p = params_for(s)
-    r = simulate(s)
-    start = p.block_launch_latency
-    wavefronts = 1  # 32 threads x 4 B = 128 B: one L1TEX wavefront
-    # an idle memory system adds no queueing: the level's unloaded latency after L1TEX
-    ready = start + wavefronts + getattr(p, level)
+def _load_ready(r, p, iteration_start):
+    """The cycle a load issued at ``iteration_start`` has its data, as the FMA consuming it issues then."""
     issues = issue_cycles(r)
-    assert issues[0] == start  # the load
-    assert issues[1] == ready  # the FMA that consumes it
+    k = int(np.searchsorted(issues, iteration_start))
+    return issues[k], issues[k + 1]
+
+
+@pytest.mark.parametrize("level", ["lat_dram", "lat_l2", "lat_l1"])
+def test_one_global_load_costs_its_latency(level):
+    """Caches from addresses: a warp's first load of a line misses everything (lat_dram); its second, a
+    loop later, finds it in L2 (lat_l2: plain loads do not allocate in L1, sim_model.toml [caches]), or in L1
+    when L1 keeps a copy (lat_l1). An idle memory system adds no queueing: the level's unloaded latency after
+    L1TEX's one wavefront."""
+    extra = {"workload.l2_hit_rate": 1.0} if level != "lat_dram" else {}
+    s = one_warp([{"op": "ldg", "bytes": 4}, {"op": "ffma"}], loop=2, **extra)
+    p = params_for(s)
+    if level == "lat_l1":
+        from dataclasses import replace
+
+        p = replace(p, l1_allocates_loads=1)
+    r = simulate(s, params=p)
+    start = p.block_launch_latency
+    first, ready = _load_ready(r, p, start)
+    assert first == start
+    if level == "lat_dram":  # cold: the first iteration's load goes to device memory
+        assert ready == start + 1 + p.lat_dram
+        return
+    second = issue_cycles(r)[2]  # the second iteration's load: the same line (the L2 region repeats)
+    _, ready2 = _load_ready(r, p, second)
+    assert ready2 == second + 1 + getattr(p, level)
     trace = r.sm_trace(0)[:, 0]
-    assert (trace[start + 1:ready] == CODE["long_scoreboard"]).all()
+    assert (trace[second + 1:ready2] == CODE["long_scoreboard"]).all()
 
 
 def test_barrier_holds_the_block_until_the_last_warp_arrives():
@@ -91,11 +107,17 @@ def test_barrier_holds_the_block_until_the_last_warp_arrives():
 
 
 def _scheduler0_order(policy):
-    s = one_warp([{"op": "ffma", "count": 4, "ilp": 4}], **{"launch.block": [160, 1, 1], "scheduler.policy": policy})
+    """Scheduler 0's picks once both of its warps (slots 0 and 4) can issue: warp 4 starts 4 warp launch intervals
+    after warp 0, which issues alone until then (its 4 chains keep it eligible every cycle)."""
+    s = one_warp([{"op": "ffma", "count": 24, "ilp": 4}], **{"launch.block": [160, 1, 1], "scheduler.policy": policy})
+    p = params_for(s)
     r = simulate(s)
     trace = r.sm_trace(0)
+    both = p.block_launch_latency + 4 * p.warp_launch_cycles
+    alone = list(issue_cycles(r, 0, 0)[:4 * p.warp_launch_cycles])
+    assert alone == list(range(p.block_launch_latency, both))
     order = []
-    for t in range(r.cycles):
+    for t in range(both, r.cycles):
         for slot in (0, 4):  # scheduler 0's warps
             if trace[t, slot] == SELECTED:
                 order.append(slot)
@@ -103,10 +125,10 @@ def _scheduler0_order(policy):
 
 
 def test_lrr_alternates_and_gto_runs_one_warp_to_completion():
-    # 5 instructions each (4 FMAs + EXIT), all independent: the policies differ only in order
-    assert _scheduler0_order("lrr") == [0, 4] * 5
-    assert _scheduler0_order("gto") == [0] * 5 + [4] * 5
-    assert _scheduler0_order("oldest") == [0] * 5 + [4] * 5
+    # 25 instructions each (24 FMAs in 4 chains + EXIT); warp 0 has issued 12 when warp 4 starts: 13 left
+    assert _scheduler0_order("lrr") == [4, 0] * 13 + [4] * 12
+    assert _scheduler0_order("gto") == [0] * 13 + [4] * 25
+    assert _scheduler0_order("oldest") == [0] * 13 + [4] * 25
 
 
 def test_math_pipe_throttle_on_a_16_lane_fma_pipe():

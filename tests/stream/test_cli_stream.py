@@ -34,7 +34,8 @@ def test_set_kernels_and_gap_reads_kernel_over_kernel_plus_gap():
     assert st["kernels"] == 100 and st["gap_us"] == 5.0
     assert st["span_us"] == pytest.approx(100 * k + 99 * 5.0)
     assert st["nvml_utilization"] == pytest.approx(100 * k / (100 * k + 99 * 5.0))
-    assert st["sm_active"] <= st["nvml_utilization"] < 0.6  # a 5.35 us kernel, 5 us apart: well under 100%
+    # a kernel of a few us, 5 us apart: well under 100% (the hand-computed share above is the exact check)
+    assert st["sm_active"] <= st["nvml_utilization"] < 0.75
     assert st["defaults"] == {"nvml_period_ms": overhead_figures("H100")[1]["nvml_period_ms"]}
 
 
