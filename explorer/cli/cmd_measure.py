@@ -107,7 +107,9 @@ def run(args) -> int:
         if args.json:
             out = {**m.summary(), "notes": m.meta.get("notes", []), "file": path}
             if comparison is not None:
+                c = comparison.pop("comparison")
                 out["simulated"] = comparison
+                out["comparison"] = c.to_json()
             print_json(out)
         else:
             print(format_measurement(m, path))
@@ -116,7 +118,12 @@ def run(args) -> int:
     if args.calibrate:
         from explorer.gpu.calibrate import calibrate
 
-        result = calibrate(measurements)
+        import sys
+
+        def progress(text, fraction):  # one line per step on stderr (stdout carries the result)
+            print(f"warp-explorer: calibrating: {text} ({100 * fraction:.0f}%)", file=sys.stderr, flush=True)
+
+        result = calibrate(measurements, progress=progress if sys.stderr.isatty() else None)
         if args.json:
             print_json({"calibration": result.to_json()})
         else:
@@ -224,32 +231,28 @@ def _pct(x) -> str:
 
 
 def _compare(m) -> dict:
-    from explorer.gpu.measure import resim_scenario
-    from explorer.sim import simulate
-
+    """The simulation of the measured launch beside it (explorer.gpu.compare: every figure with its error and
+    word); ``simulated`` keeps the simulation's own summary figures."""
+    from explorer.gpu.compare import compare
     from explorer.sim.same_stream import stream_comparison
 
-    r = simulate(resim_scenario(m))
+    c = compare(m)
+    r = c.result
     s = r.summary()
     return {k: s[k] for k in ("cycles", "achieved_occupancy", "theoretical_occupancy", "active_blocks_per_sm",
                               "kernel_time_us")} | {
         "mean_block_cycles": float((r.blocks.end - r.blocks.start).mean()) if len(r.blocks) else 0.0,
         "max_blocks_per_sm": int(r.blocks.max_concurrent_per_sm(r.params.sm_count).max()) if len(r.blocks) else 0,
-        "program": stream_comparison(m.meta, r.warp_program), "program_notice": r.program_notice}
+        "program": stream_comparison(m.meta, r.warp_program), "program_notice": r.program_notice,
+        "comparison": c}
 
 
 def format_comparison(m, sim: dict) -> str:
-    s = m.summary()
-    mean_block = float((m.blocks.end - m.blocks.start).mean()) if len(m.blocks) else 0.0
-    rows = [
-        ("duration (cycles)", f"{sim['cycles']:,}", f"{s['cycles']:,}"),
-        ("mean block (cycles)", f"{sim['mean_block_cycles']:,.0f}", f"{mean_block:,.0f}"),
-        ("achieved occupancy", _pct(sim["achieved_occupancy"]), _pct(s["achieved_occupancy"])),
-        ("max blocks per SM", str(sim["max_blocks_per_sm"]), str(s["measured_max_blocks_per_sm"])),
-    ]
-    w = max(len(r[0]) for r in rows)
-    lines = ["  simulated vs measured (simulation with the compiled kernel's resources):",
+    c = sim["comparison"]
+    head = c.headline
+    lines = [f"  simulated vs measured: duration {head.error_text()} ({head.word}); the launch simulated as it ran "
+             "(explorer.gpu.compare):",
              f"    instruction stream: {sim['program']['text']}"]
     if sim.get("program_notice"):
         lines.append(f"    ({sim['program_notice']})")
-    return "\n".join(lines + [f"    {a.ljust(w)}  {b:>12}  {c:>12}" for a, b, c in rows])
+    return "\n".join(lines + c.text())

@@ -10,11 +10,14 @@ registers and shared memory):
 - the mean block duration in cycles (a latency-bound kernel's blocks are chains of
   dependent loads: they pin the latency).
 
-The fit minimises the sum of squared relative errors sim/measured - 1 (the error it
-reports, so the error after is never above the error before) over a log-spaced grid,
-then refines around the best point three times with half the step each time. Measurements of several kernels (a streaming one
-and a latency-bound one) constrain both parameters; one measurement constrains what
-it can. The result reports the error before and after, per measurement.
+Each measurement is simulated as its launch ran (``explorer.gpu.compare``: its placement of blocks, L2 as
+the launch found it), and the observables are the records' own: the warp span and the mean block.
+The fit minimises the sum of squared relative errors sim/measured - 1 (the error it reports, so the error after
+is never above the error before) by a pattern search in log space from the catalog's figures, its
+simulations spread over a process pool; it reports its progress and, after the first point, how long it
+can take at most (issue 27 item 4: the five H200 files in under two minutes). Measurements of several kernels
+(a streaming one and a latency-bound one) constrain both parameters; one measurement constrains what it can.
+The result reports the error before and after, per measurement.
 """
 
 from __future__ import annotations
@@ -107,71 +110,133 @@ class Calibration:
 
 
 def _observe(result) -> tuple[float, float]:
+    """(warp span, mean block): the figures a measurement's records give (explorer.gpu.compare)."""
+    from explorer.gpu.compare import warp_span
+
     b = result.blocks
     dur = (b.end - b.start).astype(np.float64)
-    return float(max(result.cycles, 1)), float(dur.mean()) if dur.size else 1.0
+    return float(max(warp_span(result), 1)), float(dur.mean()) if dur.size else 1.0
+
+
+def _simulate_case(job) -> tuple[float, float]:
+    """One simulation of a calibration (a process pool's task: module level, plain arguments)."""
+    from explorer.sim import simulate
+
+    scenario, params, placement = job
+    return _observe(simulate(scenario, params=params, placement=placement))
 
 
 def calibrate(measurements, *, lat_scale=(0.5, 2.0), bw_scale=(0.3, 1.5), steps: int = 5, refine: bool = True,
-              simulate_fn=None) -> Calibration:
-    """Fit ``lat_dram`` and ``dram_bytes_per_cycle`` to one or more measurements of the same GPU."""
-    from explorer.gpu.measure import resim_scenario
-    from explorer.model.errors import InputError
-    from explorer.sim import simulate
-    from explorer.sim.params import params_for
+              simulate_fn=None, progress=None, jobs: int | None = None) -> Calibration:
+    """Fit ``lat_dram`` and ``dram_bytes_per_cycle`` to one or more measurements of the same GPU.
 
-    simulate_fn = simulate_fn or simulate
+    Each measurement is simulated as its launch ran (explorer.gpu.compare: its placement, its L2). The search is
+    a pattern search in log space from the catalog's figures: the four neighbours of the best point so far, a
+    step of the range / (steps - 1) at first, halved (``refine``) three times when no neighbour is better; at most
+    ``1 + 4 * (steps + 3)`` points. The simulations of a round run in a process pool (``jobs`` processes, the
+    machine's cores by default; ``simulate_fn`` given: in this process, one after another). ``progress(text,
+    fraction)`` hears each simulation, and after the first point how long the rest will take."""
+    import os
+    import time
+
+    from explorer.gpu.compare import comparison_setup
+    from explorer.model.errors import InputError
+
     if not measurements:
         raise InputError("calibrate", "give at least one measurement")
     cases = []
     gpus = set()
     for i, m in enumerate(measurements):
-        scenario = resim_scenario(m)
+        scenario, base, placement, _program = comparison_setup(m)
         gpus.add(scenario.gpu.name)
-        base = params_for(scenario)
         dur = (m.blocks.end - m.blocks.start).astype(np.float64)
         name = m.meta.get("scenario_name") or scenario.name or f"measurement {i + 1}"
-        cases.append((name, scenario, base, float(max(m.cycles, 1)), float(dur.mean()) if dur.size else 1.0))
+        cases.append((name, scenario, base, float(max(m.cycles, 1)), float(dur.mean()) if dur.size else 1.0,
+                      placement))
     if len(gpus) > 1:
         raise InputError("calibrate", f"the measurements are of different GPUs ({', '.join(sorted(gpus))}); "
                                       "calibrate one GPU at a time")
     base = cases[0][2]
     lat0, bw0 = float(base.lat_dram), float(base.dram_bytes_per_cycle)
+    lat_lo, lat_hi = lat0 * lat_scale[0], lat0 * lat_scale[1]
+    bw_lo, bw_hi = bw0 * bw_scale[0], bw0 * bw_scale[1]
+    max_points = 1 + 4 * (steps + (3 if refine else 0))
+    total = max_points * len(cases)
     evals = 0
     cache: dict = {}
+    pool = None
+    workers = 1 if simulate_fn is not None else max(1, min(jobs or os.cpu_count() or 1, 4 * len(cases)))
+    started = time.perf_counter()
 
-    def run(lat: float, bw: float) -> list[tuple[float, float]]:
-        nonlocal evals
-        key = (int(round(lat)), round(bw, 4))
-        if key not in cache:
+    def say(text: str) -> None:
+        if progress is not None:
+            progress(text, min(1.0, evals / total))
+
+    def key_of(lat: float, bw: float):
+        return int(round(lat)), round(bw, 4)
+
+    def run_points(points) -> None:
+        """Simulate every case at every point not simulated yet (in the pool when there is one)."""
+        nonlocal evals, pool
+        todo = [key_of(lat, bw) for lat, bw in points]
+        todo = list(dict.fromkeys(k for k in todo if k not in cache))
+        if not todo:
+            return
+        jobs_ = [(c[1], c[2].with_memory(lat_dram=k[0], dram_bytes_per_cycle=k[1]), c[5]) for k in todo for c in cases]
+        if simulate_fn is not None:
             out = []
-            for _, scenario, p, _, _ in cases:
+            for scenario, params, placement in jobs_:
+                out.append(_observe(simulate_fn(scenario, params=params, placement=placement)))
                 evals += 1
-                out.append(_observe(simulate_fn(scenario, params=p.with_memory(lat_dram=key[0],
-                                                                                dram_bytes_per_cycle=key[1]))))
-            cache[key] = out
-        return cache[key]
+                say(f"simulation {evals} of at most {total}")
+        else:
+            if pool is None and workers > 1:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+            results = pool.map(_simulate_case, jobs_) if pool is not None else map(_simulate_case, jobs_)
+            out = []
+            for r in results:
+                out.append(r)
+                evals += 1
+                say(f"simulation {evals} of at most {total}")
+        for i, k in enumerate(todo):
+            cache[k] = out[i * len(cases):(i + 1) * len(cases)]
 
     def cost(lat: float, bw: float) -> float:
-        sims = run(lat, bw)
+        sims = cache[key_of(lat, bw)]
         return sum((s[0] / c[3] - 1.0) ** 2 + (s[1] / c[4] - 1.0) ** 2 for s, c in zip(sims, cases))
 
-    lats = np.geomspace(lat0 * lat_scale[0], lat0 * lat_scale[1], steps)
-    bws = np.geomspace(bw0 * bw_scale[0], bw0 * bw_scale[1], steps)
-    grid = [(cost(lat, bw), lat, bw) for lat in lats for bw in bws]
-    best = min(grid + [(cost(lat0, bw0), lat0, bw0)])
-    if refine:  # three rounds of a 3 x 3 pattern around the best point, halving the step (log space)
-        dl = (lat_scale[1] / lat_scale[0]) ** (1 / (steps - 1))
-        db = (bw_scale[1] / bw_scale[0]) ** (1 / (steps - 1))
-        for _ in range(3):
-            dl, db = dl ** 0.5, db ** 0.5
+    try:
+        run_points([(lat0, bw0)])
+        first = time.perf_counter() - started
+        if progress is not None:
+            rest = first * (max_points - 1)
+            progress(f"one point ({len(cases)} simulation(s)) took {first:.0f} s; at most {max_points - 1} more "
+                     f"points: at most ~{rest:.0f} s", evals / total)
+        best = (cost(lat0, bw0), lat0, bw0)
+        fl = (lat_scale[1] / lat_scale[0]) ** (1 / max(1, steps - 1))
+        fb = (bw_scale[1] / bw_scale[0]) ** (1 / max(1, steps - 1))
+        moves = halvings = 0
+        while True:
             _, lat_b, bw_b = best
-            fine = [(cost(lat_b * a, bw_b * b), lat_b * a, bw_b * b)
-                    for a in (1 / dl, 1.0, dl) for b in (1 / db, 1.0, db)]
-            best = min([best] + fine)
+            nbrs = [(min(lat_hi, lat_b * fl), bw_b), (max(lat_lo, lat_b / fl), bw_b),
+                    (lat_b, min(bw_hi, bw_b * fb)), (lat_b, max(bw_lo, bw_b / fb))]
+            run_points(nbrs)
+            cand = min((cost(lat, bw), lat, bw) for lat, bw in nbrs)
+            if cand[0] < best[0] - 1e-12 and moves < steps:
+                best, moves = cand, moves + 1
+                continue
+            if not refine or halvings >= 3:
+                break
+            fl, fb, halvings = fl ** 0.5, fb ** 0.5, halvings + 1
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     _, lat_f, bw_f = best
-    before = run(lat0, bw0)
-    after = run(lat_f, bw_f)
+    before = cache[key_of(lat0, bw0)]
+    after = cache[key_of(lat_f, bw_f)]
     points = [Point(c[0], c[3], c[4], before=b, after=a) for c, b, a in zip(cases, before, after)]
     notes = []
     if any(m.meta.get("synthetic") for m in measurements):

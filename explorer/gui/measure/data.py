@@ -136,11 +136,25 @@ class Row:
     kind: str  # "int", "pct", "us", "mhz", "blocks"
 
     @property
+    def figure(self):
+        """The row as ``explorer.gpu.compare`` judges it: one error and one word for the CLI and the window."""
+        from explorer.gpu.compare import Figure
+
+        unit = {"int": "cycles", "us": "cycles", "pct": "fraction"}.get(self.kind, "sms")
+        sim = self.simulated if isinstance(self.simulated, (int, float)) else None
+        meas = self.measured if isinstance(self.measured, (int, float)) else None
+        return Figure(self.key, self.key, sim, meas, unit)
+
+    @property
     def difference(self) -> float | None:
-        """measured / simulated - 1 for the quantities where that means something."""
-        if self.kind not in ("int", "us") or not self.simulated or self.measured is None:
-            return None
-        return float(self.measured) / float(self.simulated) - 1.0
+        """simulated / measured - 1 (the error, as ``measure --compare`` prints it), or simulated - measured for
+        shares (percentage points); None where there is no error to state."""
+        return self.figure.error
+
+    @property
+    def word(self) -> str:
+        """within 5% / within 15% / off (points for shares): explorer.gpu.compare's words."""
+        return self.figure.word
 
 
 def comparison(run_summary: dict, result, measurement) -> list[Row]:

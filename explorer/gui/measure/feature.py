@@ -270,13 +270,36 @@ class GpuController(QObject):
         self.counts_overlay.set_measurement(m)
         self.grid_overlay.set_measurement(m)
         self.box.show_measurement(m, saved)
+        self.box.show_as_ran(None)
         self.box.show()
         self.window.show_view("explorer")
+        self._compare_as_ran(m)
         self._update_comparison()
         self._update_actions()
         self.measurement_changed.emit(m)
 
+    def _compare_as_ran(self, m) -> None:
+        """Simulate the measured launch as it ran (explorer.gpu.compare) in a worker; its verdict goes above the
+        table, the same figures ``measure --compare`` prints."""
+        if m.scenario is None:
+            return
+
+        def work(task):
+            from explorer.gpu.compare import compare
+
+            return compare(m, progress=lambda done, total: task.progress(self.tr("simulating the launch as it ran"),
+                                                                         done / max(total, 1)),
+                           cancel=task.is_cancelled)
+
+        def done(c):
+            if self.measurement is m:
+                self.box.show_as_ran(c)
+
+        self.tasks.start("compare_as_ran", work, newest_wins=True, on_done=done,
+                         on_error=lambda _error: self.box.show_as_ran(None))
+
     def close_measurement(self) -> None:
+        self.tasks.cancel("compare_as_ran", disconnect=True)
         self.measurement = None
         self.counts_overlay.set_measurement(None)
         self.grid_overlay.set_measurement(None)
@@ -455,25 +478,19 @@ class GpuController(QObject):
             self.show_message("error", self.tr("Open a measurement (with its scenario) to calibrate from."))
             return
         kwargs = dict(self.calibrate_kwargs)
-        steps = kwargs.get("steps", 5)
-        estimate = (steps * steps + 1 + (27 if kwargs.get("refine", True) else 0)) * len(measurements)
-
-        text = self.tr("simulation {k} of about {n}")
 
         def work(task):
             from explorer.gpu.calibrate import calibrate
             from explorer.sim import Cancelled, simulate
 
-            done = [0]
-
-            def sim(scenario, params=None):
+            def sim(scenario, params=None, placement=None):
                 if task.cancelled:
                     raise Cancelled()
-                done[0] += 1
-                task.progress(text.format(k=done[0], n=estimate), min(done[0] / estimate, 0.99))
-                return simulate(scenario, params=params, cancel=task.is_cancelled)
+                return simulate(scenario, params=params, placement=placement, cancel=task.is_cancelled)
 
-            return calibrate(measurements, simulate_fn=sim, **kwargs)
+            # in this process, so Cancel stops the simulation running (calibrate's own words for the progress)
+            return calibrate(measurements, simulate_fn=sim, progress=lambda t, f: task.progress(t, min(f, 0.99)),
+                             **kwargs)
 
         self._start_long("calibrate", self.tr("Calibration: starting…"), work, self._calibrated)
 

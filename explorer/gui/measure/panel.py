@@ -50,6 +50,12 @@ class MeasurementBox(QGroupBox):
         self.warning.setObjectName("measurement_warning")
         self.warning.setProperty("role", "error")
         self.warning.hide()
+        self.verdict = wrap(QLabel(self))
+        self.verdict.setObjectName("measurement_verdict")
+        self.verdict.hide()
+        self.as_ran = wrap(QLabel(self))
+        self.as_ran.setObjectName("measurement_as_ran")
+        self.as_ran.hide()
 
         self.table = QGridLayout()
         self.table.setHorizontalSpacing(6)
@@ -61,7 +67,8 @@ class MeasurementBox(QGroupBox):
             ("", ""),
             (self.tr("Sim."), self.tr("Simulated: the simulation on screen (solid curves, solid block outlines).")),
             (self.tr("Measured"), self.tr("Measured: the GPU run (dotted curves, hatched block boxes).")),
-            (self.tr("Δ"), self.tr("Measured ÷ simulated − 1, where a ratio means something.")),
+            (self.tr("Error"), self.tr("Simulated ÷ measured − 1 (for shares: simulated − measured, in points), "
+                                       "and what it means: within 5%, within 15%, or off.")),
         )):
             head = QLabel(text, self)
             head.setFont(bold)
@@ -123,6 +130,8 @@ class MeasurementBox(QGroupBox):
         layout.setSpacing(4)
         layout.addWidget(self.heading)
         layout.addWidget(self.warning)
+        layout.addWidget(self.verdict)
+        layout.addWidget(self.as_ran)
         layout.addLayout(self.table)
         layout.addWidget(self.differs)
         layout.addLayout(buttons)
@@ -169,6 +178,25 @@ class MeasurementBox(QGroupBox):
         }
 
     # -- content --------------------------------------------------------------------
+    def word_text(self, word: str) -> str:
+        """explorer.gpu.compare's verdict words, translated."""
+        return {"within 5%": self.tr("within 5%"), "within 15%": self.tr("within 15%"), "off": self.tr("off"),
+                "within 2 points": self.tr("within 2 points"), "within 5 points": self.tr("within 5 points")}.get(
+            word, word)
+
+    def show_as_ran(self, comparison) -> None:
+        """The launch simulated as it ran (explorer.gpu.compare: its placement, its L2), the figure a verdict is
+        about, shown above the table; None clears it."""
+        if comparison is None:
+            self.as_ran.hide()
+            return
+        f = comparison.headline
+        self.as_ran.setText(self.tr("As it ran (the measured placement of blocks, L2 as the launch found it): "
+                                    "duration {sim} vs {meas} cycles, {e} — {word}.").format(
+            sim=num(f.simulated), meas=num(f.measured), e=f.error_text(), word=self.word_text(f.word)))
+        self.as_ran.setToolTip("\n".join(comparison.text()))
+        self.as_ran.show()
+
     @staticmethod
     def format(value, kind: str) -> str:
         if value is None:
@@ -210,8 +238,20 @@ class MeasurementBox(QGroupBox):
                 continue
             cells[1].setText(self.format(row.simulated, row.kind) if current else "…")
             cells[2].setText(self.format(row.measured, row.kind))
-            d = row.difference
-            cells[3].setText("" if d is None or not current else signed(d))
+            f = row.figure
+            cells[3].setText("" if f.error is None or not current else f"{f.error_text()} {self.word_text(f.word)}")
+            cells[3].setProperty("role", "error" if current and f.word == "off" else "")
+            cells[3].style().polish(cells[3])
+        cycles = self.rows.get("cycles")
+        if cycles is not None and current and cycles.figure.error is not None:
+            f = cycles.figure
+            self.verdict.setText(self.tr("Duration: simulated {e} against measured — {word}.").format(
+                e=f.error_text(), word=self.word_text(f.word)))
+            self.verdict.setProperty("role", "error" if f.word == "off" else "")
+            self.verdict.style().polish(self.verdict)
+            self.verdict.show()
+        else:
+            self.verdict.hide()
         self.cells["cycles"][1].setToolTip(self.names["cycles"][1] if current else self.tr(
             "The simulation of the scenario shown is still running (or its input is invalid)."))
 

@@ -259,8 +259,10 @@ def test_comparison_rows_match_the_summaries_without_qt():
     result = simulate(m.scenario)
     rows = {r.key: r for r in md.comparison(result.summary(), result, m)}
     assert rows["cycles"].measured == m.cycles and rows["cycles"].simulated == result.cycles
-    assert rows["cycles"].difference == pytest.approx(m.cycles / result.cycles - 1)
-    assert rows["achieved_occupancy"].difference is None
+    assert rows["cycles"].difference == pytest.approx(result.cycles / m.cycles - 1)  # as measure --compare's error
+    assert rows["cycles"].word in ("within 5%", "within 15%", "off")
+    assert rows["achieved_occupancy"].difference == pytest.approx(
+        rows["achieved_occupancy"].simulated - rows["achieved_occupancy"].measured)  # in points
     assert SimRun.from_result(result).summary["cycles"] == result.cycles
 
 
@@ -278,3 +280,25 @@ def test_another_gpu_in_the_simulation_keeps_the_curves_but_not_the_grid_boxes(w
     assert window.explorer.timeline._x_max == window.explorer.counts._x_max
     assert gpu.box.rows["cycles"].simulated == run.summary["cycles"]
     assert gpu.resim_action.isEnabled() and "GPU T4 vs H100" in gpu.box.differs.text()
+
+
+def test_the_error_and_its_word_are_shown_up_front(window, gpu, qtbot):
+    """Issue 28: the user never computes an error. Each row says simulated ÷ measured − 1 (points for shares)
+    and its word; the duration's verdict sits above the table; the launch simulated as it ran (the CLI's
+    measure --compare) arrives from a worker with the same figures."""
+    from explorer.gpu.compare import compare
+
+    m = load_measurement(FIXTURE)
+    open_file(qtbot, window, FIXTURE)
+    box = gpu.box
+    row = box.rows["cycles"]
+    err = row.simulated / row.measured - 1
+    assert box.cells["cycles"][3].text().startswith(f"{100 * err:+.1f}%")
+    assert row.word in box.cells["cycles"][3].text()
+    assert box.verdict.isVisible() and row.word in box.verdict.text()
+    occ = box.rows["achieved_occupancy"]
+    assert box.cells["achieved_occupancy"][3].text().startswith(f"{100 * (occ.simulated - occ.measured):+.1f} pt")
+    qtbot.waitUntil(box.as_ran.isVisible, timeout=60_000)
+    head = compare(m).headline
+    assert head.error_text() in box.as_ran.text() and head.word in box.as_ran.text()
+    assert num(head.measured) in box.as_ran.text()
