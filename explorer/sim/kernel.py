@@ -803,9 +803,12 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
         mem[MEM.DRAM_WRITE_BYTES] += nbytes
         g[G.WB_PENDING] += nbytes
         if g[G.WB_PENDING] >= cfg_i[CFG_I.DRAM_WRITEBACK_BURST_BYTES]:
-            rng_state, _w = _dram_burst(ub, ovf, g, dram_q, rng_state, float(t), g[G.WB_PENDING], True, cfg_i,
-                                        cfg_f, long_windows, win_shift)
+            rng_state, w = _dram_burst(ub, ovf, g, dram_q, rng_state, float(t), g[G.WB_PENDING], True, cfg_i,
+                                       cfg_f, long_windows, win_shift)
             g[G.WB_PENDING] = 0
+            bus_end = np.int64(np.ceil(t + w))  # the drain holds the bus as long as any read's burst does
+            if bus_end > g[G.DRAM_BUS_END]:
+                g[G.DRAM_BUS_END] = bus_end
     return rng_state
 
 
@@ -985,7 +988,8 @@ def _admits(sm, SP, per_sp, wpb, block_cap, warp_cap, sm_blocks, sp_warps):
 def _kernel_end(g, mem, dram_bpc, l2_lag):
     """The first cycle the kernel may have ended by, once every warp has left: its posted stores are
     complete (sim_model.toml [stores]). L2 has acknowledged every store; device memory may still be
-    writing the lines the model sent on to it, but no more than a full L2 of them (what L2 holds as
+    writing the lines the model sent on to it (a load's bursts or the write drain's: ``DRAM_BUS_END``
+    holds the later), but no more than a full L2 of them (what L2 holds as
     dirty lines when the kernel ends), and never fewer than the bus time of every byte device memory
     moved for the run, so its share of peak over the run stays within 100%."""
     end = g[G.STORES_DONE]
