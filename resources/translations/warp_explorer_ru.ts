@@ -2544,7 +2544,12 @@ This is the previous run until the new one is done.</source>
         <translation>Открывается измерение {name}…</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+47"/>
+        <source>simulating the launch as it ran</source>
+        <translation>симуляция запуска в том виде, как он прошёл</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Save the measurement</source>
         <translation>Сохранить измерение</translation>
     </message>
@@ -2647,11 +2652,6 @@ This is the previous run until the new one is done.</source>
         <location line="+24"/>
         <source>Open a measurement (with its scenario) to calibrate from.</source>
         <translation>Откройте измерение (со сценарием), чтобы калибровать по нему.</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>simulation {k} of about {n}</source>
-        <translation>симуляция {k} из примерно {n}</translation>
     </message>
     <message>
         <location line="+17"/>
@@ -3648,7 +3648,7 @@ This is the previous run until the new one is done.</source>
         <translation>Симуляция и измерение на GPU</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+23"/>
         <source>Sim.</source>
         <translation>Сим.</translation>
     </message>
@@ -3669,16 +3669,16 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>Δ</source>
-        <translation>Δ</translation>
+        <source>Error</source>
+        <translation>Ошибка</translation>
     </message>
     <message>
         <location line="+0"/>
-        <source>Measured ÷ simulated − 1, where a ratio means something.</source>
-        <translation>Измерено ÷ симуляция − 1, где отношение имеет смысл.</translation>
+        <source>Simulated ÷ measured − 1 (for shares: simulated − measured, in points), and what it means: within 5%, within 15%, or off.</source>
+        <translation>Симуляция ÷ измерение − 1 (для долей: симуляция − измерение, в процентных пунктах) и что это значит: в пределах 5%, в пределах 15% или мимо.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Re-simulate with the compiled kernel</source>
         <translation>Пересимулировать со скомпилированным ядром</translation>
     </message>
@@ -3708,7 +3708,7 @@ This is the previous run until the new one is done.</source>
         <translation>Больше не показывать измерение.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>Duration (cyc.)</source>
         <translation>Длительность (такты)</translation>
     </message>
@@ -3848,7 +3848,37 @@ This is the previous run until the new one is done.</source>
         <translation>Симуляция: из сценария. Измерено: секция .nv.shared в cubin без зарезервированного 1 КБ.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+7"/>
+        <source>within 5%</source>
+        <translation>в пределах 5%</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>within 15%</source>
+        <translation>в пределах 15%</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>off</source>
+        <translation>мимо</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>within 2 points</source>
+        <translation>в пределах 2 п. п.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>within 5 points</source>
+        <translation>в пределах 5 п. п.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>As it ran (the measured placement of blocks, L2 as the launch found it): duration {sim} vs {meas} cycles, {e} — {word}.</source>
+        <translation>Как прошёл запуск (измеренное размещение блоков, L2 в том состоянии, в каком его застал запуск): длительность {sim} против {meas} тактов, {e} — {word}.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>kernel</source>
         <translation>ядро</translation>
     </message>
@@ -3878,7 +3908,12 @@ This is the previous run until the new one is done.</source>
         <translation>ось времени: {a}</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
+        <source>Duration: simulated {e} against measured — {word}.</source>
+        <translation>Длительность: симуляция {e} относительно измерения — {word}.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The simulation of the scenario shown is still running (or its input is invalid).</source>
         <translation>Симуляция показанного сценария ещё идёт (или его ввод некорректен).</translation>
     </message>

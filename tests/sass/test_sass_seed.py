@@ -4,6 +4,7 @@ when the user's cache has none, never written to, and an entry of another toolch
 from __future__ import annotations
 
 import shutil
+import tempfile
 
 from explorer.model.presets import default_scenario
 from explorer.sass import seed
@@ -28,6 +29,10 @@ def _shipped(tmp_path, monkeypatch):
     monkeypatch.delenv(CACHE_ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    # tempfile remembers the folder it chose first: without this the fallback cache is the shared /tmp one,
+    # where another test may have stored this very entry (CI saw a "hit" there)
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     monkeypatch.setattr(kernel_program, "seed_dir", lambda: shipped)
     return made, shipped
 

@@ -170,11 +170,19 @@ class SimRun:
         return self.result.blocks.live_at(cycle)
 
     def slot_owner(self, cycle: int) -> np.ndarray:
-        """int64[sm_count, W]: the block holding each slot at ``cycle`` (-1: none)."""
+        """int64[sm_count, W]: the block holding each slot at ``cycle`` (-1: none).
+
+        A warp gives its slot back when it exits, not when its block ends (the simulator's per-warp release,
+        as on the H200), so a live block may list a slot a later block has taken since: the later block owns
+        it (its warp can only have started there after the earlier warp left)."""
         owner = np.full((self.sm_count, self.warps_per_sm), -1, np.int64)
         live = self.live_blocks(cycle)
         if live.size:
-            owner[self.result.blocks.sm[live][:, None], self.block_slots[live]] = live[:, None]
+            live = live[np.argsort(self.result.blocks.start[live], kind="stable")]
+            sms = self.result.blocks.sm
+            for blk in live.tolist():  # in start order: a later block overwrites the slots it took over
+                slots = self.block_slots[blk]
+                owner[int(sms[blk]), slots[slots >= 0]] = blk
         return owner
 
     # -- per SM ---------------------------------------------------------------------

@@ -78,7 +78,8 @@ def test_changing_registers_updates_occupancy_grid_and_counts(page, qtbot):
     assert page.grid.resident.max() == 8
     assert int(page.grid.resident.sum()) == 132 * 8
     states = page.grid._states
-    assert int((states != 0).sum(axis=1).max()) <= 8
+    recorded = (states != 255).all(axis=1)  # 255: an SM the trace did not record (a longer run keeps fewer)
+    assert recorded.any() and int((states[recorded] != 0).sum(axis=1).max()) <= 8
     # counts plot: resident tops out at 132 x 8 = 1,056 of 1,920 launched
     resident_curve = page.counts.curves["resident"].yData
     launched_curve = page.counts.curves["launched"].yData

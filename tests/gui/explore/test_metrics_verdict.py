@@ -133,18 +133,13 @@ def test_a_gemm_loop_waiting_on_memory_is_not_called_tensor_bound(window, qtbot)
     assert f"{top['pct_of_peak']:.0f}%" in text
 
 
-@pytest.mark.parametrize("name, changes", [
-    # the runs the lessons show, as they run them (lessons 1-8 say program = "model")
-    ("example-240x256", {"launch.grid": [1056, 1, 1], "program": "model"}),  # lesson 1's last step (75%)
-    ("memory-bound-stream", {"program": "model"}),  # lesson 5's streaming kernel (85%)
-], ids=["example-1056-blocks", "memory-bound-stream"])
-def test_busy_hbm_is_a_number_on_screen(window, qtbot, name, changes):
-    """Where HBM is the busy unit, the sentence and the DRAM row give its share of the peak as a number."""
-    whole, s = shown(window, qtbot, name, **changes)
+def test_busy_hbm_is_a_number_on_screen(window, qtbot):
+    """Where HBM is the busy unit, the sentence and the DRAM row give its share of the peak as a number
+    (lesson 5's streaming kernel, as the lesson runs it: program = "model")."""
+    whole, s = shown(window, qtbot, "memory-bound-stream", program="model")
     gpu = window.explorer.session.run.result.scenario.gpu
     share = s["dram_bandwidth_gbs"] / gpu.memory_bandwidth_gbs
-    # the loaded-latency DRAM model reaches 75% here: DRAM is the bottleneck (Nsight's 60% rule), as lesson 1 says
-    assert s["bottleneck"]["unit"] == "dram" and share > 0.7
+    assert s["bottleneck"]["unit"] == "dram" and share > 0.6  # Nsight's 60% rule
     assert share == pytest.approx(s["throughput"]["dram"]["pct_of_peak"] / 100, rel=1e-6)
     assert whole.dram.text == f"{100 * share:.0f}%" and whole.dram.fraction == pytest.approx(share)
     assert whole.dram_figures.text() == f"{s['dram_bandwidth_gbs'] / 1000:.2f} of 3.35 TB/s peak"
@@ -152,6 +147,20 @@ def test_busy_hbm_is_a_number_on_screen(window, qtbot, name, changes):
     text = whole_text(whole.point)
     assert "HBM moves" in text and f"{100 * share:.0f}% of its peak" in text
     assert "did nothing" in text and percent_in(text)[1] == round(100 * (1 - s["issue_slot_utilization"]))
+
+
+def test_a_busy_hbm_below_the_rule_is_still_a_number(window, qtbot):
+    """Lesson 1's last step (the example at 1,056 blocks): HBM is the busiest unit but below Nsight's 60%
+    rule, its requests waiting on banks (the calibrated device-memory model): the verdict names the memory
+    wait and the DRAM row still gives HBM's share as a number."""
+    whole, s = shown(window, qtbot, "example-240x256", **{"launch.grid": [1056, 1, 1], "program": "model"})
+    gpu = window.explorer.session.run.result.scenario.gpu
+    share = s["dram_bandwidth_gbs"] / gpu.memory_bandwidth_gbs
+    busiest = max(s["throughput"], key=lambda unit: s["throughput"][unit]["pct_of_peak"])
+    assert busiest == "dram" and 0.3 < share < 0.6
+    assert s["bottleneck"]["unit"] == "latency"
+    assert whole.dram.text == f"{100 * share:.0f}%" and whole.dram_box.isVisible()
+    assert "“memory wait”" in whole_text(whole.point)
 
 
 def test_a_latency_bound_run_names_its_main_wait(window, qtbot):
