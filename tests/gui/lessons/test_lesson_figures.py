@@ -105,7 +105,8 @@ OFF_SCREEN = {
     ("memory-hierarchy", 5): {"69.2": "the K and V bytes read through L2: the attention panel names the HBM share "
                                       "(4.21 MB); that panel is being reworked (issue 14 item 11), check again after"},
     ("tensor-cores", 4): {"32": "one wgmma does the work of 32 mma.sync: arithmetic on the shapes"},
-    ("what-limits-useful-work", 1): {"12": "bytes per FMA, (2 x 16 B loaded + 16 B stored) / 4 FMAs: the workload body, arithmetic"},
+    ("what-limits-useful-work", 1): {"12": "bytes per FMA, (2 x 16 B loaded + 16 B stored) / 4 FMAs: the workload body, arithmetic",
+                                   "16": "the workload's 16-byte vectors (its body in the scenario editor)"},
     ("what-limits-useful-work", 4): {"1,830": "the Tensor clock (gpu_throughput.toml): the whole-run heading says it "
                                               "where the column has room; the panel's Tensor tooltip too",
                                      "4": "an MMA's cycles on its pipe: the whole-run sentence says it where the "
