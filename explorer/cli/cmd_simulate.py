@@ -8,6 +8,19 @@ from explorer.cli.output import add_scenario_arguments, print_json
 from explorer.model.errors import InputError, shown_path
 
 
+
+def cache_lines(s: dict) -> list[str]:
+    """One line on what the caches did, in Nsight Compute's terms (summary["caches"]); none without global
+    traffic."""
+    c = s.get("caches")
+    if not c or not any(s["memory_bytes"][k] for k in ("l1", "l2", "dram")):
+        return []
+    dram = f"DRAM {c['dram__bytes_read.sum'] / 1e6:.2f} MB read, {c['dram__bytes_write.sum'] / 1e6:.2f} MB written"
+    if not c["by_address"]:
+        return [f"  caches                   hits drawn from the scenario's hit rates (no addresses for these accesses); {dram}"]
+    return [f"  caches (from addresses)  L1 {c['l1tex__t_sector_hit_rate']:.1f}% of {c['l1tex__t_sectors']:,} sectors hit, "
+            f"L2 {c['lts__t_sector_hit_rate']:.1f}% of {c['lts__t_sectors']:,}; {dram}"]
+
 def register(sub) -> None:
     p = sub.add_parser("simulate", help="simulate a scenario cycle by cycle")
     add_scenario_arguments(p)
@@ -146,6 +159,7 @@ def format_text(scenario, s: dict) -> str:
         f"  issue slots used         {100 * s['issue_slot_utilization']:.1f}% "
         f"(IPC {s['ipc']:.2f} per active SM cycle; {s['avg_eligible_per_scheduler']:.2f} eligible warps per scheduler)",
         f"  DRAM traffic             {s['dram_bytes'] / 1e6:.2f} MB at {s['dram_bandwidth_gbs']:.0f} GB/s",
+        *cache_lines(s),
         "  where resident warps spent their cycles: "
         + ", ".join(f"{name} {100 * v / resident_cycles:.1f}%" for name, v in top),
         "  % of peak                " + ", ".join(f"{name} {t['pct_of_peak']:.0f}%" for name, t in busy),

@@ -57,8 +57,7 @@ def nsight_figures(result, metrics: dict[str, float]) -> list:
     scheduler_cycles = float(active.sum()) * p.sub_partitions
     issued, eligible = float(totals[3]), float(totals[2])
     mem = result.memory
-    l1 = mem["l1_hit_sectors"] + mem["l1_miss_sectors"]
-    l2 = mem["l2_hit_sectors"] + mem["l2_miss_sectors"]
+    caches = result.cache_counters()  # the simulation's counters under Nsight's names
     figs = []
 
     def add(key, label, sim, name, unit, scale=1.0):
@@ -72,10 +71,12 @@ def nsight_figures(result, metrics: dict[str, float]) -> list:
         "Issue Slots Busy", "share", 0.01)
     add("warp_cycles_per_issue", "warp cycles per issued instruction",
         float(_warp_cycles.sum()) / issued if issued else 0.0, "Warp Cycles Per Issued Instruction", "cycles")
-    if l1:
-        add("l1_hit_rate", "L1 sector hit rate", mem["l1_hit_sectors"] / l1, "L1/TEX Hit Rate", "fraction", 0.01)
-    if l2:
-        add("l2_hit_rate", "L2 sector hit rate", mem["l2_hit_sectors"] / l2, "L2 Hit Rate", "fraction", 0.01)
+    if caches["l1tex__t_sector_hit_rate"] is not None:
+        add("l1_hit_rate", "L1 sector hit rate", caches["l1tex__t_sector_hit_rate"] / 100, "L1/TEX Hit Rate",
+            "fraction", 0.01)
+    if caches["lts__t_sector_hit_rate"] is not None:
+        add("l2_hit_rate", "L2 sector hit rate", caches["lts__t_sector_hit_rate"] / 100, "L2 Hit Rate", "fraction",
+            0.01)
     if "DRAM Throughput" in metrics and "Duration" in metrics:
         peak = result.scenario.gpu.memory_bandwidth_gbs * 1e9
         measured = metrics["DRAM Throughput"] / 100 * peak * metrics["Duration"] * 1e-9

@@ -966,6 +966,10 @@ def _global_access(path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, l
             flushed = arrive + np.int64(np.ceil(b2 - arrive)) + lat_l2  # L2's acknowledgement
             on_bus = np.int64(np.ceil(b2 + waited))  # the last byte has crossed the bus
             mem[MEM.DRAM_BYTES] += nbytes
+            if path == GLOAD:
+                mem[MEM.DRAM_READ_BYTES] += nbytes
+            else:
+                mem[MEM.DRAM_WRITE_BYTES] += nbytes
     return done_at, flushed, on_bus, level, rng_state
 
 

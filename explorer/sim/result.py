@@ -312,6 +312,26 @@ class SimResult:
         capacity = np.array([u.capacity for u in self.unit_peaks])
         return self.unit_busy_cycles.sum(axis=0) / (max(self.cycles, 1) * capacity)
 
+    def cache_counters(self) -> dict:
+        """Per level what the caches did, under the names Nsight Compute gives the same counters (issue 29), so a
+        simulation reads beside a profile without translation. Sectors are counted where hits come from
+        addresses (the generated kernels' global loads and stores, ``explorer.sim.addresses``); a user's kernel and
+        TMA copies still draw the scenario's hit rates and are not in them (``by_address`` False, the rates None).
+        Stores count as L1 misses (they write through) and as L2 hits (written into L2 without a fetch), as
+        Nsight counts them; DRAM bytes read and written count every access, with or without an address."""
+        m = self.memory
+        l1 = m["l1_hit_sectors"] + m["l1_miss_sectors"]
+        l2 = m["l2_hit_sectors"] + m["l2_miss_sectors"]
+        return {
+            "by_address": bool(l1),
+            "l1tex__t_sectors": int(l1),
+            "l1tex__t_sector_hit_rate": 100.0 * m["l1_hit_sectors"] / l1 if l1 else None,
+            "lts__t_sectors": int(l2),
+            "lts__t_sector_hit_rate": 100.0 * m["l2_hit_sectors"] / l2 if l2 else None,
+            "dram__bytes_read.sum": int(m["dram_read_bytes"]),
+            "dram__bytes_write.sum": int(m["dram_write_bytes"]),
+        }
+
     def latency_cycles(self) -> dict:
         """Mean observed (loaded) latency of global loads served by each level; None if none was."""
         m = self.memory
@@ -377,6 +397,7 @@ class SimResult:
             "throughput": throughput(self),
             "bottleneck": bottleneck(self),
             "latency_cycles": self.latency_cycles(),
+            "caches": self.cache_counters(),
             "series_stride": self.series_stride,
             "scheduler_policy": self.scenario.scheduler.policy,
             "seed": self.scenario.seed,

@@ -166,7 +166,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+621"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+630"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -2708,7 +2708,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-368"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-376"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2849,17 +2849,22 @@ This is the previous run until the new one is done.</source>
         <translation>{b} Б за такт на SM</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>{bytes} · {rate} ({share} of peak)</source>
         <translation>{bytes} · {rate} ({share} пика)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
+        <source>{b} bytes · {hit} of {n} sectors hit</source>
+        <translation>{b} байт · попаданий {hit} из {n} секторов</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{b} bytes</source>
         <translation>{b} Б</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-56"/>
         <source> (estimate)</source>
         <translation> (оценка)</translation>
     </message>
@@ -2889,7 +2894,7 @@ This is the previous run until the new one is done.</source>
         <translation>Память устройства ({kind})</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+20"/>
         <source>not counted</source>
         <translation>не учитывается</translation>
     </message>
@@ -3996,7 +4001,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+530"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+534"/>
         <source>GP&amp;U:</source>
         <translation>GP&amp;U:</translation>
     </message>
@@ -4006,14 +4011,14 @@ This is the previous run until the new one is done.</source>
         <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+60"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
         <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes of the global loads they served, HBM the bytes that came from device memory ({bw} of {peak}), shared memory every shared load and store. The rates are the Explorer&apos;s Speed-of-Light figures: each unit&apos;s throughput and its share of the peak (L2&apos;s counts every byte that crosses it, hits and misses).</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты глобальных загрузок, которые они обслужили, HBM — байты, пришедшие из памяти устройства ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё. Скорости — те же, что на панели Speed of Light в Explorer: пропускная способность каждого блока и её доля от пика (для L2 — все байты, что проходят через него, и попадания, и промахи).</translation>
+        <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes they served (the sectors that hit: loads, and stores written into L2), HBM the bytes read from and written to device memory ({bw} of {peak}), shared memory every shared load and store. The rates are the Explorer&apos;s Speed-of-Light figures: each unit&apos;s throughput and its share of the peak (L2&apos;s counts every byte that crosses it, hits and misses).</source>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты, которые они обслужили (секторы с попаданием: загрузки и записи, принятые в L2), HBM — байты, прочитанные из памяти устройства и записанные в неё ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё. Скорости — те же, что на панели Speed of Light в Explorer: пропускная способность каждого блока и её доля от пика (для L2 — все байты, что проходят через него, и попадания, и промахи).</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4022,6 +4027,16 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+4"/>
+        <source>L1 and L2 hits come from the addresses the kernel touches, through tags the size of each cache.</source>
+        <translation>Попадания в L1 и L2 получаются из адресов, к которым обращается ядро, через теги размером с каждый кэш.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>L1 and L2 hits are drawn from the scenario&apos;s hit rates: these accesses have no addresses the simulated caches could see.</source>
+        <translation>Попадания в L1 и L2 разыгрываются по долям попаданий сценария: у этих обращений нет адресов, которые увидели бы моделируемые кэши.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>(The hierarchy above is the {gpu}&apos;s, not the simulated GPU&apos;s.)</source>
         <translation>(Иерархия выше — для {gpu}, а не для симулированного GPU.)</translation>
     </message>

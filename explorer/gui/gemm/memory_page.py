@@ -148,6 +148,7 @@ class HierarchyView(QGroupBox):
         self.traffic: dict[str, int] = {}  # level key -> bytes in the Explorer's run
         self.traffic_seconds = 0.0
         self.rates: dict[str, tuple[float, float]] = {}  # level key -> (B/s, share of the peak): the run's throughput
+        self.hits: dict[str, tuple[float, int]] = {}  # l1/l2 -> (sector hit rate %, sectors): caches from addresses
         heads = (
             (self.tr("Level"), ""),
             (self.tr("Who sees it"), self.tr("Scope: the data is private to a thread, shared by a block's threads, "
@@ -317,9 +318,13 @@ class HierarchyView(QGroupBox):
         return names.get(lv.key, lv.name)
 
     def set_traffic(self, traffic: dict[str, int], seconds: float, text: str,
-                    rates: dict[str, tuple[float, float]] | None = None) -> None:
+                    rates: dict[str, tuple[float, float]] | None = None,
+                    hits: dict[str, tuple[float, int]] | None = None) -> None:
         """Bytes per level; ``rates``: per level the run's throughput (B/s) and its share of the unit's peak, the
-        figures of the Explorer's Speed-of-Light panel (else bytes / kernel time)."""
+        figures of the Explorer's Speed-of-Light panel (else bytes / kernel time); ``hits``: for L1 and L2 the
+        sector hit rate (%) and the sectors it is of, where the caches saw the run's addresses (the summary's
+        ``caches``, Nsight Compute's ``l1tex__t_sector_hit_rate`` / ``lts__t_sector_hit_rate``)."""
+        self.hits = dict(hits or {})
         self.traffic = dict(traffic)
         self.traffic_seconds = seconds
         self.rates = dict(rates or {})
@@ -348,6 +353,10 @@ class HierarchyView(QGroupBox):
             note = ""
             if key == "registers":
                 note = self.tr("operands are not counted")
+            elif key in self.hits:
+                rate, sectors = self.hits[key]
+                note = self.tr("{b} bytes · {hit} of {n} sectors hit").format(
+                    b=num(b or 0), hit=pct(rate / 100, 1), n=num(sectors))
             elif b:
                 note = self.tr("{b} bytes").format(b=num(b))
             row["traffic_note"].setText(note)
@@ -927,7 +936,12 @@ class MemoryPage(Page):
         through = run.summary.get("throughput", {})
         rates = {level: (float(through[key]["achieved"]), float(through[key]["pct_of_peak"]) / 100.0)
                  for level, key in TRAFFIC_KEY.items() if key in through}
-        self.hierarchy.set_traffic(traffic, seconds, "", rates)
+        caches = run.summary.get("caches") or {}
+        hits = {}
+        if caches.get("by_address"):
+            hits = {"l1": (caches["l1tex__t_sector_hit_rate"], caches["l1tex__t_sectors"]),
+                    "l2": (caches["lts__t_sector_hit_rate"], caches["lts__t_sectors"])}
+        self.hierarchy.set_traffic(traffic, seconds, "", rates, hits)
         self._show_run_text()
         self._update_status()
 
@@ -940,13 +954,19 @@ class MemoryPage(Page):
         sc = run.result.scenario
         text = self.tr(
             "<b>This simulation</b> (the Explorer's “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count "
-            "the bytes of the global loads they served, HBM the bytes that came from device memory "
-            "({bw} of {peak}), shared memory every shared load and store. The rates are the Explorer's "
-            "Speed-of-Light figures: each unit's throughput and its share of the peak (L2's counts every byte "
-            "that crosses it, hits and misses).").format(
+            "the bytes they served (the sectors that hit: loads, and stores written into L2), HBM the bytes read "
+            "from and written to device memory ({bw} of {peak}), shared memory every shared load and store. "
+            "The rates are the Explorer's Speed-of-Light figures: each unit's throughput and its share of the peak "
+            "(L2's counts every byte that crosses it, hits and misses).").format(
             name=sc.name or self.tr("scenario"), gpu=s["gpu"], cycles=num(s['cycles']),
             t=seconds_text(s["kernel_time_us"] * 1e-6), bw=bandwidth_text(s["dram_bandwidth_gbs"]),
             peak=bandwidth_text(sc.gpu.memory_bandwidth_gbs))
+        if (s.get("caches") or {}).get("by_address"):
+            text += " " + self.tr("L1 and L2 hits come from the addresses the kernel touches, through tags the "
+                                  "size of each cache.")
+        elif any(s.get("memory_bytes", {}).get(k) for k in ("l1", "l2", "dram")):
+            text += " " + self.tr("L1 and L2 hits are drawn from the scenario's hit rates: these accesses have "
+                                  "no addresses the simulated caches could see.")
         if sc.gpu_name != self.gpu_name():
             text += " " + self.tr("(The hierarchy above is the {gpu}'s, not the simulated GPU's.)").format(
                 gpu=self.gpu_name())

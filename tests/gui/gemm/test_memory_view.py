@@ -136,6 +136,11 @@ def test_memory_lesson_steps_match_the_view(window, page, qtbot):
     # the loads all come from HBM; the stores, as many bytes, are absorbed by the write-back L2
     assert rows["hbm"]["traffic"].text.startswith("4.33 MB")
     assert page.hierarchy.traffic["l2"] == page.hierarchy.traffic["hbm"] and page.hierarchy.traffic["l1"] == 0
+    # the caches' counters from the addresses (Nsight's sector hit rates): no load is kept in L1, the stores'
+    # sectors (half of them) are written into L2 without a fetch
+    assert rows["l1"]["traffic_note"].text() == "0 bytes · 0% of 270,336 sectors hit"
+    assert rows["l2"]["traffic_note"].text() == "4,325,376 bytes · 50% of 270,336 sectors hit"
+    assert "hits come from the addresses" in page.hierarchy.run_text.text()
     # the attention step: its inputs reach the view, its numbers are the view's
     step = next(s for s in lesson.steps if s.gemm)
     window.views[step.view].apply_lesson_gemm(step.gemm)
