@@ -336,9 +336,9 @@ class HierarchyView(QGroupBox):
         if key not in self.traffic:
             return self.tr("not counted") if self.traffic else self.tr("no simulation yet")
         b = self.traffic[key]
-        if not b:
+        if not b and not (key in self.rates and self.rates[key][1] > 0):
             return self.tr("0 B")
-        if key in self.rates:
+        if key in self.rates:  # L1 may serve no hit yet carry every sector: its rate says so (issue 31 item 10)
             rate, share = self.rates[key]
             return self.tr("{bytes} · {rate} ({share} of peak)").format(
                 bytes=si_bytes(b), rate=bandwidth_text(rate / 1e9), share=pct(share, 0))
@@ -957,7 +957,7 @@ class MemoryPage(Page):
             "the bytes they served (the sectors that hit: loads, and stores written into L2), HBM the bytes read "
             "from and written to device memory ({bw} of {peak}), shared memory every shared load and store. "
             "The rates are the Explorer's Speed-of-Light figures: each unit's throughput and its share of the peak "
-            "(L2's counts every byte that crosses it, hits and misses).").format(
+            "(L1's and L2's count every byte that crosses them, hits and misses).").format(
             name=sc.name or self.tr("scenario"), gpu=s["gpu"], cycles=num(s['cycles']),
             t=seconds_text(s["kernel_time_us"] * 1e-6), bw=bandwidth_text(s["dram_bandwidth_gbs"]),
             peak=bandwidth_text(sc.gpu.memory_bandwidth_gbs))

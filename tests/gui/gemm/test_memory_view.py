@@ -66,6 +66,12 @@ def test_live_traffic_equals_the_explorers_simresult(window, page, qtbot):
     assert page.hierarchy.rows["hbm"]["traffic_note"].text() == f"{expected['hbm']:,} bytes"
     assert page.hierarchy.rows["registers"]["traffic"].text == "not counted"
     assert run.result.scenario.name in page.hierarchy.run_text.text()
+    # L1 serves no hit of this kernel yet carries every sector: the row says both, with the Speed-of-Light
+    # panel's share (one source of figures for both views, issue 31 item 10)
+    l1 = run.summary["throughput"]["l1"]
+    assert expected["l1"] == 0 and l1["pct_of_peak"] > 1
+    assert page.hierarchy.rows["l1"]["traffic"].text.startswith("0 B · ")
+    assert page.hierarchy.rows["l1"]["traffic"].text.endswith(f"({l1['pct_of_peak']:.0f}% of peak)")
     # a new simulation in the Explorer replaces the numbers (a run with L2 hits and shared-memory traffic)
     scenario = load_preset("tensor-gemm")
     other = SimRun.from_result(simulate(scenario))
