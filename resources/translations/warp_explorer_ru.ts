@@ -4241,7 +4241,12 @@ This is the previous run until the new one is done.</source>
         <translation>Подставить лучший размер блока в поле «Потоков на блок».</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+28"/>
+        <source>Best block size: your {current} threads already reach the most (occupancy {occ}); {threads} ties (NVIDIA&apos;s configurator picks the largest of equals).</source>
+        <translation>Лучший размер блока: ваши {current} потоков уже дают максимум (заполняемость {occ}); {threads} — столько же (конфигуратор NVIDIA выбирает наибольший из равных).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Best block size: {threads} threads (occupancy {occ}, blocks per SM: {blocks}).</source>
         <translation>Лучший размер блока (потоков): {threads} — заполняемость {occ}, блоков на SM: {blocks}.</translation>
     </message>
@@ -4312,7 +4317,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>OccupancyHints</name>
     <message>
-        <location filename="../../explorer/gui/occupancy/advice.py" line="-95"/>
+        <location filename="../../explorer/gui/occupancy/advice.py" line="-104"/>
         <source>Every warp slot is in use: {state}.</source>
         <translation>Заняты все слоты варпов: {state}.</translation>
     </message>

@@ -109,7 +109,16 @@ class OccupancyAdvice(QGroupBox):
     def show_evaluation(self, ev: Evaluation) -> None:
         threads, blocks = ev.best_block
         self._best_threads = threads
-        if threads:
+        current = ev.query.threads
+        ties = (threads and current != threads
+                and current * ev.result.active_blocks_per_sm == threads * blocks)
+        if ties:  # NVIDIA's configurator takes the largest of equals: the user's size is as good (issue 31 item 13)
+            self._best_threads = 0
+            self.best.setText(
+                self.tr("Best block size: your {current} threads already reach the most (occupancy {occ}); {threads} "
+                        "ties (NVIDIA's configurator picks the largest of equals).").format(
+                    current=current, threads=threads, occ=pct(ev.best_occupancy)))
+        elif threads:
             self.best.setText(
                 self.tr("Best block size: {threads} threads (occupancy {occ}, blocks per SM: {blocks}).").format(
                     threads=threads, blocks=blocks, occ=pct(ev.best_occupancy)
@@ -117,7 +126,7 @@ class OccupancyAdvice(QGroupBox):
             )
         else:
             self.best.setText(self.tr("No block size fits with these registers and shared memory."))
-        self.use_best.setEnabled(bool(threads) and threads != ev.query.threads)
+        self.use_best.setEnabled(bool(self._best_threads) and self._best_threads != current)
         self.hints.setText("\n\n".join(f"• {hint_text(h)}" for h in ev.hint_items))
 
     def _on_use(self) -> None:

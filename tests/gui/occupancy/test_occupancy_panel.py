@@ -163,9 +163,18 @@ def test_unchanged_sweeps_are_not_recomputed(panel):
     assert panel.graphs.threads._sweep is threads_curve  # cached from the first query
 
 
-def test_best_block_size_button(panel, qtbot):
+def test_a_tie_keeps_the_users_block_size(panel):
+    """64 registers: 256 threads x 4 blocks and 1024 x 1 both hold 1,024 threads per SM. NVIDIA's configurator
+    names the largest; the calculator says the user's size is already as good and offers no change."""
     set_field(panel, "regs", "64")
-    assert "1024 threads" in panel.advice.best.text()
+    text = panel.advice.best.text()
+    assert "your 256 threads already reach the most (occupancy 50%)" in text and "1024 ties" in text
+    assert not panel.advice.use_best.isEnabled()
+
+
+def test_best_block_size_button(panel, qtbot):
+    set_field(panel, "threads", "96")  # 21 blocks of 3 warps: 2,016 threads per SM; 2 x 1024 fill the SM
+    assert "Best block size: 1024 threads" in panel.advice.best.text()
     assert panel.advice.use_best.isEnabled()
     qtbot.mouseClick(panel.advice.use_best, Qt.MouseButton.LeftButton)
     assert panel.inputs.fields["threads"].text() == "1024"
@@ -205,7 +214,7 @@ def test_typing_into_a_field_updates_immediately(panel, qtbot):
 def test_tab_walks_the_inputs_in_reading_order(window, panel, qtbot):
     window.activateWindow()
     qtbot.waitActive(window)
-    set_field(panel, "regs", "64")  # so "Use it" is enabled and takes part in the tab chain
+    set_field(panel, "threads", "96")  # so "Use it" is enabled (1024 fills the SM) and takes part in the tab chain
     panel.inputs.gpu.setFocus()
     order = [panel.inputs.gpu]
     for _ in range(len(FIELDS) + 1):
