@@ -70,3 +70,7 @@ def test_list_kernels_of_a_file():
         pytest.skip(needs_sass.kwargs["reason"])
     names = list_kernels(KERNELS / "mixed.cu", "sm_90")
     assert {"halves", "local_mem", "scale_by<3>(float*, int)", "add_one(int*, long long, unsigned short)"} <= set(names)
+    # as the file defines them, first to last (the compiler's symbols come in another order)
+    first = ["halves", "half2_axpy", "int_math", "float_math", "doubles", "local_mem", "scale_by<3>(float*, int)",
+             "add_one(int*, long long, unsigned short)", "add_min_max"]
+    assert [n for n in names if n in first] == first

@@ -16,6 +16,7 @@ refuses, in the same words, every bad field at once (``common.field_check``).
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 
 from explorer.gui.common.dims import format_dims, parse_dims
@@ -62,7 +63,8 @@ def param_rows(kernel) -> list[ParamRow]:
 
 def default_texts(rows: list[ParamRow], count: int = DEFAULT_COUNT) -> dict[str, str]:
     """Values every parameter accepts: buffers of ``count`` elements (inputs random, outputs zeros),
-    integers = ``count`` (a length, most often), floats 1.0, bools false, vectors of zeros."""
+    integers named as lengths (``is_length``) = ``count``, other integers 1, floats 1.0, bools false, vectors of
+    zeros."""
     texts: dict[str, str] = {}
     for r in rows:
         if r.pointer:
@@ -77,9 +79,21 @@ def default_texts(rows: list[ParamRow], count: int = DEFAULT_COUNT) -> dict[str,
             texts[r.name] = "1.0"
         elif r.dtype in SMALL_INTS:
             texts[r.name] = "1"
-        else:
+        elif is_length(r.name):
             texts[r.name] = str(count)
+        else:
+            texts[r.name] = "1"  # a stride, a step, a scale: 1 is the value every kernel accepts (issue 31 item 13)
     return texts
+
+
+LENGTH_NAME = re.compile(r"(?i)^(n\d*|n_\w+|num\w*|nelem\w*|len|length|size|count|total|\w+_(n|len|length|size|count|elems?"
+                         r"|elements))$")
+
+
+def is_length(name: str) -> bool:
+    """Whether an integer parameter's name says it is a length (``n``, ``N``, ``len``, ``num_items``,
+    ``in_size``...): the form then gives it the buffers' element count."""
+    return bool(LENGTH_NAME.match(name))
 
 
 def texts_of_spec(rows: list[ParamRow], spec) -> dict[str, str]:

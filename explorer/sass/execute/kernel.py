@@ -167,8 +167,22 @@ def list_kernels(path: str | Path, arch: str, *, cancel=None) -> list[str]:
         compile_source(source, "warp_explorer_no_such_kernel", arch, filename=path.name, include_dirs=includes,
                        cancel=cancel)
     except UnknownKernel as exc:
-        return kernel_names(exc.kernels)
+        return in_source_order(kernel_names(exc.kernels), source)
     return []
+
+
+def in_source_order(names: list[str], source: str) -> list[str]:
+    """The kernels as the file defines them, first to last (the compiler reports its symbols in another order,
+    the reverse of the source for NVRTC's cubins): each by where its plain name (no namespace, no template
+    arguments) first follows ``__global__``; a name not found keeps its place after the found ones."""
+    import re
+
+    def where(name: str) -> int:
+        plain = re.split(r"[<(]", name, maxsplit=1)[0].rsplit("::", 1)[-1].strip()
+        m = re.search(r"__global__[^;{]*?\b" + re.escape(plain) + r"\s*[(<]", source)
+        return m.start() if m else len(source)
+
+    return sorted(names, key=where)
 
 
 def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None = None, cancel=None) -> UserKernel:
