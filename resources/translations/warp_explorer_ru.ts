@@ -2215,12 +2215,22 @@ This is the previous run until the new one is done.</source>
         <translation>Неверный ввод ({n}): показан последний корректный GEMM.</translation>
     </message>
     <message>
-        <location line="+49"/>
-        <source>{tn} × {tm} = {tiles} CTAs, one per {bm}×{bn} tile of C</source>
-        <translation>{tn} × {tm} = {tiles} CTA, по одному на плитку C {bm}×{bn}</translation>
+        <location line="+44"/>
+        <source>{tm} × {tn} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per SM) walk them</source>
+        <translation>{tm} × {tn} = {tiles} плиток {bm}×{bn}; их обходят {ctas} постоянных CTA (по одному на SM)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+5"/>
+        <source>{tm} × {tn} = {tiles} CTAs, one per {bm}×{bn} tile of C</source>
+        <translation>{tm} × {tn} = {tiles} CTA, по одному на плитку C {bm}×{bn}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{warps} warps: a producer warpgroup ({pw} issuing TMA copies, {idle} idle) + {cw} consumer ({g} warpgroups, {sched}) · {stages} stages · {k} K-steps of {bk}</source>
+        <translation>варпов: {warps} — варп-группа производителя ({pw} выдаёт копии TMA, {idle} простаивают) + потребители {cw} ({g} варп-группы, {sched}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>{warps} warps ({wm}×{wn} each) · {stages} stage(s) · {k} K-steps of {bk}</source>
         <translation>варпов: {warps} (по {wm}×{wn}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
     </message>
@@ -2335,7 +2345,7 @@ This is the previous run until the new one is done.</source>
         <translation>{flops} (2·M·N·K)</translation>
     </message>
     <message>
-        <location line="-206"/>
+        <location line="-209"/>
         <source>Path:</source>
         <translation>Путь:</translation>
     </message>
@@ -2350,17 +2360,7 @@ This is the previous run until the new one is done.</source>
         <translation>&lt;b&gt;{path}&lt;/b&gt; · {instr}</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{tn} × {tm} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per SM) walk them</source>
-        <translation>{tn} × {tm} = {tiles} плиток {bm}×{bn}; их обходят {ctas} постоянных CTA (по одному на SM)</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>{warps} warps: {pw} producer + {cw} consumer ({g} warpgroups, {sched}) · {stages} stages · {k} K-steps of {bk}</source>
-        <translation>варпов: {warps} — производитель {pw} + потребители {cw} ({g} варп-группы, {sched}) · стадий: {stages} · шагов по K: {k} по {bk}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+20"/>
         <source>{warps} warps: TMA, MMA and epilogue warps · {stages} stages · {k} K-steps of {bk}</source>
         <translation>варпов: {warps} — варпы TMA, MMA и эпилога · стадий: {stages} · шагов по K: {k} по {bk}</translation>
     </message>

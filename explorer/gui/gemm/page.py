@@ -485,17 +485,20 @@ class GemmPage(Page):
         v["path"].setText(self.tr("<b>{path}</b> · {instr}").format(path=path_names().get(p.path, p.path),
                                                                       instr=breakable(p.instruction)))
         if p.persistent:
-            v["grid"].setText(self.tr("{tn} × {tm} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per "
+            v["grid"].setText(self.tr("{tm} × {tn} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per "
                                       "SM) walk them").format(tn=num(plan.tiles_n), tm=num(plan.tiles_m),
                                                               tiles=num(plan.tiles), bm=r.tile.bm, bn=r.tile.bn,
                                                               ctas=num(plan.ctas)))
         else:
-            v["grid"].setText(self.tr("{tn} × {tm} = {tiles} CTAs, one per {bm}×{bn} tile of C").format(
+            v["grid"].setText(self.tr("{tm} × {tn} = {tiles} CTAs, one per {bm}×{bn} tile of C").format(
                 tn=num(plan.tiles_n), tm=num(plan.tiles_m), tiles=num(plan.tiles), bm=r.tile.bm, bn=r.tile.bn))
         if p.path == "wgmma" and p.consumer_warps > 1:
-            v["cta"].setText(self.tr("{warps} warps: {pw} producer + {cw} consumer ({g} warpgroups, {sched}) · "
-                                     "{stages} stages · {k} K-steps of {bk}").format(
-                warps=r.warps, pw=p.producer_warps, cw=p.consumer_warps, g=p.consumer_warps // 4,
+            # the producer warpgroup's warps: one issues the TMA copies, the rest wait (they add up to r.warps)
+            v["cta"].setText(self.tr("{warps} warps: a producer warpgroup ({pw} issuing TMA copies, {idle} idle) + "
+                                     "{cw} consumer ({g} warpgroups, {sched}) · {stages} stages · {k} K-steps of "
+                                     "{bk}").format(
+                warps=r.warps, pw=p.producer_warps, idle=r.warps - p.producer_warps - p.consumer_warps,
+                cw=p.consumer_warps, g=p.consumer_warps // 4,
                 sched=schedule_names().get(p.schedule, p.schedule), stages=r.stages, k=num(plan.k_steps),
                 bk=r.tile.bk))
         elif p.path == "wgmma":

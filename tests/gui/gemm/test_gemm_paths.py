@@ -45,7 +45,9 @@ def test_hopper_defaults_to_wgmma_with_its_knobs_and_mma_sync_on_request(page):
     assert page.inputs.choices["path"].combo.currentText() == "auto: wgmma + TMA"
     assert page.inputs.choices["schedule"].combo.currentText() == "auto: cooperative"
     assert "wgmma + TMA" in page.values["path"].text() and "m64n256k16" in page.values["path"].text()
-    assert "1 producer + 8 consumer (2 warpgroups, cooperative)" in page.values["cta"].text()
+    text = page.values["cta"].text()  # the warps add up: 1 + 3 + 8 = 12
+    assert "12 warps: a producer warpgroup (1 issuing TMA copies, 3 idle) + 8 consumer (2 warpgroups, cooperative)" \
+        in text
     assert "setmaxnreg: 232 per consumer, 40 per producer" in page.values["resources"].text()
     # the selector: mma.sync on the same GPU
     combo = page.inputs.choices["path"].combo

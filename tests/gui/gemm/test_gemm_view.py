@@ -79,7 +79,7 @@ def test_133_tiles_take_two_waves_the_last_with_one_tile(page):
     assert close(img.pixelColor(5, strip.height() - 5), WAVE_COLORS[0])
     assert close(img.pixelColor(strip.width() - 5, strip.height() - 3), WAVE_COLORS[1])
     assert close(img.pixelColor(strip.width() - 5, strip.height() // 2 + 6), LIGHT.base)
-    assert page.values["grid"].text().startswith("19 × 7 = 133 tiles of 128×256; 132 persistent CTAs")
+    assert page.values["grid"].text().startswith("7 × 19 = 133 tiles of 128×256; 132 persistent CTAs")
     assert "2 wave(s); wave efficiency 50.4%" in page.values["waves"].text()
     assert "133 tiles in 2 wave(s)" in page.status_text
 
