@@ -280,7 +280,7 @@ def _l2_state(p: SimParams) -> np.ndarray:
     write them back, as on the hardware."""
     from explorer.sim.addresses import FLUSH_BASE
 
-    l2c = np.zeros((3, p.l2_sets * p.l2_ways), np.int64)
+    l2c = np.zeros((p.l2_sets * p.l2_ways, 3), np.int64)  # per entry: tag, sector bits, age
     n = min(p.l2_dirty_bytes, p.l2_bytes) // 128
     if n <= 0:
         return l2c
@@ -295,9 +295,9 @@ def _l2_state(p: SimParams) -> np.ndarray:
     slot = np.where(count > p.l2_ways, rank - (count - p.l2_ways), rank)[keep]
     idx = order[keep]
     entry = s_sorted[keep] * p.l2_ways + slot
-    l2c[0, entry] = lines[idx] + 1
-    l2c[1, entry] = 0xFF
-    l2c[2, entry] = idx - n  # before cycle 0, the oldest first
+    l2c[entry, 0] = lines[idx] + 1
+    l2c[entry, 1] = 0xFF
+    l2c[entry, 2] = idx - n  # before cycle 0, the oldest first
     return l2c
 
 
@@ -349,7 +349,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         "sm_l1": np.zeros(p.sm_count, np.int64),
         "sm_smem": np.zeros(p.sm_count, np.int64),
         "sm_blocks": np.zeros(p.sm_count, np.int64),
-        "l1c": np.zeros((3, p.sm_count * p.l1_sets * p.l1_ways), np.int64),
+        "l1c": np.zeros((p.sm_count * p.l1_sets * p.l1_ways, 3), np.int64),
         "l2c": _l2_state(p),
         "lbuf": np.zeros((2, 32), np.int64),
         "sp_warps": np.zeros(SPS, np.int64),

@@ -765,7 +765,7 @@ def _set_index(line, sets):
 @njit(inline=True)
 def _find(cache, base, ways, tag):
     for w in range(ways):
-        if cache[C_TAG, base + w] == tag:
+        if cache[base + w, C_TAG] == tag:
             return base + w
     return -1
 
@@ -776,9 +776,9 @@ def _victim(cache, base, ways):
     best = base
     for w in range(ways):
         e = base + w
-        if cache[C_TAG, e] == 0:
+        if cache[e, C_TAG] == 0:
             return e
-        if cache[C_AGE, e] < cache[C_AGE, best]:
+        if cache[e, C_AGE] < cache[best, C_AGE]:
             best = e
     return best
 
@@ -796,8 +796,8 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
     row hits (first-ready scheduling), so they cost device memory what a sequential write costs, not a row
     cycle per evicted line: the evicted bytes are gathered and sent as bursts of ``dram_writeback_burst_bytes``,
     each opening one row (sim_model.toml [dram]). Returns the random state."""
-    dirty = (l2c[C_BITS, e] >> 4) & 15
-    if l2c[C_TAG, e] != 0 and dirty != 0:
+    dirty = (l2c[e, C_BITS] >> 4) & 15
+    if l2c[e, C_TAG] != 0 and dirty != 0:
         nbytes = 32 * _popcount4(dirty)
         mem[MEM.DRAM_BYTES] += nbytes
         mem[MEM.DRAM_WRITE_BYTES] += nbytes
@@ -840,7 +840,7 @@ def _access_by_address(path, t, sm, gwarp, it, q, acc_i, plan, lines, masks, sm_
         base = (sm * l1_sets + _set_index(lines[k], l1_sets)) * l1_ways
         e = _find(l1c, base, l1_ways, lines[k] + 1)
         if load:
-            hit = masks[k] & l1c[C_BITS, e] if e >= 0 else 0
+            hit = masks[k] & l1c[e, C_BITS] if e >= 0 else 0
             miss = masks[k] & ~hit
             l1_served += _popcount4(hit)
             mem[MEM.L1_MISS_SECTORS] += _popcount4(miss)
@@ -850,17 +850,17 @@ def _access_by_address(path, t, sm, gwarp, it, q, acc_i, plan, lines, masks, sm_
                 continue
             if e < 0:
                 e = _victim(l1c, base, l1_ways)
-                l1c[C_TAG, e] = lines[k] + 1
-                l1c[C_BITS, e] = masks[k]
+                l1c[e, C_TAG] = lines[k] + 1
+                l1c[e, C_BITS] = masks[k]
             else:
-                l1c[C_BITS, e] |= masks[k]
-            l1c[C_AGE, e] = t
+                l1c[e, C_BITS] |= masks[k]
+            l1c[e, C_AGE] = t
             masks[k] = miss
         else:
             mem[MEM.L1_MISS_SECTORS] += _popcount4(masks[k])
             if e >= 0:
-                l1c[C_BITS, e] |= masks[k]  # the line's copy takes the written bytes
-                l1c[C_AGE, e] = t
+                l1c[e, C_BITS] |= masks[k]  # the line's copy takes the written bytes
+                l1c[e, C_AGE] = t
         to_l2 += _popcount4(masks[k])
     mem[MEM.L1_HIT_SECTORS] += l1_served
     mem[MEM.L1_BYTES] += 32 * l1_served
@@ -880,7 +880,7 @@ def _access_by_address(path, t, sm, gwarp, it, q, acc_i, plan, lines, masks, sm_
         base = _set_index(lines[k], l2_sets) * l2_ways
         e = _find(l2c, base, l2_ways, lines[k] + 1)
         if load:
-            hit = m & l2c[C_BITS, e] & 15 if e >= 0 else 0
+            hit = m & l2c[e, C_BITS] & 15 if e >= 0 else 0
             miss = m & ~hit
             mem[MEM.L2_HIT_SECTORS] += _popcount4(hit)
             mem[MEM.L2_MISS_SECTORS] += _popcount4(miss)
@@ -892,10 +892,10 @@ def _access_by_address(path, t, sm, gwarp, it, q, acc_i, plan, lines, masks, sm_
             e = _victim(l2c, base, l2_ways)
             rng_state = _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
                                   win_shift)
-            l2c[C_TAG, e] = lines[k] + 1
-            l2c[C_BITS, e] = 0
-        l2c[C_BITS, e] |= m if load else (m | (m << 4))
-        l2c[C_AGE, e] = t
+            l2c[e, C_TAG] = lines[k] + 1
+            l2c[e, C_BITS] = 0
+        l2c[e, C_BITS] |= m if load else (m | (m << 4))
+        l2c[e, C_AGE] = t
         if miss != 0:
             from_dram += 32 * _popcount4(miss)
     left = from_dram  # the request's missing sectors, as bursts
@@ -1034,7 +1034,8 @@ def run_cycles(
     sm_order, b_fixed,
     # addresses and caches (issue 29): per row the generated kernel's access it performs (-1: none known, the
     # scenario's hit rates are drawn; empty: no row has one), the access plan (explorer.sim.addresses), L1 of
-    # every SM and L2 (rows: C_TAG, C_BITS, C_AGE), scratch for a request's lines
+    # every SM and L2 (per entry its C_TAG, C_BITS and C_AGE side by side: a set's ways are one run of memory),
+    # scratch for a request's lines
     p_acc, acc_i, plan, l1c, l2c, lbuf,
     # blocks
     b_sm, b_start, b_end, b_alive, b_arrived, b_slot, b_mbar,
