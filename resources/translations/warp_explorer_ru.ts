@@ -438,12 +438,12 @@
     <message>
         <location line="+4"/>
         <source>Show the pinned run (A) beside the Explorer&apos;s run (B), pinning the Explorer&apos;s run first when nothing is pinned; again to go back to the Explorer.</source>
-        <translation>Показать закреплённый прогон (A) рядом с прогоном Explorer (B), сначала закрепив прогон Explorer, если ничего не закреплено; повторно — вернуться в Explorer.</translation>
+        <translation>Показать закреплённый прогон (A) рядом с прогоном обозревателя (B), сначала закрепив прогон обозревателя, если ничего не закреплено; повторно — вернуться в обозреватель.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Pin the Explorer&apos;s run as A</source>
-        <translation>&amp;Закрепить прогон Explorer как A</translation>
+        <translation>&amp;Закрепить прогон обозревателя как A</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -463,7 +463,7 @@
     <message>
         <location line="+25"/>
         <source>Pinned the Explorer&apos;s run as A.</source>
-        <translation>Прогон Explorer закреплён как A.</translation>
+        <translation>Прогон обозревателя закреплён как A.</translation>
     </message>
 </context>
 <context>
@@ -509,7 +509,7 @@
     <message>
         <location line="+2"/>
         <source>Make the Explorer&apos;s current run the new A (Ctrl+Shift+B).</source>
-        <translation>Сделать текущий прогон Explorer новым A (Ctrl+Shift+B).</translation>
+        <translation>Сделать текущий прогон обозревателя новым A (Ctrl+Shift+B).</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -524,7 +524,7 @@
     <message>
         <location line="+127"/>
         <source>Nothing to pin yet: the Explorer is still simulating.</source>
-        <translation>Закреплять пока нечего: Explorer ещё симулирует.</translation>
+        <translation>Закреплять пока нечего: обозреватель ещё симулирует.</translation>
     </message>
     <message>
         <location line="+64"/>
@@ -534,22 +534,22 @@
     <message>
         <location line="+3"/>
         <source>&lt;b&gt;B&lt;/b&gt; · the Explorer&apos;s run</source>
-        <translation>&lt;b&gt;B&lt;/b&gt; · прогон Explorer</translation>
+        <translation>&lt;b&gt;B&lt;/b&gt; · прогон обозревателя</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>invalid input in the Explorer: its last good run</source>
-        <translation>в Explorer некорректный ввод: его последний удачный прогон</translation>
+        <translation>в обозревателе некорректный ввод: его последний удачный прогон</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>the Explorer is simulating a new one…</source>
-        <translation>Explorer симулирует новый…</translation>
+        <translation>Обозреватель симулирует новый…</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The Explorer is simulating…</source>
-        <translation>Explorer симулирует…</translation>
+        <translation>Обозреватель симулирует…</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -564,17 +564,17 @@
     <message>
         <location line="+1"/>
         <source>Nothing pinned: Ctrl+Shift+B pins the Explorer&apos;s run as A (Ctrl+B pins it and opens this view).</source>
-        <translation>Ничего не закреплено: Ctrl+Shift+B закрепляет прогон Explorer как A (Ctrl+B закрепляет его и открывает сравнение).</translation>
+        <translation>Ничего не закреплено: Ctrl+Shift+B закрепляет прогон обозревателя как A (Ctrl+B закрепляет его и открывает сравнение).</translation>
     </message>
     <message>
         <location line="+33"/>
         <source>Waiting for the Explorer&apos;s run.</source>
-        <translation>Ожидание прогона Explorer.</translation>
+        <translation>Ожидание прогона обозревателя.</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>A and B are the same run: change the scenario in the Explorer (Ctrl+B goes there and back) and B follows.</source>
-        <translation>A и B — один и тот же прогон: измените сценарий в Explorer (Ctrl+B — туда и обратно), и B последует за ним.</translation>
+        <translation>A и B — один и тот же прогон: измените сценарий в обозревателе (Ctrl+B — туда и обратно), и B последует за ним.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -599,7 +599,7 @@
     <message>
         <location line="+5"/>
         <source>A/B compare: nothing pinned yet (Ctrl+Shift+B pins the Explorer&apos;s run).</source>
-        <translation>Сравнение A/B: ничего не закреплено (Ctrl+Shift+B закрепляет прогон Explorer).</translation>
+        <translation>Сравнение A/B: ничего не закреплено (Ctrl+Shift+B закрепляет прогон обозревателя).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -637,7 +637,7 @@
     <message>
         <location line="+0"/>
         <source>load/store units</source>
-        <translation>блоки загрузки/сохранения</translation>
+        <translation>узлы загрузки/сохранения</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -705,7 +705,7 @@
     <message>
         <location line="+0"/>
         <source>The run on screen in the Explorer.</source>
-        <translation>Прогон на экране Explorer.</translation>
+        <translation>Прогон на экране обозревателя.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -780,7 +780,7 @@
     <message>
         <location line="+1"/>
         <source>What limits the run: the unit busiest against its peak, from the simulator&apos;s throughput units; without them, estimated: issue slots or DRAM when it reaches 60% of its peak, else latency, with the state most warps wait in.</source>
-        <translation>Что ограничивает прогон: блок, сильнее всех загруженный относительно своего пика, по блокам пропускной способности симулятора; без них — оценка: слоты выдачи или DRAM, если загрузка достигает 60% пика, иначе задержка и состояние, в котором ждёт большинство варпов.</translation>
+        <translation>Что ограничивает прогон: узел, сильнее всех загруженный относительно своего пика, по узлам пропускной способности симулятора; без них — оценка: слоты выдачи или DRAM, если загрузка достигает 60% пика, иначе задержка и состояние, в котором ждёт большинство варпов.</translation>
     </message>
     <message>
         <location line="+54"/>
@@ -1147,9 +1147,9 @@
         <translation>Длинные цепочки FMA с 4-кратным параллелизмом на уровне инструкций: планировщики выдают инструкции почти каждый такт. Это ядро ограничивают слоты выдачи, а не память.</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>The mission&apos;s example: 240 blocks of 256 threads (61,440 threads, 1,920 warps) on an H100. All 1,920 warps fit on the GPU at once (one partial wave: 240 of 1,056 block places), but each warp loads a value from HBM and waits ~565 cycles for it, so only a handful are ready to issue at any moment.</source>
-        <translation>Пример из исходного текста: 240 блоков по 256 потоков (61 440 потоков, 1 920 варпов) на H100. Все 1 920 варпов помещаются на GPU одновременно (одна неполная волна: 240 из 1 056 мест для блоков), но каждый варп загружает значение из HBM и ждёт его около 565 тактов, поэтому в любой момент готовы выдать инструкцию лишь единицы.</translation>
+        <location line="+7"/>
+        <source>The mission&apos;s example: 240 blocks of 256 threads (61,440 threads, 1,920 warps) on an H100. All 1,920 warps fit on the GPU at once (one partial wave: 240 of 1,056 block places), but each warp loads a value from HBM and waits ~740 cycles for it (its loaded latency; 703 on an idle GPU, measured on the H200), so only a handful are ready to issue at any moment.</source>
+        <translation>Пример из исходного текста: 240 блоков по 256 потоков (61 440 потоков, 1 920 варпов) на H100. Все 1 920 варпов помещаются на GPU одновременно (одна неполная волна: 240 из 1 056 мест для блоков), но каждый варп загружает значение из HBM и ждёт его около 740 тактов (задержка под нагрузкой; на простаивающем GPU — 703, измерено на H200), поэтому в любой момент готовы выдать инструкцию лишь единицы.</translation>
     </message>
     <message>
         <location line="+9"/>
@@ -1169,7 +1169,7 @@
     <message>
         <location line="+9"/>
         <source>A GEMM-like main loop: stage a tile global-&gt;shared, barrier, load fragments from shared memory, issue Tensor Core MMAs, barrier. The Tensor Cores do only the MMA; loads, barriers and address math still run on the other units.</source>
-        <translation>Главный цикл как в GEMM: загрузить плитку global-&gt;shared, барьер, загрузить фрагменты из разделяемой памяти, выдать MMA тензорным ядрам, барьер. Тензорные ядра выполняют только MMA; загрузки, барьеры и адресная арифметика по-прежнему идут на других блоках.</translation>
+        <translation>Главный цикл как в GEMM: загрузить плитку global-&gt;shared, барьер, загрузить фрагменты из разделяемой памяти, выдать MMA тензорным ядрам, барьер. Тензорные ядра выполняют только MMA; загрузки, барьеры и адресная арифметика по-прежнему идут на других узлах.</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -1722,7 +1722,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>Unit-use strip</source>
-        <translation>Полоса загрузки блоков</translation>
+        <translation>Полоса загрузки узлов</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -2094,12 +2094,12 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+5"/>
         <source>clocks: the simulator runs the {gpu} at its {boost} MHz boost clock with its own unit rates; the plan converts every per-clock figure at {eff} MHz ({peak} MHz peak clock x {frac} sustained): compare the simulated time with the model&apos;s main loop at the simulator&apos;s clock</source>
-        <translation>частоты: симулятор гоняет {gpu} на его boost-частоте {boost} МГц со своими скоростями блоков; план пересчитывает все величины на такт при {eff} МГц (пиковая частота {peak} МГц × {frac} устойчиво): сравнивайте время симуляции с основным циклом модели на частоте симулятора</translation>
+        <translation>частоты: симулятор гоняет {gpu} на его boost-частоте {boost} МГц со своими скоростями узлов; план пересчитывает все величины на такт при {eff} МГц (пиковая частота {peak} МГц × {frac} устойчиво): сравнивайте время симуляции с основным циклом модели на частоте симулятора</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>the plan takes the largest main-loop term ({term}) as if everything else overlapped it; the simulator issues each warp&apos;s instructions in order and queues them at each unit, so latencies and near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it</source>
-        <translation>план берёт наибольшее слагаемое основного цикла ({term}), как будто всё остальное с ним совмещается; симулятор выдаёт инструкции каждого варпа по порядку и ставит их в очередь у каждого блока, так что задержки и блоки, близкие к пределу, частично складываются, а блок, пик которого симулятор не ограничивает, замедлить его не может</translation>
+        <translation>план берёт наибольшее слагаемое основного цикла ({term}), как будто всё остальное с ним совмещается; симулятор выдаёт инструкции каждого варпа по порядку и ставит их в очередь у каждого узла, так что задержки и узлы, близкие к пределу, частично складываются, а узел, пик которого симулятор не ограничивает, замедлить его не может</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2322,7 +2322,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+4"/>
         <source>Simulating in the Explorer…</source>
-        <translation>Симуляция в Explorer…</translation>
+        <translation>Симуляция в обозревателе…</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -2332,7 +2332,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+2"/>
         <source>&lt;b&gt;Simulated in the Explorer: {t}&lt;/b&gt;{ratio}, the main loop only.</source>
-        <translation>&lt;b&gt;Симуляция в Explorer: {t}&lt;/b&gt;{ratio}, только основной цикл.</translation>
+        <translation>&lt;b&gt;Симуляция в обозревателе: {t}&lt;/b&gt;{ratio}, только основной цикл.</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2930,7 +2930,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>KernelPage</name>
     <message>
-        <location filename="../../explorer/gui/kernel/page.py" line="+74"/>
+        <location filename="../../explorer/gui/kernel/page.py" line="+75"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -3337,7 +3337,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>Bytes crossing this boundary over the whole GEMM (reads toward the math units + writes of C).</source>
-        <translation>Байты, пересекающие эту границу за весь GEMM (чтения в сторону вычислительных блоков + запись C).</translation>
+        <translation>Байты, пересекающие эту границу за весь GEMM (чтения в сторону вычислительных узлов + запись C).</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3392,7 +3392,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+0"/>
         <source>math units</source>
-        <translation>вычислительные блоки</translation>
+        <translation>вычислительные узлы</translation>
     </message>
     <message>
         <location line="+39"/>
@@ -4018,7 +4018,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes they served (the sectors that hit: loads, and stores written into L2), HBM the bytes read from and written to device memory ({bw} of {peak}), shared memory every shared load and store. The rates are the Explorer&apos;s Speed-of-Light figures: each unit&apos;s throughput and its share of the peak (L1&apos;s and L2&apos;s count every byte that crosses them, hits and misses).</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из Explorer на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты, которые они обслужили (секторы с попаданием: загрузки и записи, принятые в L2), HBM — байты, прочитанные из памяти устройства и записанные в неё ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё. Скорости — те же, что на панели Speed of Light в Explorer: пропускная способность каждого блока и её доля от пика (для L1 и L2 — все байты, что проходят через них, и попадания, и промахи).</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты, которые они обслужили (секторы с попаданием: загрузки и записи, принятые в L2), HBM — байты, прочитанные из памяти устройства и записанные в неё ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё. Скорости — те же, что на панели Speed of Light в обозревателе: пропускная способность каждого узла и её доля от пика (для L1 и L2 — все байты, что проходят через них, и попадания, и промахи).</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4719,7 +4719,7 @@ Active blocks per SM: {blocks}</source>
     <message>
         <location line="+6"/>
         <source>How the operands reach the math units. Filled: a unit that moves or computes · outlined: where the data sits. Hover a box for its numbers.</source>
-        <translation>Как операнды доходят до вычислительных блоков. Залитые — блоки, которые перемещают или считают · в рамке — где лежат данные. Наведите курсор на блок, чтобы увидеть числа.</translation>
+        <translation>Как операнды доходят до вычислительных узлов. Залитые — узлы, которые перемещают или считают · в рамке — где лежат данные. Наведите курсор на узел, чтобы увидеть числа.</translation>
     </message>
     <message>
         <location line="+23"/>
@@ -4819,7 +4819,7 @@ Active blocks per SM: {blocks}</source>
     <message>
         <location line="+1"/>
         <source>{total} per CTA. Read toward the math units: {rd} over the whole GEMM.</source>
-        <translation>{total} на CTA. Прочитано для вычислительных блоков: {rd} за весь GEMM.</translation>
+        <translation>{total} на CTA. Прочитано для вычислительных узлов: {rd} за весь GEMM.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5081,7 +5081,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>ReportView</name>
     <message>
-        <location filename="../../explorer/gui/kernel/report.py" line="+41"/>
+        <location filename="../../explorer/gui/kernel/report.py" line="+42"/>
         <source>Simulate the kernel: what it executed, how its memory accesses coalesced and what its buffers hold afterwards appear here.</source>
         <translation>Смоделируйте ядро: здесь появится, что оно выполнило, как объединялись его обращения к памяти и что лежит в его буферах после него.</translation>
     </message>
@@ -5633,7 +5633,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Unit</source>
-        <translation>Блок</translation>
+        <translation>Узел</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5761,17 +5761,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Load/store unit: global, local and shared memory accesses through L1TEX.</source>
-        <translation>Блок загрузки/сохранения: обращения к глобальной, локальной и разделяемой памяти через L1TEX.</translation>
+        <translation>Узел загрузки/сохранения: обращения к глобальной, локальной и разделяемой памяти через L1TEX.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Address divergence unit: branches, barriers and warp synchronisation.</source>
-        <translation>Блок расхождения адресов: переходы, барьеры и синхронизация варпа.</translation>
+        <translation>Узел расхождения адресов: переходы, барьеры и синхронизация варпа.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Convergence barrier unit: EXIT, BSSY/BSYNC and divergent branches.</source>
-        <translation>Блок барьеров схождения: EXIT, BSSY/BSYNC и расходящиеся переходы.</translation>
+        <translation>Узел барьеров схождения: EXIT, BSSY/BSYNC и расходящиеся переходы.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -5990,7 +5990,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+69"/>
         <source>Click an instruction for its unit, latency and the registers it waits on.</source>
-        <translation>Щёлкните инструкцию: её блок, задержка и регистры, которых она ждёт.</translation>
+        <translation>Щёлкните инструкцию: её узел, задержка и регистры, которых она ждёт.</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -6005,7 +6005,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>&lt;b&gt;Unit&lt;/b&gt; {unit}: {meaning}</source>
-        <translation>&lt;b&gt;Блок&lt;/b&gt; {unit}: {meaning}</translation>
+        <translation>&lt;b&gt;Узел&lt;/b&gt; {unit}: {meaning}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6435,12 +6435,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+5"/>
         <source>Share of the unit&apos;s peak in the time window under the playback cursor.</source>
-        <translation>Доля пика блока в окне времени под курсором воспроизведения.</translation>
+        <translation>Доля пика узла в окне времени под курсором воспроизведения.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Share of the unit&apos;s peak over the whole run (the tick in the bar).</source>
-        <translation>Доля пика блока за весь запуск (черта на полосе).</translation>
+        <translation>Доля пика узла за весь запуск (черта на полосе).</translation>
     </message>
     <message>
         <location line="+33"/>
@@ -6629,7 +6629,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Special-function units (MUFU): exp, log, sin, rsqrt and the like.</source>
-        <translation>Блоки специальных функций (MUFU): exp, log, sin, rsqrt и подобные.</translation>
+        <translation>Узлы специальных функций (MUFU): exp, log, sin, rsqrt и подобные.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6639,7 +6639,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>Load/store units: issue every global and shared-memory access to L1TEX.</source>
-        <translation>Блоки загрузки/сохранения: передают в L1TEX каждый доступ к глобальной и разделяемой памяти.</translation>
+        <translation>Узлы загрузки/сохранения: передают в L1TEX каждый доступ к глобальной и разделяемой памяти.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6759,7 +6759,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="-18"/>
         <source>memory instructions queue at the load/store units; wider (vector) accesses move the same bytes in fewer instructions</source>
-        <translation>инструкции памяти стоят в очереди к блокам загрузки/сохранения; более широкие (векторные) доступы перемещают те же байты меньшим числом инструкций</translation>
+        <translation>инструкции памяти стоят в очереди к узлам загрузки/сохранения; более широкие (векторные) доступы перемещают те же байты меньшим числом инструкций</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -6809,7 +6809,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>find their pipe busy; spreading work over more units would help</source>
-        <translation>застают свой конвейер занятым; поможет распределить работу по большему числу блоков</translation>
+        <translation>застают свой конвейер занятым; поможет распределить работу по большему числу узлов</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -7451,22 +7451,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location filename="../../explorer/gui/explore/unit_strip.py" line="+161"/>
         <source>the units&apos; names</source>
-        <translation>названия блоков</translation>
+        <translation>названия узлов</translation>
     </message>
     <message>
         <location line="+43"/>
         <source>Unit use: each unit&apos;s share of its peak over time · red bar = the bottleneck</source>
-        <translation>Загрузка блоков: доля пика каждого блока во времени · красная черта — узкое место</translation>
+        <translation>Загрузка узлов: доля пика каждого узла во времени · красная черта — узкое место</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Unit use over time · red bar = bottleneck</source>
-        <translation>Загрузка блоков во времени · красная черта — узкое место</translation>
+        <translation>Загрузка узлов во времени · красная черта — узкое место</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Unit use</source>
-        <translation>Загрузка блоков</translation>
+        <translation>Загрузка узлов</translation>
     </message>
     <message>
         <location line="+35"/>

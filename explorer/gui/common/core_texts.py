@@ -70,12 +70,13 @@ def scenario_descriptions() -> dict[str, str]:
             "Issue slots, not memory, limit this kernel."),
         "The mission's example: 240 blocks of 256 threads (61,440 threads, 1,920 warps) on an H100. All 1,920 "
         "warps fit on the GPU at once (one partial wave: 240 of 1,056 block places), but each warp loads a value "
-        "from HBM and waits ~565 cycles for it, so only a handful are ready to issue at any moment.": translate(
+        "from HBM and waits ~740 cycles for it (its loaded latency; 703 on an idle GPU, measured on the H200), so "
+        "only a handful are ready to issue at any moment.": translate(
             "CoreTexts",
             "The mission's example: 240 blocks of 256 threads (61,440 threads, 1,920 warps) on an H100. All "
             "1,920 warps fit on the GPU at once (one partial wave: 240 of 1,056 block places), but each warp "
-            "loads a value from HBM and waits ~565 cycles for it, so only a handful are ready to issue at any "
-            "moment."),
+            "loads a value from HBM and waits ~740 cycles for it (its loaded latency; 703 on an idle GPU, "
+            "measured on the H200), so only a handful are ready to issue at any moment."),
         "A load-then-compute kernel, 1,056 blocks, with 168 registers per thread: registers allow only one block "
         "of 256 threads per SM (8 of 64 warps), too few warps to hide HBM latency, and the grid runs in 8 waves. "
         "Lower the registers (128, 64, 32) and the run gets shorter as occupancy rises, until HBM bandwidth is "

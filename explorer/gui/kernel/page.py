@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QGroupBox, QHBoxLayout, Q
                                QPushButton, QVBoxLayout, QWidget)
 
 from explorer.gui.common.compile_watch import INTERPRETER, CompileWatch
+from explorer.gui.common.core_texts import limiter_names
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num, pct
@@ -355,7 +356,7 @@ class KernelPage(Page):
         else:
             self.occupancy.setText(self.tr("Theoretical occupancy {occ}: {blocks} blocks per SM, limited by {lim}.")
                                    .format(occ=pct(occ.occupancy), blocks=occ.active_blocks_per_sm,
-                                           lim=", ".join(occ.limiters)))
+                                           lim=", ".join(limiter_names().get(k, k) for k in occ.limiters)))
 
     # -- simulate ------------------------------------------------------------------------------
     def simulate(self) -> bool:

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPushButton, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
+from explorer.gui.common.core_texts import limiter_names
 from explorer.gui.common.numbers import count_text, num, pct, seconds_text
 from explorer.gui.common.widgets import add_row, input_form, muted_label, wrap
 from explorer.gui.kernel.report_data import KernelReport
@@ -119,7 +120,7 @@ class ReportView(QWidget):
         occ = s["occupancy"]
         self.values["occupancy"].setText(self.tr("{occ} ({blocks} blocks per SM; limited by {lim})").format(
             occ=pct(occ["theoretical_occupancy"]), blocks=occ["active_blocks_per_sm"],
-            lim=", ".join(occ["limiters"])))
+            lim=", ".join(limiter_names().get(k, k) for k in occ["limiters"])))
         self.values["speed"].setText(self.speed_text(s["execution_seconds"], s["warp_instructions_per_second"]))
         self.show_timing(self.tr("waiting for the Explorer…"))
         self.table.setRowCount(len(report.buffers))

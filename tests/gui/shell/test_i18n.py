@@ -85,6 +85,32 @@ def test_every_message_is_translated_with_the_same_placeholders_tags_and_mnemoni
     assert not problems, "\n".join(problems)
 
 
+UNIT_WORD = re.compile(r"\bunits?\b", re.I)
+BLOCK_RU = re.compile(r"\b[Бб]лок(?:ами|ам|ах|ов|ом|а|у|е|и)?\b")
+
+
+def test_one_russian_term_for_an_execution_unit_and_for_the_explorer_tab():
+    """Issue 31 item 14: an execution unit is «узел» everywhere (a CUDA block is «блок»), and the Explorer tab
+    is «Обозреватель» in every sentence that names it (the product's name, Warp Explorer, stays)."""
+    for _context, source, tr in messages():
+        text = tr.text or ""
+        about_units = UNIT_WORD.search(source) and "allocation unit" not in source and not re.search(
+            r"\bblocks?\b|\bCTA", source)
+        if about_units:
+            assert not BLOCK_RU.search(text), (source, text)
+        assert not re.search(r"(?<!Warp )Explorer", text), (source, text)
+
+
+def test_the_lessons_use_the_same_terms():
+    import tomllib
+
+    for path in sorted((ROOT / "resources" / "lessons").glob("*.toml")):
+        for k, step in enumerate(tomllib.loads(path.read_text(encoding="utf-8")).get("steps", []), 1):
+            ru = step.get("narration", {}).get("ru", "")
+            assert not re.search(r"(?<!Warp )Explorer", ru), (path.name, k)
+            assert not re.search(r"[Бб]лок\w* (загрузки|MMA|GPU)|ни один блок", ru), (path.name, k)
+
+
 def test_every_translation_formats_like_its_source():
     """str.format with the source's fields accepts the translation (no stray braces, no unknown field)."""
     for context, source, translation in messages():
