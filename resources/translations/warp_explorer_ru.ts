@@ -4082,7 +4082,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+65"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+72"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -5448,17 +5448,7 @@ Active blocks per SM: {blocks}</source>
         <translation>{bw} из {peak} {unit} (пик)</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: on the SMs that have work the Tensor Cores run at {share} of their peak (busy {busy}; {gpu} over the whole GPU, whose other SMs have no block), and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
-        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: на SM, у которых есть работа, тензорные ядра работают на {share} своего пика (заняты {busy}; {gpu} по всему GPU, остальным SM не досталось блока), и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n} такта.</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: the Tensor Cores run at {share} of their peak (busy {busy}), and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n} cycles.</source>
-        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: тензорные ядра работают на {share} своего пика (заняты {busy}), и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n} такта.</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+28"/>
         <source>The GPU reads {util} “utilized”, and here its schedulers are busy too: they issue {busy} ({used} of their slots). Issuing instructions is the limit, not waiting.</source>
         <translation>«Загрузка» GPU — {util}, и здесь его планировщики тоже заняты: они выдают инструкции {busy} ({used} слотов). Ограничивает выдача инструкций, а не ожидание.</translation>
     </message>
@@ -5507,7 +5497,23 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варпо-тактов</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+22"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: on the SMs that have work the Tensor Cores run at {share} of their peak (busy {busy}; {gpu} over the whole GPU, whose other SMs have no block), and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n}.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: на SM, у которых есть работа, тензорные ядра работают на {share} своего пика (заняты {busy}; {gpu} по всему GPU, остальным SM не досталось блока), и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n}.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+6"/>
+        <source>cycle|cycles</source>
+        <translation>такт|такта|тактов</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue slots are the wrong measure here: the Tensor Cores run at {share} of their peak (busy {busy}), and each MMA ({mma} of the warp-instructions) keeps its scheduler&apos;s Tensor Core pipe busy for {n}.</source>
+        <translation>«Загрузка» GPU — {util}, и {idle} его слотов выдачи простаивали, но слоты выдачи здесь — неверная мера: тензорные ядра работают на {share} своего пика (заняты {busy}), и каждая MMA ({mma} инструкций варпов) занимает конвейер тензорных ядер своего планировщика на {n}.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>The GPU reads {util} “utilized”, yet {idle} of its issue slots did nothing: the warps wait for memory, and {unit} runs at {share} of its peak.</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: варпы ждут память, а {unit} работает на {share} своего пика.</translation>
     </message>
@@ -5839,12 +5845,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>никогда не выполняется (ветвь, в которую аргументы ядра не ведут)</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>SASS of {fn} ({arch}) · {n} instructions per warp</source>
-        <translation>SASS функции {fn} ({arch}) · {n} инструкций на варп</translation>
+        <location line="+7"/>
+        <source>instruction|instructions</source>
+        <translation>инструкция|инструкции|инструкций</translation>
     </message>
     <message>
         <location line="+3"/>
+        <source>SASS of {fn} ({arch}) · {n} per warp</source>
+        <translation>SASS функции {fn} ({arch}) · {n} на варп</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The simulator ran the workload model: one instruction per workload operation, virtual registers, no address arithmetic or instrumentation ({n} per warp).</source>
+        <translation>Симулятор выполнил модель нагрузки: по одной инструкции на операцию нагрузки, виртуальные регистры, без адресной арифметики и инструментирования ({n} на варп).</translation>
+    </message>
+    <message>
+        <location line="-8"/>
         <source>{k} of them instrumentation</source>
         <translation>из них {k} — инструментирование</translation>
     </message>
@@ -5862,11 +5878,6 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+1"/>
         <source>Workload model, not SASS: {why}</source>
         <translation>Модель нагрузки, а не SASS: {why}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>The simulator ran the workload model: one instruction per workload operation, virtual registers, no address arithmetic or instrumentation ({n} instructions per warp).</source>
-        <translation>Симулятор выполнил модель нагрузки: по одной инструкции на операцию нагрузки, виртуальные регистры, без адресной арифметики и инструментирования ({n} инструкций на варп).</translation>
     </message>
 </context>
 <context>

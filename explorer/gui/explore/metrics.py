@@ -41,7 +41,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, Q
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import counted, figure, figures_in, num, pct, three, unit
+from explorer.gui.common.numbers import counted, figure, figures_in, num, pct, plural, three, unit
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
@@ -54,6 +54,13 @@ from explorer.occupancy import OccupancyResult
 DETAIL = "detail"  # a widget's property: how long it stays when the column is short (higher: longer)
 SHORTEN = 4.5  # the essential sentences take their short form: after the run's facts, before the residency
 # sentence, the Speed-of-Light bars and the limiter (a sentence citing a lesson's figure keeps its whole form longer)
+
+
+def cycles_text(cycles: float, forms: str) -> str:
+    """"4 cycles", "128 тактов", "4.5 такта": the noun agrees with the number (a fraction takes Russian's "few"
+    form, as "2" does); ``forms`` is the translated "cycle|cycles"."""
+    whole = float(cycles).is_integer()
+    return f"{three(cycles)} {plural(int(cycles) if whole else 2, forms)}"
 
 
 class NowBox(QGroupBox):
@@ -374,15 +381,15 @@ class RunBox(QGroupBox):
                            "slots are the wrong measure here: on the SMs that have work the Tensor Cores run at "
                            "{share} of their peak (busy {busy}; {gpu} over the whole GPU, whose other SMs have no "
                            "block), and each MMA ({mma} of the warp-instructions) keeps its scheduler's Tensor Core "
-                           "pipe busy for {n} cycles.").format(
+                           "pipe busy for {n}.").format(
                 util=util, idle=idle, share=share, busy=busy, gpu=pct(v.gpu_share, 0), mma=pct(v.mma_share, 0),
-                n=three(v.mma_cycles))
+                n=cycles_text(v.mma_cycles, self.tr("cycle|cycles")))
         if v.kind == "tensor":
             return self.tr("The GPU reads {util} “utilized” and {idle} of its issue slots did nothing, but issue "
                            "slots are the wrong measure here: the Tensor Cores run at {share} of their peak (busy "
                            "{busy}), and each MMA ({mma} of the warp-instructions) keeps its scheduler's Tensor Core "
-                           "pipe busy for {n} cycles.").format(util=util, idle=idle, share=share, busy=busy,
-                                                                mma=pct(v.mma_share, 0), n=three(v.mma_cycles))
+                           "pipe busy for {n}.").format(util=util, idle=idle, share=share, busy=busy, mma=pct(v.mma_share, 0),
+                                                           n=cycles_text(v.mma_cycles, self.tr("cycle|cycles")))
         if v.kind == "issue":
             return self.tr("The GPU reads {util} “utilized”, and here its schedulers are busy too: they issue "
                            "{busy} ({used} of their slots). Issuing instructions is the limit, not waiting.").format(

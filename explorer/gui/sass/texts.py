@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from explorer.gui.common.numbers import num
+from explorer.gui.common.numbers import counted, num
 
 
 translate = QCoreApplication.translate
@@ -62,10 +62,11 @@ def segment_text(segment: str, trip: int) -> str:
 
 def program_line(program, notice: str | None) -> tuple[str, str]:
     """(one line, its tooltip): which program the run executed and, for the model, why."""
-    per_warp = num(program.dynamic_instructions_per_warp)
+    # "343 instructions", "343 инструкции": the noun agrees with the number (Russian's three forms)
+    per_warp = counted(program.dynamic_instructions_per_warp, translate("SassTexts", "instruction|instructions"))
     if program.source == "sass":
         inst = program.instrumentation_per_warp
-        line = translate("SassTexts", "SASS of {fn} ({arch}) · {n} instructions per warp").format(
+        line = translate("SassTexts", "SASS of {fn} ({arch}) · {n} per warp").format(
             fn=program.function, arch=program.arch, n=per_warp)
         if inst:
             line += " · " + translate("SassTexts", "{k} of them instrumentation").format(k=num(inst))
@@ -77,6 +78,6 @@ def program_line(program, notice: str | None) -> tuple[str, str]:
     why = notice or translate("SassTexts", "the scenario chose program = \"model\"")
     line = translate("SassTexts", "Workload model, not SASS: {why}").format(why=why)
     tip = translate("SassTexts", "The simulator ran the workload model: one instruction per workload operation, "
-                                 "virtual registers, no address arithmetic or instrumentation ({n} instructions per "
-                                 "warp).").format(n=per_warp)
+                                 "virtual registers, no address arithmetic or instrumentation ({n} per warp)."
+                     ).format(n=per_warp)
     return line, tip

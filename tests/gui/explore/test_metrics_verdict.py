@@ -210,3 +210,13 @@ def test_a_figure_the_narration_cites_keeps_its_detail_longest(window, qtbot):
     assert order.index(whole.facts) > max(order.index(w) for w in uncited)  # makes way after all of them
     window.explorer.restore_view_state(window.explorer.view_state())  # what a lesson's end does
     assert metrics.cited == frozenset() and metrics.rank(whole.facts) == (False, whole.facts.property(DETAIL))
+
+
+def test_cycles_agree_with_their_number():
+    """Issue 31 item 14: "4 такта", "128 тактов", "4.5 такта" (a fraction takes the "few" form), "1 cycle"."""
+    from explorer.gui.explore.metrics import cycles_text
+
+    ru = "такт|такта|тактов"
+    assert [cycles_text(n, ru) for n in (1, 4, 8, 128, 4.5, 21)] == [
+        "1 такт", "4 такта", "8 тактов", "128 тактов", "4.5 такта", "21 такт"]
+    assert cycles_text(1, "cycle|cycles") == "1 cycle" and cycles_text(128, "cycle|cycles") == "128 cycles"
