@@ -364,10 +364,17 @@ class LessonController(QObject):
             self.go(self.index - 1)
 
     def stop(self) -> None:
-        """Leave the lesson: spotlight off; the scenario it reached stays (simulated, editable)."""
+        """Leave the lesson: spotlight off; the scenario it reached stays (simulated, editable), but run by the
+        program the user had before (a lesson that quotes the workload model's figures switches the program for
+        its steps only: issue 31 item 9)."""
         if self.lesson is None:
             return
+        lesson, start = self.lesson, self._start
         self.lesson = None
+        page = self.window.explorer
+        now = page.session.scenario
+        if lesson.program and start is not None and now is not None and now.program != start.program:
+            page.change_scenario(now.with_values(program=start.program), "lesson")
         self.index = 0
         self._target = None
         self.ready = False

@@ -147,3 +147,19 @@ def test_a_language_switch_in_a_lesson_still_gives_the_view_back(win, qtbot, eng
     assert new_ctl.lesson is not None and not new.explorer.per_sm.isChecked()
     new_ctl.stop()
     assert new.explorer.per_sm.isChecked()
+
+
+def test_a_lesson_on_the_model_program_gives_the_users_program_back(win, qtbot):
+    """Issue 31 item 9: lesson 1 quotes the workload model's figures and runs program = "model" for its steps;
+    once it ends the scenario it reached stays, run by the program the user had (the default start's SASS)."""
+    page, ctl = win.explorer, win.feature("lessons")
+    before = page.session.scenario.program
+    assert before != "model"
+    ctl.start("launched-resident-ready")
+    ready(qtbot, ctl)
+    assert page.session.scenario.program == "model"
+    reached = page.session.scenario
+    ctl.stop()
+    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating
+                    and page.session.run.result.scenario.program == before, timeout=RUN_TIMEOUT)
+    assert page.session.scenario == reached.with_values(program=before)
