@@ -1,4 +1,4 @@
-"""The `gpus` and `occupancy` commands against the CLI contract in DESIGN.md."""
+"""The `gpus` and `occupancy` commands against the CLI contract in docs/dev/design.md."""
 
 import json
 import time

@@ -99,7 +99,7 @@ def test_random_configs_agree_with_header_for_every_gpu(oracle):
         expected_limits = {"warps": l_warps, "registers": l_regs, "shared_memory": l_smem, "blocks": l_blocks}
         got_limits = {k: (INT_MAX if lim[k] is None else lim[k]) for k in expected_limits}
         # the header sets every limiter bit equal to the pre-barrier minimum, then the
-        # barrier bit; DESIGN.md defines limiters as resources equal to the final result
+        # barrier bit; docs/dev/design.md defines limiters as resources equal to the final result
         limits_all = dict(expected_limits, barriers=l_bars)
         expected_limiters = {k for k, v in limits_all.items() if v == blocks}
         if (

@@ -77,8 +77,8 @@ def run_scenario(scenario, args) -> int:
     from explorer.sass.execute.run import check_dump_path, dump_buffers, listing, run_kernel, summary
 
     if scenario.kernel is None:
-        raise InputError("scenario", "has no [kernel] section; execute runs your own kernel (see the README, "
-                                     "'Your own kernel'); simulate runs workload scenarios")
+        raise InputError("scenario", "has no [kernel] section; execute runs your own kernel (see "
+                                     "docs/your-kernel.md); simulate runs workload scenarios")
     scenario = with_max_instructions(scenario, args)
     dump = getattr(args, "dump_buffers", None)
     if dump is not None:  # "" too: refused, not ignored

@@ -1,6 +1,6 @@
 """``warp-explorer``: every feature of the app reachable from a terminal.
 
-Exit codes (DESIGN.md): 0 ok, 2 bad input (one line naming the field and the
+Exit codes (docs/dev/design.md): 0 ok, 2 bad input (one line naming the field and the
 limit), 3 no GPU/driver, 1 internal error. Bad input never prints a traceback.
 Subcommands import what they need lazily so ``occupancy`` starts fast and never
 touches Qt or numpy.

@@ -12,7 +12,7 @@ What is simulated (:func:`comparison_setup`): the measured launch as it ran, not
 - the launch's own placement of its first wave (which SM got which block: the GPC the hardware starts from
   changes between launches, so it is a fact of this launch, like its clock: ``explorer.sim.dispatch``).
 
-What each figure is (the README's "What a duration is" says the same):
+What each figure is (docs/real-gpu.md, "What a duration is", says the same):
 
 - ``warp_span_cycles``: from the first warp's start to the last warp's end. The measurement's records give
   exactly this (``%globaltimer``/``clock64`` at each warp's entry and exit); the simulation's residency

@@ -285,7 +285,7 @@ HEADER = """\
 # Written by explorer/gpu/microbench.py (python -m explorer microbench, run by
 # scripts/device_check.py); a later run replaces the figures it measures and keeps the rest.
 # The schema is explorer/model/measured.py's; `warp-explorer gpus --json` shows every figure
-# with its source. Nothing here changes resources/gpus.toml: see the README's real-GPU section.
+# with its source. Nothing here changes resources/gpus.toml: see docs/real-gpu.md.
 """
 
 

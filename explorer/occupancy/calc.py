@@ -22,7 +22,7 @@ which the test suite checks against the header itself, config by config:
 
 The result is the minimum; the *limiters* are every resource whose limit equals it.
 
-Assumptions where the header leaves a choice open (documented in the README): the
+Assumptions where the header leaves a choice open (documented in docs/cli.md, `occupancy`): the
 kernel opts in to exactly the dynamic shared memory it launches with (what a
 program using more than 48 KB must do), and it uses ``barriers`` named barriers
 (default 1: ``__syncthreads``), as the header assumes for a kernel's attributes.

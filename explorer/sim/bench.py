@@ -1,6 +1,6 @@
 """Simulator benchmarks (``warp-explorer bench``): throughput, trace memory, SASS program extraction.
 
-Figures, not assertions: the README records what they measured on which machine. Each
+Figures, not assertions: docs/performance.md records what they measured on which machine. Each
 case runs the model program or the kernel's SASS (``program``); targets: >= 8 M
 warp-instructions/s on the saturated H100 with the model program and the mission example
 <= 100 ms (issue 15); >= 5 M with SASS programs, the example <= 150 ms, program extraction

@@ -350,7 +350,7 @@ class SimResult:
         return occupancy_for_launch(self.scenario.gpu, self.scenario.launch)
 
     def summary(self) -> dict:
-        """The metrics of the ``simulate --json`` contract (DESIGN.md), with units in the names."""
+        """The metrics of the ``simulate --json`` contract (docs/dev/design.md), with units in the names."""
         from explorer.sim.bottleneck import bottleneck, throughput
 
         p = self.params

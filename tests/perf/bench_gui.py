@@ -49,7 +49,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (1600, 900)
-# (section, figure) -> (bound, "max" or "min"): the README's targets for the window
+# (section, figure) -> (bound, "max" or "min"): docs/performance.md's targets for the window
 TARGETS = {
     ("frame", "median_ms"): (16.0, "max"),  # a playback frame within one 60 Hz tick
     ("playback", "fps"): (60.0, "min"),

@@ -1,5 +1,5 @@
 """The fresh-install benchmark's own parts (the benchmark itself builds a wheel and a venv: run it by hand,
-``python tests/perf/bench_fresh_install.py``; its figures go to the README, no timing is asserted)."""
+``python tests/perf/bench_fresh_install.py``; its figures go to docs/performance.md, no timing is asserted)."""
 
 from __future__ import annotations
 

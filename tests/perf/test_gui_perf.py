@@ -2,7 +2,7 @@
 is asserted.
 
 Run: ``pytest -m slow -s tests/perf`` (or ``python tests/perf/bench_gui.py``).
-The figures go to the README by hand; asserting them here would make the suite
+The figures go to docs/performance.md by hand; asserting them here would make the suite
 fail on a busy machine rather than on a regression.
 """
 

@@ -149,7 +149,7 @@ def test_model_listing_shows_every_operation_of_the_body(capsys, preset):
 def test_the_readme_example_is_what_the_command_prints(capsys):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "model.md").read_text()
     block = readme.split("$ warp-explorer program example-240x256\n", 1)[1].split("```", 1)[0]
     code, out, _ = cli(capsys, "example-240x256")
     assert code == 0

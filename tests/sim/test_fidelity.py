@@ -136,7 +136,7 @@ def test_nsight_figures_within_the_targets(name):
 @pytest.mark.slow(expect_s=120)
 @pytest.mark.timeout(900)
 def test_every_known_gap_is_still_open():
-    """A gap the model has closed comes off the table (and the README's)."""
+    """A gap the model has closed comes off the table (and docs/real-gpu.md's)."""
     closed = []
     for (name, key), why in KNOWN_GAPS.items():
         if key == "blocks_per_sm":

@@ -1,4 +1,4 @@
-"""The README's *Streams of launches* examples print what the program prints."""
+"""The manual's *Streams of launches* examples (docs/cli.md) print what the program prints."""
 
 import json
 import re
@@ -9,7 +9,7 @@ import pytest
 
 from explorer.cli.main import main
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 
 
 def _examples():
