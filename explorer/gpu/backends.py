@@ -6,18 +6,14 @@ it is never imported in it (no module cycle). The names are re-exported by ``exp
 """
 
 from __future__ import annotations
-import hashlib
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
-from pathlib import Path
-from explorer.gpu.cubin import Cubin, KernelResources, ptxas_spills
 from explorer.gpu.errors import CompileError, CompilerUnavailable
 from explorer.gpu.folders import SHELL_SAFE_PATH, private_tempdir
-from explorer.gpu.names import check_kernel_name, one_line, parse_define
+from explorer.gpu.names import one_line
 from explorer.gpu.tools import find_tool
-from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_text
+from explorer.model.errors import InputError
 
 ARCH_RE = re.compile(r"^(?:sm_?)?(\d)(\d{1,2})([af]?)$", re.IGNORECASE)
 INSTALL_HINT = "pip install 'warp-explorer[gpu]' (cuda-bindings and nvidia-cuda-nvrtc)"

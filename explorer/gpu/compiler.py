@@ -29,15 +29,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from explorer.gpu.cubin import Cubin, KernelResources, ptxas_spills
 from explorer.gpu.errors import CompileError, CompilerUnavailable
-from explorer.gpu.folders import SHELL_SAFE_PATH, private_tempdir
 from explorer.gpu.names import check_kernel_name, one_line, parse_define
-from explorer.gpu.tools import find_tool
 from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_text
 from explorer.gpu.backends import (  # noqa: F401 - the compiler's public names live here
     ARCH_RE,

@@ -43,7 +43,7 @@ import numpy as np
 
 from explorer.model.errors import InputError
 from explorer.sim import units
-from explorer.sim.loop_program import UNIT_MAP, LoopProgram, lower_flat
+from explorer.sim.loop_program import UNIT_MAP, LoopProgram
 
 MAX_ROWS = 32767  # next-instruction events store the listing row as int16 (result.PcEvents)
 _LOOP_ARRAYS = ("path", "unit", "latency", "wait_state", "dst", "src", "req_bytes", "role", "arg", "row", "active")

@@ -84,7 +84,6 @@ from explorer.sim.states import (
     MIO_THROTTLE,
     NOT_SELECTED,
     SELECTED,
-    SHORT_SB,
     WAIT,
     WGMMA_WAIT,
 )

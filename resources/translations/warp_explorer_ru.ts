@@ -3239,7 +3239,7 @@ This is the previous run until the new one is done.</source>
         <translation>Урок: {title}</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+112"/>
         <source>This step&apos;s scenario is not valid: {msg}</source>
         <translation>Сценарий этого шага некорректен: {msg}</translation>
     </message>
@@ -3252,7 +3252,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-410"/>
+        <location line="-417"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>

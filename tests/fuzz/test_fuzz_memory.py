@@ -12,7 +12,6 @@ import os
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from explorer.model.errors import MAX_CSV_BYTES, MAX_TOML_BYTES
 from tests.fuzz.harness import ADDRESS_SPACE_LIMIT, SLOW, run_limited

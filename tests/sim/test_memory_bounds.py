@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from explorer.model.errors import InputError
 from explorer.model.presets import load_preset
 from explorer.model.scenario import Scenario
-from explorer.sim import Cancelled, simulate
+from explorer.sim import simulate
 from explorer.sim.engine import estimate_run
 from explorer.sim.params import model_constants
 from tests.helpers import assert_one_line_error, run_cli

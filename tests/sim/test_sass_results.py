@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.model.errors import InputError
 from explorer.model.presets import load_preset
 from explorer.model.scenario import POLICIES, Scenario
 from explorer.sim import simulate

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from explorer.gui.common.dims import format_dims, parse_dims
 from explorer.gui.common.field_check import judge_fields
-from explorer.model.errors import InputError
 from explorer.model.kernel_spec import DTYPES, BufferArg
 from explorer.model.scenario import KERNEL_LAUNCH_FIELDS, Scenario
 from explorer.model.tomlio import parse_value

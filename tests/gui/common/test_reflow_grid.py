@@ -15,8 +15,12 @@ def make(qapp):
     host = QWidget()
     labels = [QLabel(w, host) for w in WORDS]
     extra = QLabel("only side by side", host)
-    side = lambda: Arrangement([Cell(lb, 0, i) for i, lb in enumerate(labels)] + [Cell(extra, 1, 0, col_span=3)])
-    stacked = lambda: Arrangement([Cell(lb, i, 0) for i, lb in enumerate(labels)])
+    def side():
+        return Arrangement([Cell(lb, 0, i) for i, lb in enumerate(labels)] + [Cell(extra, 1, 0, col_span=3)])
+
+    def stacked():
+        return Arrangement([Cell(lb, i, 0) for i, lb in enumerate(labels)])
+
     grid = ReflowGrid((side, stacked), host, h_spacing=10, v_spacing=2)
     QVBoxLayout(host).addWidget(grid)
     host.layout().setContentsMargins(0, 0, 0, 0)
