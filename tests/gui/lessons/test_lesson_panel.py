@@ -118,7 +118,8 @@ def test_leaving_a_lesson_leaves_the_scenario_usable(win, qtbot):
     ctl.panel.end_button.click()
     assert ctl.lesson is None and ctl.highlighted() == []
     assert not win.feature("overlay").visible_target_rects()
-    assert win.explorer.session.scenario == reached  # kept
+    before = ctl._start.program  # kept, run by the program the user had before the lesson (issue 31 item 9)
+    assert win.explorer.session.scenario == reached.with_values(program=before)
     assert "Choose a lesson" in ctl.panel.narration.text()
     # ... and editable: an edit re-simulates as usual
     win.explorer.panel.fields["regs"].set_text("64")
