@@ -175,8 +175,6 @@ def in_source_order(names: list[str], source: str) -> list[str]:
     """The kernels as the file defines them, first to last (the compiler reports its symbols in another order,
     the reverse of the source for NVRTC's cubins): each by where its plain name (no namespace, no template
     arguments) first follows ``__global__``; a name not found keeps its place after the found ones."""
-    import re
-
     def where(name: str) -> int:
         plain = re.split(r"[<(]", name, maxsplit=1)[0].rsplit("::", 1)[-1].strip()
         m = re.search(r"__global__[^;{]*?\b" + re.escape(plain) + r"\s*[(<]", source)
