@@ -316,6 +316,11 @@ class CursorPlot(ThemedPlot):
         self._x_max = max(1.0, float(x_max))
         vb = self.getPlotItem().getViewBox()
         vb.setLimits(xMin=0, xMax=self._x_max, minXRange=min(20.0, self._x_max))
+        if vb.linkedView(0) is not None:
+            # an x-linked plot took its partner's range under the old run's limits (clamped to the shorter run):
+            # take it again now that the limits allow it, or its cursor stands at another cycle's pixel than the
+            # partner's (issue 31 item 8: the unit strip at ~7,700 while the timeline showed ~5,630)
+            vb.linkedXChanged()
 
     def show_all(self) -> None:
         self.getPlotItem().setXRange(0, self._x_max, padding=0)
