@@ -1245,9 +1245,9 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+133"/>
-        <source>launched</source>
-        <translation>запущено</translation>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+137"/>
+        <source>unfinished</source>
+        <translation>не завершено</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1279,6 +1279,11 @@
         <location line="-1"/>
         <source>warps</source>
         <translation>варпы</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>unfinished, resident</source>
+        <translation>не завершено, размещено</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1316,12 +1321,7 @@
         <translation>Варпы по тактам на SM {sm}</translation>
     </message>
     <message>
-        <location line="-100"/>
-        <source>launched, resident</source>
-        <translation>запущено, размещено</translation>
-    </message>
-    <message>
-        <location line="+101"/>
+        <location line="+1"/>
         <source>SM {sm}</source>
         <translation>SM {sm}</translation>
     </message>
@@ -1438,8 +1438,8 @@
     <name>CurveLegend</name>
     <message>
         <location filename="../../explorer/gui/explore/counts_plot.py" line="+16"/>
-        <source>Warps of the grid not finished yet: resident plus still waiting for a place.</source>
-        <translation>Ещё не завершённые варпы сетки: размещённые плюс ожидающие места.</translation>
+        <source>Launched warps not finished yet: resident plus still waiting for a place; it starts at every launched warp.</source>
+        <translation>Запущенные варпы, ещё не завершённые: размещённые и ещё ждущие места; кривая начинается со всех запущенных варпов.</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3611,8 +3611,8 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+1"/>
-        <source>measured unfinished (launched)</source>
-        <translation>не завершено (запущено, измерено)</translation>
+        <source>measured unfinished</source>
+        <translation>измерено: не завершено</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -4087,17 +4087,7 @@ This is the previous run until the new one is done.</source>
         <translation>Прямо сейчас</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Launched</source>
-        <translation>Запущено</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>warps not finished yet</source>
-        <translation>варпы, ещё не завершённые</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="+15"/>
         <source>Resident</source>
         <translation>Размещено</translation>
     </message>
@@ -4127,9 +4117,14 @@ This is the previous run until the new one is done.</source>
         <translation>в этом такте</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Warps of the launched grid that have not finished: resident ones plus those still waiting for a place on an SM.</source>
-        <translation>Незавершённые варпы запущенной сетки: размещённые плюс ещё ожидающие места на SM.</translation>
+        <location line="-3"/>
+        <source>Unfinished</source>
+        <translation>Не завершено</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Launched warps that have not finished: resident ones plus those still waiting for a place on an SM; it starts at every launched warp and falls to 0.</source>
+        <translation>Запущенные варпы, которые ещё не завершились: размещённые и те, что ещё ждут места на SM; счёт начинается со всех запущенных варпов и падает до 0.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4158,6 +4153,11 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+6"/>
+        <source>of {n} launched warps</source>
+        <translation>из {n} запущенных варпов</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>on the SMs (of {slots} slots)</source>
         <translation>на SM (из {slots} слотов)</translation>
     </message>
@@ -5567,8 +5567,8 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <name>RunColumn</name>
     <message>
         <location filename="../../explorer/gui/compare/column.py" line="+51"/>
-        <source>This cycle&apos;s warps: launched (not finished yet), resident on the SMs, ready (eligible) to issue, and issued.</source>
-        <translation>Варпы этого такта: запущенные (ещё не завершённые), размещённые на SM, готовые (eligible) к выдаче и выданные.</translation>
+        <source>This cycle&apos;s warps: unfinished (launched, not finished yet), resident on the SMs, ready (eligible) to issue, and issued.</source>
+        <translation>Варпы этого такта: не завершённые (запущены, ещё не завершились), размещённые на SM, готовые к выдаче и выданные.</translation>
     </message>
     <message>
         <location line="+73"/>
@@ -5582,8 +5582,8 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+2"/>
-        <source>{launched} launched · {resident} resident · {ready} ready · {issued} issued</source>
-        <translation>запущено {launched} · размещено {resident} · готово {ready} · выдано {issued}</translation>
+        <source>{launched} unfinished · {resident} resident · {ready} ready · {issued} issued</source>
+        <translation>{launched} не завершено · {resident} размещено · {ready} готово · {issued} выдано</translation>
     </message>
     <message>
         <location line="+22"/>

@@ -48,7 +48,7 @@ class RunColumn(QWidget):
         self.now.setWordWrap(True)
         self.now.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.now.setFixedHeight(QFontMetrics(self.now.font()).lineSpacing() * 2 + 4)  # a new cycle never relayouts
-        self.now.setToolTip(self.tr("This cycle's warps: launched (not finished yet), resident on the SMs, ready "
+        self.now.setToolTip(self.tr("This cycle's warps: unfinished (launched, not finished yet), resident on the SMs, ready "
                                     "(eligible) to issue, and issued."))
         self.grid = SmGridView(self)
         self.grid.setObjectName(f"compare_grid_{side}")
@@ -125,7 +125,7 @@ class RunColumn(QWidget):
         else:
             head = self.tr("Cycle {c} of {n}").format(c=num(frame.cycle), n=num(run.cycles))
         self.now.setText(head + " · " + self.tr(
-            "{launched} launched · {resident} resident · {ready} ready · {issued} issued").format(
+            "{launched} unfinished · {resident} resident · {ready} ready · {issued} issued").format(
             launched=num(launched), resident=num(resident), ready=num(eligible), issued=num(issued)))
 
     def set_compact(self, on: bool) -> None:

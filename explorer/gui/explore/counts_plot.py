@@ -1,6 +1,10 @@
-"""Launched / resident / eligible / issued warps per cycle: the mission's three quantities plus issue.
+"""Unfinished / resident / eligible / issued warps per cycle: the mission's three quantities plus issue.
 
-GPU-wide by default; "Selected SM" shows the same counts for one SM (launched
+The first curve is the data's ``launched`` series: the launched warps not finished
+yet. It starts at the launch's total (the work launched, 1,920 in the mission's
+example) and falls as warps finish, so the legend calls it "unfinished" rather than
+"launched", which the scenario panel's constant total already says.
+GPU-wide by default; "Selected SM" shows the same counts for one SM (unfinished
 has no per-SM meaning and is hidden). Ready and issued warps are a few dozen
 where launched and resident are thousands (1,920 in the mission's example), so
 they have their own scale on the right axis (a second view box sharing the
@@ -130,7 +134,7 @@ class CountsPlot(CursorPlot):
 
     def _names(self) -> dict[str, str]:
         return {
-            "launched": self.tr("launched"),
+            "launched": self.tr("unfinished"),
             "resident": self.tr("resident"),
             "eligible": self.tr("ready (eligible)"),
             "issued": self.tr("issued"),
@@ -147,7 +151,7 @@ class CountsPlot(CursorPlot):
     def axis_labels(self) -> dict[str, list[str]]:
         """Each y axis's label, longest first: the plot uses the longest that fits its height."""
         right = [self.tr("mean ready, issued"), self.tr("ready, issued")] if self.level > 0 else []
-        return {"left": [self.tr("launched, resident"), self.tr("warps")],
+        return {"left": [self.tr("unfinished, resident"), self.tr("warps")],
                 "right": right + [self.tr("ready, issued"), self.tr("ready")]}
 
     def _label_axes(self) -> None:
@@ -302,7 +306,7 @@ class CurveLegend(LegendRow):
         super().__init__(parent)
         self.plot = plot
         tips = {
-            "launched": self.tr("Warps of the grid not finished yet: resident plus still waiting for a place."),
+            "launched": self.tr("Launched warps not finished yet: resident plus still waiting for a place; it starts at every launched warp."),
             "resident": self.tr("Warps placed on an SM (holding a slot, registers, shared memory)."),
             "eligible": self.tr("Resident warps whose next instruction could issue this cycle."),
             "issued": self.tr("Warp-instructions issued this cycle (at most one per scheduler)."),

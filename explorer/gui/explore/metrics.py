@@ -81,7 +81,9 @@ class NowBox(QGroupBox):
         name_font.setBold(True)
         digits = QFontMetrics(big).horizontalAdvance("888,888")
         rows = (
-            ("launched", self.tr("Launched"), self.tr("warps not finished yet"), None),  # the theme's text colour
+            # "launched" is the data's name (simulate --out); on screen the count is what it holds: the
+            # launched warps not finished yet, beside the launch's constant total (issue 31 item 12)
+            ("launched", self.tr("Unfinished"), "", None),  # the theme's text colour
             ("resident", self.tr("Resident"), self.tr("warps on the SMs"), oi.REDDISH_PURPLE),
             ("eligible", self.tr("Ready"), self.tr("eligible: could issue this cycle"), oi.ORANGE),
             ("issued", self.tr("Issued"), self.tr("this cycle"), oi.BLUISH_GREEN),
@@ -94,8 +96,8 @@ class NowBox(QGroupBox):
         self.notes: dict[str, QLabel] = {}
         self.marks: dict[str, QFrame] = {}
         tips = {
-            "launched": self.tr("Warps of the launched grid that have not finished: resident ones plus those "
-                                "still waiting for a place on an SM."),
+            "launched": self.tr("Launched warps that have not finished: resident ones plus those still waiting "
+                                "for a place on an SM; it starts at every launched warp and falls to 0."),
             "resident": self.tr("Warps placed on an SM, holding a warp slot, registers and shared memory."),
             "eligible": self.tr("Resident warps whose next instruction could issue this cycle; each scheduler "
                                 "picks one of its eligible warps."),
@@ -157,6 +159,7 @@ class NowBox(QGroupBox):
             self.values[key].setText(num(value))
         slots = p.sm_count * p.warps_per_sm
         schedulers = p.sm_count * p.sub_partitions
+        self.notes["launched"].setText(self.tr("of {n} launched warps").format(n=num(p.total_blocks * p.warps_per_block)))
         self.notes["resident"].setText(self.tr("on the SMs (of {slots} slots)").format(slots=num(slots)))
         self.notes["issued"].setText(self.tr("this cycle (max {n})").format(n=num(schedulers)))
         states = run.state_counts_at(cycle)

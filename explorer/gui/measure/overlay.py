@@ -161,7 +161,7 @@ class MeasuredLegend(LegendRow):
         self.layout().addWidget(self.title)
         names = {
             "resident": self.tr("measured resident"),
-            "launched": self.tr("measured unfinished (launched)"),
+            "launched": self.tr("measured unfinished"),
         }
         tips = {
             "resident": self.tr("Warps resident on the SMs of the real GPU, from each warp's (or block's) start and "

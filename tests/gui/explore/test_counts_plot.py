@@ -150,7 +150,7 @@ def test_selected_sm_counts_use_the_same_scales(page, qtbot):
 def test_the_legend_names_every_curve_under_the_plot(page):
     legend = page.counts.legends[0]
     names = [w.text() for w in legend.findChildren(QLabel) if w.text()]
-    assert names == ["launched", "resident", "ready (eligible)", "issued"]
+    assert names == ["unfinished", "resident", "ready (eligible)", "issued"]
     assert page.counts_panel.isAncestorOf(legend) and page.counts_panel.isAncestorOf(page.counts)
     assert page.window().lesson_targets["counts"] is page.counts_panel
 

@@ -4,6 +4,7 @@ their numbers (issue 14 item 15: "12%" beside "12.5%"; "1 blocks per SM")."""
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QLabel
 
 from explorer.gui.common.numbers import pct
 from explorer.gui.explore.run_data import simulate_run
@@ -84,3 +85,22 @@ def test_the_store_tail_is_told_not_called_finished(window, qtbot):
     page.session.set_cycle(run.cycles - 1)
     assert page.metrics.now.residency.text() == "The kernel has finished."
     assert f"the last {tail:,} cycles no warp was resident" in page.metrics.whole.heading.toolTip()
+
+
+def test_the_falling_count_is_called_unfinished_beside_the_launched_total(window, qtbot):
+    """Issue 31 item 12: the count that falls to 0 was captioned "Launched" while the scenario panel said
+    1,920 launched. It is the launched warps not finished yet: named so, with the constant total beside it,
+    in the "Right now" box, the counts plot's legend and the A/B columns' line."""
+    page = show(window, qtbot, default_scenario())
+    run = page.session.run
+    now = page.metrics.now
+    names = [w.text() for w in now.findChildren(QLabel) if w.toolTip() == now.values["launched"].toolTip()]
+    assert "Unfinished" in names and "Launched" not in names
+    page.session.set_cycle(0)
+    assert now.values["launched"].text() == "1,920"
+    assert now.notes["launched"].text() == "of 1,920 launched warps"
+    page.session.set_cycle(run.cycles - 1)
+    assert now.values["launched"].text() == "0"
+    assert now.notes["launched"].text() == "of 1,920 launched warps"  # the launched total does not fall
+    assert "1,920 warps" in page.panel.launched.text()
+    assert page.counts._names()["launched"] == "unfinished"

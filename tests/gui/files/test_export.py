@@ -77,7 +77,7 @@ def test_svg_parses_and_holds_the_drawing(win, tmp_path):
     assert {"g", "path"} <= tags or {"g", "polyline"} <= tags
     text = out.read_text(encoding="utf-8")
     assert "cycle" in text  # the axis label is text, not pixels
-    for name in ("launched", "resident", "ready (eligible)", "issued"):  # the legend is in the picture
+    for name in ("unfinished", "resident", "ready (eligible)", "issued"):  # the legend is in the picture
         assert f">{name}<" in text, name
     assert no_temp_files(tmp_path)
 
