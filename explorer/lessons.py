@@ -43,6 +43,9 @@ COUNTS = ("gpu", "sm")  # the counts plot: the whole GPU, or the selected SM
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 
 
+_GROUP_SPACE = re.compile(r"(?<=\d) (?=\d{3}(?!\d))")  # "1 920", "4 096": a space between digit groups
+
+
 @dataclass(frozen=True)
 class Step:
     narration: dict  # language -> text
@@ -56,7 +59,10 @@ class Step:
     counts: str = "gpu"  # the counts plot: "gpu" (whole GPU, with "launched") or "sm" (the selected SM)
 
     def text(self, lang: str) -> str:
-        return self.narration.get(lang) or self.narration["en"]
+        """The narration in ``lang``, its digit groups joined by no-break spaces: Russian writes 1 920 with a
+        space, which a word-wrapping label may break ("1 / 920 варпов", issue 31 item 14); the window's own
+        numbers group with the same character (``gui.common.numbers``)."""
+        return _GROUP_SPACE.sub("\u00a0", self.narration.get(lang) or self.narration["en"])
 
     def resolve_cycle(self, cycles: int) -> int:
         """The step's cycle within a run of ``cycles`` cycles."""

@@ -164,9 +164,62 @@
     </message>
 </context>
 <context>
+    <name>AttentionTexts</name>
+    <message>
+        <location filename="../../explorer/gui/gemm/model_texts.py" line="+208"/>
+        <source>forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into the softmax</source>
+        <translation>только прямой проход, без маски и dropout; множитель 1/sqrt(d) учтён в softmax</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>S and P are stored in {dtype} ({b} B per element); Q, K, V and O too</source>
+        <translation>S и P хранятся в {dtype} ({b} Б на элемент); Q, K, V и O — тоже</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>softmax = {flop} FLOP per score (max, subtract, exp, sum, divide); exp also occupies the SFU ({lanes} lanes per sub-partition)</source>
+        <translation>softmax = {flop} FLOP на оценку (максимум, вычитание, exp, сумма, деление); exp к тому же занимает SFU ({lanes} линий на подраздел SM)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>flash: FlashAttention-2 loop order (query blocks outer, key/value blocks inner); the SMs read K and V once per query block (global_bytes, exact: FlashAttention&apos;s IO accounting); logsumexp saved in FP32</source>
+        <translation>flash: порядок циклов FlashAttention-2 (внешний — по блокам запросов, внутренний — по блокам ключей/значений); SM читают K и V один раз на блок запросов (global_bytes, точно: учёт ввода-вывода FlashAttention); logsumexp сохраняется в FP32</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>flash HBM bytes: one CTA per SM, so about {h} (batch, head) pairs are in flight; their K and V ({ws} B) fit the usable L2 ({frac} x {l2} B), so the K/V re-reads come from L2 and HBM sees K and V once</source>
+        <translation>байты HBM у flash: по одному CTA на SM, поэтому одновременно в работе около {h} пар (пакет, голова); их K и V ({ws} Б) помещаются в доступную часть L2 ({frac} × {l2} Б), поэтому повторные чтения K/V идут из L2, а HBM видит K и V один раз</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>flash HBM bytes: one CTA per SM, so about {h} (batch, head) pairs are in flight; their K and V ({ws} B) do not fit the usable L2 ({frac} x {l2} B), so every K/V re-read comes from HBM</source>
+        <translation>байты HBM у flash: по одному CTA на SM, поэтому одновременно в работе около {h} пар (пакет, голова); их K и V ({ws} Б) не помещаются в доступную часть L2 ({frac} × {l2} Б), поэтому каждое повторное чтение K/V идёт из HBM</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>naive: S and P ({s} B each) go to global memory; the next kernel&apos;s read of them hits L2 (they fit the usable L2); their writes still reach HBM</source>
+        <translation>наивное: S и P (по {s} Б) записываются в глобальную память; чтение их следующим ядром попадает в L2 (они помещаются в доступную часть L2); их записи всё равно доходят до HBM</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>naive: S and P ({s} B each) go to global memory; the next kernel&apos;s read of them comes from HBM (they do not fit the usable L2)</source>
+        <translation>наивное: S и P (по {s} Б) записываются в глобальную память; следующее ядро читает их из HBM (они не помещаются в доступную часть L2)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>each kernel takes max(matmul at {tflops} TFLOPS + other FLOPs at the FP32 peak, exps on the SFUs, HBM bytes at {eff} x {bw} GB/s, global bytes at the L2&apos;s {l2bw} GB/s); the largest is the bound; a kernel&apos;s own tiling and waves are not modelled; launch overhead is reported apart</source>
+        <translation>каждое ядро занимает максимум из: умножение матриц при {tflops} TFLOPS + прочие FLOP при пике FP32, exp на SFU, байты HBM при {eff} × {bw} ГБ/с, глобальные байты при {l2bw} ГБ/с L2; наибольшее и есть ограничение; собственное разбиение ядра на плитки и волны не моделируются; накладные расходы на запуск указаны отдельно</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>blocks {bq}x{kv} do not fit {gpu}&apos;s shared memory at head size {d}; using {br}x{bc}</source>
+        <translation>блоки {bq}x{kv} не помещаются в разделяемую память {gpu} при размере головы {d}; берём {br}x{bc}</translation>
+    </message>
+</context>
+<context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+630"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+631"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -1602,7 +1655,7 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+72"/>
         <source>the kernel&apos;s SASS ({arch})</source>
         <translation>SASS ядра ({arch})</translation>
     </message>
@@ -1612,7 +1665,7 @@ This is the previous run until the new one is done.</source>
         <translation>модель нагрузки</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+5"/>
         <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles · {program}</source>
         <translation>{gpu}: запущено варпов {warps} · теор. заполняемость {theo} · достигнутая {ach} · занято слотов выдачи {iss} · тактов {cycles} · {program}</translation>
     </message>
@@ -1717,7 +1770,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>Speed of Light (what limits useful work)</source>
-        <translation>Speed of Light (что ограничивает полезную работу)</translation>
+        <translation>Скорость света, Speed of Light (что ограничивает полезную работу)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -1957,7 +2010,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmModelTexts</name>
     <message>
-        <location filename="../../explorer/gui/gemm/model_texts.py" line="+27"/>
+        <location filename="../../explorer/gui/gemm/model_texts.py" line="-223"/>
         <source>wgmma + TMA</source>
         <translation>wgmma + TMA</translation>
     </message>
@@ -3198,7 +3251,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+239"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+250"/>
         <source>Lesson skipped: {why}</source>
         <translation>Урок пропущен: {why}</translation>
     </message>
@@ -3252,7 +3305,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-417"/>
+        <location line="-428"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -3297,12 +3350,27 @@ This is the previous run until the new one is done.</source>
         <translation>Выберите урок выше или в меню «Уроки». Page Down и Page Up (их посылают пульты для презентаций) переключают шаги.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Step {k} of {n}</source>
         <translation>Шаг {k} из {n}</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+2"/>
+        <source>figures of the workload model</source>
+        <translation>числа модели нагрузки</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>figures of the kernel&apos;s SASS</source>
+        <translation>числа SASS ядра</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>This lesson runs its scenarios with the workload model (the generated kernel&apos;s loop as the simulator&apos;s own program), so its figures differ a little from the default start&apos;s, which runs the kernel&apos;s SASS; leaving the lesson restores the program you had.</source>
+        <translation>Этот урок запускает свои сценарии на модели нагрузки (цикл сгенерированного ядра как собственная программа симулятора), поэтому его числа немного отличаются от стартовых, где выполняется SASS ядра; после выхода из урока вернётся ваша программа.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Simulating…</source>
         <translation>Симуляция…</translation>
     </message>
@@ -4018,7 +4086,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+5"/>
         <source>&lt;b&gt;This simulation&lt;/b&gt; (the Explorer&apos;s “{name}” on the {gpu}: {cycles} cycles, {t}): L1 and L2 count the bytes they served (the sectors that hit: loads, and stores written into L2), HBM the bytes read from and written to device memory ({bw} of {peak}), shared memory every shared load and store. The rates are the Explorer&apos;s Speed-of-Light figures: each unit&apos;s throughput and its share of the peak (L1&apos;s and L2&apos;s count every byte that crosses them, hits and misses).</source>
-        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты, которые они обслужили (секторы с попаданием: загрузки и записи, принятые в L2), HBM — байты, прочитанные из памяти устройства и записанные в неё ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё. Скорости — те же, что на панели Speed of Light в обозревателе: пропускная способность каждого узла и её доля от пика (для L1 и L2 — все байты, что проходят через них, и попадания, и промахи).</translation>
+        <translation>&lt;b&gt;Эта симуляция&lt;/b&gt; («{name}» из обозревателя на {gpu}: тактов {cycles}, {t}): L1 и L2 учитывают байты, которые они обслужили (секторы с попаданием: загрузки и записи, принятые в L2), HBM — байты, прочитанные из памяти устройства и записанные в неё ({bw} из {peak}), разделяемая память — каждую загрузку и сохранение в неё. Скорости — те же, что на панели «Скорость света» в обозревателе: пропускная способность каждого узла и её доля от пика (для L1 и L2 — все байты, что проходят через них, и попадания, и промахи).</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -4082,7 +4150,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>NowBox</name>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+72"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+9"/>
         <source>Right now</source>
         <translation>Прямо сейчас</translation>
     </message>
@@ -5423,12 +5491,17 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+131"/>
+        <location line="+132"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="-117"/>
+        <source>Whole run · {program}</source>
+        <translation>Весь прогон · {program}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -5477,7 +5550,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 Готовых варпов на планировщик: в среднем {elig}</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-31"/>
         <source>Limiter: {limit} — {blocks} ({warps}) per SM of {max}.</source>
         <translation>Ограничитель: {limit} — {blocks} ({warps} из {max}) на SM.</translation>
     </message>
@@ -5492,7 +5565,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варп|варпа|варпов</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>warp-cycles</source>
         <translation>варпо-тактов</translation>
     </message>
@@ -6476,7 +6549,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>The bottleneck is the unit with the highest share of its peak when that share is at least {limit} (Nsight Compute&apos;s Speed-of-Light rule); below it, no unit is near its peak: not enough independent work is in flight (latency).</source>
-        <translation>Узкое место — узел с наибольшей долей своего пика, если эта доля не меньше {limit} (правило Speed of Light из Nsight Compute); ниже ни один узел не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
+        <translation>Узкое место — узел с наибольшей долей своего пика, если эта доля не меньше {limit} (правило «скорости света», Speed of Light, из Nsight Compute); ниже ни один узел не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
     </message>
     <message>
         <location line="+62"/>
@@ -6888,7 +6961,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+1"/>
         <source>SM active</source>
-        <translation>SM active</translation>
+        <translation>SM активны</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -6908,7 +6981,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>SM active (GPM SM_UTIL, DCGM): the share of SM-time with at least one warp resident on the SM.</source>
-        <translation>SM active (GPM SM_UTIL, DCGM): доля времени SM, когда на SM размещён хотя бы один варп.</translation>
+        <translation>SM активны (SM active; GPM SM_UTIL, DCGM): доля времени SM, когда на SM размещён хотя бы один варп.</translation>
     </message>
     <message>
         <location line="+2"/>

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, QSizePolicy, QVBoxLayout, QWidget
 
@@ -61,6 +61,16 @@ def cycles_text(cycles: float, forms: str) -> str:
     form, as "2" does); ``forms`` is the translated "cycle|cycles"."""
     whole = float(cycles).is_integer()
     return f"{three(cycles)} {plural(int(cycles) if whole else 2, forms)}"
+
+
+def program_text(summary: dict) -> str:
+    """Which instruction stream ran, in words: the same preset gives other figures with the kernel's SASS than
+    with the workload model, so every view that shows a run's figures names it (issue 31 item 9: the status
+    bar alone said it, and presenting hides the status bar)."""
+    source = summary.get("program", {})
+    if source.get("source") == "sass":
+        return QCoreApplication.translate("ExplorerPage", "the kernel's SASS ({arch})").format(arch=source.get("arch", ""))
+    return QCoreApplication.translate("ExplorerPage", "the workload model")
 
 
 class NowBox(QGroupBox):
@@ -327,6 +337,7 @@ class RunBox(QGroupBox):
     def show_run(self, run: SimRun) -> None:
         s = run.summary
         p = run.result.params
+        self.setTitle(self.tr("Whole run · {program}").format(program=program_text(s)))
         self.heading.setText(self.tr("{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles "
                                      "({us} µs at {mhz} MHz)").format(
             gpu=s["gpu"], blocks=num(s["total_blocks"]), wpb=s["warps_per_block"], warps=num(s["launched_warps"]),

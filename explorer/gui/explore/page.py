@@ -38,7 +38,7 @@ from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
 from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.gui.explore.counts_plot import MIN_HEIGHT as COUNTS_MIN_HEIGHT
 from explorer.gui.explore.counts_plot import CountsPlot
-from explorer.gui.explore.metrics import MetricsPanel, cited_figures
+from explorer.gui.explore.metrics import MetricsPanel, cited_figures, program_text
 from explorer.gui.explore.run_data import (FillPlan, SimRun, fill_plan, record_batch, simulate_run,
                                            simulate_sm_trace)
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
@@ -600,9 +600,7 @@ class ExplorerPage(Page):
         sm = run.summary
         # the same formatter as the panels and tooltips: 12.5% everywhere, digits grouped (1,920; ru 1 920)
         # and which instruction stream ran, always on screen (the SASS view, which says more, may be closed)
-        source = sm.get("program", {})
-        program = (self.tr("the kernel's SASS ({arch})").format(arch=source.get("arch", ""))
-                   if source.get("source") == "sass" else self.tr("the workload model"))
+        program = program_text(sm)
         return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · "
                        "issue slots used {iss} · {cycles} cycles · {program}").format(
             gpu=sm["gpu"], warps=num(sm["launched_warps"]), theo=pct(sm["theoretical_occupancy"]),

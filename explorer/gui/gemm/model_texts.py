@@ -197,3 +197,62 @@ def _note_patterns() -> list[tuple[str, str]]:
 def note_text(note: str) -> str:
     """One of ``GemmPlan.notes`` (what the mapper chose for the user) in the interface language."""
     return translate_by_patterns(note, _note_patterns(), _translate_term)
+
+
+def _attention_patterns() -> list[tuple[str, str]]:
+    """``AttentionComparison.assumptions`` and ``notes`` (``explorer.gemm.attention``), sentence by sentence."""
+    translate = QCoreApplication.translate
+    n, x = r"\d+(?:\.\d+)?", r"[\d.e+]+"  # a number as the core formats it (":g" may write 3.35e+03)
+    return [
+        (r"forward pass only, no mask, no dropout; the 1/sqrt\(d\) scale is folded into the softmax",
+         translate("AttentionTexts", "forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into "
+                                     "the softmax")),
+        (r"S and P are stored in (?P<dtype>\S+) \((?P<b>\d+) B per element\); Q, K, V and O too",
+         translate("AttentionTexts", "S and P are stored in {dtype} ({b} B per element); Q, K, V and O too")),
+        (rf"softmax = (?P<flop>{n}) FLOP per score \(max, subtract, exp, sum, divide\); exp also occupies the SFU "
+         r"\((?P<lanes>\d+) lanes per sub-partition\)",
+         translate("AttentionTexts", "softmax = {flop} FLOP per score (max, subtract, exp, sum, divide); exp also "
+                                     "occupies the SFU ({lanes} lanes per sub-partition)")),
+        (r"flash: FlashAttention-2 loop order \(query blocks outer, key/value blocks inner\); the SMs read K and V "
+         r"once per query block \(global_bytes, exact: FlashAttention's IO accounting\); logsumexp saved in FP32",
+         translate("AttentionTexts", "flash: FlashAttention-2 loop order (query blocks outer, key/value blocks "
+                                     "inner); the SMs read K and V once per query block (global_bytes, exact: "
+                                     "FlashAttention's IO accounting); logsumexp saved in FP32")),
+        (rf"flash HBM bytes: one CTA per SM, so about (?P<h>\d+) \(batch, head\) pairs are in flight; their K and "
+         rf"V \((?P<ws>\d+) B\) fit the usable L2 \((?P<frac>{x}) x (?P<l2>\d+) B\), so the K/V re-reads come from "
+         r"L2 and HBM sees K and V once",
+         translate("AttentionTexts", "flash HBM bytes: one CTA per SM, so about {h} (batch, head) pairs are in "
+                                     "flight; their K and V ({ws} B) fit the usable L2 ({frac} x {l2} B), so the "
+                                     "K/V re-reads come from L2 and HBM sees K and V once")),
+        (rf"flash HBM bytes: one CTA per SM, so about (?P<h>\d+) \(batch, head\) pairs are in flight; their K and "
+         rf"V \((?P<ws>\d+) B\) do not fit the usable L2 \((?P<frac>{x}) x (?P<l2>\d+) B\), so every K/V re-read "
+         r"comes from HBM",
+         translate("AttentionTexts", "flash HBM bytes: one CTA per SM, so about {h} (batch, head) pairs are in "
+                                     "flight; their K and V ({ws} B) do not fit the usable L2 ({frac} x {l2} B), so "
+                                     "every K/V re-read comes from HBM")),
+        (r"naive: S and P \((?P<s>\d+) B each\) go to global memory; the next kernel's read of them hits L2 \(they "
+         r"fit the usable L2\); their writes still reach HBM",
+         translate("AttentionTexts", "naive: S and P ({s} B each) go to global memory; the next kernel's read of "
+                                     "them hits L2 (they fit the usable L2); their writes still reach HBM")),
+        (r"naive: S and P \((?P<s>\d+) B each\) go to global memory; the next kernel's read of them comes from HBM "
+         r"\(they do not fit the usable L2\)",
+         translate("AttentionTexts", "naive: S and P ({s} B each) go to global memory; the next kernel's read of "
+                                     "them comes from HBM (they do not fit the usable L2)")),
+        (rf"each kernel takes max\(matmul at (?P<tflops>{x}) TFLOPS \+ other FLOPs at the FP32 peak, exps on the "
+         rf"SFUs, HBM bytes at (?P<eff>{x}) x (?P<bw>{x}) GB/s, global bytes at the L2's (?P<l2bw>\d+) GB/s\); the "
+         r"largest is the bound; a kernel's own tiling and waves are not modelled; launch overhead is reported apart",
+         translate("AttentionTexts", "each kernel takes max(matmul at {tflops} TFLOPS + other FLOPs at the FP32 "
+                                     "peak, exps on the SFUs, HBM bytes at {eff} x {bw} GB/s, global bytes at the "
+                                     "L2's {l2bw} GB/s); the largest is the bound; a kernel's own tiling and waves are "
+                                     "not modelled; launch overhead is reported apart")),
+        (r"blocks (?P<bq>\d+)x(?P<kv>\d+) do not fit (?P<gpu>\S+)'s shared memory at head size (?P<d>\d+); using "
+         r"(?P<br>\d+)x(?P<bc>\d+)",
+         translate("AttentionTexts", "blocks {bq}x{kv} do not fit {gpu}'s shared memory at head size {d}; using "
+                                     "{br}x{bc}")),
+    ]
+
+
+def attention_text(sentence: str) -> str:
+    """One of the attention comparison's assumptions or notes in the interface language (issue 31 item 14: the
+    list under the FlashAttention table stayed English in a Russian lecture)."""
+    return translate_by_patterns(sentence, _attention_patterns(), _translate_term)

@@ -171,8 +171,19 @@ class LessonPanel(QWidget):
         for button in (self.prev_button, self.next_button, self.end_button):
             button.setEnabled(False)
 
-    def show_step(self, index: int, count: int, text: str) -> None:
-        self.counter.setText(self.tr("Step {k} of {n}").format(k=index + 1, n=count))
+    def show_step(self, index: int, count: int, text: str, program: str = "") -> None:
+        """``program``: the instruction stream whose figures the narration quotes ("model", "sass"; "" when the
+        lesson runs whatever the user's start runs), said beside the step counter (issue 31 item 9)."""
+        counter = self.tr("Step {k} of {n}").format(k=index + 1, n=count)
+        if program == "model":
+            counter += " · " + self.tr("figures of the workload model")
+        elif program == "sass":
+            counter += " · " + self.tr("figures of the kernel's SASS")
+        self.counter.setText(counter)
+        self.counter.setToolTip(self.tr("This lesson runs its scenarios with the workload model (the generated "
+                                        "kernel's loop as the simulator's own program), so its figures differ a "
+                                        "little from the default start's, which runs the kernel's SASS; leaving the "
+                                        "lesson restores the program you had.") if program == "model" else "")
         self.narration.setText(text)
         self.prev_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < count - 1)
@@ -321,7 +332,7 @@ class LessonController(QObject):
             self.dock.setWindowTitle(self.tr("Lesson"))
         else:
             self.dock.setWindowTitle(self.tr("Lesson: {title}").format(title=self.lesson.title_text(lang)))
-            self.panel.show_step(self.index, len(self.lesson.steps), self.step.text(lang))
+            self.panel.show_step(self.index, len(self.lesson.steps), self.step.text(lang), self.lesson.program)
         self.fit_dock()
 
     # -- language -------------------------------------------------------------------------

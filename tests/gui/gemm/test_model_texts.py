@@ -85,3 +85,41 @@ def test_a_sentence_no_pattern_knows_is_shown_as_written(russian):
     p = plans()[0]
     odd = p.bound_reason.replace("take longer than moving their data", "are slow")
     assert bound_reason_text(odd) == odd  # the whole English sentence, not half a translation
+
+
+# the FlashAttention comparison (Memory tab): K/V fitting L2 and not, S/P fitting L2 and not, a blocks note
+ATTENTION = [("H100", 4096, 128, 1, 1, "fp16"), ("H100", 32768, 128, 16, 4, "bf16"), ("A100", 1024, 64, 1, 1, "fp32"),
+             ("V100", 4096, 256, 1, 1, "fp16"), ("B200", 8192, 128, 8, 2, "fp8")]
+
+
+def attention_sentences() -> list[str]:
+    from explorer.gemm.attention import compare_attention
+    out = []
+    for g, n, d, heads, batch, dt in ATTENTION:
+        c = compare_attention(g, n, d, heads=heads, batch=batch, dtype=dt)
+        out += list(c.assumptions) + list(c.notes)
+    return out
+
+
+def test_the_attention_cases_cover_every_variant():
+    text = " ".join(attention_sentences())
+    for part in ("so the K/V re-reads come from L2", "so every K/V re-read comes from HBM", "hits L2 (they fit",
+                 "comes from HBM (they do not fit", "shared memory at head size"):
+        assert part in text, part
+
+
+def test_the_attention_assumptions_in_english_are_the_cores_own_words(qapp):
+    from explorer.gui.gemm.model_texts import attention_text
+    install_translators(qapp, "en")
+    for sentence in attention_sentences():
+        assert attention_text(sentence) == sentence
+
+
+def test_the_attention_assumptions_in_russian_keep_every_number(russian):
+    """Issue 31 item 14: the assumptions under the FlashAttention table were English in a Russian window."""
+    from explorer.gui.gemm.model_texts import attention_text
+    for english in attention_sentences():
+        shown = attention_text(english)
+        assert shown != english and CYRILLIC.search(shown), f"no Russian pattern for {english!r}"
+        for number in re.findall(r"\d+", english):
+            assert number in shown, f"{number} lost in {shown!r}"

@@ -44,7 +44,8 @@ def test_each_lesson_steps_through_in_both_languages(win, qtbot, lesson):
             ctl.next()
         wait_ready(qtbot, ctl)
         assert ctl.index == k
-        assert ctl.panel.counter.text() == f"Step {k + 1} of {len(lesson.steps)}"
+        assert ctl.panel.counter.text() == f"Step {k + 1} of {len(lesson.steps)}" + (
+            " · figures of the workload model" if lesson.program == "model" else "")
         expected = lesson.scenario_at(k)
         run = session.run
         assert session.scenario == expected and run.result.scenario == expected
@@ -60,7 +61,8 @@ def test_each_lesson_steps_through_in_both_languages(win, qtbot, lesson):
         assert ctl.panel.narration.text() == step.text("en")
         ctl.set_language("ru")
         assert ctl.panel.narration.text() == step.text("ru") != step.text("en")
-        assert ctl.panel.counter.text() == f"Step {k + 1} of {len(lesson.steps)}"
+        assert ctl.panel.counter.text() == f"Step {k + 1} of {len(lesson.steps)}" + (
+            " · figures of the workload model" if lesson.program == "model" else "")
         ctl.set_language("en")
     assert not ctl.panel.next_button.isEnabled() and not ctl.next_action.isEnabled()
     assert ctl.panel.prev_button.isEnabled() == (len(lesson.steps) > 1)
