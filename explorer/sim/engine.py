@@ -378,6 +378,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         "pend_gi": np.zeros(SPS, np.int64),
         "pend_state": np.zeros(SPS, np.uint8),
         "stall": np.zeros(lp.n_rows * N_STATES, np.int64),  # [row * N_STATES + state] (LoopProgram.row)
+        "row_sect": np.zeros(lp.n_rows * 4, np.int64),  # [row * 4 + k]: L1 hit, L1 miss, L2 hit, L2 miss sectors
         "pe_t": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
@@ -806,7 +807,7 @@ def simulate(
                     a["ev_t"], a["ev_sm"], a["ev_d"],
                     rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
                     a["pend_slot"], a["pend_gi"], a["pend_state"],
-                    a["stall"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["scratch"],
+                    a["stall"], a["row_sect"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["scratch"],
                     call_end,
                 )
                 t_now = int(a["g"][G.T])
@@ -864,6 +865,7 @@ def simulate(
             sim_seconds=sim_seconds,
             warp_program=program,
             stall_by_instruction=stall,
+            sectors_by_instruction=a["row_sect"].reshape(-1, 4).copy(),
             pc_events=trace.pc_events(),
             row_executions=executions,
             row_active_lanes=lanes,

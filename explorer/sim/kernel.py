@@ -1047,8 +1047,9 @@ def run_cycles(
     pend_slot, pend_gi, pend_state,
     # per row, warp-cycles in each state while it was the warp's next instruction; for recorded
     # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row,
-    # pe_mask: the lanes that issue it)
-    stall, pe_t, pe_cell, pe_row, pe_mask,
+    # pe_mask: the lanes that issue it); per row, the sectors its accesses looked up in the caches' tags
+    # (row_sect[row * 4 + k], k: L1 hit, L1 miss, L2 hit, L2 miss; SimResult.sectors_by_instruction)
+    stall, row_sect, pe_t, pe_cell, pe_row, pe_mask,
     # scratch (int64[2 * W / SP + S * SP]): the loop allocates nothing (compiled without reference counting)
     scratch,
     t_limit,
@@ -1385,10 +1386,17 @@ def run_cycles(
                     if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
                         if n_acc > 0 and p_acc[pc] >= 0:  # by its addresses: the caches' tags decide
+                            s0 = (mem[MEM.L1_HIT_SECTORS], mem[MEM.L1_MISS_SECTORS], mem[MEM.L2_HIT_SECTORS],
+                                  mem[MEM.L2_MISS_SECTORS])
                             done_at, flushed, on_bus, level, rng_state = _access_by_address(
                                 path, t, sm, w_age[gi], w_iter[gi], np.int64(p_acc[pc]), acc_i, plan, lbuf[0],
                                 lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i,
                                 cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)
+                            r4 = _ix(np.int64(p_row[pc]) * 4)  # this instruction's own hits (the SASS view's)
+                            row_sect[r4] += np.int64(mem[MEM.L1_HIT_SECTORS] - s0[0])
+                            row_sect[r4 + 1] += np.int64(mem[MEM.L1_MISS_SECTORS] - s0[1])
+                            row_sect[r4 + 2] += np.int64(mem[MEM.L2_HIT_SECTORS] - s0[2])
+                            row_sect[r4 + 3] += np.int64(mem[MEM.L2_MISS_SECTORS] - s0[3])
                         else:
                             done_at, flushed, on_bus, level, rng_state = _global_access(
                                 path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2,

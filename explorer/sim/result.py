@@ -109,6 +109,9 @@ class SimResult:
     extra: dict = field(default_factory=dict)
     warp_program: object = None  # explorer.sass.warp_program.WarpProgram: the program that ran
     stall_by_instruction: np.ndarray | None = None  # int64[L, n_states] (see the module docstring)
+    # int64[L, 4]: per program row, the sectors its global accesses looked up in the caches' tags (L1 hits, L1
+    # misses, L2 hits, L2 misses; all 0 for accesses drawn from the scenario's hit rates): each load's hit rates
+    sectors_by_instruction: np.ndarray | None = None
     pc_events: PcEvents | None = None
     program_notice: str | None = None  # why the program is not the one the scenario asked for
     # per program row: warp-instructions that executed it, and their active lanes summed (engine.row_counts)

@@ -5685,7 +5685,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SassListing</name>
     <message>
-        <location filename="../../explorer/gui/sass/listing_model.py" line="+153"/>
+        <location filename="../../explorer/gui/sass/listing_model.py" line="+158"/>
         <source>PC</source>
         <translation>PC</translation>
     </message>
@@ -5723,6 +5723,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+1"/>
         <source>Lanes</source>
         <translation>Линии</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L1 / L2 hits</source>
+        <translation>Попадания L1 / L2</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -5765,7 +5770,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Активных линий (lanes) на выполнившую её варп-инструкцию, из 32, за весь прогон (в Nsight Compute — average active threads per warp): меньше 32, где варпы разошлись или часть их потоков уже завершилась.</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+4"/>
+        <source>Of the 32-byte sectors this instruction&apos;s accesses looked up, the share that hit in L1 and in L2 over the whole run (Nsight Compute&apos;s per-instruction sector hit rates), decided by the addresses the warps touched.</source>
+        <translation>Доля 32-байтных секторов, запрошенных этой инструкцией, которые попали в L1 и в L2 за весь запуск (доли попаданий секторов по инструкциям, как в Nsight Compute); их решают адреса, к которым обращались варпы.</translation>
+    </message>
+    <message>
+        <location line="+67"/>
         <source>Instrumentation: the generated kernel records %smid, %globaltimer and clock64 for the measurement; not part of the workload.</source>
         <translation>Инструментирование: сгенерированное ядро записывает %smid, %globaltimer и clock64 для измерения; это не часть нагрузки.</translation>
     </message>
@@ -5775,12 +5785,32 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>С аргументами ядра ни один варп не выполняет эту инструкцию.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Click for its details.</source>
         <translation>Щёлкните, чтобы увидеть подробности.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+23"/>
+        <source>No sector of this instruction was looked up by address: it is not a global access, or its hits were drawn from the scenario&apos;s hit rates.</source>
+        <translation>Ни один сектор этой инструкции не искался по адресу: это не глобальный доступ, или её попадания взяты из долей попаданий сценария.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>L1: {hit} of {n} sectors hit ({rate}).</source>
+        <translation>L1: попали {hit} из {n} секторов ({rate}).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>L2: {hit} of {n} sectors hit ({rate}); the {miss} others came from device memory.</source>
+        <translation>L2: попали {hit} из {n} секторов ({rate}); остальные {miss} пришли из памяти устройства.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Global loads do not allocate in L1 here unless they read through the read-only path; stores write through L1 (misses there) and are written into L2 without a fetch (hits).</source>
+        <translation>Глобальные загрузки здесь не размещаются в L1, если не читают через путь только для чтения; записи проходят сквозь L1 (там промахи) и записываются в L2 без чтения (попадания).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>No warp-instruction executed it in this run.</source>
         <translation>В этом прогоне её не выполнила ни одна варп-инструкция.</translation>
     </message>
@@ -5956,7 +5986,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SassView</name>
     <message>
-        <location filename="../../explorer/gui/sass/view.py" line="+109"/>
+        <location filename="../../explorer/gui/sass/view.py" line="+111"/>
         <source>The warp slot of the selected SM whose next instruction is marked ▶ (or click a row of the timeline).</source>
         <translation>Слот варпа выбранного SM, чья следующая инструкция отмечена ▶ (или щёлкните строку временной шкалы).</translation>
     </message>
@@ -6016,7 +6046,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Модель</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>No instructions to follow.</source>
         <translation>Нет инструкций, за которыми следить.</translation>
     </message>
@@ -6120,6 +6150,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+4"/>
         <source>&lt;b&gt;Lanes&lt;/b&gt;: {what}</source>
         <translation>&lt;b&gt;Линии&lt;/b&gt;: {what}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Caches&lt;/b&gt;: {what}</source>
+        <translation>&lt;b&gt;Кэши&lt;/b&gt;: {what}</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -6537,7 +6572,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&lt;b&gt;{name}&lt;/b&gt;: {meaning}&lt;br&gt;Пик: {peak} — {source}&lt;br&gt;За весь запуск: {share} пика ({achieved}).</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Whole run: {sentence}</source>
         <translation>За весь запуск: {sentence}</translation>
     </message>
@@ -6552,7 +6587,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Узкое место — узел с наибольшей долей своего пика, если эта доля не меньше {limit} (правило «скорости света», Speed of Light, из Nsight Compute); ниже ни один узел не близок к пику: в полёте слишком мало независимой работы (задержка).</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+14"/>
+        <source>Sectors hit: {rate} of {n} looked up (from the addresses the warps touched).</source>
+        <translation>Попадания секторов: {rate} из {n} запрошенных (по адресам, к которым обращались варпы).</translation>
+    </message>
+    <message>
+        <location line="+60"/>
         <source>{unit} {now} ({run})</source>
         <translation>{unit} {now} ({run})</translation>
     </message>

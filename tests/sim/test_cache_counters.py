@@ -53,3 +53,27 @@ def test_simulate_prints_and_writes_them():
     data = json.loads(subprocess.run(cmd + ["--json"], capture_output=True, text=True, check=True).stdout)
     assert data["caches"]["lts__t_sector_hit_rate"] == pytest.approx(50.0)
     assert data["caches"]["dram__bytes_read.sum"] == 1920 * 16 * 128
+
+
+def test_each_instruction_has_its_own_sectors_and_they_sum_to_the_runs():
+    """The SASS view's per-instruction hit rates (issue 29 item 4): the load's sectors all miss L1 and L2 (a fresh
+    L2, each sector read once), the store's miss L1 (write-through) and hit L2 (written without a fetch); the
+    FFMAs look nothing up; the rows add up to the run's counters."""
+    r = run([{"op": "ldg", "bytes": 4}, {"op": "ffma", "count": 2}, {"op": "stg", "bytes": 4}])
+    per_access = 132 * 8 * 2 * 4
+    sect = r.sectors_by_instruction
+    listing = r.warp_program.listing
+    rows = {}
+    for pc, counts in enumerate(sect):
+        text = listing[r.warp_program.static_index[pc]].text.split()[0] if sect[pc].any() else None
+        if text is not None:
+            rows[text] = rows.get(text, 0) + counts
+    m = r.memory
+    assert sect.sum(axis=0).tolist() == [m["l1_hit_sectors"], m["l1_miss_sectors"], m["l2_hit_sectors"],
+                                         m["l2_miss_sectors"]]
+    loads = [k for k in rows if k.startswith("LDG")]
+    stores = [k for k in rows if k.startswith("STG")]
+    assert loads and stores and set(rows) == set(loads) | set(stores)  # only the global accesses have sectors
+    assert sum(rows[k] for k in loads).tolist() == [0, per_access, 0, per_access]
+    assert sum(rows[k] for k in stores).tolist() == [0, per_access, per_access, 0]
+

@@ -196,6 +196,9 @@ class SolPanel(QGroupBox):
                           "({achieved}).").format(
                 name=labels[unit], meaning=meanings[unit], peak=rate_text(t["peak"], t["units"]),
                 source=t.get("source", ""), share=pct(share, 0), achieved=rate_text(t["achieved"], t["units"]))
+            hits = self._hits_text(unit, s.get("caches") or {})
+            if hits:
+                tip += "<br>" + hits
             for w in (name, self.bars[unit], self.now_texts[unit], self.run_texts[unit]):
                 w.setToolTip(tip)
         self._rank()
@@ -206,6 +209,18 @@ class SolPanel(QGroupBox):
                                     "is at least {limit} (Nsight Compute's Speed-of-Light rule); below it, no unit "
                                     "is near its peak: not enough independent work is in flight (latency).").format(
             limit=pct(threshold(), 0)))
+
+    def _hits_text(self, unit: str, caches: dict) -> str:
+        """An L1 or L2 row's sector hit rate over the run, the Memory tab's figure (``SimResult.cache_counters``):
+        the bar says how busy the level was, this how much of what it was asked for it already held."""
+        key = {"l1": "l1tex__t", "l2": "lts__t"}.get(unit)
+        if key is None or not caches.get("by_address"):
+            return ""
+        n, rate = caches.get(f"{key}_sectors", 0), caches.get(f"{key}_sector_hit_rate")
+        if not n or rate is None:
+            return ""
+        return self.tr("Sectors hit: {rate} of {n} looked up (from the addresses the warps touched).").format(
+            rate=pct(rate / 100.0, 0), n=num(int(n)))
 
     def set_mode(self, mode: str) -> None:
         """How the panel makes way when the metrics column is short (a lesson step decides, see MODES)."""

@@ -27,8 +27,8 @@ from explorer.gui.sass.program_data import ProgramData
 from explorer.gui.sass.texts import latency_text, unit_meaning
 
 # the bar (and the lanes, where a warp diverged) before the text: a narrow view still shows them
-PC, BAR, LANES, TEXT, CYCLES, TOP, UNIT, LATENCY = range(8)
-COLUMNS = 8
+PC, BAR, LANES, TEXT, CYCLES, TOP, UNIT, LATENCY, HITS = range(9)
+COLUMNS = 9
 MARK = "▶"  # the selected warp's next instruction: a glyph as well as a colour
 STATES_ROLE = Qt.ItemDataRole.UserRole + 1  # BAR: (counts per state, the run's hottest row's total)
 
@@ -98,6 +98,10 @@ class ListingModel(QAbstractTableModel):
         ran = d.executions > 0
         return bool((d.lanes[ran] < 32 * d.executions[ran]).any())
 
+    def has_hit_rates(self) -> bool:
+        """Whether some instruction looked up sectors by address (the column is empty otherwise)."""
+        return self.data_ is not None and self.data_.sectors is not None
+
     def table_row(self, listing_row: int) -> int | None:
         return self.position.get(listing_row)
 
@@ -132,6 +136,7 @@ class ListingModel(QAbstractTableModel):
                 TOP: lambda r: (d.top_stall(r) or (-1, 0.0))[1],
                 BAR: lambda r: int(d.totals[r]),
                 LANES: lambda r: d.average_lanes(r) if d.average_lanes(r) is not None else -1.0,
+                HITS: lambda r: tuple(-1.0 if v is None else v for v in (d.hit_rates(r) or (None, None))),
             }.get(self.sort_column, lambda r: r)
             order = sorted(range(d.rows), key=lambda r: (key(r), r),
                            reverse=self.sort_order == Qt.SortOrder.DescendingOrder)
@@ -158,6 +163,7 @@ class ListingModel(QAbstractTableModel):
                 UNIT: translate("SassListing", "Unit"),
                 LATENCY: translate("SassListing", "Latency"),
                 LANES: translate("SassListing", "Lanes"),
+                HITS: translate("SassListing", "L1 / L2 hits"),
             }[section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
@@ -182,6 +188,10 @@ class ListingModel(QAbstractTableModel):
                                  "Active lanes per warp-instruction that executed it, of 32, over the whole run "
                                  "(Nsight Compute's average active threads per warp): below 32 where warps diverged "
                                  "or some of their threads had exited."),
+                HITS: translate("SassListing",
+                                "Of the 32-byte sectors this instruction's accesses looked up, the share that hit in "
+                                "L1 and in L2 over the whole run (Nsight Compute's per-instruction sector hit rates), "
+                                "decided by the addresses the warps touched."),
             }[section]
         return None
 
@@ -213,7 +223,7 @@ class ListingModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if col == LANES:  # centred: a right-aligned count would read as part of the instruction beside it
                 return int(Qt.AlignmentFlag.AlignCenter)
-            if col in (CYCLES, LATENCY):
+            if col in (CYCLES, LATENCY, HITS):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role == STATES_ROLE and col == BAR:
@@ -238,6 +248,8 @@ class ListingModel(QAbstractTableModel):
             return "mem" if row.latency is None else str(row.latency)
         if col == LANES:
             return lanes_text(d.average_lanes(r))
+        if col == HITS:
+            return hits_text(d.hit_rates(r))
         return None
 
     def _tooltip(self, d: ProgramData, r: int, row, col: int) -> str:
@@ -256,6 +268,8 @@ class ListingModel(QAbstractTableModel):
             lines.append(latency_text(row))
         elif col == LANES:
             lines.append(lanes_sentence(d, r))
+        elif col == HITS:
+            lines.append(hits_sentence(d, r))
         lines.append("<i>" + translate("SassListing", "Click for its details.") + "</i>")
         return "<br>".join(lines)
 
@@ -265,6 +279,35 @@ def lanes_text(avg: float | None) -> str:
     if avg is None:
         return "—"
     return str(round(avg)) if abs(avg - round(avg)) < 0.05 else f"{avg:.1f}"
+
+
+def hits_text(rates: tuple[float | None, float | None] | None) -> str:
+    """An instruction's L1 and L2 sector hit rates as the column shows them: ``0% / 50%``; ``—`` where it looked
+    up no sector by address (or none reached that level)."""
+    if rates is None:
+        return "—"
+    return " / ".join("—" if r is None else pct(r, 0) for r in rates)
+
+
+def hits_sentence(d: ProgramData, r: int) -> str:
+    """What listing row ``r``'s sectors did in L1 and L2, in words."""
+    sect = d.sectors
+    if sect is None or not sect[r].any():
+        return translate("SassListing", "No sector of this instruction was looked up by address: it is not a "
+                                        "global access, or its hits were drawn from the scenario's hit rates.")
+    h1, m1, h2, m2 = (int(v) for v in sect[r])
+    parts = []
+    if h1 + m1:
+        parts.append(translate("SassListing", "L1: {hit} of {n} sectors hit ({rate}).").format(
+            hit=num(h1), n=num(h1 + m1), rate=pct(h1 / (h1 + m1), 0)))
+    if h2 + m2:
+        parts.append(translate("SassListing", "L2: {hit} of {n} sectors hit ({rate}); the {miss} others came "
+                                              "from device memory.").format(
+            hit=num(h2), n=num(h2 + m2), rate=pct(h2 / (h2 + m2), 0), miss=num(m2)))
+    parts.append(translate("SassListing", "Global loads do not allocate in L1 here unless they read through the "
+                                          "read-only path; stores write through L1 (misses there) and are written "
+                                          "into L2 without a fetch (hits)."))
+    return " ".join(parts)
 
 
 def lanes_sentence(d: ProgramData, r: int) -> str:

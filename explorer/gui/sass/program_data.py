@@ -163,6 +163,32 @@ class ProgramData:
         np.add.at(out, np.asarray(self.program.static_index, np.int64), np.asarray(raw, np.int64))
         return out
 
+    @cached_property
+    def sectors(self) -> np.ndarray | None:
+        """int64[listing rows, 4]: the sectors each row's global accesses looked up in the caches' tags over the
+        whole run: L1 hits, L1 misses, L2 hits, L2 misses (``result.sectors_by_instruction``, summed onto the
+        listing rows as the stall counts are); None when the run has none (every access drew the scenario's
+        hit rates: a user's own kernel, TMA copies)."""
+        raw = getattr(self.result, "sectors_by_instruction", None)
+        if raw is None:
+            return None
+        raw = np.asarray(raw, np.int64)
+        if raw.ndim != 2 or raw.shape != (self.program.length, 4) or not raw.any():
+            return None
+        out = np.zeros((self.rows, 4), np.int64)
+        np.add.at(out, np.asarray(self.program.static_index, np.int64), raw)
+        return out
+
+    def hit_rates(self, row: int) -> tuple[float | None, float | None] | None:
+        """(L1 hit rate, L2 hit rate) of listing row ``row``'s sectors, Nsight Compute's per-instruction
+        ``l1tex__t_sector_hit_rate`` and ``lts__t_sector_hit_rate`` (each None where no sector reached that
+        level); None where the row looked up no sector by address."""
+        sect = self.sectors
+        if sect is None or not sect[row].any():
+            return None
+        h1, m1, h2, m2 = (int(v) for v in sect[row])
+        return (h1 / (h1 + m1) if h1 + m1 else None), (h2 / (h2 + m2) if h2 + m2 else None)
+
     def average_lanes(self, row: int) -> float | None:
         """Active lanes per warp-instruction that executed listing row ``row`` (None: none did, or not counted)."""
         n, lanes = self.executions, self.lanes

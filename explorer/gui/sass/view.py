@@ -47,6 +47,7 @@ from explorer.gui.sass.listing_model import (
     BAR,
     COLUMNS,
     CYCLES,
+    HITS,
     LANES,
     LATENCY,
     MARK,
@@ -57,6 +58,7 @@ from explorer.gui.sass.listing_model import (
     ListingModel,
     StallBarDelegate,
     code_font,
+    hits_sentence,
     lanes_sentence,
 )
 from explorer.gui.sass.lane_mask import LaneMaskStrip, active_lanes, mask_text
@@ -239,6 +241,7 @@ class SassView(QWidget):
         self.slot = self.slot_box.value()
         self.slot_box.blockSignals(False)
         self.table.setColumnHidden(LANES, not self.model.has_partial_rows())  # all 32: nothing to read there
+        self.table.setColumnHidden(HITS, not self.model.has_hit_rates())  # no access looked up by address
         self._size_columns()
         self._default_slot()
         self._show_details()
@@ -455,6 +458,8 @@ class SassView(QWidget):
                 regs=", ".join(p.register for p in writes)))
         if d.executions is not None:
             lines.append(self.tr("<b>Lanes</b>: {what}").format(what=lanes_sentence(d, r)))
+        if d.hit_rates(r) is not None:  # a global access whose sectors the caches' tags decided
+            lines.append(self.tr("<b>Caches</b>: {what}").format(what=hits_sentence(d, r)))
         total = int(d.totals[r])
         if total:
             share = total / max(d.total, 1)
@@ -523,7 +528,7 @@ class SassView(QWidget):
                                        for c in range(COLUMNS)}
         texts[PC].append(f"{MARK} 0000")
         for k in range(self.model.rowCount()):
-            for c in (PC, TEXT, CYCLES, TOP, UNIT, LATENCY, LANES):
+            for c in (PC, TEXT, CYCLES, TOP, UNIT, LATENCY, LANES, HITS):
                 texts[c].append(str(self.model.data(self.model.index(k, c)) or ""))
         for c in range(COLUMNS):
             metrics = bfm if c in (PC, TEXT) else fm

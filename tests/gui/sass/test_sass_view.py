@@ -279,3 +279,35 @@ def test_the_warps_active_lanes_and_each_rows_average(qtbot, divergent):
     assert partial_rows >= 4
     view.select_row(int(np.nonzero(ex.executions)[0][0]))
     assert "lanes active on average" in view.details.text()
+
+
+def test_each_load_and_store_shows_its_own_sector_hit_rates(example, shown, qtbot):
+    """Issue 29 item 4: the SASS view gives each global access its L1 / L2 sector hit rates from the addresses
+    (the example: the LDG's sectors miss both levels on a fresh L2, the STG's miss L1, written through, and hit L2,
+    written without a fetch); other instructions show a dash; the column is shown, sortable, and the click's
+    details say it in words."""
+    from explorer.gui.sass.listing_model import HITS, hits_text
+
+    window, feature, run = shown
+    data = ProgramData(run.result)
+    rows = {data.program.listing[r].text.split()[0]: r for r in range(data.rows) if data.hit_rates(r) is not None}
+    assert set(rows) == {"LDG.E", "STG.E"}
+    assert data.hit_rates(rows["LDG.E"]) == (0.0, 0.0)
+    assert data.hit_rates(rows["STG.E"]) == (0.0, 1.0)
+    assert data.sectors.sum(axis=0).tolist() == [int(run.result.memory[k]) for k in (
+        "l1_hit_sectors", "l1_miss_sectors", "l2_hit_sectors", "l2_miss_sectors")]
+    model, table = feature.view.model, feature.view.table
+    assert not table.isColumnHidden(HITS)
+    shown_texts = {model.order[k]: model.data(model.index(k, HITS)) for k in range(model.rowCount())}
+    assert shown_texts[rows["STG.E"]] == "0% / 100%" and shown_texts[rows["LDG.E"]] == "0% / 0%"
+    assert all(v == "—" for r, v in shown_texts.items() if r not in rows.values())  # the instrumentation's too
+    assert hits_text(None) == "—"
+    html = feature.view.details_html(rows["STG.E"])
+    assert "L2: 122,880 of 122,880 sectors hit (100%)" in html
+    # the Speed-of-Light panel's L1 and L2 rows say the run's sector hit rates, the Memory tab's figures
+    caches = run.summary["caches"]
+    sol = window.explorer.sol
+    assert (f"Sectors hit: {caches['lts__t_sector_hit_rate']:.0f}% of {caches['lts__t_sectors']:,} looked up"
+            in sol.names["l2"].toolTip())
+    assert f"Sectors hit: 0% of {caches['l1tex__t_sectors']:,} looked up" in sol.names["l1"].toolTip()
+    assert "Sectors hit" not in sol.names["dram"].toolTip()
