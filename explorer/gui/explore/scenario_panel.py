@@ -167,9 +167,9 @@ class ScenarioPanel(QGroupBox):
             field.setObjectName(f"field_{key}")
             field.edited.connect(self._changed)
             self.fields[key] = field
-        self.graph = QCheckBox(self)
+        self.graph = QCheckBox(self.tr("as one graph"), self)
         self.graph.setObjectName("field_graph")
-        self.graph.setAccessibleName(self.tr("CUDA Graph"))
+        self.graph.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)  # a click beside it: no toggle
         self.stream_toggle = QToolButton(self)
         self.stream_toggle.setObjectName("stream_section")
         self.stream_toggle.setText(self.tr("Stream of launches"))
