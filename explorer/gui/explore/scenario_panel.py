@@ -14,6 +14,8 @@ placeholder with its source in the tooltip (``resources/launch_overhead.toml``).
 
 from __future__ import annotations
 
+import textwrap
+
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QStyle, QToolButton,
                                QVBoxLayout, QWidget)
@@ -106,6 +108,11 @@ class ReflowForm(QFormLayout):
             if wrap != label.wordWrap():
                 label.setWordWrap(wrap)
         super().setGeometry(rect)
+
+
+def _lines(text: str) -> str:
+    """A long source as tooltip lines (a plain-text tooltip does not wrap: one line could outgrow the screen)."""
+    return textwrap.fill(text, 90, break_long_words=False, break_on_hyphens=False)
 
 
 def _figure(value: float) -> str:
@@ -340,14 +347,15 @@ class ScenarioPanel(QGroupBox):
                        if scenario.stream.graph else
                        self.tr("Empty: the {gpu}'s launch gap, {value} µs ({source})")).format(
             gpu=gpu, value=_figure(figures[gap_key]), source=sources[gap_key])
-        gap.set_help(f"{self._tips['launch_gap']}\n\n{default_gap}")
+        gap.set_help(f"{self._tips['launch_gap']}\n\n{_lines(default_gap)}")
         period = self.fields["nvml_period"]
         period.edit.setPlaceholderText(_figure(figures["nvml_period_ms"]))
-        period.set_help(f"{self._tips['nvml_period']}\n\n" + self.tr("Empty: the {gpu}'s period, {value} ms ({source})").format(
-            gpu=gpu, value=_figure(figures["nvml_period_ms"]), source=sources["nvml_period_ms"]))
-        self.fields["sync_every"].set_help(f"{self._tips['sync_every']}\n\n" + self.tr(
+        period.set_help(f"{self._tips['nvml_period']}\n\n" + _lines(self.tr(
+            "Empty: the {gpu}'s period, {value} ms ({source})").format(
+            gpu=gpu, value=_figure(figures["nvml_period_ms"]), source=sources["nvml_period_ms"])))
+        self.fields["sync_every"].set_help(f"{self._tips['sync_every']}\n\n" + _lines(self.tr(
             "The {gpu}'s round trip: {value} µs ({source})").format(
-            gpu=gpu, value=_figure(figures["sync_gap_us"]), source=sources["sync_gap_us"]))
+            gpu=gpu, value=_figure(figures["sync_gap_us"]), source=sources["sync_gap_us"])))
         timing = scenario.stream.resolve(scenario.gpu)
         if timing.kernels == 1:
             text = self.tr("One launch: no gaps; NVML reads the kernel over its own duration.")
@@ -360,7 +368,7 @@ class ScenarioPanel(QGroupBox):
             text = self.tr("{n} launches, {gap} µs apart; NVML window {period} ms").format(
                 n=num(timing.kernels), gap=_figure(timing.gap_us), period=_figure(timing.nvml_period_ms))
         self.stream_info.setText(text)
-        self.stream_info.setToolTip("\n".join(f"{key}: {source}" for key, source in timing.sources.items()))
+        self.stream_info.setToolTip("\n".join(_lines(f"{key}: {source}") for key, source in timing.sources.items()))
 
     def _set_stream_open(self, on: bool) -> None:
         """Show or fold the stream's rows (the header stays)."""
