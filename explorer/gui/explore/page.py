@@ -879,7 +879,7 @@ class ExplorerPage(Page):
         s = self.session
         state = super().capture_state(live) | {
             "scenario": dumps(s.scenario.to_dict()), "sm": s.selected_sm, "speed": self.clock.speed,
-            "per_sm": self.per_sm.isChecked(),
+            "per_sm": self.per_sm.isChecked(), "stream_open": self.panel.stream_open,
         }
         if live:  # the scenario itself too: a [kernel] scenario's TOML leaves out what its cubin gives (registers)
             state |= {"run": s.run if s.run_is_current else None, "cycle": s.cycle, "playing": self.clock.playing,
@@ -910,6 +910,8 @@ class ExplorerPage(Page):
             self.transport.set_speed(speed)
             self.clock.speed = speed
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
+        if as_bool(state.get("stream_open"), False):  # opened by hand for a single launch: still open
+            self.panel.stream_toggle.setChecked(True)
         super().restore_state(state)
         if isinstance(state.get("commands"), CommandStack):
             self.commands.adopt(state["commands"])

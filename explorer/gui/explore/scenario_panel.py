@@ -208,6 +208,11 @@ class ScenarioPanel(QGroupBox):
                 form.addRow(self.stream_toggle)
         form.addRow(self.stream_info)
         self._set_stream_open(False)
+        f = self.fields  # the line edits themselves: a field's focus proxy
+        chain = [f["seed"].edit, self.stream_toggle, f["kernels"].edit, f["launch_gap"].edit, self.graph,
+                 f["sync_every"].edit, f["nvml_period"].edit]
+        for first, second in zip(chain, chain[1:]):  # Tab goes down the section as it reads (folded: skipped)
+            QWidget.setTabOrder(first, second)
         layout = QVBoxLayout(self)
         layout.setSpacing(6)
         layout.addWidget(self.preset)

@@ -235,3 +235,48 @@ def test_your_kernel_scenario_takes_a_stream_too():
     assert errors == {} and scenario.kernel == base.kernel
     assert (scenario.stream.kernels, scenario.stream.graph) == (50, True)
     assert scenario_to_texts(scenario) == texts
+
+
+def test_the_h200_shows_its_measured_gaps(tiny, qtbot):
+    """Another GPU, other defaults: the H200's measured launch figures as the placeholders, the source in the tip."""
+    page, panel = tiny, tiny.panel
+    gpu = panel.gpu
+    gpu.setCurrentIndex(gpu.findData("H200"))
+    settled_on(qtbot, page, lambda s: s.gpu_name == "H200")
+    gaps = gaps_of("H200")
+    assert gaps["launch_gap_us"] == 1.66  # measured on 2026-12-04, not the H100's published 2.1
+    gap = panel.fields["launch_gap"]
+    assert gap.edit.placeholderText() == "1.66"
+    assert "MICROBENCH.md" in gap.edit.toolTip() and "measured" in gap.edit.toolTip()
+    assert "8.1" in panel.fields["sync_every"].edit.toolTip()
+    qtbot.mouseClick(panel.graph, Qt.MouseButton.LeftButton)
+    settled_on(qtbot, page, lambda s: s.stream.graph)
+    assert gap.edit.placeholderText() == "0.69"
+
+
+def test_tab_goes_down_the_section_and_skips_it_folded(tiny, qtbot):
+    panel = tiny.panel
+    order = [panel.stream_toggle, panel.fields["kernels"].edit, panel.fields["launch_gap"].edit, panel.graph,
+             panel.fields["sync_every"].edit, panel.fields["nvml_period"].edit]
+    panel.fields["seed"].edit.setFocus()
+    reached = []
+    for _ in order:
+        qtbot.keyClick(panel.window().focusWidget(), Qt.Key.Key_Tab)
+        reached.append(panel.window().focusWidget())
+    assert reached == order
+    panel.stream_toggle.click()  # folded: from the seed, Tab leaves the section's rows out
+    assert not panel.stream_open
+    panel.fields["seed"].edit.setFocus()
+    qtbot.keyClick(panel.fields["seed"].edit, Qt.Key.Key_Tab)
+    assert panel.window().focusWidget() is panel.stream_toggle
+    qtbot.keyClick(panel.stream_toggle, Qt.Key.Key_Tab)
+    assert panel.window().focusWidget() not in order
+
+
+def test_a_language_switch_keeps_the_section_open(window, tiny, qtbot, english):
+    from explorer.gui.shell.language import switch_language
+
+    assert tiny.panel.stream_open  # opened by hand for a single launch
+    ru = switch_language(window, "ru")
+    qtbot.addWidget(ru)
+    assert ru.explorer.panel.stream_open and ru.explorer.panel.stream_toggle.text() == "Поток запусков"
