@@ -388,7 +388,8 @@ class ScenarioPanel(QGroupBox):
 
     # -- edits ----------------------------------------------------------------------
     def _graph_toggled(self, on: bool) -> None:
-        self.fields["launch_gap"].setEnabled(not on)
+        gap = self.fields["launch_gap"]
+        gap.setEnabled(not on or gap.is_invalid)  # a refused gap stays editable: it blocks the graph's run
         self._changed()
 
     def _changed(self, *_args) -> None:

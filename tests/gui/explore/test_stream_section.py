@@ -280,3 +280,16 @@ def test_a_language_switch_keeps_the_section_open(window, tiny, qtbot, english):
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
     assert ru.explorer.panel.stream_open and ru.explorer.panel.stream_toggle.text() == "Поток запусков"
+
+
+def test_a_refused_gap_stays_editable_when_the_graph_goes_on(tiny, qtbot):
+    page, panel = tiny, tiny.panel
+    gap = panel.fields["launch_gap"]
+    type_text(qtbot, gap, "-2")
+    qtbot.waitUntil(lambda: gap.is_invalid and not page._debounce.isActive())
+    qtbot.mouseClick(panel.graph, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not page._debounce.isActive())
+    assert gap.isEnabled() and gap.is_invalid and not page.session.scenario.stream.graph
+    type_text(qtbot, gap, "2")
+    settled_on(qtbot, page, lambda s: s.stream.graph and s.stream.launch_gap_us == 2.0)
+    assert not gap.isEnabled() and not gap.is_invalid
