@@ -1530,7 +1530,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+253"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+263"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -6211,7 +6211,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+136"/>
+        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+143"/>
         <source>Kernel and GPU</source>
         <translation>Ядро и GPU</translation>
     </message>
@@ -6246,7 +6246,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Ядро, запущенное много раз подряд: промежутки между запусками и период выборки NVML определяют, что показывает загрузка NVML (полоса потока над графиком варпов).</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+54"/>
         <source>The GPU to simulate: its SM count, limits and latencies.</source>
         <translation>Какой GPU симулировать: число SM, ограничения и задержки.</translation>
     </message>
@@ -6346,7 +6346,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Пусто — промежуток между запусками на {gpu}: {value} мкс ({source})</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Empty: the {gpu}&apos;s period, {value} ms ({source})</source>
         <translation>Пусто — период на {gpu}: {value} мс ({source})</translation>
     </message>
@@ -6371,7 +6371,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Запусков: {n}, через {gap} мкс; окно NVML {period} мс</translation>
     </message>
     <message>
-        <location line="-130"/>
+        <location line="+3"/>
+        <source>Gap</source>
+        <translation>Промежуток</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Round trip</source>
+        <translation>Круговая задержка</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>NVML period</source>
+        <translation>Период NVML</translation>
+    </message>
+    <message>
+        <location line="-134"/>
         <source>Reg&amp;isters / thread:</source>
         <translation>&amp;Регистров / поток:</translation>
     </message>

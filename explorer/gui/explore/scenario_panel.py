@@ -373,7 +373,9 @@ class ScenarioPanel(QGroupBox):
             text = self.tr("{n} launches, {gap} µs apart; NVML window {period} ms").format(
                 n=num(timing.kernels), gap=_figure(timing.gap_us), period=_figure(timing.nvml_period_ms))
         self.stream_info.setText(text)
-        self.stream_info.setToolTip("\n".join(_lines(f"{key}: {source}") for key, source in timing.sources.items()))
+        names = {"gap_us": self.tr("Gap"), "sync_gap_us": self.tr("Round trip"), "nvml_period_ms": self.tr("NVML period")}
+        self.stream_info.setToolTip("\n".join(_lines(f"{names.get(key, key)}: {source}")
+                                              for key, source in timing.sources.items()))
 
     def _set_stream_open(self, on: bool) -> None:
         """Show or fold the stream's rows (the header stays)."""

@@ -81,6 +81,8 @@ def test_a_hundred_launches_show_the_strip_and_nvml_reads_the_gaps(tiny, qtbot):
     gap = gaps_of("H100")["launch_gap_us"]  # the field is empty: the H100's figure
     assert page.panel.fields["launch_gap"].edit.placeholderText() == f"{gap:g}"
     assert "HAZY25" in page.panel.fields["launch_gap"].edit.toolTip()  # the figure's source
+    assert page.panel.stream_info.text() == "100 launches, 2.1 µs apart; NVML window 1000 ms"
+    assert page.panel.stream_info.toolTip().startswith("Gap: HAZY25")  # the defaults it took, with their sources
     expected = busy_share(100, kernel_us(run), 99 * gap)
     assert nvml(page) == pytest.approx(expected, rel=1e-9) and nvml(page) < 1
     assert page.commands.done[-1].kind == "edit" and page.commands.done[-1].fields == {"kernels"}
