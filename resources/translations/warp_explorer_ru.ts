@@ -943,6 +943,31 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>{value} is below the minimum of {limit} us</source>
+        <translation>{value} меньше минимума {limit} мкс</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is above the maximum of {limit} us</source>
+        <translation>{value} больше максимума {limit} мкс</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is below the minimum of {limit} ms</source>
+        <translation>{value} меньше минимума {limit} мс</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is above the maximum of {limit} ms</source>
+        <translation>{value} больше максимума {limit} мс</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&apos;{value}&apos; is not a number</source>
+        <translation>«{value}» — не число</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&apos;{value}&apos; is not a percentage (a number from 0 to 100)</source>
         <translation>&apos;{value}&apos; — не процент (нужно число от 0 до 100)</translation>
     </message>
@@ -1558,7 +1583,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+253"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+263"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -6294,7 +6319,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+120"/>
+        <location filename="../../explorer/gui/explore/scenario_panel.py" line="+143"/>
         <source>Kernel and GPU</source>
         <translation>Ядро и GPU</translation>
     </message>
@@ -6314,7 +6339,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>своя (из файла сценария)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+15"/>
+        <source>as one graph</source>
+        <translation>одним графом</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Stream of launches</source>
+        <translation>Поток запусков</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The kernel launched many times in a row: the gaps between launches and NVML&apos;s sample period decide what NVML&apos;s utilization reads (the stream strip above the counts).</source>
+        <translation>Ядро, запущенное много раз подряд: промежутки между запусками и период выборки NVML определяют, что показывает загрузка NVML (полоса потока над графиком варпов).</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>The GPU to simulate: its SM count, limits and latencies.</source>
         <translation>Какой GPU симулировать: число SM, ограничения и задержки.</translation>
     </message>
@@ -6349,12 +6389,112 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Байты массивов __shared__, объявленных в ядре.</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+15"/>
+        <source>&amp;Launches:</source>
+        <translation>Зап&amp;усков:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many times the kernel is launched in a row, into one stream (1: a single launch).</source>
+        <translation>Сколько раз ядро запускается подряд в один поток (1 — один запуск).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Gap (µs):</source>
+        <translation>&amp;Промежуток (мкс):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Microseconds from the end of one kernel to the start of the next (launch overhead); empty: the GPU&apos;s figure.</source>
+        <translation>Микросекунды от конца одного ядра до начала следующего (накладные расходы запуска); пусто — значение для этого GPU.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CUDA Grap&amp;h:</source>
+        <translation>CUDA &amp;Graph:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The launches as the nodes of one CUDA Graph: the graph&apos;s per-node gap replaces the launch gap.</source>
+        <translation>Запуски как узлы одного CUDA Graph: промежуток между узлами графа заменяет промежуток между запусками.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sync &amp;every:</source>
+        <translation>Син&amp;хр. каждые:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The host waits for the kernel (cudaStreamSynchronize) after every N-th launch, a round trip instead of a launch gap; 0: never.</source>
+        <translation>Хост ждёт завершения ядра (cudaStreamSynchronize) после каждого N-го запуска: вместо промежутка между запусками — круговая задержка; 0 — никогда.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NVML peri&amp;od (ms):</source>
+        <translation>Период NVML (&amp;мс):</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>NVML&apos;s utilization sample period; empty: the GPU&apos;s figure.</source>
+        <translation>Период выборки загрузки NVML; пусто — значение для этого GPU.</translation>
+    </message>
+    <message>
+        <location line="+64"/>
         <source>Your own kernel {name} (the Your kernel tab): the cubin gives its registers, shared memory and barriers</source>
         <translation>Ваше ядро {name} (вкладка «Ваше ядро»): регистры, разделяемую память и барьеры даёт cubin</translation>
     </message>
     <message>
-        <location line="-74"/>
+        <location line="+16"/>
+        <source>With a CUDA Graph the {gpu}&apos;s per-node gap applies: {value} µs ({source})</source>
+        <translation>С CUDA Graph действует промежуток между узлами графа на {gpu}: {value} мкс ({source})</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Empty: the {gpu}&apos;s launch gap, {value} µs ({source})</source>
+        <translation>Пусто — промежуток между запусками на {gpu}: {value} мкс ({source})</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Empty: the {gpu}&apos;s period, {value} ms ({source})</source>
+        <translation>Пусто — период на {gpu}: {value} мс ({source})</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The {gpu}&apos;s round trip: {value} µs ({source})</source>
+        <translation>Круговая задержка на {gpu}: {value} мкс ({source})</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>One launch: no gaps; NVML reads the kernel over its own duration.</source>
+        <translation>Один запуск: промежутков нет; NVML читает ядро за его собственное время.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} launches, {gap} µs apart, a {sync} µs round trip after every {every}; NVML window {period} ms</source>
+        <translation>Запусков: {n}, через {gap} мкс, синхронизация с хостом {sync} мкс каждые {every}; окно NVML {period} мс</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{n} launches, {gap} µs apart; NVML window {period} ms</source>
+        <translation>Запусков: {n}, через {gap} мкс; окно NVML {period} мс</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Gap</source>
+        <translation>Промежуток</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Round trip</source>
+        <translation>Круговая задержка</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>NVML period</source>
+        <translation>Период NVML</translation>
+    </message>
+    <message>
+        <location line="-134"/>
         <source>Reg&amp;isters / thread:</source>
         <translation>&amp;Регистров / поток:</translation>
     </message>
@@ -6449,7 +6589,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+56"/>
         <source>{name} (not a shipped scenario)</source>
         <translation>{name} (не из готовых сценариев)</translation>
     </message>
@@ -6464,7 +6604,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>введите значение</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Launched: {blocks} blocks × {tpb} threads = {threads} threads = {warps} warps</source>
         <translation>Запущено: блоков {blocks} × потоков {tpb} = потоков {threads} = варпов {warps}</translation>
     </message>

@@ -161,3 +161,18 @@ def test_the_overhead_file_is_checked():
     negative = {**good, "default": {**good["default"], "sync_gap_us": -1.0}}
     with pytest.raises(CatalogError, match="expected a non-negative number"):
         parse_overheads(negative)
+
+
+def test_h200_gaps_are_the_measured_ones_with_their_file_and_table():
+    """Issue 31 item 15: the H200's launch figures are those measured on 2026-12-04 (resources/measured/H200.toml,
+    hand-copied from MICROBENCH.md's table "Launches"), each source naming the file and the table."""
+    measured = tomllib.loads(resource("measured", "H200.toml").read_text(encoding="utf-8"))["launch_us"]
+    figures, sources = overhead_figures("H200")
+    assert figures["launch_gap_us"] == measured["launch_gap"] == 1.66
+    assert figures["graph_gap_us"] == measured["graph_node"] == 0.69
+    # the round trip of an empty kernel, less its own time (under a microsecond, inside the 8.11 us median)
+    assert measured["launch_sync_cpp"] - 0.1 <= figures["sync_gap_us"] <= measured["launch_sync_cpp"]
+    for key in ("launch_gap_us", "graph_gap_us", "sync_gap_us"):
+        assert sources[key].startswith("measured, H200, 2026-12-04"), key
+        assert "tests/data/h200-2026-12-04/MICROBENCH.md, table 'Launches'" in sources[key], key
+    assert sources["nvml_period_ms"].startswith("estimate:")  # NVML's own period was not measured

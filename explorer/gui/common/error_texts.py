@@ -45,6 +45,17 @@ def _patterns() -> list[tuple[str, str]]:
          translate("CoreErrors", "'{value}' is not a size; write N or x, y, z (e.g. 16, 16)")),
         (_QUOTED + r" is not a number between 0 and 1", translate("CoreErrors", "'{value}' is not a number between 0 and 1")),
         (r"(?P<value>\S+) is outside the range 0 to 1", translate("CoreErrors", "{value} is outside the range 0 to 1")),
+        # explorer.model.stream: the stream's gap (us) and NVML period (ms), decimals with their unit
+        (r"(?P<value>\S+) is below the minimum of (?P<limit>\S+) us",
+         translate("CoreErrors", "{value} is below the minimum of {limit} us")),
+        (r"(?P<value>\S+) is above the maximum of (?P<limit>\S+) us",
+         translate("CoreErrors", "{value} is above the maximum of {limit} us")),
+        (r"(?P<value>\S+) is below the minimum of (?P<limit>\S+) ms",
+         translate("CoreErrors", "{value} is below the minimum of {limit} ms")),
+        (r"(?P<value>\S+) is above the maximum of (?P<limit>\S+) ms",
+         translate("CoreErrors", "{value} is above the maximum of {limit} ms")),
+        # explorer.model.stream and scenario_fields.parse_number: a decimal field's text
+        (_QUOTED + r" is not a number", translate("CoreErrors", "'{value}' is not a number")),
         # explorer.gui.explore.scenario_fields.parse_percent: the L2 hit rate field, a percentage
         (_QUOTED + r" is not a percentage \(a number from 0 to 100\)",
          translate("CoreErrors", "'{value}' is not a percentage (a number from 0 to 100)")),

@@ -194,6 +194,7 @@ class ExplorerPage(Page):
         self._debounce.timeout.connect(self.apply_edits)
         self.panel.edited.connect(self._debounce.start)
         self.panel.preset_chosen.connect(self.load_preset)
+        self.panel.stream_toggle.toggled.connect(self._stream_section_toggled)
         self.grid.sm_clicked.connect(self.session.select_sm)
         self.timeline.cycle_requested.connect(self.session.set_cycle)
         self.counts.cycle_requested.connect(self.session.set_cycle)
@@ -263,6 +264,15 @@ class ExplorerPage(Page):
     def add_to_metrics(self, widget: QWidget) -> None:
         """A box at the top of the metrics column."""
         self.metrics.layout().insertWidget(0, widget)
+
+    def _stream_section_toggled(self, on: bool) -> None:
+        """The stream section opened (a click, a scenario with a stream): scroll the column to it, once laid out."""
+        if on:
+            QTimer.singleShot(0, self, self._show_stream_section)
+
+    def _show_stream_section(self) -> None:
+        self.panel_scroll.ensureWidgetVisible(self.panel.stream_info, 0, 4)  # its last row, then its header
+        self.panel_scroll.ensureWidgetVisible(self.panel.stream_toggle, 0, 4)
 
     # -- scenario changes: all through the command stack ---------------------------------
     def change_scenario(self, scenario: Scenario, kind: str, run: SimRun | None = None) -> None:
@@ -867,7 +877,7 @@ class ExplorerPage(Page):
         s = self.session
         state = super().capture_state(live) | {
             "scenario": dumps(s.scenario.to_dict()), "sm": s.selected_sm, "speed": self.clock.speed,
-            "per_sm": self.per_sm.isChecked(),
+            "per_sm": self.per_sm.isChecked(), "stream_open": self.panel.stream_open,
         }
         if live:  # the scenario itself too: a [kernel] scenario's TOML leaves out what its cubin gives (registers)
             state |= {"run": s.run if s.run_is_current else None, "cycle": s.cycle, "playing": self.clock.playing,
@@ -898,6 +908,8 @@ class ExplorerPage(Page):
             self.transport.set_speed(speed)
             self.clock.speed = speed
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
+        if as_bool(state.get("stream_open"), False):  # opened by hand for a single launch: still open
+            self.panel.stream_toggle.setChecked(True)
         super().restore_state(state)
         if isinstance(state.get("commands"), CommandStack):
             self.commands.adopt(state["commands"])

@@ -10,7 +10,8 @@ Every text :func:`scenario_to_texts` writes is one :func:`build_scenario` accept
 and reads back as the same scenario: the L2 hit rate is a fraction in the scenario
 (``workload.l2_hit_rate``, any value from 0 to 1; the GEMM hand-off computes one
 such as 0.879699), so its field is a percentage with decimals, written exactly
-(``87.9699``) and read back exactly.
+(``87.9699``) and read back exactly. The stream's gap and NVML period are decimals
+written the same way; an empty one is the GPU's published figure (``None``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,15 @@ FIELDS = {
     "l2_hit": "workload.l2_hit_rate",
     "policy": "scheduler.policy",
     "seed": "seed",
+    # the stream of launches (explorer.model.stream): empty gap and period are the GPU's published figures
+    "kernels": "stream.kernels",
+    "launch_gap": "stream.launch_gap_us",
+    "graph": "stream.graph",
+    "sync_every": "stream.sync_every",
+    "nvml_period": "stream.nvml_period_ms",
 }
+STREAM_FIELDS = ("kernels", "launch_gap", "graph", "sync_every", "nvml_period")
+OPTIONAL_NUMBERS = ("launch_gap", "nvml_period")  # empty: the GPU's default (None in the scenario)
 # a [kernel] scenario runs its own kernel: no workload, and the cubin gives these launch fields
 NOT_IN_KERNEL_SCENARIOS = ("regs", "smem_static", "barriers", "workload", "loop", "l2_hit")
 CUSTOM_WORKLOAD = ""  # the workload combo's value for a hand-written body (from a scenario file)
@@ -68,6 +77,29 @@ def parse_percent(text: str, key: str) -> float:
     return float(value / 100)
 
 
+def number_text(value: float | None) -> str:
+    """A decimal the way a field shows it, exact: 2.1 -> '2.1', 5.0 -> '5', None (the default) -> ''."""
+    if value is None:
+        return ""
+    text = format(Decimal(repr(float(value))).normalize(), "f")
+    return text[:-2] if text.endswith(".0") else text
+
+
+def parse_number(text: str, key: str) -> float | None:
+    """'2.5', '2,5' -> 2.5; '' -> None (the default); an InputError for the field otherwise (the core judges
+    the range)."""
+    cleaned = text.strip().replace(",", ".")
+    if not cleaned:
+        return None
+    try:
+        value = Decimal(cleaned) if cleaned.isascii() else None
+    except InvalidOperation:
+        value = None
+    if value is None or not value.is_finite():
+        raise InputError(key, f"{text.strip()!r} is not a number")
+    return float(value)
+
+
 def scenario_to_texts(s: Scenario) -> dict[str, str]:
     """The panel's texts for a scenario."""
     return {
@@ -84,6 +116,11 @@ def scenario_to_texts(s: Scenario) -> dict[str, str]:
         "l2_hit": percent_text(s.workload.l2_hit_rate),
         "policy": s.scheduler.policy,
         "seed": str(s.seed),
+        "kernels": str(s.stream.kernels),
+        "launch_gap": number_text(s.stream.launch_gap_us),
+        "graph": "true" if s.stream.graph else "false",
+        "sync_every": str(s.stream.sync_every),
+        "nvml_period": number_text(s.stream.nvml_period_ms),
     }
 
 
@@ -96,6 +133,10 @@ def _value(key: str, text: str):
         return parse_percent(text, dotted)
     if key in ("gpu", "workload", "policy"):
         return text
+    if key == "graph":
+        return text == "true"
+    if key in OPTIONAL_NUMBERS:
+        return parse_number(text, dotted)
     return text.strip()  # the core's require_int parses and judges it
 
 

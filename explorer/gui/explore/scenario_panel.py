@@ -3,26 +3,38 @@
 The panel only collects texts and shows verdicts: ``scenario_fields`` turns the
 texts into a Scenario (the core validates it) and the page tells the panel which
 fields are wrong and why; the message appears under the field, which turns red.
+
+Below the launch, a collapsible "Stream of launches" section holds the scenario's
+``[stream]`` (launches, the gap between them, CUDA Graph, synchronize every N,
+NVML's sample period): closed for a single launch so the column fits a 1280x720
+screen, open whenever the scenario on screen launches its kernel more than once.
+An empty gap or period is the GPU's published figure, shown as the field's
+placeholder with its source in the tooltip (``resources/launch_overhead.toml``).
 """
 
 from __future__ import annotations
 
+import textwrap
+
 from PySide6.QtCore import QRect, QSize, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QStyle, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QStyle, QToolButton,
+                               QVBoxLayout, QWidget)
 
 from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.gui.common.numbers import num
 from explorer.gui.common.widgets import add_gpus, add_row, muted_label, select_data
-from explorer.gui.explore.scenario_fields import (CUSTOM_WORKLOAD, FIELDS, NOT_IN_KERNEL_SCENARIOS, percent_text,
-                                                  scenario_to_texts)
+from explorer.gui.explore.scenario_fields import (CUSTOM_WORKLOAD, FIELDS, NOT_IN_KERNEL_SCENARIOS, STREAM_FIELDS,
+                                                  number_text, percent_text, scenario_to_texts)
 from explorer.model.presets import preset_names
 from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
+from explorer.model.stream import overhead_figures
 from explorer.model.workload import PRESETS
 
 FIELD_ROOM = "1, 1, 1"  # the value every field shows whole beside its label (a grid or block of three dims)
 STEPS = {"grid": 1, "block": 32, "regs": 1, "smem_static": 1024, "smem_dynamic": 1024, "carveout": 1,
-         "barriers": 1, "loop": 1, "l2_hit": 5, "seed": 1}
+         "barriers": 1, "loop": 1, "l2_hit": 5, "seed": 1,
+         "kernels": 1, "launch_gap": 1, "sync_every": 1, "nvml_period": 100}
 
 
 class ReflowForm(QFormLayout):
@@ -98,6 +110,17 @@ class ReflowForm(QFormLayout):
         super().setGeometry(rect)
 
 
+def _lines(text: str) -> str:
+    """A long source as tooltip lines (a plain-text tooltip does not wrap: one line could outgrow the screen)."""
+    return textwrap.fill(text, 90, break_long_words=False, break_on_hyphens=False)
+
+
+def _figure(value: float) -> str:
+    """A published figure as a field shows it (2.1, 0.595, 1000), in the interface's decimal style."""
+    text = number_text(value)
+    return num(value, len(text.partition(".")[2]), group=False)
+
+
 def _label_width(label: QLabel) -> int:
     """A label's one-line width (its size hint once wrapping is on can be narrower than its text)."""
     return label.fontMetrics().horizontalAdvance(label.text().replace("&", "")) + 2 * label.margin() + 2
@@ -151,6 +174,21 @@ class ScenarioPanel(QGroupBox):
             field.setObjectName(f"field_{key}")
             field.edited.connect(self._changed)
             self.fields[key] = field
+        self.graph = QCheckBox(self.tr("as one graph"), self)
+        self.graph.setObjectName("field_graph")
+        self.graph.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)  # a click beside it: no toggle
+        self.stream_toggle = QToolButton(self)
+        self.stream_toggle.setObjectName("stream_section")
+        self.stream_toggle.setText(self.tr("Stream of launches"))
+        self.stream_toggle.setToolTip(self.tr("The kernel launched many times in a row: the gaps between launches "
+                                              "and NVML's sample period decide what NVML's utilization reads "
+                                              "(the stream strip above the counts)."))
+        self.stream_toggle.setCheckable(True)
+        self.stream_toggle.setAutoRaise(True)
+        self.stream_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.stream_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.stream_info = muted_label(self)
+        self.stream_info.setObjectName("stream_info")
         self.launched = QLabel(self)
         self.launched.setObjectName("launched_summary")
         self.launched.setWordWrap(True)
@@ -158,13 +196,23 @@ class ScenarioPanel(QGroupBox):
 
         form = self.form = ReflowForm(FIELD_ROOM)
         form.setVerticalSpacing(4)
-        self._labels = {}
+        self._labels, self._tips = {}, {}
         for key, widget, text, tip in self._rows():
             self._labels[key] = add_row(form, self, text, widget, tip)
+            self._tips[key] = tip
             if key == "block":
                 form.addRow(self.launched)
             if key == "workload":
                 form.addRow(self.workload_info)
+            if key == "seed":
+                form.addRow(self.stream_toggle)
+        form.addRow(self.stream_info)
+        self._set_stream_open(False)
+        f = self.fields  # the line edits themselves: a field's focus proxy
+        chain = [f["seed"].edit, self.stream_toggle, f["kernels"].edit, f["launch_gap"].edit, self.graph,
+                 f["sync_every"].edit, f["nvml_period"].edit]
+        for first, second in zip(chain, chain[1:]):  # Tab goes down the section as it reads (folded: skipped)
+            QWidget.setTabOrder(first, second)
         layout = QVBoxLayout(self)
         layout.setSpacing(6)
         layout.addWidget(self.preset)
@@ -175,6 +223,8 @@ class ScenarioPanel(QGroupBox):
         self.preset.activated.connect(lambda _i: self.preset_chosen.emit(self.preset.currentData()))
         self.gpu.currentIndexChanged.connect(self._changed)
         self.policy.currentIndexChanged.connect(self._changed)
+        self.graph.toggled.connect(self._graph_toggled)
+        self.stream_toggle.toggled.connect(self._set_stream_open)
         self.workload.currentIndexChanged.connect(self._workload_changed)
         for combo in (self.preset, self.gpu, self.workload, self.policy):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -207,6 +257,18 @@ class ScenarioPanel(QGroupBox):
             ("policy", self.policy, self.tr("&Scheduler:"),
              self.tr("How each scheduler picks among its eligible warps.")),
             ("seed", f["seed"], self.tr("Ra&ndom seed:"), self.tr("Seed of the simulation's random choices (cache hits).")),
+            ("kernels", f["kernels"], self.tr("&Launches:"),
+             self.tr("How many times the kernel is launched in a row, into one stream (1: a single launch).")),
+            ("launch_gap", f["launch_gap"], self.tr("&Gap (µs):"),
+             self.tr("Microseconds from the end of one kernel to the start of the next (launch overhead); "
+                     "empty: the GPU's figure.")),
+            ("graph", self.graph, self.tr("CUDA Grap&h:"),
+             self.tr("The launches as the nodes of one CUDA Graph: the graph's per-node gap replaces the launch gap.")),
+            ("sync_every", f["sync_every"], self.tr("Sync &every:"),
+             self.tr("The host waits for the kernel (cudaStreamSynchronize) after every N-th launch, a round trip "
+                     "instead of a launch gap; 0: never.")),
+            ("nvml_period", f["nvml_period"], self.tr("NVML peri&od (ms):"),
+             self.tr("NVML's utilization sample period; empty: the GPU's figure.")),
         )
 
     # -- values in and out ---------------------------------------------------------
@@ -215,6 +277,7 @@ class ScenarioPanel(QGroupBox):
         out["gpu"] = self.gpu.currentData()
         out["workload"] = self.workload.currentData()
         out["policy"] = self.policy.currentData()
+        out["graph"] = "true" if self.graph.isChecked() else "false"
         return {key: out[key] for key in FIELDS}
 
     def set_scenario(self, scenario: Scenario, preset: str | None = None) -> None:
@@ -228,6 +291,9 @@ class ScenarioPanel(QGroupBox):
             select_data(self.gpu, texts["gpu"])
             select_data(self.policy, texts["policy"])
             select_data(self.workload, texts["workload"])
+            self.graph.setChecked(scenario.stream.graph)
+            if scenario.stream.kernels > 1:  # a stream on screen: its section open (a single launch leaves it be)
+                self.stream_toggle.setChecked(True)
             self.show_preset(preset if preset is not None else scenario.name)
             self.description.setText(translated(scenario_descriptions(), " ".join(scenario.description.split())))
             self.description.setVisible(bool(scenario.description))
@@ -252,6 +318,8 @@ class ScenarioPanel(QGroupBox):
 
     def show_errors(self, errors: dict[str, str]) -> None:
         show_field_errors(self.fields, errors, self.tr("enter a value"))
+        if any(key in errors for key in STREAM_FIELDS):  # a refused stream value is never folded away
+            self.stream_toggle.setChecked(True)
 
     def update_summary(self, scenario: Scenario) -> None:
         launch = scenario.launch
@@ -260,6 +328,7 @@ class ScenarioPanel(QGroupBox):
             blocks=num(launch.total_blocks), tpb=num(launch.threads_per_block),
             threads=num(threads), warps=num(launch.launched_warps())))
         self._update_workload_info(scenario)
+        self._update_stream_info(scenario)
 
     def _update_workload_info(self, scenario: Scenario) -> None:
         if scenario.kernel is not None:
@@ -271,7 +340,60 @@ class ScenarioPanel(QGroupBox):
         text = scenario.workload.describe()
         self.workload_info.setText(f"{doc}: {text}" if doc else text)
 
+    def _update_stream_info(self, scenario: Scenario) -> None:
+        """The GPU's figures for the empty fields (placeholders, tooltips with their sources) and the gap in use."""
+        figures, sources = overhead_figures(scenario.gpu_name)
+        gpu = scenario.gpu_name
+        gap_key = "graph_gap_us" if scenario.stream.graph else "launch_gap_us"
+        gap = self.fields["launch_gap"]
+        gap.edit.setPlaceholderText(_figure(figures[gap_key]))
+        gap.setEnabled(not scenario.stream.graph)  # resolve(): a graph's nodes are its per-node gap apart
+        default_gap = (self.tr("With a CUDA Graph the {gpu}'s per-node gap applies: {value} µs ({source})")
+                       if scenario.stream.graph else
+                       self.tr("Empty: the {gpu}'s launch gap, {value} µs ({source})")).format(
+            gpu=gpu, value=_figure(figures[gap_key]), source=sources[gap_key])
+        gap.set_help(f"{self._tips['launch_gap']}\n\n{_lines(default_gap)}")
+        period = self.fields["nvml_period"]
+        period.edit.setPlaceholderText(_figure(figures["nvml_period_ms"]))
+        period.set_help(f"{self._tips['nvml_period']}\n\n" + _lines(self.tr(
+            "Empty: the {gpu}'s period, {value} ms ({source})").format(
+            gpu=gpu, value=_figure(figures["nvml_period_ms"]), source=sources["nvml_period_ms"])))
+        self.fields["sync_every"].set_help(f"{self._tips['sync_every']}\n\n" + _lines(self.tr(
+            "The {gpu}'s round trip: {value} µs ({source})").format(
+            gpu=gpu, value=_figure(figures["sync_gap_us"]), source=sources["sync_gap_us"])))
+        timing = scenario.stream.resolve(scenario.gpu)
+        if timing.kernels == 1:
+            text = self.tr("One launch: no gaps; NVML reads the kernel over its own duration.")
+        elif timing.sync_every:
+            text = self.tr("{n} launches, {gap} µs apart, a {sync} µs round trip after every {every}; NVML window "
+                           "{period} ms").format(n=num(timing.kernels), gap=_figure(timing.gap_us),
+                                                 sync=_figure(timing.sync_gap_us), every=num(timing.sync_every),
+                                                 period=_figure(timing.nvml_period_ms))
+        else:
+            text = self.tr("{n} launches, {gap} µs apart; NVML window {period} ms").format(
+                n=num(timing.kernels), gap=_figure(timing.gap_us), period=_figure(timing.nvml_period_ms))
+        self.stream_info.setText(text)
+        names = {"gap_us": self.tr("Gap"), "sync_gap_us": self.tr("Round trip"), "nvml_period_ms": self.tr("NVML period")}
+        self.stream_info.setToolTip("\n".join(_lines(f"{names.get(key, key)}: {source}")
+                                              for key, source in timing.sources.items()))
+
+    def _set_stream_open(self, on: bool) -> None:
+        """Show or fold the stream's rows (the header stays)."""
+        self.stream_toggle.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        for key in STREAM_FIELDS:
+            self.form.setRowVisible(self.graph if key == "graph" else self.fields[key], on)
+        self.form.setRowVisible(self.stream_info, on)
+
+    @property
+    def stream_open(self) -> bool:
+        return self.stream_toggle.isChecked()
+
     # -- edits ----------------------------------------------------------------------
+    def _graph_toggled(self, on: bool) -> None:
+        gap = self.fields["launch_gap"]
+        gap.setEnabled(not on or gap.is_invalid)  # a refused gap stays editable: it blocks the graph's run
+        self._changed()
+
     def _changed(self, *_args) -> None:
         if not self._loading:
             self.edited.emit()

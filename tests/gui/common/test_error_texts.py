@@ -16,12 +16,13 @@ from explorer.gemm.attention import compare_attention
 from explorer.gemm.data import peak_tflops
 from explorer.gemm.mapper import parse_tile, tile_resources
 from explorer.gui.common.error_texts import _patterns, core_error, core_message
-from explorer.gui.explore.scenario_fields import parse_dims, parse_percent
+from explorer.gui.explore.scenario_fields import parse_dims, parse_number, parse_percent
 from explorer.gui.shell.i18n import install_translators
 from explorer.model.catalog import get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.model.presets import load_preset
 from explorer.model.scenario import Dim3
+from explorer.model.stream import parse_stream
 from explorer.model.workload import parse_workload
 from explorer.sass.execute.arguments import _scalar_bytes
 from explorer.occupancy import occupancy_for_launch, why_no_block_fits
@@ -91,6 +92,12 @@ def core_messages() -> dict[str, str]:
         "hit rate range": _message(lambda: parse_workload({"preset": "fma-global", "l2_hit_rate": 2})),
         "percent text": _message(lambda: parse_percent("half", "workload.l2_hit_rate")),
         "percent range": _message(lambda: parse_percent("100.5", "workload.l2_hit_rate")),
+        # the stream of launches (the Explorer's stream section)
+        "stream gap below": _message(lambda: parse_stream({"kernels": 10, "launch_gap_us": -1})),
+        "stream gap above": _message(lambda: parse_stream({"kernels": 10, "launch_gap_us": 2e6})),
+        "nvml period below": _message(lambda: parse_stream({"nvml_period_ms": 0.5})),
+        "nvml period above": _message(lambda: parse_stream({"nvml_period_ms": 70000})),
+        "stream gap text": _message(lambda: parse_number("abc", "stream.launch_gap_us")),
         # the kernel form's scalars, judged as the executor binds them
         "kernel int": _message(lambda: _scalar_bytes(2.5, "i32", "kernel.args.n", "int")),
         "kernel int range": _message(lambda: _scalar_bytes(2**40, "i32", "kernel.args.n", "int")),

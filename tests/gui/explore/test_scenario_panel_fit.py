@@ -30,6 +30,8 @@ def test_every_field_of_the_scenario_panel_is_on_screen_without_a_sideways_scrol
     view = area.viewport()
     panel = page.panel
     for widget in [*panel.fields.values(), panel.gpu, panel.workload, panel.policy, *panel._labels.values()]:
+        if not widget.isVisibleTo(panel):  # the stream section's rows while it is folded
+            continue
         left = widget.mapTo(view, QPoint(0, 0)).x()
         assert left >= 0 and left + widget.width() <= view.width(), widget.objectName() or widget.text()
         if widget in panel.fields.values():  # room for its value: a field as wide as a short number is not
@@ -50,8 +52,10 @@ def _panel_fits(page) -> list[str]:
     view = area.viewport()
     panel = page.panel
     out = [f"scrolls sideways by {area.horizontalScrollBar().maximum()} px"] if area.horizontalScrollBar().maximum() else []
-    for widget in [*panel.fields.values(), panel.preset, panel.gpu, panel.workload, panel.policy,
-                   *panel._labels.values()]:
+    for widget in [*panel.fields.values(), panel.preset, panel.gpu, panel.workload, panel.policy, panel.graph,
+                   panel.stream_toggle, *panel._labels.values()]:
+        if not widget.isVisibleTo(panel):  # the stream section's rows while it is folded
+            continue
         left = widget.mapTo(view, QPoint(0, 0)).x()
         name = widget.objectName() or widget.text()
         if left < 0 or left + widget.width() > view.width():
@@ -91,3 +95,22 @@ def test_the_column_reflows_both_ways_and_cannot_be_dragged_below_its_minimum(pa
     _drag_column_to(app, page, first)
     assert label.geometry().center().y() > field.geometry().top(), "wide again, beside them again"
     assert _panel_fits(page) == []
+
+
+@pytest.mark.parametrize("width", [None, 220, 300])
+def test_the_stream_section_opened_fits_the_column(page_at_1280, width):
+    """The "Stream of launches" section (issue 31 item 15), folded at first for a single launch; opened, its
+    rows fit the column beside or under their labels, the column scrolls to it, and the window stays 1280x720."""
+    app, page = page_at_1280
+    panel = page.panel
+    assert not panel.stream_open and not panel.fields["kernels"].isVisibleTo(panel)
+    if width is not None:
+        _drag_column_to(app, page, width)
+    panel.stream_toggle.click()
+    settle(app, 6)
+    assert panel.stream_open and panel.fields["kernels"].isVisibleTo(panel) and panel.graph.isVisibleTo(panel)
+    assert page.window().size().toTuple() == (1280, 720)
+    assert _panel_fits(page) == []
+    view = page.panel_scroll.viewport()
+    top = panel.stream_toggle.mapTo(view, QPoint(0, 0)).y()
+    assert 0 <= top and top + panel.stream_toggle.height() <= view.height(), "the opened section is scrolled to"

@@ -89,6 +89,14 @@ def test_saxpy_from_the_file_to_the_report_and_the_explorer(window, page, qtbot,
     assert not ex.session.errors, ex.session.errors
     assert ex.scenario.launch.grid.x == 3 and ex.scenario.kernel == report.scenario.kernel
     assert ex.scenario.launch.registers_per_thread == kernel.registers
+    # a stream of launches of your kernel, from the Explorer's stream section (the core allows one)
+    assert panel.fields["kernels"].isEnabled() and panel.graph.isEnabled()
+    panel.fields["kernels"].set_text("10")
+    ex.apply_edits()
+    assert not ex.session.errors, ex.session.errors
+    assert ex.scenario.stream.kernels == 10 and ex.scenario.kernel == report.scenario.kernel
+    ex.undo()
+    assert ex.scenario.stream.kernels == 1 and ex.scenario.launch.grid.x == 3
     ex.undo()
     assert ex.scenario == report.scenario
     qtbot.waitUntil(lambda: not ex.simulating, timeout=LONG)
