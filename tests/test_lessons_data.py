@@ -136,3 +136,20 @@ def test_a_malformed_lesson_file_is_skipped_with_a_notice(tmp_path, monkeypatch,
     assert "11-unknown-view.toml" in skipped[1] and "view" in skipped[1]
     notes = err.strip().splitlines()
     assert len(notes) == 2 and all(n.startswith("warp-explorer: note: lesson skipped: ") for n in notes)
+
+
+def test_a_quoted_hbm_latency_says_whether_it_is_loaded_or_not():
+    """Issue 31 item 11: HBM's latency was quoted as one figure here and another there; each quote names which
+    (the unloaded latency of an idle GPU, or the loaded latency a busy kernel sees)."""
+    import re
+
+    from explorer.lessons import load_lessons
+
+    for lesson in load_lessons():
+        for k, step in enumerate(lesson.steps, 1):
+            for lang, words in (("en", ("unloaded", "idle", "loaded")), ("ru", ("без нагрузки", "простаива", "под нагрузкой"))):
+                text = " ".join(step.text(lang).split())
+                for m in re.finditer(r"\b703\b", text):
+                    around = text[max(0, m.start() - 120): m.end() + 120]
+                    if "HBM" in around:
+                        assert any(w in around for w in words), (lesson.name, k, lang, around)

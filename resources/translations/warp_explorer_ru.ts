@@ -1325,7 +1325,7 @@
     <message>
         <location filename="../../explorer/gui/explore/counts_plot.py" line="+137"/>
         <source>unfinished</source>
-        <translation>не завершено</translation>
+        <translation>осталось</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1361,7 +1361,7 @@
     <message>
         <location line="+0"/>
         <source>unfinished, resident</source>
-        <translation>не завершено, размещено</translation>
+        <translation>осталось, размещено</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3705,7 +3705,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="+1"/>
         <source>measured unfinished</source>
-        <translation>измерено: не завершено</translation>
+        <translation>измерено: осталось</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -4212,7 +4212,7 @@ This is the previous run until the new one is done.</source>
     <message>
         <location line="-3"/>
         <source>Unfinished</source>
-        <translation>Не завершено</translation>
+        <translation>Осталось</translation>
     </message>
     <message>
         <location line="+13"/>
@@ -5510,7 +5510,7 @@ Active blocks per SM: {blocks}</source>
         <translation>Байты, переданные запуском в память устройства и из неё, ÷ его длительность — в сравнении с пиковой пропускной способностью памяти GPU.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+50"/>
         <source>Warp states over the run (Nsight-style breakdown):</source>
         <translation>Состояния варпов за прогон (разбивка как в Nsight):</translation>
     </message>
@@ -5521,12 +5521,7 @@ Active blocks per SM: {blocks}</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-117"/>
-        <source>Whole run · {program}</source>
-        <translation>Весь прогон · {program}</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location line="-116"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -5575,7 +5570,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 Готовых варпов на планировщик: в среднем {elig}</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-60"/>
+        <source>The instruction stream the simulator ran: the generated kernel&apos;s SASS, or the workload model (one instruction per modelled operation); the same scenario gives slightly different figures with each.</source>
+        <translation>Поток инструкций, который выполнил симулятор: SASS сгенерированного ядра или модель нагрузки (одна инструкция на моделируемую операцию); один и тот же сценарий даёт с ними немного разные числа.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Limiter: {limit} — {blocks} ({warps}) per SM of {max}.</source>
         <translation>Ограничитель: {limit} — {blocks} ({warps} из {max}) на SM.</translation>
     </message>
@@ -5590,7 +5590,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варп|варпа|варпов</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+5"/>
+        <source>Program: {program}</source>
+        <translation>Программа: {program}</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>warp-cycles</source>
         <translation>варпо-тактов</translation>
     </message>
@@ -5666,7 +5671,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location filename="../../explorer/gui/compare/column.py" line="+51"/>
         <source>This cycle&apos;s warps: unfinished (launched, not finished yet), resident on the SMs, ready (eligible) to issue, and issued.</source>
-        <translation>Варпы этого такта: не завершённые (запущены, ещё не завершились), размещённые на SM, готовые к выдаче и выданные.</translation>
+        <translation>Варпы этого такта: осталось (запущены, ещё не завершились), размещённые на SM, готовые к выдаче и выданные.</translation>
     </message>
     <message>
         <location line="+73"/>
@@ -5681,7 +5686,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     <message>
         <location line="+2"/>
         <source>{launched} unfinished · {resident} resident · {ready} ready · {issued} issued</source>
-        <translation>{launched} не завершено · {resident} размещено · {ready} готово · {issued} выдано</translation>
+        <translation>{launched} осталось · {resident} размещено · {ready} готово · {issued} выдано</translation>
     </message>
     <message>
         <location line="+22"/>

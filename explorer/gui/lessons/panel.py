@@ -332,7 +332,10 @@ class LessonController(QObject):
             self.dock.setWindowTitle(self.tr("Lesson"))
         else:
             self.dock.setWindowTitle(self.tr("Lesson: {title}").format(title=self.lesson.title_text(lang)))
-            self.panel.show_step(self.index, len(self.lesson.steps), self.step.text(lang), self.lesson.program)
+            # the program matters where the Explorer's figures are on screen (a GEMM or Memory step's are the
+            # GEMM model's); there the counter says whose figures the narration quotes
+            program = self.lesson.program if self.step.view == "explorer" else ""
+            self.panel.show_step(self.index, len(self.lesson.steps), self.step.text(lang), program)
         self.fit_dock()
 
     # -- language -------------------------------------------------------------------------

@@ -14,17 +14,17 @@ def test_the_whole_run_title_and_the_step_counter_name_the_program_while_present
     whole = page.metrics.whole
     program = page.session.run.summary["program"]
     assert program["source"] == "sass"  # the default start runs the generated kernel's SASS
-    assert whole.title() == f"Whole run · the kernel's SASS ({program['arch']})"
+    assert whole.program.text() == f"Program: the kernel's SASS ({program['arch']})"
     try:
         present.set_presenting(True, full_screen=False)
         assert not win.statusBar().isVisible()  # presenting: the status bar's words are gone ...
         ctl.start("launched-resident-ready", 1)
         qtbot.waitUntil(lambda: ctl.ready, timeout=RUN_TIMEOUT)
-        assert whole.isVisible() and whole.title() == "Whole run · the workload model"  # ... the title says it
+        assert whole.program.isVisible() and whole.program.text() == "Program: the workload model"  # ... it says
         assert ctl.panel.counter.text() == "Step 2 of 5 · figures of the workload model"
         assert "workload model" in ctl.panel.counter.toolTip()
     finally:
         ctl.stop()
         present.set_presenting(False)
     # the user's program is back: the reached scenario runs again with it
-    qtbot.waitUntil(lambda: whole.title().startswith("Whole run · the kernel's SASS"), timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: whole.program.text().startswith("Program: the kernel's SASS"), timeout=RUN_TIMEOUT)
