@@ -204,7 +204,7 @@ def check_inputs(k_max, samples, distribution: str = "normal", seed=DEFAULT_SEED
     if need > MAX_BYTES:
         fit = MAX_BYTES // (BYTES_PER_ELEMENT * k_max)
         raise InputError("samples", f"{samples} dot products of length {k_max} need about {need / 2**20:.0f} MiB, "
-                                    f"above the limit of {MAX_BYTES // 2**20} MiB (at k_max = {k_max}: at most "
+                                    f"above the limit of {MAX_BYTES // 2**20} MiB (at K = {k_max}: at most "
                                     f"{fit} samples)")
     return k_max, samples, distribution, seed
 
