@@ -78,6 +78,8 @@ from explorer.model.catalog import get_gpu
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
+UNLIMITED = 16777215  # QWIDGETSIZE_MAX
+PRECISION_ROOM = 330  # px the precision view wants in a lesson step: a chart about 170 px tall, its legend and notes
 STEPS = {"m": 128, "n": 128, "k": 64, "tile": 1, "warps": 1, "warp_tile": 1, "cluster": 1, "stages": 1}
 
 
@@ -431,6 +433,7 @@ class GemmPage(Page):
 
         self.center.installEventFilter(self)
         self.inputs.changed.connect(self.recompute)
+        self.lower_right.currentChanged.connect(self._lower_tab_changed)
         self.send.clicked.connect(self.send_to_explorer)
         self.recompute()
 
@@ -767,16 +770,40 @@ class GemmPage(Page):
         self.lower_right.setCurrentWidget(self.precision if "precision" in getattr(step, "highlight", ())
                                           else self.lower_right.widget(0))
         if "precision" in getattr(step, "highlight", ()):
-            QTimer.singleShot(0, self, self._fit_precision)
+            QTimer.singleShot(0, self, self._fit_precision)  # once the window has shown (and sized) this page
+        else:
+            self._roofline_back()
         if "pipeline" in getattr(step, "highlight", ()):
             QTimer.singleShot(0, self, self.show_pipeline)  # once the window has shown (and sized) this page
 
     def _fit_precision(self) -> None:
-        """The precision chart gets the larger share of the right column (the roofline keeps its minimum)."""
-        h = self.right.height()
-        top = max(self.roofline_box.minimumSizeHint().height(), int(h * 0.42))
-        if h > top:
-            self.right.setSizes([top, h - top])
+        """The precision chart gets the larger share of the right column; where the roofline and a readable
+        chart do not fit one above the other (1280x720 with the narration under the page), the roofline gives
+        way until the time split is in front again (the step is about precision, not the roofline)."""
+        if not self.isVisible():
+            return
+        room = self.page_scroll.viewport().height()
+        need = max(self.lower_right.minimumSizeHint().height(), PRECISION_ROOM)
+        top = self.roofline_box.minimumSizeHint().height() + self.right.handleWidth()
+        fits = room - top >= need
+        self.roofline_box.setVisible(fits)
+        # alone in its column, the chart takes the page's height, not the (taller) page's: legend and notes stay
+        # on screen with it, at the top of a page that is not scrolled
+        self.lower_right.setMaximumHeight(UNLIMITED if fits else max(room, need))
+        if fits:
+            top = max(top, int(room * 0.42))
+            self.right.setSizes([top, room - top])
+        else:
+            self.page_scroll.verticalScrollBar().setValue(0)
+
+    def _lower_tab_changed(self, index: int) -> None:
+        if index == 0:
+            self._roofline_back()
+
+    def _roofline_back(self) -> None:
+        """The roofline, where it gave way to the precision chart (_fit_precision)."""
+        self.roofline_box.setVisible(True)
+        self.lower_right.setMaximumHeight(UNLIMITED)
 
     def show_pipeline(self) -> None:
         """The pipeline diagram on screen, scrolled to its top, until the next GEMM (see ``_fit_pipeline``)."""
@@ -840,6 +867,7 @@ class GemmPage(Page):
         finally:
             self.inputs.blockSignals(False)
         super().restore_state(state)
+        self._roofline_back()  # e.g. a lesson ended on a precision step at 1280x720
         if self._input_key() != before:
             self.recompute()
         elif self._pipeline_focus:  # e.g. a lesson ended on its pipeline step: the tiles come back

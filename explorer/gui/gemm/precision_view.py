@@ -53,7 +53,7 @@ class PrecisionPlot(ThemedPlot):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("gemm_precision_plot")
-        self.setMinimumSize(240, 130)
+        self.setMinimumSize(240, 150)
         item = self.getPlotItem()
         item.setLogMode(x=True, y=True)
         item.showGrid(x=True, y=True, alpha=0.18)
