@@ -79,7 +79,8 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
 UNLIMITED = 16777215  # QWIDGETSIZE_MAX
-PRECISION_ROOM = 330  # px the precision view wants in a lesson step: a chart about 170 px tall, its legend and notes
+ROOFLINE_EXTRA_LINES = 9  # text lines above the roofline box's minimum it keeps beside the precision chart
+PRECISION_ROOM = 300  # px the precision view wants in a lesson step: a chart about 170 px tall, its legend and notes
 STEPS = {"m": 128, "n": 128, "k": 64, "tile": 1, "warps": 1, "warp_tile": 1, "cluster": 1, "stages": 1}
 
 
@@ -432,6 +433,8 @@ class GemmPage(Page):
         layout.addWidget(self.page_scroll)
 
         self.center.installEventFilter(self)
+        self.page_scroll.viewport().installEventFilter(self)  # a precision step's room follows the page's height
+        self._precision_focus = False  # a lesson step asked for the precision chart (see _fit_precision)
         self.inputs.changed.connect(self.recompute)
         self.lower_right.currentChanged.connect(self._lower_tab_changed)
         self.send.clicked.connect(self.send_to_explorer)
@@ -492,6 +495,9 @@ class GemmPage(Page):
                 self._keep_top_room()  # the wrapped texts' height follows the centre column's width
             if self._pipeline_focus and event.size() != event.oldSize():
                 self._fit_pipeline()  # another scale or screen: the diagram's room again
+        elif (self._precision_focus and watched is self.page_scroll.viewport()
+              and event.type() == QEvent.Type.Resize and event.size().height() != event.oldSize().height()):
+            self._fit_precision()  # another scale or screen: the chart's room again, before anyone measures
         return super().eventFilter(watched, event)
 
     def _show_mapping(self, plan: GemmPlan) -> None:
@@ -770,6 +776,8 @@ class GemmPage(Page):
         self.lower_right.setCurrentWidget(self.precision if "precision" in getattr(step, "highlight", ())
                                           else self.lower_right.widget(0))
         if "precision" in getattr(step, "highlight", ()):
+            self._precision_focus = True
+            self._fit_precision()  # now, if this page is on screen: before presentation mode measures the page
             QTimer.singleShot(0, self, self._fit_precision)  # once the window has shown (and sized) this page
         else:
             self._roofline_back()
@@ -780,18 +788,21 @@ class GemmPage(Page):
         """The precision chart gets the larger share of the right column; where the roofline and a readable
         chart do not fit one above the other (1280x720 with the narration under the page), the roofline gives
         way until the time split is in front again (the step is about precision, not the roofline)."""
-        if not self.isVisible():
+        if not self.isVisible() or not self._precision_focus:
             return
         room = self.page_scroll.viewport().height()
         need = max(self.lower_right.minimumSizeHint().height(), PRECISION_ROOM)
-        top = self.roofline_box.minimumSizeHint().height() + self.right.handleWidth()
+        # the roofline's hint counts its plot at its bare minimum: it needs some more to keep its axes apart
+        lines = ROOFLINE_EXTRA_LINES * self.roofline_caption.fontMetrics().height()  # at the presented scale
+        top = (self.roofline_box.minimumSizeHint().height() + lines
+               + self.right.handleWidth())
         fits = room - top >= need
         self.roofline_box.setVisible(fits)
         # alone in its column, the chart takes the page's height, not the (taller) page's: legend and notes stay
         # on screen with it, at the top of a page that is not scrolled
         self.lower_right.setMaximumHeight(UNLIMITED if fits else max(room, need))
         if fits:
-            top = max(top, int(room * 0.42))
+            top = max(top, min(int(room * 0.42), room - need))
             self.right.setSizes([top, room - top])
         else:
             self.page_scroll.verticalScrollBar().setValue(0)
@@ -802,6 +813,7 @@ class GemmPage(Page):
 
     def _roofline_back(self) -> None:
         """The roofline, where it gave way to the precision chart (_fit_precision)."""
+        self._precision_focus = False
         self.roofline_box.setVisible(True)
         self.lower_right.setMaximumHeight(UNLIMITED)
 

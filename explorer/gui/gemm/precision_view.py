@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from explorer.gemm.precision import DEFAULT_SAMPLES, DISTRIBUTIONS, PrecisionStudy, precision_study
@@ -146,6 +146,37 @@ class PrecisionView(QWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.note)
 
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        """Tall enough for the chart's minimum and the legend and notes wrapped at the current width: the
+        labels' own hints assume one line, and a splitter that trusted them squeezed the legend over the
+        chart's axis (presentation mode on 1280x720)."""
+        hint = super().minimumSizeHint()
+        if self.isHidden():  # behind the time split: it asks nothing of the column
+            return hint
+        width = max(self.width(), 200)
+        layout = self.layout()
+        m = layout.contentsMargins()
+        labels = (self.legend, self.caption, self.note)
+        height = (self.inputs.sizeHint().height() + self.plot.minimumHeight()
+                  + sum(max(label.heightForWidth(width - m.left() - m.right()), label.sizeHint().height())
+                        for label in labels if not label.isHidden())
+                  + layout.spacing() * 4 + m.top() + m.bottom())
+        return QSize(hint.width(), max(hint.height(), height))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # the wrapped labels' height, hence the minimum, follows the width
+
+    def hideEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().hideEvent(event)
+        self.updateGeometry()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self.updateGeometry()
+
     def distribution_names(self) -> dict[str, str]:
         return {"normal": self.tr("N(0, 1): random signs"), "uniform": self.tr("U[0, 1): all positive")}
 
@@ -160,6 +191,7 @@ class PrecisionView(QWidget):
     # -- computing -----------------------------------------------------------------------
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
+        self.updateGeometry()  # in front now: its minimum counts (minimumSizeHint)
         if self.study is None:  # computed when first seen: the GEMM tab does not pay for it otherwise
             self.compute()
 
@@ -194,6 +226,7 @@ class PrecisionView(QWidget):
                                                               pct=percent_text(c.relative_error[-1]))
                            .replace(" ", "&nbsp;"))
         self.legend.setText(" &nbsp; ".join(entries))
+        self.updateGeometry()
         acc16, acc32 = s.curve("fp16", "fp16").relative_error[-1], s.curve("fp16").relative_error[-1]
         self.caption.setText(self.tr(
             "At K = {k} ({n} dot products), summed in FP32 unless marked: the FP16 sum of the same FP16 inputs is "
