@@ -38,7 +38,8 @@ LANGUAGES = ("en", "ru")
 VIEWS = ("explorer", "occupancy", "gemm", "memory", "kernel")
 # Panels a step can point at; the GUI maps each to a widget.
 TARGETS = ("scenario", "sm_grid", "timeline", "counts", "metrics", "dram", "stream", "legend", "occupancy",
-           "occupancy_graphs", "gemm", "roofline", "pipeline", "memory", "sol", "unit_strip")
+           "occupancy_graphs", "gemm", "roofline", "pipeline", "precision", "memory", "sol",
+           "unit_strip")
 COUNTS = ("gpu", "sm")  # the counts plot: the whole GPU, or the selected SM
 _CYCLE = re.compile(r"^(start|end|\d+(\.\d+)?%)$")
 

@@ -9,6 +9,7 @@ from explorer.occupancy import occupancy_for_launch
 CONCEPTS = [
     "launched-resident-ready", "what-limits-residency", "latency-hiding", "scheduler-picks-ready-warps",
     "occupancy-vs-utilization", "waves-and-tail", "memory-hierarchy", "tensor-cores", "what-limits-useful-work",
+    "precision-and-misread-metrics",
 ]
 
 

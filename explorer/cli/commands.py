@@ -16,6 +16,7 @@ COMMAND_MODULES = [
     "explorer.cli.cmd_execute",
     "explorer.cli.cmd_bench",
     "explorer.cli.cmd_gemm",
+    "explorer.cli.cmd_precision",
     "explorer.cli.cmd_compile",
     "explorer.cli.cmd_measure",
     "explorer.cli.cmd_microbench",

@@ -1874,7 +1874,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmInputs</name>
     <message>
-        <location filename="../../explorer/gui/gemm/page.py" line="+141"/>
+        <location filename="../../explorer/gui/gemm/page.py" line="+146"/>
         <source>GEMM  C = A × B</source>
         <translation>GEMM  C = A × B</translation>
     </message>
@@ -2283,7 +2283,27 @@ This is the previous run until the new one is done.</source>
         <translation>Модель «крыши» (roofline)</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+17"/>
+        <source>Time split</source>
+        <translation>Доли времени</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Precision</source>
+        <translation>Точность</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Where the predicted time goes: Tensor Cores beside everything else.</source>
+        <translation>Куда уходит прогнозируемое время: тензорные ядра рядом со всем остальным.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What BF16, FP16 and FP8 inputs with FP32 accumulation do to a dot product&apos;s error as K grows.</source>
+        <translation>Что входы BF16, FP16 и FP8 с накоплением в FP32 делают с ошибкой скалярного произведения при росте K.</translation>
+    </message>
+    <message>
+        <location line="+39"/>
         <source>Invalid input ({n}): the views show the last valid GEMM.</source>
         <translation>Неверный ввод ({n}): виды показывают последний корректный GEMM.</translation>
     </message>
@@ -2293,7 +2313,7 @@ This is the previous run until the new one is done.</source>
         <translation>Неверный ввод ({n}): показан последний корректный GEMM.</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+47"/>
         <source>{tm} × {tn} = {tiles} tiles of {bm}×{bn}; {ctas} persistent CTAs (one per SM) walk them</source>
         <translation>{tm} × {tn} = {tiles} плиток {bm}×{bn}; их обходят {ctas} постоянных CTA (по одному на SM)</translation>
     </message>
@@ -2423,7 +2443,7 @@ This is the previous run until the new one is done.</source>
         <translation>{flops} (2·M·N·K)</translation>
     </message>
     <message>
-        <location line="-209"/>
+        <location line="-226"/>
         <source>Path:</source>
         <translation>Путь:</translation>
     </message>
@@ -2433,7 +2453,7 @@ This is the previous run until the new one is done.</source>
         <translation>Симулировать в обо&amp;зревателе</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location line="+167"/>
         <source>&lt;b&gt;{path}&lt;/b&gt; · {instr}</source>
         <translation>&lt;b&gt;{path}&lt;/b&gt; · {instr}</translation>
     </message>
@@ -3282,12 +3302,12 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+11"/>
-        <location line="+71"/>
+        <location line="+73"/>
         <source>Lesson</source>
         <translation>Урок</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-40"/>
         <source>&amp;Lessons</source>
         <translation>&amp;Уроки</translation>
     </message>
@@ -3312,12 +3332,12 @@ This is the previous run until the new one is done.</source>
         <translation>Показать панель &amp;урока</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>Lesson: {title}</source>
         <translation>Урок: {title}</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location line="+115"/>
         <source>This step&apos;s scenario is not valid: {msg}</source>
         <translation>Сценарий этого шага некорректен: {msg}</translation>
     </message>
@@ -3330,7 +3350,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-428"/>
+        <location line="-433"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -5081,6 +5101,107 @@ Active blocks per SM: {blocks}</source>
         <location line="+5"/>
         <source>Predicted {t} = the main loop&apos;s {m} + what it does not hide: pipeline fill {f}, epilogue {e}.</source>
         <translation>Прогноз {t} = основной цикл {m} + то, что он не скрывает: заполнение конвейера {f}, эпилог {e}.</translation>
+    </message>
+</context>
+<context>
+    <name>PrecisionPlot</name>
+    <message>
+        <location filename="../../explorer/gui/gemm/precision_view.py" line="+67"/>
+        <source>K, the dot product&apos;s length (log scale)</source>
+        <translation>K, длина скалярного произведения (лог. шкала)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Error vs FP64, % (log)</source>
+        <translation>Ошибка к FP64, % (лог.)</translation>
+    </message>
+</context>
+<context>
+    <name>PrecisionView</name>
+    <message>
+        <location line="+40"/>
+        <source>The random values every dot product multiplies: random signs (typical of activations and weights) or all positive (the worst case for a short accumulator).</source>
+        <translation>Случайные значения, которые перемножает каждое скалярное произведение: случайных знаков (как обычно у активаций и весов) или все положительные (худший случай для короткого аккумулятора).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Inputs:</source>
+        <translation>Входы:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How far dot products of K rounded inputs land from the exact (FP64) result: the RMS error over {n} random dot products, divided by their RMS size.</source>
+        <translation>Насколько скалярные произведения K округлённых входов отстоят от точного результата (FP64): среднеквадратичная ошибка по {n} случайным произведениям, делённая на их среднеквадратичную величину.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Each curve&apos;s relative error at the longest K, in per cent: fewer significant bits in the inputs, more error; the FP16 accumulator adds its own.</source>
+        <translation>Относительная ошибка каждой кривой при наибольшем K, в процентах: меньше значащих битов во входах — больше ошибка; аккумулятор FP16 добавляет свою.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Emulated: exact products summed one by one in K order. Tensor Cores add in their own order and width (Hopper&apos;s FP8 MMAs keep about 14 bits: DeepSeek-V3 report, 2024); not modelled here.</source>
+        <translation>Эмуляция: точные произведения складываются по одному в порядке K. Тензорные ядра складывают в своём порядке и со своей разрядностью (MMA FP8 на Hopper сохраняют около 14 бит: отчёт DeepSeek-V3, 2024); здесь это не моделируется.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The FP8 curves assume a full FP32 accumulator: a lower bound on the hardware&apos;s error.</source>
+        <translation>Кривые FP8 предполагают полный аккумулятор FP32: это нижняя граница ошибки железа.</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>N(0, 1): random signs</source>
+        <translation>N(0, 1): случайные знаки</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>U[0, 1): all positive</source>
+        <translation>U[0, 1): все положительные</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>TF32</source>
+        <translation>TF32</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BF16</source>
+        <translation>BF16</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP16</source>
+        <translation>FP16</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP8 E4M3</source>
+        <translation>FP8 E4M3</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>FP8 E5M2</source>
+        <translation>FP8 E5M2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP16, FP16 sum</source>
+        <translation>FP16, сумма в FP16</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>{name}: {pct}%</source>
+        <translation>{name}: {pct}%</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>At K = {k} ({n} dot products), summed in FP32 unless marked: the FP16 sum of the same FP16 inputs is {times}× worse.</source>
+        <translation>При K = {k} ({n} скалярных произведений), сумма в FP32, если не указано иное: сумма в FP16 тех же входов FP16 хуже в {times} раз.</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,7 @@
 """Plug the GEMM and Memory tabs into the main window (listed in ``main_window.FEATURES``).
 
 ``install(window)`` adds the two pages (view ids and feature names "gemm" and
-"memory"), names their panels for lessons ("gemm", "roofline", "pipeline", "memory"), sends
+"memory"), names their panels for lessons ("gemm", "roofline", "pipeline", "precision", "memory"), sends
 the GEMM's scenario to the Explorer tab on request (an undoable change), and feeds
 the Explorer's simulations to the Memory tab as live traffic and to the GEMM tab
 (which compares the simulation of the scenario it sent with its model, and says
@@ -23,7 +23,8 @@ def install(window) -> None:
     window.add_page(gemm, QCoreApplication.translate("GemmFeature", "&GEMM"), view_id="gemm")
     window.add_page(memory, QCoreApplication.translate("GemmFeature", "&Memory"), view_id="memory")
     for name, page, attribute in (("gemm", gemm, "tiles"), ("roofline", gemm, "roofline_box"),
-                                  ("pipeline", gemm, "pipeline"), ("memory", memory, "hierarchy")):
+                                  ("pipeline", gemm, "pipeline"), ("precision", gemm, "precision"),
+                                  ("memory", memory, "hierarchy")):
         window.lesson_targets.add_later(name, page, attribute)
 
     explorer = window.explorer

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QSplitter,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -58,6 +59,7 @@ from explorer.gui.common.widgets import (
 from explorer.gui.gemm.charts import LevelTrafficView, RooflinePlot, TimeSplitView
 from explorer.gui.gemm.model_texts import difference_text, note_text, path_names, schedule_names
 from explorer.gui.gemm.pipeline_view import PipelineView
+from explorer.gui.gemm.precision_view import PrecisionView
 from explorer.gui.gemm.session import (
     DEFAULT_DTYPE,
     GEMM_CHOICES,
@@ -76,6 +78,9 @@ from explorer.model.catalog import get_gpu
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 
+UNLIMITED = 16777215  # QWIDGETSIZE_MAX
+ROOFLINE_EXTRA_LINES = 9  # text lines above the roofline box's minimum it keeps beside the precision chart
+PRECISION_ROOM = 300  # px the precision view wants in a lesson step: a chart about 170 px tall, its legend and notes
 STEPS = {"m": 128, "n": 128, "k": 64, "tile": 1, "warps": 1, "warp_tile": 1, "cluster": 1, "stages": 1}
 
 
@@ -402,8 +407,19 @@ class GemmPage(Page):
         rl.addWidget(self.roofline_legend)
         rl.addWidget(self.roofline_caption)
         self.time_split = TimeSplitView(self)
+        # under the roofline: the time split, or the precision of the data types (a tab each: the column is full)
+        self.precision = PrecisionView(self)
+        self.lower_right = QTabWidget(self)
+        self.lower_right.setObjectName("gemm_lower_right")
+        self.lower_right.setDocumentMode(True)
+        self.lower_right.addTab(scroll_area(self.time_split, self), self.tr("Time split"))
+        self.lower_right.addTab(self.precision, self.tr("Precision"))
+        self.lower_right.setTabToolTip(0, self.tr("Where the predicted time goes: Tensor Cores beside everything "
+                                                  "else."))
+        self.lower_right.setTabToolTip(1, self.tr("What BF16, FP16 and FP8 inputs with FP32 accumulation do to a "
+                                                  "dot product's error as K grows."))
         self.right = splitter(Qt.Orientation.Vertical, self, "gemm_right",
-                              (self.roofline_box, scroll_area(self.time_split, self)), stretch=(3, 2), fit_panes=True)
+                              (self.roofline_box, self.lower_right), stretch=(3, 2), fit_panes=True)
 
         self.splitter = splitter(Qt.Orientation.Horizontal, self, "gemm_splitter",
                                  (self.left_scroll, self.center, self.right), stretch=(0, 1, 1))
@@ -417,7 +433,10 @@ class GemmPage(Page):
         layout.addWidget(self.page_scroll)
 
         self.center.installEventFilter(self)
+        self.page_scroll.viewport().installEventFilter(self)  # a precision step's room follows the page's height
+        self._precision_focus = False  # a lesson step asked for the precision chart (see _fit_precision)
         self.inputs.changed.connect(self.recompute)
+        self.lower_right.currentChanged.connect(self._lower_tab_changed)
         self.send.clicked.connect(self.send_to_explorer)
         self.recompute()
 
@@ -476,6 +495,9 @@ class GemmPage(Page):
                 self._keep_top_room()  # the wrapped texts' height follows the centre column's width
             if self._pipeline_focus and event.size() != event.oldSize():
                 self._fit_pipeline()  # another scale or screen: the diagram's room again
+        elif (self._precision_focus and watched is self.page_scroll.viewport()
+              and event.type() == QEvent.Type.Resize and event.size().height() != event.oldSize().height()):
+            self._fit_precision()  # another scale or screen: the chart's room again, before anyone measures
         return super().eventFilter(watched, event)
 
     def _show_mapping(self, plan: GemmPlan) -> None:
@@ -708,9 +730,11 @@ class GemmPage(Page):
 
         Keys the step leaves out go back to their defaults, so a step always shows
         the same GEMM; an empty table changes nothing. The waves are shown all at once.
+        ``precision_inputs`` ("normal" or "uniform", default "normal") picks the precision view's inputs.
         """
         if not inputs:
             return
+        self.precision.set_distribution(str(inputs.get("precision_inputs", "normal")))
         texts, gpu, dtype = lesson_texts(inputs)
         self.tiles.stop()
         self.inputs.blockSignals(True)
@@ -726,7 +750,7 @@ class GemmPage(Page):
 
     # -- window hooks -------------------------------------------------------------------
     def themed_views(self) -> tuple:
-        return self.tiles, self.pipeline, self.levels, self.roofline, self.time_split
+        return self.tiles, self.pipeline, self.levels, self.roofline, self.time_split, self.precision
 
     def first_sizes(self) -> None:
         total = max(self.splitter.width(), 1000)
@@ -745,10 +769,53 @@ class GemmPage(Page):
         return self.center_top.layout().totalMinimumHeightForWidth(max(self.center.width(), 320))
 
     def show_lesson_step(self, step, scenario=None) -> None:
-        """A step's GEMM inputs; a step that points at the pipeline gets it on screen (the tiles give way)."""
+        """A step's GEMM inputs; a step that points at the pipeline gets it on screen (the tiles give way), one
+        that points at the precision view gets its tab in front."""
         super().show_lesson_step(step, scenario)
+        # the tab under the roofline the step talks about: the precision view, or else the time split
+        self.lower_right.setCurrentWidget(self.precision if "precision" in getattr(step, "highlight", ())
+                                          else self.lower_right.widget(0))
+        if "precision" in getattr(step, "highlight", ()):
+            self._precision_focus = True
+            self._fit_precision()  # now, if this page is on screen: before presentation mode measures the page
+            QTimer.singleShot(0, self, self._fit_precision)  # once the window has shown (and sized) this page
+        else:
+            self._roofline_back()
         if "pipeline" in getattr(step, "highlight", ()):
             QTimer.singleShot(0, self, self.show_pipeline)  # once the window has shown (and sized) this page
+
+    def _fit_precision(self) -> None:
+        """The precision chart gets the larger share of the right column; where the roofline and a readable
+        chart do not fit one above the other (1280x720 with the narration under the page), the roofline gives
+        way until the time split is in front again (the step is about precision, not the roofline)."""
+        if not self.isVisible() or not self._precision_focus:
+            return
+        room = self.page_scroll.viewport().height()
+        need = max(self.lower_right.minimumSizeHint().height(), PRECISION_ROOM)
+        # the roofline's hint counts its plot at its bare minimum: it needs some more to keep its axes apart
+        lines = ROOFLINE_EXTRA_LINES * self.roofline_caption.fontMetrics().height()  # at the presented scale
+        top = (self.roofline_box.minimumSizeHint().height() + lines
+               + self.right.handleWidth())
+        fits = room - top >= need
+        self.roofline_box.setVisible(fits)
+        # alone in its column, the chart takes the page's height, not the (taller) page's: legend and notes stay
+        # on screen with it, at the top of a page that is not scrolled
+        self.lower_right.setMaximumHeight(UNLIMITED if fits else max(room, need))
+        if fits:
+            top = max(top, min(int(room * 0.42), room - need))
+            self.right.setSizes([top, room - top])
+        else:
+            self.page_scroll.verticalScrollBar().setValue(0)
+
+    def _lower_tab_changed(self, index: int) -> None:
+        if index == 0:
+            self._roofline_back()
+
+    def _roofline_back(self) -> None:
+        """The roofline, where it gave way to the precision chart (_fit_precision)."""
+        self._precision_focus = False
+        self.roofline_box.setVisible(True)
+        self.lower_right.setMaximumHeight(UNLIMITED)
 
     def show_pipeline(self) -> None:
         """The pipeline diagram on screen, scrolled to its top, until the next GEMM (see ``_fit_pipeline``)."""
@@ -793,7 +860,9 @@ class GemmPage(Page):
 
     def capture_state(self, live: bool = False) -> dict:
         return super().capture_state(live) | {"gpu": self.inputs.gpu_name(), "dtype": self.inputs.dtype_name(),
-                                              "color_by": self.tiles.color_by.currentData()} | self.inputs.raw_values()
+                                              "color_by": self.tiles.color_by.currentData(),
+                                              "lower_tab": "precision" if self.lower_right.currentIndex() else "time",
+                                              "precision_inputs": self.precision.distribution} | self.inputs.raw_values()
 
     def restore_state(self, state: dict) -> None:
         """The saved inputs, colouring and splitters; recomputed only when the inputs differ from those on screen."""
@@ -805,9 +874,12 @@ class GemmPage(Page):
             self.inputs.set_values({name: as_str(state.get(name), GEMM_DEFAULTS[name])
                                     for name in GEMM_FIELDS + GEMM_CHOICES})
             select_data(self.tiles.color_by, as_str(state.get("color_by"), "wave"))
+            self.lower_right.setCurrentIndex(1 if as_str(state.get("lower_tab"), "time") == "precision" else 0)
+            self.precision.set_distribution(as_str(state.get("precision_inputs"), "normal"))
         finally:
             self.inputs.blockSignals(False)
         super().restore_state(state)
+        self._roofline_back()  # e.g. a lesson ended on a precision step at 1280x720
         if self._input_key() != before:
             self.recompute()
         elif self._pipeline_focus:  # e.g. a lesson ended on its pipeline step: the tiles come back

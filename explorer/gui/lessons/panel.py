@@ -326,7 +326,9 @@ class LessonController(QObject):
     def _refresh_texts(self) -> None:
         lang = self.language
         for i, lesson in enumerate(self.lessons, 1):
-            self.lesson_actions[lesson.name].setText(f"&{i}  {lesson.title_text(lang)}")
+            # Alt+1..9, then Alt+0 for lesson 10 ("1&0": "&10" would take the 1 of lesson 1 again)
+            number = f"&{i}" if i < 10 else "1&0" if i == 10 else str(i)
+            self.lesson_actions[lesson.name].setText(f"{number}  {lesson.title_text(lang)}")
         self.panel.set_lessons(self.lessons, lang, self.lesson.name if self.lesson else None)
         if self.lesson is None:
             self.dock.setWindowTitle(self.tr("Lesson"))

@@ -80,6 +80,16 @@ SHOWN = {
     ("what-limits-useful-work", 3): {"100": "sol", "99": "sol"},
     ("what-limits-useful-work", 4): {"99": "sol", "989": "sol", "26": "sol"},
     ("what-limits-useful-work", 5): {"17": "sol", "1,920": "sol", "~743": "sol"},
+    ("precision-and-misread-metrics", 1): {"16,384": "precision", "0.21": "precision", "0.025": "precision",
+                                           "3.5": "precision"},
+    ("precision-and-misread-metrics", 2): {"2.0": "precision", "16,384": "precision", "80": "precision"},
+    ("precision-and-misread-metrics", 3): {"16,384": "precision", "50": "precision", "0.00033": "precision",
+                                           "2024": "precision", "14": "precision"},
+    ("precision-and-misread-metrics", 4): {"8": "now", "256": "scenario", "100": "whole", "21.9": "whole",
+                                           "240": "scenario", "132": "grid"},
+    ("precision-and-misread-metrics", 5): {"132": "grid", "100": "whole", "0": "whole", "12.5": "whole"},
+    ("precision-and-misread-metrics", 6): {"99": "sol", "26": "sol"},
+    ("precision-and-misread-metrics", 7): {"96": "sol", "12.4": "sol", "100": "sol", "29": "sol", "0": "sol"},
 }
 ABOUT = 1.0  # "about 5%" is 4-6%
 
@@ -107,6 +117,12 @@ OFF_SCREEN = {
     ("tensor-cores", 4): {"32": "one wgmma does the work of 32 mma.sync: arithmetic on the shapes"},
     ("what-limits-useful-work", 1): {"12": "bytes per FMA, (2 x 16 B loaded + 16 B stored) / 4 FMAs: the workload body, arithmetic",
                                    "16": "the workload's 16-byte vectors (its body in the scenario editor)"},
+    ("precision-and-misread-metrics", 1): {"8": "BF16's significant bits: a format fact (the CLI's JSON says it)",
+                                           "11": "FP16's and TF32's significant bits: a format fact",
+                                           "4": "FP8 E4M3's significant bits: a format fact"},
+    ("precision-and-misread-metrics", 3): {"128": "the DeepSeek-V3 report's promotion interval: a published fact, "
+                                                  "cited in explorer.gemm.precision and docs/gemm.md"},
+    ("precision-and-misread-metrics", 4): {"2": "fewer than 2 blocks per SM: 240 / 132, arithmetic"},
     ("what-limits-useful-work", 4): {"1,830": "the Tensor clock (gpu_throughput.toml): the whole-run heading says it "
                                               "where the column has room; the panel's Tensor tooltip too",
                                      "4": "an MMA's cycles on its pipe: the whole-run sentence says it where the "
@@ -189,6 +205,7 @@ def areas(win) -> dict:
         "gemm": lambda: texts_under(win.views["gemm"]),
         "memory": lambda: texts_under(win.views["memory"]),
         "pipeline": lambda: texts_under(win.lesson_targets["pipeline"]),
+        "precision": lambda: texts_under(win.lesson_targets["precision"]),
         # what the SM grid draws, counted from the view: SMs holding two blocks / one block now
         "two_blocks": lambda: [str(sum(1 for n in per_sm.values() if n == 2))],
         "one_block": lambda: [str(sum(1 for n in per_sm.values() if n == 1))],
