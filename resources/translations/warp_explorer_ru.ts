@@ -6460,12 +6460,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>{full}: {sms} SM, слотов варпов на SM: {warps}</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>custom (from the scenario file)</source>
-        <translation>своя (из файла сценария)</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+29"/>
         <source>as one graph</source>
         <translation>одним графом</translation>
     </message>
@@ -6625,7 +6620,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Регистров / поток:</translation>
     </message>
     <message>
-        <location line="-2"/>
+        <location line="-84"/>
+        <source>custom</source>
+        <translation>своя</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A loop body of its own, written in the scenario (a file, a lesson step or a GEMM&apos;s main loop), not one of the presets.</source>
+        <translation>Собственное тело цикла, записанное в сценарии (файл, шаг урока или основной цикл GEMM), а не одна из заготовок.</translation>
+    </message>
+    <message>
+        <location line="+80"/>
         <source>Bloc&amp;k (threads):</source>
         <translation>&amp;Блок (потоков):</translation>
     </message>

@@ -159,7 +159,13 @@ class ScenarioPanel(QGroupBox):
             self.workload.addItem(name, name)
             self.workload.setItemData(self.workload.count() - 1, translated(workload_docs(), body["doc"]),
                                       Qt.ItemDataRole.ToolTipRole)
-        self.workload.addItem(self.tr("custom (from the scenario file)"), CUSTOM_WORKLOAD)
+        # one word: the combo is as narrow as "fma-global" (1280x720, Russian), where "custom (from the scenario
+        # file)" was cut in a lesson step that writes its own loop; the tooltip and the line under it say more
+        self.workload.addItem(self.tr("custom"), CUSTOM_WORKLOAD)
+        self.workload.setItemData(self.workload.count() - 1,
+                                  self.tr("A loop body of its own, written in the scenario (a file, a lesson step or "
+                                          "a GEMM's main loop), not one of the presets."),
+                                  Qt.ItemDataRole.ToolTipRole)
         self.workload_info = muted_label(self)
         self.policy = QComboBox(self)
         self.policy.setObjectName("field_policy")
