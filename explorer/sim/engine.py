@@ -306,7 +306,8 @@ _NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab
 
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
     """(per-row access, access table, plan) for the loop: a generated kernel's rows compute their addresses
-    (explorer.sim.addresses); rows without a known access (a user's kernel, TMA) draw the scenario's hit rates.
+    (explorer.sim.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
+    global loads and stores carry their executed lines instead: the feed's ``lines_at``, not this plan).
     An empty per-row array tells the loop no row has an address."""
     from explorer.sim import addresses
 

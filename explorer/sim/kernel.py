@@ -30,7 +30,8 @@ starts at row 0 (a flat program's warp at its own entry row), runs the loop body
 ``[loop_start, loop_end)`` ``trip`` times (``_next_pc``), and ends at the EXIT row; a warp
 that exits while the rest of its block waits at a barrier releases it when it was the last. Issue takes the row's *path*: ALU (every
 destination ready after the row's latency: ``_set_results``), global/local memory
-(``_global_access``), shared memory, barrier, EXIT (which waits for the warp's drain: its loads'
+(``_access_by_address`` where its lines are known: a generated kernel's, computed, and a user kernel's executed
+global loads and stores, from the feed; else ``_global_access``, by the scenario's hit rates), shared memory, barrier, EXIT (which waits for the warp's drain: its loads'
 registers written, its stores out of L1TEX, its MMAs done, its last row on a pipe slower than one
 cycle out of that pipe). Per row and state the loop counts warp-cycles (``_account``: at every
 change of a slot's state or next row), and for recorded SMs logs when each slot's next row changes (``_pc_event``).
