@@ -301,9 +301,13 @@ def _l2_state(p: SimParams) -> np.ndarray:
     return l2c
 
 
+_NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab)
+
+
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
     """(per-row access, access table, plan) for the loop: a generated kernel's rows compute their addresses
-    (explorer.sim.addresses); rows without a known access (a user's kernel, TMA) draw the scenario's hit rates.
+    (explorer.sim.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
+    global loads and stores carry their executed lines instead: the feed's ``lines_at``, not this plan).
     An empty per-row array tells the loop no row has an address."""
     from explorer.sim import addresses
 
@@ -351,7 +355,8 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         "sm_blocks": np.zeros(p.sm_count, np.int64),
         "l1c": np.zeros((p.sm_count * p.l1_sets * p.l1_ways, 3), np.int64),
         "l2c": _l2_state(p),
-        "lbuf": np.zeros((2, 32), np.int64),
+        # a request's lines: 32 for a generated kernel's; an executed access's sectors (at most MAX_REQ_BYTES / 32)
+        "lbuf": np.zeros((2, 128), np.int64),
         "sp_warps": np.zeros(SPS, np.int64),
         "sm_order": sm_order,
         "b_fixed": fixed,
@@ -767,6 +772,10 @@ def simulate(
 
     a = _state_arrays(p, lp, sm_order(scenario.gpu), placement)
     p_acc, acc_i, plan = _access_plan(scenario, p, lp)
+    # a user kernel's global loads and stores meet the caches' tags by the addresses its lanes executed, unless its
+    # [kernel] sets a hit rate (an override: every access then draws the rates, as before issue 29)
+    by_lines = feed is not None and not (scenario.kernel is not None
+                                         and (scenario.kernel.l1_hit_rate or scenario.kernel.l2_hit_rate))
     cfg_i, cfg_f, pipe_iv = _config_arrays(p)
     total_warps = p.total_blocks * p.warps_per_block
     max_req = int(lp.req_bytes.max(initial=0)) if feed is None else feed.MAX_REQ_BYTES
@@ -802,6 +811,7 @@ def simulate(
                     a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
                     a["sp_warps"], a["sm_order"], a["b_fixed"],
                     p_acc, acc_i, plan, a["l1c"], a["l2c"], a["lbuf"],
+                    lp.lines_at if by_lines else _NO_LINES, feed.line_table if by_lines else _NO_LINES,
                     a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
                     a["ev_t"], a["ev_sm"], a["ev_d"],

@@ -47,6 +47,37 @@ from explorer.sim.loop_program import UNIT_MAP, LoopProgram
 
 MAX_ROWS = 32767  # next-instruction events store the listing row as int16 (result.PcEvents)
 _LOOP_ARRAYS = ("path", "unit", "latency", "wait_state", "dst", "src", "req_bytes", "role", "arg", "row", "active")
+_MOVED = _LOOP_ARRAYS + ("lines_at",)  # what moving a segment moves (lines_at: references into the line table)
+MAX_LINES = 128  # the most lines one entry's access names (ProgramFeed.MAX_REQ_BYTES / 32; the loop's lbuf)
+MIN_LINE_TABLE = 1 << 16
+
+
+def chunk_lines(st) -> tuple[np.ndarray, np.ndarray]:
+    """A chunk's global loads and stores as the cache model's lines (issue 29): (per entry of ``st`` the number of
+    128-byte lines its executed lanes touched, uint8; the lines in entry order, each ``line << 4 | sectors``, the
+    line's 32-byte sectors as 4 bits), from the sectors the executor recorded (``stream.ExecutedStream``). Atomics
+    and local memory (spills) name none: they draw the scenario's hit rates, as before."""
+    from explorer.sass.execute.isa import MEMORY_CLASSES
+
+    n = st.entries
+    sel = ((st.mem_class == MEMORY_CLASSES.index("global_load"))
+           | (st.mem_class == MEMORY_CLASSES.index("global_store")))
+    cnt = st.mem_count[sel].astype(np.int64)
+    if not cnt.any():
+        return np.zeros(n, np.uint8), np.zeros(0, np.int64)
+    sec = st.sectors[_ranges(st.sector_start[sel], cnt)]
+    ev = np.repeat(st.mem_entry[sel], cnt)
+    order = np.lexsort((sec, ev))
+    sec, ev = sec[order], ev[order]
+    line = sec >> 2
+    new = np.ones(sec.shape[0], np.bool_)
+    new[1:] = (ev[1:] != ev[:-1]) | (line[1:] != line[:-1])
+    first = np.flatnonzero(new)
+    masks = np.bitwise_or.reduceat(np.left_shift(1, sec & 3), first)
+    count = np.bincount(ev[first], minlength=n)
+    if count.max() > MAX_LINES:  # 32 lanes of at most 16 bytes each: 64 sectors at most
+        raise AssertionError(f"an access touched {int(count.max())} lines, more than the {MAX_LINES} the loop holds")
+    return count.astype(np.uint8), (line[first] << 4) | masks
 
 
 class _RowTables:
@@ -111,8 +142,8 @@ class ProgramFeed:
         self.total_warps = self.total_blocks * self.wpb
         self.sm_count = sm_count
         self.wavefront_bytes = int(wavefront_bytes)
-        self.per_entry = bytes_per_entry(timing) + 4  # + the loop's mask
-        self.compact_bytes = COMPACT_BYTES
+        self.per_entry = bytes_per_entry(timing) + 4 + 8  # + the loop's mask and its lines' reference
+        self.compact_bytes = COMPACT_BYTES + 9  # + where its lines start in the store's, and how many
         self.n_rows = kernel.decoded.n
         self.budget = int(budget_bytes)
         # regions: one per warp resident (the SMs' warp slots) or ready to place (an SM's worth of blocks); the
@@ -150,9 +181,18 @@ class ProgramFeed:
         self.entries = 0
         self.result = None
         self.store = {name: np.zeros(0, dt) for name, dt in
-                      (("row", np.int16), ("flags", np.uint8), ("req", np.int32), ("active", np.uint32))}
+                      (("row", np.int16), ("flags", np.uint8), ("req", np.int32), ("active", np.uint32),
+                       ("lpos", np.int64), ("lcount", np.uint8))}
         self.store_base = 0  # the global index of store[...][0] (a dropped prefix moves it)
         self.store_len = 0
+        # the stored entries' lines (chunk_lines), in store order: entry k's are store_lines[lpos[k] - lines_base:][:lcount[k]]
+        self.store_lines = np.zeros(0, np.int64)
+        self.lines_base = 0
+        self.lines_len = 0
+        # the window's line table (run_cycles' line_tab): the arena's lines_at refer into it; appended as segments
+        # fill, compacted to the live segments' lines when half full (prepare)
+        self.line_table = np.zeros(MIN_LINE_TABLE, np.int64)
+        self.n_table = 0
         self.first_chunk = None  # (row, flags, req, active, warp_start) of the first chunk, for the estimate
         self.seconds = 0.0  # spent executing, keeping and expanding chunks (inside the engine's run: not its timing)
         started = time.perf_counter()
@@ -173,6 +213,8 @@ class ProgramFeed:
         next_block = int(g[G.NEXT_BLOCK])
         warps, pos, slots = self._positions(a)
         self._release(warps)
+        if self.n_table > self.line_table.shape[0] // 2:
+            self._compact_lines(warps, pos)
         self._refill(a, warps, pos, slots)
         self._ready(min(self.total_blocks, next_block + self.sm_count))
         g[G.LOADED_BLOCKS] = self.loaded_blocks
@@ -183,11 +225,15 @@ class ProgramFeed:
     def loaded_loop(self) -> LoopProgram:
         """The first chunk's warps fully expanded, as a flat LoopProgram (what the engine's estimate reads)."""
         row, flags, req, active, start = self.first_chunk
-        return replace(self.loop, **self._expand(row, flags, req, active), entry=start[:-1].copy())
+        return replace(self.loop, **self._expand(row, flags, req, active), entry=start[:-1].copy(),
+                       lines_at=np.zeros(0, np.int64))
 
     def held_bytes(self) -> int:
-        """What the feed may hold: its arena and the compact store's budget (and its per-warp arrays)."""
-        return int(self.capacity * self.per_entry + max(0, self.store_budget) + 8 * 8 * self.total_warps)
+        """What the feed may hold: its arena and the compact store's budget (and its per-warp arrays), and its line
+        table's first size (it grows with the window's global accesses: at most 4 x the lines of the accesses the
+        window holds)."""
+        return int(self.capacity * self.per_entry + max(0, self.store_budget) + 8 * 8 * self.total_warps
+                   + 8 * MIN_LINE_TABLE)
 
     @property
     def estimate_blocks(self) -> int:
@@ -247,7 +293,7 @@ class ProgramFeed:
             src=np.zeros((cap, tb.src.shape[1]), np.int16), req_bytes=np.zeros(cap, np.int32),
             loop_start=0, loop_end=0, trip=1, n_regs=max(1, len(self.t.reg_names)), role=np.zeros(cap, np.int8),
             arg=np.zeros(cap, np.int32), row=np.zeros(cap, np.int32), n_rows=int(self.n_rows), entry=self.entry,
-            active=np.zeros(cap, np.uint32))
+            active=np.zeros(cap, np.uint32), lines_at=np.zeros(cap, np.int64))
 
     def _fill(self, warps: np.ndarray, at: np.ndarray, n: np.ndarray) -> None:
         """Expand each warp's next ``n`` compact entries into the arena from position ``at``."""
@@ -260,6 +306,19 @@ class ProgramFeed:
         lp = self.loop
         for name in _LOOP_ARRAYS:
             getattr(lp, name)[dst] = cols[name]
+        # the entries' lines, appended to the line table; an entry's reference start << 8 | count (0: none)
+        count = st["lcount"][k].astype(np.int64)
+        has = count > 0
+        total = int(count.sum())
+        refs = np.zeros(k.shape[0], np.int64)
+        if total:
+            self._table_room(total)
+            src = _ranges(st["lpos"][k][has] - self.lines_base, count[has])
+            self.line_table[self.n_table:self.n_table + total] = self.store_lines[src]
+            at_table = self.n_table + np.cumsum(count) - count
+            refs[has] = (at_table[has] << 8) | count[has]
+            self.n_table += total
+        lp.lines_at[dst] = refs
         self.cpos[warps] += n
 
     def _copy(self, src: np.ndarray, dst: np.ndarray, n: np.ndarray) -> None:
@@ -268,9 +327,34 @@ class ProgramFeed:
             return
         s, d = _ranges(src, n), _ranges(dst, n)
         lp = self.loop
-        for name in _LOOP_ARRAYS:
+        for name in _MOVED:
             arr = getattr(lp, name)
             arr[d] = arr[s]
+
+    def _table_room(self, more: int) -> None:
+        """Room in the line table for ``more`` lines (grown by half again, at least)."""
+        need = self.n_table + more
+        size = self.line_table.shape[0]
+        if need > size:
+            grown = np.zeros(max(size + size // 2, need), np.int64)
+            grown[:self.n_table] = self.line_table[:self.n_table]
+            self.line_table = grown
+
+    def _compact_lines(self, warps: np.ndarray, pos: np.ndarray) -> None:
+        """Keep only the lines of the entries a warp may still issue (its position to its segment's end), at the
+        table's start; the arena's references move with them. Sized to leave as much room again."""
+        live = _ranges(pos, np.maximum(self.seg_end[warps] - pos, 0))
+        refs = self.loop.lines_at[live]
+        has = refs > 0
+        live, refs = live[has], refs[has]
+        count = refs & 255
+        total = int(count.sum())
+        src = _ranges(refs >> 8, count)
+        table = np.zeros(max(MIN_LINE_TABLE, 4 * total), np.int64)
+        table[:total] = self.line_table[src]
+        self.loop.lines_at[live] = ((np.cumsum(count) - count) << 8) | count
+        self.line_table = table
+        self.n_table = total
 
     # -- the window ---------------------------------------------------------------------------
     def _positions(self, a: dict):
@@ -375,13 +459,14 @@ class ProgramFeed:
                 self.result = done.value
                 break
             row, flags, req, active = compact(st, self.t, self.wavefront_bytes)
+            lcount, lines = chunk_lines(st)
             if self.first_chunk is None:
                 self.first_chunk = (row, flags, req, active, st.warp_start.copy())
             base = self.store_base + self.store_len
             w0 = st.first_block * self.wpb
             self.cpos[w0:w0 + st.n_warps] = base + st.warp_start[:-1]
             self.cend[w0:w0 + st.n_warps] = base + st.warp_start[1:]
-            self._append(row, flags, req, active)
+            self._append(row, flags, req, active, lcount, lines)
             self.executed_blocks = st.first_block + st.n_blocks
             self.entries += st.entries
         if self.executed_blocks == self.total_blocks and self.result is None:
@@ -390,9 +475,10 @@ class ProgramFeed:
             except StopIteration as done:
                 self.result = done.value
 
-    def _append(self, row, flags, req, active) -> None:
+    def _append(self, row, flags, req, active, lcount, lines) -> None:
         n = row.shape[0]
-        if (self.store_len + n) * self.compact_bytes > self.store_budget:
+        n_lines = lines.shape[0]
+        if (self.store_len + n) * self.compact_bytes + 8 * (self.lines_len + n_lines) > self.store_budget:
             raise InputError("kernel", f"the kernel keeps more than {self.store_budget // self.compact_bytes:,} "
                                        "warp-instructions of its blocks in flight, the most the timing engine holds "
                                        f"({self.compact_bytes} bytes each, within the simulator's memory budget); use "
@@ -406,9 +492,18 @@ class ProgramFeed:
                 grown = np.empty(new, arr.dtype)
                 grown[:self.store_len] = arr[:self.store_len]
                 self.store[name] = grown
-        for name, part in zip(("row", "flags", "req", "active"), (row, flags, req, active)):
+        count = lcount.astype(np.int64)
+        lpos = self.lines_base + self.lines_len + np.cumsum(count) - count
+        for name, part in zip(("row", "flags", "req", "active", "lpos", "lcount"),
+                              (row, flags, req, active, lpos, lcount)):
             self.store[name][self.store_len:self.store_len + n] = part
         self.store_len += n
+        if self.lines_len + n_lines > self.store_lines.shape[0]:
+            grown = np.empty(max(self.store_lines.shape[0] * 3 // 2, self.lines_len + n_lines, 1 << 16), np.int64)
+            grown[:self.lines_len] = self.store_lines[:self.lines_len]
+            self.store_lines = grown
+        self.store_lines[self.lines_len:self.lines_len + n_lines] = lines
+        self.lines_len += n_lines
 
     def _drop_store(self) -> None:
         """Drop the store's prefix every warp has expanded already (when it is at least half the store)."""
@@ -420,10 +515,14 @@ class ProgramFeed:
         cut = first - self.store_base
         if cut <= 0 or cut < self.store_len // 2:
             return
+        lcut = (int(self.store["lpos"][cut]) - self.lines_base if cut < self.store_len else self.lines_len)
         for arr in self.store.values():
             arr[:self.store_len - cut] = arr[cut:self.store_len].copy()
         self.store_len -= cut
         self.store_base = first
+        self.store_lines[:self.lines_len - lcut] = self.store_lines[lcut:self.lines_len].copy()
+        self.lines_len -= lcut
+        self.lines_base += lcut
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -30,7 +30,8 @@ starts at row 0 (a flat program's warp at its own entry row), runs the loop body
 ``[loop_start, loop_end)`` ``trip`` times (``_next_pc``), and ends at the EXIT row; a warp
 that exits while the rest of its block waits at a barrier releases it when it was the last. Issue takes the row's *path*: ALU (every
 destination ready after the row's latency: ``_set_results``), global/local memory
-(``_global_access``), shared memory, barrier, EXIT (which waits for the warp's drain: its loads'
+(``_access_by_address`` where its lines are known: a generated kernel's, computed, and a user kernel's executed
+global loads and stores, from the feed; else ``_global_access``, by the scenario's hit rates), shared memory, barrier, EXIT (which waits for the warp's drain: its loads'
 registers written, its stores out of L1TEX, its MMAs done, its last row on a pipe slower than one
 cycle out of that pipe). Per row and state the loop counts warp-cycles (``_account``: at every
 change of a slot's state or next row), and for recorded SMs logs when each slot's next row changes (``_pc_event``).
@@ -747,6 +748,20 @@ def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
 
 
 @njit(inline=True)
+def _executed_lines(ref, line_tab, lines, masks):
+    """A user kernel's executed access (explorer.sim.executed.ProgramFeed): ``ref`` = start << 8 | count in
+    ``line_tab``, whose entries are line << 4 | the line's sectors (4 bits); unpacked into ``lines``/``masks``.
+    Returns how many lines."""
+    start = ref >> 8
+    n = ref & 255
+    for k in range(n):
+        v = line_tab[start + k]
+        lines[k] = v >> 4
+        masks[k] = v & 15
+    return n
+
+
+@njit(inline=True)
 def _hash_index(key, size):
     """A multiplicative hash of ``key`` into [0, size): DRAM banks from an address."""
     h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
@@ -812,11 +827,13 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 
 
 @njit(inline=True)
-def _access_by_address(path, t, sm, gwarp, it, q, acc_i, plan, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
+def _access_by_address(path, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
                        lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
                        win_shift):
-    """One warp-instruction's global access by its addresses (issue 29): through L1 (loads), L2 and device
-    memory, each level's tags deciding what hits. Returns ``_global_access``'s tuple: (data back, L2's
+    """One warp-instruction's global access by its addresses (issue 29): its ``n`` lines and each line's
+    sectors (``lines[:n]``, ``masks[:n]``: a generated kernel's from ``_request_lines``, a user kernel's as its
+    lanes executed, ``_executed_lines``), through L1 (loads), L2 and device memory, each level's tags deciding
+    what hits. Returns ``_global_access``'s tuple: (data back, L2's
     acknowledgement, last byte on device memory's bus (0: none), the deepest level (0 L1, 1 L2, 2 DRAM), the
     random state).
 
@@ -824,7 +841,6 @@ def _access_by_address(path, t, sm, gwarp, it, q, acc_i, plan, lines, masks, sm_
     that miss L2 come from device memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``: a row in a
     bank of a channel). A load is back when its slowest sector is. A store writes through L1 (no allocation)
     into L2 (allocated, dirty: it reaches device memory when the line is evicted, ``_l2_evict``)."""
-    n = _request_lines(acc_i, q, plan, gwarp, it, lines, masks)
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + n
     ub[t_l1 >> win_shift, L1] += n
@@ -1036,6 +1052,10 @@ def run_cycles(
     # every SM and L2 (per entry its C_TAG, C_BITS and C_AGE side by side: a set's ways are one run of memory),
     # scratch for a request's lines
     p_acc, acc_i, plan, l1c, l2c, lbuf,
+    # a user kernel's executed addresses (explorer.sim.executed): per entry of the flat program start << 8 |
+    # count of its lines in line_tab (0: none, the scenario's hit rates are drawn; empty: no entry has them),
+    # line_tab's entries line << 4 | sectors (the feed's window of them)
+    p_lines, line_tab,
     # blocks
     b_sm, b_start, b_end, b_alive, b_arrived, b_slot, b_mbar,
     # scalars (G_SLOTS), warp slots per state, memory queues (Q_SLOTS), DRAM banks, random state
@@ -1064,6 +1084,7 @@ def run_cycles(
     warp_iv = cfg_i[CFG_I.WARP_LAUNCH_CYCLES]
     n_fixed = b_fixed.shape[0]
     n_acc = p_acc.shape[0]
+    n_lines = p_lines.shape[0]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
     lat_l1 = cfg_i[CFG_I.LAT_L1]
@@ -1385,13 +1406,18 @@ def run_cycles(
                         ub[wt, u] += pipe_iv[pi]
                     if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
                         nbytes = p_req[pc]
-                        if n_acc > 0 and p_acc[pc] >= 0:  # by its addresses: the caches' tags decide
+                        generated = n_acc > 0 and p_acc[pc] >= 0
+                        if generated or (n_lines > 0 and p_lines[pc] > 0):  # by its addresses: the tags decide
                             s0 = (mem[MEM.L1_HIT_SECTORS], mem[MEM.L1_MISS_SECTORS], mem[MEM.L2_HIT_SECTORS],
                                   mem[MEM.L2_MISS_SECTORS])
+                            if generated:
+                                n_l = _request_lines(acc_i, np.int64(p_acc[pc]), plan, w_age[gi], w_iter[gi],
+                                                     lbuf[0], lbuf[1])
+                            else:
+                                n_l = _executed_lines(p_lines[pc], line_tab, lbuf[0], lbuf[1])
                             done_at, flushed, on_bus, level, rng_state = _access_by_address(
-                                path, t, sm, w_age[gi], w_iter[gi], np.int64(p_acc[pc]), acc_i, plan, lbuf[0],
-                                lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i,
-                                cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)
+                                path, t, sm, n_l, lbuf[0], lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1, lat_l2,
+                                lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)
                             r4 = _ix(np.int64(p_row[pc]) * 4)  # this instruction's own hits (the SASS view's)
                             row_sect[r4] += np.int64(mem[MEM.L1_HIT_SECTORS] - s0[0])
                             row_sect[r4 + 1] += np.int64(mem[MEM.L1_MISS_SECTORS] - s0[1])

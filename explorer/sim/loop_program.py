@@ -112,6 +112,9 @@ class LoopProgram:
     # int16[L]: a generated kernel's global access each row performs (explorer.sim.addresses: the loop computes
     # its lanes' addresses and the caches see them); -1: none known (the scenario's hit rates are drawn)
     access: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))
+    # int64[L]: a user kernel's executed global load or store (explorer.sim.executed.ProgramFeed): start << 8 |
+    # count (>= 1) of its lines in the feed's line table; 0 (or empty): none known (the scenario's hit rates are drawn)
+    lines_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     @property
     def flat(self) -> bool:

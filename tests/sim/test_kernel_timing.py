@@ -91,23 +91,27 @@ def test_a_strided_copy_moves_eight_times_the_load_bytes_and_takes_longer():
     n = 64 * 1024
     rc, _ = _copy("copy_coalesced", n)
     rs, _ = _copy("copy_strided", n, stride=8)
-    # no cache hits (the scenario's L1/L2 hit rates are 0): every byte the SMs ask for is DRAM traffic
-    assert rc.memory["dram_bytes"] == 4 * n + 4 * n  # loads: 4 sectors per warp; stores the same
-    assert rs.memory["dram_bytes"] == 32 * n + 4 * n  # loads: a 32-byte sector per element
-    assert (rs.memory["dram_bytes"] - 4 * n) == 8 * (rc.memory["dram_bytes"] - 4 * n)
+    # by the executed addresses (issue 29): every load sector is read once from device memory (a cold L2, no
+    # sector read twice); the stores are written into L2 (write-back) and stay there (L2 holds them all)
+    assert rc.memory["dram_read_bytes"] == 4 * n  # loads: 4 sectors per warp
+    assert rs.memory["dram_read_bytes"] == 32 * n  # loads: a 32-byte sector per element
+    assert rc.memory["dram_write_bytes"] == rs.memory["dram_write_bytes"] == 0
+    assert rs.memory["dram_bytes"] == 8 * rc.memory["dram_bytes"]
     # 8x the load bytes on a kernel this small (2,048 warps, one load each) is partly hidden by its latency: the
     # strided loads' sectors are contiguous (32 B apart), so each request is two full 512 B bursts, not 32 rows
     assert rs.cycles > 1.5 * rc.cycles
 
 
-def test_hit_rates_are_the_scenarios():
+def test_hit_rates_in_kernel_override_the_addresses():
     n = 16 * 1024
     args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n}
     sc = scenario("copy.cu", "copy_coalesced", args, (n // 256, 1, 1), (256, 1, 1))
     miss, _ = timed(sc)
     hit, _ = timed(sc.with_overrides(["kernel.l2_hit_rate=1.0"]))
     assert miss.params.l2_hit_rate == 0.0 and hit.params.l2_hit_rate == 1.0
-    assert miss.memory["dram_bytes"] == 8 * n and miss.memory["l2_bytes"] == 0
+    # by address (no rate set): the loads' sectors come from device memory, the stores' are written into L2
+    assert miss.memory["dram_bytes"] == 4 * n and miss.memory["l2_bytes"] == 4 * n
+    assert miss.cache_counters()["by_address"] and not hit.cache_counters()["by_address"]
     assert hit.memory["l2_bytes"] == 8 * n and hit.memory["dram_bytes"] == 0  # every access served by L2
     assert hit.cycles < miss.cycles
 
@@ -215,7 +219,7 @@ def test_blocks_in_flight_beyond_the_feeds_store_are_refused_after_the_first_chu
     monkeypatch.setattr(ProgramFeed, "in_flight_estimate", lambda self, blocks: 1 << 40)
     n = 64 * 1024
     with pytest.raises(InputError, match=r"kernel: the timing engine would hold about [\d,]+ MiB of executed "
-                                         r"instructions in flight \(256 blocks of about 128 warp-instructions, 11 bytes each\), above the "):
+                                         r"instructions in flight \(256 blocks of about 128 warp-instructions, 20 bytes each\), above the "):
         _copy("copy_coalesced", n)
     assert len(calls) <= 3  # the interpreter's warm-up call and the first chunk
 

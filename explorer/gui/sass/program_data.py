@@ -168,7 +168,7 @@ class ProgramData:
         """int64[listing rows, 4]: the sectors each row's global accesses looked up in the caches' tags over the
         whole run: L1 hits, L1 misses, L2 hits, L2 misses (``result.sectors_by_instruction``, summed onto the
         listing rows as the stall counts are); None when the run has none (every access drew the scenario's
-        hit rates: a user's own kernel, TMA copies)."""
+        hit rates: TMA copies, atomics, local memory, or a [kernel] that sets a hit rate)."""
         raw = getattr(self.result, "sectors_by_instruction", None)
         if raw is None:
             return None

@@ -1,0 +1,124 @@
+"""Your own kernel's caches from its executed addresses (issue 29): a user kernel's global loads and stores meet
+L1's and L2's tags with the sectors its lanes touched (explorer.sim.executed.chunk_lines), as the generated kernels'.
+
+The references are hand-computed from the kernels' access patterns on a cold L2 that holds every buffer (it never
+evicts here): plain loads do not allocate in L1 (sim_model.toml [caches] l1_allocates_loads = false), so they
+never hit it; a load sector hits L2 when an earlier access brought it there; a store's sectors are written into L2
+without a fetch (L2 hits) and stay there (write-back: no DRAM write before an eviction); Nsight Compute counts a
+store as an L1 miss.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.execute.cases import buf
+from tests.sass.support import needs_sass
+from tests.sim.test_kernel_timing import scenario, timed
+
+pytestmark = needs_sass
+
+
+def _rows(result, opcode):
+    """The listing rows whose opcode is ``opcode`` (LDG, STG)."""
+    return [k for k, row in enumerate(result.warp_program.listing) if row.opcode == opcode]
+
+
+def _check_rows_sum_to_the_run(r):
+    """The per-instruction counters (L1 hit, L1 miss, L2 hit, L2 miss sectors) add up to the run's."""
+    m = r.memory
+    assert r.sectors_by_instruction.sum(axis=0).tolist() == [
+        m["l1_hit_sectors"], m["l1_miss_sectors"], m["l2_hit_sectors"], m["l2_miss_sectors"]]
+
+
+def test_saxpy_reads_x_and_y_from_dram_once_and_writes_y_into_l2():
+    n = 64 * 1024
+    args = {"n": n, "a": 2.0, "x": buf("f32", n, "arange"), "y": buf("f32", n, "ones")}
+    r, _ = timed(scenario("saxpy.cu", "saxpy", args, (n // 256, 1, 1), (256, 1, 1)))
+    load_sectors = 2 * n * 4 // 32  # x and y, each sector once
+    store_sectors = n * 4 // 32
+    c = r.cache_counters()
+    assert c["by_address"]
+    assert c["l1tex__t_sectors"] == load_sectors + store_sectors and c["l1tex__t_sector_hit_rate"] == 0.0
+    assert c["lts__t_sectors"] == load_sectors + store_sectors
+    assert r.memory["l2_hit_sectors"] == store_sectors and r.memory["l2_miss_sectors"] == load_sectors
+    assert c["dram__bytes_read.sum"] == 2 * n * 4 and c["dram__bytes_write.sum"] == 0
+    _check_rows_sum_to_the_run(r)
+    loads, stores = _rows(r, "LDG"), _rows(r, "STG")
+    assert len(loads) == 2 and len(stores) == 1
+    for k in loads:  # each load: every sector misses L1 and L2
+        assert r.sectors_by_instruction[k].tolist() == [0, n * 4 // 32, 0, n * 4 // 32]
+    assert r.sectors_by_instruction[stores[0]].tolist() == [0, store_sectors, store_sectors, 0]
+
+
+def test_one_sector_read_by_every_warp_misses_l2_once():
+    """copy_strided with stride 0: every lane of every warp reads in[0], one sector; the first warp's miss brings
+    it into L2, every later warp's read hits there (L1 keeps no copy: the loads do not allocate)."""
+    n = 64 * 1024
+    warps = n // 32
+    args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n, "stride": 0}
+    r, _ = timed(scenario("copy.cu", "copy_strided", args, (n // 256, 1, 1), (256, 1, 1)))
+    m = r.memory
+    assert r.cache_counters()["by_address"]
+    assert m["l1_hit_sectors"] == 0 and m["l1_miss_sectors"] == warps + n * 4 // 32
+    assert m["l2_miss_sectors"] == 1 and m["l2_hit_sectors"] == warps - 1 + n * 4 // 32
+    assert m["dram_read_bytes"] == 32 and m["dram_write_bytes"] == 0
+    _check_rows_sum_to_the_run(r)
+    (load,) = _rows(r, "LDG")
+    assert r.sectors_by_instruction[load].tolist() == [0, warps, warps - 1, 1]
+
+
+def test_a_tiled_matmul_rereads_its_tiles_from_l2():
+    """64 x 64 x 64 in 16 x 16 tiles: each of the 16 blocks reads a 16-row strip of A and a 16-column strip of B
+    (8 KiB); DRAM sends each of A's and B's 1,024 sectors once, the other reads hit L2."""
+    M = N = K = 64
+    args = {"A": buf("f32", M * K, "random"), "B": buf("f32", K * N, "random"), "C": buf("f32", M * N),
+            "M": M, "N": N, "K": K}
+    r, _ = timed(scenario("matmul.cu", "matmul_tiled", args, (N // 16, M // 16, 1), (16, 16, 1)))
+    m = r.memory
+    blocks = (M // 16) * (N // 16)
+    loaded = blocks * 2 * 16 * K * 4 // 32  # sectors the blocks' loads ask for
+    unique = (M * K + K * N) * 4 // 32
+    stored = M * N * 4 // 32
+    assert r.cache_counters()["by_address"]
+    assert m["l1_hit_sectors"] == 0 and m["l1_miss_sectors"] == loaded + stored
+    assert m["l2_miss_sectors"] == unique and m["l2_hit_sectors"] == loaded - unique + stored
+    assert m["dram_read_bytes"] == (M * K + K * N) * 4 and m["dram_write_bytes"] == 0
+    _check_rows_sum_to_the_run(r)
+
+
+def test_the_line_table_compacts_and_the_run_stays_the_same(monkeypatch):
+    """A line table far smaller than the run's lines (compacted to the window's live ones again and again, with
+    one-cycle calls and small chunks): the same run as with the default table."""
+    from explorer.sim import executed, simulate
+    from explorer.sim.engine import program_budget
+    from explorer.sim.executed import kernel_feed
+
+    n = 16 * 1024
+    args = {"n": n, "a": 2.0, "x": buf("f32", n, "arange"), "y": buf("f32", n, "ones")}
+    sc = scenario("saxpy.cu", "saxpy", args, (n // 256, 1, 1), (256, 1, 1))
+    runs = []
+    compact = executed.ProgramFeed._compact_lines
+    for size, kw in ((executed.MIN_LINE_TABLE, {}), (16, {"segment_entries": 8, "chunk_instructions": 3000})):
+        monkeypatch.setattr(executed, "MIN_LINE_TABLE", size)
+        compactions = []
+        monkeypatch.setattr(executed.ProgramFeed, "_compact_lines",
+                            lambda self, *a, seen=compactions: seen.append(1) or compact(self, *a))
+        prepared = kernel_feed(sc, budget=program_budget, **kw)
+        runs.append((simulate(prepared.scenario, program=prepared.listing(), feed=prepared.feed,
+                              params=prepared.params), len(compactions)))
+    (whole, _), (small, compacted) = runs
+    assert compacted >= 2
+    assert small.cycles == whole.cycles and small.memory == whole.memory
+    assert np.array_equal(small.sectors_by_instruction, whole.sectors_by_instruction)
+    assert whole.memory["dram_read_bytes"] == 2 * n * 4
+
+
+@pytest.mark.parametrize("rate", ["l1_hit_rate", "l2_hit_rate"])
+def test_a_hit_rate_in_kernel_overrides_the_addresses(rate):
+    n = 16 * 1024
+    args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n}
+    sc = scenario("copy.cu", "copy_coalesced", args, (n // 256, 1, 1), (256, 1, 1))
+    r, _ = timed(sc.with_overrides([f"kernel.{rate}=0.5"]))
+    assert not r.cache_counters()["by_address"] and r.sectors_by_instruction.sum() == 0
