@@ -6,10 +6,13 @@ the status bar; a lesson that narrates the workload model's figures did not say 
 
 from __future__ import annotations
 
+from explorer.gui.shell.i18n import install_translators
 from tests.gui.support import RUN_TIMEOUT
 
 
-def test_the_whole_run_title_and_the_step_counter_name_the_program_while_presenting(win, qtbot):
+def test_the_whole_run_title_and_the_step_counter_name_the_program_while_presenting(win, qtbot, qapp, english):
+    install_translators(qapp, "en")  # whatever an earlier test left
+    win.feature("lessons").set_language("en")
     page, ctl, present = win.explorer, win.feature("lessons"), win.feature("presentation")
     whole = page.metrics.whole
     program = page.session.run.summary["program"]
