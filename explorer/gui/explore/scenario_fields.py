@@ -55,20 +55,30 @@ NOT_IN_KERNEL_SCENARIOS = ("regs", "smem_static", "barriers", "workload", "loop"
 CUSTOM_WORKLOAD = ""  # the workload combo's value for a hand-written body (from a scenario file)
 
 
+def _exact_text(value: Decimal) -> str:
+    """A decimal as a field shows it, exactly: 87.9699, 50 (not 50.0), 2.1."""
+    text = format(value.normalize(), "f")
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _decimal(cleaned: str) -> Decimal | None:
+    """A field's text (its comma already a point) as a finite decimal, or None."""
+    try:
+        value = Decimal(cleaned) if cleaned.isascii() else None
+    except InvalidOperation:
+        return None
+    return value if value is not None and value.is_finite() else None
+
+
 def percent_text(rate: float) -> str:
     """A fraction as the percentage a field shows: 0.879699 -> '87.9699', 0.5 -> '50' (exact, no float noise)."""
-    text = format((Decimal(repr(float(rate))) * 100).normalize(), "f")
-    return text[:-2] if text.endswith(".0") else text
+    return _exact_text(Decimal(repr(float(rate))) * 100)
 
 
 def parse_percent(text: str, key: str) -> float:
     """'87.9699', '87,97 %' or '50' -> the fraction (0.879699); an InputError for the field otherwise."""
-    cleaned = text.strip().rstrip("%").strip().replace(",", ".")
-    try:
-        value = Decimal(cleaned) if cleaned.isascii() else None
-    except InvalidOperation:
-        value = None
-    if value is None or not value.is_finite():
+    value = _decimal(text.strip().rstrip("%").strip().replace(",", "."))
+    if value is None:
         raise InputError(key, f"{text.strip()!r} is not a percentage (a number from 0 to 100)")
     if value < 0:
         raise InputError(key, f"{value:f} is below the minimum of 0")
@@ -79,10 +89,7 @@ def parse_percent(text: str, key: str) -> float:
 
 def number_text(value: float | None) -> str:
     """A decimal the way a field shows it, exact: 2.1 -> '2.1', 5.0 -> '5', None (the default) -> ''."""
-    if value is None:
-        return ""
-    text = format(Decimal(repr(float(value))).normalize(), "f")
-    return text[:-2] if text.endswith(".0") else text
+    return "" if value is None else _exact_text(Decimal(repr(float(value))))
 
 
 def parse_number(text: str, key: str) -> float | None:
@@ -91,11 +98,8 @@ def parse_number(text: str, key: str) -> float | None:
     cleaned = text.strip().replace(",", ".")
     if not cleaned:
         return None
-    try:
-        value = Decimal(cleaned) if cleaned.isascii() else None
-    except InvalidOperation:
-        value = None
-    if value is None or not value.is_finite():
+    value = _decimal(cleaned)
+    if value is None:
         raise InputError(key, f"{text.strip()!r} is not a number")
     return float(value)
 
