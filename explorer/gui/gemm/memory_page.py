@@ -73,6 +73,9 @@ BANDWIDTH_AXIS = (100.0, 1e6)  # GB/s: 100 GB/s .. 1 PB/s
 MEASURES = ("capacity", "latency", "bandwidth", "traffic")  # the hierarchy's bars, in their columns' order
 
 
+BOTTOM_MIN = 200  # px the coalescing and attention panes keep when the hierarchy's table takes more than half
+
+
 def log_fraction(value: float, lo: float, hi: float) -> float:
     if value <= 0:
         return 0.0
@@ -184,6 +187,14 @@ class HierarchyView(QGroupBox):
         layout.addWidget(self.table)
         layout.addWidget(self.run_text)
         layout.addStretch(1)
+
+    def table_height(self) -> int:
+        """The height down to the levels' table's last row (the paragraph on the run below it left out): what
+        the page keeps in view first, so that no level's row is cut at 1280x720."""
+        layout = self.layout()
+        m = layout.contentsMargins()
+        return (m.top() + self.title_label.sizeHint().height() + layout.spacing() + self.table.sizeHint().height()
+                + m.bottom())
 
     # -- the table's arrangements (ReflowGrid), widest first --------------------------------------
     def _ordered_rows(self) -> list[dict[str, QWidget]]:
@@ -998,8 +1009,11 @@ class MemoryPage(Page):
         return self.hierarchy, self.coalescing, self.attention
 
     def first_sizes(self) -> None:
+        """The hierarchy whole if it fits in half the height; else at least down to its table's last level (the
+        run's paragraph under it scrolls) while the panes below keep BOTTOM_MIN: they scroll on their own."""
         h = max(self.splitter.height(), 600)
-        top = min(self.hierarchy.sizeHint().height() + 8, int(h * 0.5))
+        table = min(self.hierarchy.table_height() + 8, h - BOTTOM_MIN)
+        top = min(self.hierarchy.sizeHint().height() + 8, max(int(h * 0.5), table))
         self.splitter.setSizes([top, h - top])
         w = max(self.bottom.width(), 1000)
         self.bottom.setSizes([int(w * 0.42), w - int(w * 0.42)])

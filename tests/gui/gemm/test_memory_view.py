@@ -215,3 +215,29 @@ def test_an_l2_bound_kernel_is_named(page):
     a.set_inputs({"seq_len": "1024", "head_dim": "128"}, "fp16")
     assert a.comparison.flash.bound == "l2"
     assert a.cells[("bound", "flash")].text() == "L2 bandwidth" and "limited by L2 bandwidth" in a.verdict.text()
+
+
+def test_every_level_is_in_view_at_720p(qtbot, settings, light_theme):
+    """A 1280x720 window's first look at the tab shows every level's row whole (the HBM row was cut in half by
+    the hierarchy's pane, which took only half the height): the panes below scroll instead."""
+    from explorer.gui.shell.main_window import MainWindow
+
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    qtbot.waitExposed(w)
+    wait_run(qtbot, w.explorer)  # the run's traffic fills the last column: its rows grow
+    assert w.show_view("memory")
+    page = w.views["memory"]
+    qtbot.waitExposed(page)
+    h = page.hierarchy
+    viewport = h.parentWidget()  # the scroll area's viewport
+    for key, row in h.rows.items():
+        for cell in ("name", "cell_latency", "cell_traffic"):
+            widget = row[cell]
+            if not widget.isVisible():
+                continue
+            bottom = widget.mapTo(viewport, widget.rect().bottomLeft()).y()
+            assert 0 <= bottom < viewport.height(), f"{key} {cell}: bottom {bottom} of a {viewport.height()} px pane"
+    assert page.coalescing.parentWidget().height() >= 150  # the panes below keep room
