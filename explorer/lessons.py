@@ -62,7 +62,7 @@ class Step:
     def text(self, lang: str) -> str:
         """The narration in ``lang``, its digit groups joined by no-break spaces: Russian writes 1 920 with a
         space, which a word-wrapping label may break ("1 / 920 варпов", issue 31 item 14); the window's own
-        numbers group with the same character (``gui.common.numbers``)."""
+        numbers group with the same character (``explorer.texts.numbers``)."""
         return _GROUP_SPACE.sub("\u00a0", self.narration.get(lang) or self.narration["en"])
 
     def resolve_cycle(self, cycles: int) -> int:

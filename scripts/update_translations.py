@@ -4,8 +4,8 @@
     .venv/bin/python scripts/update_translations.py           # update .ts, then build .qm
     .venv/bin/python scripts/update_translations.py --qm-only # only build .qm from the .ts
 
-``pyside6-lupdate`` reads every ``.py`` file under ``explorer/gui`` (``tr()``,
-``QCoreApplication.translate(context, text)``) into
+``pyside6-lupdate`` reads every ``.py`` file under ``explorer/gui`` and ``explorer/texts``
+(``tr()``, ``QCoreApplication.translate(context, text)``, ``QT_TRANSLATE_NOOP(context, text)``) into
 ``resources/translations/warp_explorer_<lang>.ts``, keeping the translations it
 already has and dropping messages the code no longer has (``-no-obsolete``); new
 or changed messages arrive ``unfinished``. Translate them (Qt Linguist:
@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ROOT / "explorer" / "gui"
+SOURCES = (ROOT / "explorer" / "gui", ROOT / "explorer" / "texts")  # texts: the templates the core renders
 OUT = ROOT / "resources" / "translations"
 CATALOGUE = "warp_explorer"
 LANGUAGES = {"ru": "ru_RU"}  # English is the source language: it needs no catalogue
@@ -49,7 +49,7 @@ def qm_path(lang: str) -> Path:
 
 
 def sources() -> list[str]:
-    return sorted(str(p.relative_to(ROOT)) for p in SOURCES.rglob("*.py"))
+    return sorted(str(p.relative_to(ROOT)) for folder in SOURCES for p in folder.rglob("*.py"))
 
 
 def lupdate(lang: str) -> None:

@@ -37,7 +37,11 @@ def test_simulate_json_contract(tmp_path):
         assert {"pct_of_peak", "achieved", "peak", "units"} <= set(t) and 0 <= t["pct_of_peak"] <= 100
         assert t["achieved"] == pytest.approx(t["pct_of_peak"] / 100 * t["peak"])
     b = s["bottleneck"]
-    assert set(b) == {"unit", "pct_of_peak", "why"} and b["unit"] in units + ("latency",) and b["why"]
+    assert set(b) == {"unit", "pct_of_peak", "reason", "why"} and b["unit"] in units + ("latency",) and b["why"]
+    # the record the sentence is written from: the example waits on HBM (hand-read from its 1,920 warps)
+    assert b["reason"]["code"] == "wait_level" and b["reason"]["top"] == "dram"
+    assert b["reason"]["figures"]["warps"] == 1920 and b["reason"]["figures"]["level"] == "hbm"
+    assert f"~{b['reason']['figures']['cycles']:,.0f} cycles for HBM" in b["why"]
     assert set(s["latency_cycles"]) == {"l1", "l2", "dram"} and s["latency_cycles"]["dram"] > 0
     assert s["latency_cycles"]["l1"] is None  # the example never hits L1
     assert data["unit_busy"].dtype == np.float32 and data["unit_busy"].shape[1] == len(units)

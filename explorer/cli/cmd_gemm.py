@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from explorer.cli.output import print_json
 from explorer.model.errors import InputError
+from explorer.texts.numbers import ENGLISH, si
 
 
 def register(sub) -> None:
@@ -64,11 +65,9 @@ def run(args) -> int:
     return 0
 
 
-def _si(value: float, unit: str) -> str:
-    for factor, prefix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(value) >= factor:
-            return f"{value / factor:.3g} {prefix}{unit}"
-    return f"{value:.3g} {unit}"
+def _en_si(value: float, unit: str) -> str:
+    """The one SI formatter, in English (a CLI's output)."""
+    return si(value, unit, style=ENGLISH)
 
 
 def _time(seconds: float) -> str:
@@ -107,18 +106,18 @@ def format_text(o: dict) -> str:
         f"{occ['max_warps_per_sm']} warps ({100 * occ['occupancy']:.1f}%), limited by {', '.join(occ['limiters'])}"),
         (f"  waves                {o['waves']:.3f} -> {o['full_waves']} wave(s) on {o['sm_count']} SMs, "
         f"wave efficiency {100 * o['wave_efficiency']:.1f}% (last wave {o['last_wave_tiles']} tiles)"),
-        f"  FLOPs                {_si(o['flops'], 'FLOP')} (2MNK); executed {_si(o['executed_flops'], 'FLOP')}",
-        (f"  min HBM bytes        {_si(o['min_hbm_bytes'], 'B')} ((MK+KN+MN) x {o['element_bytes']} B); "
+        f"  FLOPs                {_en_si(o['flops'], 'FLOP')} (2MNK); executed {_en_si(o['executed_flops'], 'FLOP')}",
+        (f"  min HBM bytes        {_en_si(o['min_hbm_bytes'], 'B')} ((MK+KN+MN) x {o['element_bytes']} B); "
         f"intensity {o['arithmetic_intensity']:.1f} FLOP/B"),
         "  bytes per level:",
     ]
     width = max(len(level["path"]) for level in o["bytes_per_level"].values())
     for level in o["bytes_per_level"].values():
         reuse = f"reuse x{level['reuse']:.0f}" if level["reuse"] else "no operand bytes"
-        lines.append(f"    {level['path']:{width}} {_si(level['bytes'], 'B'):>10}  {level['intensity']:9.1f} FLOP/B  "
+        lines.append(f"    {level['path']:{width}} {_en_si(level['bytes'], 'B'):>10}  {level['intensity']:9.1f} FLOP/B  "
                      f"{reuse}")
     ins = o["instructions"]
-    lines.append("  warp-instructions:    " + ", ".join(f"{k} {_si(v, '')}".strip() for k, v in ins.items())
+    lines.append("  warp-instructions:    " + ", ".join(f"{k} {_en_si(v, '')}".strip() for k, v in ins.items())
                  + f" (Tensor Core share {100 * o['tensor_core_instruction_fraction']:.1f}%)")
     lines.append("  main-loop terms:      " + ", ".join(f"{k} {_time(v)}" for k, v in o["times_seconds"].items()))
     lines.append("  not hidden:           " + ", ".join(f"{k} {_time(v)}" for k, v in o["overheads_seconds"].items()))

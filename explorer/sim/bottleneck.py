@@ -24,21 +24,10 @@ import numpy as np
 
 from explorer.sim.params import model_constants
 from explorer.sim.states import EMPTY, NAMES
-from explorer.sim.units import FP32, LABEL, UNITS
+from explorer.sim.units import FP32, UNITS
+from explorer.texts.bottleneck import BUSY, sentence
 
 GPU_WIDE = ("l2", "dram")  # units shared by every SM: their share is the GPU's, active SMs or not
-
-_PREFIX = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
-
-
-def si(value: float, unit: str) -> str:
-    """3.35e12, "B/s" -> "3.35 TB/s"."""
-    sep = "" if unit[:1].isupper() else " "  # TB/s, TFLOP/s; 1.05 T warp-instructions/s
-    for scale, prefix in _PREFIX:
-        if abs(value) >= scale:
-            return f"{value / scale:.3g} {prefix}{sep if prefix else ''}{unit}"
-    return f"{value:.3g} {unit}"
-
 
 def threshold() -> float:
     return float(model_constants()["bottleneck"]["threshold"])
@@ -48,14 +37,16 @@ def saturated() -> float:
     return float(model_constants()["bottleneck"]["saturated"])
 
 
-BUSY_WORDS = {"full": "nearly every cycle", "busy": "in most cycles"}
+def busy_code(share: float) -> str:
+    """How often a unit at ``share`` of its peak (a bottleneck: at least :func:`threshold`) is busy: "full"
+    (nearly every cycle) from sim_model.toml's ``saturated`` share up, "busy" (in most cycles) below it.
+    The one rule every text follows (``explorer.texts.bottleneck.BUSY`` words the two codes)."""
+    return "full" if share >= saturated() else "busy"
 
 
 def busy_words(share: float) -> str:
-    """How often a unit at ``share`` of its peak (a bottleneck: at least :func:`threshold`) is busy, in
-    words: "nearly every cycle" from sim_model.toml's ``saturated`` share up, "in most cycles" below it.
-    The one rule every text follows (the window translates these two phrases)."""
-    return BUSY_WORDS["full" if share >= saturated() else "busy"]
+    """:func:`busy_code` in English words."""
+    return BUSY[busy_code(share)]
 
 
 def active_fraction(result) -> np.ndarray:
@@ -97,12 +88,21 @@ def pick(fractions) -> tuple[str, float]:
 
 
 def bottleneck(result) -> dict:
-    """The ``bottleneck`` key: {"unit": a unit name or "latency", "pct_of_peak", "why"}."""
+    """The ``bottleneck`` key: {"unit": a unit name or "latency", "pct_of_peak", "reason", "why"}.
+
+    ``reason`` is the record every text is written from: ``code`` (which sentence), ``figures`` (what
+    it cites), and for the head ``peak``/``peak_units`` (a unit's peak) or ``top`` (the busiest unit of
+    a latency-bound run). ``why`` is that record in English (``explorer.texts.bottleneck.sentence``)."""
     frac = result.unit_fraction()
     unit, share = pick(frac)
     top = UNITS[int(np.argmax(frac))]
-    why = _why_unit(result, unit, share) if unit != "latency" else _why_latency(result, top, share)
-    return {"unit": unit, "pct_of_peak": 100.0 * share, "why": why}
+    if unit != "latency":
+        peak = dict(zip(UNITS, result.unit_peaks))[unit]
+        reason = {**_why_unit(result, unit, share), "peak": float(peak.peak), "peak_units": peak.units}
+    else:
+        reason = {**_why_latency(result, share), "top": top}
+    record = {"unit": unit, "pct_of_peak": 100.0 * share, "reason": reason}
+    return {**record, "why": sentence(record)}
 
 
 def _fma_threads(result) -> float:
@@ -111,84 +111,52 @@ def _fma_threads(result) -> float:
     return busy / result.params.fma_interval * 32
 
 
-def _why_unit(result, unit: str, share: float) -> str:
-    peak = dict(zip(UNITS, result.unit_peaks))[unit]
-    head = f"{LABEL[unit]} at {100 * share:.0f}% of {si(peak.peak, peak.units)}"
+def _why_unit(result, unit: str, share: float) -> dict:
+    """The reason a unit near its peak is the bottleneck: {"code", "figures"} (``explorer.texts.bottleneck``)."""
     mem = result.memory_bytes
-    fmas = _fma_threads(result)
-    busy = busy_words(share)
+    busy = busy_code(share)
     if unit == "dram":
-        per = f"{mem['dram'] / fmas:.2g} B per FMA" if fmas else f"{mem['dram'] / 1e6:.3g} MB"
-        return f"{head}: the kernel moves {per} to or from device memory; more reuse (tiling, caching) would help"
+        fmas = _fma_threads(result)
+        if fmas:
+            return {"code": "dram_per_fma", "figures": {"per": mem["dram"] / fmas}}
+        return {"code": "dram_bytes", "figures": {"mb": mem["dram"] / 1e6}}
     if unit == "l2":
-        return (f"{head}: every L1 miss crosses L2 ({(mem['l2'] + mem['dram']) / 1e6:.3g} MB); more reuse in L1 "
-                "or shared memory would help")
-    if unit == "l1":
-        return (f"{head}: global accesses keep the SMs' L1 data paths busy {busy}; fewer or better-coalesced "
-                "accesses would help")
-    if unit == "shared":
-        return (f"{head}: shared-memory wavefronts (bank conflicts multiply them) keep the banks busy {busy}; fewer "
-                "conflicts or wider accesses would help")
-    if unit == "lsu":
-        return (f"{head}: memory instructions queue at the load/store units; wider (vector) accesses move the same "
-                "bytes in fewer instructions")
+        return {"code": "l2", "figures": {"mb": (mem["l2"] + mem["dram"]) / 1e6}}
     if unit == "issue":
         frac = dict(zip(UNITS, result.unit_fraction()))
         pipe = max(("fp32", "int", "sfu", "tensor", "lsu"), key=frac.get)
-        also = (f"; {LABEL[pipe]} is at {100 * frac[pipe]:.0f}% too (here one {pipe.upper()} instruction per "
-                "scheduler per cycle is both peaks)") if frac[pipe] >= share - 0.02 else ""
-        return (f"{head}: the schedulers issue {busy}{also}; only fewer instructions per result "
-                "would help, not more warps")
-    if unit == "fp32":
-        return f"{head}: FMA lanes are busy {busy}; this is the arithmetic peak for FP32"
-    if unit == "tensor":
-        return f"{head}: the Tensor Cores are busy {busy}; everything else waits on the MMAs"
-    if unit == "sfu":
-        return f"{head}: special functions (exp, rsqrt...) run on 4 lanes per scheduler; cheaper math would help"
-    return f"{head}: integer instructions keep the INT32 lanes busy {busy}"
+        if frac[pipe] >= share - 0.02:  # one instruction per scheduler per cycle is both peaks
+            return {"code": "issue_and_pipe", "figures": {"busy": busy, "label": pipe, "pct": 100 * float(frac[pipe]),
+                                                          "pipe": pipe}}
+        return {"code": "issue", "figures": {"busy": busy}}
+    if unit in ("lsu", "sfu"):
+        return {"code": unit, "figures": {}}
+    return {"code": unit, "figures": {"busy": busy}}  # l1, shared, fp32, tensor, int
 
 
-_WAITING_FOR = {
-    "wait": "wait on dependent arithmetic (a fixed latency each); more independent instructions (ILP) or warps "
-            "would help",
-    "short_scoreboard": "wait for shared-memory or special-function results; more independent work would help",
-    "barrier": "wait at __syncthreads for their block's slowest warp; smaller or better-balanced phases would help",
-    "drain": "wait for their stores to complete before they can exit",
-    "math_pipe_throttle": "find their pipe busy; spreading work over more units would help",
-    "mio_throttle": "find the shared-memory queue full",
-    "lg_throttle": "find the global-memory queue full",
-    "mbarrier": "wait on their stages' mbarriers (consumers for TMA copies, producers for free stages); more stages "
-                "or more bytes in flight would help",
-    "wgmma_wait": "wait for their asynchronous MMAs, with too few warpgroups to fill the Tensor Cores",
-    "not_selected": "are ready but wait their turn at the scheduler",
-    "selected": "issue whenever they can, yet too few are ready",
-}
-
-
-def _why_latency(result, top: str, share: float) -> str:
+def _why_latency(result, share: float) -> dict:
+    """What the warps wait for when no unit is near its peak: {"code", "figures"}."""
     p = result.params
     warps = p.total_blocks * p.warps_per_block
-    head = f"no unit above {100 * share:.0f}% ({LABEL[top]})"
     idle_sm = 1.0 - float(result.residency.warp_cycles_and_active_cycles(result.cycles)[1].sum()) / (
         max(result.cycles, 1) * p.sm_count)
     if idle_sm > 0.4:
         unit, busy = pick(active_fraction(result))
-        there = (f"; on the SMs with work, {LABEL[unit]} at {100 * busy:.0f}% of the peak"
-                 if unit != "latency" else "")
-        return (f"{head}: SMs sit idle {100 * idle_sm:.0f}% of the time (too few blocks, or a last wave on few "
-                f"SMs){there}; more or smaller blocks would help")
+        if unit != "latency":
+            return {"code": "idle_sms_one_full", "figures": {"pct": 100 * idle_sm, "label": unit, "share": 100 * busy}}
+        return {"code": "idle_sms", "figures": {"pct": 100 * idle_sm}}
     states = result.series_totals[4:]
     busy = [(int(states[i]), NAMES[i]) for i in range(len(NAMES)) if i != EMPTY]
     # a ready warp that waits its turn waits while another issues: the unused issue slots are the
     # cycles no warp was ready, so the reason is the commonest state that cannot issue (where any is)
     stalled = [(n, name) for n, name in busy if name not in ("selected", "not_selected") and n > 0]
-    _, reason = max(stalled or busy)
-    if reason == "long_scoreboard":
+    _, state = max(stalled or busy)
+    if state == "long_scoreboard":
         lat = result.latency_cycles()
         waited = {lvl: result.memory[f"{lvl}_lat"] for lvl in ("l1", "l2", "dram")}  # load-cycles per level
         level = max(waited, key=waited.get)
-        where = {"l1": "L1", "l2": "L2", "dram": "HBM" if "HBM" in result.scenario.gpu.memory_kind else "DRAM"}[level]
-        mean = lat[level] or 0.0
-        return (f"{head}: {warps:,} warps each wait ~{mean:.0f} cycles for {where}; more bytes in flight per SM "
-                "(more warps, or more independent loads per warp) would help")
-    return f"{head}: {warps:,} warps mostly {_WAITING_FOR.get(reason, reason)}"
+        if level == "dram" and "HBM" in result.scenario.gpu.memory_kind:
+            level = "hbm"
+        mean = lat[max(waited, key=waited.get)] or 0.0
+        return {"code": "wait_level", "figures": {"warps": int(warps), "cycles": float(mean), "level": level}}
+    return {"code": "waiting", "figures": {"warps": int(warps), "state": state}}

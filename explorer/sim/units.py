@@ -22,6 +22,8 @@ Counting units (what the loop adds per event; ``capacity`` is the 100% per cycle
 
 from __future__ import annotations
 
+from explorer.texts.bottleneck import LABEL as TEXT_LABEL  # the units' names, one table for core and window
+
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -47,8 +49,7 @@ MEANING = {
     "l2": "The L2 cache's bandwidth to the SMs, shared by the whole GPU.",
     "dram": "Device memory (HBM/GDDR): the datasheet bandwidth.",
 }
-LABEL = {"issue": "Issue slots", "fp32": "FP32", "int": "INT32", "sfu": "SFU", "tensor": "Tensor Cores",
-         "lsu": "LSU", "l1": "L1", "shared": "Shared memory", "l2": "L2", "dram": "DRAM"}
+LABEL = {u: TEXT_LABEL[u] for u in ("issue", "fp32", "int", "sfu", "tensor", "lsu", "l1", "shared", "l2", "dram")}
 
 
 @dataclass(frozen=True)

@@ -219,7 +219,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+631"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+642"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -2806,7 +2806,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-376"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-384"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2861,7 +2861,7 @@ This is the previous run until the new one is done.</source>
         <translation>Байты, перемещённые каждым уровнем в текущей симуляции обозревателя (SimResult.memory_bytes), и скорость за время работы ядра.</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+78"/>
         <source>per thread</source>
         <translation>на поток</translation>
     </message>
@@ -6896,7 +6896,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolTexts</name>
     <message>
-        <location filename="../../explorer/gui/explore/sol_texts.py" line="+30"/>
+        <location filename="../../explorer/texts/bottleneck.py" line="+21"/>
         <source>Issue slots</source>
         <translation>Слоты выдачи</translation>
     </message>
@@ -6906,17 +6906,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>FP32</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>INT32</source>
         <translation>INT32</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>SFU</source>
         <translation>SFU</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Tensor Cores</source>
         <translation>Тензорные ядра</translation>
     </message>
@@ -6936,22 +6936,22 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Разделяемая память</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>L2</source>
         <translation>L2</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>DRAM</source>
         <translation>DRAM</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>latency</source>
         <translation>задержка</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../../explorer/gui/explore/sol_texts.py" line="+33"/>
         <source>issue</source>
         <translation>выдача</translation>
     </message>
@@ -7057,27 +7057,27 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Память устройства (HBM/GDDR): пропускная способность из спецификации.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+20"/>
         <source>B/s</source>
         <translation>Б/с</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>FLOP/s</source>
         <translation>ФЛОП/с</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>ops/s</source>
         <translation>оп./с</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>warp-instructions/s</source>
         <translation>инструкций варпов/с</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-3"/>
         <source>P</source>
         <translation>П</translation>
     </message>
@@ -7102,12 +7102,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>к</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../../explorer/texts/bottleneck.py" line="+33"/>
         <source>the kernel moves {per} B per FMA to or from device memory; more reuse (tiling, caching) would help</source>
         <translation>ядро перемещает {per} Б на каждую FMA в память устройства и из неё; поможет повторное использование данных (плитки, кэширование)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>the kernel moves {mb} MB to or from device memory; more reuse (tiling, caching) would help</source>
         <translation>ядро перемещает {mb} МБ в память устройства и из неё; поможет повторное использование данных (плитки, кэширование)</translation>
     </message>
@@ -7122,67 +7122,67 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>глобальные доступы занимают тракты данных L1 в SM {busy}; помогут меньшее число доступов или лучшее их объединение</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>shared-memory wavefronts (bank conflicts multiply them) keep the banks busy {busy}; fewer conflicts or wider accesses would help</source>
         <translation>волны доступа к разделяемой памяти (конфликты банков их умножают) занимают банки {busy}; помогут меньше конфликтов или более широкие доступы</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
         <source>the schedulers issue {busy}; {label} is at {pct}% too (here one {pipe} instruction per scheduler per cycle is both peaks); only fewer instructions per result would help, not more warps</source>
         <translation>планировщики выдают инструкции {busy}; {label} тоже на {pct}% (здесь одна инструкция {pipe} на планировщик за такт — это оба пика); поможет только меньше инструкций на результат, а не больше варпов</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the schedulers issue {busy}; only fewer instructions per result would help, not more warps</source>
         <translation>планировщики выдают инструкции {busy}; поможет только меньше инструкций на результат, а не больше варпов</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>FMA lanes are busy {busy}; this is the arithmetic peak for FP32</source>
         <translation>линии FMA заняты {busy}; это арифметический пик FP32</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>the Tensor Cores are busy {busy}; everything else waits on the MMAs</source>
         <translation>тензорные ядра заняты {busy}; всё остальное ждёт MMA</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>integer instructions keep the INT32 lanes busy {busy}</source>
         <translation>целочисленные инструкции занимают линии INT32 {busy}</translation>
     </message>
     <message>
-        <location line="-18"/>
+        <location line="-11"/>
         <source>memory instructions queue at the load/store units; wider (vector) accesses move the same bytes in fewer instructions</source>
         <translation>инструкции памяти стоят в очереди к узлам загрузки/сохранения; более широкие (векторные) доступы перемещают те же байты меньшим числом инструкций</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+9"/>
         <source>special functions (exp, rsqrt...) run on 4 lanes per scheduler; cheaper math would help</source>
         <translation>специальные функции (exp, rsqrt...) выполняются на 4 линиях на планировщик; поможет более дешёвая математика</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
         <source>SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); more or smaller blocks would help</source>
         <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); помогут больше блоков или блоки поменьше</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>SMs sit idle {pct}% of the time (too few blocks, or a last wave on few SMs); on the SMs with work, {label} at {share}% of the peak; more or smaller blocks would help</source>
         <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); на SM, у которых есть работа, {label} на {share}% пика; помогут больше блоков или блоки поменьше</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{warps} warps each wait ~{cycles} cycles for {where}; more bytes in flight per SM (more warps, or more independent loads per warp) would help</source>
         <translation>каждый из {warps} варпов ждёт {where} ~{cycles} тактов; помогут больше байтов в полёте на SM (больше варпов или больше независимых загрузок на варп)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>{warps} warps mostly {waiting}</source>
         <translation>{warps} варпов в основном {waiting}</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-54"/>
         <source>wait on dependent arithmetic (a fixed latency each); more independent instructions (ILP) or warps would help</source>
         <translation>ждут зависимую арифметику (фиксированная задержка у каждой); помогут больше независимых инструкций (ILP) или варпов</translation>
     </message>
@@ -7197,12 +7197,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>ждут на __syncthreads самый медленный варп своего блока; помогут фазы поменьше или лучше сбалансированные</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>wait for their stores to complete before they can exit</source>
         <translation>ждут завершения своих сохранений, прежде чем выйти</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>find their pipe busy; spreading work over more units would help</source>
         <translation>застают свой конвейер занятым; поможет распределить работу по большему числу узлов</translation>
     </message>
@@ -7217,7 +7217,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>застают очередь глобальной памяти полной</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <source>are ready but wait their turn at the scheduler</source>
         <translation>готовы, но ждут своей очереди у планировщика</translation>
     </message>
@@ -7227,17 +7227,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>выдают инструкции, когда могут, но готовых слишком мало</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-3"/>
         <source>wait for their asynchronous MMAs, with too few warpgroups to fill the Tensor Cores</source>
         <translation>ждут своих асинхронных MMA, а групп варпов слишком мало, чтобы заполнить тензорные ядра</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-2"/>
         <source>wait on their stages&apos; mbarriers (consumers for TMA copies, producers for free stages); more stages or more bytes in flight would help</source>
         <translation>ждут mbarrier своих стадий (потребители — копий TMA, производители — свободных стадий); помогут больше стадий или больше байтов в полёте</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-16"/>
         <source>nearly every cycle</source>
         <translation>почти каждый такт</translation>
     </message>
@@ -7247,17 +7247,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>в большинстве тактов</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+62"/>
         <source>no unit above {pct} ({unit})</source>
         <translation>ни один узел не выше {pct} ({unit})</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-1"/>
         <source>{unit} at {pct} of {peak}</source>
         <translation>{unit} на {pct} от {peak}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+2"/>
         <source>{head}: {reason}</source>
         <translation>{head}: {reason}</translation>
     </message>
@@ -7887,7 +7887,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+13"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="-7"/>
         <source>B</source>
         <translation>Б</translation>
     </message>

@@ -103,7 +103,7 @@ def panel(window):
 def english(qapp):
     """Whatever a test switches to, the next test starts in English."""
     yield
-    from explorer.gui.common import numbers
+    from explorer.texts import numbers
     from explorer.gui.shell.i18n import current_language, install_translators
 
     install_translators(qapp, "en")

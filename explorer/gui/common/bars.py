@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.gui.common.layout_check import PaintedText
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.common.state_colors import display_names, meanings, state_color
 from explorer.gui.common.theme import LIGHT, Theme
 

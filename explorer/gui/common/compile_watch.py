@@ -133,7 +133,7 @@ class CompileWatch(QObject):
         else:
             text = self.tr("Compiling the kernel interpreter once (about {s} s on an idle machine); later runs "
                            "are instant.")
-        from explorer.gui.common.numbers import num
+        from explorer.texts.numbers import num
 
         text = text.format(s=num(round(estimate)))
         if late:

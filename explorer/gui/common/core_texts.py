@@ -159,7 +159,7 @@ def translated(table: dict[str, str], text: str) -> str:
 
 
 def unit_symbols() -> dict[str, str]:
-    """The unit symbols the GEMM and Memory views write (``explorer.gui.common.numbers.unit``)."""
+    """The unit symbols and SI prefixes the window writes (``explorer.texts.numbers.unit`` and ``si``)."""
     translate = QCoreApplication.translate
     return {
         "B": translate("Units", "B"), "kB": translate("Units", "kB"), "MB": translate("Units", "MB"),
@@ -167,4 +167,9 @@ def unit_symbols() -> dict[str, str]:
         "MiB": translate("Units", "MiB"), "GiB": translate("Units", "GiB"), "TiB": translate("Units", "TiB"),
         "s": translate("Units", "s"), "ms": translate("Units", "ms"), "µs": translate("Units", "µs"),
         "ns": translate("Units", "ns"), "GB/s": translate("Units", "GB/s"), "TB/s": translate("Units", "TB/s"),
+        # the SI prefixes and rate units of explorer.texts.numbers.si (the Speed-of-Light panel's peaks)
+        "P": translate("SolTexts", "P"), "T": translate("SolTexts", "T"), "G": translate("SolTexts", "G"),
+        "M": translate("SolTexts", "M"), "k": translate("SolTexts", "k"), "B/s": translate("SolTexts", "B/s"),
+        "FLOP/s": translate("SolTexts", "FLOP/s"), "ops/s": translate("SolTexts", "ops/s"),
+        "warp-instructions/s": translate("SolTexts", "warp-instructions/s"),
     }

@@ -15,7 +15,7 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.theme import Theme
 from explorer.gui.compare.session import SideFrame
 from explorer.gui.explore.counts_plot import CountsPlot

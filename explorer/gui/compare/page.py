@@ -24,7 +24,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QHBoxLayout, QLabel, QPus
 
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.legend import StateLegend
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner

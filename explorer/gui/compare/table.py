@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QWidget
 
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import bandwidth_text, num, pct
+from explorer.texts.numbers import bandwidth_text, num, pct
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme

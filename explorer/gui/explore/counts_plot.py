@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.legend import LegendRow
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.explore.run_data import SimRun, halvings

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, Q
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import counted, figure, figures_in, num, pct, plural, three, unit
+from explorer.texts.numbers import counted, figure, figures_in, num, pct, plural, three, unit
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme

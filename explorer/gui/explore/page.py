@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSpli
 from explorer.gui.common.compile_watch import INTERPRETER, SIMULATOR, CompileWatch
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.legend import StateLegend
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.common.page import Page, pane_minimum
 from explorer.gui.common.settings import as_bool, as_int, as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner

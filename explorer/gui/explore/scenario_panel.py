@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLa
 
 from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
 from explorer.gui.common.int_field import IntField, show_field_errors
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.widgets import add_gpus, add_row, muted_label, select_data
 from explorer.gui.explore.scenario_fields import (CUSTOM_WORKLOAD, FIELDS, NOT_IN_KERNEL_SCENARIOS, STREAM_FIELDS,
                                                   number_text, percent_text, scenario_to_texts)

@@ -30,7 +30,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QImage, QPainter,
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from explorer.gui.common.layout_check import PaintedText
-from explorer.gui.common.numbers import pct
+from explorer.texts.numbers import pct
 from explorer.gui.common.state_colors import argb32_table, display_names, meanings
 from explorer.gui.common.state_order import UNKNOWN
 from explorer.gui.common.theme import LIGHT, Theme

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBox
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import PaintedBar
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.common.theme import LIGHT, Theme, restyle
 from explorer.gui.common.widgets import SteadyLabel
 from explorer.gui.explore.run_data import SimRun

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, SegmentBar
 from explorer.gui.common.layout_check import PaintedText
-from explorer.gui.common.numbers import counted, num, pct, seconds_text, unit
+from explorer.texts.numbers import counted, num, pct, seconds_text, unit
 from explorer.gui.common.reflow_grid import Arrangement, Cell, ReflowGrid
 from explorer.gui.common.theme import Theme
 from explorer.gui.common.widgets import FittingLabel

@@ -15,7 +15,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QSlider, QToolButton, QWidget
 
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.widgets import select_data
 
 SPEEDS = (10, 30, 100, 300, 1000, 3000, 10000, 30000)  # cycles per second

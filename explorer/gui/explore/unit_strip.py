@@ -27,7 +27,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from explorer.gui.common import palette as oi
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.explore.run_data import SimRun

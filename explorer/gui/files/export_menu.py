@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from explorer.gui.common.messages import warn
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.files import export as ex
 

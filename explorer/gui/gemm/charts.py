@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 from explorer.gemm import GemmPlan, Roofline, gemm_points, plan_roofs
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, SegmentBar
-from explorer.gui.common.numbers import bandwidth_text, count_text, figure, num, seconds_text, si_bytes, tflops_text
+from explorer.texts.numbers import bandwidth_text, count_text, figure, num, seconds_text, si_bytes, tflops_text
 from explorer.gui.common.plots import ThemedPlot
 from explorer.gui.common.theme import LIGHT, Theme
 

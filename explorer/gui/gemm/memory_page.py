@@ -45,7 +45,7 @@ from explorer.gui.common.bars import Meter, PaintedBar
 from explorer.gui.common.core_texts import memory_places, translated
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.common.layout_check import PaintedText
-from explorer.gui.common.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, pct, seconds_text, si_bytes
+from explorer.texts.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, pct, seconds_text, si_bytes
 from explorer.gui.common.page import Page, deferred
 from explorer.gui.common.settings import as_int, as_str
 from explorer.gui.common.theme import LIGHT, Theme

@@ -19,7 +19,7 @@ from PySide6.QtCore import QCoreApplication
 
 from explorer.gemm.mapper import TERM_TEXT
 from explorer.gui.common.error_texts import translate_by_patterns
-from explorer.gui.common.numbers import localize
+from explorer.texts.numbers import localize
 
 def path_names() -> dict[str, str]:
     """The main-loop paths (``Pipeline.path``) in a few words."""

@@ -42,7 +42,7 @@ from explorer.gemm.data import GemmDataError
 from explorer.gui.common.core_texts import dtype_labels, limiter_names, translated
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
-from explorer.gui.common.numbers import flops_text, num, seconds_text, tflops_text
+from explorer.texts.numbers import flops_text, num, seconds_text, tflops_text
 from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_str
 from explorer.gui.common.widgets import (

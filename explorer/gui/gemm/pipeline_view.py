@@ -27,7 +27,7 @@ from PySide6.QtWidgets import QGroupBox, QLabel, QSizePolicy, QToolTip, QVBoxLay
 
 from explorer.gemm import GemmPlan
 from explorer.gui.common import palette as oi
-from explorer.gui.common.numbers import binary_bytes, num, seconds_text, si_bytes
+from explorer.texts.numbers import binary_bytes, num, seconds_text, si_bytes
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import muted_label, wrap
 from explorer.gui.gemm.model_texts import bound_reason_text, path_names, schedule_names

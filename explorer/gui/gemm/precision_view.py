@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QSizePolicy, QVBox
 
 from explorer.gemm.precision import DEFAULT_SAMPLES, DISTRIBUTIONS, PrecisionStudy, precision_study
 from explorer.gui.common import palette as oi
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.plots import ThemedPlot
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import muted_label

@@ -36,7 +36,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gemm import GemmPlan, TileSchedule
 from explorer.gui.common import palette as oi
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.gemm.session import sample_axis, sm_image, wave_image, wave_sms
 

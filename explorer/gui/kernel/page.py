@@ -34,7 +34,7 @@ from explorer.gui.common.compile_watch import INTERPRETER, CompileWatch
 from explorer.gui.common.core_texts import limiter_names
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.int_field import IntField, show_field_errors
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.common.page import Page
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.theme import restyle

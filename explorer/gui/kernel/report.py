@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QLabel, QPushButt
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from explorer.gui.common.core_texts import limiter_names
-from explorer.gui.common.numbers import count_text, num, pct, seconds_text
+from explorer.texts.numbers import count_text, num, pct, seconds_text
 from explorer.gui.common.widgets import add_row, input_form, muted_label, wrap
 from explorer.gui.kernel.report_data import KernelReport
 

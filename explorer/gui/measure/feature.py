@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
 )
 
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.measure import data as md
 from explorer.gui.measure.cu_source import CudaSourceRow

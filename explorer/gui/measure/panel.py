@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.gui.common.numbers import localize, num, pct
+from explorer.texts.numbers import localize, num, pct
 from explorer.gui.common.widgets import wrap
 from explorer.gui.measure import data as md
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from explorer.gui.common.numbers import pct
+from explorer.texts.numbers import pct
 from explorer.gui.occupancy.session import Evaluation
 
 

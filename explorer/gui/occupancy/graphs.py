@@ -13,8 +13,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import QHBoxLayout, QWidget
 
-from explorer.gui.common.numbers import localize
-from explorer.gui.common.numbers import pct
+from explorer.texts.numbers import localize
+from explorer.texts.numbers import pct
 from explorer.gui.common.plots import ThemedPlot
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.occupancy.session import Evaluation

@@ -11,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QHBoxLayout, QScrollArea, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
-from explorer.gui.common.numbers import pct
+from explorer.texts.numbers import pct
 from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_str
 from explorer.gui.occupancy.advice import OccupancyAdvice

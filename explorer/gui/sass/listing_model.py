@@ -19,7 +19,7 @@ from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Q
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPainter
 from PySide6.QtWidgets import QStyledItemDelegate, QStyleOptionViewItem
 
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.common.state_colors import display_names, meanings, short_names, state_color
 from explorer.gui.common.state_order import DISPLAY_ORDER, EMPTY
 from explorer.gui.common.theme import LIGHT, Theme

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from explorer.gui.common.numbers import counted, num
+from explorer.texts.numbers import counted, num
 
 
 translate = QCoreApplication.translate

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gui.common.bars import StateBar
 from explorer.gui.common.flow_layout import FlowLayout
-from explorer.gui.common.numbers import num
+from explorer.texts.numbers import num
 from explorer.gui.common.state_colors import display_names
 from explorer.gui.common.state_order import DISPLAY_ORDER, EMPTY
 from explorer.gui.common.theme import LIGHT, Theme

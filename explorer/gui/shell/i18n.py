@@ -3,7 +3,7 @@
 Source strings are English; a language other than English loads Qt's own
 ``qtbase_<lang>.qm`` (standard buttons, dialogs) and ours from
 ``resources/translations/warp_explorer_<lang>.qm`` when it exists. Numbers are
-formatted in the same locale (``QLocale.setDefault``, and ``explorer.gui.common.numbers`` for the
+formatted in the same locale (``QLocale.setDefault``, and ``explorer.texts.numbers`` for the
 views that format numbers in Python).
 
 Calling :func:`install_translators` again replaces what an earlier call
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from explorer.gui.common import numbers
+from explorer.texts import numbers
 from explorer.paths import resource
 
 # Languages the interface is shipped in: code -> its own name (menus show each in itself).
@@ -108,7 +108,7 @@ def install_translators(app: QCoreApplication, lang: str | None) -> list[str]:
 
 
 def number_style() -> tuple[str, str, object]:
-    """The default locale's separators and the unit symbols in the interface language (explorer.gui.common.numbers)."""
+    """The default locale's separators and the unit symbols in the interface language (explorer.texts.numbers)."""
     from explorer.gui.common.core_texts import unit_symbols
 
     locale = QLocale()

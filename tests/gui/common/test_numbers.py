@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QLocale
 
-from explorer.gui.common import numbers
-from explorer.gui.common.numbers import bandwidth_text, num, pct, seconds_text, si_bytes
+from explorer.texts import numbers
+from explorer.texts.numbers import bandwidth_text, num, pct, seconds_text, si_bytes
 
 ENGLISH = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
 values = st.one_of(st.floats(-1e12, 1e12, allow_nan=False), st.integers(-10**6, 10**6).map(lambda i: i / 8),
@@ -62,7 +62,7 @@ RUSSIAN_FORMS = {1: "блок", 21: "блок", 101: "блок", 1001: "блок
 
 
 def test_plural_forms_follow_each_language():
-    from explorer.gui.common.numbers import counted, plural
+    from explorer.texts.numbers import counted, plural
 
     for n, word in RUSSIAN_FORMS.items():
         assert plural(n, "блок|блока|блоков") == word, n
@@ -76,7 +76,7 @@ def test_plural_forms_follow_each_language():
 @given(st.integers(min_value=0, max_value=10**9), st.integers(min_value=0, max_value=3))
 def test_figures_in_reads_back_what_num_wrote(n, decimals):
     """A number ``num`` writes (English, or Russian: "1 056,33") is the figure ``figures_in`` finds."""
-    from explorer.gui.common.numbers import figures_in
+    from explorer.texts.numbers import figures_in
 
     value = n / 10**decimals
     text = f"Waves: {num(value, decimals)} (of it)"
@@ -90,7 +90,7 @@ def test_figures_in_reads_back_what_num_wrote(n, decimals):
 
 
 def test_figures_in_skips_names_and_keeps_lists_apart():
-    from explorer.gui.common.numbers import figures_in
+    from explorer.texts.numbers import figures_in
 
     assert figures_in("H100: 1,056 blocks x8, 1.33 waves; 7, 19 and 75%.", english=True) == {1056, 1.33, 7, 19, 75}
     assert figures_in("sm_90 and FP8 and 2x1") == set()

@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from explorer.cli.main import main
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.shell.main_window import MainWindow
 from tests.gui.support import RUN_TIMEOUT, wait_run
 

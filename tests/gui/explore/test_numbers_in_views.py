@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QLabel
 
-from explorer.gui.common.numbers import pct
+from explorer.texts.numbers import pct
 from explorer.gui.explore.run_data import simulate_run
 from explorer.gui.shell.i18n import install_translators
 from explorer.gui.shell.main_window import MainWindow

@@ -15,11 +15,12 @@ from PySide6.QtCore import QCoreApplication
 
 from explorer.gui.common.widgets import whole_text
 from explorer.gui.explore.run_data import SHOWN_WINDOWS, SimRun, unit_windows
-from explorer.gui.explore.sol_texts import bottleneck_text, known, unit_meanings, waiting_texts
+from explorer.gui.explore.sol_texts import bottleneck_head, bottleneck_text, unit_meanings
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
-from explorer.sim.bottleneck import _WAITING_FOR, pick
+from explorer.sim.bottleneck import pick
 from explorer.sim.units import MEANING, UNITS
+from explorer.texts.bottleneck import REASONS
 from tests.gui.support import RUN_TIMEOUT
 
 L2_BOUND = ("memory-bound-stream", {"launch.grid": [1056, 1, 1], "workload.l2_hit_rate": 1.0})
@@ -145,19 +146,34 @@ SENTENCE_RUNS = (("memory-bound-stream", {"launch.grid": [1056, 1, 1]}), L2_BOUN
 
 
 @pytest.mark.parametrize("preset,changes", SENTENCE_RUNS, ids=lambda v: v if isinstance(v, str) else "")
-def test_every_bottleneck_sentence_of_real_runs_is_known(qapp, preset, changes):
+def test_every_bottleneck_sentence_of_real_runs_is_worded_from_its_record(qapp, preset, changes):
+    """The panel writes the simulator's record: in English exactly what the CLI prints, in Russian the same
+    figures with no English template left (every reason code has a translation)."""
+    from explorer.gui.shell.i18n import install_translators
+    from explorer.texts.numbers import figures_in
+
     scenario = load_preset(preset).with_values(**changes) if changes else load_preset(preset)
     summary = simulate(scenario).summary()
-    why = summary["bottleneck"]["why"]
-    _head, _, reason = why.partition(": ")
-    assert known(reason), why
-    assert bottleneck_text(summary) == why  # English: the panel writes what the CLI prints
+    b = summary["bottleneck"]
+    assert b["reason"]["code"] in REASONS
+    assert bottleneck_text(summary) == b["why"]  # English: the panel writes what the CLI prints
+    assert b["why"].startswith(bottleneck_head(summary) + ": ")
+    try:
+        install_translators(qapp, "ru")
+        russian = bottleneck_text(summary)
+        assert russian != b["why"] and not any(w in russian for w in ("would help", "warps", "cycles", " at "))
+        assert figures_in(russian) == figures_in(b["why"], english=True), (b["why"], russian)
+    finally:
+        install_translators(qapp, "en")
 
 
 def test_the_meanings_and_waits_cover_the_simulators():
+    from explorer.sim.states import NAMES
+    from explorer.texts import bottleneck as bt
+
     assert set(unit_meanings()) == set(MEANING)
     assert all(unit_meanings()[u] == MEANING[u] for u in MEANING)  # English: the same sentences
-    assert set(waiting_texts()) == set(_WAITING_FOR.values())
+    assert set(bt.WAITING) <= set(NAMES)  # every phrase words a warp state the simulator has
     assert QCoreApplication.translate("SolTexts", "L2") == "L2"
 
 

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtWidgets import QLabel
 
 from explorer.gemm import gemm_points, plan_gemm, plan_roofs, roofline
-from explorer.gui.common.numbers import seconds_text
+from explorer.texts.numbers import seconds_text
 from explorer.gui.gemm.charts import BOUND_COLOR, SHARED_COLOR
 from explorer.gui.gemm.page import GemmPage
 from explorer.gui.gemm.pipeline_view import UNIT_COLORS, PipelineDiagram, step_kind

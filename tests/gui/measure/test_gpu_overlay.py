@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from explorer.gpu.measurement import load_measurement
-from explorer.gui.common.numbers import num, pct
+from explorer.texts.numbers import num, pct
 from explorer.gui.measure import data as md
 from tests.gui.gpu_support import (
     FIXTURE,

@@ -1,11 +1,16 @@
-"""Every number the window writes: grouped digits, percentages, bytes, seconds, FLOPs, counted nouns
-("1 block", "2 blocks"; Russian "1 блок", "2 блока", "5 блоков"), in the interface's style.
+"""Every number the app writes: grouped digits, percentages, bytes, seconds, FLOPs, rates with SI prefixes,
+counted nouns ("1 block", "2 blocks"; Russian "1 блок", "2 блока", "5 блоков"), in one style.
 
-Qt-free, so Qt-free code (the views' sessions, tests) formats exactly as the views
-do. The window plugs in a *style source* (``explorer.gui.shell.i18n``): a function
-giving, at the moment of formatting, the default locale's digit-group separator
-and decimal point (Russian: ``1 024`` and ``97,5``) and a unit-symbol translator
-(``ГБ/с``, ``мкс``). Without one, numbers are written the English way.
+The one number formatter of the core, the CLI and the window (it was the window's
+alone, and the simulator and the CLI each kept an SI formatter of their own). Qt-free,
+so Qt-free code (the core's sentences, the views' sessions, tests) formats exactly as
+the views do. The window plugs in a *style source* (``explorer.gui.shell.i18n``): a
+function giving, at the moment of formatting, the default locale's digit-group
+separator and decimal point (Russian: ``1 024`` and ``97,5``) and a unit-symbol
+translator (``ГБ/с``, ``мкс``). Without one, numbers are written the English way.
+Code that must write English whatever the window's language (the core's JSON and CLI
+sentences, which may be made on a worker thread while the window shows Russian)
+passes ``style=ENGLISH`` instead of reading the source.
 
 Rounding is to nearest with ties away from zero (``6.25`` -> ``6.3``), computed on
 the exact binary value, which is what ``QLocale`` does: the numbers read the same
@@ -21,8 +26,10 @@ import re
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Callable
 
-# () -> (group separator, decimal point, unit symbol -> its text); None: English
-_source: Callable[[], tuple[str, str, Callable[[str], str]]] | None = None
+Style = tuple[str, str, "Callable[[str], str] | None"]  # (group separator, decimal point, unit symbol -> its text)
+ENGLISH: Style = (",", ".", None)
+# () -> a Style; None: English
+_source: Callable[[], Style] | None = None
 _EXACT = Context(prec=400, rounding=ROUND_HALF_UP)  # enough digits for any float's integer part
 
 
@@ -31,32 +38,35 @@ def set_style_source(source: Callable[[], tuple[str, str, Callable[[str], str]]]
     _source = source
 
 
-def _style() -> tuple[str, str, Callable[[str], str] | None]:
+def _style(style: Style | None = None) -> Style:
+    if style is not None:
+        return style
     if _source is None:
-        return ",", ".", None
+        return ENGLISH
     return _source()
 
 
-def localize(text: str) -> str:
-    """A number Python formatted (``1,234.5``) in the current style."""
-    group, decimal, _unit = _style()
+def localize(text: str, style: Style | None = None) -> str:
+    """A number Python formatted (``1,234.5``) in ``style`` (default: the current one)."""
+    group, decimal, _unit = _style(style)
     if (group, decimal) == (",", "."):
         return text
     return "".join(group if c == "," else decimal if c == "." else c for c in text)
 
 
-def num(value: float, decimals: int = 0, group: bool = True) -> str:
-    """``value`` with ``decimals`` digits after the point, digits grouped (or not), in the current style."""
+def num(value: float, decimals: int = 0, group: bool = True, style: Style | None = None) -> str:
+    """``value`` with ``decimals`` digits after the point, digits grouped (or not), in ``style`` (default: the
+    current one)."""
     spec = f"{',' if group else ''}.{decimals}f"
     if isinstance(value, int) and not isinstance(value, bool):  # exact ("f" would go through a float)
-        return localize(format(value, "," if group else "d") + ("." + "0" * decimals if decimals else ""))
+        return localize(format(value, "," if group else "d") + ("." + "0" * decimals if decimals else ""), style)
     value = float(value)
     if not math.isfinite(value):
         return format(value, spec)
     rounded = Decimal(value).quantize(Decimal(1).scaleb(-decimals), context=_EXACT)
     if value == 0:
         rounded = abs(rounded)  # -0.0 is "0"; -0.4 rounds to "-0", as in QLocale
-    return localize(format(rounded, spec))
+    return localize(format(rounded, spec), style)
 
 
 def figures_in(text: str, english: bool = False) -> set[float]:
@@ -72,10 +82,10 @@ def figures_in(text: str, english: bool = False) -> set[float]:
     return found
 
 
-def pct(fraction: float, decimals: int = 1) -> str:
+def pct(fraction: float, decimals: int = 1, style: Style | None = None) -> str:
     """A fraction as a percentage with up to ``decimals`` decimals, a zero fraction dropped: 62.5%, 50%."""
-    text = num(100.0 * fraction, decimals)
-    zero = num(0.0, decimals)[1:] if decimals else ""
+    text = num(100.0 * fraction, decimals, style=style)
+    zero = num(0.0, decimals, style=style)[1:] if decimals else ""
     if decimals and text.endswith(zero):
         text = text[: -len(zero)]
     return text + "%"
@@ -103,10 +113,36 @@ def counted(n: int, forms: str) -> str:
     return f"{num(int(n))} {plural(n, forms)}"
 
 
-def unit(symbol: str) -> str:
-    """A unit symbol (``GB/s``, ``ms``, ``KiB``) in the current language."""
-    translate = _style()[2]
+def unit(symbol: str, style: Style | None = None) -> str:
+    """A unit symbol (``GB/s``, ``ms``, ``KiB``) in the current language (or ``style``'s)."""
+    translate = _style(style)[2]
     return translate(symbol) if translate is not None else symbol
+
+
+_PREFIXES = ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+
+
+def significant(x: float, digits: int = 3, style: Style | None = None) -> str:
+    """``x`` to ``digits`` significant figures as Python's ``g`` writes it (``3.35``, ``0.75``, ``120``), never in
+    exponent form (``1.2e+02`` is written ``120``), in ``style``."""
+    text = f"{x:.{digits}g}"
+    if "e" in text:
+        return num(float(text), 0, style=style) if abs(x) >= 1 else localize(f"{float(text):f}".rstrip("0"), style)
+    return localize(text, style)
+
+
+def si(value: float, units: str, style: Style | None = None) -> str:
+    """A quantity with an SI prefix, three significant figures: 3.35e12, "B/s" -> "3.35 TB/s"; 8.67e9, "FLOP" ->
+    "8.67 GFLOP"; 1.05e12, "warp-instructions/s" -> "1.05 T warp-instructions/s" (a prefix is glued to a unit
+    symbol, spaced from a word); 1.2e3, "" -> "1.2 k". The unit and the prefix go through the style's unit
+    translator (Russian: "3,35 ТБ/с")."""
+    value = float(value)
+    sep = "" if units[:1].isupper() else " "
+    for scale, prefix in _PREFIXES:
+        if abs(value) >= scale:
+            head = f"{significant(value / scale, style=style)} {unit(prefix, style)}"
+            return head + (sep + unit(units, style) if units else "")
+    return f"{significant(value, style=style)} {unit(units, style)}".rstrip()
 
 
 # -- three significant figures, with units ------------------------------------------

@@ -1,0 +1,72 @@
+"""The text layer (explorer/texts): one number formatter and the bottleneck's sentence from a record, Qt-free."""
+
+from __future__ import annotations
+
+import pytest
+
+from explorer.texts import bottleneck as bt
+from explorer.texts.numbers import ENGLISH, si, significant
+
+RUSSIAN = ("\u00a0", ",", {"T": "Т", "G": "Г", "B/s": "Б/с", "warp-instructions/s": "варп-инструкций/с"}.get)
+
+
+@pytest.mark.parametrize("value,units,text", [
+    (3.35e12, "B/s", "3.35 TB/s"), (8.67e9, "FLOP", "8.67 GFLOP"), (1.05e12, "warp-instructions/s",
+                                                                      "1.05 T warp-instructions/s"),
+    (1200.0, "", "1.2 k"), (512.0, "", "512"), (512.0, "B", "512 B"), (999.6e9, "B/s", "1,000 GB/s"),
+    (0.75, "B", "0.75 B"), (-2.5e6, "B", "-2.5 MB"),
+])
+def test_si_in_english(value, units, text):
+    assert si(value, units, style=ENGLISH) == text
+
+
+def test_si_in_another_style_translates_the_prefix_and_the_unit():
+    assert si(3.35e12, "B/s", style=RUSSIAN) == "3,35 ТБ/с"
+    assert si(1.05e12, "warp-instructions/s", style=RUSSIAN) == "1,05 Т варп-инструкций/с"
+
+
+def test_significant_never_writes_an_exponent():
+    assert significant(123.4, 2, ENGLISH) == "120"  # Python's .2g says 1.2e+02
+    assert significant(6.24, 2, ENGLISH) == "6.2" and significant(0.000123, 2, ENGLISH) == "0.00012"
+    assert significant(1234567.0, 3, ENGLISH) == "1,230,000"
+
+
+def test_every_reason_code_renders_from_its_figures():
+    """Each template's fields are the figures its record carries (a hand-made record per code)."""
+    figures = {"dram_per_fma": {"per": 6.24}, "dram_bytes": {"mb": 4.42}, "l2": {"mb": 3.93}, "l1": {"busy": "busy"},
+               "shared": {"busy": "full"}, "lsu": {}, "issue": {"busy": "busy"},
+               "issue_and_pipe": {"busy": "full", "label": "fp32", "pct": 97.4, "pipe": "fp32"},
+               "fp32": {"busy": "full"}, "tensor": {"busy": "busy"}, "sfu": {}, "int": {"busy": "full"},
+               "idle_sms": {"pct": 94.2}, "idle_sms_one_full": {"pct": 54.0, "label": "tensor", "share": 91.0},
+               "wait_level": {"warps": 1920, "cycles": 741.3, "level": "hbm"},
+               "waiting": {"warps": 8448, "state": "barrier"}}
+    assert set(figures) == set(bt.REASONS)
+    for code, f in figures.items():
+        unit = "latency" if code in ("idle_sms", "idle_sms_one_full", "wait_level", "waiting") else "dram"
+        record = {"unit": unit, "pct_of_peak": 84.3,
+                  "reason": {"code": code, "figures": f, "peak": 3.35e12, "peak_units": "B/s", "top": "dram"}}
+        text = bt.sentence(record)
+        assert "{" not in text and text.startswith("DRAM at 84% of 3.35 TB/s: " if unit == "dram"
+                                                   else "no unit above 84% (DRAM): ")
+    wait = {"unit": "latency", "pct_of_peak": 18.1,
+            "reason": {"code": "wait_level", "top": "dram", "figures": {"warps": 1920, "cycles": 1595.4, "level": "dram"}}}
+    assert bt.sentence(wait) == ("no unit above 18% (DRAM): 1,920 warps each wait ~1,595 cycles for DRAM; more bytes "
+                                 "in flight per SM (more warps, or more independent loads per warp) would help")
+    pipe = {"unit": "issue", "pct_of_peak": 82.9, "reason": {"code": "issue_and_pipe", "peak": 1.05e12,
+            "peak_units": "warp-instructions/s", "figures": {"busy": "busy", "label": "fp32", "pct": 81.6, "pipe": "fp32"}}}
+    assert bt.sentence(pipe) == ("Issue slots at 83% of 1.05 T warp-instructions/s: the schedulers issue in most "
+                                 "cycles; FP32 is at 82% too (here one FP32 instruction per scheduler per cycle is "
+                                 "both peaks); only fewer instructions per result would help, not more warps")
+
+
+def test_the_text_layer_imports_nothing_of_the_project_above_it():
+    import ast
+    from pathlib import Path
+
+    for path in (Path(__file__).resolve().parents[1] / "explorer" / "texts").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("explorer"):
+                assert node.module.startswith("explorer.texts"), (path.name, node.module)
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith(("explorer.", "PySide6")) and not a.name.startswith("explorer.texts")
+                               for a in node.names), path.name
