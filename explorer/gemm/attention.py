@@ -44,6 +44,7 @@ from explorer.gemm.data import dtype_spec, gemm_data, peak_tflops, sim_model_con
 from explorer.gemm.waves import ceil_div
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
+from explorer.texts.gemm import ATTENTION
 
 MAX_SEQ = 1 << 22
 MAX_HEAD = 512
@@ -235,8 +236,7 @@ def compare_attention(
         while smem(br, bc) > limit and br > 16:
             br //= 2
         if (br, bc) != (am.block_q, am.block_kv):
-            notes.append(f"blocks {am.block_q}x{am.block_kv} do not fit {gpu.name}'s shared memory at head size {d}; "
-                         f"using {br}x{bc}")
+            notes.append(ATTENTION("blocks_unfit", bq=am.block_q, kv=am.block_kv, gpu=gpu.name, d=d, br=br, bc=bc))
     if smem(br, bc) > limit:
         field_name = "block_kv" if block_kv is not None else ("block_q" if block_q is not None else "head_dim")
         raise InputError(field_name, f"Q, K and V blocks of {br}, {bc} and {bc} rows x {d} x {b} B need "
@@ -296,24 +296,14 @@ def compare_attention(
     assert flash.global_bytes == flash_hbm_bytes(n, d, b, br, am.lse_bytes, inst)
 
     assumptions = (
-        "forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into the softmax",
-        f"S and P are stored in {dt.name} ({b} B per element); Q, K, V and O too",
-        (f"softmax = {am.softmax_flops_per_score} FLOP per score (max, subtract, exp, sum, divide); exp also occupies "
-        f"the SFU ({gpu.arch.sfu_lanes_per_sub_partition} lanes per sub-partition)"),
-        ("flash: FlashAttention-2 loop order (query blocks outer, key/value blocks inner); the SMs read K and V "
-        "once per query block (global_bytes, exact: FlashAttention's IO accounting); logsumexp saved in FP32"),
-        (f"flash HBM bytes: one CTA per SM, so about {heads_in_flight} (batch, head) pairs are in flight; their K and "
-        f"V ({kv_working_set} B) {'fit' if kv_in_l2 else 'do not fit'} the usable L2 "
-        f"({model.l2_usable_fraction:g} x {gpu.l2_bytes} B), so "
-        + ("the K/V re-reads come from L2 and HBM sees K and V once" if kv_in_l2
-           else "every K/V re-read comes from HBM")),
-        (f"naive: S and P ({nn * b} B each) go to global memory; the next kernel's read of them "
-        + ("hits L2 (they fit the usable L2); their writes still reach HBM" if s_hits
-           else "comes from HBM (they do not fit the usable L2)")),
-        (f"each kernel takes max(matmul at {peak.value:g} TFLOPS + other FLOPs at the FP32 peak, exps on the SFUs, "
-        f"HBM bytes at {hbm_eff:g} x {gpu.memory_bandwidth_gbs:g} GB/s, global bytes at the L2's "
-        f"{l2_bw / 1e9:.0f} GB/s); the largest is the bound; a kernel's own tiling and waves are not modelled; "
-        "launch overhead is reported apart"),
+        ATTENTION("no_mask"),
+        ATTENTION("stored", dtype=dt.name, b=b),
+        ATTENTION("softmax", flop=am.softmax_flops_per_score, lanes=gpu.arch.sfu_lanes_per_sub_partition),
+        ATTENTION("flash_order"),
+        ATTENTION("kv_in_l2" if kv_in_l2 else "kv_not_in_l2", h=heads_in_flight, ws=kv_working_set,
+                  frac=model.l2_usable_fraction, l2=gpu.l2_bytes),
+        ATTENTION("s_in_l2" if s_hits else "s_from_hbm", s=nn * b),
+        ATTENTION("kernel_time", tflops=peak.value, eff=hbm_eff, bw=gpu.memory_bandwidth_gbs, l2bw=l2_bw / 1e9),
     )
     return AttentionComparison(
         gpu=gpu.name, seq_len=n, head_dim=d, heads=heads, batch=batch, dtype=dt.name, element_bytes=b,

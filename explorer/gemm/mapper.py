@@ -57,6 +57,8 @@ from explorer.gemm.waves import (
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.occupancy import OccupancyResult, theoretical_occupancy
+from explorer.texts.gemm import GEMM
+from explorer.texts.message import Message
 
 MAX_DIM = 2**31 - 1  # CUDA's int32 matrix dimensions
 MAX_WAVES_EXACT = 20_000  # HBM model: beyond this many waves, sample them
@@ -215,7 +217,7 @@ def _multistage_resources(gpu: GpuSpec, dt: DTypeSpec, tile, warps, warp_tile, s
         else:
             n_warps, layout = _default_warps(dt, tile, arch, model)
             if n_warps != dt.default_warps:
-                notes.append(f"{dt.default_warps} warps do not suit the {tile} tile; using {n_warps}")
+                notes.append(GEMM("warps_unsuitable", asked=dt.default_warps, tile=str(tile), n=n_warps))
         if layout is None:
             what = f"warp tiles that are multiples of {dt.mma_m}x{dt.mma_n}" if dt.tensor_core else "warp tiles"
             if warps is None:
@@ -237,8 +239,7 @@ def _multistage_resources(gpu: GpuSpec, dt: DTypeSpec, tile, warps, warp_tile, s
         while n_stages > 1 and n_stages * (a_stage + b_stage) > limit:
             n_stages -= 1
         if n_stages != dt.default_stages:
-            notes.append(f"{dt.default_stages} stages of a {tile} tile do not fit {gpu.name}'s shared memory; "
-                         f"using {n_stages}")
+            notes.append(GEMM("stages_unfit", asked=dt.default_stages, tile=str(tile), gpu=gpu.name, n=n_stages))
     smem = n_stages * (a_stage + b_stage)
     if smem > limit:
         field_name = "stages" if stages is not None and (a_stage + b_stage) <= limit else "tile"
@@ -292,14 +293,6 @@ class LevelTraffic:
     @property
     def bytes(self) -> int:
         return self.read_bytes + self.write_bytes
-
-
-TERM_TEXT = {
-    "tensor_core": "Tensor Core math", "fp32_pipe": "FP32 math (CUDA cores)", "issue": "instruction issue",
-    "shared": "shared-memory bandwidth", "hbm": "HBM bandwidth", "l2": "L2 bandwidth",
-    "latency": "latency (waiting on memory, not enough in flight)",
-    "fill_and_epilogue": "pipeline fill and epilogue (not hidden by the main loop)",
-}
 
 
 @dataclass(frozen=True)
@@ -647,8 +640,8 @@ def plan_gemm(
         ctas = min(walked, slots_per_round)
         busiest = ceil_div(walked, slots_per_round)
         if walked > tiles:
-            notes.append(f"the {cm}x{cn} cluster pads the {tiles_m}x{tiles_n} tile grid to {pm}x{pn}: "
-                         f"{walked - tiles} padded tiles compute nothing")
+            notes.append(GEMM("cluster_pads", cluster=f"{cm}x{cn}", grid=f"{tiles_m}x{tiles_n}", padded=f"{pm}x{pn}",
+                              n=walked - tiles))
     else:
         ctas = tiles
         busiest = ceil_div(tiles, gpu.sm_count)  # tiles the busiest SM computes (equal tiles, grid order)
@@ -860,23 +853,22 @@ def _shared_text(p: Pipeline, r: TileResources) -> str:
             "(CUTLASS StageCountAutoCarveout), at least 2 (CUTLASS sm90 collectives require it)")
 
 
-def _bound_reason(term: str, candidates: dict, busiest: int, p: Pipeline, gpu: GpuSpec) -> str:
+def _bound_reason(term: str, candidates: dict, busiest: int, p: Pipeline, gpu: GpuSpec) -> Message:
     ordered = sorted(candidates.items(), key=lambda kv: -kv[1])
     top = ordered[0][1]
-    rest = ", ".join(f"{TERM_TEXT[k]} {100 * v / top:.0f}%" for k, v in ordered[1:3])
+    rest = [GEMM("term_share", term=k, pct=100 * v / top) for k, v in ordered[1:3]]
     why = {
-        "tensor_core": f"the MMAs of the {busiest} tile(s) on the busiest SM take longer than moving their data",
-        "fp32_pipe": f"the FFMAs of the {busiest} tile(s) on the busiest SM take longer than moving their data",
-        "issue": "the warps issue more instructions than the schedulers can issue per clock",
-        "shared": ("every operand passes through shared memory at 128 B/clk per SM"
-                   + ("; the wgmma path reads them once from shared memory without register staging"
-                      if p.path == "mma.sync" and wgmma_capable(gpu) else "")),
-        "hbm": "the bytes that must come from device memory take longer than the math",
-        "l2": "the tile loads from L2 take longer than the math (bigger tiles or cluster multicast cut them)",
-        "latency": "too few loads in flight to cover the memory latency (more stages or more CTAs per SM would help)",
-        "fill_and_epilogue": "the K loop is too short to hide the first stage's latency and the epilogue",
+        "tensor_core": GEMM("mma_longer", n=busiest),
+        "fp32_pipe": GEMM("ffma_longer", n=busiest),
+        "issue": GEMM("issue"),
+        "shared": (GEMM("shared_wgmma", bpc=128) if p.path == "mma.sync" and wgmma_capable(gpu)
+                   else GEMM("shared", bpc=128)),
+        "hbm": GEMM("hbm"),
+        "l2": GEMM("l2"),
+        "latency": GEMM("latency"),
+        "fill_and_epilogue": GEMM("fill"),
     }[term]
-    return f"{TERM_TEXT[term]}: {why}. Next: {rest} of it." if rest else f"{TERM_TEXT[term]}: {why}."
+    return GEMM("bound_next", term=term, why=why, rest=rest) if rest else GEMM("bound", term=term, why=why)
 
 
 def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound_term: str, clk: GemmClock,
@@ -890,31 +882,19 @@ def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound
     warps = r.warps_m * r.warps_n if p.path == "wgmma" else r.warps  # the warps that issue the math
     per_scheduler = r.blocks_per_sm * warps / gpu.arch.sub_partitions
     out = [
-        (f"the scenario runs the main loop only: the plan adds {1e6 * sum(overheads.values()):.1f} us of pipeline "
-         "fill and epilogue that the simulation does not have"),
-        (f"clocks: the simulator runs the {gpu.name} at its {gpu.boost_clock_mhz:g} MHz boost clock with its own "
-         f"unit rates; the plan converts every per-clock figure at {clk.effective_mhz:.0f} MHz "
-         f"({clk.peak_clock_mhz:g} MHz peak clock x {clk.sustained_fraction:g} sustained): compare the simulated "
-         "time with mainloop_at_simulator_clock"),
-        (f"the plan takes the largest main-loop term ({TERM_TEXT[bound_term]}) as if everything else overlapped it; "
-         "the simulator issues each warp's instructions in order and queues them at each unit, so latencies and "
-         "near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it"),
+        GEMM("main_loop_only", us=1e6 * sum(overheads.values())),
+        GEMM("clocks", gpu=gpu.name, boost=gpu.boost_clock_mhz, eff=clk.effective_mhz, peak=clk.peak_clock_mhz,
+             frac=clk.sustained_fraction),
+        GEMM("largest_term", term=bound_term),
     ]
     if per_scheduler <= 2:
-        out.append(f"{per_scheduler:g} warp(s) per scheduler ({r.blocks_per_sm} CTA(s) x {warps} warps per SM): while "
-                   "a warp waits for its copies, fragment loads or the barrier, little else can issue")
+        out.append(GEMM("few_warps", n=per_scheduler, ctas=r.blocks_per_sm, warps=warps))
     if p.path == "wgmma":
-        out.append("the scenario runs one CTA per tile in waves (not a persistent CTA walking tiles): the tiles of "
-                   "the next round start when a CTA ends, with an empty pipeline; each CTA copies only its share of "
-                   "a multicast operand, and the simulator's L2 is one GPU-wide queue at its bandwidth")
+        out.append(GEMM("waves_not_persistent"))
     else:
         if async_copy:
-            out.append("the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges "
-                       "the sts to shared memory, which the plan does not")
-        out.append("the scenario cannot double-buffer fragments (each MMA step waits for the fragment loads just "
-                   "before it), so every slice exposes the shared-memory latency; CUTLASS loads the next slice's "
-                   "fragments during this slice's MMAs, as the plan assumes")
+            out.append(GEMM("no_cp_async"))
+        out.append(GEMM("no_double_buffer"))
     if dt.tensor_core and (dt.mma_m, dt.mma_n, dt.mma_k) != (16, 8, 16):
-        out.append(f"the simulator's mma op is m16n8k16 (4096 FLOP); {dt.name}'s {_mma_text(dt)} MMAs are "
-                   "simulated as that many m16n8k16 MMAs")
+        out.append(GEMM("mma_shape", dtype=dt.name, shape=_mma_text(dt)))
     return tuple(out)

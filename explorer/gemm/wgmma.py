@@ -35,6 +35,7 @@ from explorer.gemm.waves import ceil_div
 from explorer.model.catalog import GpuSpec
 from explorer.model.errors import InputError, require_int
 from explorer.occupancy import theoretical_occupancy
+from explorer.texts.gemm import GEMM
 
 WARPGROUP = 4  # warps
 MBARRIER_BYTES = 8
@@ -142,7 +143,7 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
     t = parse_tile(tile) if tile is not None else Tile(*dt.wgmma_tile)
     if hopper and schedule is None and sched == "cooperative" and t.bm % (2 * am.mma_m) and t.bm % am.mma_m == 0:
         sched = "pingpong"  # a 64-row multiple that two consumers cannot split: one consumer per tile
-        notes.append(f"BM = {t.bm} does not split between 2 consumer warpgroups; using the pingpong schedule")
+        notes.append(GEMM("pingpong", bm=t.bm))
     split = mma_split(am, dt, t, sched)
 
     # -- shared memory ---------------------------------------------------------------

@@ -166,52 +166,52 @@
 <context>
     <name>AttentionTexts</name>
     <message>
-        <location filename="../../explorer/gui/gemm/model_texts.py" line="+208"/>
+        <location filename="../../explorer/texts/gemm.py" line="+97"/>
         <source>forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into the softmax</source>
         <translation>только прямой проход, без маски и dropout; множитель 1/sqrt(d) учтён в softmax</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>S and P are stored in {dtype} ({b} B per element); Q, K, V and O too</source>
         <translation>S и P хранятся в {dtype} ({b} Б на элемент); Q, K, V и O — тоже</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>softmax = {flop} FLOP per score (max, subtract, exp, sum, divide); exp also occupies the SFU ({lanes} lanes per sub-partition)</source>
         <translation>softmax = {flop} FLOP на оценку (максимум, вычитание, exp, сумма, деление); exp к тому же занимает SFU ({lanes} линий на подраздел SM)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>flash: FlashAttention-2 loop order (query blocks outer, key/value blocks inner); the SMs read K and V once per query block (global_bytes, exact: FlashAttention&apos;s IO accounting); logsumexp saved in FP32</source>
         <translation>flash: порядок циклов FlashAttention-2 (внешний — по блокам запросов, внутренний — по блокам ключей/значений); SM читают K и V один раз на блок запросов (global_bytes, точно: учёт ввода-вывода FlashAttention); logsumexp сохраняется в FP32</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>flash HBM bytes: one CTA per SM, so about {h} (batch, head) pairs are in flight; their K and V ({ws} B) fit the usable L2 ({frac} x {l2} B), so the K/V re-reads come from L2 and HBM sees K and V once</source>
         <translation>байты HBM у flash: по одному CTA на SM, поэтому одновременно в работе около {h} пар (пакет, голова); их K и V ({ws} Б) помещаются в доступную часть L2 ({frac} × {l2} Б), поэтому повторные чтения K/V идут из L2, а HBM видит K и V один раз</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>flash HBM bytes: one CTA per SM, so about {h} (batch, head) pairs are in flight; their K and V ({ws} B) do not fit the usable L2 ({frac} x {l2} B), so every K/V re-read comes from HBM</source>
         <translation>байты HBM у flash: по одному CTA на SM, поэтому одновременно в работе около {h} пар (пакет, голова); их K и V ({ws} Б) не помещаются в доступную часть L2 ({frac} × {l2} Б), поэтому каждое повторное чтение K/V идёт из HBM</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>naive: S and P ({s} B each) go to global memory; the next kernel&apos;s read of them hits L2 (they fit the usable L2); their writes still reach HBM</source>
         <translation>наивное: S и P (по {s} Б) записываются в глобальную память; чтение их следующим ядром попадает в L2 (они помещаются в доступную часть L2); их записи всё равно доходят до HBM</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>naive: S and P ({s} B each) go to global memory; the next kernel&apos;s read of them comes from HBM (they do not fit the usable L2)</source>
         <translation>наивное: S и P (по {s} Б) записываются в глобальную память; следующее ядро читает их из HBM (они не помещаются в доступную часть L2)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>each kernel takes max(matmul at {tflops} TFLOPS + other FLOPs at the FP32 peak, exps on the SFUs, HBM bytes at {eff} x {bw} GB/s, global bytes at the L2&apos;s {l2bw} GB/s); the largest is the bound; a kernel&apos;s own tiling and waves are not modelled; launch overhead is reported apart</source>
         <translation>каждое ядро занимает максимум из: умножение матриц при {tflops} TFLOPS + прочие FLOP при пике FP32, exp на SFU, байты HBM при {eff} × {bw} ГБ/с, глобальные байты при {l2bw} ГБ/с L2; наибольшее и есть ограничение; собственное разбиение ядра на плитки и волны не моделируются; накладные расходы на запуск указаны отдельно</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>blocks {bq}x{kv} do not fit {gpu}&apos;s shared memory at head size {d}; using {br}x{bc}</source>
         <translation>блоки {bq}x{kv} не помещаются в разделяемую память {gpu} при размере головы {d}; берём {br}x{bc}</translation>
     </message>
@@ -2035,7 +2035,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmModelTexts</name>
     <message>
-        <location filename="../../explorer/gui/gemm/model_texts.py" line="-223"/>
+        <location filename="../../explorer/gui/gemm/model_texts.py" line="+22"/>
         <source>wgmma + TMA</source>
         <translation>wgmma + TMA</translation>
     </message>
@@ -2065,7 +2065,7 @@ This is the previous run until the new one is done.</source>
         <translation>многостадийное</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../../explorer/texts/gemm.py" line="-109"/>
         <source>Tensor Core math</source>
         <translation>вычисления на тензорных ядрах</translation>
     </message>
@@ -2105,22 +2105,22 @@ This is the previous run until the new one is done.</source>
         <translation>заполнение конвейера и эпилог (не скрыты основным циклом)</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+10"/>
         <source>the MMAs of the {n} tile(s) on the busiest SM take longer than moving their data</source>
         <translation>MMA плиток самого загруженного SM (их {n}) длятся дольше, чем перемещение их данных</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>the FFMAs of the {n} tile(s) on the busiest SM take longer than moving their data</source>
         <translation>FFMA плиток самого загруженного SM (их {n}) длятся дольше, чем перемещение их данных</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>the warps issue more instructions than the schedulers can issue per clock</source>
         <translation>варпы выдают больше инструкций, чем планировщики успевают выдать за такт</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>every operand passes through shared memory at {bpc} B/clk per SM; the wgmma path reads them once from shared memory without register staging</source>
         <translation>каждый операнд проходит через разделяемую память со скоростью {bpc} Б/такт на SM; путь wgmma читает их из разделяемой памяти один раз, без промежуточных регистров</translation>
     </message>
@@ -2130,7 +2130,7 @@ This is the previous run until the new one is done.</source>
         <translation>каждый операнд проходит через разделяемую память со скоростью {bpc} Б/такт на SM</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>the bytes that must come from device memory take longer than the math</source>
         <translation>байты, которые должны прийти из памяти устройства, идут дольше, чем длятся вычисления</translation>
     </message>
@@ -2140,52 +2140,52 @@ This is the previous run until the new one is done.</source>
         <translation>загрузки плиток из L2 длятся дольше вычислений (их сокращают плитки крупнее или рассылка в кластере)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>too few loads in flight to cover the memory latency (more stages or more CTAs per SM would help)</source>
         <translation>в полёте слишком мало загрузок, чтобы покрыть задержку памяти (помогут больше стадий или больше CTA на SM)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>the K loop is too short to hide the first stage&apos;s latency and the epilogue</source>
         <translation>цикл по K слишком короток, чтобы скрыть задержку первой стадии и эпилог</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="-20"/>
         <source>{term}: {why}.</source>
         <translation>{term}: {why}.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>{term} {pct}%</source>
         <translation>{term} — {pct}%</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-1"/>
         <source>{term}: {why}. Next: {rest} of it.</source>
         <translation>{term}: {why}. Следом: {rest} от него.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+22"/>
         <source>the scenario runs the main loop only: the plan adds {us} µs of pipeline fill and epilogue that the simulation does not have</source>
         <translation>сценарий выполняет только основной цикл: план добавляет {us} мкс заполнения конвейера и эпилога, которых в симуляции нет</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>clocks: the simulator runs the {gpu} at its {boost} MHz boost clock with its own unit rates; the plan converts every per-clock figure at {eff} MHz ({peak} MHz peak clock x {frac} sustained): compare the simulated time with the model&apos;s main loop at the simulator&apos;s clock</source>
         <translation>частоты: симулятор гоняет {gpu} на его boost-частоте {boost} МГц со своими скоростями узлов; план пересчитывает все величины на такт при {eff} МГц (пиковая частота {peak} МГц × {frac} устойчиво): сравнивайте время симуляции с основным циклом модели на частоте симулятора</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+5"/>
         <source>the plan takes the largest main-loop term ({term}) as if everything else overlapped it; the simulator issues each warp&apos;s instructions in order and queues them at each unit, so latencies and near-limit units add up partly, and a unit whose peak the simulator does not cap cannot slow it</source>
         <translation>план берёт наибольшее слагаемое основного цикла ({term}), как будто всё остальное с ним совмещается; симулятор выдаёт инструкции каждого варпа по порядку и ставит их в очередь у каждого узла, так что задержки и узлы, близкие к пределу, частично складываются, а узел, пик которого симулятор не ограничивает, замедлить его не может</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>{n} warp(s) per scheduler ({ctas} CTA(s) x {warps} warps per SM): while a warp waits for its copies, fragment loads or the barrier, little else can issue</source>
         <translation>варпов на планировщик: {n} (CTA: {ctas} × варпов: {warps} на SM): пока варп ждёт свои копии, загрузки фрагментов или барьер, выдавать почти нечего</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>the scenario runs one CTA per tile in waves (not a persistent CTA walking tiles): the tiles of the next round start when a CTA ends, with an empty pipeline; each CTA copies only its share of a multicast operand, and the simulator&apos;s L2 is one GPU-wide queue at its bandwidth</source>
         <translation>сценарий запускает по одному CTA на плитку волнами (а не постоянный CTA, обходящий плитки): плитки следующего круга начинаются, когда CTA завершается, с пустым конвейером; каждый CTA копирует только свою долю операнда, рассылаемого по кластеру (multicast), а L2 в симуляторе — одна общая для GPU очередь с его пропускной способностью</translation>
     </message>
@@ -2195,22 +2195,22 @@ This is the previous run until the new one is done.</source>
         <translation>симулятор проводит каждую копию через регистры (ldg + sts; cp.async в нём нет) и относит sts на счёт разделяемой памяти, чего план не делает</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>the scenario cannot double-buffer fragments (each MMA step waits for the fragment loads just before it), so every slice exposes the shared-memory latency; CUTLASS loads the next slice&apos;s fragments during this slice&apos;s MMAs, as the plan assumes</source>
         <translation>сценарий не умеет двойную буферизацию фрагментов (каждый шаг MMA ждёт загрузки фрагментов прямо перед ним), поэтому каждый срез открывает задержку разделяемой памяти; CUTLASS загружает фрагменты следующего среза во время MMA текущего, как и предполагает план</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>the simulator&apos;s mma op is m16n8k16 (4096 FLOP); {dtype}&apos;s {shape} MMAs are simulated as that many m16n8k16 MMAs</source>
         <translation>операция mma симулятора — m16n8k16 (4096 FLOP); MMA {shape} для {dtype} симулируются как эквивалентное число MMA m16n8k16</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+3"/>
         <source>{asked} warps do not suit the {tile} tile; using {n}</source>
         <translation>{asked} варпа не подходят плитке {tile}; берётся {n}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{asked} stages of a {tile} tile do not fit {gpu}&apos;s shared memory; using {n}</source>
         <translation>{asked} стадии плитки {tile} не помещаются в разделяемую память {gpu}; берётся {n}</translation>
     </message>
@@ -2220,7 +2220,7 @@ This is the previous run until the new one is done.</source>
         <translation>BM = {bm} не делится между 2 варп-группами-потребителями; берётся расписание пинг-понг</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>the {cluster} cluster pads the {grid} tile grid to {padded}: {n} padded tiles compute nothing</source>
         <translation>кластер {cluster} дополняет сетку плиток {grid} до {padded}: {n} добавленных плиток ничего не считают</translation>
     </message>

@@ -281,7 +281,7 @@ def test_wgmma_scenario_runs_the_real_main_loop():
 def test_simulated_main_loop_vs_the_plan_is_explained():
     p = plan_gemm("H100", 4096, 4096, 4096, "bf16", path="mma.sync")
     diffs = " ".join(p.simulation_differences)
-    assert f"{1e6 * sum(p.overheads.values()):.1f} us" in diffs  # the overheads the simulation leaves out
+    assert f"{1e6 * sum(p.overheads.values()):.1f} µs" in diffs  # the overheads the simulation leaves out (the window's unit symbol, in the CLI too)
     assert "1980 MHz" in diffs and "cp.async" in diffs
 
 

@@ -60,7 +60,7 @@ from explorer.gui.common.widgets import (
     splitter,
 )
 from explorer.gui.common.reflow_grid import Arrangement, Cell, ReflowGrid
-from explorer.gui.gemm.model_texts import attention_text
+from explorer.gui.gemm.model_texts import model_text
 from explorer.gui.gemm.session import ATTENTION_DEFAULTS, ATTENTION_FIELDS, evaluate_attention
 from explorer.model.catalog import get_gpu
 
@@ -846,7 +846,7 @@ class AttentionView(QGroupBox, FieldTexts):
                 bar.set_value(v / big if big else 0.0, text(v))
         self.table.rearrange(force=False)  # values of another length: the arrangement that fits them
         self.verdict.setText(self.headline(c))
-        items = "".join(f"<li>{attention_text(a)}</li>" for a in c.assumptions + c.notes)
+        items = "".join(f"<li>{model_text(a)}</li>" for a in c.assumptions + c.notes)
         self.assumptions.setText(self.tr("<b>Assumptions</b> (bytes and FLOPs are exact; times are estimates):")
                                  + f"<ul style='margin-left: 12px; -qt-list-indent: 0;'>{items}</ul>")
 

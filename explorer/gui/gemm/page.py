@@ -57,7 +57,7 @@ from explorer.gui.common.widgets import (
     splitter,
 )
 from explorer.gui.gemm.charts import LevelTrafficView, RooflinePlot, TimeSplitView
-from explorer.gui.gemm.model_texts import difference_text, note_text, path_names, schedule_names
+from explorer.gui.gemm.model_texts import model_text, path_names, schedule_names
 from explorer.gui.gemm.pipeline_view import PipelineView
 from explorer.gui.gemm.precision_view import PrecisionView
 from explorer.gui.gemm.session import (
@@ -552,7 +552,7 @@ class GemmPage(Page):
             peak=tflops_text(plan.peak.value), launch=seconds_text(plan.launch_overhead_seconds)))
         v["bound"].setText(self.tr("<b>{bound}</b> ({term})").format(
             bound=self.bound_name(plan), term=self.time_split.term_names().get(plan.bound_term, plan.bound_term)))
-        self.notes.setText(" ".join(note_text(n).rstrip(".") + "." for n in plan.notes))
+        self.notes.setText(" ".join(model_text(n).rstrip(".") + "." for n in plan.notes))
         self.notes.setVisible(bool(plan.notes))
 
     def bound_name(self, plan: GemmPlan) -> str:
@@ -677,7 +677,7 @@ class GemmPage(Page):
                            "(its prediction with fill and epilogue: {p}). Hover for why they differ; the GEMM tab "
                            "lists it too.").format(t=simulated, m=seconds_text(compared.mainloop_at_simulator_clock),
                                                    p=seconds_text(compared.predicted_seconds))
-        tip = "\n".join("• " + difference_text(d) for d in self.sent_plan.simulation_differences) \
+        tip = "\n".join("• " + model_text(d) for d in self.sent_plan.simulation_differences) \
             if self.sent_plan is not None else ""
         return text, tip
 
@@ -715,7 +715,7 @@ class GemmPage(Page):
                     r=num(self.simulated_seconds / compared.mainloop_at_simulator_clock, 2))
             head = self.tr("<b>Simulated in the Explorer: {t}</b>{ratio}, the main loop only.").format(
                 t=seconds_text(self.simulated_seconds), ratio=ratio)
-        items = "".join(f"<li>{difference_text(d)}</li>" for d in plan.simulation_differences)
+        items = "".join(f"<li>{model_text(d)}</li>" for d in plan.simulation_differences)
         why = self.tr("Why the two differ:") + f"<ul style='margin-left: 12px; -qt-list-indent: 0;'>{items}</ul>"
         return f"{head} {model}<br>{why}"
 

@@ -30,7 +30,7 @@ from explorer.gui.common import palette as oi
 from explorer.texts.numbers import binary_bytes, num, seconds_text, si_bytes
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import muted_label, wrap
-from explorer.gui.gemm.model_texts import bound_reason_text, path_names, schedule_names
+from explorer.gui.gemm.model_texts import model_text, path_names, schedule_names
 
 # the copies, fragment loads, math and epilogue in the colours of the instruction mix (charts.INSTRUCTION_COLORS)
 UNIT_COLORS = {"copy": oi.ORANGE, "fragments": oi.SKY_BLUE, "math": oi.BLUE, "epilogue": oi.YELLOW}
@@ -398,7 +398,7 @@ class PipelineView(QGroupBox):
                 "Every one of the {n} warps copies its part of each stage, waits at the barrier, loads its "
                 "fragments and computes: both operands pass through registers.").format(n=r.warps))
         self.reason.setText(self.tr("<b>Why {bound}:</b> {reason}").format(
-            bound=bound_name, reason=bound_reason_text(plan.bound_reason)))
+            bound=bound_name, reason=model_text(plan.bound_reason)))
         fill = plan.overheads.get("pipeline_fill", 0.0)
         epi = plan.overheads.get("epilogue", 0.0)
         self.overheads.setText(self.tr(

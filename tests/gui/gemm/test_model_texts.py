@@ -1,7 +1,8 @@
 """The GEMM model's sentences in the interface language, checked against the real model's output.
 
-Every plan below runs the core (``plan_gemm``); a reworded core sentence that no
-pattern recognises fails here instead of appearing in English in a Russian lecture.
+Every plan below runs the core (``plan_gemm``); each sentence it writes is a record
+(``explorer.texts.message.Message``) the window renders: in English the core's own
+words, in Russian every figure kept and nothing left in English.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 import pytest
 
 from explorer.gemm import plan_gemm
-from explorer.gui.gemm.model_texts import bound_reason_text, difference_text, note_text
+from explorer.gui.gemm.model_texts import model_text
 from explorer.gui.shell.i18n import install_translators
 
 CYRILLIC = re.compile("[а-яА-Я]")
@@ -56,35 +57,40 @@ def test_the_plans_cover_every_bound_and_note():
 
 
 def test_english_is_the_cores_own_words(qapp):
+    from explorer.texts.message import Message
+
     install_translators(qapp, "en")
     for p in plans():
-        assert bound_reason_text(p.bound_reason) == p.bound_reason
-        for note in p.notes:
-            assert note_text(note) == note
-        for d in p.simulation_differences:
-            # two deliberate rewordings for the window: the unit symbol, and no JSON key in a sentence
-            expected = d.replace(" us of", " µs of").replace(
-                "with mainloop_at_simulator_clock", "with the model's main loop at the simulator's clock")
-            assert difference_text(d) == expected
+        for sentence in (p.bound_reason, *p.notes, *p.simulation_differences):
+            assert isinstance(sentence, Message) and model_text(sentence) == sentence
+    # the window's words: the unit symbol, and no JSON key in a sentence
+    d = plans()[0].simulation_differences
+    assert " µs of pipeline fill" in d[0] and "mainloop_at_simulator_clock" not in " ".join(d)
 
 
 def test_russian_keeps_every_number(russian):
     for p in plans():
-        texts = [(p.bound_reason, bound_reason_text(p.bound_reason))]
-        texts += [(n, note_text(n)) for n in p.notes]
-        texts += [(d, difference_text(d)) for d in p.simulation_differences]
-        for english, shown in texts:
-            assert shown != english and CYRILLIC.search(shown), f"no Russian pattern for {english!r}"
+        for english in (p.bound_reason, *p.notes, *p.simulation_differences):
+            shown = model_text(english)
+            assert shown != english and CYRILLIC.search(shown), f"no Russian for {english!r}"
             for number in re.findall(r"\d+", english):
                 assert number in shown, f"{number} lost in {shown!r}"
 
 
-def test_a_sentence_no_pattern_knows_is_shown_as_written(russian):
-    assert bound_reason_text("Something new: it happened.") == "Something new: it happened."
-    assert difference_text("a new difference") == "a new difference"
+def test_a_plain_sentence_is_shown_as_written(russian):
+    assert model_text("Something new: it happened.") == "Something new: it happened."
+
+
+def test_the_record_travels_with_the_sentence():
+    """JSON and pickles keep the English text; the record comes back with a pickle (a worker's plan)."""
+    import json
+    import pickle
+
     p = plans()[0]
-    odd = p.bound_reason.replace("take longer than moving their data", "are slow")
-    assert bound_reason_text(odd) == odd  # the whole English sentence, not half a translation
+    back = pickle.loads(pickle.dumps(p.bound_reason))
+    assert back == p.bound_reason and back.code == p.bound_reason.code and back.figures == p.bound_reason.figures
+    assert json.loads(json.dumps(p.to_json()))["bound_reason"] == str(p.bound_reason)
+    assert p.bound_reason.to_json()["figures"]["term"] == p.bound_term
 
 
 # the FlashAttention comparison (Memory tab): K/V fitting L2 and not, S/P fitting L2 and not, a blocks note
@@ -109,17 +115,15 @@ def test_the_attention_cases_cover_every_variant():
 
 
 def test_the_attention_assumptions_in_english_are_the_cores_own_words(qapp):
-    from explorer.gui.gemm.model_texts import attention_text
     install_translators(qapp, "en")
     for sentence in attention_sentences():
-        assert attention_text(sentence) == sentence
+        assert model_text(sentence) == sentence
 
 
 def test_the_attention_assumptions_in_russian_keep_every_number(russian):
     """Issue 31 item 14: the assumptions under the FlashAttention table were English in a Russian window."""
-    from explorer.gui.gemm.model_texts import attention_text
     for english in attention_sentences():
-        shown = attention_text(english)
+        shown = model_text(english)
         assert shown != english and CYRILLIC.search(shown), f"no Russian pattern for {english!r}"
         for number in re.findall(r"\d+", english):
             assert number in shown, f"{number} lost in {shown!r}"
