@@ -7,6 +7,7 @@ operations, in order, ``workload.loop`` times, with the same register dependenci
   deletes nor merges nor reorders them (a load whose value nobody reads still loads);
 - a load writes a fresh value and depends on nothing (its address comes from the loop
   index); ``stride`` spaces neighbouring threads, whole 32-byte sectors as the model counts;
+  a ``read_only`` load is ``ld.global.nc`` (SASS ``LDG.E.CONSTANT``: L1 keeps its line);
 - the first instruction of each FMA/MMA chain reads the previous value-producing step
   (the latest two of the values the simulator makes it wait for: an FFMA has two free
   operands), every instruction of a chain reads and writes its accumulator, and chains
@@ -208,7 +209,10 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
     layout = memory_layout(wl, gpu, total_warps, stream_cap_bytes)
     in_slabs, out_slabs = list(layout.in_slabs), list(layout.out_slabs)
     iter_bytes, footprint, wrap, buffer_bytes = layout.iter_bytes, layout.footprint, layout.wrap, layout.buffer_bytes
-    if wrap < wl.loop:
+    if wl.wrap and wrap == wl.wrap and wrap < wl.loop:
+        notes.append(f"the workload's addresses repeat every {wrap} iterations: each warp re-reads "
+                     f"{wrap * iter_bytes // max(1, total_warps)} B of its own")
+    elif wrap < wl.loop:
         notes.append(f"the loop streams {footprint / 2**20:.0f} MiB; the buffer is {buffer_bytes / 2**20:.0f} MiB "
                      f"and the stream restarts every {wrap} iterations (still far beyond the L2 cache)")
     hits, l2_region, hot_bytes = layout.hits, layout.l2_region, layout.hot_bytes
@@ -298,7 +302,8 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
                     addr, imm = _global_addr(e, "in", q_in, in_slabs[q_in], op, hits, t_l1, t_l2, load=True)
                     q_in += 1
                     value_decls.append(_zero_decl(vt, name))
-                    e(f'asm volatile("ld.global{_ptx_vec(op.bytes)} {_braces(n, 0)}, [%{n}{imm}];" : {outs} : "l"({addr}));')
+                    space = "global.nc" if op.read_only else "global"  # nc: read-only, cached in L1 (LDG.CONSTANT)
+                    e(f'asm volatile("ld.{space}{_ptx_vec(op.bytes)} {_braces(n, 0)}, [%{n}{imm}];" : {outs} : "l"({addr}));')
                 else:
                     value_decls.append(_zero_decl(vt, name))
                     e(f'asm volatile("ld.volatile.shared{_ptx_vec(op.bytes)} {_braces(n, 0)}, [%{n}];" : {outs} : "r"(sh_lds{lds_index}));')

@@ -7,7 +7,10 @@ CUDA C++), so a simulation and a measurement run the same kernel.
 Operations (``op``), each repeated ``count`` times per iteration:
 
 - ``ldg`` / ``stg``: global load / store of ``bytes`` per thread (4, 8 or 16) with
-  neighbouring threads ``stride`` elements apart (1 = coalesced);
+  neighbouring threads ``stride`` elements apart (1 = coalesced); an ``ldg`` with
+  ``read_only = true`` is a read-only load (``ld.global.nc``, what ``__ldg`` and a
+  ``const __restrict__`` pointer compile to), whose line L1 keeps when it misses there
+  (a plain load's it does not: ``resources/sim_model.toml`` [caches]);
 - ``lds`` / ``sts``: shared load / store with ``conflict_ways``-way bank conflicts;
 - ``ffma``: FP32 fused multiply-adds in ``ilp`` independent chains (1 = fully
   dependent: each FMA waits for the previous one);
@@ -29,6 +32,11 @@ consumers). The copies of K-step ``i`` go to stage ``i % stages``: the producer 
 waits until the consumers released that stage (K-step ``i - stages``); the consumers
 wait on the stage's mbarrier before their first ``wgmma`` of the K-step and release
 the stage when ``wait_group`` says its MMAs are done.
+
+Addresses (``explorer.sim.addresses``): each global load and store streams, every byte
+touched once, unless ``wrap`` is set: then every ``wrap`` iterations the loads and stores
+go back to the first iteration's addresses, so each warp re-reads its own working set of
+``wrap`` iterations' lines (a per-warp tile a kernel walks again and again).
 
 Dependencies follow a simple rule that matches how such kernels are written: a
 load's address comes from the loop index (independent); the first op of a compute
@@ -80,6 +88,7 @@ class Op:
     conflict_ways: int = 1
     n: int = 256  # wgmma: the instruction's N (m64nNk16)
     pending: int = 0  # wgmma: wait_group N after the step
+    read_only: bool = False  # ldg: a read-only load (ld.global.nc): L1 keeps its line when it misses
 
     def to_dict(self) -> dict:
         d = {"op": self.op}
@@ -93,6 +102,8 @@ class Op:
                 d["pending"] = self.pending
         if self.op in ("ldg", "stg") and self.stride != 1:
             d["stride"] = self.stride
+        if self.read_only:
+            d["read_only"] = True
         if self.op in CHAIN_OPS and self.ilp != 1:
             d["ilp"] = self.ilp
         if self.op in ("lds", "sts") and self.conflict_ways != 1:
@@ -129,6 +140,7 @@ class Workload:
     preset: str = ""
     stages: int = 1  # tma pipeline depth: shared-memory stages in flight
     producer_warps: int = 0  # warp specialization (see the module docstring); 0 = every warp runs the body
+    wrap: int = 0  # the global accesses return to iteration 0's addresses every this many iterations; 0 = never
 
     def to_dict(self) -> dict:
         d: dict = {}
@@ -141,6 +153,8 @@ class Workload:
             d["stages"] = self.stages
         if self.producer_warps:
             d["producer_warps"] = self.producer_warps
+        if self.wrap:
+            d["wrap"] = self.wrap
         d["body"] = [op.to_dict() for op in self.body]
         return d
 
@@ -163,6 +177,7 @@ class Workload:
             text = op.op if op.count == 1 else f"{op.count}x {op.op}"
             if op.op in ("ldg", "stg"):
                 text += f" {op.bytes}B" + (f" stride {op.stride}" if op.stride != 1 else "")
+                text += " read-only" if op.read_only else ""
             if op.op in CHAIN_OPS and op.ilp != 1:
                 text += f" ilp {op.ilp}"
             if op.op == "tma":
@@ -171,7 +186,8 @@ class Workload:
                 text += f" n{op.n}" + (f" pending {op.pending}" if op.pending else "")
             parts.append(text)
         stages = f" ({self.stages} stages)" if self.stages != 1 else ""
-        return f"{self.loop} x [" + ", ".join(parts) + "]" + stages
+        wrap = f" (addresses repeat every {self.wrap} iterations)" if self.wrap else ""
+        return f"{self.loop} x [" + ", ".join(parts) + "]" + stages + wrap
 
 
 # Named bodies, each teaching one thing. A scenario may name one and override fields.
@@ -252,7 +268,8 @@ def parse_rate(field_name: str, value) -> float:
 def _parse_op(item, where: str) -> Op:
     if not isinstance(item, dict):
         raise InputError(where, f"expected a table like {{ op = \"ffma\", count = 4 }}, got {shown(item)}")
-    reject_unknown_keys(item, {"op", "count", "bytes", "stride", "ilp", "conflict_ways", "n", "pending"}, where)
+    reject_unknown_keys(item, {"op", "count", "bytes", "stride", "ilp", "conflict_ways", "n", "pending", "read_only"},
+                        where)
     name = item.get("op")
     if not isinstance(name, str) or name not in OPS:
         raise InputError(f"{where}.op", f"{shown(name)} is not an operation; choose one of {', '.join(OPS)}")
@@ -282,7 +299,13 @@ def _parse_op(item, where: str) -> Op:
     for key in ("n", "pending"):
         if key in item and name != "wgmma":
             raise InputError(f"{where}.{key}", f"only a wgmma step has {key}")
-    return Op(name, count=count, bytes=nbytes, stride=stride, ilp=ilp, conflict_ways=ways, n=n, pending=pending)
+    read_only = item.get("read_only", False)
+    if not isinstance(read_only, bool):
+        raise InputError(f"{where}.read_only", f"{shown(read_only)} is not true or false")
+    if read_only and name != "ldg":
+        raise InputError(f"{where}.read_only", "only an ldg step is a read-only load (ld.global.nc)")
+    return Op(name, count=count, bytes=nbytes, stride=stride, ilp=ilp, conflict_ways=ways, n=n, pending=pending,
+              read_only=read_only)
 
 
 def _check_pipeline(body: tuple[Op, ...], stages: int, producers: int, where: str) -> None:
@@ -341,8 +364,8 @@ def parse_workload(data, where: str = "workload") -> Workload:
         data = {"preset": "fma-global"}
     if not isinstance(data, dict):
         raise InputError(where, f"expected a table, got {shown(data)}")
-    reject_unknown_keys(data, {"preset", "loop", "l1_hit_rate", "l2_hit_rate", "body", "stages", "producer_warps"},
-                        where)
+    reject_unknown_keys(data, {"preset", "loop", "l1_hit_rate", "l2_hit_rate", "body", "stages", "producer_warps",
+                               "wrap"}, where)
     merged: dict = {}
     preset = data.get("preset", "")
     if not isinstance(preset, str):  # a list or table would not even be hashable
@@ -362,6 +385,7 @@ def parse_workload(data, where: str = "workload") -> Workload:
     loop = require_int(f"{where}.loop", merged.get("loop", 16), lo=1, hi=MAX_LOOP)
     stages = require_int(f"{where}.stages", merged.get("stages", 1), lo=1, hi=MAX_STAGES)
     producers = require_int(f"{where}.producer_warps", merged.get("producer_warps", 0), lo=0, hi=31)
+    wrap = require_int(f"{where}.wrap", merged.get("wrap", 0), lo=0, hi=MAX_LOOP)
     _check_pipeline(body, stages, producers, where)
     return Workload(
         body=body,
@@ -371,4 +395,5 @@ def parse_workload(data, where: str = "workload") -> Workload:
         preset=preset,
         stages=stages,
         producer_warps=producers,
+        wrap=wrap,
     )

@@ -41,6 +41,19 @@ def access_bytes(ins: Instruction) -> int:
     return 4
 
 
+def allocates_in_l1(ins: Instruction) -> bool:
+    """Whether a global load leaves its line in L1 when it misses there (``resources/sim_model.toml`` [caches]):
+    a read-only, non-coherent load (``LDG...CONSTANT``: ``ld.global.nc``, ``__ldg``, a ``const __restrict__``
+    pointer) unless it says ``L1::no_allocate`` (``.NA``), or a load cached at all levels on request
+    (``LDG...STRONG.SM``: ``ld.global.ca``, ``-Xptxas -dlcm=ca``). A plain ``LDG.E`` does not (measured)."""
+    if ins.opcode != "LDG":
+        return False
+    mods = ins.modifiers
+    if "CONSTANT" in mods:
+        return "NA" not in mods
+    return any(a == "STRONG" and b == "SM" for a, b in zip(mods, mods[1:]))
+
+
 def arch_number(arch: str) -> int:
     digits = "".join(ch for ch in arch if ch.isdigit())
     return int(digits or 0)
@@ -146,6 +159,7 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
         dst=dst, src=src,
         req_bytes=np.array(req, dtype=np.int32), useful_bytes=np.array(useful, dtype=np.int32),
         access=np.array(access, dtype=np.int16),
+        l1_alloc=np.array([allocates_in_l1(instrs[k]) for k in path], dtype=bool),
         instrumentation=np.array([flow.instrumentation[k] for k in path], dtype=bool),
         static_index=np.array(path, dtype=np.int32),
         loop_start=flow.loop_start, loop_end=flow.loop_end if flow.loop_static else flow.loop_start,

@@ -131,6 +131,10 @@ class WarpProgram:
     # per row, a generated kernel's global access it performs (its index in source order, as
     # explorer.sim.addresses numbers them: the simulator computes its addresses); -1: none known
     access: np.ndarray | None = field(default=None, compare=False)
+    # per row, whether its global load leaves a copy in L1 when it misses there (sim_model.toml [caches]): a
+    # read-only load (SASS LDG...CONSTANT, the model's read_only ldg) or one cached at all levels on request
+    # (LDG...STRONG.SM); None: no row does
+    l1_alloc: np.ndarray | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if self.role is None:
@@ -139,6 +143,8 @@ class WarpProgram:
             object.__setattr__(self, "arg", np.zeros(self.length, np.int32))
         if self.access is None:
             object.__setattr__(self, "access", np.full(self.length, -1, np.int16))
+        if self.l1_alloc is None:
+            object.__setattr__(self, "l1_alloc", np.zeros(self.length, bool))
 
     @property
     def length(self) -> int:
@@ -189,7 +195,7 @@ class WarpProgram:
         n = self.length
         assert n >= 1 and int(self.op[-1]) == OP["exit"]
         for name in ("unit", "latency", "scoreboard", "req_bytes", "useful_bytes", "instrumentation",
-                     "static_index", "role", "arg", "access"):
+                     "static_index", "role", "arg", "access", "l1_alloc"):
             assert getattr(self, name).shape == (n,), name
         assert self.dst.shape[0] == n and self.src.shape[0] == n
         assert 0 <= self.loop_start <= self.loop_end < n and self.trip >= 1
@@ -252,6 +258,8 @@ def from_model(workload, gpu) -> WarpProgram:
         text = shown + (" " + ", ".join((*d, *s)) if d or s else "")
         if i < n and code in (3, 4, 5, 6, 18):
             text += f"  // {int(prog.req_bytes[i])} B per request"
+            if prog.l1_alloc[i]:
+                text += ", read-only: cached in L1"
         rows.append((d, s))
         listing.append(ListingRow(pc=i, opcode=shown, mnemonic=shown, text=text, unit=unit, op_class=cls,
                                   latency=cycles, scoreboard=sb, dst=d, src=s,
@@ -268,6 +276,7 @@ def from_model(workload, gpu) -> WarpProgram:
         role=np.concatenate([prog.role, [0]]).astype(np.int8),  # EXIT: every warp
         arg=np.concatenate([prog.arg, [0]]).astype(np.int32),
         access=np.concatenate([prog.access, [-1]]).astype(np.int16),
+        l1_alloc=np.concatenate([prog.l1_alloc, [False]]).astype(bool),
         useful_bytes=np.concatenate([prog.useful_bytes, [0]]).astype(np.int32),
         instrumentation=np.zeros(n + 1, dtype=bool), static_index=np.arange(n + 1, dtype=np.int32),
         loop_start=0, loop_end=n, trip=workload.loop, reg_names=names, listing=tuple(listing),

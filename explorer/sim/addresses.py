@@ -2,7 +2,9 @@
 
 The generated kernel (``explorer.gpu.codegen``) computes every global address from a few numbers:
 a streaming buffer with, per iteration, a slab per global instruction (loads first, then stores),
-each ``total_warps x 32 lanes x stride x bytes``; the stream restarting every ``wrap`` iterations;
+each ``total_warps x 32 lanes x stride x bytes``; the stream restarting every ``wrap`` iterations (when the
+buffer would pass ``STREAM_CAP_BYTES``, or sooner when the workload sets ``wrap``: then each warp re-reads its
+own lines of the first ``wrap`` iterations, a per-warp working set);
 and, when the workload asks for L1 or L2 hits, a warp-uniform random draw per access (a 32-bit LCG
 seeded by the launch's seed and the warp) that sends the access to a small per-warp L1 slot, to an
 L2-sized region whose addresses repeat every iteration, or to the stream. :func:`memory_layout`
@@ -98,6 +100,8 @@ def memory_layout(workload, gpu, total_warps: int, stream_cap_bytes: int = STREA
                 iter_bytes += total_warps * 32 * op.stride * op.bytes
     footprint = iter_bytes * workload.loop
     wrap = max(1, min(workload.loop, stream_cap_bytes // iter_bytes)) if iter_bytes else workload.loop
+    if workload.wrap:  # the workload's own: each warp re-reads its lines of the first ``wrap`` iterations
+        wrap = min(wrap, workload.wrap)
     hits = workload.l1_hit_rate > 0 or workload.l2_hit_rate > 0
     l2_region = max(1 << 20, _pow2_floor(gpu.l2_bytes // 4)) if hits else 0
     hot_bytes = (L1_SLOTS * L1_SLOT_BYTES + l2_region) if hits else 0

@@ -810,7 +810,7 @@ def simulate(
                     a["reg_ready"], a["reg_kind"], a["w_async"],
                     a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
                     a["sp_warps"], a["sm_order"], a["b_fixed"],
-                    p_acc, acc_i, plan, a["l1c"], a["l2c"], a["lbuf"],
+                    p_acc, acc_i, plan, a["l1c"], a["l2c"], a["lbuf"], lp.l1_alloc,
                     lp.lines_at if by_lines else _NO_LINES, feed.line_table if by_lines else _NO_LINES,
                     a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
                     a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],

@@ -43,7 +43,7 @@ import numpy as np
 
 from explorer.model.errors import InputError
 from explorer.sim import units
-from explorer.sim.loop_program import UNIT_MAP, LoopProgram
+from explorer.sim.loop_program import UNIT_MAP, LoopProgram, row_flags
 
 MAX_ROWS = 32767  # next-instruction events store the listing row as int16 (result.PcEvents)
 _LOOP_ARRAYS = ("path", "unit", "latency", "wait_state", "dst", "src", "req_bytes", "role", "arg", "row", "active")
@@ -293,7 +293,8 @@ class ProgramFeed:
             src=np.zeros((cap, tb.src.shape[1]), np.int16), req_bytes=np.zeros(cap, np.int32),
             loop_start=0, loop_end=0, trip=1, n_regs=max(1, len(self.t.reg_names)), role=np.zeros(cap, np.int8),
             arg=np.zeros(cap, np.int32), row=np.zeros(cap, np.int32), n_rows=int(self.n_rows), entry=self.entry,
-            active=np.zeros(cap, np.uint32), lines_at=np.zeros(cap, np.int64))
+            active=np.zeros(cap, np.uint32), lines_at=np.zeros(cap, np.int64),
+            l1_alloc=row_flags(np.zeros(self.n_rows, bool) if self.t.l1_alloc is None else self.t.l1_alloc))
 
     def _fill(self, warps: np.ndarray, at: np.ndarray, n: np.ndarray) -> None:
         """Expand each warp's next ``n`` compact entries into the arena from position ``at``."""

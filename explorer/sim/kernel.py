@@ -827,7 +827,7 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 
 
 @njit(inline=True)
-def _access_by_address(path, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
+def _access_by_address(path, l1_allocate, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
                        lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
                        win_shift):
     """One warp-instruction's global access by its addresses (issue 29): its ``n`` lines and each line's
@@ -839,8 +839,10 @@ def _access_by_address(path, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rn
 
     L1TEX takes one line per cycle (its tag stage); the request's sectors that miss L1 cross L2's queue; those
     that miss L2 come from device memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``: a row in a
-    bank of a channel). A load is back when its slowest sector is. A store writes through L1 (no allocation)
-    into L2 (allocated, dirty: it reaches device memory when the line is evicted, ``_l2_evict``)."""
+    bank of a channel). A load is back when its slowest sector is; one that misses L1 leaves a copy there when
+    ``l1_allocate`` is 1 (sim_model.toml [caches]: a read-only or .ca load, or every load with
+    l1_allocates_loads). A store writes through L1 (no allocation) into L2 (allocated, dirty: it reaches device
+    memory when the line is evicted, ``_l2_evict``)."""
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + n
     ub[t_l1 >> win_shift, L1] += n
@@ -848,7 +850,6 @@ def _access_by_address(path, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rn
     load = path == GLOAD
     l1_sets = cfg_i[CFG_I.L1_SETS]
     l1_ways = cfg_i[CFG_I.L1_WAYS]
-    l1_allocate = cfg_i[CFG_I.L1_ALLOCATES_LOADS]
     to_l2 = 0
     l1_served = 0
     for k in range(n):
@@ -1052,6 +1053,9 @@ def run_cycles(
     # every SM and L2 (per entry its C_TAG, C_BITS and C_AGE side by side: a set's ways are one run of memory),
     # scratch for a request's lines
     p_acc, acc_i, plan, l1c, l2c, lbuf,
+    # per listing row (indexed by p_row), 1 where its global load leaves a copy in L1 when it misses there (a
+    # read-only or .ca load: loop_program.LoopProgram.l1_alloc); empty: none beyond l1_allocates_loads
+    p_l1a,
     # a user kernel's executed addresses (explorer.sim.executed): per entry of the flat program start << 8 |
     # count of its lines in line_tab (0: none, the scenario's hit rates are drawn; empty: no entry has them),
     # line_tab's entries line << 4 | sectors (the feed's window of them)
@@ -1085,6 +1089,8 @@ def run_cycles(
     n_fixed = b_fixed.shape[0]
     n_acc = p_acc.shape[0]
     n_lines = p_lines.shape[0]
+    n_l1a = p_l1a.shape[0]
+    l1_alloc_all = cfg_i[CFG_I.L1_ALLOCATES_LOADS]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
     lat_l1 = cfg_i[CFG_I.LAT_L1]
@@ -1415,9 +1421,12 @@ def run_cycles(
                                                      lbuf[0], lbuf[1])
                             else:
                                 n_l = _executed_lines(p_lines[pc], line_tab, lbuf[0], lbuf[1])
+                            l1_alloc = l1_alloc_all
+                            if n_l1a > 0 and p_l1a[_ix(np.int64(p_row[pc]))] != 0:
+                                l1_alloc = 1
                             done_at, flushed, on_bus, level, rng_state = _access_by_address(
-                                path, t, sm, n_l, lbuf[0], lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1, lat_l2,
-                                lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)
+                                path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1,
+                                lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)
                             r4 = _ix(np.int64(p_row[pc]) * 4)  # this instruction's own hits (the SASS view's)
                             row_sect[r4] += np.int64(mem[MEM.L1_HIT_SECTORS] - s0[0])
                             row_sect[r4 + 1] += np.int64(mem[MEM.L1_MISS_SECTORS] - s0[1])

@@ -115,6 +115,10 @@ class LoopProgram:
     # int64[L]: a user kernel's executed global load or store (explorer.sim.executed.ProgramFeed): start << 8 |
     # count (>= 1) of its lines in the feed's line table; 0 (or empty): none known (the scenario's hit rates are drawn)
     lines_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    # int8[n_rows], per listing row (``row`` indexes it): 1 where its global load leaves its line in L1 when it
+    # misses there (a read-only or .ca load: explorer.sass.build.allocates_in_l1, the model's read_only ldg;
+    # sim_model.toml [caches]); empty: no row does
+    l1_alloc: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
 
     @property
     def flat(self) -> bool:
@@ -193,14 +197,21 @@ def lower(program: WarpProgram) -> LoopProgram:
         row=np.arange(program.length, dtype=np.int32),
         n_rows=program.length,
         access=np.ascontiguousarray(program.access, dtype=np.int16),
+        l1_alloc=row_flags(program.l1_alloc),
     )
 
 
-def lower_flat(flat, n_rows: int) -> LoopProgram:
+def row_flags(l1_alloc) -> np.ndarray:
+    """int8 per row of ``l1_alloc`` (bool), or empty when no row allocates in L1 (the loop then reads nothing)."""
+    flags = np.asarray(l1_alloc, dtype=np.int8)
+    return np.ascontiguousarray(flags) if flags.any() else np.zeros(0, np.int8)
+
+
+def lower_flat(flat, n_rows: int, l1_alloc=None) -> LoopProgram:
     """A flat program (``explorer.sass.execute.flat_program.FlatProgram``: every warp-instruction a
     launch executed, per warp in order) in the loop's arrays: the same names mapped the same way;
     each warp starts at its own first entry; stall counts go to the entries' listing rows
-    (``n_rows`` of them)."""
+    (``n_rows`` of them); ``l1_alloc``: per listing row, its load allocates in L1 (default: none)."""
     return LoopProgram(
         path=np.take(_PATH, flat.op.astype(np.int64)),
         unit=np.take(_UNIT, flat.unit.astype(np.int64)),
@@ -218,4 +229,5 @@ def lower_flat(flat, n_rows: int) -> LoopProgram:
         entry=flat.warp_start[:-1].astype(np.int64),
         active=np.ascontiguousarray(flat.active, dtype=np.uint32),
         access=np.full(flat.op.shape[0], -1, np.int16),
+        l1_alloc=row_flags(np.zeros(n_rows, bool) if l1_alloc is None else l1_alloc),
     )

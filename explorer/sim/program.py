@@ -77,6 +77,8 @@ class Program:
     arg: np.ndarray | None = None  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
     # int16[L]: a global load's or store's access index in source order (explorer.sim.addresses); -1 none
     access: np.ndarray | None = None
+    # bool[L]: a global load that leaves a copy in L1 when it misses there (a read_only ldg: ld.global.nc)
+    l1_alloc: np.ndarray | None = None
 
     def __post_init__(self):
         n = self.op.shape[0]
@@ -86,6 +88,8 @@ class Program:
             object.__setattr__(self, "arg", np.zeros(n, np.int32))
         if self.access is None:
             object.__setattr__(self, "access", np.full(n, -1, np.int16))
+        if self.l1_alloc is None:
+            object.__setattr__(self, "l1_alloc", np.zeros(n, bool))
 
     def warps_executing(self, warps_per_block: int, producer_warps: int = 0) -> np.ndarray:
         """int64[L]: how many warps of a block execute each instruction (its role's warps)."""
@@ -125,9 +129,12 @@ def build_program(workload: Workload) -> Program:
         return regs
 
     accesses: list[int] = []
+    cached: list[bool] = []
 
-    def emit(code: int, dst: int, sources: list[int], moved: int = 0, asked: int = 0, arg: int = 0) -> None:
+    def emit(code: int, dst: int, sources: list[int], moved: int = 0, asked: int = 0, arg: int = 0,
+             l1: bool = False) -> None:
         accesses.append(sum(a >= 0 for a in accesses) if code in (LDG, STG) else -1)
+        cached.append(l1)
         args.append(arg)
         ops.append(code)
         dsts.append(dst)
@@ -142,7 +149,7 @@ def build_program(workload: Workload) -> Program:
             regs = fresh(step.count)
             moved = step.bytes_per_request if code == LDG else 32 * step.bytes * step.conflict_ways
             for r in regs:
-                emit(code, r, [], moved, step.useful_bytes)
+                emit(code, r, [], moved, step.useful_bytes, l1=code == LDG and step.read_only)
             prev = regs[-MAX_SRC:]
         elif code in (FMA, MMA):
             acc = fresh(step.ilp)
@@ -191,4 +198,5 @@ def build_program(workload: Workload) -> Program:
         role=np.asarray(role, dtype=np.int8),
         arg=np.asarray(args, dtype=np.int32),
         access=np.asarray(accesses, dtype=np.int16),
+        l1_alloc=np.asarray(cached, dtype=bool),
     )

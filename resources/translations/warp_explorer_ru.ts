@@ -1235,7 +1235,12 @@
         <translation>Ядро «загрузить, потом считать», 1 056 блоков, 168 регистров на поток: регистры допускают лишь один блок из 256 потоков на SM (8 из 64 варпов) — слишком мало варпов, чтобы скрыть задержку HBM, и сетка выполняется за 8 волн. Уменьшайте число регистров (128, 64, 32) — и прогон укорачивается по мере роста заполняемости, пока ограничением не станет пропускная способность HBM. (40 регистров медленнее, чем 64: 6 блоков на SM дают 1,33 волны.)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
+        <source>Each warp re-reads its own 1 KB (two iterations of 16-byte read-only loads, __ldg, which L1 keeps) 32 times, 20 FMAs per load, on a full H100: 64 warps x 1 KB per SM do not fit the 28 KB of L1 the launch leaves beside shared memory. LRR rotates through every warp, so each warp&apos;s lines are evicted before it comes back, and its loads go to L2; GTO keeps issuing the oldest ready warps, whose lines stay in L1 and hit, so those warps stay ready and the rest wait: higher L1 hit rate, shorter run (Rogers et al., MICRO 2012).</source>
+        <translation>Каждый варп 32 раза перечитывает свой 1 КБ (две итерации 16-байтовых загрузок только для чтения, __ldg, которые L1 сохраняет), 20 FMA на загрузку, на всём H100: 64 варпа × 1 КБ на SM не помещаются в 28 КБ L1, которые запуск оставляет рядом с разделяемой памятью. LRR перебирает все варпы по кругу, и строки каждого варпа вытесняются раньше, чем он к ним вернётся, так что его загрузки идут в L2; GTO выдаёт инструкции старейших готовых варпов, их строки остаются в L1 и дают попадания, поэтому эти варпы снова готовы, а остальные ждут: выше доля попаданий в L1, короче прогон (Rogers et al., MICRO 2012).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>A streaming kernel (c = a * s + b, 16-byte vectors) on a full H100: every SM full of warps, almost all of them waiting on HBM. Throughput is capped by memory bandwidth, not by warps or issue slots.</source>
         <translation>Потоковое ядро (c = a * s + b, 16-байтовые векторы) на всём H100: каждый SM полон варпов, и почти все они ждут HBM. Производительность ограничена пропускной способностью памяти, а не варпами или слотами выдачи.</translation>
     </message>

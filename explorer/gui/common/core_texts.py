@@ -86,6 +86,19 @@ def scenario_descriptions() -> dict[str, str]:
             "block of 256 threads per SM (8 of 64 warps), too few warps to hide HBM latency, and the grid runs "
             "in 8 waves. Lower the registers (128, 64, 32) and the run gets shorter as occupancy rises, until HBM "
             "bandwidth is the limit. (40 registers is slower than 64: 6 blocks per SM make 1.33 waves.)"),
+        "Each warp re-reads its own 1 KB (two iterations of 16-byte read-only loads, __ldg, which L1 keeps) 32 "
+        "times, 20 FMAs per load, on a full H100: 64 warps x 1 KB per SM do not fit the 28 KB of L1 the launch "
+        "leaves beside shared memory. LRR rotates through every warp, so each warp's lines are evicted before it "
+        "comes back, and its loads go to L2; GTO keeps issuing the oldest ready warps, whose lines stay in L1 and "
+        "hit, so those warps stay ready and the rest wait: higher L1 hit rate, shorter run (Rogers et al., MICRO "
+        "2012).": translate(
+            "CoreTexts",
+            "Each warp re-reads its own 1 KB (two iterations of 16-byte read-only loads, __ldg, which L1 keeps) "
+            "32 times, 20 FMAs per load, on a full H100: 64 warps x 1 KB per SM do not fit the 28 KB of L1 the "
+            "launch leaves beside shared memory. LRR rotates through every warp, so each warp's lines are evicted "
+            "before it comes back, and its loads go to L2; GTO keeps issuing the oldest ready warps, whose lines "
+            "stay in L1 and hit, so those warps stay ready and the rest wait: higher L1 hit rate, shorter run "
+            "(Rogers et al., MICRO 2012)."),
         "A streaming kernel (c = a * s + b, 16-byte vectors) on a full H100: every SM full of warps, almost all "
         "of them waiting on HBM. Throughput is capped by memory bandwidth, not by warps or issue slots.": translate(
             "CoreTexts",

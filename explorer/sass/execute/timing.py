@@ -7,7 +7,8 @@ opcode table and the same rules (``explorer.sass.build.instruction_timing``): ``
 class, ``warp_program.OP``), ``unit`` (pipe, ``UNIT``), ``latency`` (cycles; 0 where the
 memory system decides), ``scoreboard`` (``SB``), and the registers it writes and reads
 (``dst``/``src``: dense ids, -1 padded, names in ``reg_names``; pairs expanded, the guard a
-source), and for block barriers their kind and id (``barrier``, ``barrier_id``: a warp's
+source), whether a global load leaves its line in L1 (``l1_alloc``, from its modifiers as
+``explorer.sass.build.allocates_in_l1`` reads them), and for block barriers their kind and id (``barrier``, ``barrier_id``: a warp's
 k-th ``BAR.SYNC`` entry waits for the block's other non-exited warps to reach theirs; the
 executor already checked that every barrier completes). What a ``WarpProgram`` carries as its path (prologue, loop, trip count) comes
 from execution instead: the stream says which rows each warp issued, in order, with
@@ -39,10 +40,13 @@ class StaticTiming:
     known: np.ndarray  # bool [rows]: the opcode is in the table (else timed as a generic ALU instruction)
     barrier: np.ndarray  # int8 [rows]: -1 not a block barrier, 0 BAR.SYNC, 1 BAR.ARV (arrive, no wait), 2 BAR.RED
     barrier_id: np.ndarray  # int8 [rows]: the named barrier (0-15), -1 when a register gives it or no barrier
+    # bool [rows]: a global load that leaves its line in L1 when it misses there (explorer.sass.build.allocates_in_l1:
+    # LDG...CONSTANT, LDG...STRONG.SM); None: none
+    l1_alloc: np.ndarray | None = None
 
 
 def static_timing(kernel, gpu) -> StaticTiming:
-    from explorer.sass.build import FALLBACK, arch_number, instruction_timing
+    from explorer.sass.build import FALLBACK, allocates_in_l1, arch_number, instruction_timing
     from explorer.sass.opcodes import load_table
     from explorer.sass.semantics import register_use
     from explorer.sass.warp_program import OP, SB, UNIT, pack_registers
@@ -69,4 +73,5 @@ def static_timing(kernel, gpu) -> StaticTiming:
         scoreboard=np.array([SB[sb] for _, _, _, sb in rows], dtype=np.int8),
         dst=dst, src=src, reg_names=names, known=np.array([i is not None for i in infos], dtype=bool),
         barrier=np.where(is_bar, rows_[:, isa.C_F1], -1).astype(np.int8),
-        barrier_id=np.where(is_bar & bar_imm, rows_[:, isa.C_OPND + 1] & 15, -1).astype(np.int8))
+        barrier_id=np.where(is_bar & bar_imm, rows_[:, isa.C_OPND + 1] & 15, -1).astype(np.int8),
+        l1_alloc=np.array([allocates_in_l1(ins) for ins in instrs], dtype=bool))

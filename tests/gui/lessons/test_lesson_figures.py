@@ -57,6 +57,8 @@ SHOWN = {
     ("latency-hiding", 3): {"32": "scenario", "64": "whole", "52": "dram"},
     ("latency-hiding", 4): {"40": "scenario", "6": "whole", "1,056": "scenario", "1.33": "whole"},
     ("scheduler-picks-ready-warps", 1): {"0": "counts", "4": "issued_sm"},
+    ("scheduler-picks-ready-warps", 5): {"80.6": "memory", "17.5": "memory"},
+    ("scheduler-picks-ready-warps", 6): {"6.8": "memory", "90": "memory", "23.2": "memory"},
     ("occupancy-vs-utilization", 1): {"100": "whole", "95": "whole"},
     ("occupancy-vs-utilization", 3): {"100": "whole", "~1": "issue", "86": "dram"},
     ("occupancy-vs-utilization", 4): {"10,000": "stream", "1.34": "stream", "2.1": "stream", "39": "stream",
@@ -103,6 +105,13 @@ OFF_SCREEN = {
                                    "8": "warps per scheduler: 16,384 / 2,048"},
     ("what-limits-residency", 3): {"1": "the 1 KB reserved per block (in the calculator's tooltip)"},
     ("latency-hiding", 1): {"703": CATALOG},
+    ("scheduler-picks-ready-warps", 5): {"1": "each warp's working set, 2 iterations x 512 B: the workload (its body "
+                                              "and the scenario's description)",
+                                         "64": "warps per SM, 8 blocks of 8 (the occupancy), and 64 x 1 KB: arithmetic",
+                                         "28": "the L1 beside the 228 KiB of shared memory the table shows: 256 - 228, "
+                                               "arithmetic (the scenario's description says it)"},
+    ("scheduler-picks-ready-warps", 6): {"64": "warps per SM, as in the previous step",
+                                         "2012": "the year of Rogers et al.'s paper: a citation"},
     ("latency-hiding", 4): {"64": "the previous step's registers, compared"},
     ("waves-and-tail", 1): {"132": "132 blocks on 132 SMs: the grid field and the SM count say it"},
     ("waves-and-tail", 2): {"0.75": "one block more of 133: 1/133, arithmetic"},
