@@ -8,14 +8,16 @@ dynamic shared memory; registers and static shared memory read-only, from the cu
 worker (a newer request wins); a different GPU recompiles for its architecture.
 
 **Simulate** builds the ``[kernel]`` scenario from the form (the core judges every
-field: ``form_values``), executes it in a worker (``common.tasks``: progress by blocks
-done, Cancel) and shows the report (``report``). The scenario, with the cubin's numbers
-in its launch, then becomes the Explorer's (``change_scenario(scenario, "kernel")``: one
-step for Edit > Undo; File > Save Scenario writes it with the ``.cu`` path relative to
-the file). The Explorer simulates it as any scenario: when the timing engine runs
-``[kernel]`` scenarios its run is the kernel's timeline and the report's timing line
-shows the cycles, otherwise the engine's refusal. A ``[kernel]`` scenario that reaches
-the Explorer another way (File > Open, Undo, a restored session) fills the form.
+field: ``form_values``) and runs it once in a worker (``common.tasks``: progress by
+blocks executed and cycles timed, Cancel): ``simulate_kernel`` executes the compiled
+kernel lane by lane and times what executed, so one execution gives both the report
+(``report``: the buffers before and after) and the Explorer's run. The scenario, with the
+cubin's numbers in its launch, becomes the Explorer's with that run
+(``change_scenario(scenario, "kernel", run=...)``: one step for Edit > Undo, nothing
+simulated again; File > Save Scenario writes it with the ``.cu`` path relative to the
+file), and the report's timing line shows its cycles. A ``[kernel]`` scenario that
+reaches the Explorer another way (File > Open, Undo, a restored session) fills the form
+and the Explorer simulates it as any scenario.
 
 Every failure (a file that does not compile, an unknown kernel, a bad argument, an
 unsupported opcode, an access outside every buffer) is one line under the buttons;
@@ -379,21 +381,38 @@ class KernelPage(Page):
         self._say(self._executing, "muted")
         self.compile_watch.start(INTERPRETER)
 
+        explorer = self.explorer
+        sm = explorer.session.selected_sm if explorer is not None else None
+
         def work(task):
-            from explorer.sass.execute.run import run_kernel
-            from explorer.sim.engine import Cancelled
-
+            from explorer.gui.explore.run_data import SimRun
             from explorer.gui.kernel.report_data import execution_report
+            from explorer.sass.execute.run import default_jobs
+            from explorer.sim.engine import Cancelled, simulate_kernel
 
-            def chunk(stream):
+            # execution and timing interleave (the executed stream is timed chunk by chunk): the bar shows both
+            done = {"executed": 0.0, "timed": 0.0}
+
+            def show():
+                task.progress("", 0.5 * (done["executed"] + done["timed"]))
+
+            def executing(blocks, total_blocks, _instructions, _seconds):
                 if task.cancelled:
                     raise Cancelled()
-                task.progress("", (stream.first_block + stream.n_blocks) / total)
+                done["executed"] = blocks / max(total_blocks, 1)
+                show()
 
-            from explorer.sass.execute.run import default_jobs
+            def timing(cycles, total_cycles):
+                done["timed"] = cycles / max(total_cycles, 1)
+                show()
 
-            return execution_report(run_kernel(scenario, keep_inputs=True, on_chunk=chunk, kernel=kernel,
-                                               jobs=default_jobs()))  # every core: the same results
+            # the one execution of this Simulate: its buffers make the report, its timing the Explorer's run
+            result, run = simulate_kernel(scenario, keep_inputs=True, kernel=kernel, execution_progress=executing,
+                                          jobs=default_jobs(), progress=timing, cancel=task.is_cancelled)
+            sim = SimRun.from_result(result)
+            if sm is not None and sm < sim.sm_count:
+                sim.pyramid(sm)  # the Explorer's selected SM's timeline, ready on arrival
+            return execution_report(run, result.scenario), sim
 
         self.runner.start("execute", work, newest_wins=True, on_done=self._executed, on_error=self._failed,
                           on_progress=self._block_progress)
@@ -419,7 +438,8 @@ class KernelPage(Page):
             self.progress.setValue(0)
             self._say(self._executing, "muted")
 
-    def _executed(self, report) -> None:
+    def _executed(self, done) -> None:
+        report, run = done
         self.compile_watch.stop()
         self.busy = ""
         self.progress.hide()
@@ -429,8 +449,8 @@ class KernelPage(Page):
             wi=num(report.summary["warp_instructions"])), "muted")
         self._update_buttons()
         self.pushed = report.scenario
-        if self.explorer is not None:
-            self.explorer.change_scenario(report.scenario, "kernel")
+        if self.explorer is not None:  # the run this Simulate timed: the Explorer shows it, nothing runs again
+            self.explorer.change_scenario(report.scenario, "kernel", run=run)
         self._explorer_timing()
         self.simulated.emit(report)
 

@@ -40,7 +40,9 @@ def _values(a: np.ndarray, dtype: str) -> tuple:
     return tuple(v.item() for v in head)
 
 
-def execution_report(run) -> KernelReport:
+def execution_report(run, scenario=None) -> KernelReport:
+    """The report of a KernelRun; ``scenario``: the one to keep with it (the timed run's, when the run was
+    timed: ``simulate_kernel``'s result carries the same launch the execution resolved)."""
     from explorer.sass.execute.run import summary
 
     s = summary(run)
@@ -54,4 +56,4 @@ def execution_report(run) -> KernelReport:
             low=entry.get("min"), high=entry.get("max"),
             before=_values(before, buf.arg.dtype) if before is not None else (),
             after=_values(r.outputs[buf.name], buf.arg.dtype)))
-    return KernelReport(scenario=run.scenario, summary=s, buffers=tuple(previews))
+    return KernelReport(scenario=run.scenario if scenario is None else scenario, summary=s, buffers=tuple(previews))

@@ -81,6 +81,14 @@ def test_saxpy_from_the_file_to_the_report_and_the_explorer(window, page, qtbot,
     assert ex.scenario == report.scenario and ex.scenario.kernel.name == "saxpy"
     assert ex.scenario.launch.registers_per_thread == kernel.registers
     assert ex.commands.undo_kind == "kernel"
+    # one execution per Simulate: the Explorer shows the run the page timed, nothing simulates again, and it is
+    # the run the CLI's simulate makes of the same scenario
+    assert ex.session.run is not None and ex.session.run_is_current and not ex.simulating
+    from explorer.sim.engine import simulate_kernel
+
+    cli, _run = simulate_kernel(report.scenario)
+    assert ex.session.run.summary["cycles"] == cli.cycles and ex.session.run.result.scenario == report.scenario
+    assert ex.session.run.summary["warp_instructions"] == s["warp_instructions"]
     # the Explorer's panel edits it as any scenario: the launch changes, the kernel and the cubin's numbers stay
     panel = ex.panel
     assert not panel.fields["regs"].isEnabled() and not panel.workload.isEnabled()
