@@ -70,3 +70,18 @@ def test_the_text_layer_imports_nothing_of_the_project_above_it():
             if isinstance(node, ast.Import):
                 assert not any(a.name.startswith(("explorer.", "PySide6")) and not a.name.startswith("explorer.texts")
                                for a in node.names), path.name
+
+
+def test_the_names_tables_are_the_cores():
+    """The core's tables are the text layer's (one English copy); the states' sentences are in code order, which
+    the window's legend relies on."""
+    from explorer.model.scenario import POLICY_DOC
+    from explorer.model.workload import PRESETS
+    from explorer.sim.states import MEANING as STATES
+    from explorer.sim.states import NAMES
+    from explorer.sim.units import MEANING as UNITS
+    from explorer.texts import names
+
+    assert list(names.STATE_MEANING) == list(NAMES) and STATES is names.STATE_MEANING
+    assert UNITS is names.UNIT_MEANING and POLICY_DOC is names.POLICY_DOC
+    assert {k: v["doc"] for k, v in PRESETS.items()} == names.WORKLOAD_DOC

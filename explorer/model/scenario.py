@@ -7,6 +7,8 @@ one while the user types into the next.
 
 from __future__ import annotations
 
+from explorer.texts.names import POLICY_DOC as POLICY_TEXT
+
 import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,12 +34,7 @@ POLICIES = ("lrr", "gto", "oldest", "two_level")
 # Which instruction stream the simulator runs: the generated kernel's SASS (compiled for the
 # GPU's architecture, as `measure` launches it) or the workload model (explorer.sim.program).
 PROGRAMS = ("sass", "model")
-POLICY_DOC = {
-    "lrr": "loose round-robin: the next ready warp after the one that issued last",
-    "gto": "greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one",
-    "oldest": "oldest first: always the ready warp that was launched earliest",
-    "two_level": "two-level: round-robin among a small active set; stalled warps swap out",
-}
+POLICY_DOC = POLICY_TEXT  # one line per policy (explorer/texts/names.py: the window translates them by name)
 
 
 @dataclass(frozen=True)

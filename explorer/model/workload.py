@@ -46,6 +46,8 @@ MMA chains accumulate across iterations (loop-carried).
 
 from __future__ import annotations
 
+from explorer.texts.names import WORKLOAD_DOC
+
 from dataclasses import dataclass
 
 from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown
@@ -193,13 +195,13 @@ class Workload:
 # Named bodies, each teaching one thing. A scenario may name one and override fields.
 PRESETS: dict[str, dict] = {
     "fma-global": {
-        "doc": "load one value, eight dependent FMAs on it, store it (the mission's example)",
+        "doc": WORKLOAD_DOC["fma-global"],
         "loop": 16,
         "l2_hit_rate": 0.0,
         "body": [{"op": "ldg", "bytes": 4}, {"op": "ffma", "count": 8}, {"op": "stg", "bytes": 4}],
     },
     "stream": {
-        "doc": "memory-bound streaming: c[i] = a[i] * s + b[i] with 16-byte vectors",
+        "doc": WORKLOAD_DOC["stream"],
         "loop": 8,
         "body": [
             {"op": "ldg", "bytes": 16, "count": 2},
@@ -208,22 +210,22 @@ PRESETS: dict[str, dict] = {
         ],
     },
     "compute": {
-        "doc": "compute-bound: long FMA chains with 4-way instruction-level parallelism",
+        "doc": WORKLOAD_DOC["compute"],
         "loop": 32,
         "body": [{"op": "ffma", "count": 32, "ilp": 4}],
     },
     "latency": {
-        "doc": "latency-bound: a load, then a dependent FMA chain that needs its result",
+        "doc": WORKLOAD_DOC["latency"],
         "loop": 16,
         "body": [{"op": "ldg", "bytes": 4}, {"op": "ffma", "count": 4}, {"op": "stg", "bytes": 4}],
     },
     "strided": {
-        "doc": "uncoalesced: threads 32 elements apart, every thread its own 32-byte sector",
+        "doc": WORKLOAD_DOC["strided"],
         "loop": 8,
         "body": [{"op": "ldg", "bytes": 4, "stride": 32}, {"op": "ffma", "count": 2}, {"op": "stg", "bytes": 4}],
     },
     "tiled-shared": {
-        "doc": "shared-memory tiling: stage a tile, barrier, compute from shared memory, barrier",
+        "doc": WORKLOAD_DOC["tiled-shared"],
         "loop": 16,
         "l2_hit_rate": 0.5,
         "body": [
@@ -236,7 +238,7 @@ PRESETS: dict[str, dict] = {
         ],
     },
     "tensor-gemm": {
-        "doc": "GEMM-like main loop: global->shared stage, barrier, fragments from shared, MMAs",
+        "doc": WORKLOAD_DOC["tensor-gemm"],
         "loop": 32,
         "l2_hit_rate": 0.7,
         "body": [
@@ -249,7 +251,7 @@ PRESETS: dict[str, dict] = {
         ],
     },
     "sfu": {
-        "doc": "special functions: each value goes through exp and rsqrt",
+        "doc": WORKLOAD_DOC["sfu"],
         "loop": 16,
         "body": [{"op": "ldg", "bytes": 4}, {"op": "sfu", "count": 2}, {"op": "ffma", "count": 2}, {"op": "stg", "bytes": 4}],
     },

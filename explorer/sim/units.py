@@ -23,6 +23,7 @@ Counting units (what the loop adds per event; ``capacity`` is the 100% per cycle
 from __future__ import annotations
 
 from explorer.texts.bottleneck import LABEL as TEXT_LABEL  # the units' names, one table for core and window
+from explorer.texts.names import UNIT_MEANING
 
 import tomllib
 from dataclasses import dataclass
@@ -37,18 +38,7 @@ ISSUE, FP32, INT, SFU, TENSOR, LSU, L1, SHARED, L2, DRAM = range(len(UNITS))
 FIRST_PIPE, LAST_PIPE = FP32, LSU
 N_PIPES = LAST_PIPE - FIRST_PIPE + 1
 
-MEANING = {
-    "issue": "The warp schedulers: each issues at most one warp-instruction per cycle.",
-    "fp32": "FP32 lanes: fused multiply-adds and other single-precision arithmetic.",
-    "int": "INT32 lanes: integer arithmetic, address computation, logic.",
-    "sfu": "Special-function units (MUFU): exp, log, sin, rsqrt and the like.",
-    "tensor": "Tensor Cores: matrix multiply-accumulate (MMA) on small tiles.",
-    "lsu": "Load/store units: issue every global and shared-memory access to L1TEX.",
-    "l1": "The SM's L1 data path for global memory: 128 bytes per cycle.",
-    "shared": "Shared-memory banks: 32 banks x 4 bytes per cycle; conflicts cost extra cycles.",
-    "l2": "The L2 cache's bandwidth to the SMs, shared by the whole GPU.",
-    "dram": "Device memory (HBM/GDDR): the datasheet bandwidth.",
-}
+MEANING = UNIT_MEANING  # what each unit does (explorer/texts/names.py: the window translates them by name)
 LABEL = {u: TEXT_LABEL[u] for u in ("issue", "fp32", "int", "sfu", "tensor", "lsu", "l1", "shared", "l2", "dram")}
 
 

@@ -1155,12 +1155,12 @@
 <context>
     <name>CoreTexts</name>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+21"/>
+        <location filename="../../explorer/texts/names.py" line="+59"/>
         <source>loose round-robin: the next ready warp after the one that issued last</source>
         <translation>нестрогий круговой порядок (LRR): следующий готовый варп после того, что выдавал последним</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one</source>
         <translation>жадно, затем старейший (GTO): выдавать инструкции одного варпа, пока он не застрянет, затем самого старого из готовых</translation>
     </message>
@@ -1170,12 +1170,12 @@
         <translation>старейший первым: всегда готовый варп, запущенный раньше всех</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>two-level: round-robin among a small active set; stalled warps swap out</source>
         <translation>двухуровневый: круговой порядок в небольшом активном наборе; застрявшие варпы из него вытесняются</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+5"/>
         <source>load one value, eight dependent FMAs on it, store it (the mission&apos;s example)</source>
         <translation>загрузить одно значение, восемь зависимых FMA над ним, сохранить (пример из исходного текста)</translation>
     </message>
@@ -1185,7 +1185,7 @@
         <translation>потоковая обработка, ограниченная памятью: c[i] = a[i] * s + b[i] 16-байтовыми векторами</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>compute-bound: long FMA chains with 4-way instruction-level parallelism</source>
         <translation>ограничено вычислениями: длинные цепочки FMA с 4-кратным параллелизмом на уровне инструкций</translation>
     </message>
@@ -1215,7 +1215,7 @@
         <translation>специальные функции: каждое значение проходит через exp и rsqrt</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+38"/>
         <source>Shared-memory tiling: each block stages a tile from global memory into shared memory, waits at __syncthreads, computes from shared memory and waits again. Watch whole blocks stall in &apos;barrier&apos; while their slowest warp catches up.</source>
         <translation>Плитки в разделяемой памяти: каждый блок загружает плитку из глобальной памяти в разделяемую, ждёт на __syncthreads, считает из разделяемой памяти и снова ждёт. Посмотрите, как целые блоки стоят в состоянии «barrier», пока их самый медленный варп догоняет остальных.</translation>
     </message>
@@ -3033,7 +3033,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>KernelPage</name>
     <message>
-        <location filename="../../explorer/gui/kernel/page.py" line="+75"/>
+        <location filename="../../explorer/gui/kernel/page.py" line="+77"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -3230,7 +3230,7 @@ This is the previous run until the new one is done.</source>
         <translation>Выполняю {kernel}: {blocks} блоков…</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+69"/>
         <source>Executed {wi} warp-instructions; the Explorer now holds this scenario.</source>
         <translation>Выполнено варп-инструкций: {wi}; этот сценарий теперь в Обозревателе.</translation>
     </message>
@@ -6956,7 +6956,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задержка</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/sol_texts.py" line="+33"/>
+        <location filename="../../explorer/gui/explore/sol_texts.py" line="+34"/>
         <source>issue</source>
         <translation>выдача</translation>
     </message>
@@ -7012,7 +7012,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задерж.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../../explorer/texts/names.py" line="-38"/>
         <source>The warp schedulers: each issues at most one warp-instruction per cycle.</source>
         <translation>Планировщики варпов: каждый выдаёт не больше одной инструкции варпа за такт.</translation>
     </message>
@@ -7052,7 +7052,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Банки разделяемой памяти: 32 банка x 4 байта за такт; конфликты стоят лишних тактов.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>The L2 cache&apos;s bandwidth to the SMs, shared by the whole GPU.</source>
         <translation>Пропускная способность кэша L2 к SM, одна на весь GPU.</translation>
     </message>
@@ -7970,7 +7970,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>WarpStates</name>
     <message>
-        <location filename="../../explorer/gui/common/state_colors.py" line="+90"/>
+        <location filename="../../explorer/gui/common/state_colors.py" line="+91"/>
         <source>Empty slot</source>
         <translation>Пустой слот</translation>
     </message>
@@ -8110,7 +8110,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>не записано</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../../explorer/texts/names.py" line="-37"/>
         <source>No warp runs in this slot (free, or reserved by a block whose other warps still run).</source>
         <translation>В этом слоте нет варпа (он свободен или зарезервирован блоком, другие варпы которого ещё работают).</translation>
     </message>
@@ -8120,12 +8120,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Готов и выбран: планировщик выдал инструкцию этого варпа в этом такте.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Eligible, but the scheduler issued another warp&apos;s instruction this cycle.</source>
         <translation>Готов, но в этом такте планировщик выдал инструкцию другого варпа.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Waiting a fixed number of cycles for an arithmetic result it depends on (e.g. a previous FMA).</source>
         <translation>Ждёт фиксированное число тактов результата арифметики, от которого зависит (например, предыдущей FMA).</translation>
     </message>
@@ -8135,12 +8135,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Ждёт результата из разделяемой памяти или блока специальных функций (MUFU).</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Waiting for a global-memory load to come back from L1, L2 or HBM.</source>
         <translation>Ждёт, пока загрузка из глобальной памяти вернётся из L1, L2 или HBM.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Waiting at __syncthreads() for the other warps of its block.</source>
         <translation>Ждёт на __syncthreads() остальные варпы своего блока.</translation>
     </message>
@@ -8150,7 +8150,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Готов, но нужный ему вычислительный конвейер (FMA, SFU или тензорное ядро) занят.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Ready, but the shared-memory (MIO) queue is full.</source>
         <translation>Готов, но очередь разделяемой памяти (MIO) полна.</translation>
     </message>
@@ -8175,7 +8175,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Ждёт в wgmma.wait_group, пока его асинхронные MMA группы варпов на тензорных ядрах закончатся.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../explorer/gui/common/state_colors.py" line="+9"/>
         <source>This SM&apos;s per-slot states were not kept for this run; select it to re-simulate it.</source>
         <translation>Состояния слотов этого SM для этого прогона не сохранялись; выберите его, чтобы симулировать заново.</translation>
     </message>

@@ -1,9 +1,10 @@
 """Translatable copies of the fixed texts the core and the shipped data give the window.
 
 The core (``explorer.model``, ``explorer.gemm``) and the shipped scenario files
-speak English; the window shows some of their fixed sentences: scheduler policy
-and workload descriptions, the shipped scenarios' descriptions, the memory
-levels' places and managers, the GEMM data types. Each table below maps the
+speak English; the window shows some of their fixed sentences: the shipped
+scenarios' descriptions, the memory levels' places and managers, the GEMM data
+types. (Scheduler policies and workload presets are translated by name from the
+core's own tables, ``explorer/texts/names.py``.) Each table below maps the
 English text to its translation with literal strings, so ``pyside6-lupdate``
 finds them; tests check that every table covers the core's texts exactly. A text
 a table does not know (a hand-written scenario file) is shown as it is.
@@ -13,43 +14,19 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-
-def policy_docs() -> dict[str, str]:
-    """``explorer.model.scenario.POLICY_DOC`` values."""
-    translate = QCoreApplication.translate
-    return {
-        "loose round-robin: the next ready warp after the one that issued last": translate(
-            "CoreTexts", "loose round-robin: the next ready warp after the one that issued last"),
-        "greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one": translate(
-            "CoreTexts", "greedy-then-oldest: keep issuing one warp until it stalls, then the oldest ready one"),
-        "oldest first: always the ready warp that was launched earliest": translate(
-            "CoreTexts", "oldest first: always the ready warp that was launched earliest"),
-        "two-level: round-robin among a small active set; stalled warps swap out": translate(
-            "CoreTexts", "two-level: round-robin among a small active set; stalled warps swap out"),
-    }
+from explorer.texts.names import MODEL_CONTEXT, POLICY_DOC, WORKLOAD_DOC
 
 
-def workload_docs() -> dict[str, str]:
-    """``explorer.model.workload.PRESETS[name]["doc"]`` values."""
-    translate = QCoreApplication.translate
-    return {
-        "load one value, eight dependent FMAs on it, store it (the mission's example)": translate(
-            "CoreTexts", "load one value, eight dependent FMAs on it, store it (the mission's example)"),
-        "memory-bound streaming: c[i] = a[i] * s + b[i] with 16-byte vectors": translate(
-            "CoreTexts", "memory-bound streaming: c[i] = a[i] * s + b[i] with 16-byte vectors"),
-        "compute-bound: long FMA chains with 4-way instruction-level parallelism": translate(
-            "CoreTexts", "compute-bound: long FMA chains with 4-way instruction-level parallelism"),
-        "latency-bound: a load, then a dependent FMA chain that needs its result": translate(
-            "CoreTexts", "latency-bound: a load, then a dependent FMA chain that needs its result"),
-        "uncoalesced: threads 32 elements apart, every thread its own 32-byte sector": translate(
-            "CoreTexts", "uncoalesced: threads 32 elements apart, every thread its own 32-byte sector"),
-        "shared-memory tiling: stage a tile, barrier, compute from shared memory, barrier": translate(
-            "CoreTexts", "shared-memory tiling: stage a tile, barrier, compute from shared memory, barrier"),
-        "GEMM-like main loop: global->shared stage, barrier, fragments from shared, MMAs": translate(
-            "CoreTexts", "GEMM-like main loop: global->shared stage, barrier, fragments from shared, MMAs"),
-        "special functions: each value goes through exp and rsqrt": translate(
-            "CoreTexts", "special functions: each value goes through exp and rsqrt"),
-    }
+def policy_doc(name: str) -> str:
+    """A scheduler policy's one line (``explorer.texts.names.POLICY_DOC``) in the interface language."""
+    text = POLICY_DOC.get(name)
+    return QCoreApplication.translate(MODEL_CONTEXT, text) if text else ""
+
+
+def workload_doc(preset: str) -> str:
+    """A workload preset's one line (``explorer.texts.names.WORKLOAD_DOC``) in the interface language."""
+    text = WORKLOAD_DOC.get(preset)
+    return QCoreApplication.translate(MODEL_CONTEXT, text) if text else ""
 
 
 def scenario_descriptions() -> dict[str, str]:

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.state_order import N_STATES, PRIORITY, UNKNOWN
+from explorer.texts.names import STATE_CONTEXT, STATE_MEANING
 
 # state code -> colour (index = code); EMPTY's colour depends on the theme
 STATE_COLORS = (
@@ -126,29 +127,13 @@ def short_names() -> dict[int, str]:
 
 
 def meanings() -> dict[int, str]:
-    """Code -> one sentence: what the warp is doing (the core's MEANING, translatable)."""
+    """Code -> one sentence: what the warp is doing (the core's MEANING, explorer/texts/names.py, translated)."""
     translate = QCoreApplication.translate
-    return {
-        0: translate(
-            "WarpStates", "No warp runs in this slot (free, or reserved by a block whose other warps still run)."),
-        1: translate("WarpStates", "Eligible and picked: the scheduler issued this warp's instruction this cycle."),
-        2: translate("WarpStates", "Eligible, but the scheduler issued another warp's instruction this cycle."),
-        3: translate("WarpStates",
-                     "Waiting a fixed number of cycles for an arithmetic result it depends on (e.g. a previous FMA)."),
-        4: translate("WarpStates", "Waiting for a shared-memory or special-function (MUFU) result."),
-        5: translate("WarpStates", "Waiting for a global-memory load to come back from L1, L2 or HBM."),
-        6: translate("WarpStates", "Waiting at __syncthreads() for the other warps of its block."),
-        7: translate("WarpStates", "Ready, but the arithmetic pipe it needs (FMA, SFU or Tensor Core) is busy."),
-        8: translate("WarpStates", "Ready, but the shared-memory (MIO) queue is full."),
-        9: translate("WarpStates", "Ready, but the global-memory (L1TEX) queue is full."),
-        10: translate("WarpStates", "Has exited and waits for its outstanding memory stores to finish."),
-        11: translate("WarpStates", "Waiting on a stage's mbarrier: a consumer for the TMA copy to land, the producer "
-                                    "for a free stage."),
-        12: translate("WarpStates", "Waiting at wgmma.wait_group for its asynchronous warpgroup MMAs on the Tensor "
-                                    "Cores to finish."),
-        UNKNOWN: translate(
-            "WarpStates", "This SM's per-slot states were not kept for this run; select it to re-simulate it."),
-    }
+    # STATE_MEANING is in the states' code order (explorer.sim.states.NAMES; tests/test_texts.py checks it)
+    out = {code: translate(STATE_CONTEXT, text) for code, text in enumerate(STATE_MEANING.values())}
+    out[UNKNOWN] = translate(
+        "WarpStates", "This SM's per-slot states were not kept for this run; select it to re-simulate it.")
+    return out
 
 
 assert len(STATE_COLORS) == N_STATES

@@ -20,14 +20,14 @@ from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QStyle, QToolButton,
                                QVBoxLayout, QWidget)
 
-from explorer.gui.common.core_texts import policy_docs, scenario_descriptions, translated, workload_docs
+from explorer.gui.common.core_texts import policy_doc, scenario_descriptions, translated, workload_doc
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.texts.numbers import num
 from explorer.gui.common.widgets import add_gpus, add_row, muted_label, select_data
 from explorer.gui.explore.scenario_fields import (CUSTOM_WORKLOAD, FIELDS, NOT_IN_KERNEL_SCENARIOS, STREAM_FIELDS,
                                                   number_text, percent_text, scenario_to_texts)
 from explorer.model.presets import preset_names
-from explorer.model.scenario import POLICIES, POLICY_DOC, Scenario
+from explorer.model.scenario import POLICIES, Scenario
 from explorer.model.stream import overhead_figures
 from explorer.model.workload import PRESETS
 
@@ -155,9 +155,9 @@ class ScenarioPanel(QGroupBox):
             full=spec.full_name, sms=spec.sm_count, warps=spec.max_warps_per_sm))
         self.workload = QComboBox(self)
         self.workload.setObjectName("field_workload")
-        for name, body in PRESETS.items():
+        for name in PRESETS:
             self.workload.addItem(name, name)
-            self.workload.setItemData(self.workload.count() - 1, translated(workload_docs(), body["doc"]),
+            self.workload.setItemData(self.workload.count() - 1, workload_doc(name),
                                       Qt.ItemDataRole.ToolTipRole)
         # one word: the combo is as narrow as "fma-global" (1280x720, Russian), where "custom (from the scenario
         # file)" was cut in a lesson step that writes its own loop; the tooltip and the line under it say more
@@ -171,7 +171,7 @@ class ScenarioPanel(QGroupBox):
         self.policy.setObjectName("field_policy")
         for name in POLICIES:
             self.policy.addItem(name, name)
-            self.policy.setItemData(self.policy.count() - 1, translated(policy_docs(), POLICY_DOC[name]),
+            self.policy.setItemData(self.policy.count() - 1, policy_doc(name),
                                     Qt.ItemDataRole.ToolTipRole)
 
         self.fields: dict[str, IntField] = {}
@@ -342,7 +342,7 @@ class ScenarioPanel(QGroupBox):
                                                "registers, shared memory and barriers").format(
                 name=scenario.kernel.name))
             return
-        doc = translated(workload_docs(), PRESETS.get(scenario.workload.preset, {}).get("doc", ""))
+        doc = workload_doc(scenario.workload.preset)
         text = scenario.workload.describe()
         self.workload_info.setText(f"{doc}: {text}" if doc else text)
 

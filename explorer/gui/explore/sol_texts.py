@@ -14,6 +14,7 @@ from PySide6.QtCore import QCoreApplication
 
 from explorer.sim.bottleneck import busy_code
 from explorer.texts import bottleneck as bt
+from explorer.texts.names import UNIT_CONTEXT, UNIT_MEANING
 from explorer.texts.numbers import si
 
 
@@ -39,19 +40,7 @@ def short_labels() -> dict[str, str]:
 
 def unit_meanings() -> dict[str, str]:
     """``explorer.sim.units.MEANING`` (what each unit does, one sentence) in the interface language."""
-    translate = QCoreApplication.translate
-    return {
-        "issue": translate("SolTexts", "The warp schedulers: each issues at most one warp-instruction per cycle."),
-        "fp32": translate("SolTexts", "FP32 lanes: fused multiply-adds and other single-precision arithmetic."),
-        "int": translate("SolTexts", "INT32 lanes: integer arithmetic, address computation, logic."),
-        "sfu": translate("SolTexts", "Special-function units (MUFU): exp, log, sin, rsqrt and the like."),
-        "tensor": translate("SolTexts", "Tensor Cores: matrix multiply-accumulate (MMA) on small tiles."),
-        "lsu": translate("SolTexts", "Load/store units: issue every global and shared-memory access to L1TEX."),
-        "l1": translate("SolTexts", "The SM's L1 data path for global memory: 128 bytes per cycle."),
-        "shared": translate("SolTexts", "Shared-memory banks: 32 banks x 4 bytes per cycle; conflicts cost extra cycles."),
-        "l2": translate("SolTexts", "The L2 cache's bandwidth to the SMs, shared by the whole GPU."),
-        "dram": translate("SolTexts", "Device memory (HBM/GDDR): the datasheet bandwidth."),
-    }
+    return {key: _translate(UNIT_CONTEXT, text) for key, text in UNIT_MEANING.items()}
 
 
 def rate_text(value: float, units: str) -> str:

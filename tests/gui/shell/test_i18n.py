@@ -174,7 +174,7 @@ def test_gui_tables_cover_the_cores_texts_exactly(qapp):
     """The literal copies lupdate reads are the core's texts, no more and no fewer."""
     from explorer.gemm import DTYPES, dtype_spec, memory_hierarchy
     from explorer.gui.common.core_texts import (
-        dtype_labels, memory_places, policy_docs, scenario_descriptions, unit_symbols, workload_docs,
+        dtype_labels, memory_places, policy_doc, scenario_descriptions, unit_symbols, workload_doc,
     )
     from explorer.gui.occupancy.advice import hint_templates
     from explorer.model.catalog import load_catalog
@@ -184,16 +184,15 @@ def test_gui_tables_cover_the_cores_texts_exactly(qapp):
     from explorer.occupancy.hints import STATE, STATE_ONE, TEMPLATES
 
     assert set(hint_templates()) == set(TEMPLATES.values()) | {STATE, STATE_ONE}
-    assert set(policy_docs()) == set(POLICY_DOC.values())
-    assert set(workload_docs()) == {body["doc"] for body in PRESETS.values()}
+    assert all(policy_doc(name) == text for name, text in POLICY_DOC.items())  # by name, from the core's table
+    assert all(workload_doc(name) == body["doc"] for name, body in PRESETS.items())
     assert set(scenario_descriptions()) == {" ".join(load_preset(n).description.split()) for n in preset_names()}
     places = {text for gpu in load_catalog().values() for lv in memory_hierarchy(gpu)
               for text in (lv.location, lv.managed_by)}
     assert set(memory_places()) == places
     assert set(dtype_labels()) == {dtype_spec(name).label for name in DTYPES}
     assert {"B", "KiB", "GB/s", "µs"} <= set(unit_symbols())
-    for table in (hint_templates(), policy_docs(), workload_docs(), scenario_descriptions(), memory_places(),
-                  dtype_labels(), unit_symbols()):
+    for table in (hint_templates(), scenario_descriptions(), memory_places(), dtype_labels(), unit_symbols()):
         assert all(key == value for key, value in table.items())  # English: the text itself
 
 
