@@ -42,10 +42,13 @@ def access_bytes(ins: Instruction) -> int:
 
 
 def allocates_in_l1(ins: Instruction) -> bool:
-    """Whether a global load leaves its line in L1 when it misses there (``resources/sim_model.toml`` [caches]):
-    a read-only, non-coherent load (``LDG...CONSTANT``: ``ld.global.nc``, ``__ldg``, a ``const __restrict__``
-    pointer) unless it says ``L1::no_allocate`` (``.NA``), or a load cached at all levels on request
-    (``LDG...STRONG.SM``: ``ld.global.ca``, ``-Xptxas -dlcm=ca``). A plain ``LDG.E`` does not (measured)."""
+    """Whether a load leaves its line in L1 when it misses there (``resources/sim_model.toml`` [caches]):
+    a local-memory load (``LDL``: local memory is cached in L1 and L2), a read-only, non-coherent global load
+    (``LDG...CONSTANT``: ``ld.global.nc``, ``__ldg``, a ``const __restrict__`` pointer) unless it says
+    ``L1::no_allocate`` (``.NA``), or a load cached at all levels on request (``LDG...STRONG.SM``:
+    ``ld.global.ca``, ``-Xptxas -dlcm=ca``). A plain ``LDG.E`` does not (measured)."""
+    if ins.opcode == "LDL":
+        return True
     if ins.opcode != "LDG":
         return False
     mods = ins.modifiers

@@ -122,3 +122,21 @@ def test_a_hit_rate_in_kernel_overrides_the_addresses(rate):
     sc = scenario("copy.cu", "copy_coalesced", args, (n // 256, 1, 1), (256, 1, 1))
     r, _ = timed(sc.with_overrides([f"kernel.{rate}=0.5"]))
     assert not r.cache_counters()["by_address"] and r.sectors_by_instruction.sum() == 0
+
+
+def test_local_memory_is_cached_in_l1_and_l2_from_its_interleaved_addresses():
+    """local_twice.cu: each thread writes 32 words of a local array, then reads them all twice (a run-time index
+    keeps the array in local memory). Local memory interleaves a warp's threads word by word, so each STL and LDL
+    of one warp touches one 128 B line (4 sectors): 32 lines a warp. Hand-computed for 4 warps (one per SM):
+    the stores write 4 x 32 x 4 = 512 sectors into L2 (hits, no DRAM write); the first pass of loads misses L1
+    and hits L2 (512 sectors), leaving the lines in L1 (a local load allocates there); the second pass hits L1."""
+    n = 128
+    args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n, "k": 3}
+    r, run = timed(scenario("local_twice.cu", "local_twice", args, (4, 1, 1), (32, 1, 1)))
+    (stl,), (ldl,) = _rows(r, "STL"), _rows(r, "LDL")
+    assert r.sectors_by_instruction[stl].tolist() == [0, 512, 512, 0]
+    assert r.sectors_by_instruction[ldl].tolist() == [512, 512, 512, 0]
+    assert r.cache_counters()["dram__bytes_write.sum"] == 0
+    _check_rows_sum_to_the_run(r)
+    # the kernel's own answer: out[i] = 2 * sum_j i * j = 992 i
+    assert np.array_equal(run.result.outputs["out"], 992.0 * np.arange(n, dtype=np.float32))
