@@ -20,7 +20,8 @@ from explorer.sass.flow import KernelFacts, analyse, basic_blocks
 from explorer.sass.listing import Instruction
 from explorer.sass.opcodes import OpcodeInfo, OpcodeTable, load_table
 from explorer.sass.semantics import register_use
-from explorer.sass.warp_program import OP, SB, UNIT, ListingRow, WarpProgram, pack_registers
+from explorer.sass.warp_program import (ATOMIC, L1_ALLOCATE, OP, PLAIN, SB, UNIT, ListingRow, WarpProgram,
+                                        pack_registers)
 
 MEMORY_CLASSES = ("ldg", "stg", "lds", "sts", "ldl", "stl", "atom")
 FALLBACK = OpcodeInfo(key="?", group="unknown", op_class="int", unit="alu", latency=4, scoreboard="fixed",
@@ -55,6 +56,16 @@ def allocates_in_l1(ins: Instruction) -> bool:
     if "CONSTANT" in mods:
         return "NA" not in mods
     return any(a == "STRONG" and b == "SM" for a, b in zip(mods, mods[1:]))
+
+
+ATOMIC_OPCODES = ("ATOM", "ATOMG", "RED", "REDG")  # global atomics and reductions (ATOMS is shared memory)
+
+
+def l1_row_mode(ins: Instruction) -> int:
+    """A row's way through L1 for the cache model (``warp_program.PLAIN``, ``L1_ALLOCATE``, ``ATOMIC``)."""
+    if ins.opcode in ATOMIC_OPCODES:
+        return ATOMIC
+    return L1_ALLOCATE if allocates_in_l1(ins) else PLAIN
 
 
 def arch_number(arch: str) -> int:
@@ -162,7 +173,7 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
         dst=dst, src=src,
         req_bytes=np.array(req, dtype=np.int32), useful_bytes=np.array(useful, dtype=np.int32),
         access=np.array(access, dtype=np.int16),
-        l1_alloc=np.array([allocates_in_l1(instrs[k]) for k in path], dtype=bool),
+        l1_alloc=np.array([l1_row_mode(instrs[k]) for k in path], dtype=np.int8),
         instrumentation=np.array([flow.instrumentation[k] for k in path], dtype=bool),
         static_index=np.array(path, dtype=np.int32),
         loop_start=flow.loop_start, loop_end=flow.loop_end if flow.loop_static else flow.loop_start,

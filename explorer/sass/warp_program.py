@@ -62,6 +62,10 @@ import numpy as np
 
 from explorer.sass.opcodes import CLASSES, SCOREBOARDS, UNITS
 
+# a row's way through L1 (``WarpProgram.l1_alloc``, sim_model.toml [caches]): a plain access, a load that leaves
+# its line in L1 when it misses there, a global atomic (resolved in L2 on the line it reads and changes)
+PLAIN, L1_ALLOCATE, ATOMIC = 0, 1, 2
+
 OP_NAMES = CLASSES
 OP = {name: i for i, name in enumerate(OP_NAMES)}
 UNIT_NAMES = UNITS
@@ -131,9 +135,10 @@ class WarpProgram:
     # per row, a generated kernel's global access it performs (its index in source order, as
     # explorer.sim.addresses numbers them: the simulator computes its addresses); -1: none known
     access: np.ndarray | None = field(default=None, compare=False)
-    # per row, whether its global load leaves a copy in L1 when it misses there (sim_model.toml [caches]): a
-    # read-only load (SASS LDG...CONSTANT, the model's read_only ldg) or one cached at all levels on request
-    # (LDG...STRONG.SM); None: no row does
+    # per row, its way through L1 (PLAIN, L1_ALLOCATE, ATOMIC; sim_model.toml [caches]): L1_ALLOCATE where its
+    # load leaves a copy in L1 when it misses there (a read-only load: SASS LDG...CONSTANT, the model's read_only
+    # ldg; one cached at all levels on request: LDG...STRONG.SM; a local load, LDL), ATOMIC for a global atomic
+    # or reduction (ATOMG, RED); None: every row plain
     l1_alloc: np.ndarray | None = field(default=None, compare=False)
 
     def __post_init__(self):

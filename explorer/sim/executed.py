@@ -53,18 +53,17 @@ MIN_LINE_TABLE = 1 << 16
 
 
 def chunk_lines(st) -> tuple[np.ndarray, np.ndarray]:
-    """A chunk's global and local loads and stores as the cache model's lines (issue 29): (per entry of ``st`` the
+    """A chunk's global and local loads, stores and global atomics as the cache model's lines (issue 29): (per entry of ``st`` the
     number of 128-byte lines its executed lanes touched, uint8; the lines in entry order, each ``line << 4 |
     sectors``, the line's 32-byte sectors as 4 bits), from the sectors the executor recorded
     (``stream.ExecutedStream``). Local memory's sectors are those of its interleaved layout (a warp's threads'
-    words of one offset side by side, in a window of addresses no buffer uses: ``arguments.LOCAL_WINDOW``).
-    Atomics name none: they draw the scenario's hit rates (an atomic is resolved in L2, reading the line it
-    changes; the tags' paths model loads and stores, not that)."""
+    words of one offset side by side, in a window of addresses no buffer uses: ``arguments.LOCAL_WINDOW``) and
+    a global atomic's those its lanes changed (the loop resolves it in L2: ``kernel._access_by_address``)."""
     from explorer.sass.execute.isa import MEMORY_CLASSES
 
     n = st.entries
-    sel = np.isin(st.mem_class, [MEMORY_CLASSES.index(c) for c in ("global_load", "global_store", "local_load",
-                                                                   "local_store")])
+    sel = np.isin(st.mem_class, [MEMORY_CLASSES.index(c) for c in ("global_load", "global_store", "global_atomic",
+                                                                   "local_load", "local_store")])
     cnt = st.mem_count[sel].astype(np.int64)
     if not cnt.any():
         return np.zeros(n, np.uint8), np.zeros(0, np.int64)

@@ -69,6 +69,7 @@ import numpy as np
 from explorer.sim.jit import njit
 from explorer.sim import loop_program as _lp
 from explorer.sim import program as _program
+from explorer.sass.warp_program import ATOMIC, L1_ALLOCATE
 from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
 from explorer.sim import addresses as _ad
 from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
@@ -827,7 +828,7 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 
 
 @njit(inline=True)
-def _access_by_address(path, l1_allocate, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
+def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
                        lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
                        win_shift):
     """One warp-instruction's global access by its addresses (issue 29): its ``n`` lines and each line's
@@ -840,14 +841,17 @@ def _access_by_address(path, l1_allocate, t, sm, n, lines, masks, sm_l1, l1c, l2
     L1TEX takes one line per cycle (its tag stage); the request's sectors that miss L1 cross L2's queue; those
     that miss L2 come from device memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``: a row in a
     bank of a channel). A load is back when its slowest sector is; one that misses L1 leaves a copy there when
-    ``l1_allocate`` is 1 (sim_model.toml [caches]: a read-only or .ca load, or every load with
+    ``l1_mode`` is L1_ALLOCATE (sim_model.toml [caches]: a read-only, .ca or local load, or every load with
     l1_allocates_loads). A store writes through L1 (no allocation) into L2 (allocated, dirty: it reaches device
-    memory when the line is evicted, ``_l2_evict``)."""
+    memory when the line is evicted, ``_l2_evict``). An atomic (``l1_mode`` ATOMIC, on the store path) passes L1
+    as a store does and is resolved in L2 on the line it changes: its missing sectors are read from device
+    memory first, then the line is dirty; it is done (its result back, its acknowledgement) when that read is."""
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + n
     ub[t_l1 >> win_shift, L1] += n
     arrive = t_l1 + n
     load = path == GLOAD
+    atomic = l1_mode == ATOMIC
     l1_sets = cfg_i[CFG_I.L1_SETS]
     l1_ways = cfg_i[CFG_I.L1_WAYS]
     to_l2 = 0
@@ -860,7 +864,7 @@ def _access_by_address(path, l1_allocate, t, sm, n, lines, masks, sm_l1, l1c, l2
             miss = masks[k] & ~hit
             l1_served += _popcount4(hit)
             mem[MEM.L1_MISS_SECTORS] += _popcount4(miss)
-            if e < 0 and l1_allocate == 0:  # a load that does not allocate in L1 (L1 keeps no copy)
+            if e < 0 and l1_mode != L1_ALLOCATE:  # a load that does not allocate in L1 (L1 keeps no copy)
                 masks[k] = miss
                 to_l2 += _popcount4(miss)
                 continue
@@ -895,7 +899,7 @@ def _access_by_address(path, l1_allocate, t, sm, n, lines, masks, sm_l1, l1c, l2
             continue
         base = _set_index(lines[k], l2_sets) * l2_ways
         e = _find(l2c, base, l2_ways, lines[k] + 1)
-        if load:
+        if load or atomic:  # an atomic reads the sectors it changes
             hit = m & l2c[e, C_BITS] & 15 if e >= 0 else 0
             miss = m & ~hit
             mem[MEM.L2_HIT_SECTORS] += _popcount4(hit)
@@ -929,7 +933,7 @@ def _access_by_address(path, l1_allocate, t, sm, n, lines, masks, sm_l1, l1c, l2
         mem[MEM.DRAM_BYTES] += from_dram
         mem[MEM.DRAM_READ_BYTES] += from_dram
         done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_fixed
-        return done_at, flushed, np.int64(np.ceil(b2 + waited)), np.int64(2), rng_state
+        return done_at, done_at if atomic else flushed, np.int64(np.ceil(b2 + waited)), np.int64(2), rng_state
     return flushed, flushed, np.int64(0), np.int64(1), rng_state
 
 
@@ -1421,9 +1425,9 @@ def run_cycles(
                                                      lbuf[0], lbuf[1])
                             else:
                                 n_l = _executed_lines(p_lines[pc], line_tab, lbuf[0], lbuf[1])
-                            l1_alloc = l1_alloc_all
+                            l1_alloc = l1_alloc_all  # L1_ALLOCATE (1) for every load, or PLAIN (0)
                             if n_l1a > 0 and p_l1a[_ix(np.int64(p_row[pc]))] != 0:
-                                l1_alloc = 1
+                                l1_alloc = np.int64(p_l1a[_ix(np.int64(p_row[pc]))])  # the row's: allocate, atomic
                             done_at, flushed, on_bus, level, rng_state = _access_by_address(
                                 path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1,
                                 lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)

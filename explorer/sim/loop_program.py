@@ -115,9 +115,9 @@ class LoopProgram:
     # int64[L]: a user kernel's executed global load or store (explorer.sim.executed.ProgramFeed): start << 8 |
     # count (>= 1) of its lines in the feed's line table; 0 (or empty): none known (the scenario's hit rates are drawn)
     lines_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    # int8[n_rows], per listing row (``row`` indexes it): 1 where its global load leaves its line in L1 when it
-    # misses there (a read-only or .ca load: explorer.sass.build.allocates_in_l1, the model's read_only ldg;
-    # sim_model.toml [caches]); empty: no row does
+    # int8[n_rows], per listing row (``row`` indexes it): its way through L1 (explorer.sass.warp_program PLAIN 0,
+    # L1_ALLOCATE 1: its load leaves its line in L1 when it misses there, a read-only, .ca or local load; ATOMIC 2:
+    # a global atomic, resolved in L2; sim_model.toml [caches]); empty: every row plain
     l1_alloc: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
 
     @property
@@ -202,7 +202,8 @@ def lower(program: WarpProgram) -> LoopProgram:
 
 
 def row_flags(l1_alloc) -> np.ndarray:
-    """int8 per row of ``l1_alloc`` (bool), or empty when no row allocates in L1 (the loop then reads nothing)."""
+    """int8 per row of ``l1_alloc`` (a mode, or a bool: allocate), or empty when every row is plain (the loop then
+    reads nothing)."""
     flags = np.asarray(l1_alloc, dtype=np.int8)
     return np.ascontiguousarray(flags) if flags.any() else np.zeros(0, np.int8)
 

@@ -140,3 +140,23 @@ def test_local_memory_is_cached_in_l1_and_l2_from_its_interleaved_addresses():
     _check_rows_sum_to_the_run(r)
     # the kernel's own answer: out[i] = 2 * sum_j i * j = 992 i
     assert np.array_equal(run.result.outputs["out"], 992.0 * np.arange(n, dtype=np.float32))
+
+
+def test_a_global_atomic_is_resolved_in_l2_on_the_line_it_reads():
+    """count.cu on 4 warps (one per SM): the compiler aggregates the counter's atomicAdd into one REDG per warp
+    (one sector) and each warp's slot add is one REDG of one sector (the 4 slots share a 32 B sector).
+    Hand-computed: per REDG, 4 sectors pass L1 as stores do (misses), the first reaches L2 cold and reads its
+    sector from DRAM, the other 3 find it there: [0, 4, 3, 1]; 2 x 32 B read from DRAM, nothing written back
+    (the changed lines stay dirty in L2). Before, atomics drew the scenario's hit rates: 256 B written to DRAM."""
+    n = 128
+    args = {"counter": buf("u32", 1), "slots": buf("u32", 8), "n": n}
+    r, run = timed(scenario("count.cu", "count", args, (4, 1, 1), (32, 1, 1)))
+    reds = [k for k, row in enumerate(r.warp_program.listing) if row.opcode == "REDG"]
+    assert len(reds) == 2
+    for k in reds:
+        assert r.sectors_by_instruction[k].tolist() == [0, 4, 3, 1]
+    c = r.cache_counters()
+    assert c["by_address"] and c["dram__bytes_read.sum"] == 64 and c["dram__bytes_write.sum"] == 0
+    _check_rows_sum_to_the_run(r)
+    assert run.result.outputs["counter"].tolist() == [n]
+    assert run.result.outputs["slots"].tolist() == [sum(range(32 * w, 32 * w + 32)) for w in range(4)] + [0] * 4

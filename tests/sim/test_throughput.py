@@ -139,9 +139,14 @@ def test_the_latency_reason_is_a_state_that_cannot_issue():
         return SimpleNamespace(params=SimpleNamespace(total_blocks=4, warps_per_block=8, sm_count=2), cycles=100,
                                residency=residency, series_totals=np.concatenate([np.zeros(4, np.int64), states]))
 
-    why = _why_latency(run(selected=1500, not_selected=7100, drain=5200, math_pipe_throttle=500), "issue", 0.49)
+    from explorer.texts.bottleneck import reason
+
+    def _why(result, share):  # the record in English, as the CLI words it
+        return reason({"reason": {**_why_latency(result, share), "top": "issue"}})
+
+    why = _why(run(selected=1500, not_selected=7100, drain=5200, math_pipe_throttle=500), 0.49)
     assert why.endswith("32 warps mostly wait for their stores to complete before they can exit")
-    why = _why_latency(run(selected=100, not_selected=50), "issue", 0.2)  # nothing stalls: the top state as is
+    why = _why(run(selected=100, not_selected=50), 0.2)  # nothing stalls: the top state as is
     assert why.endswith("32 warps mostly issue whenever they can, yet too few are ready")
 
 

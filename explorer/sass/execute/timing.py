@@ -40,13 +40,13 @@ class StaticTiming:
     known: np.ndarray  # bool [rows]: the opcode is in the table (else timed as a generic ALU instruction)
     barrier: np.ndarray  # int8 [rows]: -1 not a block barrier, 0 BAR.SYNC, 1 BAR.ARV (arrive, no wait), 2 BAR.RED
     barrier_id: np.ndarray  # int8 [rows]: the named barrier (0-15), -1 when a register gives it or no barrier
-    # bool [rows]: a global load that leaves its line in L1 when it misses there (explorer.sass.build.allocates_in_l1:
-    # LDG...CONSTANT, LDG...STRONG.SM); None: none
+    # int8 [rows]: each row's way through L1 (explorer.sass.build.l1_row_mode: a load that leaves its line there when
+    # it misses, LDG...CONSTANT, LDG...STRONG.SM, LDL; a global atomic); None: every row plain
     l1_alloc: np.ndarray | None = None
 
 
 def static_timing(kernel, gpu) -> StaticTiming:
-    from explorer.sass.build import FALLBACK, allocates_in_l1, arch_number, instruction_timing
+    from explorer.sass.build import FALLBACK, arch_number, instruction_timing, l1_row_mode
     from explorer.sass.opcodes import load_table
     from explorer.sass.semantics import register_use
     from explorer.sass.warp_program import OP, SB, UNIT, pack_registers
@@ -74,4 +74,4 @@ def static_timing(kernel, gpu) -> StaticTiming:
         dst=dst, src=src, reg_names=names, known=np.array([i is not None for i in infos], dtype=bool),
         barrier=np.where(is_bar, rows_[:, isa.C_F1], -1).astype(np.int8),
         barrier_id=np.where(is_bar & bar_imm, rows_[:, isa.C_OPND + 1] & 15, -1).astype(np.int8),
-        l1_alloc=np.array([allocates_in_l1(ins) for ins in instrs], dtype=bool))
+        l1_alloc=np.array([l1_row_mode(ins) for ins in instrs], dtype=np.int8))
