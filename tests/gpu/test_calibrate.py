@@ -77,7 +77,7 @@ def test_the_error_after_is_never_above_the_error_before():
     sc = load_preset("example-240x256")  # the log-ratio fit of old went from 24.2% to 25.3% here
     p = params_for(sc)
     m = measurement_from_sim(simulate(sc, params=p.with_memory(lat_dram=round(p.lat_dram * 1.35))))
-    cal = calibrate([m], steps=3, refine=False)
+    cal = calibrate([m], max_points=4)
     assert cal.error_after <= cal.error_before
     for point in cal.points:
         after = point.errors("after")
