@@ -178,6 +178,10 @@ def calibrate(measurements, *, lat_scale=(0.5, 2.0), bw_scale=(0.3, 1.5), max_po
     if len(gpus) > 1:
         raise InputError("calibrate", f"the measurements are of different GPUs ({', '.join(sorted(gpus))}); "
                                       "calibrate one GPU at a time")
+    from explorer.sim.engine import estimate_run
+
+    for c in cases:  # a run the simulator refuses is one line before the plan, not after a page of progress
+        estimate_run(c[1], params=c[2]).check()
     base = cases[0][2]
     n = len(cases)
     lat0, bw0 = float(base.lat_dram), float(base.dram_bytes_per_cycle)
@@ -200,11 +204,16 @@ def calibrate(measurements, *, lat_scale=(0.5, 2.0), bw_scale=(0.3, 1.5), max_po
     def x_of(key) -> np.ndarray:
         return np.log([float(key[0]), float(key[1])])
 
+    stopping = []  # set when a simulation failed or the wait was interrupted (Ctrl+C): the others stop too
+
+    def stop() -> bool:
+        return bool(stopping) or (cancel is not None and cancel())
+
     def one(job):
         k, c = job
         t = time.perf_counter()
         out = _simulate(simulate_fn, cases[c][1], cases[c][2].with_memory(lat_dram=k[0], dram_bytes_per_cycle=k[1]),
-                        cases[c][5], cancel)
+                        cases[c][5], stop)
         return out, time.perf_counter() - t
 
     def run_points(keys, pool) -> None:
@@ -223,6 +232,7 @@ def calibrate(measurements, *, lat_scale=(0.5, 2.0), bw_scale=(0.3, 1.5), max_po
                 evals += 1
                 say(f"simulation {evals} of at most {total}: {cases[job[1]][0]} ({dt:.1f} s)")
         except BaseException:
+            stopping.append(True)
             for fut in futures:
                 fut.cancel()
             raise
