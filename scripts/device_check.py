@@ -400,8 +400,9 @@ def step_calibrate(log: Log, stage: Path, py: str, budget: Budget) -> None:
     for f in files:
         cmd += ["--from", f]
     code, text = run(log, cmd, budget.limit(CAP_CALIBRATE))
-    if code == 0:
-        (stage / "calibration.json").write_text(text, encoding="utf-8")
+    if code == 0:  # the JSON lines (stdout); its progress lines (stderr) are in the log
+        (stage / "calibration.json").write_text("".join(line + "\n" for line in text.splitlines()
+                                                        if line.startswith("{")), encoding="utf-8")
 
 
 def summary_lines(summaries) -> list[str]:

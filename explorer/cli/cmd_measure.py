@@ -30,7 +30,10 @@ def register(sub) -> None:
     p.add_argument("--timeout", default="180", metavar="S", help="stop the measuring process after S seconds")
     p.add_argument("--from", dest="from_files", action="append", default=[], metavar="FILE.npz",
                    help="open a saved measurement instead of running (repeatable)")
-    p.add_argument("--calibrate", action="store_true", help="fit the simulator's DRAM latency and bandwidth")
+    p.add_argument("--calibrate", action="store_true",
+                   help="fit the simulator's DRAM latency and bandwidth (its plan, progress and time left on stderr)")
+    p.add_argument("--jobs", default="0", metavar="N",
+                   help="--calibrate's simulations on N threads at once (0: every core; default 0)")
     p.add_argument("--compare", action="store_true", help="re-simulate and show simulated vs measured")
     p.set_defaults(func=run)
 
@@ -57,6 +60,7 @@ def run(args) -> int:
     repeats = _number("--repeats", args.repeats, 1, 1000, integer=True)
     nvml_seconds = _number("--nvml-seconds", args.nvml_seconds, 0, 120)
     timeout = _number("--timeout", args.timeout, 1, 86400)
+    jobs = _number("--jobs", args.jobs, 0, 1024, integer=True)
     if args.out is not None and not args.out.strip():
         raise InputError("--out", "give a file name")
     try:
@@ -120,10 +124,10 @@ def run(args) -> int:
 
         import sys
 
-        def progress(text, fraction):  # one line per step on stderr (stdout carries the result)
-            print(f"warp-explorer: calibrating: {text} ({100 * fraction:.0f}%)", file=sys.stderr, flush=True)
+        def progress(text, _fraction):  # one line per step on stderr, terminal or log (stdout carries the result)
+            print(f"warp-explorer: calibrating: {text}", file=sys.stderr, flush=True)
 
-        result = calibrate(measurements, progress=progress if sys.stderr.isatty() else None)
+        result = calibrate(measurements, progress=progress, jobs=jobs or None)
         if args.json:
             print_json({"calibration": result.to_json()})
         else:

@@ -481,16 +481,11 @@ class GpuController(QObject):
 
         def work(task):
             from explorer.gpu.calibrate import calibrate
-            from explorer.sim import Cancelled, simulate
 
-            def sim(scenario, params=None, placement=None):
-                if task.cancelled:
-                    raise Cancelled()
-                return simulate(scenario, params=params, placement=placement, cancel=task.is_cancelled)
-
-            # in this process, so Cancel stops the simulation running (calibrate's own words for the progress)
-            return calibrate(measurements, simulate_fn=sim, progress=lambda t, f: task.progress(t, min(f, 0.99)),
-                             **kwargs)
+            # on threads of this process (every core), so Cancel stops the simulations running; calibrate's own
+            # words for the progress
+            return calibrate(measurements, cancel=task.is_cancelled,
+                             progress=lambda t, f: task.progress(t, min(f, 0.99)), **kwargs)
 
         self._start_long("calibrate", self.tr("Calibration: starting…"), work, self._calibrated)
 

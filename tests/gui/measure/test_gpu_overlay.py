@@ -204,7 +204,7 @@ def test_calibration_shows_the_error_before_and_after(window, gpu, qtbot, tmp_pa
     m = synthetic_measurement(lat_scale=1.4)  # a "GPU" whose DRAM is 40% slower than the catalog says
     path = m.save(tmp_path / "slow-dram.npz")
     open_file(qtbot, window, path)
-    gpu.calibrate_kwargs = {"steps": 3, "refine": False}
+    gpu.calibrate_kwargs = {"max_points": 4}
     assert gpu.calibrate_action.isEnabled()
     gpu.box.calibrate_button.click()
     assert gpu.long_task is not None and gpu.cancel_button.isVisible()
