@@ -44,6 +44,7 @@ from explorer.gemm.data import dtype_spec, gemm_data, peak_tflops, sim_model_con
 from explorer.gemm.waves import ceil_div
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
+from explorer.texts.errors import ERRORS
 from explorer.texts.gemm import ATTENTION
 
 MAX_SEQ = 1 << 22
@@ -239,9 +240,8 @@ def compare_attention(
             notes.append(ATTENTION("blocks_unfit", bq=am.block_q, kv=am.block_kv, gpu=gpu.name, d=d, br=br, bc=bc))
     if smem(br, bc) > limit:
         field_name = "block_kv" if block_kv is not None else ("block_q" if block_q is not None else "head_dim")
-        raise InputError(field_name, f"Q, K and V blocks of {br}, {bc} and {bc} rows x {d} x {b} B need "
-                                     f"{smem(br, bc)} B of shared memory per block, above the limit of {limit} B "
-                                     f"on {gpu.name}")
+        raise InputError(field_name, ERRORS("attention_blocks", bq=br, bkv=bc, d=d, b=b, need=smem(br, bc),
+                                            limit=limit, gpu=gpu.name))
 
     # -- rates ------------------------------------------------------------------------------
     clock = gpu.boost_clock_mhz * 1e6

@@ -15,6 +15,7 @@ from pathlib import Path
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.paths import resource
+from explorer.texts.errors import ERRORS
 
 DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8")
 TENSOR_DTYPES = ("tf32", "fp16", "bf16", "fp8")
@@ -448,11 +449,8 @@ def peak_tflops(gpu: GpuSpec, dtype: str, field_name: str = "dtype") -> Figure:
     tp = throughput(gpu)
     fig = tp.peak_tflops[spec.name]
     if fig.value <= 0:
-        raise InputError(
-            field_name,
-            f"{spec.name} has no Tensor Core support on {gpu.name} (CC {gpu.compute_capability}); "
-            f"choose one of {', '.join(tp.supported_dtypes)}",
-        )
+        raise InputError(field_name, ERRORS("no_tensor_core", dtype=spec.name, gpu=gpu.name,
+                                            cc=gpu.compute_capability, choices=", ".join(tp.supported_dtypes)))
     return fig
 
 

@@ -57,6 +57,7 @@ from explorer.gemm.waves import (
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.occupancy import OccupancyResult, theoretical_occupancy
+from explorer.texts.errors import ERRORS
 from explorer.texts.gemm import GEMM
 from explorer.texts.message import Message
 
@@ -190,26 +191,27 @@ def _multistage_resources(gpu: GpuSpec, dt: DTypeSpec, tile, warps, warp_tile, s
     if dt.tensor_core:
         for name, size, unit in (("BM", tile.bm, dt.mma_m), ("BN", tile.bn, dt.mma_n), ("BK", tile.bk, dt.mma_k)):
             if size % unit:
-                raise InputError("tile", f"{name} = {size} is not a multiple of {unit}, the {_mma_text(dt)} "
-                                         f"{dt.name} MMA shape")
+                raise InputError("tile", ERRORS("not_mma_multiple", name=name, size=size, unit=unit,
+                                                shape=_mma_text(dt), dtype=dt.name))
 
     # -- warps and the warp tile ----------------------------------------------
     max_warps = arch.max_threads_per_block // arch.warp_size
     if warp_tile is not None:
         wm, wn = parse_warp_tile(warp_tile)
         if tile.bm % wm or tile.bn % wn:
-            raise InputError("warp_tile", f"{wm}x{wn} does not divide the {tile.bm}x{tile.bn} CTA tile")
+            raise InputError("warp_tile", ERRORS("warp_tile_divides", wt=f"{wm}x{wn}", tile=f"{tile.bm}x{tile.bn}"))
         if not _warp_tile_ok(dt, wm, wn):
-            unit = f"multiples of {dt.mma_m}x{dt.mma_n} ({_mma_text(dt)})" if dt.tensor_core else "a multiple of 32 outputs"
-            raise InputError("warp_tile", f"{wm}x{wn} is not {unit}")
+            raise InputError("warp_tile", ERRORS("warp_tile_mma", wt=f"{wm}x{wn}", unit=f"{dt.mma_m}x{dt.mma_n}",
+                                                 shape=_mma_text(dt)) if dt.tensor_core
+                             else ERRORS("warp_tile_simt", wt=f"{wm}x{wn}"))
         wm_count, wn_count = tile.bm // wm, tile.bn // wn
         n_warps = wm_count * wn_count
         if warps is not None and require_int("warps", warps, lo=1, hi=max_warps) != n_warps:
-            raise InputError("warp_tile", f"{wm}x{wn} warp tiles make {n_warps} warps per {tile.bm}x{tile.bn} tile, "
-                                          f"not the {warps} asked for")
+            raise InputError("warp_tile", ERRORS("warp_tile_warps", wt=f"{wm}x{wn}", n=n_warps,
+                                                 tile=f"{tile.bm}x{tile.bn}", asked=f"{warps}"))
         if n_warps > max_warps:
-            raise InputError("warp_tile", f"{wm}x{wn} makes {n_warps} warps per CTA, above the limit of {max_warps} "
-                                          f"({arch.max_threads_per_block} threads)")
+            raise InputError("warp_tile", ERRORS("warp_tile_warps_limit", wt=f"{wm}x{wn}", n=n_warps, limit=max_warps,
+                                                 threads=arch.max_threads_per_block))
     else:
         if warps is not None:
             n_warps = require_int("warps", warps, lo=1, hi=max_warps)
@@ -223,8 +225,9 @@ def _multistage_resources(gpu: GpuSpec, dt: DTypeSpec, tile, warps, warp_tile, s
             if warps is None:
                 raise InputError("tile", f"{tile.bm}x{tile.bn} does not split into {what} for any warp count "
                                          f"up to {max_warps}")
-            raise InputError("warps", f"{n_warps} warps cannot split the {tile.bm}x{tile.bn} tile into {what}; "
-                                      f"try a power of two up to {max_warps}")
+            raise InputError("warps", ERRORS("warps_split_mma", n=n_warps, tile=f"{tile.bm}x{tile.bn}",
+                                             unit=f"{dt.mma_m}x{dt.mma_n}", max=max_warps) if dt.tensor_core
+                             else ERRORS("warps_split", n=n_warps, tile=f"{tile.bm}x{tile.bn}", max=max_warps))
         wm_count, wn_count = layout
         wm, wn = tile.bm // wm_count, tile.bn // wn_count
 
@@ -243,26 +246,25 @@ def _multistage_resources(gpu: GpuSpec, dt: DTypeSpec, tile, warps, warp_tile, s
     smem = n_stages * (a_stage + b_stage)
     if smem > limit:
         field_name = "stages" if stages is not None and (a_stage + b_stage) <= limit else "tile"
-        raise InputError(field_name, f"{tile} with {n_stages} stage(s) needs {smem} B of shared memory per block "
-                                     f"({n_stages} x ({tile.bm}+{tile.bn}) x {tile.bk} x {dt.bytes} B), above the "
-                                     f"limit of {limit} B on {gpu.name}")
+        raise InputError(field_name, ERRORS("tile_shared", tile=str(tile), stages=n_stages, need=smem,
+                                            formula=f"{n_stages} x ({tile.bm}+{tile.bn}) x {tile.bk} x {dt.bytes} B",
+                                            limit=limit, gpu=gpu.name))
 
     # -- registers ---------------------------------------------------------------
     acc, frag, tm, tn = _register_parts(dt, wm, wn, model)
     regs = acc + frag + model.register_overhead
     if regs > arch.max_registers_per_thread:
         field_name = "warp_tile" if warp_tile is not None else ("warps" if warps is not None else "tile")
-        raise InputError(field_name, f"a {wm}x{wn} warp tile needs about {regs} registers per thread ({acc} accumulators "
-                                     f"+ {frag} fragment + {model.register_overhead} other), above the limit of "
-                                     f"{arch.max_registers_per_thread}; use more warps or a smaller tile")
+        raise InputError(field_name, ERRORS("warp_tile_registers", warp_tile=f"{wm}x{wn}", regs=regs, acc=acc,
+                                            frag=frag, other=model.register_overhead,
+                                            limit=arch.max_registers_per_thread))
 
     occ = theoretical_occupancy(gpu, n_warps * 32, regs, 0, smem, -1, 1)
     if occ.active_blocks_per_sm == 0:
         field_name = "warp_tile" if warp_tile is not None else ("warps" if warps is not None else "tile")
         if "registers" in occ.limiters:
-            raise InputError(field_name, f"{n_warps} warps x 32 threads x {regs} registers need "
-                                         f"{occ.allocated_registers_per_block} registers per CTA, above the limit of "
-                                         f"{arch.registers_per_block}; use fewer warps or a smaller tile")
+            raise InputError(field_name, ERRORS("cta_registers", warps=n_warps, regs=regs,
+                                                need=occ.allocated_registers_per_block, limit=arch.registers_per_block))
         raise InputError(field_name, f"no CTA of this tile fits on an SM (limiter: {', '.join(occ.limiters)})")
     return TileResources(
         dtype=dt.name, tile=tile, warps=n_warps, warps_m=wm_count, warps_n=wn_count,

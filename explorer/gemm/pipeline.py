@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from explorer.gemm.data import SCHEDULES, DTypeSpec, gemm_data
 from explorer.model.catalog import GpuSpec
 from explorer.model.errors import InputError
+from explorer.texts.errors import ERRORS
 
 PATHS = ("mma.sync", "wgmma", "simt")
 A_SOURCES = ("shared", "registers")
@@ -48,16 +49,13 @@ def resolve_path(gpu: GpuSpec, dt: DTypeSpec, path=None) -> str:
         raise InputError("path", f"{path!r} is not a main-loop path; choose one of {', '.join(PATHS)}")
     if not dt.tensor_core:
         if key != "simt":
-            raise InputError("path", f"{dt.name} runs FFMA on the CUDA cores (path simt), not on Tensor Cores; "
-                                     "choose tf32, fp16, bf16 or fp8 for an MMA path")
+            raise InputError("path", ERRORS("path_ffma", dtype=dt.name, choices="tf32, fp16, bf16 or fp8"))
         return key
     if key == "simt":
-        raise InputError("path", f"simt is the FP32 (FFMA) path; {dt.name} runs on Tensor Cores: choose mma.sync"
-                                 + (" or wgmma" if wgmma_capable(gpu) else ""))
+        raise InputError("path", ERRORS("path_simt_or_wgmma" if wgmma_capable(gpu) else "path_simt", dtype=dt.name))
     if key == "wgmma" and not wgmma_capable(gpu):
         ccs = " or ".join(gemm_data().wgmma.compute_capabilities)
-        raise InputError("path", f"wgmma needs compute capability {ccs} (Hopper, Blackwell B200); {gpu.name} is "
-                                 f"CC {gpu.compute_capability}: choose mma.sync")
+        raise InputError("path", ERRORS("path_wgmma_cc", ccs=ccs, gpu=gpu.name, cc=gpu.compute_capability))
     return key
 
 

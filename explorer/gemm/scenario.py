@@ -35,6 +35,7 @@ from explorer.gemm.waves import ceil_div
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.model.workload import MAX_BODY, MAX_COUNT, MAX_LOOP, TMA_BYTES_UNIT, WARPGROUP
+from explorer.texts.errors import ERRORS
 
 WGMMA_M = 64  # rows of one wgmma (m64nNk16): the workload's wgmma op
 
@@ -155,10 +156,10 @@ def gemm_scenario(plan: GemmPlan, *, k_steps: int | None = None, max_tiles: int 
     tiles = plan.tiles
     if max_tiles is not None:
         if max_tiles < 1:
-            raise InputError("max_tiles", f"{max_tiles} is below the minimum of 1")
+            raise InputError("max_tiles", ERRORS("below_minimum", value=max_tiles, limit=1))
         tiles = min(tiles, max_tiles)
     if k_steps is not None and k_steps < 1:
-        raise InputError("k_steps", f"{k_steps} is below the minimum of 1")
+        raise InputError("k_steps", ERRORS("below_minimum", value=k_steps, limit=1))
     r = plan.resources
     p = plan.pipeline
     warps = scenario_warps(plan)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from explorer.gemm.pipeline import Pipeline
 from explorer.model.errors import InputError, require_int
 from explorer.occupancy import OccupancyResult
+from explorer.texts.errors import ERRORS, quoting
 
 MAX_TILE_DIM = 1024
 MAX_STAGES = 8
@@ -39,9 +40,9 @@ def parse_dims(value, field_name: str, count: int, example: str) -> tuple[int, .
     elif isinstance(value, (list, tuple)):
         parts = list(value)
     else:
-        raise InputError(field_name, f"{value!r} is not a size like {example}")
+        raise InputError(field_name, ERRORS("not_size_like", value=repr(value), example=example))
     if len(parts) != count or any(p == "" for p in parts):
-        raise InputError(field_name, f"{value!r} is not a size like {example} ({count} numbers)")
+        raise InputError(field_name, quoting("not_size_like_count", repr(value), example=example, count=count))
     return tuple(require_int(field_name, p, lo=1, hi=MAX_TILE_DIM) for p in parts)
 
 

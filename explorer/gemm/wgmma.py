@@ -35,6 +35,7 @@ from explorer.gemm.waves import ceil_div
 from explorer.model.catalog import GpuSpec
 from explorer.model.errors import InputError, require_int
 from explorer.occupancy import theoretical_occupancy
+from explorer.texts.errors import ERRORS
 from explorer.texts.gemm import GEMM
 
 WARPGROUP = 4  # warps
@@ -81,7 +82,7 @@ def parse_cluster(value) -> tuple[int, int]:
         return gemm_data().wgmma.default_cluster
     cm, cn = parse_dims(value, "cluster", 2, "2x1")
     if cm * cn > MAX_CLUSTER:
-        raise InputError("cluster", f"{cm}x{cn} = {cm * cn} CTAs, above the portable cluster limit of {MAX_CLUSTER}")
+        raise InputError("cluster", ERRORS("cluster_above_limit", cluster=f"{cm}x{cn}", ctas=cm * cn, limit=MAX_CLUSTER))
     return cm, cn
 
 
@@ -101,10 +102,11 @@ def mma_split(am: AsyncMma, dt: DTypeSpec, tile: Tile, schedule: str) -> MmaSpli
     shape = f"m{unit_m}nNk{dt.mma_k}"  # the instruction shape, in the words the mma.sync messages use
     for name, size, unit in (("BM", tile.bm, unit_m), ("BN", tile.bn, 8), ("BK", tile.bk, dt.mma_k)):
         if size % unit:
-            raise InputError("tile", f"{name} = {size} is not a multiple of {unit}, the {shape} {dt.name} MMA shape")
+            raise InputError("tile", ERRORS("not_mma_multiple", name=name, size=size, unit=unit, shape=shape,
+                                            dtype=dt.name))
     if tile.bm % (unit_m * consumers):
-        raise InputError("tile", f"BM = {tile.bm} is not a multiple of {unit_m * consumers}: the cooperative schedule "
-                                 f"splits it between {consumers} consumer warpgroups of {am.mma_m}-row wgmmas")
+        raise InputError("tile", ERRORS("cooperative_bm", bm=tile.bm, unit=unit_m * consumers, consumers=consumers,
+                                        rows=am.mma_m))
     split = _n_split(tile.bn, am.max_n)
     assert split is not None  # BN is a multiple of 8: N = 8 per instruction always fits
     n_instr, instr_n = split
@@ -132,12 +134,11 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
                          f"on the wgmma path the warps are the schedule's ({roles}); choose the mma.sync path "
                          "to set warps or a warp tile")
     if not hopper and schedule is not None:
-        raise InputError("schedule", f"{am.instruction} kernels have one MMA warp and 4 epilogue warps; cooperative "
-                                     "and pingpong are Hopper (CC 9.0) schedules")
+        raise InputError("schedule", ERRORS("schedule_not_hopper", instr=am.instruction))
     sched = resolve_schedule(schedule) if hopper else "warp-specialized"
     a_src = resolve_a_source(a_source)
     if a_src == "registers" and not hopper:
-        raise InputError("a_source", f"{am.instruction} reads A from shared or Tensor Memory, not from registers")
+        raise InputError("a_source", ERRORS("a_source_registers", instr=am.instruction))
     cm, cn = parse_cluster(cluster)
     notes: list[str] = []
     t = parse_tile(tile) if tile is not None else Tile(*dt.wgmma_tile)
@@ -158,14 +159,12 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
     else:
         n_stages = min(MAX_STAGES, room)
         if n_stages < 2:
-            raise InputError("tile", f"{t} needs {a_stage + b_stage} B per stage; fewer than the 2 stages a TMA "
-                                     f"pipeline needs fit the {limit} B of shared memory per block on {gpu.name} "
-                                     f"(with {epilogue} B for the epilogue)")
+            raise InputError("tile", ERRORS("stage_too_big", tile=str(t), stage=a_stage + b_stage, limit=limit,
+                                            gpu=gpu.name, epilogue=epilogue))
     smem = n_stages * stage + epilogue
     if smem > limit:
-        raise InputError("stages", f"{n_stages} stages of {t} need {smem} B of shared memory per block ({n_stages} x "
-                                   f"({a_stage} + {b_stage} + barriers) + {epilogue} B epilogue), above the limit of "
-                                   f"{limit} B on {gpu.name}")
+        raise InputError("stages", ERRORS("stages_shared", stages=n_stages, tile=str(t), need=smem, n=n_stages,
+                                          a=a_stage, b=b_stage, epilogue=epilogue, limit=limit, gpu=gpu.name))
 
     # -- threads and registers ---------------------------------------------------------
     if hopper:
@@ -187,17 +186,15 @@ def wgmma_resources(gpu: GpuSpec, dt: DTypeSpec, tile=None, stages=None, schedul
             raise InputError("tile", f"setmaxnreg budgets of {used} registers exceed the {arch.registers_per_sm} "
                                      f"of an SM on {gpu.name}")
         if need > w.consumer_registers:
-            raise InputError("tile", f"a {split.rows_per_consumer}x{t.bn} consumer tile needs about {need} registers "
-                                     f"per consumer thread ({acc} accumulators + {a_frag} A fragment + "
-                                     f"{w.consumer_register_overhead} other), above the setmaxnreg budget of "
-                                     f"{w.consumer_registers}; use a smaller tile"
-                                     + (" or the cooperative schedule" if sched == "pingpong" else ""))
+            raise InputError("tile", ERRORS("consumer_registers_pingpong" if sched == "pingpong" else
+                                            "consumer_registers", tile=f"{split.rows_per_consumer}x{t.bn}", regs=need,
+                                            acc=acc, frag=a_frag, other=w.consumer_register_overhead,
+                                            limit=w.consumer_registers))
     else:
         budget = {"all": launch_regs}
         cols = ceil_div(t.bm, 128) * t.bn
         if cols > TMEM_COLUMNS:
-            raise InputError("tile", f"{t.bm}x{t.bn} FP32 accumulators need {cols} Tensor-Memory columns, above the "
-                                     f"{TMEM_COLUMNS} of an SM")
+            raise InputError("tile", ERRORS("tmem_columns", tile=f"{t.bm}x{t.bn}", cols=cols, limit=TMEM_COLUMNS))
     occ = theoretical_occupancy(gpu, threads, launch_regs, 0, smem, -1, 1)
     if occ.active_blocks_per_sm == 0:
         raise InputError("tile", f"no CTA of this tile fits on an SM (limiter: {', '.join(occ.limiters)})")

@@ -14,6 +14,8 @@ import os
 import re
 import stat
 
+from explorer.texts.errors import ERRORS, quoting
+
 
 LONG_PART = 200  # characters of one quoted piece or one word of input a message keeps (issue 30, item 7)
 _QUOTED = re.compile(r'"[^"\n]{%d,}"|\'[^\'\n]{%d,}\'' % (LONG_PART + 1, LONG_PART + 1))
@@ -28,10 +30,11 @@ def cut_long(text: str) -> str:
         part = m.group()
         return f"{part[:LONG_PART - 2]}\u2026 ({len(part):,} characters)"  # short enough not to be cut again
 
-    text = str(text)
-    if len(text) <= LONG_PART:
-        return text
-    return _WORD.sub(cut, _QUOTED.sub(cut, text))
+    plain = str(text)
+    if len(plain) <= LONG_PART:
+        return text if isinstance(text, str) else plain  # a Message stays one (the window renders its record)
+    out = _WORD.sub(cut, _QUOTED.sub(cut, plain))
+    return text if out == plain and isinstance(text, str) else out
 
 
 class InputError(ValueError):
@@ -110,13 +113,13 @@ def require_int(field: str, value, *, lo: int | None = None, hi: int | None = No
                     raise ValueError(text)
                 value = int(text, 16 if hexadecimal else 10)
             except ValueError:
-                raise InputError(field, f"{shown(value)} is not an integer") from None
+                raise InputError(field, quoting("not_integer", shown(value))) from None
         else:
-            raise InputError(field, f"{shown(value)} is not an integer")
+            raise InputError(field, quoting("not_integer", shown(value)))
     if lo is not None and value < lo:
-        raise InputError(field, f"{shown(value)} is below the minimum of {lo}")
+        raise InputError(field, ERRORS("below_minimum", value=shown(value), limit=lo))
     if hi is not None and value > hi:
-        raise InputError(field, f"{shown(value)} is above the maximum of {hi}")
+        raise InputError(field, ERRORS("above_maximum", value=shown(value), limit=hi))
     return value
 
 

@@ -20,6 +20,7 @@ from explorer.model.kernel_spec import KernelSpec, parse_kernel
 from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import dumps, load_toml, parse_value
 from explorer.model.workload import Workload, check_async_ops, parse_workload
+from explorer.texts.errors import ERRORS, quoting
 
 # CUDA launch limits (CUDA C++ Programming Guide, "Technical Specifications per
 # Compute Capability": identical for every CC the catalog holds).
@@ -54,19 +55,21 @@ class Dim3:
         return f"({self.x}, {self.y}, {self.z})"
 
     @classmethod
-    def parse(cls, value, field_name: str, limits: tuple[int, int, int], note: str = "") -> "Dim3":
+    def parse(cls, value, field_name: str, limits: tuple[int, int, int], block_threads: int | None = None) -> "Dim3":
+        """``block_threads``: a block's thread limit, named when an axis is above its maximum."""
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, (list, tuple)) or not 1 <= len(value) <= 3:
-            raise InputError(field_name, f"{shown(value)} is not a dimension; write N or [x, y, z]")
+            raise InputError(field_name, quoting("not_dimension", shown(value)))
         dims = list(value) + [1] * (3 - len(value))
         out = []
         for axis, v, hi in zip("xyz", dims, limits):
             try:
                 out.append(require_int(f"{field_name}.{axis}", v, lo=1, hi=hi))
             except InputError as exc:
-                if note and "above the maximum" in exc.message:
-                    raise InputError(exc.field, f"{exc.message} {note}") from None
+                if block_threads and getattr(exc.message, "code", None) == "above_maximum":
+                    raise InputError(exc.field, ERRORS("above_maximum_block", **exc.message.figures,
+                                                       max=block_threads)) from None
                 raise
         return cls(*out)
 
@@ -116,7 +119,7 @@ def parse_launch(data, where: str = "launch") -> LaunchConfig:
     return LaunchConfig(
         grid=Dim3.parse(data.get("grid", base.grid.to_list()), f"{where}.grid", GRID_MAX),
         block=Dim3.parse(data.get("block", base.block.to_list()), f"{where}.block", BLOCK_MAX,
-                         note="(limiter: warps; a block holds at most 1024 threads)"),
+                         block_threads=1024),
         registers_per_thread=require_int(
             f"{where}.registers_per_thread", data.get("registers_per_thread", base.registers_per_thread), lo=0, hi=65536
         ),

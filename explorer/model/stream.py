@@ -20,6 +20,7 @@ from functools import cache
 from explorer.model.catalog import CatalogError, GpuSpec, gpu_names
 from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown
 from explorer.paths import resource
+from explorer.texts.errors import ERRORS, quoting
 
 # Bounds of the model, not facts of a GPU. A stream is composed analytically, so
 # its cost does not grow with these; they keep figures finite and catch typos.
@@ -98,14 +99,14 @@ class StreamConfig:
 
 def _number(field_name: str, value, lo: float, hi: float, unit: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(field_name, f"{shown(value)} is not a number")
+        raise InputError(field_name, quoting("not_number", shown(value)))
     value = float(value)
     if not math.isfinite(value):
         raise InputError(field_name, f"{value} is not a finite number")
     if value < lo:
-        raise InputError(field_name, f"{value:g} is below the minimum of {lo:g} {unit}")
+        raise InputError(field_name, ERRORS(f"below_minimum_{unit}", value=value, limit=lo))
     if value > hi:
-        raise InputError(field_name, f"{value:g} is above the maximum of {hi:g} {unit}")
+        raise InputError(field_name, ERRORS(f"above_maximum_{unit}", value=value, limit=hi))
     return value
 
 

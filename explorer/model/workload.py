@@ -51,6 +51,7 @@ from explorer.texts.names import WORKLOAD_DOC
 from dataclasses import dataclass
 
 from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown
+from explorer.texts.errors import ERRORS, quoting
 
 OPS = ("ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync", "tma", "wgmma")
 OP_DOC = {
@@ -261,9 +262,9 @@ PRESETS: dict[str, dict] = {
 def parse_rate(field_name: str, value) -> float:
     """A hit rate: a number in [0, 1]."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InputError(field_name, f"{shown(value)} is not a number between 0 and 1")
+        raise InputError(field_name, quoting("not_rate", shown(value)))
     if not 0.0 <= float(value) <= 1.0:
-        raise InputError(field_name, f"{value} is outside the range 0 to 1")
+        raise InputError(field_name, ERRORS("outside_rate", value=value))
     return float(value)
 
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass, asdict
 from explorer.model.catalog import ArchSpec, GpuSpec
 from explorer.model.errors import InputError, require_int
 from explorer.model.scenario import BYTES_MAX, MAX_BARRIERS
+from explorer.texts.errors import ERRORS
+from explorer.texts.message import Message
 
 LIMITERS = ("warps", "registers", "shared_memory", "blocks", "barriers")
 LIMITER_TEXT = {
@@ -227,36 +229,34 @@ def occupancy_for_launch(gpu: GpuSpec, launch) -> OccupancyResult:
     )
 
 
-def why_no_block_fits(gpu: GpuSpec, launch, result: OccupancyResult) -> str:
-    """One line naming the resource that forbids a single block (for exit code 2)."""
+def no_block_reasons(gpu: GpuSpec, launch, result: OccupancyResult) -> list[tuple[str, Message]]:
+    """(field, message) for each resource that forbids a single block; the window marks each field."""
     arch = gpu.arch
     reasons = []
     if "warps" in result.limiters:
-        reasons.append(
-            f"launch.block: {launch.threads_per_block} threads per block is above the limit of "
-            f"{arch.max_threads_per_block} (limiter: warps)"
-        )
+        reasons.append(("launch.block", ERRORS("threads_above_limit", threads=launch.threads_per_block,
+                                               limit=arch.max_threads_per_block)))
     if "registers" in result.limiters:
         if launch.registers_per_thread > arch.reg_alloc_max_per_thread:  # the number the test above used
-            reasons.append(
-                f"launch.registers_per_thread: {launch.registers_per_thread} is above the limit of "
-                f"{arch.reg_alloc_max_per_thread} (limiter: registers)"
-            )
+            reasons.append(("launch.registers_per_thread", ERRORS(
+                "registers_above_limit", value=launch.registers_per_thread, limit=arch.reg_alloc_max_per_thread)))
         else:
-            reasons.append(
-                f"launch.registers_per_thread: {launch.registers_per_thread} registers x "
-                f"{launch.threads_per_block} threads needs {result.allocated_registers_per_block} registers per "
-                f"block, above the limit of {arch.registers_per_block} (limiter: registers)"
-            )
+            reasons.append(("launch.registers_per_thread", ERRORS(
+                "registers_per_block", regs=launch.registers_per_thread, threads=launch.threads_per_block,
+                need=result.allocated_registers_per_block, limit=arch.registers_per_block)))
     if "shared_memory" in result.limiters:
-        reasons.append(
-            f"launch.dynamic_shared_bytes: the block needs {result.allocated_shared_per_block} bytes of shared "
-            f"memory (static + dynamic + {arch.shared_reserved_per_block} reserved), above the limit of "
-            f"{result.shared_limit_per_block} (limiter: shared_memory)"
-        )
+        reasons.append(("launch.dynamic_shared_bytes", ERRORS(
+            "shared_per_block", need=result.allocated_shared_per_block, reserved=arch.shared_reserved_per_block,
+            limit=result.shared_limit_per_block)))
     if "barriers" in result.limiters:
-        reasons.append(f"launch.barriers: {launch.barriers} barriers per block leave no block slot (limiter: barriers)")
-    return "; ".join(reasons) or "no block of this launch fits on an SM"
+        reasons.append(("launch.barriers", ERRORS("barriers_no_slot", value=launch.barriers)))
+    return reasons
+
+
+def why_no_block_fits(gpu: GpuSpec, launch, result: OccupancyResult) -> str:
+    """One line naming the resource that forbids a single block (for exit code 2)."""
+    return ("; ".join(f"{name}: {message}" for name, message in no_block_reasons(gpu, launch, result))
+            or "no block of this launch fits on an SM")
 
 
 def occupancy_that_fits(gpu: GpuSpec, launch) -> OccupancyResult:

@@ -902,7 +902,47 @@
 <context>
     <name>CoreErrors</name>
     <message>
-        <location filename="../../explorer/gui/common/error_texts.py" line="+34"/>
+        <location filename="../../explorer/texts/errors.py" line="+23"/>
+        <source>{value} is not an integer</source>
+        <translation>{value} — не целое число</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{value} is not a dimension; write N or [x, y, z]</source>
+        <translation>{value} — не размерность; напишите N или [x, y, z]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is not a size; write N or x, y, z (e.g. 16, 16)</source>
+        <translation>{value} — не размер; напишите N или x, y, z (например, 16, 16)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{value} is not a number between 0 and 1</source>
+        <translation>{value} — не число от 0 до 1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>{value} is not a number</source>
+        <translation>{value} — не число</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is not a percentage (a number from 0 to 100)</source>
+        <translation>{value} — не процент (нужно число от 0 до 100)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>{value} is not a size like {example} ({count} numbers)</source>
+        <translation>{value} — не размер вида {example} (нужно чисел: {count})</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{value} is not a size like {example}</source>
+        <translation>{value} — не размер вида {example}</translation>
+    </message>
+    <message>
+        <location line="-42"/>
         <source>&apos;{value}&apos; is not an integer</source>
         <translation>«{value}» — не целое число</translation>
     </message>
@@ -912,17 +952,17 @@
         <translation>{value} меньше минимума {limit}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{value} is above the maximum of {limit} (limiter: warps; a block holds at most {max} threads)</source>
         <translation>{value} больше максимума {limit} (ограничитель: варпы; в блоке не больше {max} потоков)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-1"/>
         <source>{value} is above the maximum of {limit}</source>
         <translation>{value} больше максимума {limit}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&apos;{value}&apos; is not a dimension; write N or [x, y, z]</source>
         <translation>«{value}» — не размерность; напишите N или [x, y, z]</translation>
     </message>
@@ -932,32 +972,32 @@
         <translation>«{value}» — не размер; напишите N или x, y, z (например, 16, 16)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
         <source>&apos;{value}&apos; is not a number between 0 and 1</source>
         <translation>«{value}» — не число от 0 до 1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>{value} is outside the range 0 to 1</source>
         <translation>{value} вне диапазона от 0 до 1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{value} is below the minimum of {limit} us</source>
         <translation>{value} меньше минимума {limit} мкс</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{value} is above the maximum of {limit} us</source>
         <translation>{value} больше максимума {limit} мкс</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{value} is below the minimum of {limit} ms</source>
         <translation>{value} меньше минимума {limit} мс</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{value} is above the maximum of {limit} ms</source>
         <translation>{value} больше максимума {limit} мс</translation>
     </message>
@@ -967,7 +1007,7 @@
         <translation>«{value}» — не число</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>&apos;{value}&apos; is not a percentage (a number from 0 to 100)</source>
         <translation>&apos;{value}&apos; — не процент (нужно число от 0 до 100)</translation>
     </message>
@@ -982,12 +1022,12 @@
         <translation>{value} больше предела {limit} (ограничитель: регистры)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{regs} registers x {threads} threads needs {need} registers per block, above the limit of {limit} (limiter: registers)</source>
         <translation>{regs} регистров × {threads} потоков = {need} регистров на блок, больше предела {limit} (ограничитель: регистры)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>the block needs {need} bytes of shared memory (static + dynamic + {reserved} reserved), above the limit of {limit} (limiter: shared_memory)</source>
         <translation>блоку нужно {need} байт разделяемой памяти (статическая + динамическая + {reserved} резерв), больше предела {limit} (ограничитель: разделяемая память)</translation>
     </message>
@@ -1002,22 +1042,17 @@
         <translation>«{value}» — не размер вида {example} (нужно чисел: {count})</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&apos;{value}&apos; is not a size like {example}</source>
-        <translation>«{value}» — не размер вида {example}</translation>
-    </message>
-    <message>
-        <location line="+3"/>
+        <location line="+5"/>
         <source>{name} = {size} is not a multiple of {unit}, the {shape} {dtype} MMA shape</source>
         <translation>{name} = {size} не кратно {unit} — форме MMA {shape} для {dtype}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{tile} with {stages} stage(s) needs {need} B of shared memory per block ({formula}), above the limit of {limit} B on {gpu}</source>
         <translation>плитке {tile} со стадиями конвейера ({stages}) нужно {need} Б разделяемой памяти на блок ({formula}), больше предела {limit} Б на {gpu}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
         <source>a {warp_tile} warp tile needs about {regs} registers per thread ({acc} accumulators + {frag} fragment + {other} other), above the limit of {limit}; use more warps or a smaller tile</source>
         <translation>плитке варпа {warp_tile} нужно около {regs} регистров на поток ({acc} аккумуляторов + {frag} фрагментов + {other} прочих), больше предела {limit}; возьмите больше варпов или плитку меньше</translation>
     </message>
@@ -1027,17 +1062,17 @@
         <translation>{warps} варпов × 32 потока × {regs} регистров = {need} регистров на CTA, больше предела {limit}; возьмите меньше варпов или плитку меньше</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{dtype} has no Tensor Core support on {gpu} (CC {cc}); choose one of {choices}</source>
         <translation>{dtype} не поддерживается тензорными ядрами {gpu} (CC {cc}); выберите одно из: {choices}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>{dtype} runs FFMA on the CUDA cores (path simt), not on Tensor Cores; choose {choices} for an MMA path</source>
         <translation>{dtype} выполняется как FFMA на ядрах CUDA (путь simt), не на тензорных ядрах; для пути с MMA выберите {choices}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>simt is the FP32 (FFMA) path; {dtype} runs on Tensor Cores: choose mma.sync or wgmma</source>
         <translation>simt — путь для FP32 (FFMA); {dtype} выполняется на тензорных ядрах: выберите mma.sync или wgmma</translation>
     </message>
@@ -1047,52 +1082,52 @@
         <translation>simt — путь для FP32 (FFMA); {dtype} выполняется на тензорных ядрах: выберите mma.sync</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>wgmma needs compute capability {ccs} (Hopper, Blackwell B200); {gpu} is CC {cc}: choose mma.sync</source>
         <translation>wgmma нужна вычислительная возможность {ccs} (Hopper, Blackwell B200); у {gpu} CC {cc}: выберите mma.sync</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{cluster} = {ctas} CTAs, above the portable cluster limit of {limit}</source>
         <translation>{cluster} = {ctas} CTA, больше переносимого предела кластера {limit}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{instr} kernels have one MMA warp and 4 epilogue warps; cooperative and pingpong are Hopper (CC 9.0) schedules</source>
         <translation>у ядер {instr} один варп MMA и 4 варпа эпилога; cooperative и pingpong — расписания Hopper (CC 9.0)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{instr} reads A from shared or Tensor Memory, not from registers</source>
         <translation>{instr} читает A из разделяемой или тензорной памяти, не из регистров</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>BM = {bm} is not a multiple of {unit}: the cooperative schedule splits it between {consumers} consumer warpgroups of {rows}-row wgmmas</source>
         <translation>BM = {bm} не кратно {unit}: кооперативное расписание делит его между {consumers} варп-группами-потребителями с wgmma по {rows} строк</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>{tile} needs {stage} B per stage; fewer than the 2 stages a TMA pipeline needs fit the {limit} B of shared memory per block on {gpu} (with {epilogue} B for the epilogue)</source>
         <translation>плитке {tile} нужно {stage} Б на стадию; в {limit} Б разделяемой памяти на блок на {gpu} (с {epilogue} Б для эпилога) помещается меньше 2 стадий, нужных конвейеру TMA</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>{stages} stages of {tile} need {need} B of shared memory per block ({n} x ({a} + {b} + barriers) + {epilogue} B epilogue), above the limit of {limit} B on {gpu}</source>
         <translation>{stages} стадиям плитки {tile} нужно {need} Б разделяемой памяти на блок ({n} × ({a} + {b} + барьеры) + {epilogue} Б эпилога), больше предела {limit} Б на {gpu}</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>a {tile} consumer tile needs about {regs} registers per consumer thread ({acc} accumulators + {frag} A fragment + {other} other), above the setmaxnreg budget of {limit}; use a smaller tile or the cooperative schedule</source>
         <translation>плитке потребителя {tile} нужно около {regs} регистров на поток-потребитель ({acc} аккумуляторов + {frag} фрагмента A + {other} прочих), больше бюджета setmaxnreg {limit}; возьмите плитку меньше или кооперативное расписание</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>a {tile} consumer tile needs about {regs} registers per consumer thread ({acc} accumulators + {frag} A fragment + {other} other), above the setmaxnreg budget of {limit}; use a smaller tile</source>
         <translation>плитке потребителя {tile} нужно около {regs} регистров на поток-потребитель ({acc} аккумуляторов + {frag} фрагмента A + {other} прочих), больше бюджета setmaxnreg {limit}; возьмите плитку меньше</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>{tile} FP32 accumulators need {cols} Tensor-Memory columns, above the {limit} of an SM</source>
         <translation>аккумуляторам FP32 {tile} нужно {cols} столбцов тензорной памяти, больше {limit} на SM</translation>
     </message>
@@ -1102,37 +1137,37 @@
         <translation>{wt} не делит плитку CTA {tile}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{wt} is not multiples of {unit} ({shape})</source>
         <translation>{wt} — не кратно {unit} ({shape})</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{wt} is not a multiple of 32 outputs</source>
         <translation>{wt} — не кратно 32 выходам</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{wt} warp tiles make {n} warps per {tile} tile, not the {asked} asked for</source>
         <translation>плитки варпа {wt} дают {n} варпов на плитку {tile}, а не запрошенные {asked}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{wt} makes {n} warps per CTA, above the limit of {limit} ({threads} threads)</source>
         <translation>{wt} даёт {n} варпов на CTA, больше предела {limit} ({threads} потоков)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>{n} warps cannot split the {tile} tile into warp tiles that are multiples of {unit}; try a power of two up to {max}</source>
         <translation>{n} варпов не могут разделить плитку {tile} на плитки варпов, кратные {unit}; попробуйте степень двойки до {max}</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+2"/>
         <source>{n} warps cannot split the {tile} tile into warp tiles; try a power of two up to {max}</source>
         <translation>{n} варпов не могут разделить плитку {tile} на плитки варпов; попробуйте степень двойки до {max}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Q, K and V blocks of {bq}, {bkv} and {bkv} rows x {d} x {b} B need {need} B of shared memory per block, above the limit of {limit} B on {gpu}</source>
         <translation>блокам Q, K и V по {bq}, {bkv} и {bkv} строк × {d} × {b} Б нужно {need} Б разделяемой памяти на блок, больше предела {limit} Б на {gpu}</translation>
     </message>
@@ -1147,7 +1182,7 @@
         <translation>{value} вне диапазона типа {type} [{lo}, {hi}]</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>{value}: the parameter is {type}; give true or false</source>
         <translation>{value}: параметр имеет тип {type}; введите true или false</translation>
     </message>

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from explorer.model.errors import InputError, require_int
+from explorer.texts.errors import quoting
 
 
 def parse_dims(text: str, key: str) -> list[int]:
@@ -16,7 +17,7 @@ def parse_dims(text: str, key: str) -> list[int]:
     cleaned = text.strip().strip("[]()")
     parts = [p for p in re.split(r"[\s,x×*]+", cleaned) if p]
     if not 1 <= len(parts) <= 3:
-        raise InputError(key, f"{text.strip()!r} is not a size; write N or x, y, z (e.g. 16, 16)")
+        raise InputError(key, quoting("not_size", repr(text.strip())))
     return [require_int(f"{key}.{axis}", part) for axis, part in zip("xyz", parts)]
 
 

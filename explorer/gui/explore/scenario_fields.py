@@ -23,7 +23,8 @@ from explorer.gui.common.dims import format_dims, parse_dims
 from explorer.gui.common.field_check import judge_fields
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
-from explorer.occupancy import occupancy_for_launch, why_no_block_fits
+from explorer.occupancy import no_block_reasons, occupancy_for_launch
+from explorer.texts.errors import ERRORS, quoting
 
 # form key -> dotted scenario key, in the order they are applied (a workload preset
 # first: it brings its own loop and hit rates, which the later keys override)
@@ -79,11 +80,11 @@ def parse_percent(text: str, key: str) -> float:
     """'87.9699', '87,97 %' or '50' -> the fraction (0.879699); an InputError for the field otherwise."""
     value = _decimal(text.strip().rstrip("%").strip().replace(",", "."))
     if value is None:
-        raise InputError(key, f"{text.strip()!r} is not a percentage (a number from 0 to 100)")
+        raise InputError(key, quoting("not_percentage", repr(text.strip())))
     if value < 0:
-        raise InputError(key, f"{value:f} is below the minimum of 0")
+        raise InputError(key, ERRORS("below_minimum", value=f"{value:f}", limit=0))
     if value > 100:
-        raise InputError(key, f"{value:f} is above the maximum of 100")
+        raise InputError(key, ERRORS("above_maximum", value=f"{value:f}", limit=100))
     return float(value / 100)
 
 
@@ -100,7 +101,7 @@ def parse_number(text: str, key: str) -> float | None:
         return None
     value = _decimal(cleaned)
     if value is None:
-        raise InputError(key, f"{text.strip()!r} is not a number")
+        raise InputError(key, quoting("not_number", repr(text.strip())))
     return float(value)
 
 
@@ -152,15 +153,12 @@ def field_of(dotted: str) -> str | None:
     return None
 
 
-def _no_block_errors(message: str) -> dict[str, str]:
+def _no_block_errors(reasons) -> dict[str, str]:
+    """{form key: message} for ``no_block_reasons`` (a field the form lacks goes under the registers)."""
     out: dict[str, str] = {}
-    for part in message.split("; "):
-        name, sep, text = part.partition(": ")
-        key = field_of(name) if sep else None
-        if key is None:
-            key, text = "regs", part
-        out.setdefault(key, text)
-    return out
+    for name, message in reasons:
+        out.setdefault(field_of(name) or "regs", message)
+    return out or {"regs": "no block of this launch fits on an SM"}
 
 
 def build_scenario(base: Scenario, texts: dict[str, str], good: dict[str, str]) -> tuple[Scenario | None, dict[str, str]]:
@@ -185,7 +183,7 @@ def build_scenario(base: Scenario, texts: dict[str, str], good: dict[str, str]) 
     scenario, errors = judge_fields({key: texts[key] for key in FIELDS}, good, judge, field_of)
     occ = occupancy_for_launch(scenario.gpu, scenario.launch)
     if occ.active_blocks_per_sm == 0:  # judged with the other fields at their last good values
-        for key, message in _no_block_errors(why_no_block_fits(scenario.gpu, scenario.launch, occ)).items():
+        for key, message in _no_block_errors(no_block_reasons(scenario.gpu, scenario.launch, occ)).items():
             errors.setdefault(key, message)
     if errors:
         return None, errors

@@ -27,6 +27,7 @@ import numpy as np
 
 from explorer.model.errors import InputError, shown
 from explorer.model.kernel_spec import DTYPES, BufferArg
+from explorer.texts.errors import ERRORS
 
 GLOBAL_BASE = 0x7F00_0000_0000
 SHARED_WINDOW = 0x7E00_0000_0000  # generic addresses of shared memory (low 32 bits 0: SR_SWINHI is the top)
@@ -74,16 +75,16 @@ def _kind(t) -> str:
 def _scalar_bytes(value, dtype: str, where: str, text: str) -> bytes:
     if dtype == "b8":
         if not isinstance(value, bool):
-            raise InputError(where, f"{shown(value)}: the parameter is {text}; give true or false")
+            raise InputError(where, ERRORS("arg_not_bool", value=shown(value), type=text))
         return bytes([int(value)])
     if isinstance(value, bool):
         raise InputError(where, f"{shown(value)}: the parameter is {text}; give a number")
     if dtype in INT_RANGES:
         if not isinstance(value, int):
-            raise InputError(where, f"{shown(value)}: the parameter is {text}, an integer type; give an integer")
+            raise InputError(where, ERRORS("arg_not_integer", value=shown(value), type=text))
         lo, hi = INT_RANGES[dtype]
         if not lo <= value <= hi:
-            raise InputError(where, f"{value} is outside {text}'s range [{lo}, {hi}]")
+            raise InputError(where, ERRORS("arg_out_of_range", value=value, type=text, lo=lo, hi=hi))
         size = DTYPES[dtype]
         return (value & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
     v = float(value)
