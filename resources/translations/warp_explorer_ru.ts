@@ -2792,7 +2792,7 @@ This is the previous run until the new one is done.</source>
         <translation>Откройте измерение (со сценарием), чтобы калибровать по нему.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+12"/>
         <source>Calibration: starting…</source>
         <translation>Калибровка: начало…</translation>
     </message>
