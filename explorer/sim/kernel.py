@@ -66,7 +66,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from explorer.sim.jit import njit
+from explorer.sim.jit import ctz, njit
 from explorer.sim import loop_program as _lp
 from explorer.sim import program as _program
 from explorer.sass.warp_program import ATOMIC, L1_ALLOCATE
@@ -124,6 +124,7 @@ NEVER = np.int64(2**62)
 ALL_LANES = np.uint32(0xFFFFFFFF)  # a warp-instruction every lane issues (p_active empty)
 MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 INDEX = np.int64(2**63 - 1)  # see _ix
+BIT = np.array([1 << k for k in range(63)] + [-(1 << 63)], np.int64)  # BIT[k] = 1 << k (_due_later)
 
 # The loop's packed inputs and scalar state. Each tuple is the one list of the slots:
 # the engine packs by it, the loop reads ``cfg_i[CFG_I.SM_COUNT]``, ``g[G.T]`` by the
@@ -310,33 +311,47 @@ def _ix(i):
 
 
 @njit(inline=True)
+def _due_mask(when, t):
+    """Bit k set where when[k] <= t (at most 64 entries): branch-free and vectorized by LLVM (SSE4.2's
+    64-bit compare, an and with BIT, an or: a few instructions per pair of entries)."""
+    mask = np.int64(0)
+    for k in range(when.shape[0]):
+        mask |= BIT[k] & -np.int64(when[k] <= t)
+    return mask
+
+
+@njit(inline=True)
 def _due(when, t, out):
     """Write into ``out`` the indices k with when[k] <= t, in order; return how many.
 
-    A tight loop of its own, without a branch per element: which warps or sub-partitions
-    are due is data-dependent, so a branch would mispredict. ``when`` is a contiguous
-    view (plain loads, no negative-index handling)."""
+    Which sub-partitions are due is data-dependent, so a branch per element would mispredict:
+    64 at a time into a bit mask (:func:`_due_mask`), then one step per due one (``ctz``)."""
     m = 0
-    for k in range(when.shape[0]):
-        out[m] = k
-        m += when[k] <= t
+    n = when.shape[0]
+    for w0 in range(0, n, 64):
+        mask = _due_mask(when[w0:w0 + 64 if w0 + 64 < n else n], t)
+        while mask != 0:
+            out[m] = w0 + ctz(mask)
+            m += 1
+            mask &= mask - 1
     return m
 
 
 @njit(inline=True)
-def _due_later(when, t, out):
-    """:func:`_due` and, in the same pass, the earliest when[k] after t (NEVER if none): (how many
-    are due, that cycle). One branch-free pass over a sub-partition's warps, whether few or most
-    are due (each element: a load, two compares, a store, no branch to mispredict)."""
-    m = 0
+def _due_later(when, t):
+    """The warps with when[k] <= t as a bit mask (bit k), and the earliest when[k] after t (NEVER if
+    none): one branch-free pass over a sub-partition's warps that LLVM vectorizes (SSE4.2's 64-bit
+    compare and blend: ~7 instructions per warp against 11 for a scalar pass that also wrote the due
+    indices out); the caller walks the mask's bits (``ctz``), lowest first, in the same order."""
+    mask = np.int64(0)
     nxt = NEVER
     for k in range(when.shape[0]):
         w = when[k]
-        out[m] = k
-        m += w <= t
-        w = w if w > t else NEVER
+        due = w <= t
+        mask |= BIT[k] & -np.int64(due)
+        w = NEVER if due else w
         nxt = w if w < nxt else nxt
-    return m, nxt
+    return mask, nxt
 
 
 @njit(inline=True)
@@ -778,23 +793,42 @@ def _set_index(line, sets):
 
 
 @njit(inline=True)
+def _set_of(line, sets, inv):
+    """:func:`_set_index` without a hardware division (tens of cycles, twice per line of every request):
+    the quotient by a multiply with ``inv`` = 1.0 / sets, exact to within one for a key below 2**52, then
+    corrected; any other key takes ``%``. The same set as ``_set_index``, always."""
+    x = line ^ (line >> 13) ^ (line >> 26)
+    if x < 0 or x >= 4503599627370496:  # 2**52
+        return x % sets
+    r = x - np.int64(x * inv) * sets
+    if r < 0:
+        r += sets
+    elif r >= sets:
+        r -= sets
+    return r
+
+
+@njit(inline=True)
 def _find(cache, base, ways, tag):
     for w in range(ways):
-        if cache[base + w, C_TAG] == tag:
+        if cache[_ix(base + w), C_TAG] == tag:
             return base + w
     return -1
 
 
 @njit(inline=True)
 def _victim(cache, base, ways):
-    """An empty way, else the least recently used."""
+    """An empty way, else the least recently used (the first of the oldest)."""
     best = base
+    best_age = cache[_ix(base), C_AGE]
     for w in range(ways):
-        e = base + w
+        e = _ix(base + w)
         if cache[e, C_TAG] == 0:
             return e
-        if cache[e, C_AGE] < cache[best, C_AGE]:
+        age = cache[e, C_AGE]
+        if age < best_age:
             best = e
+            best_age = age
     return best
 
 
@@ -830,7 +864,7 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 @njit(inline=True)
 def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
                        lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
-                       win_shift):
+                       win_shift, l1_inv, l2_inv):
     """One warp-instruction's global access by its addresses (issue 29): its ``n`` lines and each line's
     sectors (``lines[:n]``, ``masks[:n]``: a generated kernel's from ``_request_lines``, a user kernel's as its
     lanes executed, ``_executed_lines``), through L1 (loads), L2 and device memory, each level's tags deciding
@@ -857,7 +891,7 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, d
     to_l2 = 0
     l1_served = 0
     for k in range(n):
-        base = (sm * l1_sets + _set_index(lines[k], l1_sets)) * l1_ways
+        base = (sm * l1_sets + _set_of(lines[k], l1_sets, l1_inv)) * l1_ways
         e = _find(l1c, base, l1_ways, lines[k] + 1)
         if load:
             hit = masks[k] & l1c[e, C_BITS] if e >= 0 else 0
@@ -897,7 +931,7 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, d
         m = masks[k]
         if m == 0:
             continue
-        base = _set_index(lines[k], l2_sets) * l2_ways
+        base = _set_of(lines[k], l2_sets, l2_inv) * l2_ways
         e = _find(l2c, base, l2_ways, lines[k] + 1)
         if load or atomic:  # an atomic reads the sectors it changes
             hit = m & l2c[e, C_BITS] & 15 if e >= 0 else 0
@@ -1117,15 +1151,20 @@ def run_cycles(
     lat_fixed = _dram_fixed(cfg_i, cfg_f)
     l2_lag = cfg_i[CFG_I.L2_BYTES] / dram_bpc  # cycles device memory needs to write back a full L2
     l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
+    l1_inv = 1.0 / max(cfg_i[CFG_I.L1_SETS], 1)  # _set_of
+    l2_inv = 1.0 / max(cfg_i[CFG_I.L2_SETS], 1)
     l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
     per_sp = W // SP
+    sp_shift = 0
+    while (2 << sp_shift) <= SP:
+        sp_shift += 1
+    sp_pow2 = (1 << sp_shift) == SP
     pe_room = pe_t.shape[0] - S * (SP + wpb)  # a cycle adds at most an issue per sub-partition and a block per SM
     n_rec = trace.shape[1]
     n_cols = series.shape[1]
     t0 = g[G.T]
     t = t0
     elig = scratch[0:per_sp]
-    due = scratch[per_sp:2 * per_sp]
     due_sp = scratch[2 * per_sp:2 * per_sp + S * SP]
     rng_state = rng[0]
 
@@ -1229,7 +1268,7 @@ def run_cycles(
         n_sp = _due(sp_next, t, due_sp)
         for d in range(n_sp):
             spi = _ix(due_sp[d])
-            sm = _ix(spi // SP)
+            sm = _ix(spi >> sp_shift) if sp_pow2 else _ix(spi // SP)  # no division on every GPU's 4
             sp = _ix(spi - sm * SP)
             base = _ix(sm * W + sp * per_sp)  # this sub-partition's warps are contiguous
             sbase = _ix(sm * W + sp)  # its warp slots, SP apart (w_state)
@@ -1237,9 +1276,10 @@ def run_cycles(
             el_mask = np.int64(0)  # bit k: warp k of this sub-partition is eligible this cycle
             # the warps whose state may change now; the rest keep theirs, and the earliest of their
             # w_next bounds this sub-partition's next visit
-            n_due, nxt = _due_later(w_next[base:base + per_sp], t, due)
-            for j in range(n_due):
-                k = due[j]
+            due_mask, nxt = _due_later(w_next[base:base + per_sp], t)
+            while due_mask != 0:
+                k = ctz(due_mask)
+                due_mask &= due_mask - 1
                 gi = _ix(base + k)
                 ph = w_phase[gi]
                 st = EMPTY
@@ -1430,7 +1470,8 @@ def run_cycles(
                                 l1_alloc = np.int64(p_l1a[_ix(np.int64(p_row[pc]))])  # the row's: allocate, atomic
                             done_at, flushed, on_bus, level, rng_state = _access_by_address(
                                 path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1,
-                                lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift)
+                                lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift,
+                                l1_inv, l2_inv)
                             r4 = _ix(np.int64(p_row[pc]) * 4)  # this instruction's own hits (the SASS view's)
                             row_sect[r4] += np.int64(mem[MEM.L1_HIT_SECTORS] - s0[0])
                             row_sect[r4 + 1] += np.int64(mem[MEM.L1_MISS_SECTORS] - s0[1])
@@ -1553,9 +1594,9 @@ def run_cycles(
         nt = t + 1
         if issued_total == 0:
             nxt = NEVER
-            for spi in range(S * SP):
-                if sp_next[spi] < nxt:
-                    nxt = sp_next[spi]
+            for spi in range(S * SP):  # branch-free: vectorized
+                v = sp_next[spi]
+                nxt = v if v < nxt else nxt
             if g[G.NEXT_BLOCK] < total_blocks and g[G.DISPATCH] > 0 and t + 1 < nxt:
                 nxt = t + 1
             if g[G.EXITED] == total_warps:  # every warp has left: the last cycle is the stores' last
@@ -1571,9 +1612,11 @@ def run_cycles(
                     series[rr, 0] = total_warps - g[G.EXITED]
                     for c in range(1, n_cols):
                         series[rr, c] = series[row, c]
-                    for ri in range(n_rec):
-                        for s2 in range(W):
-                            trace[rr, ri, s2] = trace[row, ri, s2]
+                    if n_rec > 0:  # every recorded SM's row in one flat copy
+                        src_row = trace[row].reshape(n_rec * W)
+                        dst_row = trace[rr].reshape(n_rec * W)
+                        for s2 in range(n_rec * W):
+                            dst_row[s2] = src_row[s2]
         t = nt
         if g[G.OVERFLOW] > ovf.shape[0] // 2:
             break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
