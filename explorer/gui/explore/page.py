@@ -295,6 +295,13 @@ class ExplorerPage(Page):
         """Show a run computed elsewhere (``render``, a rebuilt window): its scenario fills the panel, nothing re-simulates."""
         self.change_scenario(run.result.scenario, kind, run=run)
 
+    def show_result(self, result, kind: str) -> None:
+        """Show a SimResult simulated elsewhere (the Your kernel tab's one execution): one undoable step, nothing
+        re-simulates."""
+        run = SimRun.from_result(result)
+        run.pyramid(min(self.session.selected_sm, run.sm_count - 1))  # the selected SM's timeline
+        self.change_scenario(result.scenario, kind, run=run)
+
     def undo(self) -> bool:
         return self.commands.undo(self)
 

@@ -381,11 +381,7 @@ class KernelPage(Page):
         self._say(self._executing, "muted")
         self.compile_watch.start(INTERPRETER)
 
-        explorer = self.explorer
-        sm = explorer.session.selected_sm if explorer is not None else None
-
         def work(task):
-            from explorer.gui.explore.run_data import SimRun
             from explorer.gui.kernel.report_data import execution_report
             from explorer.sass.execute.run import default_jobs
             from explorer.sim.engine import Cancelled, simulate_kernel
@@ -409,10 +405,7 @@ class KernelPage(Page):
             # the one execution of this Simulate: its buffers make the report, its timing the Explorer's run
             result, run = simulate_kernel(scenario, keep_inputs=True, kernel=kernel, execution_progress=executing,
                                           jobs=default_jobs(), progress=timing, cancel=task.is_cancelled)
-            sim = SimRun.from_result(result)
-            if sm is not None and sm < sim.sm_count:
-                sim.pyramid(sm)  # the Explorer's selected SM's timeline, ready on arrival
-            return execution_report(run, result.scenario), sim
+            return execution_report(run, result.scenario), result
 
         self.runner.start("execute", work, newest_wins=True, on_done=self._executed, on_error=self._failed,
                           on_progress=self._block_progress)
@@ -439,7 +432,7 @@ class KernelPage(Page):
             self._say(self._executing, "muted")
 
     def _executed(self, done) -> None:
-        report, run = done
+        report, result = done
         self.compile_watch.stop()
         self.busy = ""
         self.progress.hide()
@@ -450,7 +443,7 @@ class KernelPage(Page):
         self._update_buttons()
         self.pushed = report.scenario
         if self.explorer is not None:  # the run this Simulate timed: the Explorer shows it, nothing runs again
-            self.explorer.change_scenario(report.scenario, "kernel", run=run)
+            self.explorer.show_result(result, "kernel")
         self._explorer_timing()
         self.simulated.emit(report)
 
