@@ -34,11 +34,11 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QSizePolicy, QVBox
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import PaintedBar
-from explorer.texts.numbers import num, pct
+from explorer.texts.numbers import num, pct, si
 from explorer.gui.common.theme import LIGHT, Theme, restyle
 from explorer.gui.common.widgets import SteadyLabel
 from explorer.gui.explore.run_data import SimRun
-from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, rate_text, short_labels, unit_labels,
+from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, short_labels, unit_labels,
                                            unit_meanings)
 from explorer.gui.common.widgets import set_texts_long_short
 from explorer.sim.bottleneck import threshold
@@ -194,8 +194,8 @@ class SolPanel(QGroupBox):
                 restyle(name)
             tip = self.tr("<b>{name}</b>: {meaning}<br>Peak: {peak} — {source}<br>Whole run: {share} of the peak "
                           "({achieved}).").format(
-                name=labels[unit], meaning=meanings[unit], peak=rate_text(t["peak"], t["units"]),
-                source=t.get("source", ""), share=pct(share, 0), achieved=rate_text(t["achieved"], t["units"]))
+                name=labels[unit], meaning=meanings[unit], peak=si(t["peak"], t["units"]),
+                source=t.get("source", ""), share=pct(share, 0), achieved=si(t["achieved"], t["units"]))
             hits = self._hits_text(unit, s.get("caches") or {})
             if hits:
                 tip += "<br>" + hits

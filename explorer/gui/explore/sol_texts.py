@@ -15,7 +15,6 @@ from PySide6.QtCore import QCoreApplication
 from explorer.sim.bottleneck import busy_code
 from explorer.texts import bottleneck as bt
 from explorer.texts.names import UNIT_CONTEXT, UNIT_MEANING
-from explorer.texts.numbers import si
 
 
 def _translate(context: str, text: str) -> str:
@@ -41,11 +40,6 @@ def short_labels() -> dict[str, str]:
 def unit_meanings() -> dict[str, str]:
     """``explorer.sim.units.MEANING`` (what each unit does, one sentence) in the interface language."""
     return {key: _translate(UNIT_CONTEXT, text) for key, text in UNIT_MEANING.items()}
-
-
-def rate_text(value: float, units: str) -> str:
-    """A peak or achieved rate with an SI prefix, in the interface's number style: 3.35 TB/s, 1.05 T warp-instr./s."""
-    return si(value, units)
 
 
 def busy_text(share: float) -> str:
