@@ -156,6 +156,31 @@ def parse_scheduler(data, where: str = "scheduler") -> SchedulerConfig:
     return SchedulerConfig(policy=policy.lower(), active_warps=active)
 
 
+def _check_text(key: str, text) -> None:
+    if not isinstance(text, str):
+        raise InputError(key, "must be text")
+    if "\0" in text:  # no file name, C string or terminal line can carry one
+        raise InputError(key, f"{shown(text)} contains a NUL character")
+
+
+def parse_description(value) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``description``: English text, or a table of texts by language code (``{ en = "...", ru = "..." }``, English
+    required), the way a lesson's narration is written. Returns the English text and the others as sorted pairs."""
+    if not isinstance(value, dict):
+        _check_text("description", value)
+        return strip_bidi(value), ()
+    if "en" not in value:
+        raise InputError("description.en", "missing: a table of descriptions needs the English one")
+    texts = []
+    for lang, text in value.items():
+        if not (isinstance(lang, str) and len(lang) == 2 and lang.isascii() and lang.isalpha() and lang.islower()):
+            raise InputError(f"description.{shown(lang)}", "is not a two-letter language code (en, ru)")
+        _check_text(f"description.{lang}", text)
+        texts.append((lang, strip_bidi(text)))
+    english = dict(texts).pop("en")
+    return english, tuple(sorted((lang, text) for lang, text in texts if lang != "en"))
+
+
 @dataclass(frozen=True)
 class Scenario:
     gpu_name: str = "H100"
@@ -170,6 +195,9 @@ class Scenario:
     # the user's own kernel (explorer.model.kernel_spec); it replaces the workload, and the
     # cubin gives registers, static shared memory and barriers (read-only launch fields)
     kernel: KernelSpec | None = None
+    # the description in other languages, (code, text) pairs: a shipped scenario carries its translations in its
+    # own file, as a lesson does (``description.en`` / ``description.ru``), so data and its languages stay together
+    description_texts: tuple[tuple[str, str], ...] = ()
 
     @property
     def gpu(self) -> GpuSpec:
@@ -179,7 +207,9 @@ class Scenario:
         d: dict = {}
         if self.name:
             d["name"] = self.name
-        if self.description:
+        if self.description_texts:
+            d["description"] = {"en": self.description, **dict(self.description_texts)}
+        elif self.description:
             d["description"] = self.description
         d["gpu"] = self.gpu_name
         d["seed"] = self.seed
@@ -206,12 +236,8 @@ class Scenario:
             data, {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program",
                    "kernel"}, "")
         gpu = get_gpu(data.get("gpu", "H100"))  # validates the name
-        for key in ("name", "description"):
-            text = data.get(key, "")
-            if not isinstance(text, str):
-                raise InputError(key, "must be text")
-            if "\0" in text:  # no file name, C string or terminal line can carry one
-                raise InputError(key, f"{shown(text)} contains a NUL character")
+        _check_text("name", data.get("name", ""))
+        description, description_texts = parse_description(data.get("description", ""))
         kernel = None
         if "kernel" in data:
             kernel = parse_kernel(data["kernel"], base_dir)
@@ -223,7 +249,8 @@ class Scenario:
             scheduler=parse_scheduler(data.get("scheduler")),
             seed=require_int("seed", data.get("seed", 1), lo=0, hi=2**63 - 1),
             name=strip_bidi(data.get("name", "")),  # shown in titles, status lines and narration
-            description=strip_bidi(data.get("description", "")),
+            description=description,
+            description_texts=description_texts,
             stream=parse_stream(data.get("stream")),
             program=parse_program(data.get("program", "sass")),
             kernel=kernel,
@@ -232,6 +259,10 @@ class Scenario:
             check_async_ops(scenario.workload, gpu, -(-scenario.launch.threads_per_block // gpu.arch.warp_size),
                             scenario.program)
         return scenario
+
+    def description_in(self, lang: str) -> str:
+        """The description in ``lang`` (a language code), English where the file has none in it."""
+        return dict(self.description_texts).get(lang, self.description)
 
     def with_values(self, **dotted) -> "Scenario":
         """A copy with dotted keys replaced (``{"launch.grid": [480, 1, 1]}``), re-validated."""
