@@ -80,3 +80,17 @@ WORKLOAD_DOC = {
                                                   " shared, MMAs"),
     "sfu": QT_TRANSLATE_NOOP("CoreTexts", "special functions: each value goes through exp and rsqrt"),
 }
+
+# where each memory level lives and who manages it (explorer.gemm.hierarchy.MemoryLevel's location and managed_by):
+# the Memory tab's tooltips, translated by level in the window
+PLACE = {
+    "registers": (QT_TRANSLATE_NOOP("CoreTexts", "each SM sub-partition's register file"),
+                  QT_TRANSLATE_NOOP("CoreTexts", "compiler")),
+    "shared": (QT_TRANSLATE_NOOP("CoreTexts", "on the SM, in the L1/shared SRAM"),
+               QT_TRANSLATE_NOOP("CoreTexts", "program (__shared__)")),
+    "l1": (QT_TRANSLATE_NOOP("CoreTexts", "on the SM, the same SRAM as shared memory"),
+           QT_TRANSLATE_NOOP("CoreTexts", "hardware")),
+    "l2": (QT_TRANSLATE_NOOP("CoreTexts", "on the die, shared by all SMs"), QT_TRANSLATE_NOOP("CoreTexts", "hardware")),
+    "hbm": (QT_TRANSLATE_NOOP("CoreTexts", "off the die (stacks or chips beside it)"),
+            QT_TRANSLATE_NOOP("CoreTexts", "program (cudaMalloc), cached by L2")),
+}

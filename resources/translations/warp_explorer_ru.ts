@@ -219,7 +219,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+642"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+641"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -663,62 +663,7 @@
 <context>
     <name>CompareTable</name>
     <message>
-        <location filename="../../explorer/gui/compare/table.py" line="+33"/>
-        <source>issue slots</source>
-        <translation>слоты выдачи</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>FP32 pipe</source>
-        <translation>конвейер FP32</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>INT32 pipe</source>
-        <translation>конвейер INT32</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>special functions</source>
-        <translation>спецфункции (SFU)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tensor Cores</source>
-        <translation>тензорные ядра</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>load/store units</source>
-        <translation>узлы загрузки/сохранения</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>L1</source>
-        <translation>L1</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>shared memory</source>
-        <translation>разделяемая память</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>L2</source>
-        <translation>L2</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>DRAM</source>
-        <translation>DRAM</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>latency</source>
-        <translation>задержка</translation>
-    </message>
-    <message>
-        <location line="+31"/>
+        <location filename="../../explorer/gui/compare/table.py" line="+56"/>
         <location line="+165"/>
         <location line="+4"/>
         <location line="+5"/>
@@ -1250,17 +1195,17 @@
         <translation>специальные функции: каждое значение проходит через exp и rsqrt</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+41"/>
+        <location line="+6"/>
         <source>each SM sub-partition&apos;s register file</source>
         <translation>регистровый файл каждого подраздела SM</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>on the SM, in the L1/shared SRAM</source>
         <translation>на SM, в SRAM L1/shared</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>on the SM, the same SRAM as shared memory</source>
         <translation>на SM, в той же SRAM, что и разделяемая память</translation>
     </message>
@@ -1275,27 +1220,28 @@
         <translation>вне кристалла (стеки или микросхемы рядом с ним)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-6"/>
         <source>compiler</source>
         <translation>компилятор</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>program (__shared__)</source>
         <translation>программа (__shared__)</translation>
     </message>
     <message>
+        <location line="+2"/>
         <location line="+1"/>
         <source>hardware</source>
         <translation>аппаратура</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>program (cudaMalloc), cached by L2</source>
         <translation>программа (cudaMalloc), кэшируется в L2</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+47"/>
         <source>FP32 (FFMA on the CUDA cores)</source>
         <translation>FP32 (FFMA на ядрах CUDA)</translation>
     </message>
@@ -1680,7 +1626,7 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+72"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+80"/>
         <source>the kernel&apos;s SASS ({arch})</source>
         <translation>SASS ядра ({arch})</translation>
     </message>
@@ -2806,7 +2752,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-384"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-383"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2872,12 +2818,12 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+52"/>
+        <location line="+51"/>
         <source>per SM</source>
         <translation>на SM</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-50"/>
         <source>whole GPU</source>
         <translation>весь GPU</translation>
     </message>
@@ -2892,7 +2838,7 @@ This is the previous run until the new one is done.</source>
         <translation>{where}; управляет: {who}.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Managed by the {who}</source>
         <translation>Управляет: {who}</translation>
     </message>
@@ -5637,12 +5583,12 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+132"/>
+        <location line="+131"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="-115"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -5657,7 +5603,7 @@ Active blocks per SM: {blocks}</source>
         <translation>{bw} ГБ/с из пиковых {peak} ГБ/с; память в симуляторе выдерживает не больше {sustained} ГБ/с (столько достигает потоковое ядро).</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>{bw} of {peak} {unit} peak</source>
         <translation>{bw} из {peak} {unit} (пик)</translation>
     </message>
@@ -5682,7 +5628,7 @@ Active blocks per SM: {blocks}</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-60"/>
         <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
 IPC: {ipc} instructions per active SM per cycle (max {sp})
 Ready warps per scheduler: {elig} on average</source>
@@ -5716,7 +5662,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Программа: {program}</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>warp-cycles</source>
         <translation>варпо-тактов</translation>
     </message>
@@ -6808,7 +6754,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/sol_panel.py" line="+106"/>
+        <location filename="../../explorer/gui/explore/sol_panel.py" line="+107"/>
         <source>What limits useful work right now?</source>
         <translation>Что сейчас сдерживает работу?</translation>
     </message>
@@ -6951,7 +6897,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задержка</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/sol_texts.py" line="+33"/>
+        <location filename="../../explorer/gui/explore/sol_texts.py" line="+28"/>
         <source>issue</source>
         <translation>выдача</translation>
     </message>
@@ -7007,7 +6953,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задерж.</translation>
     </message>
     <message>
-        <location filename="../../explorer/texts/names.py" line="-38"/>
+        <location filename="../../explorer/texts/names.py" line="-52"/>
         <source>The warp schedulers: each issues at most one warp-instruction per cycle.</source>
         <translation>Планировщики варпов: каждый выдаёт не больше одной инструкции варпа за такт.</translation>
     </message>
@@ -7844,7 +7790,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>UnitStrip</name>
     <message>
-        <location filename="../../explorer/gui/explore/unit_strip.py" line="+161"/>
+        <location filename="../../explorer/gui/explore/unit_strip.py" line="+162"/>
         <source>the units&apos; names</source>
         <translation>названия узлов</translation>
     </message>

@@ -1,19 +1,25 @@
-"""Translatable copies of the fixed texts the core and the shipped data give the window.
+"""The core's fixed texts, and the shipped data's, in the interface language.
 
-The core (``explorer.model``, ``explorer.gemm``) and the shipped scenario files
-speak English; the window shows some of their fixed sentences: the memory levels' places and managers, the GEMM data
-types. (Scheduler policies and workload presets are translated by name from the
-core's own tables, ``explorer/texts/names.py``.) Each table below maps the
-English text to its translation with literal strings, so ``pyside6-lupdate``
-finds them; tests check that every table covers the core's texts exactly. A text
-a table does not know (a hand-written scenario file) is shown as it is.
+Most core texts are marked where they are written (``explorer/texts``: scheduler policies, workload
+presets, memory places, unit names) and translated here by context; a shipped data file carries its
+languages itself (a scenario's description: ``Scenario.description_in``, looked up by
+:func:`interface_language`). Two tables still map English to its translation with literal strings
+(the GEMM data types of ``resources/gemm.toml``, the unit symbols), so ``pyside6-lupdate`` finds them;
+tests check that they cover the core's texts exactly.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
+from explorer.texts import bottleneck as bt
 from explorer.texts.names import MODEL_CONTEXT, POLICY_DOC, WORKLOAD_DOC
+
+
+def unit_labels() -> dict[str, str]:
+    """The simulator's throughput units (``explorer.sim.units.LABEL``, ``explorer.texts.bottleneck.LABEL``) and
+    "latency" in the interface language: one name per unit in every view (Speed of Light, metrics, compare)."""
+    return {key: QCoreApplication.translate(bt.CONTEXT, text) for key, text in bt.LABEL.items()}
 
 
 def policy_doc(name: str) -> str:
@@ -32,23 +38,6 @@ def interface_language() -> str:
     """The interface language's two-letter code ("en", "ru"), from the default locale the language switch sets:
     what a data file's texts by language (a lesson's narration, a scenario's description) are looked up by."""
     return QLocale().name().split("_")[0].lower()
-
-
-def memory_places() -> dict[str, str]:
-    """``explorer.gemm.hierarchy`` levels' ``location`` and ``managed_by`` texts."""
-    translate = QCoreApplication.translate
-    return {
-        "each SM sub-partition's register file": translate("CoreTexts", "each SM sub-partition's register file"),
-        "on the SM, in the L1/shared SRAM": translate("CoreTexts", "on the SM, in the L1/shared SRAM"),
-        "on the SM, the same SRAM as shared memory": translate(
-            "CoreTexts", "on the SM, the same SRAM as shared memory"),
-        "on the die, shared by all SMs": translate("CoreTexts", "on the die, shared by all SMs"),
-        "off the die (stacks or chips beside it)": translate("CoreTexts", "off the die (stacks or chips beside it)"),
-        "compiler": translate("CoreTexts", "compiler"),
-        "program (__shared__)": translate("CoreTexts", "program (__shared__)"),
-        "hardware": translate("CoreTexts", "hardware"),
-        "program (cudaMalloc), cached by L2": translate("CoreTexts", "program (cudaMalloc), cached by L2"),
-    }
 
 
 def dtype_labels() -> dict[str, str]:

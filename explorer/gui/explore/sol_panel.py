@@ -38,7 +38,8 @@ from explorer.texts.numbers import num, pct, si
 from explorer.gui.common.theme import LIGHT, Theme, restyle
 from explorer.gui.common.widgets import SteadyLabel
 from explorer.gui.explore.run_data import SimRun
-from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, short_labels, unit_labels,
+from explorer.gui.common.core_texts import unit_labels
+from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, short_labels,
                                            unit_meanings)
 from explorer.gui.common.widgets import set_texts_long_short
 from explorer.sim.bottleneck import threshold
