@@ -17,6 +17,7 @@ from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import (SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path,
                                    strip_bidi)
 from explorer.model.kernel_spec import KernelSpec, parse_kernel
+from explorer.model.languages import Pairs, text_in, texts_by_language
 from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import dumps, load_toml, parse_value
 from explorer.model.workload import Workload, check_async_ops, parse_workload
@@ -163,22 +164,14 @@ def _check_text(key: str, text) -> None:
         raise InputError(key, f"{shown(text)} contains a NUL character")
 
 
-def parse_description(value) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """``description``: English text, or a table of texts by language code (``{ en = "...", ru = "..." }``, English
-    required), the way a lesson's narration is written. Returns the English text and the others as sorted pairs."""
-    if not isinstance(value, dict):
-        _check_text("description", value)
-        return strip_bidi(value), ()
-    if "en" not in value:
-        raise InputError("description.en", "missing: a table of descriptions needs the English one")
-    texts = []
-    for lang, text in value.items():
-        if not (isinstance(lang, str) and len(lang) == 2 and lang.isascii() and lang.isalpha() and lang.islower()):
-            raise InputError(f"description.{shown(lang)}", "is not a two-letter language code (en, ru)")
+def parse_description(value) -> tuple[str, Pairs]:
+    """``description``: English text, or a table of texts by language code (``{ en = "...", ru = "..." }``,
+    English required: :mod:`explorer.model.languages`). Returns the English text and the others as pairs."""
+    english, others = texts_by_language(value, "description")
+    _check_text("description", english)
+    for lang, text in others:
         _check_text(f"description.{lang}", text)
-        texts.append((lang, strip_bidi(text)))
-    english = dict(texts).pop("en")
-    return english, tuple(sorted((lang, text) for lang, text in texts if lang != "en"))
+    return strip_bidi(english), tuple((lang, strip_bidi(text)) for lang, text in others)
 
 
 @dataclass(frozen=True)
@@ -262,7 +255,7 @@ class Scenario:
 
     def description_in(self, lang: str) -> str:
         """The description in ``lang`` (a language code), English where the file has none in it."""
-        return dict(self.description_texts).get(lang, self.description)
+        return text_in(self.description, self.description_texts, lang)
 
     def with_values(self, **dotted) -> "Scenario":
         """A copy with dotted keys replaced (``{"launch.grid": [480, 1, 1]}``), re-validated."""

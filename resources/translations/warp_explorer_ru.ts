@@ -1240,31 +1240,6 @@
         <source>program (cudaMalloc), cached by L2</source>
         <translation>программа (cudaMalloc), кэшируется в L2</translation>
     </message>
-    <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+47"/>
-        <source>FP32 (FFMA on the CUDA cores)</source>
-        <translation>FP32 (FFMA на ядрах CUDA)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>TF32 (Tensor Cores, FP32 accumulate)</source>
-        <translation>TF32 (тензорные ядра, накопление в FP32)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>FP16 (Tensor Cores, FP32 accumulate)</source>
-        <translation>FP16 (тензорные ядра, накопление в FP32)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>BF16 (Tensor Cores, FP32 accumulate)</source>
-        <translation>BF16 (тензорные ядра, накопление в FP32)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>FP8 E4M3/E5M2 (Tensor Cores, FP32 accumulate)</source>
-        <translation>FP8 E4M3/E5M2 (тензорные ядра, накопление в FP32)</translation>
-    </message>
 </context>
 <context>
     <name>CountsPlot</name>
@@ -4113,7 +4088,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+9"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+46"/>
         <source>warp slots</source>
         <translation>слоты варпов</translation>
     </message>
@@ -7003,7 +6978,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Память устройства (HBM/GDDR): пропускная способность из спецификации.</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+20"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+15"/>
         <source>B/s</source>
         <translation>Б/с</translation>
     </message>

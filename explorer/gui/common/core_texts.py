@@ -2,10 +2,9 @@
 
 Most core texts are marked where they are written (``explorer/texts``: scheduler policies, workload
 presets, memory places, unit names) and translated here by context; a shipped data file carries its
-languages itself (a scenario's description: ``Scenario.description_in``, looked up by
-:func:`interface_language`). Two tables still map English to its translation with literal strings
-(the GEMM data types of ``resources/gemm.toml``, the unit symbols), so ``pyside6-lupdate`` finds them;
-tests check that they cover the core's texts exactly.
+languages itself (a scenario's description, ``Scenario.description_in``; a GEMM data type's label,
+``DTypeSpec.label_in``: ``explorer/model/languages.py``), looked up by :func:`interface_language`.
+The unit symbols are literal ``translate`` calls, so ``pyside6-lupdate`` finds them.
 """
 
 from __future__ import annotations
@@ -40,19 +39,6 @@ def interface_language() -> str:
     return QLocale().name().split("_")[0].lower()
 
 
-def dtype_labels() -> dict[str, str]:
-    """``resources/gemm.toml`` data types' labels."""
-    translate = QCoreApplication.translate
-    return {
-        "FP32 (FFMA on the CUDA cores)": translate("CoreTexts", "FP32 (FFMA on the CUDA cores)"),
-        "TF32 (Tensor Cores, FP32 accumulate)": translate("CoreTexts", "TF32 (Tensor Cores, FP32 accumulate)"),
-        "FP16 (Tensor Cores, FP32 accumulate)": translate("CoreTexts", "FP16 (Tensor Cores, FP32 accumulate)"),
-        "BF16 (Tensor Cores, FP32 accumulate)": translate("CoreTexts", "BF16 (Tensor Cores, FP32 accumulate)"),
-        "FP8 E4M3/E5M2 (Tensor Cores, FP32 accumulate)": translate(
-            "CoreTexts", "FP8 E4M3/E5M2 (Tensor Cores, FP32 accumulate)"),
-    }
-
-
 def limiter_names() -> dict[str, str]:
     """``explorer.occupancy.LIMITERS``: the resources that limit residency, as the metrics and GEMM views name them."""
     translate = QCoreApplication.translate
@@ -63,11 +49,6 @@ def limiter_names() -> dict[str, str]:
         "blocks": translate("MetricsPanel", "block slots"),
         "barriers": translate("MetricsPanel", "named barriers"),
     }
-
-
-def translated(table: dict[str, str], text: str) -> str:
-    """``text`` in the interface language when ``table`` knows it (whitespace runs count as one space)."""
-    return table.get(" ".join(text.split()), text)
 
 
 def unit_symbols() -> dict[str, str]:
