@@ -50,6 +50,13 @@ from explorer.sim.kernel import (
     NEVER,
     Q_SLOTS,
     G,
+    Blocks,
+    Config,
+    Memory,
+    Outputs,
+    Places,
+    Program,
+    Warps,
     run_cycles,
     warp_of_slot,
 )
@@ -302,6 +309,30 @@ def _l2_state(p: SimParams) -> np.ndarray:
 
 
 _NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab)
+
+
+def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines: bool, feed,
+                  rec_map, trace, series, windows) -> tuple:
+    """The cycle loop's state records for one call (kernel.Program, Config, Warps, Places, Blocks, Memory,
+    Outputs: see kernel.run_cycles), over the arrays of ``_state_arrays`` (the same arrays on every call; the
+    program, the trace and series windows, the unit windows and a feed's line table may be new each call)."""
+    return (
+        Program(lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes, lp.role, lp.arg,
+                lp.row, lp.entry, lp.active, p_acc, lp.l1_alloc, lp.lines_at if by_lines else _NO_LINES,
+                lp.loop_start, lp.loop_end, lp.trip),
+        Config(cfg_i, cfg_f, pipe_iv, acc_i, plan, rec_map, windows.shift),
+        Warps(a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
+              a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"], a["reg_ready"],
+              a["reg_kind"], a["w_async"]),
+        Places(a["sp_next"], a["sp_last"], a["sp_pipe"], a["sp_warps"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
+               a["sm_order"], a["b_fixed"]),
+        Blocks(a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"]),
+        Memory(a["l1c"], a["l2c"], a["lbuf"], feed.line_table if by_lines else _NO_LINES, a["mq"], a["dram_q"],
+               a["rng"], a["mem"], windows.busy, windows.overflow),
+        Outputs(a["g"], a["sc"], a["ev_t"], a["ev_sm"], a["ev_d"], trace, series, a["stall"], a["row_sect"],
+                a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["pend_slot"], a["pend_gi"], a["pend_state"],
+                a["scratch"]),
+    )
 
 
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
@@ -801,25 +832,8 @@ def simulate(
                 if feed is not None:  # every warp has entries for the call, the blocks it may place are loaded
                     lp = feed.prepare(a)
                     call_end = min(call_end, t_now + feed.cycles_per_call)  # a warp issues <= 1 per cycle
-                run_cycles(
-                    lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
-                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry, lp.active,
-                    cfg_i, cfg_f, pipe_iv,
-                    a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
-                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
-                    a["reg_ready"], a["reg_kind"], a["w_async"],
-                    a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-                    a["sp_warps"], a["sm_order"], a["b_fixed"],
-                    p_acc, acc_i, plan, a["l1c"], a["l2c"], a["lbuf"], lp.l1_alloc,
-                    lp.lines_at if by_lines else _NO_LINES, feed.line_table if by_lines else _NO_LINES,
-                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
-                    a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
-                    a["ev_t"], a["ev_sm"], a["ev_d"],
-                    rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
-                    a["pend_slot"], a["pend_gi"], a["pend_state"],
-                    a["stall"], a["row_sect"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["scratch"],
-                    call_end,
-                )
+                run_cycles(*_loop_records(lp, a, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines, feed, rec_map,
+                                          window[done:], rows[done:], windows), call_end)
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
                 n_pe = int(a["g"][G.PC_EVENTS])
