@@ -66,7 +66,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from explorer.sim.jit import ctz, njit
+from explorer.jit.runtime import ctz, njit
 from explorer.sim import loop_program as _lp
 from explorer.sim import program as _program
 from explorer.sass.warp_program import ATOMIC, L1_ALLOCATE
@@ -1627,6 +1627,6 @@ def run_cycles(
 
 
 # a fresh install: the build's compiled loop, put where numba looks before anything is compiled
-from explorer.sim import seed as _seed  # noqa: E402 - after the dispatchers it seeds
+from explorer.jit import seed as _seed  # noqa: E402 - after the dispatchers it seeds
 
 _seed.install(sys.modules[__name__])

@@ -133,8 +133,8 @@ def test_bundle_smoke_test_offscreen_with_a_cold_numba_cache(built, tmp_path):
 
 def test_bundle_first_simulation_loads_the_shipped_numba_cache(built, tmp_path):
     """A cold per-user cache: the loop comes from the bundle's seed (a cache hit), nothing is compiled."""
-    from explorer.sim import seed
-    from explorer.sim.jit import host_target
+    from explorer.jit import seed
+    from explorer.jit.runtime import host_target
 
     internal = built["bundle"] / "_internal"
     manifest = json.loads((internal / "resources" / seed.SEED_DIR_NAME / seed.MANIFEST).read_text())
