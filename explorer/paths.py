@@ -28,8 +28,9 @@ def bundle_dir() -> Path:
 
 
 # what the cycle loop's machine code is compiled from, beyond explorer/sim/*.py: the numba runtime it is
-# compiled with (a sim/*.py module until issue 32 moved it below the simulator)
-JITTED_ELSEWHERE = ("explorer/jit/*.py",)
+# compiled with and the modules whose constants numba freezes into it (the units, the model program's
+# roles); they were sim/*.py modules until issue 32 moved them below the simulator
+JITTED_ELSEWHERE = ("explorer/jit/*.py", "explorer/model/units.py", "explorer/sass/model_program.py")
 
 
 def sources_key(root: Path | None = None) -> str:

@@ -1,6 +1,6 @@
 """Generate the CUDA C++ kernel a scenario's Workload describes, instrumented for timing.
 
-The kernel runs the same loop as the simulator (``explorer.sim.program``): the body's
+The kernel runs the same loop as the simulator (``explorer.sass.model_program``): the body's
 operations, in order, ``workload.loop`` times, with the same register dependencies:
 
 - every operation is one PTX instruction in ``asm volatile``, so the compiler neither
@@ -58,7 +58,7 @@ KERNEL_NAME = "we_kernel"
 TICK_KERNEL = "we_tick"
 RECORD_WORDS = 8  # u64 per record: start_ns end_ns start_clk end_clk smid(start|end<<32) hw_warp nsmid index
 STATIC_SHARED_LIMIT = 48 * 1024  # static __shared__ per block (more only as dynamic, opt-in)
-MAX_SRC = 4  # as explorer.sim.program
+MAX_SRC = 4  # as explorer.sass.model_program
 PER_WARP_RECORD_LIMIT = 1 << 21
 # above this many warps, record per block
 

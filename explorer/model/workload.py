@@ -66,7 +66,7 @@ OP_DOC = {
     "tma": "TMA bulk copy global -> shared, completing on an mbarrier (CC 9.0+)",
     "wgmma": "asynchronous warpgroup MMA from shared memory, then wait_group (CC 9.0+)",
 }
-ASYNC_OPS = ("tma", "wgmma")  # Hopper's: the producer/consumer pipeline (explorer.sim.program)
+ASYNC_OPS = ("tma", "wgmma")  # Hopper's: the producer/consumer pipeline (explorer.sass.model_program)
 ASYNC_MIN_CC = (9, 0)
 WARPGROUP = 4  # warps that issue one wgmma together
 MAX_TMA_BYTES = 256 * 1024  # above any GPU's shared memory per block

@@ -56,10 +56,11 @@ from explorer.sim.kernel import (
 from explorer.sass.warp_program import WarpProgram
 from explorer.sim import loop_program
 from explorer.sim.loop_program import LoopProgram, lower
-from explorer.sim.params import SimParams, model_constants, params_for
+from explorer.model.sim_model import model_constants
+from explorer.sim.params import SimParams, params_for
 from explorer.sim.result import PcEvents, Series, SimResult
 from explorer.sim.states import EMPTY, NAMES
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 from explorer.timeline import BlockRecords, Residency
 
 N_COLUMNS = N_COUNTS + len(NAMES)  # series columns

@@ -15,7 +15,7 @@ Per cycle ``t``:
 4. when nothing issued anywhere, time jumps to the next event (every state is
    constant until then) and the skipped cycles are filled in.
 
-Throughput units (``explorer.sim.units``) count their busy time where the work
+Throughput units (``explorer.model.units``) count their busy time where the work
 happens, into per-window sums ``ub[window, unit]`` (window = cycle >> win_shift):
 a pipe when an instruction issues into it, L1/shared when the SM's data path moves
 the wavefronts, L2 and DRAM when their queues move the bytes (possibly cycles after
@@ -68,12 +68,12 @@ import numpy as np
 
 from explorer.jit.runtime import ctz, njit
 from explorer.sim import loop_program as _lp
-from explorer.sim import program as _program
+from explorer.sass import model_program as _program
 from explorer.sass.warp_program import ATOMIC, L1_ALLOCATE
 from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
 from explorer.sim import addresses as _ad
-from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
-from explorer.sim.units import SHARED as SHARED_UNIT
+from explorer.model.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
+from explorer.model.units import SHARED as SHARED_UNIT
 from explorer.sim.states import NAMES as STATE_NAMES
 from explorer.sim.states import (
     BARRIER,

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from explorer.cli.main import main
-from explorer.sim.program import build_program
+from explorer.sass.model_program import build_program
 from tests.gpu.support import assert_one_line_error, run_cli
 from tests.sass.support import needs_sass
 

@@ -27,7 +27,7 @@ MINUS = "\u2212"
 
 
 def unit_names() -> dict[str, str]:
-    """The simulator's throughput units (``explorer.sim.units``) and "latency", as the table names them."""
+    """The simulator's throughput units (``explorer.model.units``) and "latency", as the table names them."""
     translate = QCoreApplication.translate
     return {
         "issue": translate("CompareTable", "issue slots"), "fp32": translate("CompareTable", "FP32 pipe"),

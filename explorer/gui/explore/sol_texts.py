@@ -22,7 +22,7 @@ def _translate(context: str, text: str) -> str:
 
 
 def unit_labels() -> dict[str, str]:
-    """``explorer.sim.units.LABEL`` in the interface language, plus "latency"."""
+    """``explorer.model.units.LABEL`` in the interface language, plus "latency"."""
     return {key: _translate(bt.CONTEXT, text) for key, text in bt.LABEL.items()}
 
 
@@ -38,7 +38,7 @@ def short_labels() -> dict[str, str]:
 
 
 def unit_meanings() -> dict[str, str]:
-    """``explorer.sim.units.MEANING`` (what each unit does, one sentence) in the interface language."""
+    """``explorer.model.units.MEANING`` (what each unit does, one sentence) in the interface language."""
     return {key: _translate(UNIT_CONTEXT, text) for key, text in UNIT_MEANING.items()}
 
 
