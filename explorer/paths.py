@@ -28,9 +28,10 @@ def bundle_dir() -> Path:
 
 
 # what the cycle loop's machine code is compiled from, beyond explorer/sim/*.py: the numba runtime it is
-# compiled with and the modules whose constants numba freezes into it (the units, the model program's
-# roles); they were sim/*.py modules until issue 32 moved them below the simulator
-JITTED_ELSEWHERE = ("explorer/jit/*.py", "explorer/model/units.py", "explorer/sass/model_program.py")
+# compiled with and the modules whose constants numba freezes into it (the address layout, the units, the
+# model program's roles); they were sim/*.py modules until issue 32 moved them below the simulator
+JITTED_ELSEWHERE = ("explorer/jit/*.py", "explorer/toolchain/addresses.py", "explorer/model/units.py",
+                    "explorer/sass/model_program.py")
 
 
 def sources_key(root: Path | None = None) -> str:

@@ -33,7 +33,7 @@ waits until the consumers released that stage (K-step ``i - stages``); the consu
 wait on the stage's mbarrier before their first ``wgmma`` of the K-step and release
 the stage when ``wait_group`` says its MMAs are done.
 
-Addresses (``explorer.sim.addresses``): each global load and store streams, every byte
+Addresses (``explorer.toolchain.addresses``): each global load and store streams, every byte
 touched once, unless ``wrap`` is set: then every ``wrap`` iterations the loads and stores
 go back to the first iteration's addresses, so each warp re-reads its own working set of
 ``wrap`` iterations' lines (a per-warp tile a kernel walks again and again).

@@ -75,7 +75,7 @@ class Program:
     latency: np.ndarray  # int32[L]: fixed result latency in cycles; -1 = the GPU's figure for its unit
     role: np.ndarray | None = None  # int8[L]: ROLE_*; None = every warp runs every instruction
     arg: np.ndarray | None = None  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
-    # int16[L]: a global load's or store's access index in source order (explorer.sim.addresses); -1 none
+    # int16[L]: a global load's or store's access index in source order (explorer.toolchain.addresses); -1 none
     access: np.ndarray | None = None
     # bool[L]: a global load that leaves a copy in L1 when it misses there (a read_only ldg: ld.global.nc)
     l1_alloc: np.ndarray | None = None

@@ -133,7 +133,7 @@ class WarpProgram:
     role: np.ndarray | None = field(default=None, compare=False)
     arg: np.ndarray | None = field(default=None, compare=False)
     # per row, a generated kernel's global access it performs (its index in source order, as
-    # explorer.sim.addresses numbers them: the simulator computes its addresses); -1: none known
+    # explorer.toolchain.addresses numbers them: the simulator computes its addresses); -1: none known
     access: np.ndarray | None = field(default=None, compare=False)
     # per row, its way through L1 (PLAIN, L1_ALLOCATE, ATOMIC; sim_model.toml [caches]): L1_ALLOCATE where its
     # load leaves a copy in L1 when it misses there (a read-only load: SASS LDG...CONSTANT, the model's read_only

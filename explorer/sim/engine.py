@@ -279,7 +279,7 @@ def _l2_state(p: SimParams) -> np.ndarray:
     measured launch that followed an L2 flush by writing (``l2_dirty_bytes``), full of the flush's last lines,
     all sectors valid and dirty, older than anything the kernel touches: its first allocations evict them and
     write them back, as on the hardware."""
-    from explorer.sim.addresses import FLUSH_BASE
+    from explorer.toolchain.addresses import FLUSH_BASE
 
     l2c = np.zeros((p.l2_sets * p.l2_ways, 3), np.int64)  # per entry: tag, sector bits, age
     n = min(p.l2_dirty_bytes, p.l2_bytes) // 128
@@ -307,10 +307,10 @@ _NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab
 
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
     """(per-row access, access table, plan) for the loop: a generated kernel's rows compute their addresses
-    (explorer.sim.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
+    (explorer.toolchain.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
     global loads and stores carry their executed lines instead: the feed's ``lines_at``, not this plan).
     An empty per-row array tells the loop no row has an address."""
-    from explorer.sim import addresses
+    from explorer.toolchain import addresses
 
     acc = lp.access if lp.access.shape[0] == lp.length else np.zeros(0, np.int16)
     if scenario.kernel is not None or not (acc >= 0).any():

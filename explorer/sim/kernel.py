@@ -71,7 +71,7 @@ from explorer.sim import loop_program as _lp
 from explorer.sass import model_program as _program
 from explorer.sass.warp_program import ATOMIC, L1_ALLOCATE
 from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
-from explorer.sim import addresses as _ad
+from explorer.toolchain import addresses as _ad
 from explorer.model.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
 from explorer.model.units import SHARED as SHARED_UNIT
 from explorer.sim.states import NAMES as STATE_NAMES
@@ -100,7 +100,7 @@ assert (ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE) == (_program.ROLE_ALL
                                                                _program.ROLE_CONSUMER, _program.ROLE_IDLE)
 assert (MBARRIER, WGMMA_WAIT) == (11, 12)  # explorer.sim.states, frozen likewise
 
-# the generated kernels' address plan (explorer.sim.addresses), frozen into the loop as the paths are
+# the generated kernels' address plan (explorer.toolchain.addresses), frozen into the loop as the paths are
 A_SLAB, A_STRIDE, A_BYTES, A_LOAD = 0, 1, 2, 3
 P_ITER_BYTES, P_WRAP, P_N_ACCESS, P_HITS, P_T_L1, P_T_L2, P_L2_REGION, P_SEED, P_HOT_BASE = range(9)
 L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH = 512, 1024, 1664525, 1013904223, 2654435761
@@ -709,7 +709,7 @@ def _lcg_draw(n, x):
 @njit(inline=True)
 def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
     """The lines one warp's access ``q`` in iteration ``it`` touches and each line's sectors (4 bits), as the
-    generated kernel computes its 32 lanes' addresses (explorer.sim.addresses.request_addresses is the
+    generated kernel computes its 32 lanes' addresses (explorer.toolchain.addresses.request_addresses is the
     reference, tested equal); returns how many lines."""
     slab = acc_i[q, A_SLAB]
     stride = acc_i[q, A_STRIDE]
@@ -1087,7 +1087,7 @@ def run_cycles(
     # cycle; b_fixed: the SM each of the first blocks goes to (a measured launch's placement; empty: none)
     sm_order, b_fixed,
     # addresses and caches (issue 29): per row the generated kernel's access it performs (-1: none known, the
-    # scenario's hit rates are drawn; empty: no row has one), the access plan (explorer.sim.addresses), L1 of
+    # scenario's hit rates are drawn; empty: no row has one), the access plan (explorer.toolchain.addresses), L1 of
     # every SM and L2 (per entry its C_TAG, C_BITS and C_AGE side by side: a set's ways are one run of memory),
     # scratch for a request's lines
     p_acc, acc_i, plan, l1c, l2c, lbuf,

@@ -109,7 +109,7 @@ class LoopProgram:
     entry: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[warps]: flat programs
     # uint32[L]: a flat program's entries' active lanes (what issued them); empty: all 32 lanes
     active: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
-    # int16[L]: a generated kernel's global access each row performs (explorer.sim.addresses: the loop computes
+    # int16[L]: a generated kernel's global access each row performs (explorer.toolchain.addresses: the loop computes
     # its lanes' addresses and the caches see them); -1: none known (the scenario's hit rates are drawn)
     access: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))
     # int64[L]: a user kernel's executed global load or store (explorer.sim.executed.ProgramFeed): start << 8 |

@@ -318,7 +318,7 @@ class SimResult:
     def cache_counters(self) -> dict:
         """Per level what the caches did, under the names Nsight Compute gives the same counters (issue 29), so a
         simulation reads beside a profile without translation. Sectors are counted where hits come from
-        addresses: the generated kernels' global loads and stores (``explorer.sim.addresses``) and a user's kernel's,
+        addresses: the generated kernels' global loads and stores (``explorer.toolchain.addresses``) and a user's kernel's,
         by the sectors its lanes executed (``explorer.sim.executed.chunk_lines``); TMA copies, a user kernel's
         atomics and local memory, and every access of a ``[kernel]`` that sets a hit rate draw the scenario's hit
         rates and are not in them (none with an address: ``by_address`` False, the rates None).

@@ -156,7 +156,7 @@ def test_bundle_sass_program_with_the_bundled_nvdisasm(built, tmp_path):
     env = _clean_env(tmp_path, PATH="/usr/bin:/bin")
     env.pop("CUDA_HOME", None)
     env.pop("CUDA_PATH", None)
-    found = _run([built["bundle"] / "warp-explorer", "-c", "from explorer.gpu.tools import find_tool; "
+    found = _run([built["bundle"] / "warp-explorer", "-c", "from explorer.toolchain.tools import find_tool; "
                   "print(find_tool('nvdisasm'))"], env)
     assert found.returncode == 0, found.stderr
     if not Path("/usr/local/cuda/bin/nvdisasm").is_file():  # a toolkit there comes first, by design
