@@ -257,7 +257,7 @@ def step_environment(log: Log, stage: Path, py: str, budget: Budget):
             env[mod] = getattr(m, "__version__", "present")
         except Exception as exc:  # noqa: BLE001
             env[mod] = f"missing ({type(exc).__name__})"
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     for tool in ("nvidia-smi", "nvcc", "ncu", "cuobjdump", "nvdisasm"):
         env[tool] = shutil.which(tool) or find_tool(tool) or "missing"
@@ -266,7 +266,7 @@ def step_environment(log: Log, stage: Path, py: str, budget: Budget):
     p = probe(30.0, use_cache=False)
     env["probe"] = p.to_json()
     try:
-        from explorer.gpu.compiler import compiler_backend, nvrtc_version
+        from explorer.toolchain.compiler import compiler_backend, nvrtc_version
 
         env["compiler"] = compiler_backend()
         try:
@@ -287,7 +287,7 @@ def step_environment(log: Log, stage: Path, py: str, budget: Budget):
 
 
 def step_measure(log: Log, stage: Path, py: str, budget: Budget, runs) -> list:
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     summaries = []
     for stem, preset, flags in runs:

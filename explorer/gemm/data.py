@@ -463,9 +463,3 @@ def peak_tflops(gpu: GpuSpec, dtype: str, field_name: str = "dtype") -> Figure:
                                             cc=gpu.compute_capability, choices=", ".join(tp.supported_dtypes)))
     return fig
 
-
-@cache
-def sim_model_constants() -> dict:
-    """``resources/sim_model.toml`` (read directly: importing explorer.sim would pull in numpy)."""
-    with open(resource("sim_model.toml"), "rb") as fh:
-        return tomllib.load(fh)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from explorer.gemm.data import sim_model_constants, throughput
+from explorer.gemm.data import throughput
+from explorer.model.sim_model import model_constants
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.model.workload import Op
@@ -59,7 +60,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
     gpu = get_gpu(gpu) if isinstance(gpu, str) else gpu
     a = gpu.arch
     tp = throughput(gpu)
-    consts = sim_model_constants()
+    consts = model_constants()
     clock_ghz = gpu.boost_clock_mhz / 1000.0
     sms = gpu.sm_count
     lanes = a.fp32_lanes_per_sub_partition * a.sub_partitions

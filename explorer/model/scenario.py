@@ -34,7 +34,7 @@ MAX_BARRIERS = 16  # named barriers per block (PTX bar.sync 0..15)
 
 POLICIES = ("lrr", "gto", "oldest", "two_level")
 # Which instruction stream the simulator runs: the generated kernel's SASS (compiled for the
-# GPU's architecture, as `measure` launches it) or the workload model (explorer.sim.program).
+# GPU's architecture, as `measure` launches it) or the workload model (explorer.sass.model_program).
 PROGRAMS = ("sass", "model")
 POLICY_DOC = POLICY_TEXT  # one line per policy (explorer/texts/names.py: the window translates them by name)
 

@@ -63,10 +63,11 @@ from explorer.sim.kernel import (
 from explorer.sass.warp_program import WarpProgram
 from explorer.sim import loop_program
 from explorer.sim.loop_program import LoopProgram, lower
-from explorer.sim.params import SimParams, model_constants, params_for
+from explorer.model.sim_model import model_constants
+from explorer.sim.params import SimParams, params_for
 from explorer.sim.result import PcEvents, Series, SimResult
 from explorer.sim.states import EMPTY, NAMES
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 from explorer.timeline import BlockRecords, Residency
 
 N_COLUMNS = N_COUNTS + len(NAMES)  # series columns
@@ -285,7 +286,7 @@ def _l2_state(p: SimParams) -> np.ndarray:
     measured launch that followed an L2 flush by writing (``l2_dirty_bytes``), full of the flush's last lines,
     all sectors valid and dirty, older than anything the kernel touches: its first allocations evict them and
     write them back, as on the hardware."""
-    from explorer.sim.addresses import FLUSH_BASE
+    from explorer.toolchain.addresses import FLUSH_BASE
 
     l2c = np.zeros((p.l2_sets * p.l2_ways, 3), np.int64)  # per entry: tag, sector bits, age
     n = min(p.l2_dirty_bytes, p.l2_bytes) // 128
@@ -337,10 +338,10 @@ def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i,
 
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
     """(per-row access, access table, plan) for the loop: a generated kernel's rows compute their addresses
-    (explorer.sim.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
+    (explorer.toolchain.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
     global loads and stores carry their executed lines instead: the feed's ``lines_at``, not this plan).
     An empty per-row array tells the loop no row has an address."""
-    from explorer.sim import addresses
+    from explorer.toolchain import addresses
 
     acc = lp.access if lp.access.shape[0] == lp.length else np.zeros(0, np.int16)
     if scenario.kernel is not None or not (acc >= 0).any():

@@ -28,7 +28,7 @@ in, and with the memory path one level deeper the loop measured ~13% slower (doc
 The stages still cost compile time: ~1.4x the single function's (numba's inlining pass; 43 s of CPU
 against 31 s on an idle core).
 
-Throughput units (``explorer.sim.units``) count their busy time where the work
+Throughput units (``explorer.model.units``) count their busy time where the work
 happens, into per-window sums ``ub[window, unit]`` (window = cycle >> win_shift):
 a pipe when an instruction issues into it, L1/shared when the SM's data path moves
 the wavefronts, L2 and DRAM when their queues move the bytes (possibly cycles after
@@ -80,14 +80,14 @@ from enum import IntEnum
 
 import numpy as np
 
-from explorer.sim.jit import ctz, njit
+from explorer.jit.runtime import ctz, njit
 from explorer.sim import loop_program as _lp
-from explorer.sim import program as _program
+from explorer.sass import model_program as _program
 from explorer.sass.warp_program import ATOMIC, L1_ALLOCATE
 from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
-from explorer.sim import addresses as _ad
-from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
-from explorer.sim.units import SHARED as SHARED_UNIT
+from explorer.toolchain import addresses as _ad
+from explorer.model.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
+from explorer.model.units import SHARED as SHARED_UNIT
 from explorer.sim.states import NAMES as STATE_NAMES
 from explorer.sim.states import (
     BARRIER,
@@ -114,7 +114,7 @@ assert (ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE) == (_program.ROLE_ALL
                                                                _program.ROLE_CONSUMER, _program.ROLE_IDLE)
 assert (MBARRIER, WGMMA_WAIT) == (11, 12)  # explorer.sim.states, frozen likewise
 
-# the generated kernels' address plan (explorer.sim.addresses), frozen into the loop as the paths are
+# the generated kernels' address plan (explorer.toolchain.addresses), frozen into the loop as the paths are
 A_SLAB, A_STRIDE, A_BYTES, A_LOAD = 0, 1, 2, 3
 P_ITER_BYTES, P_WRAP, P_N_ACCESS, P_HITS, P_T_L1, P_T_L2, P_L2_REGION, P_SEED, P_HOT_BASE = range(9)
 L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH = 512, 1024, 1664525, 1013904223, 2654435761
@@ -723,7 +723,7 @@ def _lcg_draw(n, x):
 @njit(inline=True)
 def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
     """The lines one warp's access ``q`` in iteration ``it`` touches and each line's sectors (4 bits), as the
-    generated kernel computes its 32 lanes' addresses (explorer.sim.addresses.request_addresses is the
+    generated kernel computes its 32 lanes' addresses (explorer.toolchain.addresses.request_addresses is the
     reference, tested equal); returns how many lines."""
     slab = acc_i[q, A_SLAB]
     stride = acc_i[q, A_STRIDE]
@@ -1099,7 +1099,7 @@ Program = namedtuple("Program", (  # loop_program.LoopProgram, as the loop reads
 ))
 Config = namedtuple("Config", (
     # SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals; the access plan
-    # (explorer.sim.addresses); per SM its row in the trace (-1: not recorded); unit windows of 1 << win_shift cycles
+    # (explorer.toolchain.addresses); per SM its row in the trace (-1: not recorded); unit windows of 1 << win_shift cycles
     "cfg_i", "cfg_f", "pipe_iv", "acc_i", "plan", "rec_map", "win_shift",
 ))
 Warps = namedtuple("Warps", (
@@ -1823,6 +1823,6 @@ def run_cycles(prog, cfg, w, places, blocks, mem_r, out, t_limit):
 
 
 # a fresh install: the build's compiled loop, put where numba looks before anything is compiled
-from explorer.sim import seed as _seed  # noqa: E402 - after the dispatchers it seeds
+from explorer.jit import seed as _seed  # noqa: E402 - after the dispatchers it seeds
 
 _seed.install(sys.modules[__name__])

@@ -1,6 +1,6 @@
 """What the app's named things mean, one sentence each: warp states, units, scheduler policies, workloads.
 
-The core's tables (``explorer.sim.states.MEANING``, ``explorer.sim.units.MEANING``,
+The core's tables (``explorer.sim.states.MEANING``, ``explorer.model.units.MEANING``,
 ``explorer.model.scenario.POLICY_DOC``, the workload presets' ``doc``) are these; the window
 translates an entry by its key (``QCoreApplication.translate(context, TABLE[key])``). Before,
 the window kept a second copy of every English sentence to look its translation up by.
@@ -38,7 +38,7 @@ STATE_MEANING = {
 }
 
 UNIT_CONTEXT = "SolTexts"
-# explorer.sim.units: what each Speed-of-Light unit does
+# explorer.model.units: what each Speed-of-Light unit does
 UNIT_MEANING = {
     "issue": QT_TRANSLATE_NOOP("SolTexts", "The warp schedulers: each issues at most one warp-instruction per cycle."),
     "fp32": QT_TRANSLATE_NOOP("SolTexts", "FP32 lanes: fused multiply-adds and other single-precision arithmetic."),

@@ -16,7 +16,7 @@ from explorer.texts.names import MODEL_CONTEXT, POLICY_DOC, WORKLOAD_DOC
 
 
 def unit_labels() -> dict[str, str]:
-    """The simulator's throughput units (``explorer.sim.units.LABEL``, ``explorer.texts.bottleneck.LABEL``) and
+    """The simulator's throughput units (``explorer.model.units.LABEL``, ``explorer.texts.bottleneck.LABEL``) and
     "latency" in the interface language: one name per unit in every view (Speed of Light, metrics, compare)."""
     return {key: QCoreApplication.translate(bt.CONTEXT, text) for key, text in bt.LABEL.items()}
 

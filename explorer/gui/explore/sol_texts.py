@@ -33,7 +33,7 @@ def short_labels() -> dict[str, str]:
 
 
 def unit_meanings() -> dict[str, str]:
-    """``explorer.sim.units.MEANING`` (what each unit does, one sentence) in the interface language."""
+    """``explorer.model.units.MEANING`` (what each unit does, one sentence) in the interface language."""
     return {key: _translate(UNIT_CONTEXT, text) for key, text in UNIT_MEANING.items()}
 
 

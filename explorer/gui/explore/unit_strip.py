@@ -34,7 +34,7 @@ from explorer.gui.explore.run_data import SimRun
 from explorer.gui.common.core_texts import unit_labels
 from explorer.gui.explore.sol_texts import short_labels
 from explorer.sim.bottleneck import threshold
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 
 ROWS = (*UNITS, "latency")
 NAME_SCALE = 0.85  # the units' names against the axes' font  # the last row: windows without a bottleneck unit (latency)
