@@ -189,8 +189,9 @@ class Scenario:
     # cubin gives registers, static shared memory and barriers (read-only launch fields)
     kernel: KernelSpec | None = None
     # the description in other languages, (code, text) pairs: a shipped scenario carries its translations in its
-    # own file, as a lesson does (``description.en`` / ``description.ru``), so data and its languages stay together
-    description_texts: tuple[tuple[str, str], ...] = ()
+    # own file, as a lesson does (``description.en`` / ``description.ru``), so data and its languages stay together;
+    # not compared: a measurement file's copy of a preset (English only) is the same scenario as the preset
+    description_texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
     def gpu(self) -> GpuSpec:

@@ -111,7 +111,7 @@ def test_a_missing_compiler_is_one_line(capsys, monkeypatch):
 @needs_sass
 def test_a_kernel_that_does_not_compile_is_one_line(capsys, monkeypatch):
     import explorer.toolchain.codegen as codegen
-    import explorer.gpu.measure as measure
+    import explorer.toolchain.prepare as measure
 
     real = codegen.generate
 
