@@ -8,7 +8,7 @@ With ``--check-layout`` the verdict is the exit status: 0 when every text fits,
 
 from __future__ import annotations
 
-from explorer.atomic import check_target
+from explorer.model.atomic import check_target
 from explorer.model.errors import InputError
 
 

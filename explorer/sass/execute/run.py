@@ -187,8 +187,8 @@ def changed_count(before_chunks, after: np.ndarray) -> int:
 
 
 def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
-    """Refuse a dump path before the run, not after it (``explorer.atomic.check_target``, and .npz)."""
-    from explorer.atomic import check_target
+    """Refuse a dump path before the run, not after it (``explorer.model.atomic.check_target``, and .npz)."""
+    from explorer.model.atomic import check_target
 
     target = check_target(path, field)
     if not str(path).endswith(".npz"):
@@ -202,7 +202,7 @@ def dump_buffers(run: KernelRun, path: str) -> None:
     An ``np.savez`` file (``np.load`` reads it), written member by member and chunk by chunk: the contents
     before the kernel are made again as they are written, so a dump of 1 GiB of buffers needs no second GiB.
     """
-    from explorer.atomic import atomic_write
+    from explorer.model.atomic import atomic_write
 
     r = run.result
     members = []
