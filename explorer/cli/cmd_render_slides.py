@@ -53,7 +53,7 @@ def run_slides(args) -> int:
 
     lesson = scenario = None
     if args.lesson is not None:
-        from explorer.lessons import get_lesson
+        from explorer.model.lessons import get_lesson
 
         lesson = get_lesson(args.lesson)
         slides.lesson_step_index(lesson, args.step)

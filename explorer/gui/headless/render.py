@@ -142,7 +142,7 @@ def settle(app, rounds: int = 4) -> None:
         app.processEvents()
 
 
-TABS = ("explorer", "occupancy", "gemm", "memory")  # --tab: the window's views (explorer.lessons.VIEWS)
+TABS = ("explorer", "occupancy", "gemm", "memory")  # --tab: the window's views (explorer.model.lessons.VIEWS)
 
 
 def parse_scale(percent: int | None) -> float:

@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 
 from explorer.gui.common import palette as oi
 from explorer.gui.lessons.panel import LessonController
-from explorer.lessons import load_lessons, parse_lesson
+from explorer.model.lessons import load_lessons, parse_lesson
 from explorer.sim import simulate
 from tests.gui.support import RUN_TIMEOUT
 
