@@ -131,5 +131,5 @@ def test_the_finder_sees_lazy_relative_and_string_imports(tmp_path):
 def test_the_old_smoke_test_cycle_would_be_found():
     """app -> smoke -> render -> app, the cycle --smoke-test forwarding used to make."""
     graph = import_graph()
-    graph["explorer.gui.shell.app"].add("explorer.smoke")
-    assert ["explorer.gui.headless.render", "explorer.gui.shell.app", "explorer.smoke"] in cycles(graph)
+    graph["explorer.gui.shell.app"].add("explorer.gui.headless.smoke")
+    assert ["explorer.gui.headless.render", "explorer.gui.headless.smoke", "explorer.gui.shell.app"] in cycles(graph)
