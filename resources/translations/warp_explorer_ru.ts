@@ -166,7 +166,7 @@
 <context>
     <name>AttentionTexts</name>
     <message>
-        <location filename="../../explorer/texts/gemm.py" line="+97"/>
+        <location filename="../../explorer/texts/gemm.py" line="+122"/>
         <source>forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into the softmax</source>
         <translation>только прямой проход, без маски и dropout; множитель 1/sqrt(d) учтён в softmax</translation>
     </message>
@@ -1601,7 +1601,7 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+80"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+77"/>
         <source>the kernel&apos;s SASS ({arch})</source>
         <translation>SASS ядра ({arch})</translation>
     </message>
@@ -1956,7 +1956,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmModelTexts</name>
     <message>
-        <location filename="../../explorer/gui/gemm/model_texts.py" line="+22"/>
+        <location filename="../../explorer/gui/gemm/model_texts.py" line="+24"/>
         <source>wgmma + TMA</source>
         <translation>wgmma + TMA</translation>
     </message>
@@ -2086,7 +2086,52 @@ This is the previous run until the new one is done.</source>
         <translation>{term}: {why}. Следом: {rest} от него.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-35"/>
+        <source>HBM</source>
+        <translation>HBM</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>L2</source>
+        <translation>L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared memory</source>
+        <translation>разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>registers</source>
+        <translation>регистры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Cores</source>
+        <translation>тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Memory</source>
+        <translation>тензорная память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP32 pipes</source>
+        <translation>конвейеры FP32</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>TMA</source>
+        <translation>TMA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>descriptors</source>
+        <translation>дескрипторы</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>the scenario runs the main loop only: the plan adds {us} µs of pipeline fill and epilogue that the simulation does not have</source>
         <translation>сценарий выполняет только основной цикл: план добавляет {us} мкс заполнения конвейера и эпилога, которых в симуляции нет</translation>
     </message>
@@ -3384,52 +3429,7 @@ This is the previous run until the new one is done.</source>
         <translation>Сколько раз используется каждый прочитанный здесь байт операндов: 2·M·N·K·размер элемента / прочитанные байты. У GEMM без плиток, читающего каждый операнд из памяти, повторное использование было бы 1.</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>HBM</source>
-        <translation>HBM</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>L2</source>
-        <translation>L2</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>shared memory</source>
-        <translation>разделяемая память</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>registers</source>
-        <translation>регистры</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Tensor Cores</source>
-        <translation>тензорные ядра</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tensor Memory</source>
-        <translation>тензорная память</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>FP32 pipes</source>
-        <translation>конвейеры FP32</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>descriptors</source>
-        <translation>дескрипторы</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>math units</source>
-        <translation>вычислительные узлы</translation>
-    </message>
-    <message>
-        <location line="+39"/>
+        <location line="+44"/>
         <source>{path}: read {rd}, written {wr}. {note}</source>
         <translation>{path}: прочитано {rd}, записано {wr}. {note}</translation>
     </message>
@@ -5424,7 +5424,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-500"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-480"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
@@ -5558,7 +5558,7 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+131"/>
+        <location line="+132"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
@@ -5612,7 +5612,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 Готовых варпов на планировщик: в среднем {elig}</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>The instruction stream the simulator ran: the generated kernel&apos;s SASS, or the workload model (one instruction per modelled operation); the same scenario gives slightly different figures with each.</source>
         <translation>Поток инструкций, который выполнил симулятор: SASS сгенерированного ядра или модель нагрузки (одна инструкция на моделируемую операцию); один и тот же сценарий даёт с ними немного разные числа.</translation>
     </message>
@@ -5632,7 +5632,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варп|варпа|варпов</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Program: {program}</source>
         <translation>Программа: {program}</translation>
     </message>
