@@ -219,7 +219,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+641"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+638"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -1135,7 +1135,7 @@
 <context>
     <name>CoreTexts</name>
     <message>
-        <location filename="../../explorer/texts/names.py" line="+59"/>
+        <location filename="../../explorer/texts/names.py" line="+60"/>
         <source>loose round-robin: the next ready warp after the one that issued last</source>
         <translation>нестрогий круговой порядок (LRR): следующий готовый варп после того, что выдавал последним</translation>
     </message>
@@ -2772,7 +2772,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-383"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-380"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2913,7 +2913,7 @@ This is the previous run until the new one is done.</source>
         <translation>{b} Б за такт на SM</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+36"/>
         <source>{bytes} · {rate} ({share} of peak)</source>
         <translation>{bytes} · {rate} ({share} пика)</translation>
     </message>
@@ -2928,34 +2928,14 @@ This is the previous run until the new one is done.</source>
         <translation>{b} Б</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-53"/>
         <source> (estimate)</source>
         <translation> (оценка)</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Registers</source>
-        <translation>Регистры</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Shared memory</source>
-        <translation>Разделяемая память</translation>
-    </message>
-    <message>
-        <location line="+0"/>
+        <location line="+9"/>
         <source>L1 cache</source>
         <translation>Кэш L1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>L2 cache</source>
-        <translation>Кэш L2</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Device memory ({kind})</source>
-        <translation>Память устройства ({kind})</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -4030,6 +4010,34 @@ This is the previous run until the new one is done.</source>
         <location line="+5"/>
         <source>{name}: kernel {kb} → {ka}, mean block {bb} → {ba}</source>
         <translation>{name}: ядро {kb} → {ka}, средний блок {bb} → {ba}</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryLevelTexts</name>
+    <message>
+        <location filename="../../explorer/texts/names.py" line="+6"/>
+        <source>Registers</source>
+        <translation>Регистры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared memory</source>
+        <translation>Разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L1 data cache</source>
+        <translation>Кэш данных L1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L2 cache</source>
+        <translation>Кэш L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device memory ({kind})</source>
+        <translation>Память устройства ({kind})</translation>
     </message>
 </context>
 <context>
@@ -6928,7 +6936,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задерж.</translation>
     </message>
     <message>
-        <location filename="../../explorer/texts/names.py" line="-52"/>
+        <location filename="../../explorer/texts/names.py" line="-62"/>
         <source>The warp schedulers: each issues at most one warp-instruction per cycle.</source>
         <translation>Планировщики варпов: каждый выдаёт не больше одной инструкции варпа за такт.</translation>
     </message>
