@@ -1135,7 +1135,7 @@
 <context>
     <name>CoreTexts</name>
     <message>
-        <location filename="../../explorer/texts/names.py" line="+60"/>
+        <location filename="../../explorer/texts/names.py" line="+62"/>
         <source>loose round-robin: the next ready warp after the one that issued last</source>
         <translation>нестрогий круговой порядок (LRR): следующий готовый варп после того, что выдавал последним</translation>
     </message>
@@ -6825,7 +6825,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolTexts</name>
     <message>
-        <location filename="../../explorer/texts/bottleneck.py" line="+21"/>
+        <location filename="../../explorer/texts/bottleneck.py" line="+26"/>
         <source>Issue slots</source>
         <translation>Слоты выдачи</translation>
     </message>
@@ -7101,17 +7101,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); на SM, у которых есть работа, {label} на {share}% пика; помогут больше блоков или блоки поменьше</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{warps} warps each wait ~{cycles} cycles for {where}; more bytes in flight per SM (more warps, or more independent loads per warp) would help</source>
-        <translation>каждый из {warps} варпов ждёт {where} ~{cycles} тактов; помогут больше байтов в полёте на SM (больше варпов или больше независимых загрузок на варп)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>{warps} warps mostly {waiting}</source>
-        <translation>{warps} варпов в основном {waiting}</translation>
-    </message>
-    <message>
-        <location line="-54"/>
+        <location line="-48"/>
         <source>wait on dependent arithmetic (a fixed latency each); more independent instructions (ILP) or warps would help</source>
         <translation>ждут зависимую арифметику (фиксированная задержка у каждой); помогут больше независимых инструкций (ILP) или варпов</translation>
     </message>
@@ -7176,7 +7166,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>в большинстве тактов</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+55"/>
+        <source>{warps} warps each wait ~{cycles} cycles for {level}; more bytes in flight per SM (more warps, or more independent loads per warp) would help</source>
+        <translation>каждый из {warps} варпов ждёт {level} ~{cycles} тактов; помогут больше байтов в полёте на SM (больше варпов или больше независимых загрузок на варп)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{warps} warps mostly {state}</source>
+        <translation>{warps} варпов в основном {state}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>no unit above {pct} ({unit})</source>
         <translation>ни один узел не выше {pct} ({unit})</translation>
     </message>
