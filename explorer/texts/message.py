@@ -69,7 +69,9 @@ class Catalog:
             elif isinstance(value, bool) or not isinstance(value, (int, float)):
                 shown[name] = str(value)
             else:
-                shown[name] = localize(format(value, spec or ("d" if isinstance(value, int) else "g")), style)
+                if spec is None:
+                    spec = "d" if isinstance(value, int) else "g"
+                shown[name] = localize(format(value, spec), style)
         return translate(self.context, self.templates[code]).format(**shown)
 
 
