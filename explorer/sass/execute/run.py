@@ -38,8 +38,9 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def compile_for(scenario, *, cancel=None):
-    """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child."""
+def compile_for(scenario, *, cancel=None, build=None):
+    """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child;
+    ``build``: its file's compile already made (``kernel.open_kernels``), reused when it serves."""
     from explorer.sass.execute.kernel import build_kernel
     from explorer.sass.opcodes import load_table
 
@@ -50,7 +51,7 @@ def compile_for(scenario, *, cancel=None):
     if load_table().family(arch) is None:
         raise InputError("gpu", f"{scenario.gpu.name} ({arch}): the executor runs SASS of sm_75 and newer (what "
                                 "NVRTC 13 builds); choose a newer GPU")
-    return build_kernel(spec.path, spec.name, arch, cancel=cancel)
+    return build_kernel(spec.path, spec.name, arch, cancel=cancel, build=build)
 
 
 def resolve(scenario, kernel):

@@ -253,7 +253,7 @@ def test_a_compile_that_runs_for_ever_can_be_cancelled_and_the_window_stays_live
 
     def popen(*args, **kwargs):
         proc = real(*args, **kwargs)
-        if any(frame.name == "list_kernels" for frame in traceback.extract_stack()):  # this tab's, not the calculator's
+        if any(frame.name == "open_kernels" for frame in traceback.extract_stack()):  # this tab's, not the calculator's
             pids.append(proc.pid)
         return proc
 
