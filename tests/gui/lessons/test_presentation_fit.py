@@ -95,7 +95,10 @@ def test_every_lesson_step_fits_in_presentation_mode(lang_window, size):
         assert min(shown) >= 1.0 and max(shown) == DEFAULT_SCALE  # the Explorer's steps at 150% on 720p
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+# 720p makes way at every scale (the metrics' details, the narration): 40-75 s a language on this project's 2-core
+# machine under load, over the main set's 60 s guard (a fresh-clone .ci/run of 2026-12-06): with the slow set
+@pytest.mark.parametrize("size", [pytest.param(s, marks=pytest.mark.slow(expect_s=90)) if s == (1280, 720) else s
+                                  for s in SIZES], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_explorer_at_every_scale(lang_window, size):
     """100-250% with the narration open: nothing clipped; the scale shown is the one asked up to 200% on
     1920x1080 and 125% on 1280x720; the SM grid's labels, the legends, the plot axes and the narration grow
