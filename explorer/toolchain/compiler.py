@@ -287,18 +287,15 @@ def compile_source(
     build = FileBuild(source=source, cubin=cubin, arch=arch, log=log, compiler=compiler, options=tuple(used),
                       line_info=bool(line_info), defines=tuple(defines), include_dirs=tuple(includes),
                       maxrregcount=maxrregcount)
-    try:
-        return kernel_in(build, kernel, lowered)
-    except UnknownKernel as exc:  # the file compiled: its cubin answers for another of its kernels too
-        exc.build = build
-        raise
+    return kernel_in(build, kernel, lowered)
 
 
 @dataclass(frozen=True)
 class FileBuild:
     """One compile of a source: the cubin holds every kernel the file defines (and every template instance it
     names), so a second kernel of the same file, or the file's list of kernels, needs no second compile
-    (``kernel_in``). An ``UnknownKernel`` raised by :func:`compile_source` carries it as ``build``."""
+    (``kernel_in``). An ``UnknownKernel`` raised by :func:`compile_source` or ``kernel_in`` carries it as
+    ``build``."""
 
     source: str
     cubin: bytes
@@ -312,9 +309,6 @@ class FileBuild:
     include_dirs: tuple[str, ...] = ()
     maxrregcount: int | None = None
 
-    def kernels(self) -> list[str]:
-        return Cubin(self.cubin).kernels()
-
     def serves(self, source: str, arch: str, *, line_info: bool = False, defines=(), include_dirs=(),
                maxrregcount: int | None = None) -> bool:
         """Whether this compile is the one ``compile_source`` would make for these arguments."""
@@ -327,7 +321,11 @@ def kernel_in(build: FileBuild, kernel: str, lowered: str | None = None) -> Comp
     """``kernel``'s CompileResult from a compile of its file: its symbol (``lowered``, the compiler's name for a
     name expression, or the cubin's symbol ``match_kernel`` finds), registers, shared memory, spills, barriers."""
     parsed = Cubin(build.cubin)
-    symbol = lowered if lowered and lowered in parsed.kernels() else match_kernel(parsed.kernels(), kernel)
+    try:
+        symbol = lowered if lowered and lowered in parsed.kernels() else match_kernel(parsed.kernels(), kernel)
+    except UnknownKernel as exc:  # the file compiled: its cubin answers for another of its kernels too
+        exc.build = build
+        raise
     resources = parsed.resources(symbol)
     spills = ptxas_spills(build.log, symbol)
     if spills:

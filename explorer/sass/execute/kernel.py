@@ -139,11 +139,7 @@ def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_nam
     includes = [str(path.parent.resolve())] if path.parent != Path("") else []
     try:
         if build is not None and build.serves(source, arch, line_info=True, include_dirs=includes):
-            try:
-                return kernel_in(build, name)
-            except UnknownKernel as exc:
-                exc.build = build
-                raise
+            return kernel_in(build, name)
         return compile_source(source, name, arch, filename=path.name, include_dirs=includes, line_info=True,
                               cancel=cancel)
     except UnknownKernel as exc:
