@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.model.errors import InputError
+from tests.sass.support import needs_sass
 from explorer.sass.execute.signature import declarations, demangle, demangled_parts, kernel_parameters, parse_type
 
 SOURCE = r'''
@@ -76,6 +77,7 @@ def test_list_kernels_of_a_file():
     assert [n for n in names if n in first] == first
 
 
+@needs_sass
 def test_a_file_is_compiled_once_for_its_list_and_any_of_its_kernels(monkeypatch):
     """Opening a file (the Your kernel tab) compiles it once: the compile that lists the kernels holds every one
     of them, so building one, or a C++ kernel asked for by its short name, compiles nothing again; the same build
@@ -83,10 +85,7 @@ def test_a_file_is_compiled_once_for_its_list_and_any_of_its_kernels(monkeypatch
     from explorer.sass.execute.kernel import build_kernel, open_kernels
     from explorer.toolchain import compiler
     from tests.execute.cases import KERNELS
-    from tests.sass.support import needs_sass
 
-    if needs_sass.args[0]:
-        pytest.skip(needs_sass.kwargs["reason"])
     compiles = []
     real = compiler._build_in_child
     monkeypatch.setattr(compiler, "_build_in_child", lambda *a, **k: compiles.append(a[0]["kernel"]) or real(*a, **k))
