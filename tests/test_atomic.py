@@ -40,9 +40,21 @@ def _temps(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
 
 
+def _default_signals() -> None:
+    """In the child, before exec: SIGINT and SIGTERM as a shell's foreground command has them.
+
+    A test run started in the background (``cmd &`` in a script, nohup) passes
+    SIGINT on as ignored, and an ignored SIGINT is, rightly, not caught by the
+    writer: without this the SIGINT test would depend on how pytest was started.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _start_slow_writer(target: Path) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(target)], stdout=subprocess.PIPE, env=env)
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(target)], stdout=subprocess.PIPE, env=env,
+                            preexec_fn=_default_signals)
     assert proc.stdout.readline().strip() == b"writing"  # the temp file exists now
     return proc
 
@@ -101,6 +113,18 @@ def test_handlers_are_held_only_during_a_write(tmp_path):
     assert signal.getsignal(signal.SIGTERM) is before
     if before is signal.SIG_DFL:
         assert seen == [atomic._on_signal]
+
+
+def test_an_ignored_signal_stays_ignored_during_a_write(tmp_path):
+    # nohup and background jobs ignore SIGINT/SIGHUP on purpose: a write must not undo that
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        seen = []
+        atomic_write(tmp_path / "a", lambda fh: seen.append(signal.getsignal(signal.SIGINT)))
+        assert seen == [signal.SIG_IGN]
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def test_stale_files_by_age_and_other_names_are_kept(tmp_path):
