@@ -8,7 +8,11 @@ constants are frozen into the code), missing from it would let an edit there run
 from __future__ import annotations
 
 import ast
+import pickle
 from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 from explorer.sass.execute import jit
 
@@ -48,3 +52,21 @@ def test_the_stamp_covers_the_sources():
         cache_file = getattr(interp.run._cache, "_cache_file", None)
         if cache_file is not None:  # numba's cache is on (a writable folder)
             assert cache_file._source_stamp[1] == stamp
+
+
+@pytest.mark.parametrize("error", [AttributeError("Can't get attribute 'Stream' on <module "
+                                                  "'explorer.sass.execute.records'>"),
+                                   pickle.UnpicklingError("pickle data was truncated")])
+def test_an_index_naming_a_type_these_sources_lack_reads_as_stale(error):
+    """numba unpickles its index (the argument types: the records, by module and class) before it compares the
+    stamp; an index from sources with another record raised AttributeError at the call. It reads as empty."""
+
+    class CacheFile:
+        _source_stamp = "numba's"
+
+        def _load_index(self):
+            raise error
+
+    dispatcher = SimpleNamespace(_cache=SimpleNamespace(_cache_file=CacheFile()))
+    jit._stamp(dispatcher)
+    assert dispatcher._cache._cache_file._load_index() == {}

@@ -14,10 +14,15 @@ the operand helpers, the constants numba freezes into the code), and a cached ``
 holds all of them: an edit of ``ops_int.py`` alone would leave the old code running. So each
 function's cache entry is stamped with numba's stamp and a hash of all of ``JITTED`` (where
 the sources are readable: a frozen bundle's stamp is numba's own, its executable's hash).
+And numba's index names the argument types, the state records (``records``) among them, by
+module and class: an index written by sources that had a record these do not (renamed, split)
+fails to unpickle before its stamp is compared, and the call raised. Such an index is stale too:
+it reads as empty, and numba compiles and writes a new one.
 """
 
 from __future__ import annotations
 
+import pickle
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -26,7 +31,8 @@ from explorer.jit.runtime import CACHE, JIT
 
 # the modules the interpreter's machine code is compiled from: its functions and the constants numba freezes
 # into it (a test checks that every module of the package with a compiled function is named here)
-JITTED = ("jit.py", "isa.py", "fpmath.py", "interp.py")
+JITTED = ("jit.py", "isa.py", "fpmath.py", "records.py", "operands.py", "ops_int.py", "ops_pred.py",
+          "ops_convert.py", "ops_float.py", "ops_half.py", "ops_warp.py", "memory.py", "control.py", "interp.py")
 
 
 @lru_cache(maxsize=1)
@@ -45,13 +51,23 @@ def sources_stamp() -> str:
 
 
 def _stamp(dispatcher) -> None:
-    """The dispatcher's cache entries valid only for these ``JITTED`` sources (see the module docstring)."""
-    if getattr(sys, "frozen", False):
-        return
+    """The dispatcher's cache entries valid only for these ``JITTED`` sources, and an index naming types they do not
+    define read as stale (see the module docstring)."""
     cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
-    stamp = sources_stamp()
-    if cache_file is not None and stamp and hasattr(cache_file, "_source_stamp"):
+    stamp = "" if getattr(sys, "frozen", False) else sources_stamp()
+    if cache_file is None or not hasattr(cache_file, "_source_stamp") or not hasattr(cache_file, "_load_index"):
+        return
+    if stamp:
         cache_file._source_stamp = (cache_file._source_stamp, stamp)
+    load_index = cache_file._load_index
+
+    def _load_index():
+        try:
+            return load_index()
+        except (AttributeError, ImportError, pickle.UnpicklingError):  # a type these sources do not define
+            return {}
+
+    cache_file._load_index = _load_index
 
 
 def njit(fn=None, *, inline: bool = False):
