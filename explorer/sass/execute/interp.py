@@ -35,9 +35,16 @@ records the issue, and hands the instruction to its class (``OP_CLASS``): ``alu`
 classes, one module each (``ops_int``: integer arithmetic and logic; ``ops_pred``: integer compares
 and predicates; ``ops_convert``: moves and conversions; ``ops_float``: FP32 and FP64; ``ops_half``:
 packed FP16/BF16; ``ops_warp``: special registers and the warp-wide exchanges), ``memory.mem`` for
-loads, stores and atomics, ``control.control`` for branches, barriers and calls. An ALU class's
-function is inlined into ``alu`` (numba's IR), ``control`` into ``run``, so the machine code is one
-call per instruction as before the split.
+loads, stores and atomics, ``control.control`` for branches, barriers and calls.
+
+What a call costs. A compiled call passes every field of every record it is given (an array is
+seven to eleven words), so a part called per instruction takes only what it reads: an ALU class's
+function the arrays its operations touch (``ops_float``: the row and the scratch rows), ``mem``
+the events and the metrics, not the whole stream and tallies (those cost saxpy 3%). ``control`` is
+inlined into ``run`` and ``mem``'s parts into ``mem`` (numba's IR, as the code was before the
+split); the ALU classes are not inlined into ``alu``: inlined, they doubled ``alu``'s compile time
+(numba types each inlined copy apart) for no measured speed, called they compile in what the one
+``alu`` took.
 """
 
 from __future__ import annotations
@@ -79,23 +86,24 @@ OP_CLASS[E_LDC] = CLS_MEMORY
 @njit
 def alu(code, i, op, E, w, regs, context, clock, total, sc):
     """Execute an instruction of an ALU class for the lanes in E: its operands gathered into sc, its class's
-    function computes the results there, they are written to the registers. ``clock``: the warp's issued
-    instructions, ``total``: the block's (the clock and timer registers). Returns an error code (0 = none)."""
+    function computes the results there (given only the arrays it reads), they are written to the registers.
+    ``clock``: the warp's issued instructions, ``total``: the block's (the clock and timer registers). Returns an
+    error code (0 = none)."""
     cls = OP_CLASS[op]
     G = FULL if (op == E_SHFL or op == E_MATCH) else E
     gather(code, i, w, G, regs, sc)
     if cls == CLS_INT:
-        dst, out, wide, preds, pk0, pk1 = ops_int.int_op(code, i, op, E, w, regs, sc)
+        dst, out, wide, preds, pk0, pk1 = ops_int.int_op(code, i, op, E, w, regs.P, regs.UP, sc)
     elif cls == CLS_FLOAT:
-        dst, out, wide, preds, pk0, pk1 = ops_float.float_op(code, i, op, E, w, regs, sc)
+        dst, out, wide, preds, pk0, pk1 = ops_float.float_op(code, i, op, E, sc)
     elif cls == CLS_CONVERT:
-        dst, out, wide, preds, pk0, pk1 = ops_convert.convert_op(code, i, op, E, w, regs, sc)
+        dst, out, wide, preds, pk0, pk1 = ops_convert.convert_op(code, i, op, E, sc)
     elif cls == CLS_PRED:
-        dst, out, wide, preds, pk0, pk1 = ops_pred.pred_op(code, i, op, E, w, regs, sc)
+        dst, out, wide, preds, pk0, pk1 = ops_pred.pred_op(code, i, op, E, w, regs.P, sc)
     elif cls == CLS_HALF:
-        dst, out, wide, preds, pk0, pk1 = ops_half.half_op(code, i, op, E, w, regs, sc)
+        dst, out, wide, preds, pk0, pk1 = ops_half.half_op(code, i, op, E, sc)
     elif cls == CLS_WARP:
-        dst, out, wide, preds, pk0, pk1 = ops_warp.warp_op(code, i, op, E, w, regs, context, clock, total, sc)
+        dst, out, wide, preds, pk0, pk1 = ops_warp.warp_op(code, i, op, E, w, context, clock, total, sc)
     elif cls == CLS_NOP:
         return 0
     else:

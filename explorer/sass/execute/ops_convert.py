@@ -25,8 +25,8 @@ OPS = (
 )
 
 
-@njit(inline=True)
-def convert_op(code, i, op, E, w, regs, sc):
+@njit
+def convert_op(code, i, op, E, sc):
     """A move or conversion for the lanes in E: the value into SC_RES, or SC_RES64 where it may be 64 bits wide
     (a 64-bit source or result). Returns what to write (as ``ops_int.int_op``)."""
     f1, f2, f3, f4, m1, m2, m3, m4 = fields(code, i)

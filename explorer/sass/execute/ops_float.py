@@ -27,8 +27,8 @@ OPS = (
 )
 
 
-@njit(inline=True)
-def float_op(code, i, op, E, w, regs, sc):
+@njit
+def float_op(code, i, op, E, sc):
     """An FP32 or FP64 instruction for the lanes in E: FP32 bits into SC_RES, FP64 into SC_RES64, a compare's two
     predicates into SC_P0 and SC_P1 (FSET also its register). Returns what to write (as ``ops_int.int_op``)."""
     f1, f2, f3, f4, m1, m2, m3, m4 = fields(code, i)

@@ -23,8 +23,8 @@ OPS = (
 )
 
 
-@njit(inline=True)
-def half_op(code, i, op, E, w, regs, sc):
+@njit
+def half_op(code, i, op, E, sc):
     """A packed-half instruction for the lanes in E: both halves' bits into SC_RES (.F32: one FP32 result), HSETP2's
     predicates into SC_P0 and SC_P1. Returns what to write (as ``ops_int.int_op``)."""
     f1, f2, f3, f4, m1, m2, m3, m4 = fields(code, i)

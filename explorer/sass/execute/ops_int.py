@@ -25,8 +25,8 @@ OPS = (
 )
 
 
-@njit(inline=True)
-def int_op(code, i, op, E, w, regs, sc):
+@njit
+def int_op(code, i, op, E, w, P, UP, sc):
     """An integer instruction for the lanes in E, from the operands in sc: the result into sc[SC_RES] (the 64-bit
     forms: SC_RES64), IADD3's carries and LEA's, LOP3's non-zero flag into SC_P0 / SC_P1; returns what to write
     (``operands.write_results``: dst, out, wide, preds, pk0, pk1)."""
@@ -48,7 +48,7 @@ def int_op(code, i, op, E, w, regs, sc):
                     else:
                         s += x
                 if f1 == 1:
-                    s += np.int64(penc(e0, w, lane, regs.P, regs.UP)) + np.int64(penc(e1, w, lane, regs.P, regs.UP))
+                    s += np.int64(penc(e0, w, lane, P, UP)) + np.int64(penc(e1, w, lane, P, UP))
                 sc[SC_RES, lane] = s & M32
                 carry = s >> 32
                 sc[SC_P0, lane] = 1 if carry >= 1 else 0
@@ -77,7 +77,7 @@ def int_op(code, i, op, E, w, regs, sc):
                 if f2 == 0 and f1 != 0:  # signed high/wide products
                     a = _sext32(a)
                     b = _sext32(b)
-                cin = np.int64(penc(e0, w, lane, regs.P, regs.UP)) if f3 == 1 else np.int64(0)
+                cin = np.int64(penc(e0, w, lane, P, UP)) if f3 == 1 else np.int64(0)
                 if f1 == 0:
                     sc[SC_RES, lane] = (a * b + imod(sc[SC_RAW + 3, lane], m3) + cin) & M32
                 elif f1 == 1:  # .HI: bits 32..63 of a*b + (c+1:c), the addend a register pair
@@ -99,7 +99,7 @@ def int_op(code, i, op, E, w, regs, sc):
             if (E >> lane) & 1:
                 a = imod(sc[SC_RAW + 2, lane], m2)
                 b = imod(sc[SC_RAW + 3, lane], m3)
-                cin = np.int64(penc(e1, w, lane, regs.P, regs.UP)) if f2 == 1 else np.int64(0)
+                cin = np.int64(penc(e1, w, lane, P, UP)) if f2 == 1 else np.int64(0)
                 if f1 == 0:
                     s = ((a << sh) & M32) + b + cin
                 else:

@@ -22,8 +22,8 @@ OPS = (
 )
 
 
-@njit(inline=True)
-def pred_op(code, i, op, E, w, regs, sc):
+@njit
+def pred_op(code, i, op, E, w, P, sc):
     """A compare or predicate instruction for the lanes in E: ISETP's and PLOP3's two predicates into SC_P0 and
     SC_P1, P2R's register into SC_RES; R2P writes its predicates itself. Returns what to write (as ``int_op``)."""
     f1, f2, f3, f4, m1, m2, m3, m4 = fields(code, i)
@@ -76,7 +76,7 @@ def pred_op(code, i, op, E, w, regs, sc):
                 mask = imod(sc[SC_RAW + 2, lane], m2) & 0x7F
                 pr = np.int64(0)
                 for j in range(7):
-                    if regs.P[w, j, lane]:
+                    if P[w, j, lane]:
                         pr |= np.int64(1) << j
                 sc[SC_RES, lane] = (src & ~mask) | (pr & mask)
     elif op == E_R2P:
@@ -86,7 +86,7 @@ def pred_op(code, i, op, E, w, regs, sc):
                 mask = imod(sc[SC_RAW + 2, lane], m2)
                 for j in range(7):
                     if (mask >> j) & 1:
-                        regs.P[w, j, lane] = (src >> j) & 1
+                        P[w, j, lane] = (src >> j) & 1
         dst = -1
     return dst, out, wide, preds, pk0, pk1
 

@@ -84,8 +84,8 @@ def sreg64(sr, w, lane, context, clock, total):
     return (count & M32) | (((count >> 32) & M32) << 32)
 
 
-@njit(inline=True)
-def warp_op(code, i, op, E, w, regs, context, clock, total, sc):
+@njit
+def warp_op(code, i, op, E, w, context, clock, total, sc):
     """A special-register read or a warp-wide exchange for the lanes in E (SHFL and MATCH read every lane's
     operand): the value into SC_RES or SC_RES64, SHFL's in-range flag, VOTE's and MATCH.ALL's predicate into
     SC_P0. ``clock`` and ``total``: the warp's and the block's issued instructions. Returns what to write (as
