@@ -56,7 +56,7 @@ from explorer.sass.execute.control import (
     FAILED, GO_ON, _release_all, _release_bars, _select, _writeback, control, lpc_min_below,
 )
 from explorer.sass.execute.isa import (
-    A_ACTIVE_LANES, A_BLOCKS_DONE, A_EXEC_LANES, A_WARP_INSTR, C_GNEG, C_GUARD, C_OP, C_UNIF, ERR_DEADLOCK, ERR_LIMIT,
+    A_ACTIVE_LANES, A_BLOCKS_DONE, A_EXEC_LANES, A_WARP_INSTR, C_GNEG, C_GUARD, C_OP, C_UNIF, E_B2R, ERR_DEADLOCK, ERR_LIMIT,
     ERR_PC, ERR_UNSUPPORTED, E_BRA, E_LDC, E_MATCH, E_NOP, E_SHFL, E_UNSUPPORTED, E_VOTE, FIRST_MEMORY_OP, L_ABSENT,
     L_BAR, L_BSYNC, L_READY, L_WARPSYNC, S_DONE, S_ERROR, S_FULL,
 )
@@ -79,6 +79,7 @@ for _ops, _class in ((ops_int.OPS, CLS_INT), (ops_pred.OPS, CLS_PRED), (ops_conv
     OP_CLASS[list(_ops)] = _class
 OP_CLASS[E_NOP] = CLS_NOP
 OP_CLASS[E_BRA:FIRST_MEMORY_OP] = CLS_CONTROL
+OP_CLASS[E_B2R] = CLS_CONTROL  # numbered among the ALU's operations (below E_BRA)
 OP_CLASS[FIRST_MEMORY_OP:] = CLS_MEMORY
 OP_CLASS[E_LDC] = CLS_MEMORY
 
