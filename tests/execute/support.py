@@ -59,7 +59,7 @@ class Warp:
     """One warp's registers for executing single decoded instructions through the interpreter."""
 
     def __init__(self):
-        from explorer.sass.execute import interp
+        from explorer.sass.execute import records
 
         self.R = np.zeros((1, 256, 32), dtype=np.uint32)
         self.P = np.zeros((1, 8, 32), dtype=np.uint8)
@@ -67,7 +67,7 @@ class Warp:
         self.UR = np.zeros((1, 64), dtype=np.uint32)
         self.UP = np.zeros((1, 8), dtype=np.uint8)
         self.UP[0, 7] = 1
-        self.sc = np.zeros((interp.SC_ROWS, 32), dtype=np.int64)
+        self.sc = np.zeros((records.SC_ROWS, 32), dtype=np.int64)
         self.ctx = np.zeros(16, dtype=np.int64)
         self.ctx[3:6] = (32, 1, 1)
         self.wcount = np.zeros(1, dtype=np.int64)
@@ -101,6 +101,8 @@ class Warp:
         """Execute one instruction (its guard included) for the lanes in ``mask``."""
         from explorer.sass.execute import interp, isa
         from explorer.sass.execute.decode import decode, link
+        from explorer.sass.execute.ops_warp import special_registers
+        from explorer.sass.execute.records import Context, Regs
         from explorer.sass.listing import parse_instruction
 
         dec = decode([parse_instruction(0, text)])
@@ -115,8 +117,10 @@ class Warp:
                     E |= 1 << lane
         if code[0, isa.C_UNIF] and E and code[0, isa.C_OP] != isa.E_VOTE:
             E = E & -E
-        rc = interp.alu(code, 0, int(code[0, isa.C_OP]), np.int64(E), 0, self.R, self.P, self.UR, self.UP, self.ctx,
-                        self.wcount, 0, self.sc)
+        regs = Regs(self.R, self.P, self.UR, self.UP)
+        context = Context(self.ctx, special_registers(self.ctx, 1))
+        rc = interp.alu(code, 0, int(code[0, isa.C_OP]), np.int64(E), 0, regs, context, int(self.wcount[0]), 0,
+                        self.sc)
         assert rc == 0, f"{text}: error {rc}"
         return self
 

@@ -125,6 +125,24 @@ def test_block_barrier_orders_shared_memory_between_warps():
     assert list(r.outputs["out"]) == [(t + 32) % 64 for t in range(64)]
 
 
+@pytest.mark.parametrize("reduction, expected", [("POPC", 16), ("AND", 0), ("OR", 1)])
+def test_a_reduction_barrier_gives_every_thread_its_result(reduction, expected):
+    # __syncthreads_count / _and / _or (CUDA C++ Programming Guide, "Synchronization Functions") of tid % 4 == 0
+    # over 64 threads: BAR.RED then B2R.RESULT, every thread of the block the same result. B2R was numbered among
+    # the ALU's operations, and the ALU stopped the run with "the executor does not support B2R.RESULT".
+    k = sass_kernel([
+        "S2R R0, SR_TID.X",
+        "LDC.64 R2, c[0x0][0x210]",
+        "LOP3.LUT R4, R0, 0x3, RZ, 0xc0, !PT",
+        "ISETP.EQ.AND P0, PT, R4, RZ, PT",
+        f"BAR.RED.{reduction}.DEFER_BLOCKING 0x0, P0",
+        "B2R.RESULT R1",
+        "IMAD.WIDE.U32 R2, R0, 0x4, R2", "STG.E [R2.64], R1", "EXIT",
+    ])
+    r = execute_kernel(k, OUT, block=(64, 1, 1))
+    assert list(r.outputs["out"]) == [expected] * 64
+
+
 def test_call_and_return_through_a_register():
     # ptxas: MOV R9, <return pc>; CALL.REL.NOINC `(sub); ... sub: ...; RET.REL.NODEC R9
     k = sass_kernel(PROLOGUE + [

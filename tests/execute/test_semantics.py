@@ -389,7 +389,7 @@ def test_predicated_instructions_touch_only_their_lanes():
 # -- atomics and bank conflicts (the interpreter's helpers) ------------------------------------------------
 def test_atomic_operations_follow_ptx_atom():
     from explorer.sass.execute import isa
-    from explorer.sass.execute.interp import _atomic
+    from explorer.sass.execute.memory import _atomic
 
     t = isa.T_U32
     assert _atomic(isa.A_INC, t, 5, 5, 0) == 0 and _atomic(isa.A_INC, t, 4, 5, 0) == 5  # (old >= b) ? 0 : old+1
@@ -416,7 +416,8 @@ def test_shared_memory_wavefronts(stride_words, width, waves, phases):
     # CUDA C++ Programming Guide, "Shared Memory": 32 banks of successive 32-bit words, one word per
     # bank per cycle; lanes reading the same word share it. 64- and 128-bit accesses go by half and
     # quarter warps (Nsight Compute counts their ideal wavefronts as 2 and 4).
-    from explorer.sass.execute.interp import SC_ROWS, WSCR, _wavefronts
+    from explorer.sass.execute.memory import _wavefronts
+    from explorer.sass.execute.records import SC_ROWS, WSCR
 
     sc = np.zeros((SC_ROWS, 32), dtype=np.int64)
     sc[0] = LANES * stride_words * 4

@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from explorer.model.errors import InputError
-from explorer.sass.execute import interp, isa
+from explorer.sass.execute import interp, isa, records
 from explorer.sass.execute.arguments import (
     BANK_BYTES, INIT_CHUNK, LOCAL_WINDOW, NUMPY, SHARED_WINDOW, Inputs, bank0, bind, initial_chunks,
 )
 from explorer.sass.execute.decode import link
+from explorer.sass.execute.ops_warp import special_registers
+from explorer.sass.execute.records import Barriers, Context, Events, Issues, Memory, Program, Regs, Tally, Warps, Work
 from explorer.sass.execute.stream import ExecutedStream, build_stream
 
 # bytes one run may hold (buffers, state, chunk arrays; the simulator's records too when it times the run):
@@ -71,7 +73,8 @@ def estimate_parts(kernel, launch, spec, record: bool = False) -> dict:
     """:func:`estimate_bytes` by part (the refusal names them)."""
     warps = launch.warps_per_block()
     frame = _frame(kernel)
-    state = warps * (256 * 32 * 4 + 8 * 32 + 64 * 4 + 32 * 24) + warps * 32 * frame + _shared_bytes(kernel, launch)
+    per_warp = 256 * 32 * 4 + 8 * 32 + 64 * 4 + 32 * 24 + isa.N_SR * 32 * 4  # registers, lanes, special registers
+    state = warps * per_warp + warps * 32 * frame + _shared_bytes(kernel, launch)
     chunk = (CHUNK_INSTRUCTIONS + (1 << 16)) * ENTRY_BYTES * (2 if record else 1)
     return {"buffers": int(spec.buffer_bytes), "state": int(state + 18 * BANK_BYTES), "chunks": int(chunk),
             "temporaries": INIT_CHUNK * 24}
@@ -151,13 +154,13 @@ def execute_chunks(kernel, launch, spec, *, record: bool = True, seed: int = 1, 
         seconds += time.perf_counter() - t0  # execution only: not the consumer's time between chunks
         cpu += time.thread_time() - c0
         if progress is not None:
-            progress(int(first.ctl[interp.CTL_BLOCK]), n_blocks, int(first.acc[isa.A_WARP_INSTR]), seconds)
+            progress(int(first.ctl[records.CTL_BLOCK]), n_blocks, int(first.acc[isa.A_WARP_INSTR]), seconds)
         if status == isa.S_ERROR:
             raise run_error(kernel, launch, run.bound, first.err, spec.max_instructions)
-        if status == interp.S_GROW:
+        if status == records.S_GROW:
             first.grow(record)
             continue
-        done = int(first.ctl[interp.CTL_BLOCK])
+        done = int(first.ctl[records.CTL_BLOCK])
         if record and done > done_blocks:
             yield first.chunk(done_blocks, done)
         first.reset_stream()
@@ -289,16 +292,16 @@ class _Launch:
                 banks[bank] = data
         self.code = link(kernel.decoded, banks)
         self.nw = launch.warps_per_block()
-        la = np.zeros(interp.N_LAUNCH, dtype=np.int64)
-        la[interp.G_GX:interp.G_GZ + 1] = (launch.grid.x, launch.grid.y, launch.grid.z)
-        la[interp.G_BX:interp.G_BZ + 1] = (launch.block.x, launch.block.y, launch.block.z)
-        la[interp.G_THREADS] = launch.threads_per_block
-        la[interp.G_WARPS] = self.nw
-        la[interp.G_NSM] = max(sm_count, 1)
-        la[interp.G_LAST] = launch.total_blocks
-        la[interp.G_LIMIT] = spec.max_instructions
-        la[interp.G_SLICE] = TIME_SLICE
-        la[interp.G_NREGS] = min(max(kernel.registers, 1) + 2, 255)  # registers the code can touch
+        la = np.zeros(records.N_LAUNCH, dtype=np.int64)
+        la[records.G_GX:records.G_GZ + 1] = (launch.grid.x, launch.grid.y, launch.grid.z)
+        la[records.G_BX:records.G_BZ + 1] = (launch.block.x, launch.block.y, launch.block.z)
+        la[records.G_THREADS] = launch.threads_per_block
+        la[records.G_WARPS] = self.nw
+        la[records.G_NSM] = max(sm_count, 1)
+        la[records.G_LAST] = launch.total_blocks
+        la[records.G_LIMIT] = spec.max_instructions
+        la[records.G_SLICE] = TIME_SLICE
+        la[records.G_NREGS] = min(max(kernel.registers, 1) + 2, 255)  # registers the code can touch
         self.launch_arr = la
         self.sm_count = sm_count
         self.smb = np.zeros(0, dtype=np.int64) if sm_of_block is None else np.asarray(sm_of_block, dtype=np.int64)
@@ -313,60 +316,53 @@ class _Worker:
     def __init__(self, run: _Launch, soft: int):
         self.run = run
         nw, launch = run.nw, run.launch
-        self.R = np.zeros((nw, 256, 32), dtype=np.uint32)
-        self.P = np.zeros((nw, 8, 32), dtype=np.uint8)
-        self.UR = np.zeros((nw, 64), dtype=np.uint32)
-        self.UP = np.zeros((nw, 8), dtype=np.uint8)
-        self.B = np.zeros((nw, 16), dtype=np.uint32)
-        self.lpc = np.zeros((nw, 32), dtype=np.int64)
-        self.lst = np.zeros((nw, 32), dtype=np.int8)
-        self.larg = np.zeros((nw, 32), dtype=np.int64)
-        self.wrow = np.zeros(nw, dtype=np.int64)
-        self.wmask = np.zeros(nw, dtype=np.int64)
-        self.wdiv = np.zeros(nw, dtype=np.int8)
-        self.wcount = np.zeros(nw, dtype=np.int64)
-        self.bar_res = np.zeros(nw, dtype=np.int64)
-        self.bar_cnt = np.zeros(16, dtype=np.int64)
-        self.bar_exp = np.zeros(16, dtype=np.int64)
-        self.bar_red = np.zeros(32, dtype=np.int64)
-        self.smem8 = np.zeros(-(-run.shared // 16) * 16 + 16, dtype=np.uint8)
-        self.lmem8 = np.zeros(max(nw * 32 * run.frame, 16), dtype=np.uint8)
-        self.ctx = np.zeros(16, dtype=np.int64)
-        self.ctx[3:6] = (launch.block.x, launch.block.y, launch.block.z)
-        self.ctx[7] = run.sm_count
-        self.ctx[8] = SHARED_WINDOW
-        self.ctx[9] = run.shared
-        self.ctx[10] = LOCAL_WINDOW
-        self.ctx[11] = run.frame
+        ctx = np.zeros(16, dtype=np.int64)
+        ctx[records.CX_BX:records.CX_BZ + 1] = (launch.block.x, launch.block.y, launch.block.z)
+        ctx[records.CX_NSM] = run.sm_count
+        ctx[records.CX_SWIN] = SHARED_WINDOW
+        ctx[records.CX_SHARED] = run.shared
+        ctx[records.CX_LWIN] = LOCAL_WINDOW
+        ctx[records.CX_FRAME] = run.frame
         self.launch_arr = run.launch_arr.copy()
         self.cap = soft + (1 << 16)
-        self.arrays = _stream_arrays(self.cap)
+        self.arrays = _stream_arrays(self.cap)  # the stream's records (Issues, Events), replaced when they grow
         self.acc = np.zeros(isa.N_ACC, dtype=np.int64)
         n_rows = run.code.shape[0]
         self.st_exec = np.zeros(n_rows, dtype=np.int64)
         self.st_act = np.zeros(n_rows, dtype=np.int64)
         self.st_exe = np.zeros(n_rows, dtype=np.int64)
-        self.ctl = np.zeros(interp.N_CTL, dtype=np.int64)
-        self.ctl[interp.CTL_SOFT] = soft
+        self.ctl = np.zeros(records.N_CTL, dtype=np.int64)
+        self.ctl[records.CTL_SOFT] = soft
         self.err = np.zeros(16, dtype=np.int64)
-        self.sc = np.zeros((interp.SC_ROWS, 32), dtype=np.int64)
-        self.wscr = np.zeros(interp.WSCR, dtype=np.int64)
-        self.hint = np.zeros(1, dtype=np.int64)
+        # the interpreter's records (explorer/sass/execute/records.py says what each field holds)
+        self.prog = Program(code=run.code, launch=self.launch_arr, sm_of_block=run.smb)
+        self.regs = Regs(R=np.zeros((nw, 256, 32), dtype=np.uint32), P=np.zeros((nw, 8, 32), dtype=np.uint8),
+                         UR=np.zeros((nw, 64), dtype=np.uint32), UP=np.zeros((nw, 8), dtype=np.uint8))
+        self.warps = Warps(B=np.zeros((nw, 16), dtype=np.uint32), lpc=np.zeros((nw, 32), dtype=np.int64),
+                           lst=np.zeros((nw, 32), dtype=np.int8), larg=np.zeros((nw, 32), dtype=np.int64),
+                           wrow=np.zeros(nw, dtype=np.int64), wmask=np.zeros(nw, dtype=np.int64),
+                           wdiv=np.zeros(nw, dtype=np.int8), wcount=np.zeros(nw, dtype=np.int64))
+        self.bars = Barriers(cnt=np.zeros(16, dtype=np.int64), exp=np.zeros(16, dtype=np.int64),
+                             red=np.zeros(32, dtype=np.int64), res=np.zeros(nw, dtype=np.int64))
+        smem8 = np.zeros(-(-run.shared // 16) * 16 + 16, dtype=np.uint8)
+        lmem8 = np.zeros(max(nw * 32 * run.frame, 16), dtype=np.uint8)
+        self.memory = Memory(heap8=run.heap8, heap32=run.heap32, gtab=run.gtab, smem8=smem8,
+                             smem32=smem8.view(np.uint32), lmem8=lmem8, lmem32=lmem8.view(np.uint32),
+                             cbank=run.cbank, hint=np.zeros(1, dtype=np.int64))
+        self.context = Context(ctx=ctx, sreg=special_registers(ctx, nw))
+        self.tally = Tally(acc=self.acc, st_exec=self.st_exec, st_act=self.st_act, st_exe=self.st_exe)
+        self.work = Work(ctl=self.ctl, err=self.err, sc=np.zeros((records.SC_ROWS, 32), dtype=np.int64),
+                         wscr=np.zeros(records.WSCR, dtype=np.int64))
 
     def call(self) -> int:
-        r = self.run
-        return interp.run(r.code, self.launch_arr, r.smb, self.R, self.P, self.UR, self.UP, self.B, self.lpc,
-                          self.lst, self.larg, self.wrow, self.wmask, self.wdiv, self.wcount, self.bar_res,
-                          self.bar_cnt, self.bar_exp, self.bar_red, r.heap8, r.heap32, r.gtab, self.smem8,
-                          self.smem8.view(np.uint32), self.lmem8, self.lmem8.view(np.uint32), r.cbank, self.ctx,
-                          *self.arrays, self.acc, self.st_exec, self.st_act, self.st_exe, self.ctl, self.err, self.sc,
-                          self.wscr, self.hint)
+        return interp.run(self.prog, self.regs, self.warps, self.bars, self.memory, self.context, *self.arrays,
+                          self.tally, self.work)
 
     def warm_up(self) -> None:
-        last = self.launch_arr[interp.G_LAST]
-        self.launch_arr[interp.G_LAST] = 0
+        last = self.launch_arr[records.G_LAST]
+        self.launch_arr[records.G_LAST] = 0
         self.call()
-        self.launch_arr[interp.G_LAST] = last
+        self.launch_arr[records.G_LAST] = last
 
     def grow(self, record: bool) -> None:
         """The arrays are full inside a block: start them over (nobody reads them) or double them."""
@@ -374,14 +370,14 @@ class _Worker:
             self.reset_stream()
             return
         if self.cap >= MAX_CHUNK_INSTRUCTIONS:
-            raise InputError("kernel", f"block {self.ctl[interp.CTL_BLOCK]} executes more than "
+            raise InputError("kernel", f"block {self.ctl[records.CTL_BLOCK]} executes more than "
                                        f"{MAX_CHUNK_INSTRUCTIONS:,} warp-instructions: its executed stream "
                                        "does not fit the run's memory (use fewer threads per block)")
         self.cap = min(self.cap * 2, MAX_CHUNK_INSTRUCTIONS)
         self.arrays = _grow(self.arrays, self.cap, self.ctl)
 
     def reset_stream(self) -> None:
-        self.ctl[interp.CTL_POS] = self.ctl[interp.CTL_MPOS] = self.ctl[interp.CTL_SPOS] = 0
+        self.ctl[records.CTL_POS] = self.ctl[records.CTL_MPOS] = self.ctl[records.CTL_SPOS] = 0
 
     def chunk(self, first: int, last: int) -> ExecutedStream:
         return _chunk(self.arrays, self.ctl, first, last, self.run.nw)
@@ -389,17 +385,17 @@ class _Worker:
     def run_span(self, first: int, last: int, limit: int, record: bool):
         """Execute blocks ``first .. last - 1`` (at most ``limit`` warp-instructions): (status, the span's
         stream or None, warp-instructions executed)."""
-        self.ctl[interp.CTL_BLOCK] = first
-        self.ctl[interp.CTL_STARTED] = 0
-        self.ctl[interp.CTL_SOFT] = 1 << 62  # the whole span, however long
-        self.ctl[interp.CTL_TOTAL] = 0
+        self.ctl[records.CTL_BLOCK] = first
+        self.ctl[records.CTL_STARTED] = 0
+        self.ctl[records.CTL_SOFT] = 1 << 62  # the whole span, however long
+        self.ctl[records.CTL_TOTAL] = 0
         self.reset_stream()
-        self.launch_arr[interp.G_LAST] = last
-        self.launch_arr[interp.G_LIMIT] = limit
+        self.launch_arr[records.G_LAST] = last
+        self.launch_arr[records.G_LIMIT] = limit
         before = int(self.acc[isa.A_WARP_INSTR])
         while True:
             status = self.call()
-            if status == interp.S_GROW:
+            if status == records.S_GROW:
                 self.grow(record)
                 continue
             break
@@ -409,25 +405,26 @@ class _Worker:
         return status, (self.chunk(first, last) if record else None), count
 
 
-def _stream_arrays(cap: int):
+def _stream_arrays(cap: int) -> tuple[Issues, Events]:
     events = cap + 64
-    return (np.zeros(cap, dtype=np.int32), np.zeros(cap, dtype=np.int32), np.zeros(cap, dtype=np.uint32),
-            np.zeros(cap, dtype=np.uint32), np.zeros(events, dtype=np.int64), np.zeros(events, dtype=np.int8),
-            np.zeros(events, dtype=np.int32), np.zeros(events, dtype=np.int32), np.zeros(events, dtype=np.int64),
-            np.zeros(4 * cap + 256, dtype=np.int64))
+    return (Issues(s_warp=np.zeros(cap, dtype=np.int32), s_row=np.zeros(cap, dtype=np.int32),
+                   s_act=np.zeros(cap, dtype=np.uint32), s_exe=np.zeros(cap, dtype=np.uint32)),
+            Events(m_pos=np.zeros(events, dtype=np.int64), m_cls=np.zeros(events, dtype=np.int8),
+                   m_n=np.zeros(events, dtype=np.int32), m_ideal=np.zeros(events, dtype=np.int32),
+                   m_first=np.zeros(events, dtype=np.int64), sect=np.zeros(4 * cap + 256, dtype=np.int64)))
 
 
 def _grow(arrays, cap: int, ctl):
     new = _stream_arrays(cap)
-    pos, mpos, spos = (int(ctl[interp.CTL_POS]), int(ctl[interp.CTL_MPOS]), int(ctl[interp.CTL_SPOS]))
-    for old, fresh, n in zip(arrays, new, (pos,) * 4 + (mpos,) * 5 + (spos,)):
+    pos, mpos, spos = (int(ctl[records.CTL_POS]), int(ctl[records.CTL_MPOS]), int(ctl[records.CTL_SPOS]))
+    for old, fresh, n in zip((*arrays[0], *arrays[1]), (*new[0], *new[1]), (pos,) * 4 + (mpos,) * 5 + (spos,)):
         fresh[:n] = old[:n]
     return new
 
 
 def _chunk(arrays, ctl, first: int, last: int, nw: int) -> ExecutedStream:
-    s_warp, s_row, s_act, s_exe, m_pos, m_cls, m_n, m_ideal, m_first, sect = arrays
-    pos, mpos, spos = (int(ctl[interp.CTL_POS]), int(ctl[interp.CTL_MPOS]), int(ctl[interp.CTL_SPOS]))
+    (s_warp, s_row, s_act, s_exe), (m_pos, m_cls, m_n, m_ideal, m_first, sect) = arrays
+    pos, mpos, spos = (int(ctl[records.CTL_POS]), int(ctl[records.CTL_MPOS]), int(ctl[records.CTL_SPOS]))
     return build_stream(first, last - first, nw, s_warp[:pos], s_row[:pos], s_act[:pos], s_exe[:pos],
                         m_pos[:mpos], m_cls[:mpos], m_n[:mpos], m_ideal[:mpos], m_first[:mpos], sect[:spos])
 
