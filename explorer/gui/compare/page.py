@@ -33,7 +33,7 @@ from explorer.gui.compare.column import RunColumn, scenario_line
 from explorer.gui.compare.differences import scenario_changes
 from explorer.gui.compare.session import ALIGNMENTS, SIDES, CompareSession
 from explorer.gui.compare.table import CompareTable, speed_text
-from explorer.gui.explore.run_data import SimRun, simulate_run, simulate_sm_trace
+from explorer.gui.workspace.run_data import SimRun, simulate_run, simulate_sm_trace
 from explorer.gui.explore.transport import PlaybackClock, TransportBar, playback_keys
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario

@@ -172,7 +172,7 @@ class Drawn:
 def show_lesson_step(window, app, lesson, index: int, lang: str, run=None):
     """Lesson step ``index`` as the lesson panel plays it (its run computed here, no worker, unless
     ``run`` is the step's, computed before); that run."""
-    from explorer.gui.explore.run_data import simulate_run
+    from explorer.gui.workspace.run_data import simulate_run
 
     lessons = window.feature("lessons")
     if lessons is None:
@@ -217,7 +217,7 @@ def draw(size: tuple[int, int], theme: str = "light", lang: str | None = None, *
     step (at its own cycle unless ``cycle`` is given), on ``tab``, optionally presenting at ``scale``, with
     the SASS view open (``sass``), with the layout check's verdict when ``check``."""
     from explorer.gui.common.layout_check import LayoutChecker
-    from explorer.gui.explore.run_data import simulate_run
+    from explorer.gui.workspace.run_data import simulate_run
 
     run = simulate_run(scenario) if lesson is None else None
     with offscreen_window(size, theme, lang) as (app, window):
@@ -271,7 +271,7 @@ def render_compare_png(scenario: Scenario, other: Scenario, out, size: tuple[int
                        lang: str | None = None) -> tuple[int, int, int]:
     """The A/B compare tab into a PNG: ``scenario`` pinned as A beside ``other`` as B (the Explorer's run),
     at ``cycle`` (default: A's busiest moment); returns (width, height, cycle)."""
-    from explorer.gui.explore.run_data import simulate_run
+    from explorer.gui.workspace.run_data import simulate_run
 
     a, b = simulate_run(scenario), simulate_run(other)
     longest = max(a.cycles, b.cycles)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.workspace.run_data import simulate_run
 from explorer.gui.headless.render import Drawn, atomic_save, check_sm, draw, offscreen_window, settle, show_lesson_step
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
