@@ -27,13 +27,24 @@ def bundle_dir() -> Path:
     return Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[1]))
 
 
+# what the cycle loop's machine code is compiled from, beyond explorer/sim/*.py: the numba runtime it is
+# compiled with and the modules whose constants numba freezes into it (the address layout, the units, the
+# model program's roles); they were sim/*.py modules until issue 32 moved them below the simulator
+JITTED_ELSEWHERE = ("explorer/jit/*.py", "explorer/toolchain/addresses.py", "explorer/model/units.py",
+                    "explorer/sass/model_program.py")
+
+
 def sources_key(root: Path | None = None) -> str:
-    """12 hex digits over the jitted modules' sources (explorer/sim/*.py) under ``root``: what names the
-    bundle's numba cache folder and what a shipped numba cache must match (``explorer.sim.seed``)."""
+    """12 hex digits over the jitted modules' sources (explorer/sim/*.py and ``JITTED_ELSEWHERE``) under
+    ``root``: what names the bundle's numba cache folder and what a shipped numba cache must match
+    (``explorer.jit.seed``)."""
     root = bundle_dir() if root is None else root
     digest = hashlib.sha256()
     for path in sorted((root / "explorer" / "sim").glob("*.py")):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for pattern in JITTED_ELSEWHERE:
+        for path in sorted(root.glob(pattern)):
+            digest.update(pattern.encode() + b"\0" + path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]
 
 

@@ -80,13 +80,13 @@ def smoke_test() -> str:
 
         step = "simulate"
         from explorer.sim import simulate
-        from explorer.sim.jit import JIT
+        from explorer.jit.runtime import JIT
 
         if not JIT and not os.environ.get("WARP_EXPLORER_NO_JIT"):
             try:  # the reason numba did not load, for the one line
                 import numba  # noqa: F401
 
-                reason = "explorer.sim.jit could not use it"
+                reason = "explorer.jit.runtime could not use it"
             except Exception as exc:  # noqa: BLE001
                 reason = f"{type(exc).__name__}: {exc}"
             raise SmokeFailure(f"numba does not work, so the simulator would run ~1000x slower ({reason})")

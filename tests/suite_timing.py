@@ -14,7 +14,7 @@ Why each part:
   timeout (``timeout`` in pyproject.toml, pytest-timeout), so a hang fails one test instead of CI.
 - numba compiles the simulator's loop and the executor's interpreter once per checkout (``cache=True``);
   inside a test that took minutes under load. The controller compiles both, in parallel, before the
-  workers start (:func:`explorer.sim.warm.warm`), and every test then loads machine code.
+  workers start (:func:`explorer.jit.warm.warm`), and every test then loads machine code.
 - After collection every module the tests import is loaded: :func:`gc.freeze` moves those objects out of
   the collector's reach, so each ``gc.collect()`` (the GUI tests' leak check runs them) walks only what the
   test made (~50 ms -> a few ms each here).
@@ -56,7 +56,7 @@ def pytest_sessionstart(session):
     config = session.config
     if _is_worker(config) or os.environ.get("WARP_EXPLORER_NO_WARM"):
         return
-    from explorer.sim.warm import warm
+    from explorer.jit.warm import warm
 
     started = time.monotonic()
     lines = warm()

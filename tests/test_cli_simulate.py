@@ -66,7 +66,7 @@ def test_simulate_set_overrides_and_scenario_file(tmp_path):
 def test_simulate_text_output():
     proc = run_cli("simulate", "example-240x256")
     assert proc.returncode == 0
-    assert "launched warps           1920" in proc.stdout
+    assert "launched warps           1,920" in proc.stdout
     assert "issue slots used" in proc.stdout and "'GPU utilization' (NVML)" in proc.stdout
     assert "  bottleneck               latency: no unit above" in proc.stdout
     assert "  % of peak                issue " in proc.stdout

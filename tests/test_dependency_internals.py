@@ -6,7 +6,7 @@ import pytest
 
 
 def test_numba_cache_internals_the_seed_reads():
-    """explorer/sim/seed.py ships the compiled loop by writing numba's own cache files: it reads a cached
+    """explorer/jit/seed.py ships the compiled loop by writing numba's own cache files: it reads a cached
     dispatcher's _cache._cache_file and that file's _index_path, _source_stamp and _version."""
     from numba.core import config
 

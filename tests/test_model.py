@@ -67,6 +67,33 @@ def test_scenario_round_trip(tmp_path):
     assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
 
 
+def test_a_description_in_several_languages_round_trips(tmp_path):
+    """``description = { en, ru }`` as a lesson writes its narration: English is ``description``, the others are
+    looked up by language code, and a save writes the table back."""
+    s = Scenario.from_dict({"description": {"en": "A stream.", "ru": "Поток.\u202e"}})
+    assert s.description == "A stream." and s.description_in("ru") == "Поток." and s.description_in("de") == "A stream."
+    path = tmp_path / "s.toml"
+    s.save(path)
+    assert tomllib.loads(path.read_text())["description"] == {"en": "A stream.", "ru": "Поток."}
+    assert Scenario.load(path) == s and Scenario.load(path).description_texts == s.description_texts
+    assert Scenario.from_dict({"description": "A stream."}) == s  # translations are not what a run depends on
+    assert s.with_values(description="Other.").description_texts == ()  # a new text has no translations yet
+    assert Scenario.from_dict({"description": "Plain."}).to_dict()["description"] == "Plain."
+
+
+@pytest.mark.parametrize("value, field", [
+    ({"ru": "Поток."}, "description.en"),
+    ({"en": "A", "russian": "B"}, "description.'russian'"),
+    ({"en": "A", "ru": 3}, "description.ru"),
+    ({"en": "A", "ru": "x\0"}, "description.ru"),
+    (["A"], "description"),
+])
+def test_bad_descriptions_name_their_field(value, field):
+    with pytest.raises(InputError) as err:
+        Scenario.from_dict({"description": value})
+    assert err.value.field == field
+
+
 def test_atomic_save_keeps_old_file_on_failure(tmp_path, monkeypatch):
     path = tmp_path / "s.toml"
     Scenario().save(path)

@@ -79,7 +79,7 @@ def test_the_names_tables_are_the_cores():
     from explorer.model.workload import PRESETS
     from explorer.sim.states import MEANING as STATES
     from explorer.sim.states import NAMES
-    from explorer.sim.units import MEANING as UNITS
+    from explorer.model.units import MEANING as UNITS
     from explorer.texts import names
 
     assert list(names.STATE_MEANING) == list(NAMES) and STATES is names.STATE_MEANING

@@ -27,8 +27,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from explorer.cli.errors import NoGpuError
-    from explorer.gpu.compiler import compile_file, normalize_arch
-    from explorer.gpu.errors import GpuUnavailable
+    from explorer.toolchain.compiler import compile_file, normalize_arch
+    from explorer.toolchain.errors import GpuUnavailable
     from explorer.model.errors import InputError
 
     arch = normalize_arch(args.arch)
@@ -99,7 +99,7 @@ def _only_kernel(path: str) -> str:
                                   source)))
     if len(names) == 1:
         return names[0]
-    from explorer.gpu.names import one_line
+    from explorer.toolchain.names import one_line
 
     raise InputError("--kernel", f"{one_line(path)} has {len(names) or 'no'} kernels"
                                  + (f" ({', '.join(names)}); name one" if names else ""))

@@ -121,6 +121,8 @@ def memory_lines(mem: dict) -> list[str]:
 
 
 def format_text(s: dict) -> str:
+    from explorer.texts.figures import figure_text
+
     k, la, occ = s["kernel"], s["launch"], s["occupancy"]
     lines = [
         f"{s['scenario'] or 'scenario'} on {s['gpu']} ({s['arch']}): kernel {k['demangled']} from {k['file']} "
@@ -130,7 +132,7 @@ def format_text(s: dict) -> str:
         f"  launch                   grid {tuple(la['grid'])} x block {tuple(la['block'])}: {la['blocks']:,} blocks, "
         f"{s['launched_warps']:,} warps, {la['threads']:,} threads"
         + (f", {la['dynamic_shared_bytes']:,} B dynamic shared memory" if la["dynamic_shared_bytes"] else ""),
-        f"  occupancy                theoretical {_pct(occ['theoretical_occupancy'])} "
+        f"  occupancy                theoretical {figure_text('theoretical_occupancy', occ['theoretical_occupancy'])} "
         f"({occ['active_blocks_per_sm']} blocks per SM; limited by {', '.join(occ['limiters'])})",
         f"  executed                 {s['warp_instructions']:,} warp-instructions "
         f"({s['warp_instructions_per_warp']:.1f} per warp), {s['thread_instructions']:,} thread-instructions",

@@ -54,7 +54,7 @@ def _number(flag: str, text: str, lo: float, hi: float, integer: bool = False):
 
 def run(args) -> int:
     from explorer.cli.errors import NoGpuError
-    from explorer.gpu.errors import GpuRunError, GpuUnavailable
+    from explorer.toolchain.errors import GpuRunError, GpuUnavailable
     from explorer.model.errors import InputError
 
     repeats = _number("--repeats", args.repeats, 1, 1000, integer=True)
@@ -136,8 +136,8 @@ def run(args) -> int:
 
 
 def _dry_run(args, scenario) -> int:
-    from explorer.gpu.measure import dry_run_stem, prepare, write_sources
-    from explorer.gpu.names import one_line
+    from explorer.toolchain.prepare import dry_run_stem, prepare, write_sources
+    from explorer.toolchain.names import one_line
     from explorer.model.errors import InputError
 
     prepared = prepare(scenario, match_occupancy=args.match_occupancy, per_warp=False if args.per_block else None)
@@ -178,7 +178,7 @@ def _fmt(value, spec: str, none: str = "n/a") -> str:
 
 
 def format_measurement(m, path: str = "") -> str:
-    from explorer.gpu.names import one_line
+    from explorer.toolchain.names import one_line
 
     s = m.summary()
     meta = m.meta

@@ -43,7 +43,7 @@ def parse_groups(text: str) -> tuple[str, ...]:
     wanted = [g.strip() for g in text.split(",") if g.strip()]
     unknown = [g for g in wanted if g not in GROUPS]
     if unknown or not wanted:
-        from explorer.gpu.names import one_line
+        from explorer.toolchain.names import one_line
 
         raise InputError("--only", f"{one_line(', '.join(unknown) or text, 80)} is not a group; known: {', '.join(GROUPS)}")
     return tuple(g for g in GROUPS if g in wanted)  # always in the run's order
@@ -54,7 +54,7 @@ def run(args) -> int:
 
     from explorer.cli.cmd_measure import _number
     from explorer.cli.errors import NoGpuError
-    from explorer.gpu.errors import GpuRunError, GpuUnavailable
+    from explorer.toolchain.errors import GpuRunError, GpuUnavailable
     from explorer.gpu.microbench import MicrobenchOptions, run_microbenchmarks, write_outputs
     from explorer.model.errors import InputError
 
@@ -68,7 +68,7 @@ def run(args) -> int:
         if folder.exists() and not folder.is_dir():
             raise InputError("--out", f"{args.out} is not a folder")
     else:
-        from explorer.gpu.folders import user_output_dir
+        from explorer.toolchain.folders import user_output_dir
 
         folder = user_output_dir("measured")
 

@@ -140,6 +140,11 @@ def clock_text(scenario, s: dict) -> str:
 
 
 def format_text(scenario, s: dict) -> str:
+    from explorer.texts.figures import summary_figure
+
+    def f(key: str) -> str:  # a figure as the window writes it too (explorer/texts/figures.py)
+        return summary_figure(s, key)
+
     launch = scenario.launch
     states = s["warp_state_cycles"]
     resident_cycles = sum(states.values()) or 1
@@ -150,15 +155,15 @@ def format_text(scenario, s: dict) -> str:
         f"{scenario.name or 'scenario'} on {s['gpu']}: grid {launch.grid}, block {launch.block}, "
         f"{launch.registers_per_thread} registers/thread, {what_runs(scenario, s)}, "
         f"policy {s['scheduler_policy']}",
-        f"  launched warps           {s['launched_warps']} ({s['total_blocks']} blocks x {s['warps_per_block']} warps)",
-        f"  cycles                   {s['cycles']} ({s['kernel_time_us']:.2f} us at {clock_text(scenario, s)})",
-        f"  waves                    {s['waves']:.3f} ({s['active_blocks_per_sm']} blocks per SM at once)",
-        f"  occupancy                theoretical {100 * s['theoretical_occupancy']:.1f}%, "
-        f"achieved {100 * s['achieved_occupancy']:.1f}% (limited by {', '.join(s['limiters'])})",
-        f"  'GPU utilization' (NVML) {100 * s['kernel_active_fraction']:.1f}% of the time a kernel runs",
-        f"  issue slots used         {100 * s['issue_slot_utilization']:.1f}% "
-        f"(IPC {s['ipc']:.2f} per active SM cycle; {s['avg_eligible_per_scheduler']:.2f} eligible warps per scheduler)",
-        f"  DRAM traffic             {s['dram_bytes'] / 1e6:.2f} MB at {s['dram_bandwidth_gbs']:.0f} GB/s",
+        f"  launched warps           {f('launched_warps')} ({f('total_blocks')} blocks x {f('warps_per_block')} warps)",
+        f"  cycles                   {f('cycles')} ({f('kernel_time_us')} us at {clock_text(scenario, s)})",
+        f"  waves                    {f('waves')} ({f('active_blocks_per_sm')} blocks per SM at once)",
+        f"  occupancy                theoretical {f('theoretical_occupancy')}, "
+        f"achieved {f('achieved_occupancy')} (limited by {', '.join(s['limiters'])})",
+        f"  'GPU utilization' (NVML) {f('kernel_active_fraction')} of the time a kernel runs",
+        f"  issue slots used         {f('issue_slot_utilization')} "
+        f"(IPC {f('ipc')} per active SM cycle; {f('avg_eligible_per_scheduler')} eligible warps per scheduler)",
+        f"  DRAM traffic             {s['dram_bytes'] / 1e6:.2f} MB at {f('dram_bandwidth_gbs')} GB/s",
         *cache_lines(s),
         "  where resident warps spent their cycles: "
         + ", ".join(f"{name} {100 * v / resident_cycles:.1f}%" for name, v in top),

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from explorer.gemm.data import dtype_spec, gemm_data, peak_tflops, sim_model_constants, throughput
+from explorer.gemm.data import dtype_spec, gemm_data, peak_tflops, throughput
+from explorer.model.sim_model import model_constants
 from explorer.gemm.waves import ceil_div
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
@@ -245,7 +246,7 @@ def compare_attention(
 
     # -- rates ------------------------------------------------------------------------------
     clock = gpu.boost_clock_mhz * 1e6
-    hbm_eff = float(sim_model_constants()["dram"]["efficiency"])
+    hbm_eff = float(model_constants()["dram"]["efficiency"])
     bw = gpu.memory_bandwidth_gbs * 1e9 * hbm_eff
     l2_bw = throughput(gpu).l2_bandwidth_gbs.value * 1e9
     mm_rate = peak.value * 1e12

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from explorer.model.languages import text_in, texts_by_language
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.paths import resource
@@ -90,6 +91,11 @@ class DTypeSpec:
     default_stages: int
     wgmma_tile: tuple[int, int, int] | None = None  # the wgmma path's default tile (Tensor Core types)
     sources: dict = field(default_factory=dict, compare=False, repr=False)
+    label_texts: tuple[tuple[str, str], ...] = ()  # the label in other languages (gemm.toml's label.ru, ...)
+
+    def label_in(self, lang: str) -> str:
+        """The label in ``lang`` (a language code), English where gemm.toml has none in it."""
+        return text_in(self.label, self.label_texts, lang)
 
     @property
     def flops_per_instruction(self) -> int:
@@ -195,7 +201,10 @@ def parse_gemm_data(data: dict) -> GemmData:
             raise GemmDataError(f"gemm.toml: missing [{where}]")
         for key in ("bytes", "mma_shape", "tile"):
             _source(t, key, where)
-        label = _text(t, "label", where)
+        label, label_texts = texts_by_language(t.get("label"), f"{where}.label",
+                                               lambda f, m: GemmDataError(f"gemm.toml: {f}: {m}"))
+        if not label:
+            raise GemmDataError(f"{where}.label: expected text")
         tc = _flag(t, "tensor_core", where)
         shape = t.get("mma_shape")
         tile = t.get("tile")
@@ -218,6 +227,7 @@ def parse_gemm_data(data: dict) -> GemmData:
         dtypes[name] = DTypeSpec(
             name=name,
             label=label,
+            label_texts=label_texts,
             bytes=int(_num(t, "bytes", where, integer=True)),
             tensor_core=tc,
             mma_m=shape[0], mma_n=shape[1], mma_k=shape[2],
@@ -453,9 +463,3 @@ def peak_tflops(gpu: GpuSpec, dtype: str, field_name: str = "dtype") -> Figure:
                                             cc=gpu.compute_capability, choices=", ".join(tp.supported_dtypes)))
     return fig
 
-
-@cache
-def sim_model_constants() -> dict:
-    """``resources/sim_model.toml`` (read directly: importing explorer.sim would pull in numpy)."""
-    with open(resource("sim_model.toml"), "rb") as fh:
-        return tomllib.load(fh)

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from explorer.gemm.data import sim_model_constants, throughput
+from explorer.gemm.data import throughput
+from explorer.model.sim_model import model_constants
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.model.workload import Op
+from explorer.texts.names import PLACE
 
 SCOPES = ("thread", "block", "SM", "GPU")
 
@@ -58,7 +60,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
     gpu = get_gpu(gpu) if isinstance(gpu, str) else gpu
     a = gpu.arch
     tp = throughput(gpu)
-    consts = sim_model_constants()
+    consts = model_constants()
     clock_ghz = gpu.boost_clock_mhz / 1000.0
     sms = gpu.sm_count
     lanes = a.fp32_lanes_per_sub_partition * a.sub_partitions
@@ -69,7 +71,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
     src = gpu.sources
     return (
         MemoryLevel(
-            "registers", "Registers", "thread", "each SM sub-partition's register file", "compiler",
+            "registers", "Registers", "thread", *PLACE["registers"],
             a.registers_per_sm * 4, sms, a.max_registers_per_thread * 4, None,
             reg_bpc * sms * clock_ghz, reg_bpc,
             {"capacity_bytes": f"gpus.toml arch {a.compute_capability}: {a.registers_per_sm} 32-bit registers per SM",
@@ -79,7 +81,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
              "bandwidth_gbs": f"estimate: 3 source operands x 4 B per FP32 lane ({lanes}/SM) per clock; "
                               "ignores the operand reuse cache and Tensor Core operand paths"}),
         MemoryLevel(
-            "shared", "Shared memory", "block", "on the SM, in the L1/shared SRAM", "program (__shared__)",
+            "shared", "Shared memory", "block", *PLACE["shared"],
             a.shared_per_sm, sms, a.shared_per_block_optin, gpu.lat_shared,
             smem_bpc * sms * clock_ghz, smem_bpc,
             {"capacity_bytes": f"gpus.toml arch {a.compute_capability}: shared_per_sm (largest carveout)",
@@ -87,7 +89,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
              "latency_cycles": src.get("lat_shared", "gpus.toml"),
              "bandwidth_gbs": "sim_model.toml [shared]: 32 banks x 4 B per clock per SM"}),
         MemoryLevel(
-            "l1", "L1 data cache", "SM", "on the SM, the same SRAM as shared memory", "hardware",
+            "l1", "L1 data cache", "SM", *PLACE["l1"],
             int(tp.l1_shared_bytes_per_sm.value), sms, None, gpu.lat_l1,
             l1_bpc * sms * clock_ghz, l1_bpc,
             {"capacity_bytes": f"L1 + shared together: {tp.l1_shared_bytes_per_sm.source}; the carveout decides "
@@ -95,14 +97,13 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
              "latency_cycles": src.get("lat_l1", "gpus.toml"),
              "bandwidth_gbs": "sim_model.toml [l1tex]: 128 B per clock per SM"}),
         MemoryLevel(
-            "l2", "L2 cache", "GPU", "on the die, shared by all SMs", "hardware",
+            "l2", "L2 cache", "GPU", *PLACE["l2"],
             gpu.l2_bytes, 1, None, gpu.lat_l2, l2_gbs, tp.l2_bytes_per_clock.value / sms,
             {"capacity_bytes": src.get("l2_bytes", "gpus.toml"),
              "latency_cycles": src.get("lat_l2", "gpus.toml"),
              "bandwidth_gbs": tp.l2_bandwidth_gbs.source}),
         MemoryLevel(
-            "hbm", f"Device memory ({gpu.memory_kind})", "GPU", "off the die (stacks or chips beside it)",
-            "program (cudaMalloc), cached by L2",
+            "hbm", f"Device memory ({gpu.memory_kind})", "GPU", *PLACE["hbm"],
             gpu.memory_bytes, 1, None, gpu.lat_dram, gpu.memory_bandwidth_gbs,
             gpu.memory_bandwidth_gbs / (sms * clock_ghz),
             {"capacity_bytes": src.get("memory_bytes", "gpus.toml"),

@@ -41,9 +41,9 @@ from explorer.gemm.data import (
     gemm_clock,
     gemm_data,
     peak_tflops,
-    sim_model_constants,
     throughput,
 )
+from explorer.model.sim_model import model_constants
 from explorer.gemm.pipeline import Pipeline, multistage_pipeline, resolve_path, wgmma_capable
 from explorer.gemm.tiles import MAX_STAGES, Tile, TileResources, parse_tile, parse_warp_tile
 from explorer.gemm.wgmma import MmaSplit, tmem_buffers, wgmma_instructions, wgmma_resources
@@ -717,7 +717,7 @@ def plan_gemm(
 
     # -- time terms ------------------------------------------------------------------
     clock = clk.effective_mhz * 1e6
-    consts = sim_model_constants()
+    consts = model_constants()
     hbm_eff = float(consts["dram"]["efficiency"])
     barrier = float(consts["barrier"]["release_latency"])
     smem_bpc = float(consts["shared"]["bytes_per_cycle"])

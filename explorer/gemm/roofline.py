@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from explorer.gemm.data import DTYPES, dtype_spec, sim_model_constants, throughput
+from explorer.gemm.data import DTYPES, dtype_spec, throughput
+from explorer.model.sim_model import model_constants
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError
 
@@ -117,7 +118,7 @@ def roofline(gpu: GpuSpec | str) -> Roofline:
 
 
 def _shared_bpc() -> float:
-    return float(sim_model_constants()["shared"]["bytes_per_cycle"])
+    return float(model_constants()["shared"]["bytes_per_cycle"])
 
 
 def gemm_points(plan) -> list[RooflinePoint]:
@@ -154,7 +155,7 @@ def plan_roofs(plan) -> list[dict]:
     """
     gpu = get_gpu(plan.gpu)
     clock_hz = plan.clock.effective_mhz * 1e6
-    consts = sim_model_constants()
+    consts = model_constants()
     bytes_at = {
         "shared": plan.shared_bytes_charged,
         "l2": plan.level("l2").bytes,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from explorer.gpu.codegen import RECORD_WORDS  # the layout the generated kernel writes
+from explorer.toolchain.codegen import RECORD_WORDS  # the layout the generated kernel writes
 from explorer.timeline import BlockRecords, Residency
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.gpu.errors import GpuRunError, GpuUnavailable
+from explorer.toolchain.errors import GpuRunError, GpuUnavailable
 
 
 def load_driver():

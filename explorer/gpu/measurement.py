@@ -28,8 +28,8 @@ import numpy as np
 from explorer.atomic import atomic_write
 
 from explorer.gpu.analysis import Analysis
-from explorer.gpu.errors import MeasurementFormatError
-from explorer.gpu.names import one_line
+from explorer.toolchain.errors import MeasurementFormatError
+from explorer.toolchain.names import one_line
 from explorer.model.errors import MAX_MEASUREMENT_BYTES
 from explorer.timeline import BlockRecords, Residency
 

@@ -745,7 +745,7 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
 
     from explorer.atomic import atomic_write_text
-    from explorer.gpu.worker import die_with_parent
+    from explorer.toolchain.sandbox import die_with_parent
 
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 2:
@@ -762,7 +762,7 @@ def main(argv: list[str] | None = None) -> int:
         info["ok"] = True
         code = 0
     except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
-        from explorer.gpu.errors import GpuRunError, GpuUnavailable
+        from explorer.toolchain.errors import GpuRunError, GpuUnavailable
 
         info["error"] = str(exc) if isinstance(exc, (GpuRunError, GpuUnavailable)) else f"{type(exc).__name__}: {exc}"
         info["unavailable"] = isinstance(exc, GpuUnavailable)
@@ -794,11 +794,11 @@ def run_microbenchmarks(options: MicrobenchOptions | None = None, *, progress: C
                         cancel: Callable[[], bool] | None = None) -> MicrobenchRun:
     """Compile, run in a child with ``budget_s`` (+ start-up) as its time limit, and build the fragment."""
     from explorer.atomic import atomic_write_bytes
-    from explorer.gpu.compiler import compile_source
-    from explorer.gpu.errors import GpuRunError
-    from explorer.gpu.folders import private_tempdir
+    from explorer.toolchain.compiler import compile_source
+    from explorer.toolchain.errors import GpuRunError
+    from explorer.toolchain.folders import private_tempdir
     from explorer.gpu.measure import match_catalog_gpu, run_worker
-    from explorer.gpu.names import slug
+    from explorer.toolchain.names import slug
     from explorer.gpu.probe import require_gpu
     from explorer.paths import resource
 

@@ -25,7 +25,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from explorer.gpu.errors import GpuUnavailable
+from explorer.toolchain.errors import GpuUnavailable
 
 CACHE_SECONDS = 60.0
 _cache: tuple[float, "DriverProbe"] | None = None

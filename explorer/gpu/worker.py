@@ -22,7 +22,7 @@ What the recorded launch sees, so that its figures mean what they say:
 - the NVML window launches from a CUDA Graph (a captured batch of launches), so NVML
   samples back-to-back kernels rather than Python's launch speed (``launch_method``).
 
-This process dies with its parent (``PR_SET_PDEATHSIG`` on Linux, and a watchdog on
+This process dies with its parent (``explorer.toolchain.sandbox.die_with_parent``: ``PR_SET_PDEATHSIG`` on Linux, and a watchdog on
 the parent's pid everywhere): it runs in a session of its own so the parent can kill
 its group, which also means a step timeout that kills the parent's group would not
 reach it, and an orphaned worker would keep the GPU busy.
@@ -34,8 +34,6 @@ simulator. Progress goes to stderr as ``stage: ...`` lines.
 from __future__ import annotations
 
 import json
-import os
-import signal
 import statistics
 import sys
 import threading
@@ -44,35 +42,12 @@ from pathlib import Path
 
 import numpy as np
 
+from explorer.toolchain.sandbox import die_with_parent
 
-PARENT_ENV = "WARP_EXPLORER_PARENT_PID"
+
 L2_FLUSH_FACTOR = 2  # the scratch buffer written before each timed launch, in L2 sizes
 MIN_L2_FLUSH_BYTES = 8 << 20  # when the device does not say how large its L2 is
 GRAPH_MAX_LAUNCHES = 1000  # kernels captured in the NVML window's graph
-
-
-def die_with_parent() -> None:
-    """Exit when the process that started us is gone (see the module docstring)."""
-    parent = int(os.environ.get(PARENT_ENV, "0") or 0)
-    if not parent:
-        return
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-        except Exception:  # noqa: BLE001 - the watchdog below still works
-            pass
-
-    def watch():
-        while True:
-            if os.getppid() != parent:
-                os._exit(3)
-            time.sleep(0.25)
-
-    if os.getppid() != parent:  # the parent died before we got here
-        os._exit(3)
-    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
 
 
 def stage(text: str) -> None:
@@ -478,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         result["ok"] = True
         code = 0
     except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
-        from explorer.gpu.errors import GpuRunError, GpuUnavailable
+        from explorer.toolchain.errors import GpuRunError, GpuUnavailable
 
         if isinstance(exc, (GpuRunError, GpuUnavailable)):
             result["error"] = str(exc)

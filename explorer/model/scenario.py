@@ -17,6 +17,7 @@ from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import (SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path,
                                    strip_bidi)
 from explorer.model.kernel_spec import KernelSpec, parse_kernel
+from explorer.model.languages import Pairs, text_in, texts_by_language
 from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import dumps, load_toml, parse_value
 from explorer.model.workload import Workload, check_async_ops, parse_workload
@@ -33,7 +34,7 @@ MAX_BARRIERS = 16  # named barriers per block (PTX bar.sync 0..15)
 
 POLICIES = ("lrr", "gto", "oldest", "two_level")
 # Which instruction stream the simulator runs: the generated kernel's SASS (compiled for the
-# GPU's architecture, as `measure` launches it) or the workload model (explorer.sim.program).
+# GPU's architecture, as `measure` launches it) or the workload model (explorer.sass.model_program).
 PROGRAMS = ("sass", "model")
 POLICY_DOC = POLICY_TEXT  # one line per policy (explorer/texts/names.py: the window translates them by name)
 
@@ -156,6 +157,23 @@ def parse_scheduler(data, where: str = "scheduler") -> SchedulerConfig:
     return SchedulerConfig(policy=policy.lower(), active_warps=active)
 
 
+def _check_text(key: str, text) -> None:
+    if not isinstance(text, str):
+        raise InputError(key, "must be text")
+    if "\0" in text:  # no file name, C string or terminal line can carry one
+        raise InputError(key, f"{shown(text)} contains a NUL character")
+
+
+def parse_description(value) -> tuple[str, Pairs]:
+    """``description``: English text, or a table of texts by language code (``{ en = "...", ru = "..." }``,
+    English required: :mod:`explorer.model.languages`). Returns the English text and the others as pairs."""
+    english, others = texts_by_language(value, "description")
+    _check_text("description", english)
+    for lang, text in others:
+        _check_text(f"description.{lang}", text)
+    return strip_bidi(english), tuple((lang, strip_bidi(text)) for lang, text in others)
+
+
 @dataclass(frozen=True)
 class Scenario:
     gpu_name: str = "H100"
@@ -170,6 +188,10 @@ class Scenario:
     # the user's own kernel (explorer.model.kernel_spec); it replaces the workload, and the
     # cubin gives registers, static shared memory and barriers (read-only launch fields)
     kernel: KernelSpec | None = None
+    # the description in other languages, (code, text) pairs: a shipped scenario carries its translations in its
+    # own file, as a lesson does (``description.en`` / ``description.ru``), so data and its languages stay together;
+    # not compared: a measurement file's copy of a preset (English only) is the same scenario as the preset
+    description_texts: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
     def gpu(self) -> GpuSpec:
@@ -179,7 +201,9 @@ class Scenario:
         d: dict = {}
         if self.name:
             d["name"] = self.name
-        if self.description:
+        if self.description_texts:
+            d["description"] = {"en": self.description, **dict(self.description_texts)}
+        elif self.description:
             d["description"] = self.description
         d["gpu"] = self.gpu_name
         d["seed"] = self.seed
@@ -206,12 +230,8 @@ class Scenario:
             data, {"name", "description", "gpu", "seed", "launch", "workload", "scheduler", "stream", "program",
                    "kernel"}, "")
         gpu = get_gpu(data.get("gpu", "H100"))  # validates the name
-        for key in ("name", "description"):
-            text = data.get(key, "")
-            if not isinstance(text, str):
-                raise InputError(key, "must be text")
-            if "\0" in text:  # no file name, C string or terminal line can carry one
-                raise InputError(key, f"{shown(text)} contains a NUL character")
+        _check_text("name", data.get("name", ""))
+        description, description_texts = parse_description(data.get("description", ""))
         kernel = None
         if "kernel" in data:
             kernel = parse_kernel(data["kernel"], base_dir)
@@ -223,7 +243,8 @@ class Scenario:
             scheduler=parse_scheduler(data.get("scheduler")),
             seed=require_int("seed", data.get("seed", 1), lo=0, hi=2**63 - 1),
             name=strip_bidi(data.get("name", "")),  # shown in titles, status lines and narration
-            description=strip_bidi(data.get("description", "")),
+            description=description,
+            description_texts=description_texts,
             stream=parse_stream(data.get("stream")),
             program=parse_program(data.get("program", "sass")),
             kernel=kernel,
@@ -232,6 +253,10 @@ class Scenario:
             check_async_ops(scenario.workload, gpu, -(-scenario.launch.threads_per_block // gpu.arch.warp_size),
                             scenario.program)
         return scenario
+
+    def description_in(self, lang: str) -> str:
+        """The description in ``lang`` (a language code), English where the file has none in it."""
+        return text_in(self.description, self.description_texts, lang)
 
     def with_values(self, **dotted) -> "Scenario":
         """A copy with dotted keys replaced (``{"launch.grid": [480, 1, 1]}``), re-validated."""

@@ -33,7 +33,7 @@ waits until the consumers released that stage (K-step ``i - stages``); the consu
 wait on the stage's mbarrier before their first ``wgmma`` of the K-step and release
 the stage when ``wait_group`` says its MMAs are done.
 
-Addresses (``explorer.sim.addresses``): each global load and store streams, every byte
+Addresses (``explorer.toolchain.addresses``): each global load and store streams, every byte
 touched once, unless ``wrap`` is set: then every ``wrap`` iterations the loads and stores
 go back to the first iteration's addresses, so each warp re-reads its own working set of
 ``wrap`` iterations' lines (a per-warp tile a kernel walks again and again).
@@ -66,7 +66,7 @@ OP_DOC = {
     "tma": "TMA bulk copy global -> shared, completing on an mbarrier (CC 9.0+)",
     "wgmma": "asynchronous warpgroup MMA from shared memory, then wait_group (CC 9.0+)",
 }
-ASYNC_OPS = ("tma", "wgmma")  # Hopper's: the producer/consumer pipeline (explorer.sim.program)
+ASYNC_OPS = ("tma", "wgmma")  # Hopper's: the producer/consumer pipeline (explorer.sass.model_program)
 ASYNC_MIN_CC = (9, 0)
 WARPGROUP = 4  # warps that issue one wgmma together
 MAX_TMA_BYTES = 256 * 1024  # above any GPU's shared memory per block

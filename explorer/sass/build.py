@@ -96,7 +96,7 @@ def build_program(instrs: list[Instruction], arch: str, gpu, *, trip: int, funct
     """The WarpProgram of ``instrs`` (a function up to its last EXIT) on ``arch``.
 
     ``request_bytes(position_in_body, instruction, class)`` -> (moved, useful), (moved, useful, access) (the
-    workload's global access the instruction performs: explorer.sim.addresses) or None.
+    workload's global access the instruction performs: explorer.toolchain.addresses) or None.
     """
     table = table or load_table()
     if table.family(arch) is None:

@@ -1,9 +1,9 @@
 """Disassemble a cubin with nvdisasm (the ``nvidia-cuda-nvdisasm`` wheel or a CUDA toolkit).
 
-The binary is found where the CUDA tools are (``explorer.gpu.tools.find_tool``: PATH,
+The binary is found where the CUDA tools are (``explorer.toolchain.tools.find_tool``: PATH,
 ``$CUDA_HOME``, ``/usr/local/cuda``, the ``nvidia/*/bin`` folders of NVIDIA's wheels,
 cuda-pathfinder). It runs without a shell on a plain argument list, with the compiler's
-memory and time limits in a process group of its own (``explorer.gpu.sandbox``), on a
+memory and time limits in a process group of its own (``explorer.toolchain.sandbox``), on a
 copy of the cubin under a fixed name in a private folder (``mkdtemp``: mode 0700), which
 is removed afterwards.
 """
@@ -25,7 +25,7 @@ TIMEOUT_S = 60.0
 
 def nvdisasm_path() -> str:
     """nvdisasm's path; ToolchainMissing when it is not installed."""
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     tool = find_tool("nvdisasm")
     if tool is None:
@@ -53,13 +53,13 @@ def disassemble(cubin: bytes, timeout: float | None = None, line_info: bool = Fa
 
     ``line_info`` adds ``-g``: a ``//## File "...", line N`` comment before the instructions
     of each source line (for a cubin compiled with line info; the parser skips them).
-    nvdisasm runs as the compiler does (``explorer.gpu.sandbox.run_tool``): in its own process
+    nvdisasm runs as the compiler does (``explorer.toolchain.sandbox.run_tool``): in its own process
     group with the compile limits (memory, time: ``timeout`` when given, else ``limits``'),
     stopped by ``cancel()``.
     """
     from dataclasses import replace
 
-    from explorer.gpu.sandbox import Limits, run_tool
+    from explorer.toolchain.sandbox import Limits, run_tool
 
     tool = nvdisasm_path()
     limits = limits or Limits.from_env()

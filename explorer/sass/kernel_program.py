@@ -1,7 +1,7 @@
 """A scenario's program: the SASS of its generated kernel, or the workload model.
 
 ``sass_program(scenario)`` compiles the scenario's generated kernel exactly as
-``measure`` does (``explorer.gpu.measure.prepare``: codegen, NVRTC for the GPU's
+``measure`` does (``explorer.toolchain.prepare.prepare``: codegen, NVRTC for the GPU's
 architecture, register steering), disassembles the cubin (nvdisasm) and builds the
 WarpProgram from the function ``we_kernel``:
 
@@ -53,15 +53,15 @@ FLAG_PARAM, RECORD_PARAM = "flag", "rec"
 # -- toolchain ------------------------------------------------------------------------------
 def _compiler_id(arch: str) -> str:
     """The compiler that will build the kernel (``NVRTC 13.5``), after checking it targets ``arch``."""
-    from explorer.gpu.compiler import (
+    from explorer.toolchain.compiler import (
         arch_number,
         compiler_backend,
         nvcc_version,
         nvrtc_supported_archs,
         nvrtc_version,
     )
-    from explorer.gpu.errors import CompilerUnavailable
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.errors import CompilerUnavailable
+    from explorer.toolchain.tools import find_tool
 
     try:
         backend = compiler_backend()
@@ -137,7 +137,7 @@ def _cache_write(name: str, entry: dict) -> bool:
 # -- the cubin's parameter layout ---------------------------------------------------------------
 def parameter_offsets(cubin: bytes, symbol: str) -> dict[int, tuple[int, int]]:
     """Parameter ordinal -> (byte offset in constant bank 0, size) from the cubin's .nv.info records."""
-    from explorer.gpu.cubin import Cubin
+    from explorer.toolchain.cubin import Cubin
 
     records = Cubin(cubin).info_records(f".nv.info.{symbol}")
     base = None
@@ -167,7 +167,7 @@ def _facts(entry: dict):
 def _request_matcher(workload):
     """request_bytes hook: the k-th loop memory instruction of a kind -> the workload's bytes per request."""
     queues: dict[str, list] = {"ldg": [], "stg": [], "lds": [], "sts": []}
-    access = 0  # a global load's or store's index in source order (explorer.sim.addresses: its address)
+    access = 0  # a global load's or store's index in source order (explorer.toolchain.addresses: its address)
     for op in workload.body:
         if op.op in queues:
             moved = op.bytes_per_request if op.op in ("ldg", "stg") else 32 * op.bytes * op.conflict_ways
@@ -195,7 +195,7 @@ def _request_matcher(workload):
 
 # -- public ------------------------------------------------------------------------------------
 def _entry(scenario, read: bool, write: bool) -> dict:
-    from explorer.gpu.codegen import KERNEL_NAME, PARAMS, generate
+    from explorer.toolchain.codegen import KERNEL_NAME, PARAMS, generate
     from explorer.sass.disasm import disassemble, nvdisasm_path, nvdisasm_version
     from explorer.sass.opcodes import load_table
 
@@ -213,7 +213,7 @@ def _entry(scenario, read: bool, write: bool) -> dict:
         hit = _cache_read(name)
         if hit is not None and hit.get("key") == key:
             return {**hit, "cache": "hit"}
-    from explorer.gpu.measure import prepare
+    from explorer.toolchain.prepare import prepare
     from explorer.model.errors import InputError
 
     try:

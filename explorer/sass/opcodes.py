@@ -19,7 +19,7 @@ from explorer.paths import resource
 
 CLASSES = ("fma", "sfu", "mma", "ldg", "stg", "lds", "sts", "sync", "exit",
            "int", "fp64", "uniform", "branch", "ldc", "mio", "ldl", "stl", "atom",
-           # the workload model's Hopper pipeline ops (explorer.sim.program TMA..WGWAIT; no SASS row maps here yet)
+           # the workload model's Hopper pipeline ops (explorer.sass.model_program TMA..WGWAIT; no SASS row maps here yet)
            "tma", "mbarrier_wait", "wgmma", "wgmma_wait")
 UNITS = ("fma", "fmaheavy", "fp16", "alu", "fp64", "xu", "tensor", "lsu", "adu", "cbu", "uniform")
 SCOREBOARDS = ("fixed", "short", "long", "none")

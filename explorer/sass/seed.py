@@ -79,7 +79,7 @@ def build(out: Path, python: str = sys.executable, pythonpath: str | None = None
         files = sorted(Path(tmp).glob("*.json"))
         if not files:
             raise RuntimeError("the SASS warm-up made no program (no NVRTC or nvdisasm here?)")
-        from explorer.sim.seed import replace_folder
+        from explorer.jit.seed import replace_folder
 
         replace_folder(out, files)
     return len(files)
@@ -87,7 +87,7 @@ def build(out: Path, python: str = sys.executable, pythonpath: str | None = None
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m explorer.sass.seed OUT_DIR``: build a seed (what the packaging runs)."""
-    from explorer.sim.seed import seed_main
+    from explorer.jit.seed import seed_main
 
     return seed_main("explorer.sass.seed", argv, lambda out: f"{build(out)} SASS programs")
 

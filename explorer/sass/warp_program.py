@@ -2,7 +2,7 @@
 
 A ``WarpProgram`` comes from the kernel's SASS (``source == "sass"``:
 ``explorer.sass.kernel_program``) or from the workload model (``source == "model"``:
-:func:`from_model`, the same instructions as ``explorer.sim.program.build_program`` plus
+:func:`from_model`, the same instructions as ``explorer.sass.model_program.build_program`` plus
 its EXIT). Both have the same shape.
 
 Execution. ``L`` instructions in three segments: the prologue ``[0, loop_start)``, the
@@ -18,7 +18,7 @@ guarded EXIT or skipped instruction is not something the engine decides. Hence
 Per instruction ``i`` (numpy arrays of length L):
 
 - ``op[i]`` (int8): what the engine does, an index into :data:`OP_NAMES`. Codes 0-8 are
-  today's ``explorer.sim.program`` codes (FMA, SFU, MMA, LDG, STG, LDS, STS, SYNC, EXIT);
+  today's ``explorer.sass.model_program`` codes (FMA, SFU, MMA, LDG, STG, LDS, STS, SYNC, EXIT);
   9-17 are new: ``int`` (fixed-latency ALU on the integer/logic pipe), ``fp64``,
   ``uniform`` (uniform datapath), ``branch`` (branches, convergence, NOP, memory barriers:
   issue and go on), ``ldc`` (constant-cache load), ``mio`` (special-register read, shuffle:
@@ -127,13 +127,13 @@ class WarpProgram:
     notes: tuple[str, ...] = ()
     blocks: tuple[tuple[int, int, tuple[int, ...]], ...] = ()  # basic blocks: (first, last, successors) rows of listing
     meta: dict = field(default_factory=dict, compare=False)
-    # warp specialization (the model's tma/wgmma pipeline, explorer.sim.program): per row which warps
+    # warp specialization (the model's tma/wgmma pipeline, explorer.sass.model_program): per row which warps
     # of a block run it (ROLE_*; None: every warp), and its argument (a wgmma's MMA intervals, a
     # wait_group's groups left in flight; None: 0)
     role: np.ndarray | None = field(default=None, compare=False)
     arg: np.ndarray | None = field(default=None, compare=False)
     # per row, a generated kernel's global access it performs (its index in source order, as
-    # explorer.sim.addresses numbers them: the simulator computes its addresses); -1: none known
+    # explorer.toolchain.addresses numbers them: the simulator computes its addresses); -1: none known
     access: np.ndarray | None = field(default=None, compare=False)
     # per row, its way through L1 (PLAIN, L1_ALLOCATE, ATOMIC; sim_model.toml [caches]): L1_ALLOCATE where its
     # load leaves a copy in L1 when it misses there (a read-only load: SASS LDG...CONSTANT, the model's read_only
@@ -239,7 +239,7 @@ _MODEL = {  # engine code -> (class, unit, scoreboard, opcode shown, latency fie
     6: ("sts", "lsu", "none", "STS", "lat_shared"),
     7: ("sync", "adu", "none", "BAR", 1),
     8: ("exit", "cbu", "none", "EXIT", 1),
-    # Hopper's pipeline ops (explorer.sim.program TMA, MBWAIT, WGMMA, WGWAIT): no register results
+    # Hopper's pipeline ops (explorer.sass.model_program TMA, MBWAIT, WGMMA, WGWAIT): no register results
     18: ("tma", "lsu", "none", "UTMALDG", 1),
     19: ("mbarrier_wait", "adu", "none", "SYNCS", 1),
     20: ("wgmma", "tensor", "none", "HGMMA", "lat_mma"),
@@ -248,8 +248,8 @@ _MODEL = {  # engine code -> (class, unit, scoreboard, opcode shown, latency fie
 
 
 def from_model(workload, gpu) -> WarpProgram:
-    """The workload model's program (``explorer.sim.program``) as a WarpProgram: body x loop, then EXIT."""
-    from explorer.sim.program import EXIT, build_program
+    """The workload model's program (``explorer.sass.model_program``) as a WarpProgram: body x loop, then EXIT."""
+    from explorer.sass.model_program import EXIT, build_program
 
     prog = build_program(workload)
     n = prog.body_length
@@ -269,7 +269,7 @@ def from_model(workload, gpu) -> WarpProgram:
         listing.append(ListingRow(pc=i, opcode=shown, mnemonic=shown, text=text, unit=unit, op_class=cls,
                                   latency=cycles, scoreboard=sb, dst=d, src=s,
                                   segment="body" if i < n else "epilogue", executed=True,
-                                  source="the workload model (explorer.sim.program)"))
+                                  source="the workload model (explorer.sass.model_program)"))
     dst, src, names = pack_registers(rows)
     lat = np.array([row.latency or 0 for row in listing], dtype=np.int32)
     return WarpProgram(

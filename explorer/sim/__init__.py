@@ -15,9 +15,9 @@ _WHERE = {"Cancelled": "engine", "SimulationError": "engine", "simulate": "engin
 __all__ = ["Cancelled", "SimulationError", "SimResult", "simulate"]
 
 # No ``if TYPE_CHECKING:`` imports of the engine here: importing any ``explorer.sim.*`` module runs
-# this file, so even a type-only import would make ``explorer.sass`` (which reads
-# ``explorer.sim.program`` for the model's WarpProgram) look as if it loaded the engine, which in
-# turn reads ``explorer.sass``: tests/test_import_cycles.py counts such imports as real.
+# this file, so even a type-only import would make every user of a light module (``explorer.sim.states``:
+# the window's state vocabulary) look as if it loaded the engine and everything the engine reads:
+# tests/test_import_cycles.py counts such imports as real.
 
 
 def __getattr__(name: str):

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.sim.params import model_constants
+from explorer.model.sim_model import model_constants
 from explorer.sim.states import EMPTY, NAMES
-from explorer.sim.units import FP32, UNITS
+from explorer.model.units import FP32, UNITS
 from explorer.texts.bottleneck import BUSY, sentence
 
 GPU_WIDE = ("l2", "dram")  # units shared by every SM: their share is the GPU's, active SMs or not

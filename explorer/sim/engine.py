@@ -50,16 +50,24 @@ from explorer.sim.kernel import (
     NEVER,
     Q_SLOTS,
     G,
+    Blocks,
+    Config,
+    Memory,
+    Outputs,
+    Places,
+    Program,
+    Warps,
     run_cycles,
     warp_of_slot,
 )
 from explorer.sass.warp_program import WarpProgram
 from explorer.sim import loop_program
 from explorer.sim.loop_program import LoopProgram, lower
-from explorer.sim.params import SimParams, model_constants, params_for
+from explorer.model.sim_model import model_constants
+from explorer.sim.params import SimParams, params_for
 from explorer.sim.result import PcEvents, Series, SimResult
 from explorer.sim.states import EMPTY, NAMES
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 from explorer.timeline import BlockRecords, Residency
 
 N_COLUMNS = N_COUNTS + len(NAMES)  # series columns
@@ -278,7 +286,7 @@ def _l2_state(p: SimParams) -> np.ndarray:
     measured launch that followed an L2 flush by writing (``l2_dirty_bytes``), full of the flush's last lines,
     all sectors valid and dirty, older than anything the kernel touches: its first allocations evict them and
     write them back, as on the hardware."""
-    from explorer.sim.addresses import FLUSH_BASE
+    from explorer.toolchain.addresses import FLUSH_BASE
 
     l2c = np.zeros((p.l2_sets * p.l2_ways, 3), np.int64)  # per entry: tag, sector bits, age
     n = min(p.l2_dirty_bytes, p.l2_bytes) // 128
@@ -304,12 +312,36 @@ def _l2_state(p: SimParams) -> np.ndarray:
 _NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab)
 
 
+def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines: bool, feed,
+                  rec_map, trace, series, windows) -> tuple:
+    """The cycle loop's state records for one call (kernel.Program, Config, Warps, Places, Blocks, Memory,
+    Outputs: see kernel.run_cycles), over the arrays of ``_state_arrays`` (the same arrays on every call; the
+    program, the trace and series windows, the unit windows and a feed's line table may be new each call)."""
+    return (
+        Program(lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes, lp.role, lp.arg,
+                lp.row, lp.entry, lp.active, p_acc, lp.l1_alloc, lp.lines_at if by_lines else _NO_LINES,
+                lp.loop_start, lp.loop_end, lp.trip),
+        Config(cfg_i, cfg_f, pipe_iv, acc_i, plan, rec_map, windows.shift),
+        Warps(a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
+              a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"], a["reg_ready"],
+              a["reg_kind"], a["w_async"]),
+        Places(a["sp_next"], a["sp_last"], a["sp_pipe"], a["sp_warps"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
+               a["sm_order"], a["b_fixed"]),
+        Blocks(a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"]),
+        Memory(a["l1c"], a["l2c"], a["lbuf"], feed.line_table if by_lines else _NO_LINES, a["mq"], a["dram_q"],
+               a["rng"], a["mem"], windows.busy, windows.overflow),
+        Outputs(a["g"], a["sc"], a["ev_t"], a["ev_sm"], a["ev_d"], trace, series, a["stall"], a["row_sect"],
+                a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["pend_slot"], a["pend_gi"], a["pend_state"],
+                a["scratch"]),
+    )
+
+
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
     """(per-row access, access table, plan) for the loop: a generated kernel's rows compute their addresses
-    (explorer.sim.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
+    (explorer.toolchain.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
     global loads and stores carry their executed lines instead: the feed's ``lines_at``, not this plan).
     An empty per-row array tells the loop no row has an address."""
-    from explorer.sim import addresses
+    from explorer.toolchain import addresses
 
     acc = lp.access if lp.access.shape[0] == lp.length else np.zeros(0, np.int16)
     if scenario.kernel is not None or not (acc >= 0).any():
@@ -801,25 +833,8 @@ def simulate(
                 if feed is not None:  # every warp has entries for the call, the blocks it may place are loaded
                     lp = feed.prepare(a)
                     call_end = min(call_end, t_now + feed.cycles_per_call)  # a warp issues <= 1 per cycle
-                run_cycles(
-                    lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes,
-                    lp.loop_start, lp.loop_end, lp.trip, lp.role, lp.arg, lp.row, lp.entry, lp.active,
-                    cfg_i, cfg_f, pipe_iv,
-                    a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
-                    a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"],
-                    a["reg_ready"], a["reg_kind"], a["w_async"],
-                    a["sp_next"], a["sp_last"], a["sp_pipe"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-                    a["sp_warps"], a["sm_order"], a["b_fixed"],
-                    p_acc, acc_i, plan, a["l1c"], a["l2c"], a["lbuf"], lp.l1_alloc,
-                    lp.lines_at if by_lines else _NO_LINES, feed.line_table if by_lines else _NO_LINES,
-                    a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"],
-                    a["g"], a["sc"], a["mq"], a["dram_q"], a["rng"],
-                    a["ev_t"], a["ev_sm"], a["ev_d"],
-                    rec_map, window[done:], rows[done:], a["mem"], windows.busy, windows.overflow, windows.shift,
-                    a["pend_slot"], a["pend_gi"], a["pend_state"],
-                    a["stall"], a["row_sect"], a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["scratch"],
-                    call_end,
-                )
+                run_cycles(*_loop_records(lp, a, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines, feed, rec_map,
+                                          window[done:], rows[done:], windows), call_end)
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
                 n_pe = int(a["g"][G.PC_EVENTS])

@@ -42,7 +42,7 @@ from typing import Callable
 import numpy as np
 
 from explorer.model.errors import InputError
-from explorer.sim import units
+from explorer.model import units
 from explorer.sim.loop_program import UNIT_MAP, LoopProgram, row_flags
 
 MAX_ROWS = 32767  # next-instruction events store the listing row as int16 (result.PcEvents)
@@ -579,7 +579,8 @@ def kernel_feed(scenario, *, budget: Callable[[object, int, int], int], keep_inp
         execute_chunks
     from explorer.sass.execute.timing import static_timing
     from explorer.sass.warp_program import UNIT_NAMES
-    from explorer.sim.params import model_constants, params_for
+    from explorer.model.sim_model import model_constants
+    from explorer.sim.params import params_for
 
     kernel = kernel or compile_for(scenario)
     if kernel.decoded.n > MAX_ROWS:

@@ -15,7 +15,20 @@ Per cycle ``t``:
 4. when nothing issued anywhere, time jumps to the next event (every state is
    constant until then) and the skipped cycles are filled in.
 
-Throughput units (``explorer.sim.units``) count their busy time where the work
+Each step is a named stage, inlined into ``run_cycles`` at numba's IR level: ``_apply_pending``,
+``_dispatch`` (``_place_warp``), per due sub-partition ``_classify`` (``_classify_warp``),
+``_two_level_active``, ``_pick_warp`` (one branch per policy: ``_pick_round_robin``, ``_pick_oldest``),
+``_select``, the issue by path (``_hold_pipe``, then ``_issue_exit``, ``_issue_memory``, ``_issue_shared``,
+``_issue_pipeline``, ``_issue_alu``) and ``_advance``; then ``_record`` and ``_skip_idle``. They read
+the loop's state records (``Program``, ``Config``, ``Warps``, ``Places``, ``Blocks``, ``Memory``,
+``Outputs``: named tuples of arrays that the engine builds, ``engine._loop_records``) and the call's
+fixed figures (``Fixed``). The issue's paths are called from the loop itself, not from one
+``_issue`` stage: numba re-inlines (and copies) a callee's whole subtree at each level it is nested
+in, and with the memory path one level deeper the loop measured ~13% slower (docs/performance.md).
+The stages still cost compile time: ~1.4x the single function's (numba's inlining pass; 43 s of CPU
+against 31 s on an idle core).
+
+Throughput units (``explorer.model.units``) count their busy time where the work
 happens, into per-window sums ``ub[window, unit]`` (window = cycle >> win_shift):
 a pipe when an instruction issues into it, L1/shared when the SM's data path moves
 the wavefronts, L2 and DRAM when their queues move the bytes (possibly cycles after
@@ -62,18 +75,19 @@ cycle without a visit (``pend_slot``); per-state counts are kept incrementally.
 from __future__ import annotations
 
 import sys
+from collections import namedtuple
 from enum import IntEnum
 
 import numpy as np
 
-from explorer.sim.jit import ctz, njit
+from explorer.jit.runtime import ctz, njit
 from explorer.sim import loop_program as _lp
-from explorer.sim import program as _program
+from explorer.sass import model_program as _program
 from explorer.sass.warp_program import ATOMIC, L1_ALLOCATE
 from explorer.sim.loop_program import EXIT, GLOAD, GSTORE, SHARED, SYNC
-from explorer.sim import addresses as _ad
-from explorer.sim.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
-from explorer.sim.units import SHARED as SHARED_UNIT
+from explorer.toolchain import addresses as _ad
+from explorer.model.units import DRAM, FIRST_PIPE, ISSUE, L1, L2, LAST_PIPE, LSU, TENSOR
+from explorer.model.units import SHARED as SHARED_UNIT
 from explorer.sim.states import NAMES as STATE_NAMES
 from explorer.sim.states import (
     BARRIER,
@@ -100,7 +114,7 @@ assert (ROLE_ALL, ROLE_PRODUCER, ROLE_CONSUMER, ROLE_IDLE) == (_program.ROLE_ALL
                                                                _program.ROLE_CONSUMER, _program.ROLE_IDLE)
 assert (MBARRIER, WGMMA_WAIT) == (11, 12)  # explorer.sim.states, frozen likewise
 
-# the generated kernels' address plan (explorer.sim.addresses), frozen into the loop as the paths are
+# the generated kernels' address plan (explorer.toolchain.addresses), frozen into the loop as the paths are
 A_SLAB, A_STRIDE, A_BYTES, A_LOAD = 0, 1, 2, 3
 P_ITER_BYTES, P_WRAP, P_N_ACCESS, P_HITS, P_T_L1, P_T_L2, P_L2_REGION, P_SEED, P_HOT_BASE = range(9)
 L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH = 512, 1024, 1664525, 1013904223, 2654435761
@@ -709,7 +723,7 @@ def _lcg_draw(n, x):
 @njit(inline=True)
 def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
     """The lines one warp's access ``q`` in iteration ``it`` touches and each line's sectors (4 bits), as the
-    generated kernel computes its 32 lanes' addresses (explorer.sim.addresses.request_addresses is the
+    generated kernel computes its 32 lanes' addresses (explorer.toolchain.addresses.request_addresses is the
     reference, tested equal); returns how many lines."""
     slab = acc_i[q, A_SLAB]
     stride = acc_i[q, A_STRIDE]
@@ -1062,571 +1076,753 @@ def _kernel_end(g, mem, dram_bpc, l2_lag):
     return end
 
 
-@njit(nrt=False)
-def run_cycles(
-    # program (loop_program.LoopProgram): per instruction path, unit, result latency, the state a
-    # dependent waits in, registers, bytes moved; the loop body [loop_start, loop_end) x trip
-    p_path, p_unit, p_lat, p_kind, p_dst, p_src, p_req, loop_start, loop_end, trip,
+# ------------------------------------------------------------------ the loop's state records
+# Named tuples of arrays (and a few scalars): numba passes a record as its fields, so grouping costs nothing
+# over separate arguments, and each stage below takes the records it reads. The engine builds them
+# (``engine._loop_records``); field order is the records' own, never positional at a call.
+Program = namedtuple("Program", (  # loop_program.LoopProgram, as the loop reads it
+    # per row: path, unit, result latency, the state a dependent waits in, registers, bytes moved
+    "path", "unit", "lat", "kind", "dst", "src", "req",
     # warp specialization and the asynchronous paths: per row the warps' role and its argument
-    p_role, p_arg,
-    # per row, the row its stall counts and next-instruction events name (the listing row of a flat
-    # program's entry; else the row itself); per warp of the grid, the row it starts at (empty: 0)
-    p_row, p_entry,
-    # per entry of a flat program, the lanes that issued it (uint32; empty: all 32, every warp's)
-    p_active,
-    # configuration: SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals
-    cfg_i, cfg_f, pipe_iv,
-    # warp state, indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are
-    # contiguous; except w_state, kept in warp-slot order (sm * W + sub-partition + k * SP, the
-    # trace's order) so that recording a cycle is a plain copy
-    w_block, w_phase, w_state, w_start, w_pc, w_iter, w_wake, w_wkind, w_drain, w_age, w_tl,
-    w_next, w_since, reg_ready, reg_kind, w_async,
-    # sub-partition and SM state (sp_warps: live warps per sub-partition; sm_blocks: blocks holding a place)
-    sp_next, sp_last, sp_pipe, sm_l1, sm_smem, sm_blocks, sp_warps,
-    # dispatch: sm_order[0] the GPU's SM order the dispatcher goes round, sm_order[1] each SM's last placement
-    # cycle; b_fixed: the SM each of the first blocks goes to (a measured launch's placement; empty: none)
-    sm_order, b_fixed,
-    # addresses and caches (issue 29): per row the generated kernel's access it performs (-1: none known, the
-    # scenario's hit rates are drawn; empty: no row has one), the access plan (explorer.sim.addresses), L1 of
-    # every SM and L2 (per entry its C_TAG, C_BITS and C_AGE side by side: a set's ways are one run of memory),
-    # scratch for a request's lines
-    p_acc, acc_i, plan, l1c, l2c, lbuf,
-    # per listing row (indexed by p_row), 1 where its global load leaves a copy in L1 when it misses there (a
-    # read-only or .ca load: loop_program.LoopProgram.l1_alloc); empty: none beyond l1_allocates_loads
-    p_l1a,
-    # a user kernel's executed addresses (explorer.sim.executed): per entry of the flat program start << 8 |
-    # count of its lines in line_tab (0: none, the scenario's hit rates are drawn; empty: no entry has them),
-    # line_tab's entries line << 4 | sectors (the feed's window of them)
-    p_lines, line_tab,
-    # blocks
-    b_sm, b_start, b_end, b_alive, b_arrived, b_slot, b_mbar,
-    # scalars (G_SLOTS), warp slots per state, memory queues (Q_SLOTS), DRAM banks, random state
-    g, sc, mq, dram_q, rng,
-    # outputs: residency events; per recorded SM the slot states; GPU-wide series (N_COUNTS
-    # counts, then warp slots per state); memory statistics (MEM_SLOTS); unit busy per window
-    ev_t, ev_sm, ev_d,
-    rec_map, trace, series, mem, ub, ovf, win_shift,
-    pend_slot, pend_gi, pend_state,
-    # per row, warp-cycles in each state while it was the warp's next instruction; for recorded
-    # SMs the cycles each slot's next instruction changed (pe_t, pe_cell = ri * W + slot, pe_row,
-    # pe_mask: the lanes that issue it); per row, the sectors its accesses looked up in the caches' tags
-    # (row_sect[row * 4 + k], k: L1 hit, L1 miss, L2 hit, L2 miss; SimResult.sectors_by_instruction)
-    stall, row_sect, pe_t, pe_cell, pe_row, pe_mask,
-    # scratch (int64[2 * W / SP + S * SP]): the loop allocates nothing (compiled without reference counting)
-    scratch,
-    t_limit,
-):
-    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
-    or the next-instruction event list could not take another cycle's events."""
+    "role", "arg",
+    # per row, the row its stall counts and next-instruction events name (the listing row of a flat program's
+    # entry; else the row itself); per warp of the grid, the row it starts at (empty: 0); per entry of a flat
+    # program, the lanes that issued it (uint32; empty: all 32, every warp's)
+    "row", "entry", "active",
+    # addresses (issue 29): per row the generated kernel's access it performs (-1: none known, the scenario's hit
+    # rates are drawn; empty: no row has one); per listing row 1 where a global load that misses L1 leaves a copy
+    # there (empty: none beyond l1_allocates_loads); a user kernel's executed addresses, per entry of the flat
+    # program start << 8 | count of its lines in Memory.line_tab (0: none; empty: no entry has them)
+    "acc", "l1a", "lines",
+    # the loop body [loop_start, loop_end) x trip
+    "loop_start", "loop_end", "trip",
+))
+Config = namedtuple("Config", (
+    # SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals; the access plan
+    # (explorer.toolchain.addresses); per SM its row in the trace (-1: not recorded); unit windows of 1 << win_shift cycles
+    "cfg_i", "cfg_f", "pipe_iv", "acc_i", "plan", "rec_map", "win_shift",
+))
+Warps = namedtuple("Warps", (
+    # indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are contiguous; except state and
+    # since, kept in warp-slot order (sm * W + sub-partition + k * SP, the trace's order) so that recording a
+    # cycle is a plain copy
+    "block", "phase", "state", "start", "pc", "iter", "wake", "wkind", "drain", "age", "tl", "next", "since",
+    "reg_ready", "reg_kind", "asyn",
+))
+Places = namedtuple("Places", (
+    # per sub-partition: next visit, last issued warp, pipes' free times, live warps; per SM: L1TEX and shared
+    # memory queues, blocks holding a place; dispatch: sm_order[0] the GPU's SM order the dispatcher goes round,
+    # sm_order[1] each SM's last placement cycle; b_fixed the SM each of the first blocks goes to (a measured
+    # launch's placement; empty: none)
+    "sp_next", "sp_last", "sp_pipe", "sp_warps", "sm_l1", "sm_smem", "sm_blocks", "sm_order", "b_fixed",
+))
+Blocks = namedtuple("Blocks", ("sm", "start", "end", "alive", "arrived", "slot", "mbar"))
+Memory = namedtuple("Memory", (
+    # L1 of every SM and L2 (per entry C_TAG, C_BITS, C_AGE side by side), scratch for a request's lines, the
+    # feed's line table (entries line << 4 | sectors), memory queues (Q_SLOTS), DRAM banks, random state,
+    # statistics (MEM_SLOTS), unit busy per window and its overflow list
+    "l1c", "l2c", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
+))
+Outputs = namedtuple("Outputs", (
+    # scalars (G_SLOTS); warp slots per state; residency events; per recorded SM the slot states; GPU-wide series
+    # (N_COUNTS counts, then warp slots per state); per row warp-cycles in each state while it was the warp's
+    # next instruction; per row the sectors its accesses looked up (row_sect[row * 4 + k]: L1 hit, L1 miss, L2
+    # hit, L2 miss); recorded slots' next-instruction events (pe_cell = ri * W + slot); state changes queued for
+    # the next cycle; scratch (int64[2 * W / SP + S * SP]: the loop allocates nothing)
+    "g", "sc", "ev_t", "ev_sm", "ev_d", "trace", "series", "stall", "row_sect",
+    "pe_t", "pe_cell", "pe_row", "pe_mask", "pend_slot", "pend_gi", "pend_state", "scratch",
+))
+# what stays fixed over one call (sizes, latencies, rates): made once at the call's start, read by every stage
+Fixed = namedtuple("Fixed", (
+    "S", "W", "SP", "per_sp", "sp_shift", "sp_pow2", "wpb", "total_blocks", "total_warps", "block_cap",
+    "warp_cap", "warp_iv", "n_fixed", "n_acc", "n_lines", "n_l1a", "l1_alloc_all", "lat_l1", "lat_l2", "l1_bpc",
+    "l1_q", "sh_bpc", "sh_q", "launch_lat", "bar_lat", "policy", "active_cap", "stages", "producers", "posted",
+    "dram_bpc", "l2_bpc", "long_windows", "lat_fixed", "l2_lag", "l1_hit", "l2_hit", "l1_inv", "l2_inv",
+    "pe_room", "n_rec", "n_cols", "win_shift",
+))
+
+
+@njit(inline=True)
+def _fixed(cfg, pe_len, n_rec, n_cols, prog, places):
+    """The call's :data:`Fixed` figures from its configuration and arrays."""
+    cfg_i = cfg.cfg_i
+    cfg_f = cfg.cfg_f
     S = cfg_i[CFG_I.SM_COUNT]
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
-    block_cap = cfg_i[CFG_I.BLOCK_CAPACITY]  # blocks an SM holds by block slots, shared memory, barriers
-    warp_cap = cfg_i[CFG_I.WARP_CAPACITY_PER_SP]  # warps a sub-partition holds by slots and registers
-    warp_iv = cfg_i[CFG_I.WARP_LAUNCH_CYCLES]
-    n_fixed = b_fixed.shape[0]
-    n_acc = p_acc.shape[0]
-    n_lines = p_lines.shape[0]
-    n_l1a = p_l1a.shape[0]
-    l1_alloc_all = cfg_i[CFG_I.L1_ALLOCATES_LOADS]
     wpb = cfg_i[CFG_I.WARPS_PER_BLOCK]
     total_blocks = cfg_i[CFG_I.TOTAL_BLOCKS]
-    lat_l1 = cfg_i[CFG_I.LAT_L1]
-    lat_l2 = cfg_i[CFG_I.LAT_L2]
-    l1_bpc = cfg_i[CFG_I.L1_BYTES_PER_CYCLE]
-    l1_q = cfg_i[CFG_I.L1_QUEUE_CYCLES]
-    sh_bpc = cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE]
-    sh_q = cfg_i[CFG_I.SHARED_QUEUE_CYCLES]
-    launch_lat = cfg_i[CFG_I.BLOCK_LAUNCH_LATENCY]
-    bar_lat = cfg_i[CFG_I.BARRIER_LATENCY]
-    policy = cfg_i[CFG_I.POLICY]
-    active_cap = cfg_i[CFG_I.ACTIVE_WARPS]
-    stages = cfg_i[CFG_I.STAGES]
-    producers = cfg_i[CFG_I.PRODUCER_WARPS]
-    posted = cfg_i[CFG_I.POSTED_STORES]
-    total_warps = total_blocks * wpb
     dram_bpc = cfg_f[CFG_F.DRAM_BYTES_PER_CYCLE]
-    l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
-    long_windows = _long_windows(cfg_i, cfg_f, win_shift)
-    lat_fixed = _dram_fixed(cfg_i, cfg_f)
-    l2_lag = cfg_i[CFG_I.L2_BYTES] / dram_bpc  # cycles device memory needs to write back a full L2
-    l1_hit = cfg_f[CFG_F.L1_HIT_RATE]
-    l1_inv = 1.0 / max(cfg_i[CFG_I.L1_SETS], 1)  # _set_of
-    l2_inv = 1.0 / max(cfg_i[CFG_I.L2_SETS], 1)
-    l2_hit = cfg_f[CFG_F.L2_HIT_RATE]
-    per_sp = W // SP
     sp_shift = 0
     while (2 << sp_shift) <= SP:
         sp_shift += 1
-    sp_pow2 = (1 << sp_shift) == SP
-    pe_room = pe_t.shape[0] - S * (SP + wpb)  # a cycle adds at most an issue per sub-partition and a block per SM
-    n_rec = trace.shape[1]
-    n_cols = series.shape[1]
+    return Fixed(
+        S, W, SP, W // SP, sp_shift, (1 << sp_shift) == SP, wpb, total_blocks, total_blocks * wpb,
+        cfg_i[CFG_I.BLOCK_CAPACITY],  # blocks an SM holds by block slots, shared memory, barriers
+        cfg_i[CFG_I.WARP_CAPACITY_PER_SP],  # warps a sub-partition holds by slots and registers
+        cfg_i[CFG_I.WARP_LAUNCH_CYCLES], places.b_fixed.shape[0], prog.acc.shape[0], prog.lines.shape[0],
+        prog.l1a.shape[0], cfg_i[CFG_I.L1_ALLOCATES_LOADS], cfg_i[CFG_I.LAT_L1], cfg_i[CFG_I.LAT_L2],
+        cfg_i[CFG_I.L1_BYTES_PER_CYCLE], cfg_i[CFG_I.L1_QUEUE_CYCLES], cfg_i[CFG_I.SHARED_BYTES_PER_CYCLE],
+        cfg_i[CFG_I.SHARED_QUEUE_CYCLES], cfg_i[CFG_I.BLOCK_LAUNCH_LATENCY], cfg_i[CFG_I.BARRIER_LATENCY],
+        cfg_i[CFG_I.POLICY], cfg_i[CFG_I.ACTIVE_WARPS], cfg_i[CFG_I.STAGES], cfg_i[CFG_I.PRODUCER_WARPS],
+        cfg_i[CFG_I.POSTED_STORES], dram_bpc, cfg_f[CFG_F.L2_BYTES_PER_CYCLE],
+        _long_windows(cfg_i, cfg_f, cfg.win_shift), _dram_fixed(cfg_i, cfg_f),
+        cfg_i[CFG_I.L2_BYTES] / dram_bpc,  # cycles device memory needs to write back a full L2
+        cfg_f[CFG_F.L1_HIT_RATE], cfg_f[CFG_F.L2_HIT_RATE],
+        1.0 / max(cfg_i[CFG_I.L1_SETS], 1), 1.0 / max(cfg_i[CFG_I.L2_SETS], 1),  # _set_of
+        pe_len - S * (SP + wpb),  # a cycle adds at most an issue per sub-partition and a block per SM
+        n_rec, n_cols, cfg.win_shift,
+    )
+
+
+# ------------------------------------------------------------------ the cycle's stages
+@njit(inline=True)
+def _apply_pending(w, out):
+    """States that change at the cycle's start without a visit (warps that issued last cycle and now wait);
+    nothing to account: the issue accounted the slot's cycle as selected up to now (since[slot] == t)."""
+    g = out.g
+    sc = out.sc
+    for i in range(g[G.PENDING]):
+        s2 = _ix(out.pend_slot[i])
+        old = w.state[s2]
+        new = out.pend_state[i]
+        if old != new:
+            sc[old] -= 1
+            sc[new] += 1
+            w.state[s2] = new
+    g[G.PENDING] = 0
+
+
+@njit(inline=True)
+def _dispatch(t, f, prog, cfg, w, places, blocks, out):
+    """Place pending blocks, in grid order (a measured launch's SMs first), round robin over the SMs whose
+    resources admit one, at most one per SM per cycle; each block's warps go to their sub-partitions' first
+    free slots and start one after another."""
+    S = f.S
+    SP = f.SP
+    per_sp = f.per_sp
+    wpb = f.wpb
+    g = out.g
+    sm_order = places.sm_order
+    placed = 0
+    rr0 = g[G.RR_SM]
+    for i in range(S):
+        b = g[G.NEXT_BLOCK]
+        if b >= f.total_blocks:
+            break
+        if b < f.n_fixed:  # the measured launch's placement, in grid order: wait for that SM
+            pos = -1
+            sm = places.b_fixed[b]
+            if sm_order[1, sm] == t or not _admits(sm, SP, per_sp, wpb, f.block_cap, f.warp_cap, places.sm_blocks,
+                                                   places.sp_warps):
+                break
+        else:  # round robin in the GPU's SM order over the SMs whose resources admit the block
+            pos = (rr0 + i) % S
+            sm = sm_order[0, pos]
+            if sm_order[1, sm] == t or not _admits(sm, SP, per_sp, wpb, f.block_cap, f.warp_cap, places.sm_blocks,
+                                                   places.sp_warps):
+                continue
+        g[G.NEXT_BLOCK] += 1
+        placed += 1
+        places.sm_blocks[sm] += 1
+        sm_order[1, sm] = t  # one block per SM per cycle
+        start = t + f.launch_lat
+        blocks.sm[b] = sm
+        blocks.start[b] = start
+        blocks.alive[b] = wpb
+        blocks.arrived[b] = 0
+        for k in range(wpb):
+            _place_warp(t, f, prog, cfg, w, places, blocks, out, b, k, sm, start)
+        if pos >= 0:
+            g[G.RR_SM] = (pos + 1) % S
+    if placed == 0:
+        g[G.DISPATCH] = 0  # nothing fits: wait until a warp leaves
+
+
+@njit(inline=True)
+def _place_warp(t, f, prog, cfg, w, places, blocks, out, b, k, sm, start):
+    """Warp k of block b to sub-partition k % SP, or the next one with room for a warp (slots and registers come
+    back per warp, so a sub-partition may be fuller than the others), its first free slot."""
+    W = f.W
+    SP = f.SP
+    per_sp = f.per_sp
+    sp_warps = places.sp_warps
+    sp = k % SP
+    for _j in range(SP):
+        if sp_warps[sm * SP + sp] < f.warp_cap:
+            break
+        sp = (sp + 1) % SP
+    sp_warps[sm * SP + sp] += 1
+    kk = 0
+    while w.block[sm * W + sp * per_sp + kk] != -1:
+        kk += 1
+    gi = sm * W + sp * per_sp + kk
+    slot = sp + kk * SP
+    wstart = start + k * f.warp_iv  # the SM launches a block's warps one after another
+    w.block[gi] = b
+    blocks.slot[b, k] = slot
+    w.phase[gi] = P_PENDING
+    w.start[gi] = wstart
+    _account(out.stall, w.since, w.state[sm * W + slot], w.pc, prog.row, sm * W + slot, gi, t)
+    w.pc[gi] = prog.entry[b * f.wpb + k] if prog.entry.shape[0] > 0 else 0
+    w.iter[gi] = 0
+    if f.producers > 0:  # warp specialization: start at the first row of its role
+        w.pc[gi] = _own_next(prog.role, 0, gi, w.iter, prog.loop_start, prog.loop_end, prog.trip,
+                             _warp_role(k, f.producers))
+    _pc_event(out.pe_t, out.pe_cell, out.pe_row, out.pe_mask, out.g, cfg.rec_map[sm], W, slot, t,
+              prog.row[w.pc[gi]], prog.active[w.pc[gi]] if prog.active.shape[0] > 0 else ALL_LANES)
+    w.asyn[gi, A_OPEN] = 0
+    w.asyn[gi, A_COUNT] = 0
+    w.wake[gi] = wstart
+    w.wkind[gi] = WAIT
+    w.drain[gi] = 0
+    w.age[gi] = b * f.wpb + k
+    w.tl[gi] = 0
+    w.next[gi] = t  # classify the new warp this cycle (its slot may show a warp that just left)
+    for r in range(w.reg_ready.shape[1]):
+        w.reg_ready[gi, r] = 0
+    spi = sm * SP + sp
+    if wstart < places.sp_next[spi]:
+        places.sp_next[spi] = wstart
+    g = out.g
+    ne = g[G.EVENTS]
+    out.ev_t[ne] = wstart
+    out.ev_sm[ne] = sm
+    out.ev_d[ne] = 1
+    g[G.EVENTS] = ne + 1
+
+
+@njit(inline=True)
+def _set_state(w, out, prog, s2, gi, st, t):
+    """Slot s2 (warp gi) shows state ``st`` from cycle t: the cycles in its old one are counted."""
+    old = w.state[s2]
+    if old != st:
+        _account(out.stall, w.since, old, w.pc, prog.row, s2, gi, t)
+        out.sc[old] -= 1
+        out.sc[st] += 1
+        w.state[s2] = st
+
+
+@njit(inline=True)
+def _classify_warp(t, f, prog, cfg, w, places, blocks, out, sm, spi, base, gi):
+    """(state, until): the state of warp gi of a sub-partition this cycle (SELECTED: eligible) and the earliest
+    cycle it may change (NEVER: only by another warp's doing); a warp whose launch, barrier or drain ends
+    moves on to its next phase."""
+    ph = w.phase[gi]
+    st = EMPTY
+    when = NEVER  # earliest cycle this warp's state may change
+    if ph == P_PENDING:
+        if t >= w.start[gi]:
+            ph = P_RUN
+            w.phase[gi] = P_RUN
+            if f.policy == TWO_LEVEL:
+                cnt = 0
+                for kk in range(f.per_sp):
+                    g2 = base + kk
+                    if w.tl[g2] == 1 and w.phase[g2] >= P_RUN:
+                        cnt += 1
+                w.tl[gi] = 1 if cnt < f.active_cap else 0
+        else:
+            when = w.start[gi]
+    if ph == P_RUN:
+        if t < w.wake[gi]:
+            st = w.wkind[gi] & (RESOLVED - 1)
+            when = w.wake[gi]
+        else:
+            pc = _ix(w.pc[gi])
+            ready = True
+            if w.wkind[gi] < RESOLVED:
+                wake, kind = _scoreboard(w.reg_ready, w.reg_kind, gi, prog.dst, prog.src, pc, t)
+                if wake > t:
+                    w.wake[gi] = wake
+                    w.wkind[gi] = kind
+                    st = kind
+                    when = wake
+                    ready = False
+                else:
+                    w.wkind[gi] = READY
+            if ready:
+                path = prog.path[pc]
+                st = SELECTED
+                u = prog.unit[pc]
+                if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:  # wgmma: queued (async)
+                    free = places.sp_pipe[spi, u - FIRST_PIPE]
+                    if free >= t + 1:  # the pipe does not free within this cycle
+                        if u != LSU:
+                            st = MATH_THROTTLE
+                        elif path == GLOAD or path == GSTORE:
+                            st = LG_THROTTLE
+                        else:
+                            st = MIO_THROTTLE
+                        when = np.int64(free)
+                if st != SELECTED:
+                    pass
+                elif path >= FIRST_ASYNC:
+                    st, when = _async_ready(path, pc, gi, w.block[gi], t, w.iter[gi], f.stages, prog.arg,
+                                            w.asyn, w.phase, blocks.mbar)
+                elif path == GLOAD or path == GSTORE:
+                    if places.sm_l1[sm] - t > f.l1_q:
+                        st = LG_THROTTLE
+                        when = places.sm_l1[sm] - f.l1_q
+                elif path == SHARED:
+                    if places.sm_smem[sm] - t > f.sh_q:
+                        st = MIO_THROTTLE
+                        when = places.sm_smem[sm] - f.sh_q
+    elif ph == P_BARRIER:
+        st = BARRIER
+    elif ph == P_MBAR:
+        st = MBARRIER
+    elif ph == P_DRAIN:
+        if t >= w.drain[gi]:
+            if _leave(t, f, w, places, blocks, out, gi, sm):
+                when = t + 1  # warps of this sub-partition it released are classified then
+        else:
+            st = DRAIN
+            when = w.drain[gi]
+    return st, when
+
+
+@njit(inline=True)
+def _leave(when, f, w, places, blocks, out, gi, sm):
+    """``_exit_warp`` over the records: warp gi leaves at cycle ``when``; 1 when that releases a barrier."""
+    return _exit_warp(gi, sm, f.W, f.SP, when, f.bar_lat, w.phase, w.block, w.wake, w.wkind, w.next,
+                      places.sp_next, blocks.alive, blocks.arrived, blocks.end, places.sm_blocks, places.sp_warps,
+                      out.g, out.ev_t, out.ev_sm, out.ev_d)
+
+
+@njit(inline=True)
+def _classify(t, f, prog, cfg, w, places, blocks, out, sm, spi, base, sbase, elig):
+    """Classify the sub-partition's due warps (the rest keep their state: the earliest of their ``next`` bounds
+    its next visit): a stalled warp's state is written now, an eligible one's index goes to ``elig`` (its state,
+    selected or not, is written after the pick). Returns (eligible warps, their bit mask, the next visit)."""
+    n_el = 0
+    el_mask = np.int64(0)  # bit k: warp k of this sub-partition is eligible this cycle
+    due_mask, nxt = _due_later(w.next[base:base + f.per_sp], t)
+    while due_mask != 0:
+        k = ctz(due_mask)
+        due_mask &= due_mask - 1
+        gi = _ix(base + k)
+        st, when = _classify_warp(t, f, prog, cfg, w, places, blocks, out, sm, spi, base, gi)
+        if st == SELECTED:  # eligible: its next check (t + 1, or later if it issues) is set after the issue
+            elig[n_el] = k
+            n_el += 1
+            el_mask |= np.int64(1) << k
+            w.next[gi] = t + 1
+        else:
+            _set_state(w, out, prog, _ix(sbase + k * f.SP), gi, st, t)
+            w.next[gi] = when
+            if when < nxt:
+                nxt = when
+    return n_el, el_mask, nxt
+
+
+@njit(inline=True)
+def _two_level_active(f, w, base, sbase, elig, n_el, el_mask):
+    """Two-level scheduling: warps stalled on memory (long scoreboard) leave the active set, eligible ones join
+    it, oldest first, up to its size."""
+    cnt = 0
+    for k in range(f.per_sp):
+        gi = base + k
+        if w.tl[gi] == 1 and w.phase[gi] >= P_RUN:
+            if (el_mask >> k) & 1 == 0 and w.state[sbase + k * f.SP] == LONG_SB:
+                w.tl[gi] = 0
+            else:
+                cnt += 1
+    while cnt < f.active_cap:
+        best = -1
+        best_age = NEVER
+        for j in range(n_el):
+            gi = base + elig[j]
+            if w.tl[gi] == 0 and w.age[gi] < best_age:
+                best = j
+                best_age = w.age[gi]
+        if best < 0:
+            break
+        w.tl[base + elig[best]] = 1
+        cnt += 1
+
+
+@njit(inline=True)
+def _pick_oldest(w, base, elig, n_el):
+    """The eligible warp of the earliest launch (OLDEST; GTO after a stall; two-level with no active warp ready)."""
+    pick = -1
+    best_age = NEVER
+    for j in range(n_el):
+        a = w.age[base + elig[j]]
+        if a < best_age:
+            best_age = a
+            pick = elig[j]
+    return pick
+
+
+@njit(inline=True)
+def _pick_round_robin(w, base, elig, n_el, last, per_sp, active_only):
+    """The first eligible warp after the last issued one, circular (LRR; two-level within the active set:
+    ``active_only``); -1 if none."""
+    pick = -1
+    best_d = per_sp + 1
+    for j in range(n_el):
+        k = elig[j]
+        if active_only and w.tl[base + k] == 0:
+            continue
+        d = k - last - 1  # distance after the last issued warp, circular
+        if d < 0:
+            d += per_sp
+        if d < best_d:
+            best_d = d
+            pick = k
+    return pick
+
+
+@njit(inline=True)
+def _pick_warp(f, w, places, spi, base, elig, n_el, el_mask):
+    """The eligible warp the policy issues (one branch per policy)."""
+    last = places.sp_last[spi]
+    policy = f.policy
+    pick = -1
+    if policy == GTO:  # greedy: stay with the last warp while it is ready, else the oldest
+        if last >= 0 and (el_mask >> last) & 1:
+            pick = last
+    elif policy == LRR:
+        pick = _pick_round_robin(w, base, elig, n_el, last, f.per_sp, False)
+    elif policy == TWO_LEVEL:
+        pick = _pick_round_robin(w, base, elig, n_el, last, f.per_sp, True)
+    if pick < 0:
+        pick = _pick_oldest(w, base, elig, n_el)
+    return pick
+
+
+@njit(inline=True)
+def _select(t, f, prog, w, out, base, sbase, elig, n_el, pick):
+    """The eligible warps' states for this cycle: SELECTED for the pick, NOT_SELECTED for the others."""
+    for j in range(n_el):
+        new = SELECTED if elig[j] == pick else NOT_SELECTED
+        _set_state(w, out, prog, _ix(sbase + elig[j] * f.SP), base + elig[j], new, t)
+
+
+@njit(inline=True)
+def _issue_memory(t, f, prog, cfg, w, places, mem_r, out, path, pc, gi, sm, rng_state):
+    """A global or local load or store (or atomic) goes out: by its addresses through the caches' tags where its
+    lines are known, else by the scenario's hit rates; its results, the warp's drain and the kernel's end wait
+    for it. Returns the random state."""
+    mem = mem_r.mem
+    g = out.g
+    lbuf = mem_r.lbuf
+    nbytes = prog.req[pc]
+    generated = f.n_acc > 0 and prog.acc[pc] >= 0
+    if generated or (f.n_lines > 0 and prog.lines[pc] > 0):  # by its addresses: the tags decide
+        s0 = (mem[MEM.L1_HIT_SECTORS], mem[MEM.L1_MISS_SECTORS], mem[MEM.L2_HIT_SECTORS], mem[MEM.L2_MISS_SECTORS])
+        if generated:
+            n_l = _request_lines(cfg.acc_i, np.int64(prog.acc[pc]), cfg.plan, w.age[gi], w.iter[gi], lbuf[0],
+                                 lbuf[1])
+        else:
+            n_l = _executed_lines(prog.lines[pc], mem_r.line_tab, lbuf[0], lbuf[1])
+        l1_alloc = f.l1_alloc_all  # L1_ALLOCATE (1) for every load, or PLAIN (0)
+        if f.n_l1a > 0 and prog.l1a[_ix(np.int64(prog.row[pc]))] != 0:
+            l1_alloc = np.int64(prog.l1a[_ix(np.int64(prog.row[pc]))])  # the row's: allocate, atomic
+        done_at, flushed, on_bus, level, rng_state = _access_by_address(
+            path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], places.sm_l1, mem_r.l1c, mem_r.l2c, mem_r.dram_q,
+            rng_state, f.lat_l1, f.lat_l2, f.lat_fixed, f.l2_bpc, cfg.cfg_i, cfg.cfg_f, f.long_windows, mem_r.mq,
+            mem, mem_r.ub, mem_r.ovf, g, f.win_shift, f.l1_inv, f.l2_inv)
+        r4 = _ix(np.int64(prog.row[pc]) * 4)  # this instruction's own hits (the SASS view's)
+        row_sect = out.row_sect
+        row_sect[r4] += np.int64(mem[MEM.L1_HIT_SECTORS] - s0[0])
+        row_sect[r4 + 1] += np.int64(mem[MEM.L1_MISS_SECTORS] - s0[1])
+        row_sect[r4 + 2] += np.int64(mem[MEM.L2_HIT_SECTORS] - s0[2])
+        row_sect[r4 + 3] += np.int64(mem[MEM.L2_MISS_SECTORS] - s0[3])
+    else:
+        done_at, flushed, on_bus, level, rng_state = _global_access(
+            path, nbytes, t, sm, places.sm_l1, f.l1_bpc, f.l1_hit, f.l2_hit, f.l2_bpc, f.lat_l1, f.lat_l2,
+            f.lat_fixed, cfg.cfg_i, cfg.cfg_f, f.long_windows, mem_r.mq, mem_r.dram_q, mem, mem_r.ub, mem_r.ovf, g,
+            f.win_shift, rng_state)
+    if prog.dst[pc, 0] >= 0:  # a load (or an atomic's result)
+        _set_results(w.reg_ready, w.reg_kind, gi, prog.dst, pc, done_at, prog.kind[pc])
+        if done_at > w.drain[gi]:  # its registers are written even if nothing reads
+            w.drain[gi] = done_at  # them: the warp's exit waits for that (drain)
+        if path == GLOAD:
+            mem[MEM.L1_LAT + level] += done_at - t
+            mem[MEM.L1_LOADS + level] += 1
+    else:  # a store: posted, the warp's exit waits only until it left L1TEX (sm_l1[sm] is this request's
+        # departure), not for L2 or DRAM (sim_model.toml [stores])
+        sent = places.sm_l1[sm] if f.posted else done_at
+        if sent > w.drain[gi]:
+            w.drain[gi] = sent
+        if flushed > g[G.STORES_DONE]:  # the kernel ends no earlier (_kernel_end)
+            g[G.STORES_DONE] = flushed
+        if on_bus > g[G.DRAM_BUS_END]:
+            g[G.DRAM_BUS_END] = on_bus
+    return rng_state
+
+
+@njit(inline=True)
+def _hold_pipe(t, f, cfg, places, mem_r, spi, u, path):
+    """An issued instruction holds its pipe (budget in fractional cycles) and counts its busy time; a wgmma is
+    queued on its warp's Tensor pipe instead (``_issue_async``)."""
+    if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:
+        pi = u - FIRST_PIPE
+        f0 = places.sp_pipe[spi, pi]
+        if f0 < t:
+            f0 = t
+        places.sp_pipe[spi, pi] = f0 + cfg.pipe_iv[pi]
+        mem_r.ub[_ix(t >> f.win_shift), u] += cfg.pipe_iv[pi]
+
+
+@njit(inline=True)
+def _issue_shared(t, f, prog, w, places, mem_r, pc, gi, sm):
+    """A shared-memory access: its wavefronts queue on the SM's banks; results, and the warp's drain, after."""
+    waves = (prog.req[pc] + f.sh_bpc - 1) // f.sh_bpc
+    sm_smem = places.sm_smem
+    t_s = sm_smem[sm] if sm_smem[sm] > t else t
+    sm_smem[sm] = t_s + waves
+    mem_r.ub[_ix(t_s >> f.win_shift), SHARED_UNIT] += waves
+    mem_r.mem[MEM.SHARED_BYTES] += prog.req[pc]
+    _set_results(w.reg_ready, w.reg_kind, gi, prog.dst, pc, t_s + waves + prog.lat[pc], prog.kind[pc])
+    # the exit waits until the access has left the banks, and a load until its registers are
+    # written, as for a global load (a warp could leave with its wavefronts still queued)
+    left_at = t_s + waves + (prog.lat[pc] if prog.dst[pc, 0] >= 0 else 0)
+    if left_at > w.drain[gi]:
+        w.drain[gi] = left_at
+
+
+@njit(inline=True)
+def _issue_pipeline(t, f, prog, cfg, w, places, blocks, mem_r, out, path, pc, gi, b, sm, spi, rng_state):
+    """A tma, wgmma or wait_group (``_issue_async``, a real call: rare); returns the random state."""
+    return _issue_async(path, pc, gi, b, sm, spi, t, w.iter[gi], cfg.cfg_i, cfg.cfg_f, prog.path, prog.loop_start,
+                        prog.loop_end, prog.req, prog.arg, prog.lat, cfg.pipe_iv, w.block, w.phase, w.wake, w.wkind,
+                        w.next, w.drain, w.asyn, blocks.mbar, blocks.slot, places.sp_next, places.sp_pipe,
+                        places.sm_smem, mem_r.mq, mem_r.dram_q, mem_r.mem, mem_r.ub, mem_r.ovf, out.g, f.win_shift,
+                        rng_state)
+
+
+@njit(inline=True)
+def _issue_alu(t, f, prog, cfg, w, places, pc, gi, spi, u):
+    """An ALU instruction (or a memory instruction no thread performs): results after its latency."""
+    _set_results(w.reg_ready, w.reg_kind, gi, prog.dst, pc, t + prog.lat[pc], prog.kind[pc])
+    # the warp's exit waits until the instruction has left its pipe (an MMA holds a V100's
+    # Tensor pipe 16 cycles: a kernel ending on one ended before its pipe was free, the pipe
+    # above 100% over the run); a pipe of one cycle or less is free by then anyway, and the
+    # result's write is not waited for (the model's choice; a load's is, above)
+    if u >= FIRST_PIPE and u <= LAST_PIPE and cfg.pipe_iv[u - FIRST_PIPE] > 1.0:
+        freed = np.int64(np.ceil(places.sp_pipe[spi, u - FIRST_PIPE]))
+        if freed > w.drain[gi]:
+            w.drain[gi] = freed
+
+
+@njit(inline=True)
+def _issue_exit(t, f, w, places, blocks, out, gi, sm):
+    """EXIT: the warp leaves at t + 1 (1), or drains first while its loads, stores or pipes are busy (0)."""
+    if w.drain[gi] > t + 1:
+        w.phase[gi] = P_DRAIN
+        return 0
+    _leave(t + 1, f, w, places, blocks, out, gi, sm)
+    return 1
+
+
+@njit(inline=True)
+def _advance(t, f, prog, cfg, w, places, blocks, out, sm, sbase, pick, gi, b, pc, path):
+    """After an issue at row pc: the warp's next row from t + 1 and its scoreboard, queued as a pending state
+    when it waits (or, for a barrier, its arrival). Returns the warp's next possible change."""
+    picked_next = t + 1
+    # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next
+    s2 = _ix(sbase + pick * f.SP)
+    _account(out.stall, w.since, SELECTED, w.pc, prog.row, s2, gi, t + 1)
+    pc = _next_pc(pc, gi, w.iter, prog.loop_start, prog.loop_end, prog.trip)
+    if f.producers > 0:  # warp specialization: skip the rows of the other role
+        pc = _own_next(prog.role, pc, gi, w.iter, prog.loop_start, prog.loop_end, prog.trip,
+                       _warp_role(w.age[gi] - b * f.wpb, f.producers))
+    w.pc[gi] = pc
+    _pc_event(out.pe_t, out.pe_cell, out.pe_row, out.pe_mask, out.g, cfg.rec_map[sm], f.W, s2 - sm * f.W, t + 1,
+              prog.row[pc], prog.active[pc] if pc < prog.active.shape[0] else ALL_LANES)
+    w.wake[gi] = t + 1  # one instruction per warp per cycle
+    w.wkind[gi] = WAIT
+    if path != SYNC:
+        # the next instruction's scoreboard is known now (the ready times of its
+        # registers were fixed when their producers issued): resolve it once, here
+        wake, kind = _scoreboard(w.reg_ready, w.reg_kind, gi, prog.dst, prog.src, pc, t + 1)
+        w.wake[gi] = wake
+        w.wkind[gi] = kind | RESOLVED
+        if wake > t + 1:
+            # it waits from the next cycle until wake: its state changes then without a
+            # visit (applied at the start of t + 1), and nothing else changes it before
+            g = out.g
+            n = _ix(g[G.PENDING])
+            out.pend_slot[n] = s2
+            out.pend_gi[n] = gi
+            out.pend_state[n] = kind
+            g[G.PENDING] = n + 1
+            w.next[gi] = wake
+            picked_next = wake
+    else:
+        blocks.arrived[b] += 1
+        if blocks.arrived[b] >= blocks.alive[b]:  # last arrival: release every warp of the block
+            _release_barrier(b, gi, sm, f.W, f.SP, t, f.bar_lat, w.block, w.phase, w.wake, w.wkind, w.next,
+                             places.sp_next, blocks.arrived)
+        else:
+            w.phase[gi] = P_BARRIER
+    return picked_next
+
+
+@njit(inline=True)
+def _record(t, row, f, cfg, w, mem_r, out, issued, leaving):
+    """Cycle t's GPU-wide counts (series row ``row``), its issue slots' use, and every recorded SM's slot states."""
+    g = out.g
+    sc = out.sc
+    series = out.series
+    trace = out.trace
+    S = f.S
+    W = f.W
+    series[row, 0] = f.total_warps - (g[G.EXITED] - leaving)
+    series[row, 1] = S * W - sc[EMPTY]
+    series[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
+    series[row, 3] = issued
+    for c in range(f.n_cols - N_COUNTS):
+        series[row, N_COUNTS + c] = sc[c]
+    mem_r.ub[_ix(t >> f.win_shift), ISSUE] += issued
+    if f.n_rec == S:  # every SM (rec_map the identity): one plain copy, state is in slot order
+        states = trace[row].reshape(S * W)
+        for s2 in range(S * W):
+            states[s2] = w.state[s2]
+    elif f.n_rec > 0:
+        for sm in range(S):
+            ri = cfg.rec_map[sm]
+            if ri >= 0:
+                src = sm * W
+                for s2 in range(W):
+                    trace[row, ri, s2] = w.state[src + s2]
+
+
+@njit(inline=True)
+def _skip_idle(t, t0, row, t_limit, f, places, mem_r, out):
+    """After a cycle in which nothing issued: the next cycle anything can change (every state is constant until
+    then; NEVER: nothing ever will, a deadlock), at most ``t_limit``, the skipped cycles' series and trace rows
+    filled in as copies of cycle t's."""
+    g = out.g
+    nxt = NEVER
+    sp_next = places.sp_next
+    for spi in range(sp_next.shape[0]):  # branch-free: vectorized
+        v = sp_next[spi]
+        nxt = v if v < nxt else nxt
+    if g[G.NEXT_BLOCK] < f.total_blocks and g[G.DISPATCH] > 0 and t + 1 < nxt:
+        nxt = t + 1
+    if g[G.EXITED] == f.total_warps:  # every warp has left: the last cycle is the stores' last
+        nxt = _kernel_end(g, mem_r.mem, f.dram_bpc, f.l2_lag) - 1
+    if nxt >= NEVER:
+        return NEVER
+    nt = t + 1
+    if nxt > t + 1:
+        nt = nxt if nxt < t_limit else t_limit
+        series = out.series
+        trace = out.trace
+        n_rec = f.n_rec
+        for rr in range(row + 1, nt - t0):
+            series[rr, 0] = f.total_warps - g[G.EXITED]
+            for c in range(1, f.n_cols):
+                series[rr, c] = series[row, c]
+            if n_rec > 0:  # every recorded SM's row in one flat copy
+                src_row = trace[row].reshape(n_rec * f.W)
+                dst_row = trace[rr].reshape(n_rec * f.W)
+                for s2 in range(n_rec * f.W):
+                    dst_row[s2] = src_row[s2]
+    return nt
+
+
+# ------------------------------------------------------------------ the loop
+@njit(nrt=False)
+def run_cycles(prog, cfg, w, places, blocks, mem_r, out, t_limit):
+    """Simulate cycles [g[G.T], t_limit), or fewer when the unit-busy overflow list is half full
+    or the next-instruction event list could not take another cycle's events.
+
+    The records: :data:`Program`, :data:`Config`, :data:`Warps`, :data:`Places` (sub-partitions and SMs),
+    :data:`Blocks`, :data:`Memory`, :data:`Outputs`. Per cycle the stages: pending states, dispatch, then per
+    due sub-partition classify, pick (by the policy), select and issue; record; skip an idle stretch."""
+    f = _fixed(cfg, out.pe_t.shape[0], out.trace.shape[1], out.series.shape[1], prog, places)
+    g = out.g
+    per_sp = f.per_sp
     t0 = g[G.T]
     t = t0
-    elig = scratch[0:per_sp]
-    due_sp = scratch[2 * per_sp:2 * per_sp + S * SP]
-    rng_state = rng[0]
+    elig = out.scratch[0:per_sp]
+    due_sp = out.scratch[2 * per_sp:2 * per_sp + f.S * f.SP]
+    rng_state = mem_r.rng[0]
 
     while t < t_limit and g[G.DONE] == 0:
-        if (g[G.LOADED_BLOCKS] < total_blocks and g[G.DISPATCH] > 0
-                and g[G.NEXT_BLOCK] + S > g[G.LOADED_BLOCKS]):
+        if (g[G.LOADED_BLOCKS] < f.total_blocks and g[G.DISPATCH] > 0
+                and g[G.NEXT_BLOCK] + f.S > g[G.LOADED_BLOCKS]):
             break  # a streamed program: this cycle may place blocks not loaded yet; the engine loads them
         row = _ix(t - t0)
-        # states that change at t without a visit (warps that issued at t - 1 and now wait); nothing to
-        # account: the issue accounted the slot's cycle as selected up to t (w_since[s2] == t)
-        for i in range(g[G.PENDING]):
-            s2 = _ix(pend_slot[i])
-            old = w_state[s2]
-            if old != pend_state[i]:
-                sc[old] -= 1
-                sc[pend_state[i]] += 1
-                w_state[s2] = pend_state[i]
-        g[G.PENDING] = 0
-        # ------------------------------------------------------------ dispatch
-        if g[G.NEXT_BLOCK] < total_blocks and g[G.DISPATCH] > 0:
-            placed = 0
-            rr0 = g[G.RR_SM]
-            for i in range(S):
-                b = g[G.NEXT_BLOCK]
-                if b >= total_blocks:
-                    break
-                if b < n_fixed:  # the measured launch's placement, in grid order: wait for that SM
-                    pos = -1
-                    sm = b_fixed[b]
-                    if sm_order[1, sm] == t or not _admits(sm, SP, per_sp, wpb, block_cap, warp_cap, sm_blocks,
-                                                           sp_warps):
-                        break
-                else:  # round robin in the GPU's SM order over the SMs whose resources admit the block
-                    pos = (rr0 + i) % S
-                    sm = sm_order[0, pos]
-                    if sm_order[1, sm] == t or not _admits(sm, SP, per_sp, wpb, block_cap, warp_cap, sm_blocks,
-                                                           sp_warps):
-                        continue
-                g[G.NEXT_BLOCK] += 1
-                placed += 1
-                sm_blocks[sm] += 1
-                sm_order[1, sm] = t  # one block per SM per cycle
-                start = t + launch_lat
-                b_sm[b] = sm
-                b_start[b] = start
-                b_alive[b] = wpb
-                b_arrived[b] = 0
-                for k in range(wpb):
-                    # warp k to sub-partition k % SP, or the next one with room for a warp (slots and registers
-                    # come back per warp, so a sub-partition may be fuller than the others), its first free slot
-                    sp = k % SP
-                    for _j in range(SP):
-                        if sp_warps[sm * SP + sp] < warp_cap:
-                            break
-                        sp = (sp + 1) % SP
-                    sp_warps[sm * SP + sp] += 1
-                    kk = 0
-                    while w_block[sm * W + sp * per_sp + kk] != -1:
-                        kk += 1
-                    gi = sm * W + sp * per_sp + kk
-                    slot = sp + kk * SP
-                    wstart = start + k * warp_iv  # the SM launches a block's warps one after another
-                    w_block[gi] = b
-                    b_slot[b, k] = slot
-                    w_phase[gi] = P_PENDING
-                    w_start[gi] = wstart
-                    _account(stall, w_since, w_state[sm * W + slot], w_pc, p_row, sm * W + slot, gi, t)
-                    w_pc[gi] = p_entry[b * wpb + k] if p_entry.shape[0] > 0 else 0
-                    w_iter[gi] = 0
-                    if producers > 0:  # warp specialization: start at the first row of its role
-                        w_pc[gi] = _own_next(p_role, 0, gi, w_iter, loop_start, loop_end, trip,
-                                             _warp_role(k, producers))
-                    _pc_event(pe_t, pe_cell, pe_row, pe_mask, g, rec_map[sm], W, slot, t, p_row[w_pc[gi]],
-                              p_active[w_pc[gi]] if p_active.shape[0] > 0 else ALL_LANES)
-                    w_async[gi, A_OPEN] = 0
-                    w_async[gi, A_COUNT] = 0
-                    w_wake[gi] = wstart
-                    w_wkind[gi] = WAIT
-                    w_drain[gi] = 0
-                    w_age[gi] = b * wpb + k
-                    w_tl[gi] = 0
-                    w_next[gi] = t  # classify the new warp this cycle (its slot may show a warp that just left)
-                    for r in range(reg_ready.shape[1]):
-                        reg_ready[gi, r] = 0
-                    spi = sm * SP + sp
-                    if wstart < sp_next[spi]:
-                        sp_next[spi] = wstart
-                    ne = g[G.EVENTS]
-                    ev_t[ne] = wstart
-                    ev_sm[ne] = sm
-                    ev_d[ne] = 1
-                    g[G.EVENTS] = ne + 1
-                if pos >= 0:
-                    g[G.RR_SM] = (pos + 1) % S
-            if placed == 0:
-                g[G.DISPATCH] = 0  # nothing fits: wait until a warp leaves
-        # ------------------------------------------------------------ issue
-        issued_total = 0
-        leaving_next = 0  # warps whose EXIT issued this cycle: still launched until t + 1
+        _apply_pending(w, out)
+        if g[G.NEXT_BLOCK] < f.total_blocks and g[G.DISPATCH] > 0:
+            _dispatch(t, f, prog, cfg, w, places, blocks, out)
+        issued = 0
+        leaving = 0  # warps whose EXIT issued this cycle: still launched until t + 1
         # the sub-partitions where something can change this cycle (the rest are skipped)
-        n_sp = _due(sp_next, t, due_sp)
+        n_sp = _due(places.sp_next, t, due_sp)
         for d in range(n_sp):
             spi = _ix(due_sp[d])
-            sm = _ix(spi >> sp_shift) if sp_pow2 else _ix(spi // SP)  # no division on every GPU's 4
-            sp = _ix(spi - sm * SP)
-            base = _ix(sm * W + sp * per_sp)  # this sub-partition's warps are contiguous
-            sbase = _ix(sm * W + sp)  # its warp slots, SP apart (w_state)
-            n_el = 0
-            el_mask = np.int64(0)  # bit k: warp k of this sub-partition is eligible this cycle
-            # the warps whose state may change now; the rest keep theirs, and the earliest of their
-            # w_next bounds this sub-partition's next visit
-            due_mask, nxt = _due_later(w_next[base:base + per_sp], t)
-            while due_mask != 0:
-                k = ctz(due_mask)
-                due_mask &= due_mask - 1
-                gi = _ix(base + k)
-                ph = w_phase[gi]
-                st = EMPTY
-                when = NEVER  # earliest cycle this warp's state may change
-                if ph == P_PENDING:
-                    if t >= w_start[gi]:
-                        ph = P_RUN
-                        w_phase[gi] = P_RUN
-                        if policy == TWO_LEVEL:
-                            cnt = 0
-                            for kk in range(per_sp):
-                                g2 = base + kk
-                                if w_tl[g2] == 1 and w_phase[g2] >= P_RUN:
-                                    cnt += 1
-                            w_tl[gi] = 1 if cnt < active_cap else 0
-                    else:
-                        when = w_start[gi]
-                if ph == P_RUN:
-                    if t < w_wake[gi]:
-                        st = w_wkind[gi] & (RESOLVED - 1)
-                        when = w_wake[gi]
-                    else:
-                        pc = _ix(w_pc[gi])
-                        ready = True
-                        if w_wkind[gi] < RESOLVED:
-                            wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t)
-                            if wake > t:
-                                w_wake[gi] = wake
-                                w_wkind[gi] = kind
-                                st = kind
-                                when = wake
-                                ready = False
-                            else:
-                                w_wkind[gi] = READY
-                        if ready:
-                            path = p_path[pc]
-                            st = SELECTED
-                            u = p_unit[pc]
-                            if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:  # wgmma: queued (async)
-                                free = sp_pipe[spi, u - FIRST_PIPE]
-                                if free >= t + 1:  # the pipe does not free within this cycle
-                                    if u != LSU:
-                                        st = MATH_THROTTLE
-                                    elif path == GLOAD or path == GSTORE:
-                                        st = LG_THROTTLE
-                                    else:
-                                        st = MIO_THROTTLE
-                                    when = np.int64(free)
-                            if st != SELECTED:
-                                pass
-                            elif path >= FIRST_ASYNC:
-                                st, when = _async_ready(path, pc, gi, w_block[gi], t, w_iter[gi], stages, p_arg,
-                                                        w_async, w_phase, b_mbar)
-                            elif path == GLOAD or path == GSTORE:
-                                if sm_l1[sm] - t > l1_q:
-                                    st = LG_THROTTLE
-                                    when = sm_l1[sm] - l1_q
-                            elif path == SHARED:
-                                if sm_smem[sm] - t > sh_q:
-                                    st = MIO_THROTTLE
-                                    when = sm_smem[sm] - sh_q
-                elif ph == P_BARRIER:
-                    st = BARRIER
-                elif ph == P_MBAR:
-                    st = MBARRIER
-                elif ph == P_DRAIN:
-                    if t >= w_drain[gi]:
-                        if _exit_warp(gi, sm, W, SP, t, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next, sp_next,
-                                      b_alive, b_arrived, b_end, sm_blocks, sp_warps, g, ev_t, ev_sm, ev_d):
-                            when = t + 1  # warps of this sub-partition it released are classified then
-                    else:
-                        st = DRAIN
-                        when = w_drain[gi]
-                if st == SELECTED:  # eligible: its state (selected or not) is written after the pick,
-                    elig[n_el] = k  # and its next check (t + 1, or later if it issues) after the issue
-                    n_el += 1
-                    el_mask |= np.int64(1) << k
-                    w_next[gi] = t + 1
-                else:
-                    s2 = _ix(sbase + k * SP)
-                    old = w_state[s2]
-                    if old != st:
-                        _account(stall, w_since, old, w_pc, p_row, s2, gi, t)
-                        sc[old] -= 1
-                        sc[st] += 1
-                        w_state[s2] = st
-                    w_next[gi] = when
-                    if when < nxt:
-                        nxt = when
+            sm = _ix(spi >> f.sp_shift) if f.sp_pow2 else _ix(spi // f.SP)  # no division on every GPU's 4
+            sp = _ix(spi - sm * f.SP)
+            base = _ix(sm * f.W + sp * per_sp)  # this sub-partition's warps are contiguous
+            sbase = _ix(sm * f.W + sp)  # its warp slots, SP apart (Warps.state)
+            n_el, el_mask, nxt = _classify(t, f, prog, cfg, w, places, blocks, out, sm, spi, base, sbase, elig)
             if n_el > 0:
-                # -- two-level: stalled-on-memory warps leave the active set, ready ones join
-                if policy == TWO_LEVEL:
-                    cnt = 0
-                    for k in range(per_sp):
-                        gi = base + k
-                        if w_tl[gi] == 1 and w_phase[gi] >= P_RUN:
-                            if (el_mask >> k) & 1 == 0 and w_state[sbase + k * SP] == LONG_SB:
-                                w_tl[gi] = 0
-                            else:
-                                cnt += 1
-                    while cnt < active_cap:
-                        best = -1
-                        best_age = NEVER
-                        for j in range(n_el):
-                            gi = base + elig[j]
-                            if w_tl[gi] == 0 and w_age[gi] < best_age:
-                                best = j
-                                best_age = w_age[gi]
-                        if best < 0:
-                            break
-                        w_tl[base + elig[best]] = 1
-                        cnt += 1
-                # -- pick one eligible warp by the policy
-                pick = -1
-                last = sp_last[spi]
-                if policy == GTO:  # greedy: stay with the last warp while it is ready
-                    if last >= 0 and (el_mask >> last) & 1:
-                        pick = last
-                elif policy == LRR or policy == TWO_LEVEL:
-                    # round-robin after the last issued warp (two-level: within the active set)
-                    best_d = per_sp + 1
-                    for j in range(n_el):
-                        k = elig[j]
-                        if policy == TWO_LEVEL and w_tl[base + k] == 0:
-                            continue
-                        d = k - last - 1  # distance after the last issued warp, circular
-                        if d < 0:
-                            d += per_sp
-                        if d < best_d:
-                            best_d = d
-                            pick = k
-                if pick < 0:  # oldest; GTO after a stall; two-level with no active warp ready
-                    best_age = NEVER
-                    for j in range(n_el):
-                        a = w_age[base + elig[j]]
-                        if a < best_age:
-                            best_age = a
-                            pick = elig[j]
-                for j in range(n_el):
-                    s2 = _ix(sbase + elig[j] * SP)
-                    new = SELECTED if elig[j] == pick else NOT_SELECTED
-                    old = w_state[s2]
-                    if old != new:
-                        _account(stall, w_since, old, w_pc, p_row, s2, base + elig[j], t)
-                        sc[old] -= 1
-                        sc[new] += 1
-                        w_state[s2] = new
-                sp_last[spi] = pick
-                issued_total += 1
+                if f.policy == TWO_LEVEL:
+                    _two_level_active(f, w, base, sbase, elig, n_el, el_mask)
+                pick = _pick_warp(f, w, places, spi, base, elig, n_el, el_mask)
+                _select(t, f, prog, w, out, base, sbase, elig, n_el, pick)
+                places.sp_last[spi] = pick
+                issued += 1
                 if n_el > 1 and t + 1 < nxt:
                     nxt = t + 1  # the warps not picked try again next cycle
-                picked_next = t + 1  # the picked warp's next possible change (later if it waits: below)
-                # -- issue the picked warp's instruction
+                # -- issue the picked warp's instruction by its path, then move the warp to its next row
                 gi = _ix(base + pick)
-                b = w_block[gi]
-                pc = _ix(w_pc[gi])
-                path = p_path[pc]
+                b = w.block[gi]
+                pc = _ix(w.pc[gi])
+                path = prog.path[pc]
                 if path == EXIT:
-                    if w_drain[gi] > t + 1:
-                        w_phase[gi] = P_DRAIN
-                    else:
-                        _exit_warp(gi, sm, W, SP, t + 1, bar_lat, w_phase, w_block, w_wake, w_wkind, w_next,
-                                   sp_next, b_alive, b_arrived, b_end, sm_blocks, sp_warps, g, ev_t, ev_sm, ev_d)
-                        leaving_next += 1
+                    leaving += _issue_exit(t, f, w, places, blocks, out, gi, sm)
+                    picked_next = t + 1
                 else:
-                    u = p_unit[pc]
-                    wt = _ix(t >> win_shift)
-                    if u >= FIRST_PIPE and u <= LAST_PIPE and path != WGMMA:  # the instruction holds its pipe
-                        pi = u - FIRST_PIPE
-                        f0 = sp_pipe[spi, pi]
-                        if f0 < t:
-                            f0 = t
-                        sp_pipe[spi, pi] = f0 + pipe_iv[pi]
-                        ub[wt, u] += pipe_iv[pi]
-                    if (path == GLOAD or path == GSTORE) and p_req[pc] > 0:
-                        nbytes = p_req[pc]
-                        generated = n_acc > 0 and p_acc[pc] >= 0
-                        if generated or (n_lines > 0 and p_lines[pc] > 0):  # by its addresses: the tags decide
-                            s0 = (mem[MEM.L1_HIT_SECTORS], mem[MEM.L1_MISS_SECTORS], mem[MEM.L2_HIT_SECTORS],
-                                  mem[MEM.L2_MISS_SECTORS])
-                            if generated:
-                                n_l = _request_lines(acc_i, np.int64(p_acc[pc]), plan, w_age[gi], w_iter[gi],
-                                                     lbuf[0], lbuf[1])
-                            else:
-                                n_l = _executed_lines(p_lines[pc], line_tab, lbuf[0], lbuf[1])
-                            l1_alloc = l1_alloc_all  # L1_ALLOCATE (1) for every load, or PLAIN (0)
-                            if n_l1a > 0 and p_l1a[_ix(np.int64(p_row[pc]))] != 0:
-                                l1_alloc = np.int64(p_l1a[_ix(np.int64(p_row[pc]))])  # the row's: allocate, atomic
-                            done_at, flushed, on_bus, level, rng_state = _access_by_address(
-                                path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], sm_l1, l1c, l2c, dram_q, rng_state, lat_l1,
-                                lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift,
-                                l1_inv, l2_inv)
-                            r4 = _ix(np.int64(p_row[pc]) * 4)  # this instruction's own hits (the SASS view's)
-                            row_sect[r4] += np.int64(mem[MEM.L1_HIT_SECTORS] - s0[0])
-                            row_sect[r4 + 1] += np.int64(mem[MEM.L1_MISS_SECTORS] - s0[1])
-                            row_sect[r4 + 2] += np.int64(mem[MEM.L2_HIT_SECTORS] - s0[2])
-                            row_sect[r4 + 3] += np.int64(mem[MEM.L2_MISS_SECTORS] - s0[3])
-                        else:
-                            done_at, flushed, on_bus, level, rng_state = _global_access(
-                                path, nbytes, t, sm, sm_l1, l1_bpc, l1_hit, l2_hit, l2_bpc, lat_l1, lat_l2,
-                                lat_fixed, cfg_i, cfg_f, long_windows, mq, dram_q, mem, ub, ovf, g, win_shift,
-                                rng_state)
-                        if p_dst[pc, 0] >= 0:  # a load (or an atomic's result)
-                            _set_results(reg_ready, reg_kind, gi, p_dst, pc, done_at, p_kind[pc])
-                            if done_at > w_drain[gi]:  # its registers are written even if nothing reads
-                                w_drain[gi] = done_at  # them: the warp's exit waits for that (drain)
-                            if path == GLOAD:
-                                mem[MEM.L1_LAT + level] += done_at - t
-                                mem[MEM.L1_LOADS + level] += 1
-                        else:  # a store: posted, the warp's exit waits only until it left L1TEX (sm_l1[sm]
-                            # is this request's departure), not for L2 or DRAM (sim_model.toml [stores])
-                            sent = sm_l1[sm] if posted else done_at
-                            if sent > w_drain[gi]:
-                                w_drain[gi] = sent
-                            if flushed > g[G.STORES_DONE]:  # the kernel ends no earlier (_kernel_end)
-                                g[G.STORES_DONE] = flushed
-                            if on_bus > g[G.DRAM_BUS_END]:
-                                g[G.DRAM_BUS_END] = on_bus
+                    u = prog.unit[pc]
+                    _hold_pipe(t, f, cfg, places, mem_r, spi, u, path)
+                    if (path == GLOAD or path == GSTORE) and prog.req[pc] > 0:
+                        rng_state = _issue_memory(t, f, prog, cfg, w, places, mem_r, out, path, pc, gi, sm, rng_state)
                     elif path == SHARED:
-                        waves = (p_req[pc] + sh_bpc - 1) // sh_bpc
-                        t_s = sm_smem[sm] if sm_smem[sm] > t else t
-                        sm_smem[sm] = t_s + waves
-                        ub[_ix(t_s >> win_shift), SHARED_UNIT] += waves
-                        mem[MEM.SHARED_BYTES] += p_req[pc]
-                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t_s + waves + p_lat[pc], p_kind[pc])
-                        # the exit waits until the access has left the banks, and a load until its registers are
-                        # written, as for a global load (a warp could leave with its wavefronts still queued)
-                        left_at = t_s + waves + (p_lat[pc] if p_dst[pc, 0] >= 0 else 0)
-                        if left_at > w_drain[gi]:
-                            w_drain[gi] = left_at
+                        _issue_shared(t, f, prog, w, places, mem_r, pc, gi, sm)
                     elif path >= FIRST_ASYNC:
-                        rng_state = _issue_async(path, pc, gi, b, sm, spi, t, w_iter[gi], cfg_i, cfg_f, p_path,
-                                                 loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv, w_block,
-                                                 w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot,
-                                                 sp_next, sp_pipe, sm_smem, mq, dram_q, mem, ub, ovf, g, win_shift,
-                                                 rng_state)
-                    else:  # ALU (and a memory instruction no thread performs): results after its latency
-                        _set_results(reg_ready, reg_kind, gi, p_dst, pc, t + p_lat[pc], p_kind[pc])
-                        # the warp's exit waits until the instruction has left its pipe (an MMA holds a V100's
-                        # Tensor pipe 16 cycles: a kernel ending on one ended before its pipe was free, the pipe
-                        # above 100% over the run); a pipe of one cycle or less is free by then anyway, and the
-                        # result's write is not waited for (the model's choice; a load's is, above)
-                        if u >= FIRST_PIPE and u <= LAST_PIPE and pipe_iv[u - FIRST_PIPE] > 1.0:
-                            freed = np.int64(np.ceil(sp_pipe[spi, u - FIRST_PIPE]))
-                            if freed > w_drain[gi]:
-                                w_drain[gi] = freed
-                    # its cycle as the selected warp at row pc ends; from t + 1 the next row is its next
-                    s2 = _ix(sbase + pick * SP)
-                    _account(stall, w_since, SELECTED, w_pc, p_row, s2, gi, t + 1)
-                    pc = _next_pc(pc, gi, w_iter, loop_start, loop_end, trip)
-                    if producers > 0:  # warp specialization: skip the rows of the other role
-                        pc = _own_next(p_role, pc, gi, w_iter, loop_start, loop_end, trip,
-                                       _warp_role(w_age[gi] - b * wpb, producers))
-                    w_pc[gi] = pc
-                    _pc_event(pe_t, pe_cell, pe_row, pe_mask, g, rec_map[sm], W, s2 - sm * W, t + 1, p_row[pc],
-                              p_active[pc] if pc < p_active.shape[0] else ALL_LANES)
-                    w_wake[gi] = t + 1  # one instruction per warp per cycle
-                    w_wkind[gi] = WAIT
-                    if path != SYNC:
-                        # the next instruction's scoreboard is known now (the ready times of its
-                        # registers were fixed when their producers issued): resolve it once, here
-                        wake, kind = _scoreboard(reg_ready, reg_kind, gi, p_dst, p_src, pc, t + 1)
-                        w_wake[gi] = wake
-                        w_wkind[gi] = kind | RESOLVED
-                        if wake > t + 1:
-                            # it waits from the next cycle until wake: its state changes then without a
-                            # visit (applied at the start of t + 1), and nothing else changes it before
-                            n = _ix(g[G.PENDING])
-                            pend_slot[n] = s2
-                            pend_gi[n] = gi
-                            pend_state[n] = kind
-                            g[G.PENDING] = n + 1
-                            w_next[gi] = wake
-                            picked_next = wake
+                        rng_state = _issue_pipeline(t, f, prog, cfg, w, places, blocks, mem_r, out, path, pc, gi,
+                                                    b, sm, spi, rng_state)
                     else:
-                        b_arrived[b] += 1
-                        if b_arrived[b] >= b_alive[b]:  # last arrival: release every warp of the block
-                            _release_barrier(b, gi, sm, W, SP, t, bar_lat, w_block, w_phase, w_wake, w_wkind,
-                                             w_next, sp_next, b_arrived)
-                        else:
-                            w_phase[gi] = P_BARRIER
+                        _issue_alu(t, f, prog, cfg, w, places, pc, gi, spi, u)
+                    # the warp's next possible change: t + 1, or later if it waits
+                    picked_next = _advance(t, f, prog, cfg, w, places, blocks, out, sm, sbase, pick, gi, b, pc,
+                                           path)
                 if picked_next < nxt:
                     nxt = picked_next
-            sp_next[spi] = nxt
-        # ------------------------------------------------------------ record cycle t
-        n_res = S * W - sc[EMPTY]
-        series[row, 0] = total_warps - (g[G.EXITED] - leaving_next)
-        series[row, 1] = n_res
-        series[row, 2] = sc[SELECTED] + sc[NOT_SELECTED]
-        series[row, 3] = issued_total
-        for c in range(n_cols - N_COUNTS):
-            series[row, N_COUNTS + c] = sc[c]
-        ub[_ix(t >> win_shift), ISSUE] += issued_total
-        if n_rec == S:  # every SM (rec_map the identity): one plain copy, w_state is in slot order
-            states = trace[row].reshape(S * W)
-            for s2 in range(S * W):
-                states[s2] = w_state[s2]
-        elif n_rec > 0:
-            for sm in range(S):
-                ri = rec_map[sm]
-                if ri >= 0:
-                    src = sm * W
-                    for s2 in range(W):
-                        trace[row, ri, s2] = w_state[src + s2]
-        if g[G.EXITED] == total_warps and t + 1 >= _kernel_end(g, mem, dram_bpc, l2_lag):
+            places.sp_next[spi] = nxt
+        _record(t, row, f, cfg, w, mem_r, out, issued, leaving)
+        if g[G.EXITED] == f.total_warps and t + 1 >= _kernel_end(g, mem_r.mem, f.dram_bpc, f.l2_lag):
             # the kernel ends when its last warp has left and its posted stores have completed
             # (sim_model.toml [stores]); until then the memory system still works for it
             g[G.DONE] = 1
             t += 1
             break
-        # ------------------------------------------------------------ skip an idle stretch
         nt = t + 1
-        if issued_total == 0:
-            nxt = NEVER
-            for spi in range(S * SP):  # branch-free: vectorized
-                v = sp_next[spi]
-                nxt = v if v < nxt else nxt
-            if g[G.NEXT_BLOCK] < total_blocks and g[G.DISPATCH] > 0 and t + 1 < nxt:
-                nxt = t + 1
-            if g[G.EXITED] == total_warps:  # every warp has left: the last cycle is the stores' last
-                nxt = _kernel_end(g, mem, dram_bpc, l2_lag) - 1
-            if nxt >= NEVER:
+        if issued == 0:
+            nt = _skip_idle(t, t0, row, t_limit, f, places, mem_r, out)
+            if nt >= NEVER:
                 g[G.DEADLOCK] = 1  # nothing can ever change: a model bug, reported by the engine
                 g[G.DONE] = 1
                 t += 1
                 break
-            if nxt > t + 1:
-                nt = nxt if nxt < t_limit else t_limit
-                for rr in range(row + 1, nt - t0):
-                    series[rr, 0] = total_warps - g[G.EXITED]
-                    for c in range(1, n_cols):
-                        series[rr, c] = series[row, c]
-                    if n_rec > 0:  # every recorded SM's row in one flat copy
-                        src_row = trace[row].reshape(n_rec * W)
-                        dst_row = trace[rr].reshape(n_rec * W)
-                        for s2 in range(n_rec * W):
-                            dst_row[s2] = src_row[s2]
         t = nt
-        if g[G.OVERFLOW] > ovf.shape[0] // 2:
+        if g[G.OVERFLOW] > mem_r.ovf.shape[0] // 2:
             break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
-        if g[G.PC_EVENTS] > pe_room:
+        if g[G.PC_EVENTS] > f.pe_room:
             break  # the next-instruction events fill: return early for the engine to collect them
     g[G.T] = t
-    rng[0] = rng_state
+    mem_r.rng[0] = rng_state
 
 
 # a fresh install: the build's compiled loop, put where numba looks before anything is compiled
-from explorer.sim import seed as _seed  # noqa: E402 - after the dispatchers it seeds
+from explorer.jit import seed as _seed  # noqa: E402 - after the dispatchers it seeds
 
 _seed.install(sys.modules[__name__])

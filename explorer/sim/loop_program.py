@@ -2,7 +2,7 @@
 
 The loop does not care where a program came from (the kernel's SASS or the workload
 model): it needs, per instruction, which *path* issue takes, which throughput pipe of
-``explorer.sim.units`` it holds, the warp state a dependent waits in, its latency,
+``explorer.model.units`` it holds, the warp state a dependent waits in, its latency,
 registers and bytes. This module is the one place that maps the contract's names onto
 the engine's.
 
@@ -21,11 +21,11 @@ Paths (what issuing the instruction does):
 - ``SYNC``: a block barrier (BAR.SYNC);
 - ``EXIT``: the warp ends once its stores have left L1TEX (and its wgmma groups completed);
 - ``TMA``, ``MBWAIT``, ``WGMMA``, ``WGWAIT``: the workload model's Hopper pipeline
-  (classes tma, mbarrier_wait, wgmma, wgmma_wait; ``explorer.sim.program``): a bulk copy
+  (classes tma, mbarrier_wait, wgmma, wgmma_wait; ``explorer.sass.model_program``): a bulk copy
   into a stage, a consumer's wait on the stage's mbarrier, an asynchronous warpgroup MMA,
   commit + wait_group. ``role`` and ``arg`` carry the warp roles and their arguments.
 
-Pipes (``UNIT_MAP``, contract unit -> ``explorer.sim.units``), with what it simplifies:
+Pipes (``UNIT_MAP``, contract unit -> ``explorer.model.units``), with what it simplifies:
 
 ======== ========== ===============================================================
 contract engine     note
@@ -63,7 +63,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from explorer.sass.warp_program import OP, SB, UNIT_NAMES, WarpProgram
-from explorer.sim import units
+from explorer.model import units
 from explorer.sim.states import LONG_SB, SHORT_SB, WAIT
 
 ALU, GLOAD, GSTORE, SHARED, SYNC, EXIT, TMA, MBWAIT, WGMMA, WGWAIT = range(10)
@@ -92,7 +92,7 @@ class LoopProgram:
     """What ``kernel.run_cycles`` reads of one program (arrays of length L, rows as the WarpProgram's)."""
 
     path: np.ndarray  # int8[L]: ALU .. EXIT
-    unit: np.ndarray  # int8[L]: explorer.sim.units index (ISSUE: no counted pipe)
+    unit: np.ndarray  # int8[L]: explorer.model.units index (ISSUE: no counted pipe)
     latency: np.ndarray  # int32[L]
     wait_state: np.ndarray  # uint8[L]: the state a dependent waits in (explorer.sim.states)
     dst: np.ndarray  # int16[L, D], -1 padded
@@ -102,14 +102,14 @@ class LoopProgram:
     loop_end: int
     trip: int
     n_regs: int
-    role: np.ndarray  # int8[L]: which warps of a block run the row (explorer.sim.program ROLE_*)
+    role: np.ndarray  # int8[L]: which warps of a block run the row (explorer.sass.model_program ROLE_*)
     arg: np.ndarray  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
     row: np.ndarray  # int32[L]: the row stall counts and next-instruction events name (the listing row)
     n_rows: int  # rows of the stall counts (row.max() + 1 at most)
     entry: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[warps]: flat programs
     # uint32[L]: a flat program's entries' active lanes (what issued them); empty: all 32 lanes
     active: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint32))
-    # int16[L]: a generated kernel's global access each row performs (explorer.sim.addresses: the loop computes
+    # int16[L]: a generated kernel's global access each row performs (explorer.toolchain.addresses: the loop computes
     # its lanes' addresses and the caches see them); -1: none known (the scenario's hit rates are drawn)
     access: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int16))
     # int64[L]: a user kernel's executed global load or store (explorer.sim.executed.ProgramFeed): start << 8 |

@@ -8,24 +8,16 @@ calibration from a real measurement may override the memory figures.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, replace
-from functools import cache
 
 from explorer.model.catalog import GpuSpec
 from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
+from explorer.model.sim_model import model_constants
 from explorer.occupancy import occupancy_that_fits
-from explorer.paths import resource
-from explorer.sim.units import tensor_flops_per_clock_per_sm, unit_facts
+from explorer.model.units import tensor_flops_per_clock_per_sm, unit_facts
 
 MMA_FLOPS = 2 * 16 * 8 * 16  # one m16n8k16 MMA instruction (per warp)
-
-
-@cache
-def model_constants() -> dict:
-    with open(resource("sim_model.toml"), "rb") as fh:
-        return tomllib.load(fh)
 
 
 @dataclass(frozen=True)
@@ -123,7 +115,7 @@ class SimParams:
 
     @property
     def pipe_intervals(self) -> tuple[float, ...]:
-        """Per pipe of a sub-partition, in explorer.sim.units order (FP32, INT, SFU, TENSOR, LSU)."""
+        """Per pipe of a sub-partition, in explorer.model.units order (FP32, INT, SFU, TENSOR, LSU)."""
         return (self.fma_interval, self.int_interval, self.sfu_interval, self.mma_interval, self.lsu_interval)
 
 

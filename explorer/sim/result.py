@@ -30,7 +30,7 @@ from explorer.model.scenario import Scenario
 from explorer.occupancy import occupancy_for_launch
 from explorer.sim.params import SimParams
 from explorer.sim.states import EMPTY, NAMES
-from explorer.sim.units import UNITS, unit_peaks
+from explorer.model.units import UNITS, unit_peaks
 from explorer.timeline import BlockRecords, Residency
 
 COUNT_NAMES = ("launched", "resident", "eligible", "issued")
@@ -102,7 +102,7 @@ class SimResult:
     block_slots: np.ndarray  # int16[blocks, warps_per_block]: the warp slots each block held on its SM
     residency: Residency
     memory: dict  # kernel.MEM_SLOTS: bytes per level, loads' latency sums and counts per level
-    unit_busy_cycles: np.ndarray  # float64[windows, units]: busy counts per window (explorer.sim.units)
+    unit_busy_cycles: np.ndarray  # float64[windows, units]: busy counts per window (explorer.model.units)
     window_cycles: int  # cycles per unit window (a power of two)
     warp_instructions: int
     sim_seconds: float
@@ -318,7 +318,7 @@ class SimResult:
     def cache_counters(self) -> dict:
         """Per level what the caches did, under the names Nsight Compute gives the same counters (issue 29), so a
         simulation reads beside a profile without translation. Sectors are counted where hits come from
-        addresses: the generated kernels' global loads and stores (``explorer.sim.addresses``) and a user's kernel's,
+        addresses: the generated kernels' global loads and stores (``explorer.toolchain.addresses``) and a user's kernel's,
         by the sectors its lanes executed (``explorer.sim.executed.chunk_lines``); TMA copies, a user kernel's
         atomics and local memory, and every access of a ``[kernel]`` that sets a hit rate draw the scenario's hit
         rates and are not in them (none with an address: ``by_address`` False, the rates None).

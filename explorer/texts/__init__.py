@@ -6,7 +6,9 @@ sentences through it, so a figure reads the same in each (one number formatter,
 translator in (``QCoreApplication.translate``) and the current locale's number style; the core and
 the CLI render in English. Templates are marked with :func:`QT_TRANSLATE_NOOP` so that
 ``scripts/update_translations.py`` (``pyside6-lupdate``) collects them from here into the Russian
-catalogue, the one mechanism for every translatable text.
+catalogue, the one mechanism for every translatable text in the code. Texts that are data (a lesson's
+narration, a scenario's description) carry their languages in their own file, ``{ en = ..., ru = ... }``,
+and are looked up by language code: one rule, so the English is never written twice.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from explorer.texts.numbers import ENGLISH, Style, num, pct, si, significant
 
 CONTEXT = "SolTexts"
 
-# the units' names (explorer.sim.units.LABEL is this table), and "latency" when no unit is near its peak
+# the units' names (explorer.model.units.LABEL is this table), and "latency" when no unit is near its peak
 LABEL = {
     "issue": QT_TRANSLATE_NOOP("SolTexts", "Issue slots"), "fp32": QT_TRANSLATE_NOOP("SolTexts", "FP32"),
     "int": QT_TRANSLATE_NOOP("SolTexts", "INT32"), "sfu": QT_TRANSLATE_NOOP("SolTexts", "SFU"),

@@ -1,6 +1,6 @@
 """What the app's named things mean, one sentence each: warp states, units, scheduler policies, workloads.
 
-The core's tables (``explorer.sim.states.MEANING``, ``explorer.sim.units.MEANING``,
+The core's tables (``explorer.sim.states.MEANING``, ``explorer.model.units.MEANING``,
 ``explorer.model.scenario.POLICY_DOC``, the workload presets' ``doc``) are these; the window
 translates an entry by its key (``QCoreApplication.translate(context, TABLE[key])``). Before,
 the window kept a second copy of every English sentence to look its translation up by.
@@ -38,7 +38,7 @@ STATE_MEANING = {
 }
 
 UNIT_CONTEXT = "SolTexts"
-# explorer.sim.units: what each Speed-of-Light unit does
+# explorer.model.units: what each Speed-of-Light unit does
 UNIT_MEANING = {
     "issue": QT_TRANSLATE_NOOP("SolTexts", "The warp schedulers: each issues at most one warp-instruction per cycle."),
     "fp32": QT_TRANSLATE_NOOP("SolTexts", "FP32 lanes: fused multiply-adds and other single-precision arithmetic."),
@@ -79,4 +79,18 @@ WORKLOAD_DOC = {
     "tensor-gemm": QT_TRANSLATE_NOOP("CoreTexts", "GEMM-like main loop: global->shared stage, barrier, fragments from"
                                                   " shared, MMAs"),
     "sfu": QT_TRANSLATE_NOOP("CoreTexts", "special functions: each value goes through exp and rsqrt"),
+}
+
+# where each memory level lives and who manages it (explorer.gemm.hierarchy.MemoryLevel's location and managed_by):
+# the Memory tab's tooltips, translated by level in the window
+PLACE = {
+    "registers": (QT_TRANSLATE_NOOP("CoreTexts", "each SM sub-partition's register file"),
+                  QT_TRANSLATE_NOOP("CoreTexts", "compiler")),
+    "shared": (QT_TRANSLATE_NOOP("CoreTexts", "on the SM, in the L1/shared SRAM"),
+               QT_TRANSLATE_NOOP("CoreTexts", "program (__shared__)")),
+    "l1": (QT_TRANSLATE_NOOP("CoreTexts", "on the SM, the same SRAM as shared memory"),
+           QT_TRANSLATE_NOOP("CoreTexts", "hardware")),
+    "l2": (QT_TRANSLATE_NOOP("CoreTexts", "on the die, shared by all SMs"), QT_TRANSLATE_NOOP("CoreTexts", "hardware")),
+    "hbm": (QT_TRANSLATE_NOOP("CoreTexts", "off the die (stacks or chips beside it)"),
+            QT_TRANSLATE_NOOP("CoreTexts", "program (cudaMalloc), cached by L2")),
 }

@@ -219,7 +219,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+642"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+641"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -663,62 +663,7 @@
 <context>
     <name>CompareTable</name>
     <message>
-        <location filename="../../explorer/gui/compare/table.py" line="+33"/>
-        <source>issue slots</source>
-        <translation>слоты выдачи</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>FP32 pipe</source>
-        <translation>конвейер FP32</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>INT32 pipe</source>
-        <translation>конвейер INT32</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>special functions</source>
-        <translation>спецфункции (SFU)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tensor Cores</source>
-        <translation>тензорные ядра</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>load/store units</source>
-        <translation>узлы загрузки/сохранения</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>L1</source>
-        <translation>L1</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>shared memory</source>
-        <translation>разделяемая память</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>L2</source>
-        <translation>L2</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>DRAM</source>
-        <translation>DRAM</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>latency</source>
-        <translation>задержка</translation>
-    </message>
-    <message>
-        <location line="+31"/>
+        <location filename="../../explorer/gui/compare/table.py" line="+56"/>
         <location line="+165"/>
         <location line="+4"/>
         <location line="+5"/>
@@ -1250,57 +1195,17 @@
         <translation>специальные функции: каждое значение проходит через exp и rsqrt</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+38"/>
-        <source>Shared-memory tiling: each block stages a tile from global memory into shared memory, waits at __syncthreads, computes from shared memory and waits again. Watch whole blocks stall in &apos;barrier&apos; while their slowest warp catches up.</source>
-        <translation>Плитки в разделяемой памяти: каждый блок загружает плитку из глобальной памяти в разделяемую, ждёт на __syncthreads, считает из разделяемой памяти и снова ждёт. Посмотрите, как целые блоки стоят в состоянии «barrier», пока их самый медленный варп догоняет остальных.</translation>
-    </message>
-    <message>
         <location line="+6"/>
-        <source>Long FMA chains with 4-way instruction-level parallelism: the schedulers issue almost every cycle. Issue slots, not memory, limit this kernel.</source>
-        <translation>Длинные цепочки FMA с 4-кратным параллелизмом на уровне инструкций: планировщики выдают инструкции почти каждый такт. Это ядро ограничивают слоты выдачи, а не память.</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>The mission&apos;s example: 240 blocks of 256 threads (61,440 threads, 1,920 warps) on an H100. All 1,920 warps fit on the GPU at once (one partial wave: 240 of 1,056 block places), but each warp loads a value from HBM and waits ~740 cycles for it (its loaded latency; 703 on an idle GPU, measured on the H200), so only a handful are ready to issue at any moment.</source>
-        <translation>Пример из исходного текста: 240 блоков по 256 потоков (61 440 потоков, 1 920 варпов) на H100. Все 1 920 варпов помещаются на GPU одновременно (одна неполная волна: 240 из 1 056 мест для блоков), но каждый варп загружает значение из HBM и ждёт его около 740 тактов (задержка под нагрузкой; на простаивающем GPU — 703, измерено на H200), поэтому в любой момент готовы выдать инструкцию лишь единицы.</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>A load-then-compute kernel, 1,056 blocks, with 168 registers per thread: registers allow only one block of 256 threads per SM (8 of 64 warps), too few warps to hide HBM latency, and the grid runs in 8 waves. Lower the registers (128, 64, 32) and the run gets shorter as occupancy rises, until HBM bandwidth is the limit. (40 registers is slower than 64: 6 blocks per SM make 1.33 waves.)</source>
-        <translation>Ядро «загрузить, потом считать», 1 056 блоков, 168 регистров на поток: регистры допускают лишь один блок из 256 потоков на SM (8 из 64 варпов) — слишком мало варпов, чтобы скрыть задержку HBM, и сетка выполняется за 8 волн. Уменьшайте число регистров (128, 64, 32) — и прогон укорачивается по мере роста заполняемости, пока ограничением не станет пропускная способность HBM. (40 регистров медленнее, чем 64: 6 блоков на SM дают 1,33 волны.)</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Each warp re-reads its own 1 KB (two iterations of 16-byte read-only loads, __ldg, which L1 keeps) 32 times, 20 FMAs per load, on a full H100: 64 warps x 1 KB per SM do not fit the 28 KB of L1 the launch leaves beside shared memory. LRR rotates through every warp, so each warp&apos;s lines are evicted before it comes back, and its loads go to L2; GTO keeps issuing the oldest ready warps, whose lines stay in L1 and hit, so those warps stay ready and the rest wait: higher L1 hit rate, shorter run (Rogers et al., MICRO 2012).</source>
-        <translation>Каждый варп 32 раза перечитывает свой 1 КБ (две итерации 16-байтовых загрузок только для чтения, __ldg, которые L1 сохраняет), 20 FMA на загрузку, на всём H100: 64 варпа × 1 КБ на SM не помещаются в 28 КБ L1, которые запуск оставляет рядом с разделяемой памятью. LRR перебирает все варпы по кругу, и строки каждого варпа вытесняются раньше, чем он к ним вернётся, так что его загрузки идут в L2; GTO выдаёт инструкции старейших готовых варпов, их строки остаются в L1 и дают попадания, поэтому эти варпы снова готовы, а остальные ждут: выше доля попаданий в L1, короче прогон (Rogers et al., MICRO 2012).</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>A streaming kernel (c = a * s + b, 16-byte vectors) on a full H100: every SM full of warps, almost all of them waiting on HBM. Throughput is capped by memory bandwidth, not by warps or issue slots.</source>
-        <translation>Потоковое ядро (c = a * s + b, 16-байтовые векторы) на всём H100: каждый SM полон варпов, и почти все они ждут HBM. Производительность ограничена пропускной способностью памяти, а не варпами или слотами выдачи.</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>One block more than a full wave: 133 blocks of 1,024 threads with 64 registers per thread, so each SM holds exactly one block (registers: 64 x 1,024 = 65,536, the whole register file). 132 blocks run in the first wave; the 133rd runs alone on one SM while 131 SMs sit idle, and the kernel takes nearly twice as long as 132 blocks would - the same wave quantization as 133 GEMM tiles on 132 SMs.</source>
-        <translation>На один блок больше полной волны: 133 блока по 1 024 потока с 64 регистрами на поток, поэтому каждый SM вмещает ровно один блок (регистры: 64 x 1 024 = 65 536, весь регистровый файл). 132 блока выполняются в первой волне; 133-й выполняется в одиночку на одном SM, пока 131 SM простаивает, и ядро работает почти вдвое дольше, чем 132 блока, — то же квантование по волнам, что и у 133 плиток GEMM на 132 SM.</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>A GEMM-like main loop: stage a tile global-&gt;shared, barrier, load fragments from shared memory, issue Tensor Core MMAs, barrier. The Tensor Cores do only the MMA; loads, barriers and address math still run on the other units.</source>
-        <translation>Главный цикл как в GEMM: загрузить плитку global-&gt;shared, барьер, загрузить фрагменты из разделяемой памяти, выдать MMA тензорным ядрам, барьер. Тензорные ядра выполняют только MMA; загрузки, барьеры и адресная арифметика по-прежнему идут на других узлах.</translation>
-    </message>
-    <message>
-        <location line="+12"/>
         <source>each SM sub-partition&apos;s register file</source>
         <translation>регистровый файл каждого подраздела SM</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>on the SM, in the L1/shared SRAM</source>
         <translation>на SM, в SRAM L1/shared</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>on the SM, the same SRAM as shared memory</source>
         <translation>на SM, в той же SRAM, что и разделяемая память</translation>
     </message>
@@ -1315,49 +1220,25 @@
         <translation>вне кристалла (стеки или микросхемы рядом с ним)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-6"/>
         <source>compiler</source>
         <translation>компилятор</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>program (__shared__)</source>
         <translation>программа (__shared__)</translation>
     </message>
     <message>
+        <location line="+2"/>
         <location line="+1"/>
         <source>hardware</source>
         <translation>аппаратура</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>program (cudaMalloc), cached by L2</source>
         <translation>программа (cudaMalloc), кэшируется в L2</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>FP32 (FFMA on the CUDA cores)</source>
-        <translation>FP32 (FFMA на ядрах CUDA)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>TF32 (Tensor Cores, FP32 accumulate)</source>
-        <translation>TF32 (тензорные ядра, накопление в FP32)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>FP16 (Tensor Cores, FP32 accumulate)</source>
-        <translation>FP16 (тензорные ядра, накопление в FP32)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>BF16 (Tensor Cores, FP32 accumulate)</source>
-        <translation>BF16 (тензорные ядра, накопление в FP32)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>FP8 E4M3/E5M2 (Tensor Cores, FP32 accumulate)</source>
-        <translation>FP8 E4M3/E5M2 (тензорные ядра, накопление в FP32)</translation>
     </message>
 </context>
 <context>
@@ -1623,7 +1504,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+263"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+270"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1720,7 +1601,7 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+72"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+80"/>
         <source>the kernel&apos;s SASS ({arch})</source>
         <translation>SASS ядра ({arch})</translation>
     </message>
@@ -2846,7 +2727,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-384"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-383"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2912,12 +2793,12 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+0"/>
-        <location line="+52"/>
+        <location line="+51"/>
         <source>per SM</source>
         <translation>на SM</translation>
     </message>
     <message>
-        <location line="-51"/>
+        <location line="-50"/>
         <source>whole GPU</source>
         <translation>весь GPU</translation>
     </message>
@@ -2932,7 +2813,7 @@ This is the previous run until the new one is done.</source>
         <translation>{where}; управляет: {who}.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Managed by the {who}</source>
         <translation>Управляет: {who}</translation>
     </message>
@@ -3265,7 +3146,7 @@ This is the previous run until the new one is done.</source>
         <translation>Выполняю {kernel}: {blocks} блоков…</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+62"/>
         <source>Executed {wi} warp-instructions; the Explorer now holds this scenario.</source>
         <translation>Выполнено варп-инструкций: {wi}; этот сценарий теперь в Обозревателе.</translation>
     </message>
@@ -3336,7 +3217,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonController</name>
     <message>
-        <location filename="../../explorer/gui/lessons/panel.py" line="+250"/>
+        <location filename="../../explorer/gui/lessons/panel.py" line="+251"/>
         <source>Lesson skipped: {why}</source>
         <translation>Урок пропущен: {why}</translation>
     </message>
@@ -4207,7 +4088,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MetricsPanel</name>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+9"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+46"/>
         <source>warp slots</source>
         <translation>слоты варпов</translation>
     </message>
@@ -5677,12 +5558,12 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+132"/>
+        <location line="+131"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
     <message>
-        <location line="-116"/>
+        <location line="-115"/>
         <source>{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles ({us} µs at {mhz} MHz)</source>
         <translation>{gpu}: всего варпов {warps} (блоков {blocks} × варпов в блоке {wpb}), тактов {cycles} ({us} мкс при {mhz} МГц)</translation>
     </message>
@@ -5697,7 +5578,7 @@ Active blocks per SM: {blocks}</source>
         <translation>{bw} ГБ/с из пиковых {peak} ГБ/с; память в симуляторе выдерживает не больше {sustained} ГБ/с (столько достигает потоковое ядро).</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+23"/>
         <source>{bw} of {peak} {unit} peak</source>
         <translation>{bw} из {peak} {unit} (пик)</translation>
     </message>
@@ -5722,7 +5603,7 @@ Active blocks per SM: {blocks}</source>
         <translation>«Загрузка» GPU — {util}, но {idle} его слотов выдачи простаивали: загрузка говорит лишь о том, что ядро работало.</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-60"/>
         <source>Waves: {waves} ({blocks} blocks; {per_wave} fit at once)
 IPC: {ipc} instructions per active SM per cycle (max {sp})
 Ready warps per scheduler: {elig} on average</source>
@@ -5756,7 +5637,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Программа: {program}</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>warp-cycles</source>
         <translation>варпо-тактов</translation>
     </message>
@@ -6848,7 +6729,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolPanel</name>
     <message>
-        <location filename="../../explorer/gui/explore/sol_panel.py" line="+106"/>
+        <location filename="../../explorer/gui/explore/sol_panel.py" line="+107"/>
         <source>What limits useful work right now?</source>
         <translation>Что сейчас сдерживает работу?</translation>
     </message>
@@ -6991,7 +6872,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задержка</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/sol_texts.py" line="+34"/>
+        <location filename="../../explorer/gui/explore/sol_texts.py" line="+28"/>
         <source>issue</source>
         <translation>выдача</translation>
     </message>
@@ -7047,7 +6928,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задерж.</translation>
     </message>
     <message>
-        <location filename="../../explorer/texts/names.py" line="-38"/>
+        <location filename="../../explorer/texts/names.py" line="-52"/>
         <source>The warp schedulers: each issues at most one warp-instruction per cycle.</source>
         <translation>Планировщики варпов: каждый выдаёт не больше одной инструкции варпа за такт.</translation>
     </message>
@@ -7097,7 +6978,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Память устройства (HBM/GDDR): пропускная способность из спецификации.</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+20"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+15"/>
         <source>B/s</source>
         <translation>Б/с</translation>
     </message>
@@ -7884,7 +7765,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>UnitStrip</name>
     <message>
-        <location filename="../../explorer/gui/explore/unit_strip.py" line="+161"/>
+        <location filename="../../explorer/gui/explore/unit_strip.py" line="+162"/>
         <source>the units&apos; names</source>
         <translation>названия узлов</translation>
     </message>

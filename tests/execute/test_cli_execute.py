@@ -101,7 +101,7 @@ def test_simulate_times_what_executed(capsys, scenario, tmp_path):
     with np.load(dump) as d:
         assert set(d.files) == {"x", "x.in", "y", "y.in"}
     text = cli(capsys, "simulate", str(scenario)).stdout
-    assert f"cycles                   {s['cycles']} " in text and "SIMT efficiency" in text
+    assert f"cycles                   {s['cycles']:,} " in text and "SIMT efficiency" in text
     assert "kernel saxpy from saxpy.cu" in text and "sectors" in text
 
 

@@ -80,7 +80,7 @@ def test_compile_hostile_sources_in_the_child(lines, arch, kernel):
     import os
     import subprocess
 
-    from explorer.gpu import sandbox
+    from explorer.toolchain import sandbox
 
     pids = []
     real = subprocess.Popen

@@ -132,7 +132,7 @@ def test_anchored_keeps_the_file_findable_without_its_folder(tmp_path):
 def test_bidirectional_controls_are_stripped_from_displayed_names():
     """Issue 30, item 7: a U+202E in a name reversed the narration text shown after it. Names that are shown
     (a scenario's name and description, a file's name in the compiler's messages) lose every bidi control."""
-    from explorer.gpu.names import one_line
+    from explorer.toolchain.names import one_line
     from explorer.model.errors import BIDI_CONTROLS, strip_bidi
     from explorer.model.scenario import Scenario
 

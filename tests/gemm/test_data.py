@@ -96,6 +96,12 @@ def test_missing_gpu_table_is_refused():
         parse_throughput(data, load_catalog())
 
 
+def test_a_label_in_two_languages():
+    spec = gemm_data().dtypes["bf16"]
+    assert spec.label == "BF16 (Tensor Cores, FP32 accumulate)" and spec.label_in("en") == spec.label
+    assert "тензорные ядра" in spec.label_in("ru") and spec.label_in("de") == spec.label
+
+
 def test_gemm_toml_validation():
     data = _raw("gemm.toml")
     data["dtype"]["fp16"]["tile"] = [128, 128, 40]
@@ -122,6 +128,9 @@ def test_gemm_toml_validation():
     (lambda d: d["async_mma"].pop("10.0"), "no \\[async_mma"),
     (lambda d: d["async_mma"]["9.0"].__setitem__("accumulators", "smem"), "accumulators"),
     (lambda d: d["async_mma"]["9.0"].__setitem__("mma_m", 48), "multiple of 64"),
+    (lambda d: d["dtype"]["fp16"]["label"].pop("en"), "dtype.fp16.label.en: missing"),
+    (lambda d: d["dtype"]["fp16"]["label"].__setitem__("rus", "x"), "two-letter language code"),
+    (lambda d: d["dtype"]["fp16"].__setitem__("label", ""), "dtype.fp16.label: expected text"),
 ])
 def test_wgmma_tables_are_validated(edit, match):
     data = _raw("gemm.toml")

@@ -38,7 +38,7 @@ def patched_example_source(source: str, patch: str) -> str:
 def compiler_problem() -> str:
     """Why no CUDA compiler is usable here ('' when one is)."""
     try:
-        from explorer.gpu.compiler import compiler_backend
+        from explorer.toolchain.compiler import compiler_backend
 
         compiler_backend()
         return ""
@@ -49,7 +49,7 @@ def compiler_problem() -> str:
 @cache
 def nvrtc_problem() -> str:
     try:
-        from explorer.gpu.compiler import nvrtc_version
+        from explorer.toolchain.compiler import nvrtc_version
 
         nvrtc_version()
         return ""
@@ -84,7 +84,7 @@ def needs_gpu(fn):
 
 @cache
 def cuobjdump() -> str | None:
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     return find_tool("cuobjdump")
 
@@ -92,14 +92,14 @@ def cuobjdump() -> str | None:
 @cache
 def sass_available() -> bool:
     """cuobjdump -sass needs nvdisasm next to it or on PATH."""
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     return cuobjdump() is not None and find_tool("nvdisasm") is not None
 
 
 def sass(cubin_path, function: str) -> list[str]:
     """The SASS instructions of one function (opcode first), via cuobjdump -sass."""
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     nvdisasm = find_tool("nvdisasm")
     env = dict(os.environ)

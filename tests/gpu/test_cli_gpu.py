@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.gpu.cubin import Cubin
+from explorer.toolchain.cubin import Cubin
 from tests.gpu.support import assert_one_line_error, needs_compiler, needs_nvrtc, run_cli
 
 NO_GPU = {"WARP_EXPLORER_NO_GPU": "1"}

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from explorer.gpu.codegen import KERNEL_NAME, generate
+from explorer.toolchain.codegen import KERNEL_NAME, generate
 from explorer.model.presets import load_preset, preset_names
 from explorer.model.scenario import Scenario
 from explorer.model.workload import PRESETS
@@ -108,7 +108,7 @@ def test_sm75_uses_the_m16n8k8_mma():
 def test_sm75_mma_compiles():
     """m16n8k8's B fragment is one register, still a vector operand in PTX ({%n}); NVRTC
     refused the bare %n ("Vector expected for argument 2")."""
-    from explorer.gpu.compiler import compile_source
+    from explorer.toolchain.compiler import compile_source
 
     sc = scenario_with({"preset": "tensor-gemm", "loop": 2}, static_shared_bytes=32768).with_values(gpu="T4")
     result = compile_source(generate(sc).source, KERNEL_NAME, "sm_75", filename="t4-mma.cu")
@@ -162,7 +162,7 @@ def test_shared_memory_is_sized_for_the_traffic():
 @needs_compiler
 @pytest.mark.parametrize("preset", ALL_WORKLOADS)
 def test_every_workload_compiles_and_sass_matches(preset, tmp_path):
-    from explorer.gpu.compiler import compile_source
+    from explorer.toolchain.compiler import compile_source
 
     sc = scenario_with({"preset": preset, "loop": 5}, static_shared_bytes=4096)
     gen = generate(sc)
@@ -192,7 +192,7 @@ def test_every_workload_compiles_and_sass_matches(preset, tmp_path):
 @needs_compiler
 @pytest.mark.parametrize("name", preset_names())
 def test_every_scenario_preset_compiles_for_its_gpu(name):
-    from explorer.gpu.measure import prepare
+    from explorer.toolchain.prepare import prepare
 
     prepared = prepare(load_preset(name))
     r = prepared.compiled.resources

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from explorer.gpu import backends as compiler  # the compilers the child runs (and tests run in-process)
-from explorer.gpu import compiler as front
-from explorer.gpu.errors import CompileError, CompilerUnavailable
+from explorer.toolchain import backends as compiler  # the compilers the child runs (and tests run in-process)
+from explorer.toolchain import compiler as front
+from explorer.toolchain.errors import CompileError, CompilerUnavailable
 from tests.gpu.support import nvrtc_problem
 
 SRC = 'extern "C" __global__ void k(float* o) { o[0] = 1.f; }\n'

@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from explorer.gpu import compiler
-from explorer.gpu.compiler import check_includes, includes_of
-from explorer.gpu.errors import CompileError
+from explorer.toolchain import compiler
+from explorer.toolchain.compiler import check_includes, includes_of
+from explorer.toolchain.errors import CompileError
 from explorer.model.errors import InputError
 from tests.gpu.support import nvrtc_problem
 

@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from explorer.gpu import compiler, sandbox
-from explorer.gpu.errors import CompileError
-from explorer.gpu.sandbox import ChildCancelled, CompileLimitExceeded, Limits
+from explorer.toolchain import compiler, sandbox
+from explorer.toolchain.errors import CompileError
+from explorer.toolchain.sandbox import ChildCancelled, CompileLimitExceeded, Limits
 from explorer.model.errors import InputError
 from tests.gpu.support import nvrtc_problem
 
@@ -75,7 +75,7 @@ def test_the_isolated_compile_gives_the_same_cubin_as_in_process():
 
 
 def code_of(result) -> bytes:
-    from explorer.gpu.cubin import Cubin
+    from explorer.toolchain.cubin import Cubin
 
     cubin = Cubin(result.cubin)
     text = cubin.section(f".text.{result.symbol}")

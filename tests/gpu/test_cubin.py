@@ -7,7 +7,7 @@ import struct
 
 import pytest
 
-from explorer.gpu.cubin import Cubin, CubinError, ptxas_spills, read_resources
+from explorer.toolchain.cubin import Cubin, CubinError, ptxas_spills, read_resources
 from explorer.model.errors import InputError
 from tests.gpu.support import cuobjdump, needs_compiler
 
@@ -54,7 +54,7 @@ ARCHS = ("sm_80", "sm_90")
 
 @pytest.fixture(scope="module")
 def compiled():
-    from explorer.gpu.compiler import compile_source
+    from explorer.toolchain.compiler import compile_source
 
     out = {}
     for arch in ARCHS:
@@ -105,7 +105,7 @@ def test_cpp_kernel_names_resolve_to_their_mangled_symbol(compiled):
 @needs_compiler
 @pytest.mark.skipif(cuobjdump() is None, reason="needs cuobjdump (pip install nvidia-cuda-cuobjdump or a CUDA toolkit)")
 def test_resources_match_cuobjdump(compiled, tmp_path):
-    from explorer.gpu.tools import cuobjdump_resource_usage
+    from explorer.toolchain.tools import cuobjdump_resource_usage
 
     for (arch, kernel), result in compiled.items():
         path = tmp_path / f"{arch}-{kernel.replace('<', '_').replace('>', '_')}.cubin"

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from explorer.gpu.measure import MeasureOptions, measure, prepare, run_worker, worker_request
+from explorer.gpu.measure import MeasureOptions, measure, run_worker, worker_request
+from explorer.toolchain.prepare import prepare
 from explorer.gpu.measurement import load_measurement
 from explorer.model.presets import load_preset
 from tests.gpu.support import FAULT_PATCH, HANG_PATCH, needs_gpu, patched_example_source
@@ -86,7 +87,7 @@ def test_per_block_records(tmp_path):
 def _prepared_with(tmp_path, patch: str):
     prepared = prepare(load_preset("example-240x256"))
     src = patched_example_source(prepared.generated.source, patch)
-    from explorer.gpu.compiler import compile_source
+    from explorer.toolchain.compiler import compile_source
 
     compiled = compile_source(src, prepared.generated.kernel, prepared.arch)
     prepared.compiled = compiled
@@ -97,7 +98,7 @@ def _prepared_with(tmp_path, patch: str):
 
 @needs_gpu
 def test_a_faulty_kernel_is_one_error_and_leaves_us_usable(tmp_path):
-    from explorer.gpu.errors import GpuRunError
+    from explorer.toolchain.errors import GpuRunError
 
     prepared, cubin = _prepared_with(tmp_path, FAULT_PATCH)
     req = worker_request(prepared, cubin, MeasureOptions(**QUICK))
@@ -112,7 +113,7 @@ def test_a_faulty_kernel_is_one_error_and_leaves_us_usable(tmp_path):
 def test_a_hung_kernel_is_stopped_by_the_timeout(tmp_path):
     import time
 
-    from explorer.gpu.errors import GpuRunError
+    from explorer.toolchain.errors import GpuRunError
 
     prepared, cubin = _prepared_with(tmp_path, HANG_PATCH)
     req = worker_request(prepared, cubin, MeasureOptions(**QUICK))

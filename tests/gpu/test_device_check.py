@@ -172,7 +172,11 @@ def test_ncu_never_locks_the_clocks():
     import inspect
 
     source = inspect.getsource(dc.step_ncu)
-    assert '"--clock-control", "none"' in source
+    assert source.count("ncu_cmd(") == 2 and "[ncu," not in source  # both passes build their command in one place
+    for metrics in (dc.NCU_METRICS, dc.L2_METRICS):
+        cmd = dc.ncu_cmd("ncu", metrics, "python3", "example-240x256")
+        assert cmd[cmd.index("--clock-control") + 1] == "none" and cmd[cmd.index("--metrics") + 1] == metrics
+    assert "lts__t_sectors_srcunit_ltcfabric.sum" in dc.L2_METRICS.split(",")
 
 
 def test_adopt_puts_a_returned_fragment_into_resources_measured(tmp_path):

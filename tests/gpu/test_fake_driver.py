@@ -132,7 +132,7 @@ def test_the_fake_driver_holds_launches_to_the_48k_rule(fake_driver, tmp_path):
 
     import numpy as np
 
-    from explorer.gpu.measure import prepare
+    from explorer.toolchain.prepare import prepare
     from explorer.model.presets import load_preset
 
     cubin = prepare(load_preset("barrier-tiling")).compiled.cubin  # 8 KB static shared memory
@@ -150,7 +150,7 @@ def test_the_fake_driver_holds_launches_to_the_48k_rule(fake_driver, tmp_path):
 
 def test_the_nvml_window_launches_from_a_cuda_graph(fake_driver, tmp_path):
     """BatchLauncher (the NVML window's launches) captures a graph and replays it (no NVML needed here)."""
-    from explorer.gpu.measure import prepare
+    from explorer.toolchain.prepare import prepare
     from explorer.model.presets import load_preset
 
     cubin = tmp_path / "k.cubin"
@@ -211,7 +211,7 @@ def test_a_killed_measure_takes_its_worker_with_it(fake_driver, tmp_path):
 
 def test_a_broken_nvrtc_falls_back_to_nvcc(fake_driver, tmp_path):
     """NVRTC loads but fails to compile (not the source's fault): the measurement still runs, built by nvcc."""
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     if find_tool("nvcc") is None:
         pytest.skip("needs nvcc")

@@ -23,8 +23,8 @@ pytestmark = [needs_compiler, pytest.mark.skipif(not sass_available(), reason="n
 
 
 def _backends() -> list[str]:
-    from explorer.gpu.compiler import nvrtc_version
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.compiler import nvrtc_version
+    from explorer.toolchain.tools import find_tool
 
     found = []
     try:
@@ -38,8 +38,8 @@ def _backends() -> list[str]:
 
 
 def _compiled_sass(tmp_path, monkeypatch, backend: str, patch: str | None) -> list[tuple[int, str]]:
-    from explorer.gpu.compiler import compile_source
-    from explorer.gpu.measure import prepare
+    from explorer.toolchain.compiler import compile_source
+    from explorer.toolchain.prepare import prepare
     from explorer.model.presets import load_preset
 
     monkeypatch.setenv("WARP_EXPLORER_COMPILER", backend)
@@ -99,7 +99,7 @@ def test_the_faulty_kernel_keeps_its_wild_store(tmp_path, monkeypatch, backend):
 
 
 def test_the_patches_land_in_the_generated_kernel():
-    from explorer.gpu.measure import prepare
+    from explorer.toolchain.prepare import prepare
     from explorer.model.presets import load_preset
 
     source = prepare(load_preset("example-240x256")).generated.source

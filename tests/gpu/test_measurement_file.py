@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from explorer.gpu.analysis import RawRecords, analyze
-from explorer.gpu.errors import MeasurementFormatError
+from explorer.toolchain.errors import MeasurementFormatError
 from explorer.gpu.measurement import FORMAT, VERSION, Measurement, load_measurement
 from explorer.model.errors import InputError
 from tests.gpu.support import assert_one_line_error, run_cli

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from explorer.gpu.errors import MeasurementFormatError
+from explorer.toolchain.errors import MeasurementFormatError
 from explorer.gpu.measurement import load_measurement
 from tests.gpu.support import REPO, assert_one_line_error, run_cli
 from tests.gpu.test_measurement_file import make_measurement

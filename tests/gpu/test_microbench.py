@@ -27,8 +27,8 @@ FAKE_NVML = REPO / "tests" / "gpu" / "fake_nvml"
 
 
 def _backends() -> list[str]:
-    from explorer.gpu.compiler import nvrtc_version
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.compiler import nvrtc_version
+    from explorer.toolchain.tools import find_tool
 
     found = []
     try:
@@ -44,7 +44,7 @@ def _backends() -> list[str]:
 @pytest.fixture(scope="module")
 def cubins(tmp_path_factory):
     """The microbenchmarks compiled for sm_90 by every compiler here: {backend: (cubin path, CompileResult)}."""
-    from explorer.gpu.compiler import compile_source
+    from explorer.toolchain.compiler import compile_source
 
     if compiler_problem():
         pytest.skip(compiler_problem())
@@ -91,7 +91,7 @@ def test_the_launch_table_matches_every_kernel_signature():
 
 @needs_compiler
 def test_every_kernel_compiles_for_sm_90_with_every_compiler(cubins):
-    from explorer.gpu.cubin import Cubin
+    from explorer.toolchain.cubin import Cubin
 
     assert cubins, "no compiler"
     for backend, (path, result) in cubins.items():
@@ -388,7 +388,7 @@ def test_the_budget_skips_the_groups_that_do_not_fit(fake_driver, tmp_path):
     script = f"""
 import json, sys
 from explorer.gpu import microbench as MB
-from explorer.gpu.compiler import compile_source
+from explorer.toolchain.compiler import compile_source
 from explorer.paths import resource
 MB.GROUP_SECONDS.update(latency=1, loaded=1000, bandwidth=1, ffma=1000, launch=1, nvml=1000)
 r = compile_source(resource(*MB.CUDA_SOURCE).read_text(), "mb_empty", "sm_90")

@@ -94,7 +94,7 @@ def test_a_library_that_is_not_the_driver(tmp_path):
 
 
 def test_require_gpu_raises_the_reason(monkeypatch):
-    from explorer.gpu.errors import GpuUnavailable
+    from explorer.toolchain.errors import GpuUnavailable
 
     monkeypatch.setenv("WARP_EXPLORER_NO_GPU", "1")
     with pytest.raises(GpuUnavailable, match="WARP_EXPLORER_NO_GPU"):

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.gpu.names import check_kernel_name, one_line, parse_define, slug
+from explorer.toolchain.names import check_kernel_name, one_line, parse_define, slug
 from explorer.model.errors import InputError
 from tests.gpu.support import assert_one_line_error, compiler_problem, nvrtc_problem, run_cli
 
@@ -23,7 +23,7 @@ HOSTILE = "demo$(touch $MARK)`touch $MARK`\n#error INJECTED\n../../somewhere/evi
 
 
 def _nvcc_problem() -> str:
-    from explorer.gpu.tools import find_tool
+    from explorer.toolchain.tools import find_tool
 
     return "" if find_tool("nvcc") else "nvcc is not installed"
 

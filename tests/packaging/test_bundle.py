@@ -133,8 +133,8 @@ def test_bundle_smoke_test_offscreen_with_a_cold_numba_cache(built, tmp_path):
 
 def test_bundle_first_simulation_loads_the_shipped_numba_cache(built, tmp_path):
     """A cold per-user cache: the loop comes from the bundle's seed (a cache hit), nothing is compiled."""
-    from explorer.sim import seed
-    from explorer.sim.jit import host_target
+    from explorer.jit import seed
+    from explorer.jit.runtime import host_target
 
     internal = built["bundle"] / "_internal"
     manifest = json.loads((internal / "resources" / seed.SEED_DIR_NAME / seed.MANIFEST).read_text())
@@ -156,7 +156,7 @@ def test_bundle_sass_program_with_the_bundled_nvdisasm(built, tmp_path):
     env = _clean_env(tmp_path, PATH="/usr/bin:/bin")
     env.pop("CUDA_HOME", None)
     env.pop("CUDA_PATH", None)
-    found = _run([built["bundle"] / "warp-explorer", "-c", "from explorer.gpu.tools import find_tool; "
+    found = _run([built["bundle"] / "warp-explorer", "-c", "from explorer.toolchain.tools import find_tool; "
                   "print(find_tool('nvdisasm'))"], env)
     assert found.returncode == 0, found.stderr
     if not Path("/usr/local/cuda/bin/nvdisasm").is_file():  # a toolkit there comes first, by design

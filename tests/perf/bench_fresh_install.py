@@ -1,7 +1,7 @@
 """Fresh-install benchmark: how long a user waits for the first result right after installing.
 
 What a first start costs depends on what the install shipped (the numba seed, the SASS seed:
-``explorer.sim.seed``, ``explorer.sass.seed``) and on whether the installed copy finds them, which
+``explorer.jit.seed``, ``explorer.sass.seed``) and on whether the installed copy finds them, which
 the checkout's own benchmark (``bench_gui.py``, warm caches) cannot show. So this one measures an
 installed copy the way a user gets it:
 
@@ -24,7 +24,7 @@ installed copy the way a user gets it:
   not inflate as much), and numba's cache hits and misses for the cycle loop (a miss is a compile);
 * **editable** (``--editable``): the README's own set-up on a fresh clone of this checkout's commit:
   ``python3 -m venv .venv && .venv/bin/pip install -e .`` (timed: the install compiles the simulator's loop
-  and the kernel interpreter into the clone, ``explorer.sim.warm``), then ``runs`` first starts of its window
+  and the kernel interpreter into the clone, ``explorer.jit.warm``), then ``runs`` first starts of its window
   (a new ``$HOME`` each: no per-user cache, so the example's SASS program is compiled by NVRTC on each start,
   as on a user's first; numba's cache stays in the clone, where the install put it); with ``--no-seed`` also
   one start with that cache removed (an install that could not compile ahead: the window then says

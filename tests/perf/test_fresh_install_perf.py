@@ -85,6 +85,6 @@ def test_an_editable_install_also_builds_the_presets_sass_into_the_checkout(monk
     command.warn = lambda text: started.append(("warned", text))
     command._warm_checkout()
     modules = [cmd[2] for cmd in started if isinstance(cmd, list)]
-    assert sorted(modules) == ["explorer.sass.seed", "explorer.sim.warm"]
+    assert sorted(modules) == ["explorer.jit.warm", "explorer.sass.seed"]
     sass = next(cmd for cmd in started if isinstance(cmd, list) and cmd[2] == "explorer.sass.seed")
     assert Path(sass[3]) == root / "resources" / "sass_seed"

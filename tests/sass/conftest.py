@@ -25,7 +25,7 @@ def _isolated_program_cache(tmp_path_factory):
 @cache
 def compiled(preset: str, gpu: str):
     """(program, cubin bytes, scenario) of a preset on a GPU; the cubin is what measure compiles."""
-    from explorer.gpu.measure import prepare
+    from explorer.toolchain.prepare import prepare
     from explorer.model.presets import load_preset
     from explorer.sass.kernel_program import sass_program
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from explorer.cli.main import main
-from explorer.sim.program import build_program
+from explorer.sass.model_program import build_program
 from tests.gpu.support import assert_one_line_error, run_cli
 from tests.sass.support import needs_sass
 
@@ -87,7 +87,7 @@ def test_a_bad_program_key_is_one_line(capsys):
 
 @needs_sass
 def test_a_missing_disassembler_is_one_line(capsys, monkeypatch):
-    import explorer.gpu.tools as tools
+    import explorer.toolchain.tools as tools
 
     real = tools.find_tool
     monkeypatch.setattr(tools, "find_tool", lambda name: None if name == "nvdisasm" else real(name))
@@ -97,8 +97,8 @@ def test_a_missing_disassembler_is_one_line(capsys, monkeypatch):
 
 
 def test_a_missing_compiler_is_one_line(capsys, monkeypatch):
-    import explorer.gpu.compiler as compiler
-    from explorer.gpu.errors import CompilerUnavailable
+    import explorer.toolchain.compiler as compiler
+    from explorer.toolchain.errors import CompilerUnavailable
 
     def unavailable():
         raise CompilerUnavailable("no CUDA compiler: cuda-bindings is not installed")
@@ -110,8 +110,8 @@ def test_a_missing_compiler_is_one_line(capsys, monkeypatch):
 
 @needs_sass
 def test_a_kernel_that_does_not_compile_is_one_line(capsys, monkeypatch):
-    import explorer.gpu.codegen as codegen
-    import explorer.gpu.measure as measure
+    import explorer.toolchain.codegen as codegen
+    import explorer.toolchain.prepare as measure
 
     real = codegen.generate
 

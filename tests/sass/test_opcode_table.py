@@ -42,7 +42,7 @@ def test_every_opcode_of_every_preset_is_in_the_table(preset, gpu):
 
 @cache
 def probe_instructions(gpu: str) -> tuple[str, list[Instruction]]:
-    from explorer.gpu.compiler import compile_source
+    from explorer.toolchain.compiler import compile_source
     from explorer.model.catalog import get_gpu
     from explorer.sass.disasm import disassemble
 

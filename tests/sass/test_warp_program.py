@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import explorer.sim.program as model
+import explorer.sass.model_program as model
 from explorer.model.presets import load_preset, preset_names
 from explorer.sass.warp_program import OP, OP_NAMES, SB, UNIT, from_model
 

@@ -1,4 +1,4 @@
-"""The generated kernels' addresses as the simulator computes them (explorer.sim.addresses, kernel._request_lines).
+"""The generated kernels' addresses as the simulator computes them (explorer.toolchain.addresses, kernel._request_lines).
 
 References: the generated CUDA itself (its address expressions, read in the test below from the source codegen
 writes), hand-computed addresses of the mission's example, and the lane-by-lane reference
@@ -12,11 +12,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.gpu.codegen import generate
+from explorer.toolchain.codegen import generate
 from explorer.model.catalog import get_gpu
 from explorer.model.presets import load_preset
 from explorer.model.workload import parse_workload
-from explorer.sim.addresses import lcg_power, memory_layout, request_addresses
+from explorer.toolchain.addresses import lcg_power, memory_layout, request_addresses
 from explorer.sim.kernel import _lcg_draw, _request_lines
 
 

@@ -15,7 +15,7 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.sim import simulate
 from explorer.sim.states import CODE, MEANING, NAMES
-from explorer.sim.units import DRAM, L2, SHARED, TENSOR
+from explorer.model.units import DRAM, L2, SHARED, TENSOR
 
 WGMMA_N256_CYCLES = 2 * 16 * 256 * 16 / (989.4e12 / (132 * 4 * 1830e6))  # 128.0: one warp's share
 

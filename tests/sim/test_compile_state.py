@@ -1,4 +1,4 @@
-"""``explorer.sim.jit.compile_state``: what the next call of a compiled function costs, read without calling it
+"""``explorer.jit.runtime.compile_state``: what the next call of a compiled function costs, read without calling it
 (the window's "Compiling the simulator once" line depends on it)."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import textwrap
 
 import pytest
 
-from explorer.sim.jit import JIT, compile_state
+from explorer.jit.runtime import JIT, compile_state
 
 pytestmark = pytest.mark.skipif(not JIT, reason="numba is not installed")
 
 MODULE = textwrap.dedent("""
-    from explorer.sim.jit import njit
+    from explorer.jit.runtime import njit
 
     @njit
     def twice(x):
@@ -28,7 +28,7 @@ def test_a_function_compiles_then_is_in_memory_then_in_the_cache_of_a_new_proces
         import sys
         sys.path.insert(0, sys.argv[1])
         import tiny_jit_module as m
-        from explorer.sim.jit import compile_state
+        from explorer.jit.runtime import compile_state
         before = compile_state(m.twice)
         assert m.twice(21) == 42
         print(before, compile_state(m.twice))

@@ -10,7 +10,7 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import POLICIES, Scenario
 from explorer.sim import simulate
 from explorer.sim.states import EMPTY, NOT_SELECTED, SELECTED
-from explorer.sim.units import DRAM, L2, TENSOR
+from explorer.model.units import DRAM, L2, TENSOR
 
 OPS = st.sampled_from(["ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync"])
 

@@ -3,7 +3,7 @@ HOME=/nonexistent. numba decorated with cache=True raised at import ("cannot cac
 no locator available") and simulate and --smoke-test exited 1.
 
 Each case runs in a child process whose ``tempfile.TemporaryFile`` refuses the folders numba tests for
-writability (its cache locators make a temporary file there, as ``explorer.sim.jit`` does), so numba itself
+writability (its cache locators make a temporary file there, as ``explorer.jit.runtime`` does), so numba itself
 sees no writable folder, as it does for that user; ``TMPDIR`` is the test's own folder.
 """
 
@@ -36,7 +36,7 @@ if mode == "cli":
     sys.argv = ["warp-explorer", *sys.argv[2:]]
     runpy.run_module("explorer", run_name="__main__")
 else:
-    import explorer.sim.jit as jit
+    import explorer.jit.runtime as jit
     import explorer.sim.kernel  # every cycle-loop function decorated (no compile until called)
     import explorer.sass.execute.interp  # and the executor's
     print(repr((jit.CACHE, os.environ.get("NUMBA_CACHE_DIR"))))

@@ -18,7 +18,7 @@ from explorer.model.presets import load_preset
 from explorer.model.scenario import Scenario
 from explorer.sim import simulate
 from explorer.sim.engine import estimate_run
-from explorer.sim.params import model_constants
+from explorer.model.sim_model import model_constants
 from tests.helpers import assert_one_line_error, run_cli
 
 GIB = 2**30

@@ -1,7 +1,7 @@
 """The model program's results stay exactly what they were recorded as, unless the model changes on purpose.
 
 ``data/model_program_results.json`` was first recorded from main (commit 71ad85d) when the
-engine still ran ``explorer.sim.program.Program``: cycles, the per-cycle series, the
+engine still ran ``explorer.sass.model_program.Program``: cycles, the per-cycle series, the
 per-slot trace, unit busy, memory statistics, per preset and policy (and the example on
 every other GPU). The same scenarios with ``program = "model"`` must reproduce every
 array bit for bit: a speed-up of the engine must leave them alone. A deliberate change of

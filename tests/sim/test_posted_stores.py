@@ -19,7 +19,7 @@ from explorer.model.scenario import Scenario
 from explorer.sim import simulate
 from explorer.sim.params import params_for
 from explorer.sim.states import DRAIN
-from explorer.sim.units import DRAM, L2
+from explorer.model.units import DRAM, L2
 from tests.sim.programs import issue_cycles, one_warp, program, row
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.sim import seed
+from explorer.jit import seed
 
 numba = pytest.importorskip("numba")
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,7 +154,7 @@ def test_no_seed_is_no_error(tmp_path):
 
 
 def _host_is_x86_64_v2() -> bool:
-    """Independently of explorer.sim.jit: the kernel's own list of this CPU's flags (Linux)."""
+    """Independently of explorer.jit.runtime: the kernel's own list of this CPU's flags (Linux)."""
     import platform
 
     if platform.machine() != "x86_64" or not Path("/proc/cpuinfo").is_file():
@@ -174,7 +174,7 @@ def test_the_loop_targets_a_baseline_cpu_unless_the_user_chose_one(tmp_path, cho
     """x86-64-v2 where the CPU has it, else generic; never the host's own features (numba adds them for any
     target but generic unless NUMBA_CPU_FEATURES is set), so the cache's key is the same on every such CPU."""
     extra = {"NUMBA_CPU_NAME": chosen} if chosen else {}
-    code = "import explorer.sim.jit, numba.core.config as c; print(c.CPU_NAME, repr(c.CPU_FEATURES))"
+    code = "import explorer.jit.runtime, numba.core.config as c; print(c.CPU_NAME, repr(c.CPU_FEATURES))"
     proc = subprocess.run([sys.executable, "-c", code], env=_env(tmp_path, **extra), capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -187,7 +187,7 @@ def test_the_loop_targets_a_baseline_cpu_unless_the_user_chose_one(tmp_path, cho
 
 
 def test_a_cpu_without_the_baseline_gets_the_generic_target():
-    from explorer.sim.jit import X86_64_V2, cpu_target
+    from explorer.jit.runtime import X86_64_V2, cpu_target
 
     every = {f: True for f in X86_64_V2}
     assert cpu_target("x86_64", every) == cpu_target("AMD64", every) == "x86-64-v2"

@@ -10,7 +10,7 @@ import pytest
 from explorer.model.presets import load_preset
 from explorer.model.scenario import Scenario
 from explorer.sim import simulate
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 
 MMA_FLOP = 2 * 16 * 8 * 16  # one m16n8k16 warp-level MMA
 SMS = {"H100": 132, "A100": 108}

@@ -9,7 +9,7 @@ import pytest
 
 from explorer.sass.warp_program import OP_NAMES
 from explorer.sim import simulate
-from explorer.sim import units
+from explorer.model import units
 from explorer.sim.loop_program import UNIT_MAP
 from explorer.sim.states import EMPTY, LONG_SB, MATH_THROTTLE, SELECTED, SHORT_SB, WAIT
 from tests.sim.programs import issue_cycles, issue_order, one_warp, program, row

@@ -53,7 +53,7 @@ def test_a_graph_closes_part_of_the_gap(tmp_path):
 def test_text_output_has_a_stream_line_only_for_a_stream(capsys):
     assert main(["simulate", "example-240x256", "--set", "workload.loop=2"]) == 0
     one = capsys.readouterr().out
-    assert "'GPU utilization' (NVML) 100.0% of the time a kernel runs" in one and "  stream " not in one
+    assert "'GPU utilization' (NVML) 100% of the time a kernel runs" in one and "  stream " not in one
     assert main(["simulate", "example-240x256", "--set", "workload.loop=2", "--set", "stream.kernels=100"]) == 0
     line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("  stream ")]
     assert len(line) == 1 and "100 launches, 2.1 us apart" in line[0]

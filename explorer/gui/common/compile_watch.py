@@ -3,7 +3,7 @@
 Why: numba compiles a function on its first call on a machine and caches the machine code (seconds
 idle, a minute or more on a loaded 2-core machine). A worker in that call reports no progress: the
 window showed "Simulating… 0%" for up to a minute. The watch looks, from the GUI thread, at the
-functions a task is about to need (``explorer.sim.jit.compile_state``: in memory, in numba's cache
+functions a task is about to need (``explorer.jit.runtime.compile_state``: in memory, in numba's cache
 for this machine, or to be compiled) and, while one is being compiled, gives the page a line
 ("Compiling the simulator once (about 9 s on an idle machine); later starts are instant") and a progress fraction
 judged against the measured compile time in ``resources/compile_times.toml`` (held below 100%
@@ -54,12 +54,12 @@ def compile_seconds() -> dict[str, float]:
 
 
 def state_of(part: Part) -> str | None:
-    """``explorer.sim.jit.compile_state`` of the part, or None while its module is not imported."""
+    """``explorer.jit.runtime.compile_state`` of the part, or None while its module is not imported."""
     module = sys.modules.get(part.module)
     dispatcher = getattr(module, part.function, None) if module is not None else None
     if dispatcher is None:
         return None
-    from explorer.sim.jit import compile_state
+    from explorer.jit.runtime import compile_state
 
     return compile_state(dispatcher)
 

@@ -62,7 +62,7 @@ CANCELLED = TaskError("cancelled", "cancelled")
 
 def classify(exc: BaseException) -> TaskError:
     """The TaskError for an exception raised by a task's work."""
-    from explorer.gpu.errors import GpuRunError, GpuUnavailable
+    from explorer.toolchain.errors import GpuRunError, GpuUnavailable
     from explorer.model.errors import InputError
 
     # not imported (or still being imported by another worker): nothing could have raised Cancelled

@@ -13,7 +13,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QFont, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSizePolicy, QWidget
 
-from explorer.gui.common.core_texts import limiter_names
+from explorer.gui.common.core_texts import limiter_names, unit_labels
 from explorer.texts.numbers import bandwidth_text, num, pct
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
@@ -24,19 +24,6 @@ from explorer.gui.compare.differences import Bandwidth, Bottleneck, Difference, 
 COLUMNS = ("cycles", "time_us", "theoretical_occupancy", "achieved_occupancy", "issue_slot_utilization",
            "dram_bandwidth", "bottleneck")
 MINUS = "\u2212"
-
-
-def unit_names() -> dict[str, str]:
-    """The simulator's throughput units (``explorer.sim.units``) and "latency", as the table names them."""
-    translate = QCoreApplication.translate
-    return {
-        "issue": translate("CompareTable", "issue slots"), "fp32": translate("CompareTable", "FP32 pipe"),
-        "int": translate("CompareTable", "INT32 pipe"), "sfu": translate("CompareTable", "special functions"),
-        "tensor": translate("CompareTable", "Tensor Cores"), "lsu": translate("CompareTable", "load/store units"),
-        "l1": translate("CompareTable", "L1"), "shared": translate("CompareTable", "shared memory"),
-        "l2": translate("CompareTable", "L2"), "dram": translate("CompareTable", "DRAM"),
-        "latency": translate("CompareTable", "latency"),
-    }
 
 
 def css_color(text: str) -> QColor:
@@ -220,7 +207,7 @@ class CompareTable(QFrame):
         return self.tr("{bw} · {pct}").format(bw=bandwidth_text(bw.gbs), pct=pct(bw.share, 0))
 
     def _bottleneck(self, b: Bottleneck) -> str:
-        name = unit_names().get(b.unit, b.unit)
+        name = unit_labels().get(b.unit, b.unit)
         if b.unit == "latency":
             if b.waiting_for is None:
                 return name

@@ -32,6 +32,8 @@ waves", "132 fit at once") makes way only after every detail that shows none
 
 from __future__ import annotations
 
+from functools import partial
+
 import re
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
@@ -40,16 +42,19 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QGroupBox, QLabel, QLayout, Q
 
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, StateBar
-from explorer.gui.common.core_texts import limiter_names
+from explorer.gui.common.core_texts import limiter_names, unit_labels
+from explorer.texts.figures import figure_text, summary_figure
 from explorer.texts.numbers import counted, figure, figures_in, num, pct, plural, three, unit
+
 from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label, set_short, set_texts_long_short
 from explorer.gui.workspace.run_data import SimRun, state_breakdown
 from explorer.gui.explore.run_verdict import Verdict, run_verdict
-from explorer.gui.explore.sol_texts import busy_text, unit_labels
+from explorer.gui.explore.sol_texts import busy_text
 from explorer.occupancy import OccupancyResult
+
 
 DETAIL = "detail"  # a widget's property: how long it stays when the column is short (higher: longer)
 SHORTEN = 4.5  # the essential sentences take their short form: after the run's facts, before the residency
@@ -341,7 +346,7 @@ class RunBox(QGroupBox):
 
     def show_occupancy(self, occ: OccupancyResult) -> None:
         """Instant (no simulation needed): the theoretical side."""
-        self.occ_theoretical.set_value(occ.occupancy, pct(occ.occupancy))
+        self.occ_theoretical.set_value(occ.occupancy, figure_text("theoretical_occupancy", occ.occupancy, None))
         limit = ", ".join(limiter_names().get(k, k) for k in occ.limiters) or "–"
         self.limiter.setText(self.tr("Limiter: {limit} — {blocks} ({warps}) per SM of {max}.").format(
             limit=limit, blocks=counted(occ.active_blocks_per_sm, self.tr("block|blocks")),
@@ -349,19 +354,20 @@ class RunBox(QGroupBox):
 
     def show_run(self, run: SimRun) -> None:
         s = run.summary
+        f = partial(summary_figure, s, style=None)  # a figure as the CLI writes it, in the window's number style
         p = run.result.params
         self.program.setText(self.tr("Program: {program}").format(program=program_text(s)))
         self.heading.setText(self.tr("{gpu}: {blocks} blocks × {wpb} warps = {warps} warps, {cycles} cycles "
                                      "({us} µs at {mhz} MHz)").format(
-            gpu=s["gpu"], blocks=num(s["total_blocks"]), wpb=s["warps_per_block"], warps=num(s["launched_warps"]),
-            cycles=num(s["cycles"]), us=num(s["kernel_time_us"], 2), mhz=num(p.clock_mhz)))
+            gpu=s["gpu"], blocks=f("total_blocks"), wpb=f("warps_per_block"), warps=f("launched_warps"),
+            cycles=f("cycles"), us=f("kernel_time_us"), mhz=num(p.clock_mhz)))
         self.heading.setToolTip(self.tr(
             "The kernel runs from its launch until its last warp has left and its stores have completed: "
             "the last {tail} cycles no warp was resident while L2 and device memory still took its stores."
-        ).format(tail=num(s["store_tail_cycles"])))
-        self.occ_achieved.set_value(s["achieved_occupancy"], pct(s["achieved_occupancy"]))
-        self.nvml.set_value(s["kernel_active_fraction"], pct(s["kernel_active_fraction"], 0))
-        self.issue.set_value(s["issue_slot_utilization"], pct(s["issue_slot_utilization"]))
+        ).format(tail=f("store_tail_cycles")))
+        self.occ_achieved.set_value(s["achieved_occupancy"], f("achieved_occupancy"))
+        self.nvml.set_value(s["kernel_active_fraction"], f("kernel_active_fraction"))
+        self.issue.set_value(s["issue_slot_utilization"], f("issue_slot_utilization"))
         verdict = run_verdict(s, run.result.scenario.gpu.memory_bandwidth_gbs, run.mma_share, run.mma_cycles)
         self.dram.set_value(verdict.dram_fraction, pct(verdict.dram_fraction, 0))
         self.dram_figures.setText(self.dram_text(verdict.dram_gbs, verdict.peak_gbs))
@@ -377,9 +383,8 @@ class RunBox(QGroupBox):
             "Waves: {waves} ({blocks} blocks; {per_wave} fit at once)\n"
             "IPC: {ipc} instructions per active SM per cycle (max {sp})\n"
             "Ready warps per scheduler: {elig} on average").format(
-            waves=num(s["waves"], 2), blocks=num(s["total_blocks"]), per_wave=num(per_wave),
-            ipc=num(s["ipc"], 2), sp=p.sub_partitions,
-            elig=num(s["avg_eligible_per_scheduler"], 2)))
+            waves=f("waves"), blocks=f("total_blocks"), per_wave=num(per_wave), ipc=f("ipc"), sp=p.sub_partitions,
+            elig=f("avg_eligible_per_scheduler")))
         cycles = s["warp_state_cycles"]
         parts = sorted(((NAMES.index(k), v) for k, v in cycles.items() if v > 0), key=lambda p: -p[1])
         self.bar.set_segments(parts, self.tr("warp-cycles"))

@@ -36,7 +36,7 @@ class Verdict:
     """Which sentence the run gets (``kind``) and the figures it cites."""
 
     kind: str  # "issue", "compute", "tensor", "hbm", "memory" (a unit is the limit) or "waiting" (latency)
-    unit: str  # the bottleneck unit (explorer.sim.units names) or "latency"
+    unit: str  # the bottleneck unit (explorer.model.units names) or "latency"
     unit_share: float  # its share of its peak (latency: the busiest unit's)
     busiest: str  # the unit with the highest share of its peak (the bottleneck's when one is)
     utilization: float  # NVML-style: share of the time a kernel ran

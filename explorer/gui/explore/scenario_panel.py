@@ -20,7 +20,7 @@ from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSizePolicy, QStyle, QToolButton,
                                QVBoxLayout, QWidget)
 
-from explorer.gui.common.core_texts import policy_doc, scenario_descriptions, translated, workload_doc
+from explorer.gui.common.core_texts import interface_language, policy_doc, workload_doc
 from explorer.gui.common.int_field import IntField, show_field_errors
 from explorer.texts.numbers import num
 from explorer.gui.common.widgets import add_gpus, add_row, muted_label, select_data
@@ -301,7 +301,7 @@ class ScenarioPanel(QGroupBox):
             if scenario.stream.kernels > 1:  # a stream on screen: its section open (a single launch leaves it be)
                 self.stream_toggle.setChecked(True)
             self.show_preset(preset if preset is not None else scenario.name)
-            self.description.setText(translated(scenario_descriptions(), " ".join(scenario.description.split())))
+            self.description.setText(" ".join(scenario.description_in(interface_language()).split()))
             self.description.setVisible(bool(scenario.description))
             for key in NOT_IN_KERNEL_SCENARIOS:  # read-only for your own kernel: its cubin's, no workload
                 (self.workload if key == "workload" else self.fields[key]).setEnabled(scenario.kernel is None)

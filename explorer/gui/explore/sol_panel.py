@@ -2,7 +2,7 @@
 
 The source text ends on that question, and Nsight Compute answers it with its
 Speed-of-Light section: how busy each unit is against its peak. Each row is one
-of the simulator's units (``explorer.sim.units``: issue slots, FP32, INT32, SFU,
+of the simulator's units (``explorer.model.units``: issue slots, FP32, INT32, SFU,
 Tensor Cores, LSU, L1, shared memory, L2, DRAM): a bar filled to the unit's share
 of its peak in the unit window under the playback cursor, a tick at its share over
 the whole run, a dashed line at the 60% of Nsight's rule, and both figures in
@@ -38,11 +38,12 @@ from explorer.texts.numbers import num, pct, si
 from explorer.gui.common.theme import LIGHT, Theme, restyle
 from explorer.gui.common.widgets import SteadyLabel
 from explorer.gui.workspace.run_data import SimRun
-from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, short_labels, unit_labels,
+from explorer.gui.common.core_texts import unit_labels
+from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, short_labels,
                                            unit_meanings)
 from explorer.gui.common.widgets import set_texts_long_short
 from explorer.sim.bottleneck import threshold
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 
 DETAIL = "detail"  # as explore.metrics: how long a widget stays when the column is short
 IDLE = 2  # the bars of units idle all run: with the captions (the compact line names them)

@@ -21,11 +21,6 @@ def _translate(context: str, text: str) -> str:
     return QCoreApplication.translate(context, text)
 
 
-def unit_labels() -> dict[str, str]:
-    """``explorer.sim.units.LABEL`` in the interface language, plus "latency"."""
-    return {key: _translate(bt.CONTEXT, text) for key, text in bt.LABEL.items()}
-
-
 def short_labels() -> dict[str, str]:
     """Unit names short enough for the unit-use strip's rows."""
     translate = QCoreApplication.translate
@@ -38,7 +33,7 @@ def short_labels() -> dict[str, str]:
 
 
 def unit_meanings() -> dict[str, str]:
-    """``explorer.sim.units.MEANING`` (what each unit does, one sentence) in the interface language."""
+    """``explorer.model.units.MEANING`` (what each unit does, one sentence) in the interface language."""
     return {key: _translate(UNIT_CONTEXT, text) for key, text in UNIT_MEANING.items()}
 
 

@@ -31,9 +31,10 @@ from explorer.texts.numbers import num, pct
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.workspace.run_data import SimRun
-from explorer.gui.explore.sol_texts import short_labels, unit_labels
+from explorer.gui.common.core_texts import unit_labels
+from explorer.gui.explore.sol_texts import short_labels
 from explorer.sim.bottleneck import threshold
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 
 ROWS = (*UNITS, "latency")
 NAME_SCALE = 0.85  # the units' names against the axes' font  # the last row: windows without a bottleneck unit (latency)

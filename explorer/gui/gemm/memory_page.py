@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QBoxLayout,
@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 from explorer.gemm import DTYPES, AttentionComparison, MemoryLevel, coalescing_table, memory_hierarchy
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, PaintedBar
-from explorer.gui.common.core_texts import memory_places, translated
+from explorer.texts.names import MODEL_CONTEXT
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.common.layout_check import PaintedText
 from explorer.texts.numbers import bandwidth_text, binary_bytes, flops_text, localize, num, pct, seconds_text, si_bytes
@@ -287,11 +287,10 @@ class HierarchyView(QGroupBox):
         for lv in self.levels:
             row = self._row(lv.key)
             row["name"].setText(f"<b>{self._level_name(lv)}</b>")
-            places = memory_places()
-            row["name"].setToolTip(self.tr("{where}; managed by the {who}.").format(
-                where=translated(places, lv.location), who=translated(places, lv.managed_by)))
+            where, who = (QCoreApplication.translate(MODEL_CONTEXT, text) for text in (lv.location, lv.managed_by))
+            row["name"].setToolTip(self.tr("{where}; managed by the {who}.").format(where=where, who=who))
             row["scope"].setText(scopes.get(lv.scope, lv.scope))
-            row["scope"].setToolTip(self.tr("Managed by the {who}").format(who=translated(places, lv.managed_by)))
+            row["scope"].setToolTip(self.tr("Managed by the {who}").format(who=who))
             where = self.tr("per SM") if lv.instances > 1 else self.tr("on the GPU")
             row["capacity"].set_value(log_fraction(lv.capacity_bytes, *CAPACITY_AXIS),
                                       f"{binary_bytes(lv.capacity_bytes)} {where}")

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gemm import DTYPES, GemmPlan, WaveStats, dtype_spec, plan_roofs, roofline
 from explorer.gemm.data import GemmDataError
-from explorer.gui.common.core_texts import dtype_labels, limiter_names, translated
+from explorer.gui.common.core_texts import interface_language, limiter_names
 from explorer.gui.common.error_texts import core_error
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.texts.numbers import flops_text, num, seconds_text, tflops_text
@@ -152,7 +152,7 @@ class GemmInputs(QGroupBox, FieldTexts):
         for name in DTYPES:
             spec = dtype_spec(name)
             self.dtype.addItem(name.upper(), name)
-            self.dtype.setItemData(self.dtype.count() - 1, translated(dtype_labels(), spec.label),
+            self.dtype.setItemData(self.dtype.count() - 1, spec.label_in(interface_language()),
                                    Qt.ItemDataRole.ToolTipRole)
         self.dtype.setCurrentIndex(self.dtype.findData(DEFAULT_DTYPE))
         self.dtype_error = error_label(self)

@@ -36,7 +36,7 @@ application's language when it is one the lessons are written in).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QLocale, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -51,6 +51,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.gui.common.core_texts import interface_language
 from explorer.gui.lessons.overlay import overlay_for
 from explorer.lessons import LANGUAGES, Lesson, load_lessons, skipped_lessons
 from explorer.model.errors import InputError
@@ -63,7 +64,7 @@ MAX_SHARE = 0.4  # of the window's height, at most, for the narration panel
 
 def app_language() -> str:
     """The application's language when the lessons speak it, else English."""
-    code = QLocale().name().split("_")[0].lower()
+    code = interface_language()
     return code if code in LANGUAGES else "en"
 
 

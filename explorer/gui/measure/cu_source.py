@@ -143,7 +143,7 @@ class CudaSourceRow(QWidget):
             kernel=kernel, name=path.name, arch=arch), "muted")
 
         def work(task):
-            from explorer.gpu.compiler import compile_file
+            from explorer.toolchain.compiler import compile_file
 
             # the compiler's child process is killed when a newer request or the window's closing cancels this
             return compile_file(path, kernel, arch, cancel=task.is_cancelled)

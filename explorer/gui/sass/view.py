@@ -496,7 +496,7 @@ class SassView(QWidget):
         from explorer.model.errors import InputError
 
         try:
-            from explorer.gpu.codegen import generate
+            from explorer.toolchain.codegen import generate
 
             return generate(scenario).source
         except (InputError, ValueError) as exc:

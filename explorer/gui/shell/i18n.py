@@ -19,6 +19,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
+from explorer.gui.common.core_texts import interface_language
 from explorer.texts import numbers
 from explorer.paths import resource
 
@@ -48,7 +49,7 @@ def saved_language(settings=None) -> str | None:
 
 def current_language() -> str:
     """The interface language now: "ru" when the default locale is Russian, else "en"."""
-    code = QLocale().name().split("_")[0].lower()
+    code = interface_language()
     return code if code in LANGUAGES else "en"
 
 

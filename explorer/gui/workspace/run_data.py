@@ -260,7 +260,7 @@ class UnitWindows:
     so a run has at most ``SHOWN_WINDOWS`` (each still the exact busy time over its
     cycles, over the unit's capacity), and each shown window's bottleneck by the
     simulator's own rule (``explorer.sim.bottleneck.pick``): a unit index in
-    ``explorer.sim.units.UNITS``, or -1 (latency: no unit near its peak).
+    ``explorer.model.units.UNITS``, or -1 (latency: no unit near its peak).
     """
 
     cycles: int  # cycles per shown window
@@ -273,7 +273,7 @@ SHOWN_WINDOWS = 160
 
 def unit_windows(result) -> UnitWindows:
     from explorer.sim.bottleneck import pick
-    from explorer.sim.units import UNITS
+    from explorer.model.units import UNITS
 
     busy = result.unit_busy_cycles
     base = max(int(result.window_cycles), 1)
@@ -304,7 +304,7 @@ class FillPlan:
 
 def trace_budget() -> int:
     """The simulator's trace budget in bytes (``sim_model.toml``: trace.budget_bytes)."""
-    from explorer.sim.params import model_constants
+    from explorer.model.sim_model import model_constants
 
     return int(model_constants()["trace"]["budget_bytes"])
 

@@ -16,7 +16,7 @@ value, ``e`` the exact remainder):
 
 Rounding modes (IEEE 754 / PTX ISA ``.rn .rm .rp .rz``) and flush-to-zero (PTX ``.ftz``:
 subnormal inputs and results become zero of the same sign) follow the PTX ISA's
-floating-point chapter. Everything here compiles with numba (``explorer.sim.jit.njit``)
+floating-point chapter. Everything here compiles with numba (``explorer.jit.runtime.njit``)
 and also runs as plain Python when numba is absent.
 """
 
@@ -28,7 +28,7 @@ import struct
 import numpy as np
 
 from explorer.sass.execute.jit import njit
-from explorer.sim.jit import JIT
+from explorer.jit.runtime import JIT
 
 RN, RM, RP, RZ = 0, 1, 2, 3
 F32_P, F32_EMIN, F32_EMAX = 24, -126, 127

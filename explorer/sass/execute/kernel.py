@@ -130,8 +130,8 @@ def _resolve_name(exc, name: str) -> str | None:
 def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_name: str = "kernel.name", *,
                         cancel=None):
     """The CompileResult of ``name`` in ``source`` (read from ``path``; line info on). The compiler runs
-    in a child process with memory and time limits (``explorer.gpu.sandbox``); ``cancel()`` stops it."""
-    from explorer.gpu.compiler import UnknownKernel, compile_source
+    in a child process with memory and time limits (``explorer.toolchain.sandbox``); ``cancel()`` stops it."""
+    from explorer.toolchain.compiler import UnknownKernel, compile_source
 
     includes = [str(path.parent.resolve())] if path.parent != Path("") else []
 
@@ -157,7 +157,7 @@ def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_nam
 
 def list_kernels(path: str | Path, arch: str, *, cancel=None) -> list[str]:
     """The kernels a ``.cu`` file defines, by the names a scenario may give (for a file picker)."""
-    from explorer.gpu.compiler import UnknownKernel, compile_source
+    from explorer.toolchain.compiler import UnknownKernel, compile_source
     from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
 
     path = Path(path)
@@ -186,7 +186,7 @@ def in_source_order(names: list[str], source: str) -> list[str]:
 def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None = None, cancel=None) -> UserKernel:
     """Compile, disassemble and decode ``name`` from the ``.cu`` file at ``path`` for ``arch`` (the compiler
     and nvdisasm in child processes with limits; ``cancel()`` stops either)."""
-    from explorer.gpu.cubin import Cubin
+    from explorer.toolchain.cubin import Cubin
     from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
     from explorer.sass.disasm import disassemble
     from explorer.sass.errors import ProgramError

@@ -14,7 +14,7 @@ from explorer.gui.common.layout_check import LayoutChecker
 from explorer.gui.workspace.run_data import simulate_run
 from explorer.gui.headless.render import draw, offscreen_window, present, settle, show_lesson_step
 from explorer.model.presets import default_scenario
-from explorer.sim.units import UNITS
+from explorer.model.units import UNITS
 
 HD = (1280, 720)
 

@@ -15,8 +15,8 @@ import pytest
 from explorer.gui.common.widgets import whole_text
 from explorer.gui.explore.run_verdict import KIND_OF_UNIT, run_verdict, top_stall
 from explorer.model.presets import load_preset
-from explorer.sim.program import MMA, build_program
-from explorer.sim.units import UNITS
+from explorer.sass.model_program import MMA, build_program
+from explorer.model.units import UNITS
 from tests.gui.support import RUN_TIMEOUT, wait_run
 
 

@@ -19,7 +19,7 @@ from explorer.gui.explore.sol_texts import bottleneck_head, bottleneck_text, uni
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
 from explorer.sim.bottleneck import pick
-from explorer.sim.units import MEANING, UNITS
+from explorer.model.units import MEANING, UNITS
 from explorer.texts.bottleneck import REASONS
 from tests.gui.support import RUN_TIMEOUT
 

@@ -245,7 +245,7 @@ def test_a_compile_that_runs_for_ever_can_be_cancelled_and_the_window_stays_live
 
     from PySide6.QtCore import Qt, QTimer
 
-    from explorer.gpu import sandbox
+    from explorer.toolchain import sandbox
     from tests.gpu.test_compiler_sandbox import template_bomb
 
     pids = []

@@ -55,7 +55,7 @@ def fields(panel) -> dict:
 
 @needs_compiler
 def test_a_cu_file_fills_registers_shared_memory_and_barriers(window, panel, row, qtbot, tmp_path):
-    from explorer.gpu.compiler import compile_file
+    from explorer.toolchain.compiler import compile_file
 
     src = tmp_path / "kernels.cu"
     src.write_text(TWO_KERNELS, encoding="utf-8")

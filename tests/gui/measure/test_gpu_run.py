@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.gpu.errors import GpuRunError, GpuUnavailable
+from explorer.toolchain.errors import GpuRunError, GpuUnavailable
 from explorer.gpu.measurement import load_measurement
 from tests.gui.gpu_support import (
     REPO,
@@ -123,7 +123,7 @@ def test_errors_become_messages(window, gpu, qtbot, error, expected):
 
 
 def test_a_kernel_that_does_not_compile_is_a_message(window, gpu, qtbot):
-    from explorer.gpu.errors import CompileError
+    from explorer.toolchain.errors import CompileError
 
     fake_gpu(gpu, qtbot)
 

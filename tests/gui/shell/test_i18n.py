@@ -174,7 +174,7 @@ def test_gui_tables_cover_the_cores_texts_exactly(qapp):
     """The literal copies lupdate reads are the core's texts, no more and no fewer."""
     from explorer.gemm import DTYPES, dtype_spec, memory_hierarchy
     from explorer.gui.common.core_texts import (
-        dtype_labels, memory_places, policy_doc, scenario_descriptions, unit_symbols, workload_doc,
+        policy_doc, unit_symbols, workload_doc,
     )
     from explorer.gui.occupancy.advice import hint_templates
     from explorer.model.catalog import load_catalog
@@ -186,13 +186,19 @@ def test_gui_tables_cover_the_cores_texts_exactly(qapp):
     assert set(hint_templates()) == set(TEMPLATES.values()) | {STATE, STATE_ONE}
     assert all(policy_doc(name) == text for name, text in POLICY_DOC.items())  # by name, from the core's table
     assert all(workload_doc(name) == body["doc"] for name, body in PRESETS.items())
-    assert set(scenario_descriptions()) == {" ".join(load_preset(n).description.split()) for n in preset_names()}
-    places = {text for gpu in load_catalog().values() for lv in memory_hierarchy(gpu)
-              for text in (lv.location, lv.managed_by)}
-    assert set(memory_places()) == places
-    assert set(dtype_labels()) == {dtype_spec(name).label for name in DTYPES}
+    for name in preset_names():  # a shipped scenario carries its description in every interface language
+        scenario = load_preset(name)
+        assert scenario.description and scenario.description_in("ru") != scenario.description, name
+        assert scenario.description_in("de") == scenario.description
+    from explorer.texts.names import PLACE  # the memory places are the texts layer's, marked where written
+
+    assert {(lv.location, lv.managed_by) for gpu in load_catalog().values() for lv in memory_hierarchy(gpu)} \
+        == set(PLACE.values())
+    for name in DTYPES:  # a GEMM data type's label carries its languages in gemm.toml
+        spec = dtype_spec(name)
+        assert spec.label_in("ru") != spec.label and spec.label_in("de") == spec.label, name
     assert {"B", "KiB", "GB/s", "µs"} <= set(unit_symbols())
-    for table in (hint_templates(), scenario_descriptions(), memory_places(), dtype_labels(), unit_symbols()):
+    for table in (hint_templates(), unit_symbols()):
         assert all(key == value for key, value in table.items())  # English: the text itself
 
 
@@ -238,6 +244,9 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     assert "Глобальная память (long_scoreboard)" in page.legend.labels[5].toolTip()
     assert page.metrics.now.title() == "Прямо сейчас" and page.metrics.whole.title() == "Весь прогон"
     assert page.metrics.now.heading.text().startswith("Такт ")
+    # the scenario's description, from its own file's Russian text (description.ru)
+    assert page.panel.description.text() == " ".join(page.session.scenario.description_in("ru").split())
+    assert "варп" in page.panel.description.text()
     # the occupancy calculator, its hint sentence included, on the same tab as before
     assert ru.tabs.currentWidget() is ru.occupancy
     assert ru.occupancy.inputs.fields["regs"].text() == "64"

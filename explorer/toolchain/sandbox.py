@@ -37,18 +37,19 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from explorer.gpu.errors import GpuRunError
+from explorer.toolchain.errors import GpuRunError
 from explorer.model.errors import InputError
 
 MEMORY_ENV = "WARP_EXPLORER_COMPILE_MEMORY_MB"
 SECONDS_ENV = "WARP_EXPLORER_COMPILE_SECONDS"
 CHILD_MEMORY_ENV = "WARP_EXPLORER_CHILD_MEMORY_BYTES"  # parent -> child: the limit the child applies to itself
-PARENT_ENV = "WARP_EXPLORER_PARENT_PID"  # as explorer.gpu.worker: the child exits when the parent is gone
+PARENT_ENV = "WARP_EXPLORER_PARENT_PID"  # the child exits when the parent is gone (die_with_parent)
 DEFAULT_MEMORY_MB = 2048
 DEFAULT_SECONDS = 120.0
 MIN_MEMORY_MB = 64  # below this not even the Python child starts
@@ -116,10 +117,30 @@ def apply_memory_limit() -> None:
 
 
 def die_with_parent() -> None:
-    """Exit when the parent is gone (it runs us in a session of our own, so its group's signals miss us)."""
-    from explorer.gpu.worker import die_with_parent as worker_die_with_parent
+    """Exit when the process that started us is gone: it runs us in a session of our own, so that it can kill
+    our group, and its own group's signals (a step timeout) miss us; an orphaned child would keep compiling
+    (or, the measuring worker, keep the GPU busy). ``PR_SET_PDEATHSIG`` on Linux, and a watchdog on the
+    parent's pid everywhere."""
+    parent = int(os.environ.get(PARENT_ENV, "0") or 0)
+    if not parent:
+        return
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
 
-    worker_die_with_parent()
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except Exception:  # noqa: BLE001 - the watchdog below still works
+            pass
+
+    def watch():
+        while True:
+            if os.getppid() != parent:
+                os._exit(3)
+            time.sleep(0.25)
+
+    if os.getppid() != parent:  # the parent died before we got here
+        os._exit(3)
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
 
 
 # -- the parent's side -----------------------------------------------------------------------------
@@ -210,7 +231,7 @@ def run_python_child(module: str, request: dict, *, field: str, what: str, limit
     A child killed by a limit raises :class:`CompileLimitExceeded`; one that dies otherwise
     (a signal, no answer) raises ``RuntimeError`` with the last line of its log.
     """
-    from explorer.gpu.folders import private_tempdir
+    from explorer.toolchain.folders import private_tempdir
 
     limits = limits or Limits.from_env()
     kwargs = {"start_new_session": True} if os.name == "posix" else {}
@@ -258,7 +279,7 @@ def run_tool(args: list[str], *, field: str, what: str, limits: Limits | None = 
     Its output goes to files in a private folder (no pipe that fills while we wait); more
     than ``max_output_chars`` of it is refused before it is read.
     """
-    from explorer.gpu.folders import private_tempdir
+    from explorer.toolchain.folders import private_tempdir
 
     limits = limits or Limits.from_env()
     kwargs = {"start_new_session": True} if os.name == "posix" else {}

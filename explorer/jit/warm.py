@@ -1,6 +1,6 @@
 """Compile the simulator's cycle loop and the executor's interpreter once, both at the same time.
 
-Why: numba compiles each on first use and caches the machine code on disk (``explorer.sim.jit``):
+Why: numba compiles each on first use and caches the machine code on disk (``explorer.jit.runtime``):
 ~9 s for the loop and ~18 s for the interpreter on an idle 2-core machine, minutes under load.
 Whatever runs first pays it, silently: the window's first simulation, a test, a user's first
 ``execute``. ``warm`` pays it up front, in two child processes at once (the two caches are
@@ -9,7 +9,7 @@ finish with both caches filled. A cache already filled loads in about a second; 
 run here (no numba, no NVRTC for the executor's small kernel) is reported and skipped: the product
 then compiles on first use as before.
 
-``python -m explorer.sim.warm`` does the same from a shell.
+``python -m explorer.jit.warm`` does the same from a shell.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 
 # each child's program: strings, so importing this module loads neither numba nor the engine
 LOOP = """
-from explorer.sim.seed import WARM_PRESETS
+from explorer.jit.seed import WARM_PRESETS
 from explorer.model.presets import load_preset
 from explorer.sim.engine import simulate
 for name in WARM_PRESETS:
@@ -40,7 +40,7 @@ PARTS = (("simulator loop", LOOP), ("kernel interpreter", INTERPRETER))
 
 def warm(timeout_s: float = 900.0) -> list[str]:
     """Run both warm-ups in parallel; one line per part (ready, or why it was skipped)."""
-    from explorer.sim.jit import JIT
+    from explorer.jit.runtime import JIT
 
     if not JIT:
         return []

@@ -26,7 +26,7 @@ intervals; ``req_bytes`` = its share of the shared-memory descriptor reads) and
 ``role`` says which warps of a block execute an instruction (warp specialization).
 
 Besides its op code, every instruction names the throughput unit that executes it
-(``unit``, see ``explorer.sim.units``) and its fixed result latency (``latency``; -1:
+(``unit``, see ``explorer.model.units``) and its fixed result latency (``latency``; -1:
 the GPU's figure for that unit, from the catalog), so a program built another way
 (e.g. from SASS) can map each of its instructions onto the same units.
 """
@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from explorer.model.workload import Workload
-from explorer.sim import units
+from explorer.model import units
 
 # IALU: an integer instruction (IADD3, IMAD, LOP3...): no Workload op makes one, a
 # program built from SASS does.
@@ -71,11 +71,11 @@ class Program:
     useful_bytes: np.ndarray  # int32[L]: bytes the threads asked for
     loop: int
     n_regs: int
-    unit: np.ndarray  # int8[L]: the throughput unit that executes it (explorer.sim.units)
+    unit: np.ndarray  # int8[L]: the throughput unit that executes it (explorer.model.units)
     latency: np.ndarray  # int32[L]: fixed result latency in cycles; -1 = the GPU's figure for its unit
     role: np.ndarray | None = None  # int8[L]: ROLE_*; None = every warp runs every instruction
     arg: np.ndarray | None = None  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
-    # int16[L]: a global load's or store's access index in source order (explorer.sim.addresses); -1 none
+    # int16[L]: a global load's or store's access index in source order (explorer.toolchain.addresses); -1 none
     access: np.ndarray | None = None
     # bool[L]: a global load that leaves a copy in L1 when it misses there (a read_only ldg: ld.global.nc)
     l1_alloc: np.ndarray | None = None

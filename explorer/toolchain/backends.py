@@ -1,18 +1,18 @@
 """The compilers themselves: NVRTC and nvcc, in the calling process, for the compiling child.
 
-``explorer.gpu.compiler`` checks a source (size, includes, names) and runs :func:`build_cubin` in a child with
-limits (``explorer.gpu.compile_child``); the child imports this module only, so the compiler module that starts
-it is never imported in it (no module cycle). The names are re-exported by ``explorer.gpu.compiler``.
+``explorer.toolchain.compiler`` checks a source (size, includes, names) and runs :func:`build_cubin` in a child with
+limits (``explorer.toolchain.compile_child``); the child imports this module only, so the compiler module that starts
+it is never imported in it (no module cycle). The names are re-exported by ``explorer.toolchain.compiler``.
 """
 
 from __future__ import annotations
 import os
 import re
 import subprocess
-from explorer.gpu.errors import CompileError, CompilerUnavailable
-from explorer.gpu.folders import SHELL_SAFE_PATH, private_tempdir
-from explorer.gpu.names import one_line
-from explorer.gpu.tools import find_tool
+from explorer.toolchain.errors import CompileError, CompilerUnavailable
+from explorer.toolchain.folders import SHELL_SAFE_PATH, private_tempdir
+from explorer.toolchain.names import one_line
+from explorer.toolchain.tools import find_tool
 from explorer.model.errors import InputError
 
 ARCH_RE = re.compile(r"^(?:sm_?)?(\d)(\d{1,2})([af]?)$", re.IGNORECASE)
@@ -319,7 +319,7 @@ def build_cubin(source: str, kernel: str, arch: str, maxrregcount: int | None,
                 line_info: bool = False):
     """(cubin, lowered name, log, compiler, options) from the backend :func:`compiler_backend` picks,
     falling back to nvcc where NVRTC cannot compile. This is what the compiling child runs
-    (``explorer.gpu.compile_child``); arguments are already checked by :func:`compile_source`."""
+    (``explorer.toolchain.compile_child``); arguments are already checked by :func:`compile_source`."""
     backend = compiler_backend()
     fallback_note = ""
     if backend == "nvrtc":

@@ -1,8 +1,8 @@
-"""The compiling child process: ``python -m explorer.gpu.compile_child REQUEST.json ANSWER.json``.
+"""The compiling child process: ``python -m explorer.toolchain.compile_child REQUEST.json ANSWER.json``.
 
-Started by :func:`explorer.gpu.compiler.compile_source` through
-:func:`explorer.gpu.sandbox.run_python_child`: it limits its own address space before
-NVRTC is loaded, dies with its parent, runs :func:`explorer.gpu.backends.build_cubin` on
+Started by :func:`explorer.toolchain.compiler.compile_source` through
+:func:`explorer.toolchain.sandbox.run_python_child`: it limits its own address space before
+NVRTC is loaded, dies with its parent, runs :func:`explorer.toolchain.backends.build_cubin` on
 the request and writes the answer: ``{"ok": true, "cubin": base64, "lowered", "log",
 "compiler", "options"}`` or ``{"ok": false, "class": ..., "field": ..., "message": ...}``
 for an error the parent raises again as its own class. Nothing else is imported: no
@@ -18,8 +18,8 @@ import sys
 
 
 def answer_for(request: dict) -> dict:
-    from explorer.gpu.backends import build_cubin
-    from explorer.gpu.errors import GpuUnavailable
+    from explorer.toolchain.backends import build_cubin
+    from explorer.toolchain.errors import GpuUnavailable
     from explorer.model.errors import InputError
 
     try:
@@ -38,7 +38,7 @@ def answer_for(request: dict) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    from explorer.gpu.sandbox import apply_memory_limit, die_with_parent
+    from explorer.toolchain.sandbox import apply_memory_limit, die_with_parent
 
     apply_memory_limit()
     die_with_parent()

@@ -5,7 +5,7 @@ barriers, policies) that numpy cannot vectorize across cycles, and per-cycle num
 calls cost ~10 us each, capping a full H100 at ~2 M warp-instructions/s. Compiled,
 the same loop runs at tens of millions. The compiled code is cached on disk
 (``cache=True``), so only the first run on a machine pays the compile, and a build ships
-that cache (``explorer.sim.seed``) so a fresh install does not pay it either. Without
+that cache (``explorer.jit.seed``) so a fresh install does not pay it either. Without
 numba the same source runs as Python: correct, but far slower.
 """
 
@@ -16,7 +16,7 @@ import sys
 
 # The CPU numba compiles for: a named baseline, never the host's own model and features, so that
 # machine code cached on one machine runs on every CPU of the baseline and a build can ship its
-# cache (``explorer.sim.seed``, whose manifest names the target). On x86-64 the baseline is
+# cache (``explorer.jit.seed``, whose manifest names the target). On x86-64 the baseline is
 # x86-64-v2 (SSE4.2, POPCNT: every x86-64 CPU since about 2009) where the CPU has it: the cycle
 # loop took 0.78x the CPU time of the SSE2-only ``generic`` target with identical results (SSE4.1's
 # ``roundsd`` instead of a call for np.ceil, among others; issue 27). x86-64-v3 (AVX2) executed more
@@ -98,9 +98,9 @@ def _cache_folder() -> None:
     global CACHE, CACHE_NOTICE
     if "numba" in sys.modules or os.environ.get("NUMBA_CACHE_DIR"):
         return
-    here = os.path.dirname(os.path.abspath(__file__))
-    in_tree = [os.path.join(here, "__pycache__"),
-               os.path.join(os.path.dirname(here), "sass", "execute", "__pycache__")]
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # explorer/
+    in_tree = [os.path.join(package, "sim", "__pycache__"),  # beside the jitted modules: the loop's and the
+               os.path.join(package, "sass", "execute", "__pycache__")]  # interpreter's
     if all(_writable(folder) for folder in in_tree):
         return
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

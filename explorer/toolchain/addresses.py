@@ -1,6 +1,6 @@
 """Where a workload's global accesses go: one layout for the generated CUDA kernel and for the simulator.
 
-The generated kernel (``explorer.gpu.codegen``) computes every global address from a few numbers:
+The generated kernel (``explorer.toolchain.codegen``) computes every global address from a few numbers:
 a streaming buffer with, per iteration, a slab per global instruction (loads first, then stores),
 each ``total_warps x 32 lanes x stride x bytes``; the stream restarting every ``wrap`` iterations (when the
 buffer would pass ``STREAM_CAP_BYTES``, or sooner when the workload sets ``wrap``: then each warp re-reads its

@@ -8,8 +8,8 @@ the source's, or cannot target the architecture) and ``nvcc`` is installed, ``nv
 runs verbose so the log gives the exact spill bytes; everything else is read from
 the cubin.
 
-The compiler runs in a child process (``explorer.gpu.compile_child``) with a memory and a
-time limit, in a process group killed as a whole (``explorer.gpu.sandbox``): a source that
+The compiler runs in a child process (``explorer.toolchain.compile_child``) with a memory and a
+time limit, in a process group killed as a whole (``explorer.toolchain.sandbox``): a source that
 makes NVRTC grow without bound costs that child, not the app (issue 30). Before it starts,
 the source's ``#include``s are checked to stay in the kernel's folder, the ``-I`` folders
 and the CUDA headers (:func:`check_includes`).
@@ -19,7 +19,7 @@ names, include folders and macros pasted in, so it only ever sees fixed names
 (``kernel.cu``, ``kernel.cubin``, ``defines.h``, ``include0``...) inside a private
 temporary folder it runs in; the user's include folders are symlinks there and
 their macros a header of ``#define`` lines (one line each, checked by
-:func:`explorer.gpu.names.parse_define`). NVRTC gets the same fixed program name.
+:func:`explorer.toolchain.names.parse_define`). NVRTC gets the same fixed program name.
 Kernel names are checked to be name expressions before NVRTC pastes them into code.
 Messages show the user's file name where the compiler's log says ``kernel.cu``.
 """
@@ -32,11 +32,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.gpu.cubin import Cubin, KernelResources, ptxas_spills
-from explorer.gpu.errors import CompileError, CompilerUnavailable
-from explorer.gpu.names import check_kernel_name, one_line, parse_define
+from explorer.toolchain.cubin import Cubin, KernelResources, ptxas_spills
+from explorer.toolchain.errors import CompileError, CompilerUnavailable
+from explorer.toolchain.names import check_kernel_name, one_line, parse_define
 from explorer.model.errors import MAX_SOURCE_BYTES, InputError, read_user_text
-from explorer.gpu.backends import (  # noqa: F401 - the compiler's public names live here
+from explorer.toolchain.backends import (  # noqa: F401 - the compiler's public names live here
     ARCH_RE,
     CUBIN_NAME,
     DEFINES_NAME,
@@ -219,13 +219,13 @@ _CHILD_ERRORS = {"CompileError": CompileError, "NvrtcArchUnsupported": NvrtcArch
 
 
 def _build_in_child(request: dict, display: str, limits, cancel):
-    """:func:`build_cubin` in a child process under ``limits`` (``explorer.gpu.sandbox``)."""
+    """:func:`build_cubin` in a child process under ``limits`` (``explorer.toolchain.sandbox``)."""
     import base64
 
-    from explorer.gpu.sandbox import CompileLimitExceeded, Limits, memory_message, out_of_memory, run_python_child
+    from explorer.toolchain.sandbox import CompileLimitExceeded, Limits, memory_message, out_of_memory, run_python_child
 
     limits = limits or Limits.from_env()
-    answer = run_python_child("explorer.gpu.compile_child", request, field=display, what="compiling",
+    answer = run_python_child("explorer.toolchain.compile_child", request, field=display, what="compiling",
                               limits=limits, cancel=cancel)
     if answer.get("ok"):
         return (base64.b64decode(answer["cubin"]), answer.get("lowered"), answer.get("log", ""),
@@ -262,7 +262,7 @@ def compile_source(
     source-line table (``-lineinfo``: the code is the same, nvdisasm ``-g`` then names lines).
 
     The compiler runs in a child process with a memory and a time limit (``limits``: an
-    ``explorer.gpu.sandbox.Limits``, by default from the environment) that ``cancel()``
+    ``explorer.toolchain.sandbox.Limits``, by default from the environment) that ``cancel()``
     (polled) can stop: a source that makes the compiler grow without bound costs that
     child, not the app (issue 30). ``isolated=False`` compiles in this process (the
     fallback tests patch the backends here).

@@ -12,7 +12,7 @@ What makes a shipped cache valid on another machine:
 
 - the CPU: numba keys machine code by the target CPU and its features, so the
   simulator targets a named baseline, never the host's model: ``x86-64-v2`` on an
-  x86-64 CPU that has it, numba's ``generic`` CPU elsewhere (``explorer.sim.jit``,
+  x86-64 CPU that has it, numba's ``generic`` CPU elsewhere (``explorer.jit.runtime``,
   unless the user chose a target), with no features beyond the baseline's. The
   manifest names the target the seed was built for, and a machine whose target is
   another (an x86-64 CPU without SSE4.2, or a user's own choice) does not use it:
@@ -58,8 +58,8 @@ def seed_dir() -> Path:
 
 
 def cpu_name() -> str:
-    """The CPU target numba compiles for in this process (``explorer.sim.jit`` chose it, or the user)."""
-    import explorer.sim.jit  # noqa: F401 - fixes the target before numba reads it
+    """The CPU target numba compiles for in this process (``explorer.jit.runtime`` chose it, or the user)."""
+    import explorer.jit.runtime  # noqa: F401 - fixes the target before numba reads it
     from numba.core import config
 
     return config.CPU_NAME or "host"
@@ -163,17 +163,17 @@ for name in {presets!r}:
     scenario = load_preset(name)
     simulate(scenario.with_values(**{{"launch.grid": [min(8, scenario.launch.total_blocks), 1, 1]}}))
 import json
-from explorer.sim import seed
+from explorer.jit import seed
 print(json.dumps(seed.expected_manifest(seed._sources_root())))
 """
 
 
 def build(out: Path, python: str = sys.executable, pythonpath: str | None = None) -> Path:
     """Compile the loop in a child process with an empty cache, for the baseline CPU target this
-    machine's CPU has (``explorer.sim.jit``: the build machine's own model and features never
+    machine's CPU has (``explorer.jit.runtime``: the build machine's own model and features never
     reach the seed); write the cache files and the manifest into ``out`` (replaced).
     ``pythonpath``: where the child imports explorer from (the tree being packaged)."""
-    from explorer.sim.jit import host_target
+    from explorer.jit.runtime import host_target
 
     out = Path(out)
     with tempfile.TemporaryDirectory(prefix="warp-explorer-seed-") as tmp:
@@ -219,8 +219,8 @@ def seed_main(module: str, argv: list[str] | None, make) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m explorer.sim.seed OUT_DIR``: build a seed (what the packaging runs)."""
-    return seed_main("explorer.sim.seed", argv,
+    """``python -m explorer.jit.seed OUT_DIR``: build a seed (what the packaging runs)."""
+    return seed_main("explorer.jit.seed", argv,
                      lambda out: f"{len(list(build(out).glob('*.nbc')))} compiled functions")
 
 

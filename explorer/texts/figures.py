@@ -1,0 +1,58 @@
+"""How each figure of a simulation's summary is written, for the CLI's lines and the window's panels alike.
+
+``simulate --json`` gives the figures as numbers; a person reads them in the CLI's text and in
+the window, and a lecturer who shows both must see the same figure the same way (``1,920``
+launched warps, ``21.9%`` achieved occupancy, not ``1920`` in one and ``22%`` in the other).
+One table, keyed by the summary's JSON key, says how each is written; the CLI renders it in
+English, the window in its locale's style (``style`` None). ``tests/gui/explore/test_figures_alike.py``
+runs one simulation and finds every figure the two show, written alike, in both.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from explorer.texts.numbers import ENGLISH, Style, num, pct
+
+
+def _count(value, style):
+    return num(int(value), style=style)
+
+
+def _share(value, style):  # a fraction in [0, 1], as a percentage with one decimal (a zero decimal dropped)
+    return pct(float(value), 1, style=style)
+
+
+def _two(value, style):
+    return num(float(value), 2, style=style)
+
+
+# summary key -> how it is written
+FIGURES: Mapping[str, Callable] = {
+    "launched_warps": _count,
+    "total_blocks": _count,
+    "warps_per_block": _count,
+    "active_blocks_per_sm": _count,
+    "cycles": _count,
+    "store_tail_cycles": _count,
+    "kernel_time_us": _two,
+    "waves": _two,
+    "theoretical_occupancy": _share,
+    "achieved_occupancy": _share,
+    "kernel_active_fraction": _share,
+    "issue_slot_utilization": _share,
+    "ipc": _two,
+    "avg_eligible_per_scheduler": _two,
+    "dram_bandwidth_gbs": _count,
+}
+
+
+def figure_text(key: str, value, style: Style | None = ENGLISH) -> str:
+    """The summary's figure ``key`` (its value ``value``) as the CLI and the window write it; ``style`` None: the
+    window's current number style."""
+    return FIGURES[key](value, style)
+
+
+def summary_figure(summary: Mapping, key: str, style: Style | None = ENGLISH) -> str:
+    """:func:`figure_text` of ``summary[key]``."""
+    return figure_text(key, summary[key], style)
