@@ -9,7 +9,7 @@ calibration, the scenario's file), the translators are swapped, a new window of 
 same kind is built from those settings *on the same workspace* (the scenario, its
 run, cycle and selected SM, the undo steps: ``workspace.Workspace``) and given that
 state, shown where the old one was, and the old one closes without saving over it
-(its views' listeners on the workspace are dropped). Nothing re-simulates when the
+(its views stop listening to the workspace first). Nothing re-simulates when the
 run on screen is current, and the switch itself is not an undo step.
 
 The choice is remembered in the settings (``view/language``); ``--lang`` on the
@@ -78,7 +78,9 @@ def switch_language(window, code: str):
     window.save_settings()
     install_translators(QApplication.instance(), code)
 
-    old_views = window.workspace.listeners()  # the old window's, dropped once it is closed
+    # the old window's views stop listening before the new one's restore changes the workspace (a view of the
+    # closing window must not act on it: the Your kernel page would reopen its file)
+    window.workspace.release(window.workspace.listeners())
     new = type(window)(settings=window.settings, workspace=window.workspace)
     if window.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose):
         new.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -91,7 +93,6 @@ def switch_language(window, code: str):
     new.restore_state(state)
     window.replaced_by = new  # its closeEvent must not save over the settings the new window uses
     window.close()
-    window.workspace.release(old_views)
     new.activateWindow()
     new.statusBar().showMessage(
         QCoreApplication.translate("LanguageMenu", "Language: {name}").format(name=LANGUAGES[code]), 5000)

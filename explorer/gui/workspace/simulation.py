@@ -35,6 +35,9 @@ class TaskRunnerPort(Protocol):
     def running(self, name: str | None = None) -> list: ...
 
 
+TASKS = ("simulate", "record_sm", "fill_sms")  # the names of the service's tasks in the runner
+
+
 def _now(fn: Callable[[], None]) -> None:
     fn()
 
@@ -59,6 +62,9 @@ class Simulation:
     def attach(self, runner: TaskRunnerPort, defer: Callable[[Callable[[], None]], None] | None = None) -> None:
         """A window's runner takes over (a language switch rebuilt the window): a simulation pending on the
         previous one is asked for again, the run on screen's missing SMs filled in again."""
+        if self.runner is not None and self.runner is not runner:
+            for name in TASKS:  # the previous window's tasks report nowhere now
+                self.runner.cancel(name, disconnect=True)
         self.runner = runner
         self.defer = defer or _now
         self.fill = None
@@ -104,15 +110,22 @@ class Simulation:
         if self.runner is not None:
             self.runner.cancel(disconnect=True)
         self.session.simulation_dropped()
-        self.fill = None
-        self.session.set_run(run)
-        self._start_fill(run)
+        self._put_on_screen(run)
 
     def _finished(self, run: SimRun) -> None:
-        self.session.set_run(run)
+        self._put_on_screen(run)
         self.finished.emit(run)
-        if self.fill is None or self.fill[0] is not run:
-            self._start_fill(run)
+
+    def _put_on_screen(self, run: SimRun) -> None:
+        """The session shows ``run``; its missing SMs are planned first (the views that hear of the run see that
+        they are coming in), then the first batch starts."""
+        self.stop_fill()
+        plan = fill_plan(run) if self.runner is not None else None
+        if plan is not None:
+            self.fill = (run, plan, 0)
+        self.session.set_run(run)
+        if self.fill is not None and self.fill[0] is run:
+            self._next_fill()
 
     def _failed(self, scenario: Scenario, error) -> None:
         if error.kind == "cancelled":
