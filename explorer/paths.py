@@ -3,7 +3,7 @@
 ``resources/`` sits at the top of the repository (design card) and is installed as
 the package ``explorer.resources``; a PyInstaller bundle puts it next to the
 executable. One function finds it in all three layouts. Standard library only: the
-bundle's start-up (``explorer.frozen``) uses it before numba is imported.
+bundle's start-up (``explorer.startup.frozen``) uses it before numba is imported.
 """
 
 from __future__ import annotations

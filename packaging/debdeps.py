@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout, where no explorer is installed
 from elfdeps import is_elf, needed
 
-from explorer.xcb_libs import policy_name  # Debian's library-package naming, shared with the start-up check
+from explorer.gui.shell.xcb_libs import policy_name  # Debian's library-package naming, shared with the start-up check
 
 GLIBC_MIN = "2.34"  # the PySide6 wheels' floor (manylinux_2_34); the build machine's libraries may raise it
 # loaded at run time only when present (never DT_NEEDED by anything we ship, listed for clarity)

@@ -333,7 +333,7 @@ def adopt(sources: list[str], folder: Path | None = None) -> list[str]:
     """Put returned fragments (``GPU.toml`` files, or the ``measured/*.toml`` in result archives) into
     ``resources/measured/``, each checked against the schema and merged over the file already there."""
     sys.path.insert(0, str(REPO))
-    from explorer.atomic import atomic_write_text
+    from explorer.model.atomic import atomic_write_text
     from explorer.model.errors import read_user_text
     from explorer.model.measured import (MAX_FRAGMENT_BYTES, MeasuredError, format_fragment, merge_fragments,
                                          parse_fragment, read_fragment)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer import atomic
-from explorer.atomic import atomic_write, atomic_write_bytes, check_target, remove_stale_temps
+from explorer.model import atomic
+from explorer.model.atomic import atomic_write, atomic_write_bytes, check_target, remove_stale_temps
 from explorer.model.errors import InputError, WriteError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 # A writer that writes 1 KB, then waits (so the parent can interrupt it mid-write).
 SLOW_WRITER = textwrap.dedent("""
     import sys, time
-    from explorer.atomic import atomic_write
+    from explorer.model.atomic import atomic_write
 
     def write(fh):
         fh.write(b"x" * 1024)

@@ -287,7 +287,7 @@ def test_a_full_disk_on_render_and_simulate(tmp_path, monkeypatch, capsys):
 def test_a_read_only_folder_on_render(tmp_path, monkeypatch, capsys):
     import errno
 
-    from explorer import atomic
+    from explorer.model import atomic
 
     def refuse(*a, **k):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 from explorer.model.tomlio import dumps
 from tests.helpers import run_cli
 

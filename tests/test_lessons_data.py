@@ -2,7 +2,7 @@
 
 import pytest
 
-from explorer.lessons import LANGUAGES, TARGETS, VIEWS, Step, get_lesson, load_lessons, parse_lesson
+from explorer.model.lessons import LANGUAGES, TARGETS, VIEWS, Step, get_lesson, load_lessons, parse_lesson
 from explorer.model.errors import InputError
 from explorer.occupancy import occupancy_for_launch
 
@@ -111,7 +111,7 @@ def test_a_malformed_lesson_file_is_skipped_with_a_notice(tmp_path, monkeypatch,
     exit 1. It costs that lesson alone, with one line naming the file and what is wrong."""
     import shutil
 
-    import explorer.lessons as lessons_module
+    import explorer.model.lessons as lessons_module
     from explorer.paths import resource
 
     for path in resource("lessons").glob("*.toml"):
@@ -144,7 +144,7 @@ def test_a_quoted_hbm_latency_says_whether_it_is_loaded_or_not():
     (the unloaded latency of an idle GPU, or the loaded latency a busy kernel sees)."""
     import re
 
-    from explorer.lessons import load_lessons
+    from explorer.model.lessons import load_lessons
 
     for lesson in load_lessons():
         for k, step in enumerate(lesson.steps, 1):

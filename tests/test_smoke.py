@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from explorer.smoke import choose_platform
+from explorer.gui.headless.smoke import choose_platform
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ def _smoke(env, *prefix, timeout=180) -> subprocess.CompletedProcess:
 def _assert_png(path: Path) -> None:
     from PySide6.QtGui import QImage
 
-    from explorer.smoke import FRAME_SIZE, check_not_blank
+    from explorer.gui.headless.smoke import FRAME_SIZE, check_not_blank
 
     image = QImage(str(path))
     assert not image.isNull(), path

@@ -85,3 +85,39 @@ def test_the_names_tables_are_the_cores():
     assert list(names.STATE_MEANING) == list(NAMES) and STATES is names.STATE_MEANING
     assert UNITS is names.UNIT_MEANING and POLICY_DOC is names.POLICY_DOC
     assert {k: v["doc"] for k, v in PRESETS.items()} == names.WORKLOAD_DOC
+
+
+def test_the_bottleneck_sentence_is_a_catalog_message():
+    """The sentence is the SolTexts catalogue's Message (one mechanism with the GEMM's sentences): it pickles as
+    its record and renders the same in any number style the template names."""
+    import pickle
+
+    from explorer.texts.message import Message
+
+    record = {"unit": "latency", "pct_of_peak": 18.1,
+              "reason": {"code": "waiting", "top": "dram", "figures": {"warps": 8448, "state": "barrier"}}}
+    m = bt.message(record)
+    assert isinstance(m, Message) and m.catalog is bt.SOL and m == bt.sentence(record)
+    assert pickle.loads(pickle.dumps(m)) == m and m.figures["reason"].code == "waiting"
+    assert bt.sentence(record, style=RUSSIAN).startswith("no unit above 18% (DRAM): 8\u00a0448 warps mostly wait at")
+    odd = {**record, "reason": {**record["reason"], "figures": {"warps": 32, "state": "long_scoreboard"}}}
+    assert bt.reason(odd) == "32 warps mostly long_scoreboard"  # a state without a phrase is named as it is
+
+
+def test_a_catalog_spec_may_be_a_function_of_the_value_and_the_style():
+    from explorer.texts.message import Catalog
+
+    c = Catalog("TestSpecTexts", {"t": "{a} and {b} ({w})"}, specs={"t": {"a": lambda v, style: f"<{v}>"}},
+                words={"w": {"x": "ex"}})
+    assert c("t", a=1.5, b=2, w="x") == "<1.5> and 2 (ex)" and c("t", a=1, b=2, w="y") == "<1> and 2 (y)"
+
+
+def test_traffic_paths_and_level_names_are_worded_from_their_codes():
+    from explorer.texts.gemm import path_text
+    from explorer.texts.names import LEVEL_NAME
+
+    assert path_text(("l2", "shared"), "tma") == "L2 -> shared memory (TMA)"
+    assert path_text(("tensor", "tensor_memory", "registers")) == "Tensor Cores -> Tensor Memory -> registers"
+    assert path_text(("registers", "fp32"), None, lambda ctx, text: text.upper(), " → ") == "REGISTERS → FP32 PIPES"
+    hbm = LEVEL_NAME("hbm", kind="HBM3")
+    assert hbm == "Device memory (HBM3)" and hbm.figures == {"kind": "HBM3"}

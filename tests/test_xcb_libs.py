@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from explorer import xcb_libs
+from explorer.gui.shell import xcb_libs
 
 LDD_TWO_MISSING = """\
 \tlinux-vdso.so.1 (0x00007ffd3b5f2000)

@@ -79,7 +79,7 @@ def run(args) -> int:
 
 def write_output(flag: str, path: str, data: bytes) -> None:
     """Write a file the user named, atomically; any failure is one InputError naming ``flag``."""
-    from explorer.atomic import atomic_write_bytes
+    from explorer.model.atomic import atomic_write_bytes
     from explorer.model.errors import InputError
 
     try:

@@ -64,7 +64,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from explorer.atomic import check_target
+    from explorer.model.atomic import check_target
     from explorer.cli.cmd_render_slides import run_slides
     from explorer.model.errors import InputError
 

@@ -8,7 +8,7 @@ With ``--check-layout`` the verdict is the exit status: 0 when every text fits,
 
 from __future__ import annotations
 
-from explorer.atomic import check_target
+from explorer.model.atomic import check_target
 from explorer.model.errors import InputError
 
 
@@ -53,7 +53,7 @@ def run_slides(args) -> int:
 
     lesson = scenario = None
     if args.lesson is not None:
-        from explorer.lessons import get_lesson
+        from explorer.model.lessons import get_lesson
 
         lesson = get_lesson(args.lesson)
         slides.lesson_step_index(lesson, args.step)

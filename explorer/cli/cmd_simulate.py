@@ -43,7 +43,7 @@ def run(args) -> int:
     if scenario.kernel is None and args.dump_buffers is not None:
         raise InputError("--dump-buffers", "only a [kernel] scenario has buffers")
     if args.out is not None:
-        from explorer.atomic import check_target
+        from explorer.model.atomic import check_target
 
         check_target(args.out, "--out")  # before the run: '', a missing folder, a folder in the way
         if not args.out.endswith(".npz"):

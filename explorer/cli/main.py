@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         if args.command is None and args.smoke_test:
-            from explorer.smoke import run as run_smoke_test
+            from explorer.gui.headless.smoke import run as run_smoke_test
 
             return run_smoke_test(args)
         if args.command is None:

@@ -16,7 +16,7 @@ from explorer.model.sim_model import model_constants
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.model.workload import Op
-from explorer.texts.names import PLACE
+from explorer.texts.names import LEVEL_NAME, PLACE
 
 SCOPES = ("thread", "block", "SM", "GPU")
 
@@ -24,7 +24,7 @@ SCOPES = ("thread", "block", "SM", "GPU")
 @dataclass(frozen=True)
 class MemoryLevel:
     key: str  # registers, shared, l1, l2, hbm
-    name: str
+    name: str  # explorer.texts.names.LEVEL_NAME's Message: English, and the record (device memory's kind) to word
     scope: str  # one of SCOPES: who can see the data
     location: str  # where it lives physically
     managed_by: str
@@ -71,7 +71,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
     src = gpu.sources
     return (
         MemoryLevel(
-            "registers", "Registers", "thread", *PLACE["registers"],
+            "registers", LEVEL_NAME("registers"), "thread", *PLACE["registers"],
             a.registers_per_sm * 4, sms, a.max_registers_per_thread * 4, None,
             reg_bpc * sms * clock_ghz, reg_bpc,
             {"capacity_bytes": f"gpus.toml arch {a.compute_capability}: {a.registers_per_sm} 32-bit registers per SM",
@@ -81,7 +81,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
              "bandwidth_gbs": f"estimate: 3 source operands x 4 B per FP32 lane ({lanes}/SM) per clock; "
                               "ignores the operand reuse cache and Tensor Core operand paths"}),
         MemoryLevel(
-            "shared", "Shared memory", "block", *PLACE["shared"],
+            "shared", LEVEL_NAME("shared"), "block", *PLACE["shared"],
             a.shared_per_sm, sms, a.shared_per_block_optin, gpu.lat_shared,
             smem_bpc * sms * clock_ghz, smem_bpc,
             {"capacity_bytes": f"gpus.toml arch {a.compute_capability}: shared_per_sm (largest carveout)",
@@ -89,7 +89,7 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
              "latency_cycles": src.get("lat_shared", "gpus.toml"),
              "bandwidth_gbs": "sim_model.toml [shared]: 32 banks x 4 B per clock per SM"}),
         MemoryLevel(
-            "l1", "L1 data cache", "SM", *PLACE["l1"],
+            "l1", LEVEL_NAME("l1"), "SM", *PLACE["l1"],
             int(tp.l1_shared_bytes_per_sm.value), sms, None, gpu.lat_l1,
             l1_bpc * sms * clock_ghz, l1_bpc,
             {"capacity_bytes": f"L1 + shared together: {tp.l1_shared_bytes_per_sm.source}; the carveout decides "
@@ -97,13 +97,13 @@ def memory_hierarchy(gpu: GpuSpec | str) -> tuple[MemoryLevel, ...]:
              "latency_cycles": src.get("lat_l1", "gpus.toml"),
              "bandwidth_gbs": "sim_model.toml [l1tex]: 128 B per clock per SM"}),
         MemoryLevel(
-            "l2", "L2 cache", "GPU", *PLACE["l2"],
+            "l2", LEVEL_NAME("l2"), "GPU", *PLACE["l2"],
             gpu.l2_bytes, 1, None, gpu.lat_l2, l2_gbs, tp.l2_bytes_per_clock.value / sms,
             {"capacity_bytes": src.get("l2_bytes", "gpus.toml"),
              "latency_cycles": src.get("lat_l2", "gpus.toml"),
              "bandwidth_gbs": tp.l2_bandwidth_gbs.source}),
         MemoryLevel(
-            "hbm", f"Device memory ({gpu.memory_kind})", "GPU", *PLACE["hbm"],
+            "hbm", LEVEL_NAME("hbm", kind=gpu.memory_kind), "GPU", *PLACE["hbm"],
             gpu.memory_bytes, 1, None, gpu.lat_dram, gpu.memory_bandwidth_gbs,
             gpu.memory_bandwidth_gbs / (sms * clock_ghz),
             {"capacity_bytes": src.get("memory_bytes", "gpus.toml"),

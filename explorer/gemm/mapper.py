@@ -58,7 +58,7 @@ from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import InputError, require_int
 from explorer.occupancy import OccupancyResult, theoretical_occupancy
 from explorer.texts.errors import ERRORS
-from explorer.texts.gemm import GEMM
+from explorer.texts.gemm import GEMM, path_text
 from explorer.texts.message import Message
 
 MAX_DIM = 2**31 - 1  # CUDA's int32 matrix dimensions
@@ -285,7 +285,8 @@ class LevelTraffic:
     """Bytes that cross one boundary of the memory hierarchy over the whole GEMM."""
 
     level: str  # hbm, l2, shared, registers
-    path: str  # e.g. "HBM -> L2"
+    places: tuple[str, ...]  # the places the bytes cross, toward the math units (explorer.texts.gemm.PATH_PLACE)
+    via: str | None  # what carries them over the last hop (PATH_VIA: "tma", "descriptors"), or None
     read_bytes: int  # toward the math units
     write_bytes: int  # the output (or the copy landing in shared memory, or accumulators handed on)
     intensity: float  # FLOPs per byte crossing this boundary (read + write)
@@ -295,6 +296,11 @@ class LevelTraffic:
     @property
     def bytes(self) -> int:
         return self.read_bytes + self.write_bytes
+
+    @property
+    def path(self) -> str:
+        """The path in English, e.g. "L2 -> shared memory (TMA)" (the window words ``places`` and ``via`` itself)."""
+        return path_text(self.places, self.via)
 
 
 @dataclass(frozen=True)
@@ -587,8 +593,8 @@ def _instruction_counts(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, tiles: in
     return out
 
 
-def _level(level, path, rd, wr, flops, untiled, note) -> LevelTraffic:
-    return LevelTraffic(level, path, rd, wr, flops / (rd + wr), untiled / rd if rd else 0.0, note)
+def _level(level, places, via, rd, wr, flops, untiled, note) -> LevelTraffic:
+    return LevelTraffic(level, places, via, rd, wr, flops / (rd + wr), untiled / rd if rd else 0.0, note)
 
 
 def plan_gemm(
@@ -672,45 +678,43 @@ def plan_gemm(
         reg_reads = tiles * k_steps * t.bm * t.bk * b if pipe.a_source == "registers" else 0
         b_times = "twice (once per consumer warpgroup)" if split.b_reads_per_tile == 2 else "once"
         levels = (
-            ("l2", f"L2 -> shared memory ({pipe.copy.split(' (')[0]})", l2_reads, c_bytes,
+            ("l2", ("l2", "shared"), "tma", l2_reads, c_bytes,  # the wgmma path's copies are TMA's
              f"every CTA's A panel ({t.bm} x K) and B panel (K x {t.bn}) by TMA; "
              + (f"{pipe.multicast}, so L2 serves {l2_reads / landed:.0%} of the bytes that land"
                 if pipe.multicast else "no multicast (1x1 cluster)")),
-            ("shared", "shared memory -> Tensor Cores (descriptors)", smem_reads, landed,
+            ("shared", ("shared", "tensor"), "descriptors", smem_reads, landed,
              f"{pipe.instruction.split(' ')[0]} reads A once and B {b_times} per K-step straight from shared memory; "
              "no operand passes through registers"
              + (" except A (RS: ldmatrix, then registers)" if pipe.a_source == "registers" else "")
              + " (write = the TMA copies landing)"),
-            ("registers", "Tensor Cores -> " + ("registers" if pipe.accumulators == "registers"
-                                                 else "Tensor Memory -> registers"),
-             reg_reads, accumulators_out,
+            ("registers", ("tensor", "registers") if pipe.accumulators == "registers"
+             else ("tensor", "tensor_memory", "registers"), None, reg_reads, accumulators_out,
              ("A fragments read from registers (RS); " if reg_reads else "no A or B operand bytes (SS); ")
              + f"the FP32 accumulators reach the epilogue once per tile ({pipe.accumulators.replace('_', ' ')})"),
         )
-        unit = "Tensor Cores"
     else:
         smem_reads = tiles * k_steps * r.warps * (r.warp_tile_m + r.warp_tile_n) * t.bk * b
         if dt.tensor_core:
             n_mma = tiles * k_steps * r.warps * (r.warp_tile_m // dt.mma_m) * (r.warp_tile_n // dt.mma_n) \
                 * (t.bk // dt.mma_k)
             reg_reads = n_mma * (dt.mma_m * dt.mma_k + dt.mma_k * dt.mma_n) * b
-            unit = "Tensor Cores"
+            unit = "tensor"
             reg_note = f"A and B operands of every {_mma_text(dt)} MMA; accumulators stay in registers"
         else:
             reg_reads = executed // 2 * 2 * b  # two register operands per FFMA lane
-            unit = "FP32 pipes"
+            unit = "fp32"
             reg_note = "two register operands per FFMA; the accumulator stays in its register"
         levels = (
-            ("l2", "L2 -> shared memory", l2_reads, c_bytes,
+            ("l2", ("l2", "shared"), None, l2_reads, c_bytes,
              f"every CTA loads an A panel ({t.bm} x K) and a B panel (K x {t.bn}): A is read {tiles_n}x, "
              f"B {tiles_m}x"),
-            ("shared", "shared memory -> registers", smem_reads, l2_reads,
+            ("shared", ("shared", "registers"), None, smem_reads, l2_reads,
              f"each warp reads its {r.warp_tile_m} x {t.bk} A and {t.bk} x {r.warp_tile_n} B fragments per K-step "
              "(write = the copies landing in shared memory)"),
-            ("registers", f"registers -> {unit}", reg_reads, 0, reg_note),
+            ("registers", ("registers", unit), None, reg_reads, 0, reg_note),
         )
-    traffic = (_level("hbm", "HBM -> L2", hbm_reads, c_bytes, flops, untiled, hbm_note),) + tuple(
-        _level(lv, pth, rd, wr, flops, untiled, note) for lv, pth, rd, wr, note in levels)
+    traffic = (_level("hbm", ("hbm", "l2"), None, hbm_reads, c_bytes, flops, untiled, hbm_note),) + tuple(
+        _level(lv, places, via, rd, wr, flops, untiled, note) for lv, places, via, rd, wr, note in levels)
 
     instructions = (wgmma_instructions(dt, r, split, tiles, k_steps) if async_path
                     else _instruction_counts(gpu, dt, r, tiles, k_steps))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from explorer.atomic import atomic_write_text
+from explorer.model.atomic import atomic_write_text
 from explorer.model.catalog import GpuSpec, load_catalog
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from explorer.atomic import atomic_write
+from explorer.model.atomic import atomic_write
 
 from explorer.gpu.analysis import Analysis
 from explorer.toolchain.errors import MeasurementFormatError

@@ -651,7 +651,7 @@ def run(req: dict, partial: Path | None = None) -> dict:
     """Run the groups of ``req`` on the GPU; the results (see the module docstring)."""
     import numpy as np
 
-    from explorer.atomic import atomic_write_text
+    from explorer.model.atomic import atomic_write_text
     from explorer.gpu import driver as D
     from explorer.gpu.worker import l2_flush_bytes
 
@@ -744,7 +744,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m explorer.gpu.microbench REQUEST.json OUT.npz``: the child process (see :func:`run`)."""
     import numpy as np
 
-    from explorer.atomic import atomic_write_text
+    from explorer.model.atomic import atomic_write_text
     from explorer.toolchain.sandbox import die_with_parent
 
     argv = sys.argv[1:] if argv is None else argv
@@ -793,7 +793,7 @@ class MicrobenchRun:
 def run_microbenchmarks(options: MicrobenchOptions | None = None, *, progress: Callable[[str], None] | None = None,
                         cancel: Callable[[], bool] | None = None) -> MicrobenchRun:
     """Compile, run in a child with ``budget_s`` (+ start-up) as its time limit, and build the fragment."""
-    from explorer.atomic import atomic_write_bytes
+    from explorer.model.atomic import atomic_write_bytes
     from explorer.toolchain.compiler import compile_source
     from explorer.toolchain.errors import GpuRunError
     from explorer.toolchain.folders import private_tempdir
@@ -1030,7 +1030,7 @@ def write_outputs(run: MicrobenchRun, folder: Path, *, merge: bool = True) -> tu
     ``merge``: put this run's figures over the shipped ``resources/measured/<GPU>.toml``
     (figures this run did not take keep their value and source).
     """
-    from explorer.atomic import atomic_write_text
+    from explorer.model.atomic import atomic_write_text
     from explorer.model.measured import format_fragment, measured_dir, merge_fragments, read_fragment
 
     folder.mkdir(parents=True, exist_ok=True)

@@ -460,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             result["error"] = f"{type(exc).__name__}: {exc}"
         result["unavailable"] = isinstance(exc, GpuUnavailable)
-    from explorer.atomic import atomic_write_text
+    from explorer.model.atomic import atomic_write_text
 
     atomic_write_text(out_path + ".json", json.dumps(result, default=str))  # its presence means "finished"
     return code

@@ -145,7 +145,7 @@ def _install_one(cache_file, seed: Path) -> int:
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
-    from explorer.atomic import atomic_write_bytes
+    from explorer.model.atomic import atomic_write_bytes
 
     atomic_write_bytes(path, data)
 

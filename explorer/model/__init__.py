@@ -1,7 +1,7 @@
 """Pure data: GPU catalog (``catalog``), scenario (``scenario``: GPU + launch + workload +
-policy + seed), workload, streams of launches, the one input-error type (``errors``).
+policy + seed), workload, streams of launches, guided lessons as data (``lessons``), the
+one input-error type (``errors``), and the one way a file is written (``atomic``, which
+names a failed write with ``errors``).
 
-Import from the modules themselves. The package imports nothing, so that a leaf such
-as ``explorer.model.errors`` (which ``explorer.atomic`` needs) can be imported without
-loading the scenario, which itself writes through ``explorer.atomic``.
+Import from the modules themselves; the package imports nothing.
 """

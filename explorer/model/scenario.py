@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from explorer.model.atomic import atomic_write_text
 from explorer.model.catalog import GpuSpec, get_gpu
 from explorer.model.errors import (SHOWN_CHARS, InputError, reject_unknown_keys, require_int, shown, shown_path,
                                    strip_bidi)
@@ -282,8 +283,6 @@ class Scenario:
         """Write the scenario as TOML, atomically; a failed write is a WriteError naming ``field`` or the file.
 
         A ``[kernel]``'s file is written relative to the folder the scenario goes to, as it is read back."""
-        from explorer.atomic import atomic_write_text  # not at import: explorer.atomic imports this package
-
         out = self
         if self.kernel is not None:
             out = replace(self, kernel=self.kernel.relative_to(Path(path).parent))

@@ -2,7 +2,7 @@
 
 ``tomllib`` reads; writing needs only tables of scalars, flat lists and inline
 tables, so a short emitter beats another dependency. Saves are atomic
-(``explorer.atomic``). Every TOML text a user hands us is parsed by
+(``explorer.model.atomic``). Every TOML text a user hands us is parsed by
 :func:`parse_toml`, which turns everything ``tomllib`` can raise on hostile text
 (nesting thousands deep, a 5,000-digit integer) into one InputError.
 """

@@ -121,7 +121,7 @@ def _cache_read(name: str) -> dict | None:
 
 
 def _cache_write(name: str, entry: dict) -> bool:
-    from explorer.atomic import atomic_write_text
+    from explorer.model.atomic import atomic_write_text
 
     text = json.dumps(entry)
     for folder in cache_dirs():

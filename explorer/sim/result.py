@@ -452,6 +452,6 @@ class SimResult:
 
 
 def _atomic_savez(path, payload: dict) -> None:
-    from explorer.atomic import atomic_write
+    from explorer.model.atomic import atomic_write
 
     atomic_write(path, lambda fh: np.savez_compressed(fh, **payload))

@@ -6,12 +6,17 @@
 module words the record: English for the JSON contract's ``why`` and the CLI, the interface
 language in the window (it passes its translator and number style). The window used to recognise
 the core's English sentence with a regular expression per reason and re-state it; now both render
-the same record, so a reworded template is one edit and cannot drift from its translation.
+the same record, so a reworded template is one edit and cannot drift from its translation. The
+templates are one :class:`~explorer.texts.message.Catalog` (:data:`SOL`), the mechanism of every
+core sentence: a reason's code is its template's, its figures the template's fields; the tables
+below are the catalogue's words (busy, unit names, warp states), its specs say how each number is
+written (the one number formatter's rounding and significant figures).
 """
 
 from __future__ import annotations
 
 from explorer.texts import QT_TRANSLATE_NOOP, Translate, english
+from explorer.texts.message import Catalog, Message
 from explorer.texts.numbers import ENGLISH, Style, num, pct, si, significant
 
 CONTEXT = "SolTexts"
@@ -54,7 +59,7 @@ WAITING = {
 # the memory level a latency-bound kernel's warps wait for
 LEVEL = {"l1": "L1", "l2": "L2", "hbm": "HBM", "dram": "DRAM"}
 
-# reason code -> its template; the figures' names in braces
+# reason code -> its template; the figures' names in braces (a warp state, "state", is worded by WAITING)
 REASONS = {
     "dram_per_fma": QT_TRANSLATE_NOOP("SolTexts", "the kernel moves {per} B per FMA to or from device memory; more "
                                                   "reuse (tiling, caching) would help"),
@@ -83,10 +88,10 @@ REASONS = {
     "idle_sms_one_full": QT_TRANSLATE_NOOP("SolTexts", "SMs sit idle {pct}% of the time (too few blocks, or a last "
                                                        "wave on few SMs); on the SMs with work, {label} at {share}% "
                                                        "of the peak; more or smaller blocks would help"),
-    "wait_level": QT_TRANSLATE_NOOP("SolTexts", "{warps} warps each wait ~{cycles} cycles for {where}; more bytes in "
+    "wait_level": QT_TRANSLATE_NOOP("SolTexts", "{warps} warps each wait ~{cycles} cycles for {level}; more bytes in "
                                                 "flight per SM (more warps, or more independent loads per warp) would "
                                                 "help"),
-    "waiting": QT_TRANSLATE_NOOP("SolTexts", "{warps} warps mostly {waiting}"),
+    "waiting": QT_TRANSLATE_NOOP("SolTexts", "{warps} warps mostly {state}"),
 }
 
 HEAD_UNIT = QT_TRANSLATE_NOOP("SolTexts", "{unit} at {pct} of {peak}")
@@ -94,49 +99,64 @@ HEAD_LATENCY = QT_TRANSLATE_NOOP("SolTexts", "no unit above {pct} ({unit})")
 SENTENCE = QT_TRANSLATE_NOOP("SolTexts", "{head}: {reason}")
 
 
+def _whole(value, style: Style | None) -> str:  # a share in percent, a cycle count: rounded as the window rounds
+    return num(float(value), 0, style=style)
+
+
+def _count(value, style: Style | None) -> str:
+    return num(int(value), style=style)
+
+
+def _mb(value, style: Style | None) -> str:
+    return significant(value, 3, style=style)
+
+
+def _share(value, style: Style | None) -> str:  # the record's pct_of_peak as a percentage
+    return pct(float(value) / 100.0, 0, style=style)
+
+
+SOL = Catalog(CONTEXT, {**REASONS, "head_unit": HEAD_UNIT, "head_latency": HEAD_LATENCY, "sentence": SENTENCE}, specs={
+    "dram_per_fma": {"per": lambda value, style: significant(value, 2, style=style)},
+    "dram_bytes": {"mb": _mb}, "l2": {"mb": _mb},
+    "issue_and_pipe": {"pct": _whole, "pipe": lambda value, style: value.upper()},
+    "idle_sms": {"pct": _whole}, "idle_sms_one_full": {"pct": _whole, "share": _whole},
+    "wait_level": {"warps": _count, "cycles": _whole, "level": lambda value, style: LEVEL[value]},
+    "waiting": {"warps": _count},
+    "head_unit": {"pct": _share, "peak": lambda value, style: si(value[0], value[1], style=style)},  # (peak, units)
+    "head_latency": {"pct": _share},
+}, words={"busy": BUSY, "label": LABEL, "unit": LABEL, "state": WAITING})
+
+
+def head_message(record: dict) -> Message:
+    """The head as a :class:`~explorer.texts.message.Message`: the unit (or the busiest one of a latency-bound
+    run), its share of the peak and, for a unit, the peak."""
+    r = record["reason"]
+    if record["unit"] == "latency":
+        return SOL("head_latency", pct=record["pct_of_peak"], unit=r["top"])
+    return SOL("head_unit", unit=record["unit"], pct=record["pct_of_peak"], peak=(r["peak"], r["peak_units"]))
+
+
+def reason_message(record: dict) -> Message:
+    """The reason: its code's template filled with its figures."""
+    return SOL(record["reason"]["code"], **record["reason"]["figures"])
+
+
+def message(record: dict) -> Message:
+    """The whole sentence as a Message: "{head}: {reason}"."""
+    return SOL("sentence", head=head_message(record), reason=reason_message(record))
+
+
 def head(record: dict, translate: Translate = english, style: Style | None = ENGLISH) -> str:
     """The sentence's head alone ("DRAM at 85% of 3.35 TB/s", "no unit above 42% (DRAM)"): the short form a
     column too short for the whole sentence shows. ``style`` None: the window's current number style."""
-    unit = record["unit"]
-    share = float(record["pct_of_peak"]) / 100.0
-    if unit == "latency":
-        top = record["reason"]["top"]
-        return translate(CONTEXT, HEAD_LATENCY).format(pct=pct(share, 0, style=style),
-                                                      unit=translate(CONTEXT, LABEL[top]))
-    return translate(CONTEXT, HEAD_UNIT).format(unit=translate(CONTEXT, LABEL[unit]), pct=pct(share, 0, style=style),
-                                                peak=si(record["reason"]["peak"], record["reason"]["peak_units"],
-                                                        style=style))
+    return head_message(record).translated(translate, style)
 
 
 def reason(record: dict, translate: Translate = english, style: Style | None = ENGLISH) -> str:
     """The reason after the head, in ``translate``'s language and ``style``'s numbers."""
-    r = record["reason"]
-    f = r["figures"]
-    t = {k: v for k, v in f.items()}
-    if "busy" in f:
-        t["busy"] = translate(CONTEXT, BUSY[f["busy"]])
-    if "per" in f:
-        t["per"] = significant(f["per"], 2, style=style)
-    if "mb" in f:
-        t["mb"] = significant(f["mb"], 3, style=style)
-    if "label" in f:
-        t["label"] = translate(CONTEXT, LABEL[f["label"]])
-    if "pipe" in f:
-        t["pipe"] = f["pipe"].upper()
-    for key in ("pct", "share", "cycles"):
-        if key in f:
-            t[key] = num(float(f[key]), 0, style=style)
-    if "warps" in f:
-        t["warps"] = num(int(f["warps"]), style=style)
-    if "level" in f:
-        t["where"] = LEVEL[f["level"]]
-    if "state" in f:
-        state = f["state"]
-        t["waiting"] = translate(CONTEXT, WAITING[state]) if state in WAITING else state
-    return translate(CONTEXT, REASONS[r["code"]]).format(**t)
+    return reason_message(record).translated(translate, style)
 
 
 def sentence(record: dict, translate: Translate = english, style: Style | None = ENGLISH) -> str:
     """The whole sentence: "{head}: {reason}"."""
-    return translate(CONTEXT, SENTENCE).format(head=head(record, translate, style),
-                                               reason=reason(record, translate, style))
+    return message(record).translated(translate, style)

@@ -4,13 +4,38 @@
 comparison's ``assumptions`` and ``notes``, are :class:`~explorer.texts.message.Message`\\ s
 made from these templates: English strings for JSON and the CLI, records the window renders
 in Russian (``explorer/gui/gemm/model_texts.py`` used to recognise each English sentence
-with a regular expression).
+with a regular expression). A level's traffic path (``LevelTraffic.places`` and ``via``) is
+worded here too: :func:`path_text`.
 """
 
 from __future__ import annotations
 
-from explorer.texts import QT_TRANSLATE_NOOP
+from typing import Sequence
+
+from explorer.texts import QT_TRANSLATE_NOOP, Translate, english
 from explorer.texts.message import Catalog
+
+PATH_CONTEXT = "GemmModelTexts"
+# the places and units a boundary's bytes cross (explorer.gemm.mapper.LevelTraffic.places), toward the math units
+PATH_PLACE = {
+    "hbm": QT_TRANSLATE_NOOP("GemmModelTexts", "HBM"), "l2": QT_TRANSLATE_NOOP("GemmModelTexts", "L2"),
+    "shared": QT_TRANSLATE_NOOP("GemmModelTexts", "shared memory"),
+    "registers": QT_TRANSLATE_NOOP("GemmModelTexts", "registers"),
+    "tensor": QT_TRANSLATE_NOOP("GemmModelTexts", "Tensor Cores"),
+    "tensor_memory": QT_TRANSLATE_NOOP("GemmModelTexts", "Tensor Memory"),
+    "fp32": QT_TRANSLATE_NOOP("GemmModelTexts", "FP32 pipes"),
+}
+# what carries the bytes over the path's last hop (LevelTraffic.via)
+PATH_VIA = {"tma": QT_TRANSLATE_NOOP("GemmModelTexts", "TMA"),
+            "descriptors": QT_TRANSLATE_NOOP("GemmModelTexts", "descriptors")}
+
+
+def path_text(places: Sequence[str], via: str | None = None, translate: Translate = english,
+              arrow: str = " -> ") -> str:
+    """A boundary's path from its place codes: ``("l2", "shared"), "tma"`` -> "L2 -> shared memory (TMA)" (the
+    JSON's ``bytes_per_level`` path and the CLI's); the window passes its translator and an arrow of its own."""
+    text = arrow.join(translate(PATH_CONTEXT, PATH_PLACE[p]) for p in places)
+    return f"{text} ({translate(PATH_CONTEXT, PATH_VIA[via])})" if via else text
 
 # the main loop's time terms, as the bound reason names them
 TERM_TEXT = {

@@ -14,20 +14,24 @@ as an f-string would fill it, so the core's sentences are what they were.
 from __future__ import annotations
 
 import string
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 from explorer.texts import Translate, english
 from explorer.texts.numbers import ENGLISH, Style, localize
 
 _CATALOGS: dict[str, "Catalog"] = {}
+# how a figure is written: a format spec, or (value, style) -> its text
+Spec = str | Callable[[Any, Style | None], str]
 
 
 class Catalog:
     """Templates of one context: ``templates`` code -> English template with ``{figure}`` fields; ``specs`` code ->
-    figure -> format spec (``".1f"``, ``"g"``; an int's default ``"d"``, a float's ``"g"``); ``words`` figure ->
-    value -> an English word (a code such as a term's key, translated under ``words_context``)."""
+    figure -> format spec (``".1f"``, ``"g"``; an int's default ``"d"``, a float's ``"g"``) or a function
+    ``(value, style) -> text`` where a format spec cannot say it (the number formatter's rounding, significant
+    figures, an SI prefix); ``words`` figure -> value -> an English word (a code such as a term's key, translated
+    under ``words_context``; a value the table lacks is shown as it is)."""
 
-    def __init__(self, context: str, templates: Mapping[str, str], specs: Mapping[str, Mapping[str, str]] = None,
+    def __init__(self, context: str, templates: Mapping[str, str], specs: Mapping[str, Mapping[str, Spec]] = None,
                  words: Mapping[str, Mapping[str, str]] = None, words_context: str | None = None):
         self.context = context
         self.templates = dict(templates)
@@ -51,8 +55,12 @@ class Catalog:
         specs = self.specs.get(code, {})
         shown = {}
         for name, value in figures.items():
+            spec = specs.get(name)
             if name in self.words:
-                shown[name] = translate(self.words_context, self.words[name][value])
+                table = self.words[name]
+                shown[name] = translate(self.words_context, table[value]) if value in table else str(value)
+            elif callable(spec):
+                shown[name] = spec(value, style)
             elif isinstance(value, Message):
                 shown[name] = value.translated(translate, style)
             elif isinstance(value, (list, tuple)):
@@ -61,7 +69,8 @@ class Catalog:
             elif isinstance(value, bool) or not isinstance(value, (int, float)):
                 shown[name] = str(value)
             else:
-                spec = specs.get(name, "d" if isinstance(value, int) else "g")
+                if spec is None:
+                    spec = "d" if isinstance(value, int) else "g"
                 shown[name] = localize(format(value, spec), style)
         return translate(self.context, self.templates[code]).format(**shown)
 

@@ -3,12 +3,15 @@
 The core's tables (``explorer.sim.states.MEANING``, ``explorer.model.units.MEANING``,
 ``explorer.model.scenario.POLICY_DOC``, the workload presets' ``doc``) are these; the window
 translates an entry by its key (``QCoreApplication.translate(context, TABLE[key])``). Before,
-the window kept a second copy of every English sentence to look its translation up by.
+the window kept a second copy of every English sentence to look its translation up by. The
+memory levels' names are a :class:`~explorer.texts.message.Catalog` (``LEVEL_NAME``): device
+memory's kind is a figure the window words with the core's template, not a string it parses.
 """
 
 from __future__ import annotations
 
 from explorer.texts import QT_TRANSLATE_NOOP
+from explorer.texts.message import Catalog
 
 STATE_CONTEXT = "WarpStates"
 # explorer.sim.states: what a warp in each state is doing (Nsight Compute's stall reasons)
@@ -94,3 +97,13 @@ PLACE = {
     "hbm": (QT_TRANSLATE_NOOP("CoreTexts", "off the die (stacks or chips beside it)"),
             QT_TRANSLATE_NOOP("CoreTexts", "program (cudaMalloc), cached by L2")),
 }
+
+# the memory levels' names (explorer.gemm.hierarchy.MemoryLevel.name: a Message, so the window words the same
+# record); device memory's names its kind (HBM3, GDDR6X) as a figure
+LEVEL_NAME = Catalog("MemoryLevelTexts", {
+    "registers": QT_TRANSLATE_NOOP("MemoryLevelTexts", "Registers"),
+    "shared": QT_TRANSLATE_NOOP("MemoryLevelTexts", "Shared memory"),
+    "l1": QT_TRANSLATE_NOOP("MemoryLevelTexts", "L1 data cache"),
+    "l2": QT_TRANSLATE_NOOP("MemoryLevelTexts", "L2 cache"),
+    "hbm": QT_TRANSLATE_NOOP("MemoryLevelTexts", "Device memory ({kind})"),
+})

@@ -284,14 +284,56 @@ def compile_source(
     else:
         cubin, lowered, log, compiler, used = build_cubin(source, kernel, arch, maxrregcount, defs, includes,
                                                           display, line_info)
-    parsed = Cubin(cubin)
+    build = FileBuild(source=source, cubin=cubin, arch=arch, log=log, compiler=compiler, options=tuple(used),
+                      line_info=bool(line_info), defines=tuple(defines), include_dirs=tuple(includes),
+                      maxrregcount=maxrregcount)
+    try:
+        return kernel_in(build, kernel, lowered)
+    except UnknownKernel as exc:  # the file compiled: its cubin answers for another of its kernels too
+        exc.build = build
+        raise
+
+
+@dataclass(frozen=True)
+class FileBuild:
+    """One compile of a source: the cubin holds every kernel the file defines (and every template instance it
+    names), so a second kernel of the same file, or the file's list of kernels, needs no second compile
+    (``kernel_in``). An ``UnknownKernel`` raised by :func:`compile_source` carries it as ``build``."""
+
+    source: str
+    cubin: bytes
+    arch: str
+    log: str
+    compiler: str
+    options: tuple[str, ...] = ()
+    # what else it was compiled with: a kernel asked for with other settings is compiled again
+    line_info: bool = False
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    maxrregcount: int | None = None
+
+    def kernels(self) -> list[str]:
+        return Cubin(self.cubin).kernels()
+
+    def serves(self, source: str, arch: str, *, line_info: bool = False, defines=(), include_dirs=(),
+               maxrregcount: int | None = None) -> bool:
+        """Whether this compile is the one ``compile_source`` would make for these arguments."""
+        return (self.source == source and self.arch == normalize_arch(arch) and self.line_info == bool(line_info)
+                and self.defines == tuple(defines) and self.include_dirs == tuple(str(d) for d in include_dirs)
+                and self.maxrregcount == maxrregcount)
+
+
+def kernel_in(build: FileBuild, kernel: str, lowered: str | None = None) -> CompileResult:
+    """``kernel``'s CompileResult from a compile of its file: its symbol (``lowered``, the compiler's name for a
+    name expression, or the cubin's symbol ``match_kernel`` finds), registers, shared memory, spills, barriers."""
+    parsed = Cubin(build.cubin)
     symbol = lowered if lowered and lowered in parsed.kernels() else match_kernel(parsed.kernels(), kernel)
     resources = parsed.resources(symbol)
-    spills = ptxas_spills(log, symbol)
+    spills = ptxas_spills(build.log, symbol)
     if spills:
         resources = resources.with_spills(*spills)
-    return CompileResult(cubin=cubin, kernel=kernel, symbol=symbol, arch=arch, resources=resources, log=log,
-                         compiler=compiler, options=tuple(used))
+    return CompileResult(cubin=build.cubin, kernel=kernel, symbol=symbol, arch=build.arch, resources=resources,
+                         log=build.log, compiler=build.compiler, options=build.options)
 
 
 def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(), include_dirs=(),

@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explorer.atomic import atomic_write_bytes, atomic_write_text
+from explorer.model.atomic import atomic_write_bytes, atomic_write_text
 from explorer.model.catalog import GpuSpec
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario

@@ -166,7 +166,7 @@
 <context>
     <name>AttentionTexts</name>
     <message>
-        <location filename="../../explorer/texts/gemm.py" line="+97"/>
+        <location filename="../../explorer/texts/gemm.py" line="+122"/>
         <source>forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into the softmax</source>
         <translation>только прямой проход, без маски и dropout; множитель 1/sqrt(d) учтён в softmax</translation>
     </message>
@@ -219,7 +219,7 @@
 <context>
     <name>AttentionView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="+641"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="+638"/>
         <source>Attention: naive vs FlashAttention-style (one head, forward pass)</source>
         <translation>Внимание (attention): наивное против FlashAttention (одна голова, прямой проход)</translation>
     </message>
@@ -1135,7 +1135,7 @@
 <context>
     <name>CoreTexts</name>
     <message>
-        <location filename="../../explorer/texts/names.py" line="+59"/>
+        <location filename="../../explorer/texts/names.py" line="+62"/>
         <source>loose round-robin: the next ready warp after the one that issued last</source>
         <translation>нестрогий круговой порядок (LRR): следующий готовый варп после того, что выдавал последним</translation>
     </message>
@@ -1601,7 +1601,7 @@ This is the previous run until the new one is done.</source>
         <translation>сценария</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/metrics.py" line="+80"/>
+        <location filename="../../explorer/gui/explore/metrics.py" line="+77"/>
         <source>the kernel&apos;s SASS ({arch})</source>
         <translation>SASS ядра ({arch})</translation>
     </message>
@@ -1956,7 +1956,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GemmModelTexts</name>
     <message>
-        <location filename="../../explorer/gui/gemm/model_texts.py" line="+22"/>
+        <location filename="../../explorer/gui/gemm/model_texts.py" line="+24"/>
         <source>wgmma + TMA</source>
         <translation>wgmma + TMA</translation>
     </message>
@@ -2086,7 +2086,52 @@ This is the previous run until the new one is done.</source>
         <translation>{term}: {why}. Следом: {rest} от него.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-35"/>
+        <source>HBM</source>
+        <translation>HBM</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>L2</source>
+        <translation>L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>shared memory</source>
+        <translation>разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>registers</source>
+        <translation>регистры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Cores</source>
+        <translation>тензорные ядра</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tensor Memory</source>
+        <translation>тензорная память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>FP32 pipes</source>
+        <translation>конвейеры FP32</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>TMA</source>
+        <translation>TMA</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>descriptors</source>
+        <translation>дескрипторы</translation>
+    </message>
+    <message>
+        <location line="+48"/>
         <source>the scenario runs the main loop only: the plan adds {us} µs of pipeline fill and epilogue that the simulation does not have</source>
         <translation>сценарий выполняет только основной цикл: план добавляет {us} мкс заполнения конвейера и эпилога, которых в симуляции нет</translation>
     </message>
@@ -2727,7 +2772,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>HierarchyView</name>
     <message>
-        <location filename="../../explorer/gui/gemm/memory_page.py" line="-383"/>
+        <location filename="../../explorer/gui/gemm/memory_page.py" line="-380"/>
         <source>Level</source>
         <translation>Уровень</translation>
     </message>
@@ -2868,7 +2913,7 @@ This is the previous run until the new one is done.</source>
         <translation>{b} Б за такт на SM</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+36"/>
         <source>{bytes} · {rate} ({share} of peak)</source>
         <translation>{bytes} · {rate} ({share} пика)</translation>
     </message>
@@ -2883,34 +2928,14 @@ This is the previous run until the new one is done.</source>
         <translation>{b} Б</translation>
     </message>
     <message>
-        <location line="-56"/>
+        <location line="-53"/>
         <source> (estimate)</source>
         <translation> (оценка)</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Registers</source>
-        <translation>Регистры</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Shared memory</source>
-        <translation>Разделяемая память</translation>
-    </message>
-    <message>
-        <location line="+0"/>
+        <location line="+9"/>
         <source>L1 cache</source>
         <translation>Кэш L1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>L2 cache</source>
-        <translation>Кэш L2</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Device memory ({kind})</source>
-        <translation>Память устройства ({kind})</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -3384,52 +3409,7 @@ This is the previous run until the new one is done.</source>
         <translation>Сколько раз используется каждый прочитанный здесь байт операндов: 2·M·N·K·размер элемента / прочитанные байты. У GEMM без плиток, читающего каждый операнд из памяти, повторное использование было бы 1.</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>HBM</source>
-        <translation>HBM</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>L2</source>
-        <translation>L2</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>shared memory</source>
-        <translation>разделяемая память</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>registers</source>
-        <translation>регистры</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Tensor Cores</source>
-        <translation>тензорные ядра</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Tensor Memory</source>
-        <translation>тензорная память</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>FP32 pipes</source>
-        <translation>конвейеры FP32</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>descriptors</source>
-        <translation>дескрипторы</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>math units</source>
-        <translation>вычислительные узлы</translation>
-    </message>
-    <message>
-        <location line="+39"/>
+        <location line="+44"/>
         <source>{path}: read {rd}, written {wr}. {note}</source>
         <translation>{path}: прочитано {rd}, записано {wr}. {note}</translation>
     </message>
@@ -4030,6 +4010,34 @@ This is the previous run until the new one is done.</source>
         <location line="+5"/>
         <source>{name}: kernel {kb} → {ka}, mean block {bb} → {ba}</source>
         <translation>{name}: ядро {kb} → {ka}, средний блок {bb} → {ba}</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryLevelTexts</name>
+    <message>
+        <location filename="../../explorer/texts/names.py" line="+6"/>
+        <source>Registers</source>
+        <translation>Регистры</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Shared memory</source>
+        <translation>Разделяемая память</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L1 data cache</source>
+        <translation>Кэш данных L1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>L2 cache</source>
+        <translation>Кэш L2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Device memory ({kind})</source>
+        <translation>Память устройства ({kind})</translation>
     </message>
 </context>
 <context>
@@ -5424,7 +5432,7 @@ Active blocks per SM: {blocks}</source>
 <context>
     <name>RooflinePlot</name>
     <message>
-        <location filename="../../explorer/gui/gemm/charts.py" line="-500"/>
+        <location filename="../../explorer/gui/gemm/charts.py" line="-480"/>
         <source>Arithmetic intensity (FLOP per byte, log scale)</source>
         <translation>Арифм. интенсивность (FLOP/байт, лог. шкала)</translation>
     </message>
@@ -5558,7 +5566,7 @@ Active blocks per SM: {blocks}</source>
     </message>
     <message>
         <location line="+7"/>
-        <location line="+131"/>
+        <location line="+132"/>
         <source>Numbers of the previous simulation: the new one is still running.</source>
         <translation>Числа предыдущей симуляции: новая ещё идёт.</translation>
     </message>
@@ -5612,7 +5620,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 Готовых варпов на планировщик: в среднем {elig}</translation>
     </message>
     <message>
-        <location line="-60"/>
+        <location line="-61"/>
         <source>The instruction stream the simulator ran: the generated kernel&apos;s SASS, or the workload model (one instruction per modelled operation); the same scenario gives slightly different figures with each.</source>
         <translation>Поток инструкций, который выполнил симулятор: SASS сгенерированного ядра или модель нагрузки (одна инструкция на моделируемую операцию); один и тот же сценарий даёт с ними немного разные числа.</translation>
     </message>
@@ -5632,7 +5640,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>варп|варпа|варпов</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Program: {program}</source>
         <translation>Программа: {program}</translation>
     </message>
@@ -6817,7 +6825,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>SolTexts</name>
     <message>
-        <location filename="../../explorer/texts/bottleneck.py" line="+21"/>
+        <location filename="../../explorer/texts/bottleneck.py" line="+26"/>
         <source>Issue slots</source>
         <translation>Слоты выдачи</translation>
     </message>
@@ -6928,7 +6936,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>задерж.</translation>
     </message>
     <message>
-        <location filename="../../explorer/texts/names.py" line="-52"/>
+        <location filename="../../explorer/texts/names.py" line="-62"/>
         <source>The warp schedulers: each issues at most one warp-instruction per cycle.</source>
         <translation>Планировщики варпов: каждый выдаёт не больше одной инструкции варпа за такт.</translation>
     </message>
@@ -7093,17 +7101,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>SM простаивают {pct}% времени (слишком мало блоков или последняя волна на немногих SM); на SM, у которых есть работа, {label} на {share}% пика; помогут больше блоков или блоки поменьше</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>{warps} warps each wait ~{cycles} cycles for {where}; more bytes in flight per SM (more warps, or more independent loads per warp) would help</source>
-        <translation>каждый из {warps} варпов ждёт {where} ~{cycles} тактов; помогут больше байтов в полёте на SM (больше варпов или больше независимых загрузок на варп)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>{warps} warps mostly {waiting}</source>
-        <translation>{warps} варпов в основном {waiting}</translation>
-    </message>
-    <message>
-        <location line="-54"/>
+        <location line="-48"/>
         <source>wait on dependent arithmetic (a fixed latency each); more independent instructions (ILP) or warps would help</source>
         <translation>ждут зависимую арифметику (фиксированная задержка у каждой); помогут больше независимых инструкций (ILP) или варпов</translation>
     </message>
@@ -7168,7 +7166,17 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>в большинстве тактов</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+55"/>
+        <source>{warps} warps each wait ~{cycles} cycles for {level}; more bytes in flight per SM (more warps, or more independent loads per warp) would help</source>
+        <translation>каждый из {warps} варпов ждёт {level} ~{cycles} тактов; помогут больше байтов в полёте на SM (больше варпов или больше независимых загрузок на варп)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{warps} warps mostly {state}</source>
+        <translation>{warps} варпов в основном {state}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>no unit above {pct} ({unit})</source>
         <translation>ни один узел не выше {pct} ({unit})</translation>
     </message>

@@ -74,3 +74,33 @@ def test_list_kernels_of_a_file():
     first = ["halves", "half2_axpy", "int_math", "float_math", "doubles", "local_mem", "scale_by<3>(float*, int)",
              "add_one(int*, long long, unsigned short)", "add_min_max"]
     assert [n for n in names if n in first] == first
+
+
+def test_a_file_is_compiled_once_for_its_list_and_any_of_its_kernels(monkeypatch):
+    """Opening a file (the Your kernel tab) compiles it once: the compile that lists the kernels holds every one
+    of them, so building one, or a C++ kernel asked for by its short name, compiles nothing again; the same build
+    for another GPU, or for a changed source, compiles again."""
+    from explorer.sass.execute.kernel import build_kernel, open_kernels
+    from explorer.toolchain import compiler
+    from tests.execute.cases import KERNELS
+    from tests.sass.support import needs_sass
+
+    if needs_sass.args[0]:
+        pytest.skip(needs_sass.kwargs["reason"])
+    compiles = []
+    real = compiler._build_in_child
+    monkeypatch.setattr(compiler, "_build_in_child", lambda *a, **k: compiles.append(a[0]["kernel"]) or real(*a, **k))
+    names, build = open_kernels(KERNELS / "mixed.cu", "sm_90")
+    assert "halves" in names and len(compiles) == 1
+    by_list = build_kernel(KERNELS / "mixed.cu", "halves", "sm_90", build=build)
+    short = build_kernel(KERNELS / "mixed.cu", "add_one", "sm_90", build=build)  # a C++ kernel by its short name
+    assert len(compiles) == 1
+    fresh = build_kernel(KERNELS / "mixed.cu", "halves", "sm_90")  # what a compile of its own gives: the same
+    assert len(compiles) == 2
+    # the same code (the two cubins differ in the name expressions the compiler was given, not in the kernel)
+    assert (by_list.symbol, by_list.registers, by_list.static_shared_bytes, by_list.barriers, by_list.params) == (
+        fresh.symbol, fresh.registers, fresh.static_shared_bytes, fresh.barriers, fresh.params)
+    assert [(i.text, i.encoding) for i in by_list.instructions] == [(i.text, i.encoding) for i in fresh.instructions]
+    assert short.demangled.startswith("add_one(")
+    build_kernel(KERNELS / "mixed.cu", "halves", "sm_80", build=build)  # another GPU: its own compile
+    assert len(compiles) == 3

@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from explorer.lessons import load_lesson_file, parse_lesson
+from explorer.model.lessons import load_lesson_file, parse_lesson
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.model.tomlio import dumps, load_toml, parse_value

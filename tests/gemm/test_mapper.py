@@ -97,6 +97,11 @@ def test_bytes_per_level_by_hand():
     assert p.min_hbm_bytes - 4096 * 4096 * b <= hbm.read_bytes <= l2.read_bytes
     assert p.hbm_bytes == hbm.read_bytes + hbm.write_bytes
     assert [t.level for t in p.traffic] == ["hbm", "l2", "shared", "registers"]
+    # each path is its places' codes (the JSON and the CLI print its English)
+    assert [(t.places, t.via) for t in p.traffic] == [(("hbm", "l2"), None), (("l2", "shared"), None),
+                                                      (("shared", "registers"), None), (("registers", "tensor"), None)]
+    assert [t.path for t in p.traffic] == ["HBM -> L2", "L2 -> shared memory", "shared memory -> registers",
+                                           "registers -> Tensor Cores"]
     # intensity grows toward HBM: the tiling's reuse
     assert hbm.intensity > l2.intensity > sh.intensity > reg.intensity
 

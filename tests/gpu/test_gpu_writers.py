@@ -1,4 +1,4 @@
-"""Every file the GPU commands write for the user goes through explorer.atomic (issue 12, item 5):
+"""Every file the GPU commands write for the user goes through explorer.model.atomic (issue 12, item 5):
 a failure while writing (a full disk here) leaves the old file whole and no temporary file behind."""
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def _run(cmd, env, timeout=120, cwd=None) -> subprocess.CompletedProcess:
 def _assert_png(path: Path) -> None:
     from PySide6.QtGui import QImage
 
-    from explorer.smoke import FRAME_SIZE, check_not_blank
+    from explorer.gui.headless.smoke import FRAME_SIZE, check_not_blank
 
     image = QImage(str(path))
     assert not image.isNull(), f"{path} is not a PNG"

@@ -1,4 +1,4 @@
-"""explorer.frozen: the bundle's start-up (numba cache folder, python -c/-m emulation), tested unfrozen."""
+"""explorer.startup.frozen: the bundle's start-up (numba cache folder, python -c/-m emulation), tested unfrozen."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from explorer import __version__, frozen
+from explorer import __version__
+from explorer.startup import frozen
 
 
 def test_user_cache_root_per_platform(tmp_path):

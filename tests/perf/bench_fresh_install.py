@@ -253,7 +253,7 @@ def wheel_case(python: str, pkg: Path, case: str, runs: int) -> dict:
 
 def window_start(python: str, home: Path) -> list[str]:
     """The window's start-up script (and the cache report) run by ``python``: an interpreter, or a bundle's
-    executable, which answers ``-c`` as one (``explorer.frozen``)."""
+    executable, which answers ``-c`` as one (``explorer.startup.frozen``)."""
     return [python, "-c", STARTUP + CACHE_REPORT, str(home / "settings.ini")]
 
 

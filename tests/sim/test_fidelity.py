@@ -46,8 +46,10 @@ KNOWN_GAPS = {
         "16 iterations, all while L2 writes back the flush's dirty lines: the slowest blocks run 35% longer than the "
         "median on the H200 (a heavy tail of DRAM waits the model's queues do not produce); simulated ~15% short",
     ("compute-bound-fma", "achieved_occupancy"):
-        "the H200 finishes a scheduler's 8 warps two at a time (warp durations in 4 tiers of ~90k cycles: a warp "
-        "alone does not issue an FFMA every cycle), the model four at a time: occupancy 41% vs 36%",
+        "the H200 runs a scheduler's 8 warps two at a time, oldest first (ends in 4 tiers ~90k cycles apart; the "
+        "compiler sets the yield bit on every loop FFMA), the model's GTO one at a time, a warp that stalled once "
+        "waiting until the newer one stalls (ends at ~180k, 269k, 314k, 4 at 359k): occupancy 41% vs 36%; obeying "
+        "the yield bit gives the pairs but 31% (and tail-effect 32% vs 44%): not the rule (docs/real-gpu.md)",
     ("tail-effect", "achieved_occupancy"): "as compute-bound-fma (2.5 points)",
     ("tail-effect-matched", "achieved_occupancy"): "as compute-bound-fma (2.4 points)",
     ("memory-bound-stream", "achieved_occupancy"):

@@ -73,7 +73,7 @@ def record_run(key: str) -> dict:
 def record(about: str) -> list[str]:
     """Re-record every run of the file (a deliberate model change); returns 'key: cycles old -> new' for
     the runs whose results changed."""
-    from explorer.atomic import atomic_write_text
+    from explorer.model.atomic import atomic_write_text
 
     old = json.loads(DATA.read_text())
     runs = {key: record_run(key) for key in sorted(old["runs"])}

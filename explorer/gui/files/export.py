@@ -10,7 +10,7 @@
   line saying what to install.
 
 Every file is written to a temporary file beside the target and renamed over it
-(:mod:`explorer.atomic`), so a reader never sees half a file.
+(:mod:`explorer.model.atomic`), so a reader never sees half a file.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPoint, QRect, QSize, 
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QRegion
 from PySide6.QtWidgets import QWidget
 
-from explorer.atomic import atomic_write, atomic_write_bytes
+from explorer.model.atomic import atomic_write, atomic_write_bytes
 from explorer.model.errors import InputError
 
 IMAGE_FORMATS = ("png", "svg", "pdf")

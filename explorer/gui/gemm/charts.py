@@ -9,7 +9,7 @@
   term of the model with the largest (the bound) marked in words, then what the
   main loop does not hide (pipeline fill, epilogue).
 * :class:`LevelTrafficView`: bytes crossing each boundary of the path's way
-  (``LevelTraffic.path``: HBM -> L2 -> shared -> registers -> math units, or
+  (``LevelTraffic.places``: HBM -> L2 -> shared -> registers -> math units, or
   shared -> Tensor Cores through descriptors on the wgmma path), their FLOP per
   byte and the reuse the tiling buys ("—" where no operand is read).
 
@@ -19,7 +19,6 @@ Colour never carries meaning alone: every line and bar has its words beside it.
 from __future__ import annotations
 
 import math
-import re
 
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
@@ -39,6 +38,7 @@ from explorer.gui.common.bars import Meter, SegmentBar
 from explorer.texts.numbers import bandwidth_text, count_text, figure, num, seconds_text, si_bytes, tflops_text
 from explorer.gui.common.plots import ThemedPlot
 from explorer.gui.common.theme import LIGHT, Theme
+from explorer.gui.gemm.model_texts import traffic_path
 
 HBM_COLOR = oi.VERMILLION
 L2_COLOR = oi.BLUISH_GREEN
@@ -543,26 +543,6 @@ class LevelTrafficView(QGroupBox):
         grid.setColumnStretch(1, 1)
         self.theme: Theme = LIGHT
 
-    def place_names(self) -> dict[str, str]:
-        """The places and units ``LevelTraffic.path`` names (e.g. "shared memory -> Tensor Cores (descriptors)")."""
-        return {"HBM": self.tr("HBM"), "L2": self.tr("L2"), "shared memory": self.tr("shared memory"),
-                "registers": self.tr("registers"), "Tensor Cores": self.tr("Tensor Cores"),
-                "Tensor Memory": self.tr("Tensor Memory"), "FP32 pipes": self.tr("FP32 pipes"),
-                "descriptors": self.tr("descriptors"), "TMA": "TMA", "math units": self.tr("math units")}
-
-    def path_text(self, path: str) -> str:
-        """``LevelTraffic.path`` in the interface language, with arrows: "L2 -> shared memory (TMA)" -> "L2 → …"."""
-        names = self.place_names()
-        parts = []
-        for part in path.split(" -> "):
-            m = re.fullmatch(r"(.+?)(?: \((.+)\))?", part.strip())
-            base, note = m.group(1), m.group(2)
-            text = names.get(base, base)
-            if note:
-                text += f" ({names.get(note, note)})"
-            parts.append(text)
-        return " → ".join(parts)
-
     def show_plan(self, plan: GemmPlan) -> None:
         biggest = max(t.bytes for t in plan.traffic)
         smallest = min(t.bytes for t in plan.traffic)
@@ -582,13 +562,13 @@ class LevelTrafficView(QGroupBox):
                 self.grid.addWidget(row["intensity"], r, 2)
                 self.grid.addWidget(row["reuse"], r, 3)
                 self.rows[t.level] = row
-            row["path"].setText(self.path_text(t.path))
+            row["path"].setText(traffic_path(t.places, t.via))
             fit_or_wrap(row["path"], 170)
             row["bar"].set_value((math.log10(t.bytes) - lo) / span, si_bytes(t.bytes))
             row["intensity"].setText(figure(t.intensity))
             row["reuse"].setText(f"×{figure(t.reuse)}" if t.reuse > 0 else "—")
             tip = self.tr("{path}: read {rd}, written {wr}. {note}").format(
-                path=self.path_text(t.path), rd=si_bytes(t.read_bytes), wr=si_bytes(t.write_bytes), note=t.note)
+                path=traffic_path(t.places, t.via), rd=si_bytes(t.read_bytes), wr=si_bytes(t.write_bytes), note=t.note)
             for w in row.values():
                 w.setToolTip(tip)
             if t.reuse <= 0:

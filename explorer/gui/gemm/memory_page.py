@@ -21,7 +21,6 @@ selects its GPU. Lessons set the attention inputs through ``apply_lesson_gemm``.
 from __future__ import annotations
 
 import math
-import re
 
 from PySide6.QtCore import QCoreApplication, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
@@ -42,6 +41,7 @@ from PySide6.QtWidgets import (
 from explorer.gemm import DTYPES, AttentionComparison, MemoryLevel, coalescing_table, memory_hierarchy
 from explorer.gui.common import palette as oi
 from explorer.gui.common.bars import Meter, PaintedBar
+from explorer.texts.message import translated
 from explorer.texts.names import MODEL_CONTEXT
 from explorer.gui.common.int_field import FieldTexts, IntField, show_field_errors
 from explorer.gui.common.layout_check import PaintedText
@@ -321,12 +321,9 @@ class HierarchyView(QGroupBox):
         self._show_traffic()
 
     def _level_name(self, lv: MemoryLevel) -> str:
-        names = {"registers": self.tr("Registers"), "shared": self.tr("Shared memory"), "l1": self.tr("L1 cache"),
-                 "l2": self.tr("L2 cache")}
-        kind = re.fullmatch(r"Device memory \((.+)\)", lv.name)
-        if lv.key == "hbm" and kind:
-            return self.tr("Device memory ({kind})").format(kind=kind.group(1))
-        return names.get(lv.key, lv.name)
+        if lv.key == "l1":
+            return self.tr("L1 cache")  # the column's shorter name for the core's "L1 data cache"
+        return translated(lv.name, QCoreApplication.translate)  # the core's name (device memory's with its kind)
 
     def set_traffic(self, traffic: dict[str, int], seconds: float, text: str,
                     rates: dict[str, tuple[float, float]] | None = None,

@@ -6,13 +6,15 @@ The core (``explorer.gemm``) explains a plan: why the bound is what it is
 attention comparison assumes. Each is a :class:`explorer.texts.message.Message`:
 the English sentence and the record (template code, figures) it was written from,
 so the window renders the same record through its translator
-(``explorer/texts/gemm.py`` holds the templates). Paths and schedules are names.
+(``explorer/texts/gemm.py`` holds the templates). Paths and schedules are names; a
+boundary's traffic path is its place codes, worded by ``explorer.texts.gemm.path_text``.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
+from explorer.texts.gemm import path_text
 from explorer.texts.message import translated
 
 
@@ -41,3 +43,9 @@ def model_text(sentence: str) -> str:
     ``notes``; ``AttentionComparison.assumptions``, ``notes``) in the interface language and number style: the
     record the core wrote it from, rendered with the window's translator. A plain string is shown as written."""
     return translated(sentence, _translate, None)
+
+
+def traffic_path(places, via: str | None = None) -> str:
+    """A boundary's path (``LevelTraffic.places`` and ``via``) in the interface language, with arrows:
+    "L2 → shared memory (TMA)"."""
+    return path_text(places, via, _translate, " → ")

@@ -1,1 +1,1 @@
-"""The real window drawn offscreen for the command line: render and slides."""
+"""The real window drawn offscreen for the command line: render, the slides, and ``--smoke-test`` (``smoke``)."""

@@ -72,7 +72,7 @@ def grab(window, size: tuple[int, int]):
 
 def atomic_save(image, out: Path) -> None:
     """Encode in memory, then write atomically: a full disk is one WriteError, not libpng's own lines."""
-    from explorer.atomic import atomic_write_bytes
+    from explorer.model.atomic import atomic_write_bytes
     from explorer.gui.files.export import png_bytes
 
     atomic_write_bytes(out, png_bytes(image), field="--out")
@@ -142,7 +142,7 @@ def settle(app, rounds: int = 4) -> None:
         app.processEvents()
 
 
-TABS = ("explorer", "occupancy", "gemm", "memory")  # --tab: the window's views (explorer.lessons.VIEWS)
+TABS = ("explorer", "occupancy", "gemm", "memory")  # --tab: the window's views (explorer.model.lessons.VIEWS)
 
 
 def parse_scale(percent: int | None) -> float:

@@ -1,11 +1,13 @@
 """The "Your kernel" tab: open a .cu, pick a kernel, fill in its arguments, simulate it.
 
 Left, the form: the ``.cu`` file (File > Open, drag and drop or the button; read as the
-CLI reads it: a regular file under ``MAX_SOURCE_BYTES``), its kernels (``list_kernels``:
+CLI reads it: a regular file under ``MAX_SOURCE_BYTES``), its kernels (``open_kernels``:
 the compiler's own list, C++ kernels by their demangled names), the GPU, grid, block and
 dynamic shared memory; registers and static shared memory read-only, from the cubin
 (occupancy uses them); then one row per parameter (``args_form``). Compiling runs in a
-worker (a newer request wins); a different GPU recompiles for its architecture.
+worker (a newer request wins). Opening a file compiles it once: the compile that lists
+its kernels holds every one of them, so picking one disassembles it from that cubin; a
+different GPU, or a file changed on disk, compiles again.
 
 **Simulate** builds the ``[kernel]`` scenario from the form (the core judges every
 field: ``form_values``) and runs it once in a worker (``common.tasks``: progress by
@@ -65,6 +67,7 @@ class KernelPage(Page):
         self.path: Path | None = None
         self.kernel = None  # the compiled UserKernel the argument rows belong to
         self.kernel_key: tuple | None = None  # (path, name, gpu) it was compiled for
+        self.file_build = None  # the open file's compile (toolchain.compiler.FileBuild): its kernels' cubin
         self.rows: list[ParamRow] = []
         self.wanted = None  # a scenario whose values fill the form once its kernel is compiled
         self.pushed = None  # the scenario the last run handed to the Explorer
@@ -210,7 +213,7 @@ class KernelPage(Page):
         p = Path(path).absolute()
         self.path, self.wanted = p, wanted
         self.base = wanted.to_dict() if wanted is not None else {}
-        self.kernel, self.kernel_key, self.rows = None, None, []
+        self.kernel, self.kernel_key, self.rows, self.file_build = None, None, [], None
         self.file_label.setText(strip_bidi(p.name))  # a U+202E in a file name would reverse what follows
         self.file_label.setToolTip(str(p))
         self.kernel_combo.clear()
@@ -225,16 +228,17 @@ class KernelPage(Page):
         self._update_buttons()
 
         def work(task):
-            from explorer.sass.execute.kernel import list_kernels
+            from explorer.sass.execute.kernel import open_kernels
 
-            return list_kernels(p, _arch(gpu), cancel=task.is_cancelled)
+            return open_kernels(p, _arch(gpu), cancel=task.is_cancelled)
 
         self.runner.start("compile", work, newest_wins=True,
-                          on_done=lambda names: self._listed(p, names, name),
+                          on_done=lambda listed: self._listed(p, *listed, name),
                           on_error=self._failed)
 
-    def _listed(self, path: Path, names: list[str], wanted_name: str | None) -> None:
+    def _listed(self, path: Path, names: list[str], build, wanted_name: str | None) -> None:
         self.busy = ""
+        self.file_build = build  # the compile that listed them: the first kernel's compile reuses it
         if not names:
             self._say(self.tr("{name} has no __global__ kernel").format(name=strip_bidi(path.name)), "error")
             return
@@ -263,10 +267,12 @@ class KernelPage(Page):
                                                                             gpu=gpu), "muted")
         scenario = Scenario(gpu_name=gpu, kernel=KernelSpec(file=str(path), name=name))
 
+        build = self.file_build  # the file's compile, when it is still the one this kernel needs (same source, GPU)
+
         def work(task):
             from explorer.sass.execute.run import compile_for
 
-            return compile_for(scenario, cancel=task.is_cancelled)
+            return compile_for(scenario, cancel=task.is_cancelled, build=build)
 
         self.runner.start("compile", work, newest_wins=True, on_done=lambda kernel: self._compiled(key, kernel),
                           on_error=self._failed)

@@ -1,7 +1,7 @@
 """Guided lessons in the window: a Lessons menu, a narration panel, steps on PageDown/PageUp.
 
 The lessons are data (``resources/lessons/*.toml``, read by the Qt-free
-:mod:`explorer.lessons`). Playing step *k*:
+:mod:`explorer.model.lessons`). Playing step *k*:
 
 1. the narration, title and "step k of n" show at once;
 2. the step's scenario (the last one a step loaded, plus every change since) goes
@@ -53,7 +53,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gui.common.core_texts import interface_language
 from explorer.gui.lessons.overlay import overlay_for
-from explorer.lessons import LANGUAGES, Lesson, load_lessons, skipped_lessons
+from explorer.model.lessons import LANGUAGES, Lesson, load_lessons, skipped_lessons
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 

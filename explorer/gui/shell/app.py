@@ -5,7 +5,7 @@ display or platform plugin is a fatal Qt error that aborts the process with a
 multi-line message (and a core dump); a message handler installed only while
 the QApplication is constructed turns it into one line and exit code 1. For the
 xcb plugin that line names the system libraries ``ldd`` says the plugin lacks and
-the apt command that installs them (``explorer.xcb_libs``): Qt's own text names
+the apt command that installs them (``explorer.gui.shell.xcb_libs``): Qt's own text names
 libxcb-cursor0 whichever one is missing.
 """
 
@@ -63,7 +63,7 @@ class _StartupMessages:
         found = re.search(r'platform plugin "([^"]+)"', text)
         plugin = found.group(1) if found else os.environ.get("QT_QPA_PLATFORM", "default")
         if plugin == "xcb":
-            from explorer import xcb_libs
+            from explorer.gui.shell import xcb_libs
 
             line = xcb_libs.missing_line(xcb_plugin_path(), **({"runner": ldd} if ldd else {}))
             if line:

@@ -120,7 +120,7 @@ class MainWindow(QMainWindow):
         self.status_label.setObjectName("status_summary")
         self.statusBar().addWidget(self.status_label, 1)
 
-        # lesson hooks: view id -> tab page, panel id -> widget (explorer.lessons.VIEWS / TARGETS)
+        # lesson hooks: view id -> tab page, panel id -> widget (explorer.model.lessons.VIEWS / TARGETS)
         self.views: dict[str, QWidget] = {}
         self.lesson_targets = LessonTargets()
         self.features: dict[str, object] = {}  # name -> page or feature object, in the order they joined

@@ -128,23 +128,28 @@ def _resolve_name(exc, name: str) -> str | None:
 
 
 def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_name: str = "kernel.name", *,
-                        cancel=None):
+                        cancel=None, build=None):
     """The CompileResult of ``name`` in ``source`` (read from ``path``; line info on). The compiler runs
-    in a child process with memory and time limits (``explorer.toolchain.sandbox``); ``cancel()`` stops it."""
-    from explorer.toolchain.compiler import UnknownKernel, compile_source
+    in a child process with memory and time limits (``explorer.toolchain.sandbox``); ``cancel()`` stops it.
+    ``build``: a compile of the same file already made (``open_kernels``'s): its cubin serves when it is the one
+    this call would make, with no second compile; a C++ kernel asked for by its short name resolves in the
+    cubin of the first compile, not by a second one."""
+    from explorer.toolchain.compiler import UnknownKernel, compile_source, kernel_in
 
     includes = [str(path.parent.resolve())] if path.parent != Path("") else []
-
-    def compile_(kernel: str):
-        return compile_source(source, kernel, arch, filename=path.name, include_dirs=includes, line_info=True,
-                              cancel=cancel)
-
     try:
-        return compile_(name)
+        if build is not None and build.serves(source, arch, line_info=True, include_dirs=includes):
+            try:
+                return kernel_in(build, name)
+            except UnknownKernel as exc:
+                exc.build = build
+                raise
+        return compile_source(source, name, arch, filename=path.name, include_dirs=includes, line_info=True,
+                              cancel=cancel)
     except UnknownKernel as exc:
         symbol = _resolve_name(exc, name)
         if symbol is not None:
-            return compile_(symbol)
+            return kernel_in(exc.build, symbol)
         listed = ", ".join(kernel_names(exc.kernels)) or "none"
         raise InputError(field_name, f"no kernel named {shown(name)} in {path.name}; its kernels: {listed}") from None
     except InputError as exc:
@@ -155,20 +160,26 @@ def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_nam
         raise
 
 
-def list_kernels(path: str | Path, arch: str, *, cancel=None) -> list[str]:
-    """The kernels a ``.cu`` file defines, by the names a scenario may give (for a file picker)."""
+def open_kernels(path: str | Path, arch: str, *, cancel=None):
+    """(the kernels a ``.cu`` file defines, by the names a scenario may give; the compile that listed them): one
+    compile, with line info, that ``build_kernel`` reuses for any of them (``build=``)."""
     from explorer.toolchain.compiler import UnknownKernel, compile_source
     from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
 
     path = Path(path)
     source = read_user_text(path, field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
     includes = [str(path.parent.resolve())] if path.parent != Path("") else []
-    try:  # no kernel has this name: the compiler's answer lists them all
+    try:  # no kernel has this name: the compiler's answer lists them all, and its cubin holds them
         compile_source(source, "warp_explorer_no_such_kernel", arch, filename=path.name, include_dirs=includes,
-                       cancel=cancel)
+                       line_info=True, cancel=cancel)
     except UnknownKernel as exc:
-        return in_source_order(kernel_names(exc.kernels), source)
-    return []
+        return in_source_order(kernel_names(exc.kernels), source), exc.build
+    return [], None
+
+
+def list_kernels(path: str | Path, arch: str, *, cancel=None) -> list[str]:
+    """The kernels a ``.cu`` file defines, by the names a scenario may give (for a file picker)."""
+    return open_kernels(path, arch, cancel=cancel)[0]
 
 
 def in_source_order(names: list[str], source: str) -> list[str]:
@@ -183,9 +194,11 @@ def in_source_order(names: list[str], source: str) -> list[str]:
     return sorted(names, key=where)
 
 
-def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None = None, cancel=None) -> UserKernel:
+def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None = None, cancel=None,
+                 build=None) -> UserKernel:
     """Compile, disassemble and decode ``name`` from the ``.cu`` file at ``path`` for ``arch`` (the compiler
-    and nvdisasm in child processes with limits; ``cancel()`` stops either)."""
+    and nvdisasm in child processes with limits; ``cancel()`` stops either). ``build``: the file's compile from
+    ``open_kernels``, used instead of compiling again while the file is unchanged."""
     from explorer.toolchain.cubin import Cubin
     from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
     from explorer.sass.disasm import disassemble
@@ -196,7 +209,7 @@ def build_kernel(path: str | Path, name: str, arch: str, *, source: str | None =
     path = Path(path)
     if source is None:
         source = read_user_text(path, field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
-    compiled = compile_user_kernel(path, source, name, arch, cancel=cancel)
+    compiled = compile_user_kernel(path, source, name, arch, cancel=cancel, build=build)
     cubin = Cubin(compiled.cubin)
     text = disassemble(compiled.cubin, line_info=True, cancel=cancel)
     lines = function_lines(text, compiled.symbol)

@@ -38,8 +38,9 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def compile_for(scenario, *, cancel=None):
-    """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child."""
+def compile_for(scenario, *, cancel=None, build=None):
+    """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child;
+    ``build``: its file's compile already made (``kernel.open_kernels``), reused when it serves."""
     from explorer.sass.execute.kernel import build_kernel
     from explorer.sass.opcodes import load_table
 
@@ -50,7 +51,7 @@ def compile_for(scenario, *, cancel=None):
     if load_table().family(arch) is None:
         raise InputError("gpu", f"{scenario.gpu.name} ({arch}): the executor runs SASS of sm_75 and newer (what "
                                 "NVRTC 13 builds); choose a newer GPU")
-    return build_kernel(spec.path, spec.name, arch, cancel=cancel)
+    return build_kernel(spec.path, spec.name, arch, cancel=cancel, build=build)
 
 
 def resolve(scenario, kernel):
@@ -187,8 +188,8 @@ def changed_count(before_chunks, after: np.ndarray) -> int:
 
 
 def check_dump_path(path: str, field: str = "--dump-buffers") -> Path:
-    """Refuse a dump path before the run, not after it (``explorer.atomic.check_target``, and .npz)."""
-    from explorer.atomic import check_target
+    """Refuse a dump path before the run, not after it (``explorer.model.atomic.check_target``, and .npz)."""
+    from explorer.model.atomic import check_target
 
     target = check_target(path, field)
     if not str(path).endswith(".npz"):
@@ -202,7 +203,7 @@ def dump_buffers(run: KernelRun, path: str) -> None:
     An ``np.savez`` file (``np.load`` reads it), written member by member and chunk by chunk: the contents
     before the kernel are made again as they are written, so a dump of 1 GiB of buffers needs no second GiB.
     """
-    from explorer.atomic import atomic_write
+    from explorer.model.atomic import atomic_write
 
     r = run.result
     members = []

@@ -13,7 +13,7 @@ import pytest
 
 from explorer.gui.common.layout_check import LayoutChecker
 from explorer.gui.workspace.run_data import simulate_run
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 from explorer.model.presets import default_scenario
 
 from tests.gui.support import explorer_run_at

@@ -82,7 +82,7 @@ def test_the_sass_view_leaves_the_window_within_a_720p_screen(qapp, run, lang, e
 
 def test_lesson_5_step_5_in_russian_with_the_sass_view_fits_in_f5_and_after_esc(qapp, english_after):
     """The window grew to 1280x851 in F5 and stayed 1280x779 after Esc, narration and step buttons off-screen."""
-    from explorer.lessons import get_lesson
+    from explorer.model.lessons import get_lesson
 
     with offscreen_window(HD, "light", "ru") as (app, window):
         window.feature("sass").set_shown(True)
@@ -128,7 +128,7 @@ def test_the_verdict_sentences_stay_with_the_lesson_panel_and_the_sass_view_open
 
 
 def _lesson(name):
-    from explorer.lessons import get_lesson
+    from explorer.model.lessons import get_lesson
 
     return get_lesson(name)
 

@@ -178,7 +178,7 @@ def test_the_meanings_and_waits_cover_the_simulators():
 
 
 def test_a_step_about_the_whole_run_folds_the_panel_one_about_it_keeps_it(window, page, qtbot):
-    from explorer.lessons import get_lesson
+    from explorer.model.lessons import get_lesson
 
     lessons = window.feature("lessons")
     lessons.start(get_lesson("latency-hiding"), 2)  # HBM near its limit: the DRAM row and the whole run's figures

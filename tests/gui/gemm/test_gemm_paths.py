@@ -19,7 +19,7 @@ from explorer.gui.gemm.page import GemmPage
 from explorer.gui.gemm.pipeline_view import UNIT_COLORS, PipelineDiagram, step_kind
 from explorer.gui.gemm.session import evaluate_gemm, explorer_scenario, knob_path, lesson_texts, plan_inputs
 from explorer.gui.shell.i18n import install_translators
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 from tests.gui.gemm.pixels import count_color
 from tests.gui.support import RUN_TIMEOUT, show_page
 

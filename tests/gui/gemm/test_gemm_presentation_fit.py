@@ -10,7 +10,7 @@ from PySide6.QtCore import QPoint, QSize
 from explorer.gui.common.layout_check import LayoutChecker, settle_layouts
 from explorer.gui.headless.render import offscreen_window, present, settle, show_lesson_step
 from explorer.gui.shell.i18n import install_translators
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 
 SIZE = (1280, 720)
 

@@ -15,7 +15,7 @@ from explorer.gui.common.theme import DARK, LIGHT
 from explorer.gui.gemm.page import GemmPage
 from explorer.gui.gemm.session import evaluate_gemm, explorer_scenario, lesson_texts, sample_axis, wave_image
 from explorer.gui.gemm.tiles import DONE_ALPHA, WAVE_COLORS, wave_color
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 from tests.gui.support import show_page
 
 TAIL = {"m": 896, "n": 4864, "k": 4096, "dtype": "fp16", "tile": "128x256x64"}  # 7 x 19 = 133 tiles

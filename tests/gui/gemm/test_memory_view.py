@@ -9,7 +9,7 @@ from explorer.gui.common import palette as oi
 from explorer.texts.numbers import si_bytes
 from explorer.gui.workspace.run_data import SimRun
 from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 from explorer.model.presets import load_preset
 from explorer.sim import simulate
 from tests.gui.gemm.pixels import count_color

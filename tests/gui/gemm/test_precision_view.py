@@ -14,7 +14,7 @@ from explorer.gui.common.theme import DARK
 from explorer.gui.gemm.precision_view import percent_text
 from explorer.gui.headless.render import offscreen_window, settle, show_lesson_step
 from explorer.gui.shell.i18n import install_translators
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 from tests.gui.support import show_page
 
 LESSON = "precision-and-misread-metrics"

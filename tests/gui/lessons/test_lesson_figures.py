@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from explorer.gui.common.bars import Meter
 from explorer.gui.gemm.pipeline_view import PipelineDiagram
-from explorer.lessons import load_lessons
+from explorer.model.lessons import load_lessons
 from tests.gui.support import RUN_TIMEOUT, wait_run
 
 LESSONS = {lesson.name: lesson for lesson in load_lessons()}

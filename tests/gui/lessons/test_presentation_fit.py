@@ -18,7 +18,7 @@ from explorer.gui.headless.render import TABS, offscreen_window, present, settle
 from explorer.gui.lessons.panel import NARRATION_SCALE
 from explorer.gui.lessons.presentation import DEFAULT_SCALE, SCALES
 from explorer.gui.shell.i18n import install_translators
-from explorer.lessons import get_lesson, load_lessons
+from explorer.model.lessons import get_lesson, load_lessons
 
 # The order-dependent cases (axes' text room, axis titles' places, the layout of a scale reached by a fallback,
 # the narration's dock after leaving, a tab first shown while presenting) are fixed; the module's sequence is

@@ -24,7 +24,7 @@ from PySide6.QtCore import QSize
 
 from explorer.gui.common.layout_check import LayoutChecker, settle_layouts
 from explorer.gui.headless.render import offscreen_window, present, settle, show_lesson_step
-from explorer.lessons import get_lesson
+from explorer.model.lessons import get_lesson
 
 SIZE = (1280, 720)
 

@@ -124,7 +124,7 @@ def test_the_panels_names_are_russian_words_with_nvidias_name_beside_them():
 
 def test_narration_numbers_do_not_break_between_digit_groups():
     """Issue 31 item 14: "1 920 варпов" wrapped as "1" / "920 варпов"; groups are joined by a no-break space."""
-    from explorer.lessons import load_lessons
+    from explorer.model.lessons import load_lessons
 
     for lesson in load_lessons():
         for k, step in enumerate(lesson.steps, 1):

@@ -158,7 +158,7 @@ def test_files_open_through_registered_handlers(window, tmp_path):
 
 
 def test_lesson_hooks_name_views_and_panels(window):
-    from explorer.lessons import TARGETS, VIEWS
+    from explorer.model.lessons import TARGETS, VIEWS
 
     assert {"explorer", "occupancy"} <= set(window.views) <= set(VIEWS)
     assert set(window.lesson_targets) <= set(TARGETS)
