@@ -324,15 +324,8 @@ class ExplorerPage(Page):
         """Show a run computed elsewhere (``render``, a rebuilt window): its scenario fills the panel, nothing re-simulates."""
         self.workspace.show_run(run, kind)
 
-    def show_result(self, result, kind: str) -> None:
-        """Show a SimResult simulated elsewhere (the Your kernel tab's one execution): one undoable step."""
-        self.workspace.show_result(result, kind)
-
     def undo(self) -> bool:
         return self.workspace.undo()
-
-    def redo(self) -> bool:
-        return self.workspace.redo()
 
     @property
     def scenario(self) -> Scenario:
@@ -398,17 +391,12 @@ class ExplorerPage(Page):
             msg=error.message))
 
     @property
-    def fill(self):
-        """The run whose missing SMs come in, its plan and the batches done (None: nothing is coming in)."""
-        return self.simulation.fill
-
-    @property
     def filling(self) -> bool:
         """Whether missing SMs of the run on screen are still coming in."""
         return self.simulation.filling
 
     def _fill_text(self) -> str:
-        run, plan, done = self.fill
+        run, plan, done = self.simulation.fill
         missing = run.missing_sms()
         if not missing:
             return ""
@@ -517,9 +505,10 @@ class ExplorerPage(Page):
             role = "error"
         else:
             text, role = "", "muted"
-        fill = self._fill_text() if self.fill is not None and s.run is self.fill[0] else ""
+        coming = self.simulation.fill  # the run whose missing SMs come in, its plan and the batches done
+        fill = self._fill_text() if coming is not None and s.run is coming[0] else ""
         if not text and fill:
-            text = self.tr("Filling in SMs… {pct:.0f}%").format(pct=100 * self.fill[2] / len(self.fill[1].batches))
+            text = self.tr("Filling in SMs… {pct:.0f}%").format(pct=100 * coming[2] / len(coming[1].batches))
         if self.run_state.property("role") != role:
             self.run_state.setProperty("role", role)
             restyle(self.run_state)

@@ -130,12 +130,18 @@ def test_commands_do_and_undo_on_the_workspace(small):
     assert ws.commands.undo_kind == "preset" and ws.commands.history[-1] == ("do", "lesson")
 
 
-def test_a_run_computed_elsewhere_is_shown_without_simulating(small):
-    base, other = small
-    ws = Workspace(base)
+def held_simulation(scenario) -> tuple[Workspace, SyncRunner]:
+    """A workspace whose scenario's simulation was handed to a runner that holds it (not run yet)."""
+    ws = Workspace(scenario)
     runner = SyncRunner(hold=True)
     ws.simulation.attach(runner)
     ws.simulation.submit()
+    return ws, runner
+
+
+def test_a_run_computed_elsewhere_is_shown_without_simulating(small):
+    base, other = small
+    ws, runner = held_simulation(base)
     assert ws.session.simulating
     run = simulate_run(other)
     ws.show_run(run, "gemm")
@@ -145,10 +151,7 @@ def test_a_run_computed_elsewhere_is_shown_without_simulating(small):
 
 def test_newest_wins_and_a_refusal_keeps_the_last_good_run(small):
     base, other = small
-    ws = Workspace(base)
-    runner = SyncRunner(hold=True)
-    ws.simulation.attach(runner)
-    ws.simulation.submit()
+    ws, runner = held_simulation(base)
     ws.apply_scenario(other, from_panel=True)  # the newer scenario supersedes the queued one
     assert len(runner.queued) == 1
     runner.release()
