@@ -16,17 +16,18 @@ GUI = ROOT / "explorer" / "gui"
 # package -> the other explorer.gui packages it may import
 ALLOWED = {
     "common": set(),
-    "explore": {"common"},
+    "workspace": {"common"},
+    "explore": {"common", "workspace"},
     "occupancy": {"common"},
     "gemm": {"common"},
     "measure": {"common"},
     "kernel": {"common"},
     "lessons": {"common"},
     "files": {"common"},
-    "compare": {"common", "explore"},
+    "compare": {"common", "explore", "workspace"},
     "sass": {"common"},
-    "headless": {"common", "explore", "files", "shell"},
-    "shell": {"common", "explore", "occupancy", "gemm", "measure", "kernel", "lessons", "files", "compare", "sass"},
+    "headless": {"common", "explore", "files", "shell", "workspace"},
+    "shell": {"common", "workspace", "explore", "occupancy", "gemm", "measure", "kernel", "lessons", "files", "compare", "sass"},
 }
 
 

@@ -25,6 +25,10 @@ class Event:
     def is_connected(self, callback: Callable) -> bool:
         return callback in self._callbacks
 
+    def callbacks(self) -> list[Callable]:
+        """The callbacks connected now, in order (a copy)."""
+        return list(self._callbacks)
+
     def emit(self, *args) -> None:
         for callback in list(self._callbacks):
             callback(*args)

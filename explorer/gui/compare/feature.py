@@ -55,18 +55,18 @@ class CompareActions(QObject):
 
     def toggle(self) -> None:
         w, page = self.window, self.page
-        explorer = w.explorer
+        explorer = w.workspace.session  # the Explorer's run and cursor
         if w.tabs.currentWidget() is page:
             frame = page.session.frame("b")
-            if frame is not None and page.session.current is explorer.session.run:
-                explorer.session.set_cycle(frame.cycle)
+            if frame is not None and page.session.current is explorer.run:
+                explorer.set_cycle(frame.cycle)
             w.show_view("explorer")
             return
         if page.pinned is None and page.pending_pin is None and not page.pin():
             w.statusBar().showMessage(page.status_text, 5000)
             return
-        explorer.clock.pause()
-        page.start_at(explorer.session.cycle)
+        w.explorer.clock.pause()
+        page.start_at(explorer.cycle)
         w.tabs.setCurrentWidget(page)
         page.columns["b"].grid.setFocus()  # the playback keys act here now
 
@@ -78,7 +78,7 @@ class CompareActions(QObject):
 
 
 def install(window) -> ComparePage:
-    page = ComparePage(window.explorer, window)
+    page = ComparePage(window.workspace, window)
     # a tab, not a lesson view: a lesson cannot pin a run, so it has nothing to show there
     window.add_page(page, QCoreApplication.translate("CompareFeature", "A/&B compare"))
     window.add_feature(FEATURE, page)

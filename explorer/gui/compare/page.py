@@ -9,8 +9,8 @@ table of differences and the scenario keys B changed. The page has its own
 playback (transport, clock and the same keys as the Explorer's) over the longer
 run's cycles, so the shorter run can be seen to finish.
 
-The page reads the Explorer only through its public hooks: the session's
-``run``/``run_changed``/``simulation_changed`` and ``cycle``, and
+The page reads the Explorer's run from the window's workspace only, through its
+session's ``run``/``run_changed``/``simulation_changed``, and
 ``run_data.simulate_sm_trace`` for an SM a long run did not keep.
 """
 
@@ -33,7 +33,7 @@ from explorer.gui.compare.column import RunColumn, scenario_line
 from explorer.gui.compare.differences import scenario_changes
 from explorer.gui.compare.session import ALIGNMENTS, SIDES, CompareSession
 from explorer.gui.compare.table import CompareTable, speed_text
-from explorer.gui.explore.run_data import SimRun, simulate_run, simulate_sm_trace
+from explorer.gui.workspace.run_data import SimRun, simulate_run, simulate_sm_trace
 from explorer.gui.explore.transport import PlaybackClock, TransportBar, playback_keys
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
@@ -49,10 +49,10 @@ COMPACT_LINES = 40
 class ComparePage(Page):
     """Owns the compare session, its playback and the re-simulation of SMs a long run did not keep."""
 
-    def __init__(self, explorer, parent: QWidget | None = None):
+    def __init__(self, workspace, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("compare_page")
-        self.explorer = explorer
+        self.workspace = workspace  # the window's: the Explorer's run is B
         self.session = CompareSession()
         self.runner = TaskRunner(self, threads=1)
         self.clock = PlaybackClock(self)
@@ -125,7 +125,7 @@ class ComparePage(Page):
         self._syncing = False
         self.key_actions = playback_keys(self, play=self.toggle_play, step=s.step, to_start=s.to_start,
                                          to_end=s.to_end)
-        es = explorer.session
+        es = workspace.session
         es.run_changed.connect(self._explorer_run)
         es.simulation_changed.connect(self._explorer_state)
         if es.run is not None:
@@ -204,7 +204,7 @@ class ComparePage(Page):
     # -- pinning -----------------------------------------------------------------------------
     def pin(self, run: SimRun | None = None) -> bool:
         """Pin ``run`` (default: the Explorer's run on screen) as A; False when there is no run yet."""
-        run = run if run is not None else self.explorer.session.run
+        run = run if run is not None else self.workspace.run
         if run is None:
             self.set_status(self.tr("Nothing to pin yet: the Explorer is still simulating."))
             return False
@@ -272,7 +272,7 @@ class ComparePage(Page):
         if side == "a":
             head = self.tr("<b>A</b> · pinned")
         else:
-            es = self.explorer.session
+            es = self.workspace.session
             head = self.tr("<b>B</b> · the Explorer's run")
             if run is not None and not es.run_is_current:
                 head += " · " + (self.tr("invalid input in the Explorer: its last good run") if es.errors or es.failed

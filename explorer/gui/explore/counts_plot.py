@@ -35,7 +35,7 @@ from explorer.gui.common.legend import LegendRow
 from explorer.texts.numbers import num
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.theme import LIGHT, Theme
-from explorer.gui.explore.run_data import SimRun, halvings
+from explorer.gui.workspace.run_data import SimRun, halvings
 
 SERIES = ("launched", "resident", "eligible", "issued")
 RIGHT = ("eligible", "issued")  # on the right axis: their own scale

@@ -50,7 +50,7 @@ from explorer.gui.common.state_colors import short_names
 from explorer.gui.common.state_order import NAMES
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.common.widgets import SteadyLabel, error_label, muted_label, set_short, set_texts_long_short
-from explorer.gui.explore.run_data import SimRun, state_breakdown
+from explorer.gui.workspace.run_data import SimRun, state_breakdown
 from explorer.gui.explore.run_verdict import Verdict, run_verdict
 from explorer.gui.explore.sol_texts import busy_text
 from explorer.occupancy import OccupancyResult

@@ -1,18 +1,17 @@
 """The "Explorer" tab: scenario panel, SM grid, timeline, counts plot, metrics, playback.
 
-This is the controller: every change of the scenario arrives as a command
-(``explore.commands``: panel edits, presets, files, the GEMM and GPU features,
-lessons) and is undoable from the Edit menu; the page simulates the scenario in a
-worker (``common.tasks``, newest wins: a newer scenario cancels the run still
-computing), keeps the last good run on screen while input is invalid or a new run
-is computing, and forwards the session's cycle and selection to the views. It
-computes nothing about GPUs itself.
+A view of the window's workspace (``workspace.Workspace``: the scenario, its run,
+the cycle and selected SM, the command stack, the simulation): the page lays out
+the views, turns the panel's texts into edits (commands on the workspace, undoable
+from the Edit menu), attaches its task runner to the workspace's simulation, and
+forwards the workspace's changes to the views, keeping the last good run on screen
+while input is invalid or a new run is computing. It computes nothing about GPUs
+itself.
 
-A long run keeps the per-slot states of its first SMs only (the simulator's trace
-budget); once it is on screen the page fills in the others in the background, a
-batch of SMs per re-simulation (``run_data.fill_plan``), and the grid shows them
-as they arrive. While a new run is simulated, or SMs are filled in, the SM grid
-and the timeline say so on the picture itself (``explore.banner``).
+A long run keeps the per-slot states of its first SMs only; the workspace fills in
+the others in the background (``workspace.simulation``), and the grid shows them as
+they arrive. While a new run is simulated, or SMs are filled in, the SM grid and the
+timeline say so on the picture itself (``explore.banner``).
 
 Playback frame: the session moves the cycle; the SM grid repaints (one numpy
 gather + one image), the two plot cursors move, the "right now" numbers change.
@@ -35,15 +34,11 @@ from explorer.gui.common.settings import as_bool, as_int, as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner
 from explorer.gui.common.theme import restyle
 from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
-from explorer.gui.explore.commands import CommandStack, ScenarioChange
 from explorer.gui.explore.counts_plot import MIN_HEIGHT as COUNTS_MIN_HEIGHT
 from explorer.gui.explore.counts_plot import CountsPlot
 from explorer.gui.explore.metrics import MetricsPanel, cited_figures, program_text
-from explorer.gui.explore.run_data import (FillPlan, SimRun, fill_plan, record_batch, simulate_run,
-                                           simulate_sm_trace)
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
 from explorer.gui.explore.scenario_panel import ScenarioPanel
-from explorer.gui.explore.session import ExplorerSession
 from explorer.gui.explore.sol_panel import SolPanel
 from explorer.gui.explore.sm_grid import SmGridView
 from explorer.gui.explore.stream_strip import StreamStrip
@@ -51,8 +46,13 @@ from explorer.gui.explore.timeline import MIN_HEIGHT as TIMELINE_MIN_HEIGHT
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
 from explorer.gui.explore.unit_strip import UnitStrip
+from explorer.gui.workspace.commands import CommandStack, ScenarioChange
+from explorer.gui.workspace.run_data import SimRun
+from explorer.gui.workspace.session import ExplorerSession
+from explorer.gui.workspace.simulation import Simulation
+from explorer.gui.workspace.workspace import Workspace
 from explorer.model.errors import InputError
-from explorer.model.presets import default_scenario, load_preset
+from explorer.model.presets import load_preset
 from explorer.model.scenario import Scenario
 
 EDIT_DEBOUNCE_MS = 30
@@ -69,20 +69,20 @@ CENTER_ROOM = 600
 
 
 class ExplorerPage(Page):
-    """Owns the session, the command stack, the simulation worker and the playback clock."""
+    """A view of the workspace (its own one unless the window hands it the window's); owns the layout, the task
+    runner it attaches to the workspace's simulation and the playback clock."""
 
     slot_clicked = Signal(int)  # a warp slot of the selected SM was clicked on the timeline
 
-    def __init__(self, parent: QWidget | None = None, scenario: Scenario | None = None, autoplay: bool = False):
+    def __init__(self, parent: QWidget | None = None, scenario: Scenario | None = None, autoplay: bool = False,
+                 workspace: Workspace | None = None):
         super().__init__(parent)
         self.setObjectName("explorer_page")
-        scenario = scenario or default_scenario()
-        self.session = ExplorerSession(scenario)
-        self.commands = CommandStack()
+        self.workspace = workspace if workspace is not None else Workspace(scenario)
+        scenario = self.workspace.scenario
         self.runner = TaskRunner(self, threads=1)  # one simulation at a time
         self.clock = PlaybackClock(self)
         self.autoplay = autoplay
-        self.test_delay_s = 0.0  # tests only: every simulation first waits this long (cancellably)
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
@@ -90,7 +90,6 @@ class ExplorerPage(Page):
         self._presenting = False  # presentation mode: the center's panes shared by the text they need
         self._strip_step = False  # the lesson step on screen points at the unit-use strip
         self._plots_back: dict | None = None  # a lesson ended: the user's splitters, to give back (_give_back_plots)
-        self.fill: tuple[SimRun, FillPlan, int] | None = None  # a run whose missing SMs come in: plan, batches done
         self.compile_watch = CompileWatch(self)  # a first start that waits for numba says so (never silently)
         self.compile_watch.changed.connect(self._update_run_state)
 
@@ -181,13 +180,21 @@ class ExplorerPage(Page):
         layout.addWidget(self.transport)
 
         # -- wiring -------------------------------------------------------------------
-        s = self.session
+        s, sim = self.session, self.simulation
         s.scenario_changed.connect(self._on_scenario)
         s.run_changed.connect(self._on_run)
         s.cycle_changed.connect(self._on_cycle)
         s.selection_changed.connect(self._on_selection)
         s.errors_changed.connect(self._on_errors)
         s.simulation_changed.connect(self._update_run_state)
+        self.workspace.scenario_shown.connect(self._show_scenario)
+        sim.started.connect(self._sim_started)
+        sim.finished.connect(self._sim_finished)
+        sim.failed.connect(self._sim_failed)
+        sim.trace_arrived.connect(self._sm_recorded)
+        sim.filled.connect(self.grid.set_run)
+        sim.fill_changed.connect(self._update_run_state)
+        sim.fill_failed.connect(self._fill_failed)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(EDIT_DEBOUNCE_MS)
@@ -199,7 +206,7 @@ class ExplorerPage(Page):
         self.timeline.cycle_requested.connect(self.session.set_cycle)
         self.counts.cycle_requested.connect(self.session.set_cycle)
         self.unit_strip.cycle_requested.connect(self.session.set_cycle)
-        self.timeline.needs_trace.connect(self._record_sm)
+        self.timeline.needs_trace.connect(sim.record_sm)
         self.timeline.slot_clicked.connect(self.slot_clicked)
         self.transport.cycle_requested.connect(self.session.set_cycle)
         self.transport.step_requested.connect(self.session.step)
@@ -211,8 +218,34 @@ class ExplorerPage(Page):
         self._build_actions()
 
         self.panel.set_scenario(scenario)
+        s.set_errors({})  # a rebuilt window's panel shows the scenario's own values
         self._on_scenario(scenario)
-        self._submit_soon()
+        if s.run is not None:  # a rebuilt window: the workspace's run, at its cycle
+            self._on_run(s.run)
+        sim.attach(self.runner, defer=lambda fn: QTimer.singleShot(0, self, fn))
+        sim.submit_soon()
+
+    # -- the workspace --------------------------------------------------------------
+    @property
+    def session(self) -> ExplorerSession:
+        return self.workspace.session
+
+    @property
+    def commands(self) -> CommandStack:
+        return self.workspace.commands
+
+    @property
+    def simulation(self) -> Simulation:
+        return self.workspace.simulation
+
+    @property
+    def test_delay_s(self) -> float:
+        """Tests only: every simulation first waits this long (cancellably)."""
+        return self.simulation.test_delay_s
+
+    @test_delay_s.setter
+    def test_delay_s(self, seconds: float) -> None:
+        self.simulation.test_delay_s = seconds
 
     # -- keyboard -------------------------------------------------------------------
     def _build_actions(self) -> None:
@@ -274,14 +307,10 @@ class ExplorerPage(Page):
         self.panel_scroll.ensureWidgetVisible(self.panel.stream_info, 0, 4)  # its last row, then its header
         self.panel_scroll.ensureWidgetVisible(self.panel.stream_toggle, 0, 4)
 
-    # -- scenario changes: all through the command stack ---------------------------------
+    # -- scenario changes: all commands on the workspace ----------------------------------
     def change_scenario(self, scenario: Scenario, kind: str, run: SimRun | None = None) -> None:
-        """Show and simulate a whole scenario (``kind``: what changed it, explore.commands.KINDS).
-
-        Presets, files, the GEMM and GPU features and lessons come here; the change is
-        one step for Edit > Undo unless it is a lesson step or a restored session.
-        """
-        self.commands.do(ScenarioChange(kind, scenario, run=run), self)
+        """Show and simulate a whole scenario (``kind``: what changed it, workspace.commands.KINDS)."""
+        self.workspace.change_scenario(scenario, kind, run)
 
     def load_preset(self, name: str) -> None:
         try:
@@ -293,43 +322,21 @@ class ExplorerPage(Page):
 
     def show_run(self, run: SimRun, kind: str = "restore") -> None:
         """Show a run computed elsewhere (``render``, a rebuilt window): its scenario fills the panel, nothing re-simulates."""
-        self.change_scenario(run.result.scenario, kind, run=run)
-
-    def show_result(self, result, kind: str) -> None:
-        """Show a SimResult simulated elsewhere (the Your kernel tab's one execution): one undoable step, nothing
-        re-simulates."""
-        run = SimRun.from_result(result)
-        run.pyramid(min(self.session.selected_sm, run.sm_count - 1))  # the selected SM's timeline
-        self.change_scenario(result.scenario, kind, run=run)
+        self.workspace.show_run(run, kind)
 
     def undo(self) -> bool:
-        return self.commands.undo(self)
-
-    def redo(self) -> bool:
-        return self.commands.redo(self)
+        return self.workspace.undo()
 
     @property
     def scenario(self) -> Scenario:
         return self.session.scenario
 
-    def apply_scenario(self, scenario: Scenario, run: SimRun | None = None, from_panel: bool = False) -> None:
-        """The command target: make ``scenario`` the one on screen (only commands call this)."""
-        if from_panel:  # the panel shows it already
-            self.session.set_scenario(scenario)
-            self._submit()
-            return
+    def _show_scenario(self, scenario: Scenario) -> None:
+        """A command put a whole scenario on screen: the panel shows its values (the texts typed are dropped)."""
         self._debounce.stop()
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self.panel.set_scenario(scenario)
-        self.session.set_errors({})
-        self.session.set_scenario(scenario)
-        if run is not None and run.result.scenario == scenario:
-            self.runner.cancel(disconnect=True)
-            self.session.simulation_dropped()
-            self.session.set_run(run)
-        else:
-            self._submit_soon()
 
     def apply_edits(self) -> None:
         """The panel's texts -> a valid scenario (simulated, one undoable edit) or the errors (last run kept)."""
@@ -343,51 +350,26 @@ class ExplorerPage(Page):
         self._good = texts
         s = self.session
         if scenario != s.scenario:
-            self.commands.do(ScenarioChange("edit", scenario, fields=changed), self)
+            self.workspace.do(ScenarioChange("edit", scenario, fields=changed))
         elif s.run is None:
-            self._submit()
+            self.simulation.submit()
         elif not s.run_is_current and not s.simulating:
             self._on_run(s.run)  # back to the shown run's values: nothing to simulate
 
-    def _submit_soon(self) -> None:
-        QTimer.singleShot(0, self, self._submit)
-
-    def _submit(self) -> None:
-        s = self.session
-        scenario = s.scenario
-        if s.pending == scenario:
-            return  # already on its way
-        if s.run is not None and s.run.result.scenario == scenario and s.pending is None:
-            return
-        sm, delay = s.selected_sm, self.test_delay_s
-        self._stop_fill()
-
-        def work(task):
-            if delay:  # tests: a run slow enough to be superseded
-                task.sleep(delay)
-                if task.cancelled:
-                    return None
-            return simulate_run(scenario, prefetch_sm=sm, cancel=task.is_cancelled, fill=False,
-                                progress=lambda done, total: task.progress("", done / max(total, 1)))
-
-        s.begin_simulation(scenario)
+    # -- the workspace's simulation -> the page -------------------------------------------
+    def _sim_started(self, scenario: Scenario) -> None:
         self.compile_watch.start(SIMULATOR, *((INTERPRETER,) if scenario.kernel is not None else ()))
-        self.runner.start("simulate", work, newest_wins=True, on_done=self._sim_finished,
-                          on_error=lambda error: self._sim_failed(scenario, error),
-                          on_progress=lambda _text, fraction: s.simulation_progress(fraction))
 
-    def _sim_finished(self, run: SimRun) -> None:
+    def _sim_finished(self, _run: SimRun) -> None:
         self.compile_watch.stop()
-        self.session.set_run(run)
         if self.autoplay and not self._shown_once:
             self.clock.play()
         self._shown_once = True
 
-    def _sim_failed(self, scenario: Scenario, error: TaskError) -> None:
-        if not self.runner.running("simulate"):
+    def _sim_failed(self, _scenario: Scenario, error: TaskError) -> None:
+        if not self.simulation.running():
             self.compile_watch.stop()
         if error.kind == "cancelled":
-            self.session.simulation_dropped()
             return
         if error.kind == "input":
             message = core_error(error.field, error.message)
@@ -398,83 +380,23 @@ class ExplorerPage(Page):
         else:  # a bug: the runner logged the traceback
             message = error.message
             status = self.tr("The simulation failed (a bug): {msg}")
-        self.session.simulation_failed(scenario, message)
         self.set_status(status.format(msg=message))
 
-    def _record_sm(self, sm: int) -> None:
-        """Re-simulate one SM whose per-slot trace the run did not keep (newest request wins)."""
-        run = self.session.run
-        if run is None:
-            return
-        scenario = run.result.scenario
-
-        params = run.result.params  # the run's own (a calibrated run re-simulates as calibrated)
-
-        def work(task):
-            return simulate_sm_trace(scenario, sm, cancel=task.is_cancelled, params=params)
-
-        self.runner.start("record_sm", work, newest_wins=True, on_done=lambda trace: self._sm_recorded(run, sm, trace))
-
-    def _sm_recorded(self, run: SimRun, sm: int, trace) -> None:
-        if self.session.run is not run or trace is None or trace.shape[0] != run.cycles:
-            return
-        run.add_trace(sm, trace)
+    def _sm_recorded(self, run: SimRun, sm: int) -> None:
         self.timeline.trace_arrived(sm)
         self.grid.set_run(run)
 
-    # -- the SMs a long run did not keep, filled in batch by batch ------------------------
-    def _start_fill(self, run: SimRun) -> None:
-        self._stop_fill()
-        plan = fill_plan(run)
-        if plan is not None:
-            self.fill = (run, plan, 0)
-            self._next_fill()
-
-    def _stop_fill(self) -> None:
-        self.runner.cancel("fill_sms", disconnect=True)
-        self.fill = None
-
-    def _next_fill(self) -> None:
-        """One batch per task, so a click's one-SM re-simulation or a new run never waits for all of them."""
-        if self.fill is None:
-            return
-        run, plan, done = self.fill
-        if self.session.run is not run or done >= len(plan.batches):
-            self.fill = None
-            self._update_run_state()
-            return
-        batch = plan.batches[done]
-        self.runner.start("fill_sms", lambda task: record_batch(run, batch, plan.stride, task.is_cancelled),
-                          newest_wins=True, on_done=lambda samples: self._filled(run, samples),
-                          on_error=lambda error: self._fill_failed(run, error))
-        self._update_run_state()
-
-    def _filled(self, run: SimRun, samples: dict) -> None:
-        if self.fill is None or self.fill[0] is not run:
-            return
-        _run, plan, done = self.fill
-        for sm, states in samples.items():
-            run.add_samples(sm, plan.stride, states)
-        self.fill = (run, plan, done + 1)
-        if self.session.run is run:
-            self.grid.set_run(run)
-        self._next_fill()
-
-    def _fill_failed(self, run: SimRun, error: TaskError) -> None:
-        if self.fill is not None and self.fill[0] is run:
-            self.fill = None
-        if error.kind != "cancelled":
-            self.set_status(self.tr("The SMs this run did not keep could not be filled in: {msg}").format(
-                msg=error.message))
-        self._update_run_state()
+    def _fill_failed(self, _run: SimRun, error: TaskError) -> None:
+        self.set_status(self.tr("The SMs this run did not keep could not be filled in: {msg}").format(
+            msg=error.message))
 
     @property
     def filling(self) -> bool:
         """Whether missing SMs of the run on screen are still coming in."""
-        return self.fill is not None
+        return self.simulation.filling
 
     def _fill_text(self) -> str:
-        run, plan, done = self.fill
+        run, plan, done = self.simulation.fill
         missing = run.missing_sms()
         if not missing:
             return ""
@@ -522,8 +444,6 @@ class ExplorerPage(Page):
         self.unit_strip.set_run(run)
         self.metrics.whole.show_occupancy(run.result.theoretical)
         self.transport.set_length(run.cycles)
-        if self.fill is None or self.fill[0] is not run:
-            self._start_fill(run)
         self._update_run_state()
         self._on_cycle(s.cycle)
 
@@ -585,9 +505,10 @@ class ExplorerPage(Page):
             role = "error"
         else:
             text, role = "", "muted"
-        fill = self._fill_text() if self.fill is not None and s.run is self.fill[0] else ""
+        coming = self.simulation.fill  # the run whose missing SMs come in, its plan and the batches done
+        fill = self._fill_text() if coming is not None and s.run is coming[0] else ""
         if not text and fill:
-            text = self.tr("Filling in SMs… {pct:.0f}%").format(pct=100 * self.fill[2] / len(self.fill[1].batches))
+            text = self.tr("Filling in SMs… {pct:.0f}%").format(pct=100 * coming[2] / len(coming[1].batches))
         if self.run_state.property("role") != role:
             self.run_state.setProperty("role", role)
             restyle(self.run_state)
@@ -875,10 +796,13 @@ class ExplorerPage(Page):
         self.clock.pause()
         self._debounce.stop()
         self.runner.shutdown()
+        if self.simulation.runner is self.runner:  # not a rebuilt window's
+            self.simulation.stop_fill()
 
     def capture_state(self, live: bool = False) -> dict:
         """The scenario (TOML), selected SM, speed, per-SM counts and splitters; ``live`` adds the run
-        (when it is the scenario's), cycle, playback and the command stack."""
+        (when it is the scenario's), cycle and playback (a rebuilt window shares the workspace: its command stack
+        too)."""
         from explorer.model.tomlio import dumps
 
         s = self.session
@@ -888,7 +812,7 @@ class ExplorerPage(Page):
         }
         if live:  # the scenario itself too: a [kernel] scenario's TOML leaves out what its cubin gives (registers)
             state |= {"run": s.run if s.run_is_current else None, "cycle": s.cycle, "playing": self.clock.playing,
-                      "commands": self.commands, "scenario_object": s.scenario}
+                      "scenario_object": s.scenario}
         return state
 
     def restore_state(self, state: dict) -> None:
@@ -905,7 +829,9 @@ class ExplorerPage(Page):
             except (InputError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, RecursionError):
                 scenario = None  # a hand-edited or outdated file: start from the default
         run = state.get("run")
-        if isinstance(run, SimRun) and run.result.scenario == scenario:
+        if isinstance(run, SimRun) and run is self.session.run and scenario == self.session.scenario:
+            pass  # a window rebuilt on the same workspace: the run is on screen already
+        elif isinstance(run, SimRun) and run.result.scenario == scenario:
             self.show_run(run)  # the same result object: nothing re-simulates
         elif scenario is not None and scenario != self.session.scenario:
             self.change_scenario(scenario, "restore")
@@ -918,8 +844,6 @@ class ExplorerPage(Page):
         if as_bool(state.get("stream_open"), False):  # opened by hand for a single launch: still open
             self.panel.stream_toggle.setChecked(True)
         super().restore_state(state)
-        if isinstance(state.get("commands"), CommandStack):
-            self.commands.adopt(state["commands"])
         if isinstance(run, SimRun) and self.session.run is run:
             self.session.set_cycle(as_int(state.get("cycle"), 0))
             if state.get("playing") is True:

@@ -35,7 +35,7 @@ from explorer.gui.common.state_colors import argb32_table, display_names, meanin
 from explorer.gui.common.state_order import UNKNOWN
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.explore.banner import Banner
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.workspace.run_data import SimRun
 
 BACKGROUND = 254  # the colour-table entry for the space between cells
 VEIL_ALPHA = 120  # of 255: how much the previous run is dimmed while a new one is simulated

@@ -37,7 +37,7 @@ from explorer.gui.common.bars import PaintedBar
 from explorer.texts.numbers import num, pct, si
 from explorer.gui.common.theme import LIGHT, Theme, restyle
 from explorer.gui.common.widgets import SteadyLabel
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.workspace.run_data import SimRun
 from explorer.gui.common.core_texts import unit_labels
 from explorer.gui.explore.sol_texts import (bottleneck_head, bottleneck_text, short_labels,
                                            unit_meanings)

@@ -36,7 +36,7 @@ from explorer.texts.numbers import counted, num, pct, seconds_text, unit
 from explorer.gui.common.reflow_grid import Arrangement, Cell, ReflowGrid
 from explorer.gui.common.theme import Theme
 from explorer.gui.common.widgets import FittingLabel
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.workspace.run_data import SimRun
 from explorer.sim.stream import StreamResult, compose
 
 FIGURES = ("nvml_utilization", "sm_active", "achieved_occupancy", "issue_slot_utilization")

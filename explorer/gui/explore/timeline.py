@@ -31,7 +31,7 @@ from explorer.gui.common.state_colors import display_names, meanings, priority_t
 from explorer.gui.common.state_order import PRIORITY
 from explorer.gui.common.theme import LIGHT, Theme
 from explorer.gui.explore.banner import Banner
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.workspace.run_data import SimRun
 
 _CODE_OF_RANK = {rank: code for code, rank in enumerate(PRIORITY)}
 MAX_OUTLINED_BLOCKS = 2000  # per SM; beyond that outlines would be a grey smear anyway

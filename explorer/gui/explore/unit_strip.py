@@ -30,7 +30,7 @@ from explorer.gui.common import palette as oi
 from explorer.texts.numbers import num, pct
 from explorer.gui.common.plots import CursorPlot
 from explorer.gui.common.theme import LIGHT, Theme
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.workspace.run_data import SimRun
 from explorer.gui.common.core_texts import unit_labels
 from explorer.gui.explore.sol_texts import short_labels
 from explorer.sim.bottleneck import threshold

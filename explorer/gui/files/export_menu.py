@@ -130,7 +130,7 @@ class ExportFeature(QObject):
     def _animation_widget(self, subject: str) -> QWidget:
         w = self.window
         page = w.explorer
-        if page.session.run is None:
+        if w.workspace.run is None:
             raise ex.ExportError(self.tr("there is no simulation on screen yet"))
         if subject == "view":
             w.show_view("explorer")
@@ -185,7 +185,7 @@ class ExportFeature(QObject):
         return dialog
 
     def animation_dialog(self) -> AnimationDialog | None:
-        if self.window.explorer.session.run is None:
+        if self.window.workspace.run is None:
             self._fail(self.tr("There is no simulation to animate yet; wait until the Explorer shows one."))
             return None
         dialog = AnimationDialog(self)
@@ -424,7 +424,7 @@ class AnimationDialog(_ExportDialog):
         super().__init__(feature, QCoreApplication.translate("AnimationDialog", "Export Animation"),
                          feature.subjects(explorer_only=True))
         self.subject.setItemText(0, self.tr("The Explorer tab"))
-        run = feature.window.explorer.session.run
+        run = feature.window.workspace.run
         last = max(0, run.cycles - 1)
         self.format.addItem(self.tr("Animated GIF"), "gif")
         self.format.addItem(self.tr("MP4 video"), "mp4")

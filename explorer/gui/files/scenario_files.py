@@ -72,15 +72,16 @@ class ScenarioFiles(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
-        self.page = window.explorer
+        self.workspace = window.workspace  # the scenario opened and saved
+        self.page = window.explorer  # its panel's texts (apply_edits)
         self.path: Path | None = None  # the file the scenario came from or went to
         self._saved: Scenario | None = None  # the scenario as that file holds it
         self.last_message: QMessageBox | None = None
         self.recent = RecentFiles(window.settings, self)
         window.register_file_handler((".toml",), self.tr("Scenarios"), self.open_file)
         self._build_actions()
-        self.page.session.scenario_changed.connect(lambda _s: self._update_title())
-        self.page.session.errors_changed.connect(lambda _e: self._update_title())
+        self.workspace.session.scenario_changed.connect(lambda _s: self._update_title())
+        self.workspace.session.errors_changed.connect(lambda _e: self._update_title())
 
     # -- menu -----------------------------------------------------------------------
     def _build_actions(self) -> None:
@@ -139,7 +140,7 @@ class ScenarioFiles(QObject):
                            self.tr("{name} is not a scenario this app can use:\n{problem}").format(
                                name=path.name, problem=f"{type(exc).__name__}: {exc}"[:500]))
             return False
-        self.page.change_scenario(scenario, "file")
+        self.workspace.change_scenario(scenario, "file")
         self.path = path.resolve()
         self._saved = scenario
         self.recent.add(self.path)
@@ -167,14 +168,14 @@ class ScenarioFiles(QObject):
     def current(self) -> Scenario | None:
         """The scenario to save: the panel's values; None (with a message) while any is invalid."""
         self.page.apply_edits()  # an edit typed in the last few milliseconds counts
-        errors = self.page.session.errors
+        errors = self.workspace.session.errors
         if errors:
             fields = ", ".join(sorted(errors))
             self._complain(self.tr("Not saved"), self.tr(
                 "Some fields are invalid ({fields}). Fix them first: saving now would not save what you see.")
                 .format(fields=fields))
             return None
-        return self.page.session.scenario
+        return self.workspace.scenario
 
     def save(self) -> bool:
         if self.path is None:
@@ -184,7 +185,7 @@ class ScenarioFiles(QObject):
     def save_as(self) -> bool:
         if self.current() is None:
             return False
-        start = str(self.path) if self.path else str(Path.home() / f"{self.page.session.scenario.name or 'scenario'}.toml")
+        start = str(self.path) if self.path else str(Path.home() / f"{self.workspace.scenario.name or 'scenario'}.toml")
         name, _ = QFileDialog.getSaveFileName(self.window, self.tr("Save Scenario"), start,
                                               self.tr("Scenarios (*.toml)"))
         if not name:
@@ -216,7 +217,7 @@ class ScenarioFiles(QObject):
     # -- state ------------------------------------------------------------------------
     @property
     def modified(self) -> bool:
-        session = self.page.session
+        session = self.workspace.session
         return self._saved is not None and (session.scenario != self._saved or bool(session.errors))
 
     def _update_title(self) -> None:

@@ -27,10 +27,10 @@ def install(window) -> None:
                                   ("memory", memory, "hierarchy")):
         window.lesson_targets.add_later(name, page, attribute)
 
-    explorer = window.explorer
+    explorer, workspace = window.explorer, window.workspace
 
     def simulate_in_explorer(scenario) -> None:
-        explorer.change_scenario(scenario, "gemm")
+        workspace.change_scenario(scenario, "gemm")
         window.show_view("explorer")
 
     # beside the simulated time in the Explorer: what the GEMM model expects of the same main loop
@@ -50,7 +50,7 @@ def install(window) -> None:
         note.setVisible(bool(text))
 
     gemm.scenario_requested.connect(simulate_in_explorer)
-    explorer.session.run_changed.connect(memory.show_run)
-    explorer.session.run_changed.connect(show_run)
-    if explorer.session.run is not None:
-        memory.show_run(explorer.session.run)
+    workspace.session.run_changed.connect(memory.show_run)
+    workspace.session.run_changed.connect(show_run)
+    if workspace.run is not None:
+        memory.show_run(workspace.run)

@@ -172,7 +172,7 @@ class Drawn:
 def show_lesson_step(window, app, lesson, index: int, lang: str, run=None):
     """Lesson step ``index`` as the lesson panel plays it (its run computed here, no worker, unless
     ``run`` is the step's, computed before); that run."""
-    from explorer.gui.explore.run_data import simulate_run
+    from explorer.gui.workspace.run_data import simulate_run
 
     lessons = window.feature("lessons")
     if lessons is None:
@@ -217,11 +217,11 @@ def draw(size: tuple[int, int], theme: str = "light", lang: str | None = None, *
     step (at its own cycle unless ``cycle`` is given), on ``tab``, optionally presenting at ``scale``, with
     the SASS view open (``sass``), with the layout check's verdict when ``check``."""
     from explorer.gui.common.layout_check import LayoutChecker
-    from explorer.gui.explore.run_data import simulate_run
+    from explorer.gui.workspace.run_data import simulate_run
 
     run = simulate_run(scenario) if lesson is None else None
     with offscreen_window(size, theme, lang) as (app, window):
-        page = window.explorer
+        session = window.workspace.session  # the Explorer's run, cursor and selected SM
         if sass and window.feature("sass") is not None:
             window.feature("sass").set_shown(True)
             window.resize(*size)  # the view's minimum may have grown the window: the size asked for again
@@ -229,20 +229,20 @@ def draw(size: tuple[int, int], theme: str = "light", lang: str | None = None, *
         if lesson is not None:
             run = show_lesson_step(window, app, lesson, index, lang or "en")
         else:
-            page.show_run(run)
+            window.workspace.show_run(run)
         if sm is not None:
             check_sm(run, sm)
-            page.session.select_sm(sm)
+            session.select_sm(sm)
         if cycle is not None:
-            page.session.set_cycle(check_cycle(run, cycle))
+            session.set_cycle(check_cycle(run, cycle))
         elif lesson is None:
-            page.session.set_cycle(default_cycle(run))
+            session.set_cycle(default_cycle(run))
         if tab is not None:
             window.show_view(tab)
         settle(app)
         shown = present(window, app, size, scale) if scale is not None else None
         settle(app)
-        drawn = Drawn(grab(window, size), run, page.session.cycle, scale=shown)
+        drawn = Drawn(grab(window, size), run, session.cycle, scale=shown)
         if check:
             from PySide6.QtCore import QSize
 
@@ -271,7 +271,7 @@ def render_compare_png(scenario: Scenario, other: Scenario, out, size: tuple[int
                        lang: str | None = None) -> tuple[int, int, int]:
     """The A/B compare tab into a PNG: ``scenario`` pinned as A beside ``other`` as B (the Explorer's run),
     at ``cycle`` (default: A's busiest moment); returns (width, height, cycle)."""
-    from explorer.gui.explore.run_data import simulate_run
+    from explorer.gui.workspace.run_data import simulate_run
 
     a, b = simulate_run(scenario), simulate_run(other)
     longest = max(a.cycles, b.cycles)
@@ -285,7 +285,7 @@ def render_compare_png(scenario: Scenario, other: Scenario, out, size: tuple[int
         page = window.feature("compare")
         if page is None:
             raise InputError("--compare", "this build of the window has no A/B compare")
-        window.explorer.show_run(b)
+        window.workspace.show_run(b)
         page.pin(a)
         if sm is not None:
             page.session.select_sm(sm)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.workspace.run_data import simulate_run
 from explorer.gui.headless.render import Drawn, atomic_save, check_sm, draw, offscreen_window, settle, show_lesson_step
 from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
@@ -60,10 +60,10 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
             run = show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
         else:
             run = simulate_run(scenario)
-            page.show_run(run)
+            window.workspace.show_run(run)
         if sm is not None:
             check_sm(run, sm)
-            page.session.select_sm(sm)
+            window.workspace.session.select_sm(sm)
         cycle_range = ex.parse_cycle_range(animate, run.cycles)
         settle(app)
         frames = ex.export_animation(page, window, out, cycle_range, fps, 1.0)

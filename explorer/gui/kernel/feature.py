@@ -4,7 +4,8 @@
 with File > Open or dropped on the window comes here through the window's one ``.cu``
 handler (the measure feature's, which also fills the occupancy calculator's row): the
 feature's :meth:`KernelPage.open_file`. The page hands the scenarios it runs to the
-Explorer (``change_scenario``) and follows the Explorer's ``[kernel]`` scenarios.
+window's workspace (``show_result``, ``change_scenario``: the Explorer shows them) and follows its ``[kernel]``
+scenarios.
 """
 
 from __future__ import annotations
@@ -15,6 +16,6 @@ from explorer.gui.kernel.page import KernelPage
 
 
 def install(window) -> KernelPage:
-    page = KernelPage(window.explorer, window)
+    page = KernelPage(window.workspace, window)
     window.add_page(page, QCoreApplication.translate("KernelFeature", "Your kernel"), view_id="kernel")
     return page

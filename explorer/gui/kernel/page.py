@@ -51,14 +51,15 @@ from explorer.model.errors import InputError, strip_bidi
 
 
 class KernelPage(Page):
-    """The form, the run and its report; the Explorer (``explorer``) gets the scenario it ran."""
+    """The form, the run and its report; the window's workspace (``workspace``) gets the scenario it ran (the
+    Explorer shows it)."""
 
     simulated = Signal(object)  # KernelReport, once shown
 
-    def __init__(self, explorer=None, parent: QWidget | None = None):
+    def __init__(self, workspace=None, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("kernel_page")
-        self.explorer = explorer  # the Explorer page (change_scenario, session); None in a bare test
+        self.workspace = workspace  # the window's (change_scenario, show_result, session); None in a bare test
         self.runner = TaskRunner(self, threads=1)
         self.compile_watch = CompileWatch(self)  # the first run on a machine waits for numba: it says so
         self.compile_watch.changed.connect(self._compile_progress)
@@ -179,8 +180,8 @@ class KernelPage(Page):
         self.simulate_button.clicked.connect(self.simulate)
         self.cancel_button.clicked.connect(self.cancel)
         self.report_view.show_button.clicked.connect(self._show_explorer)
-        if explorer is not None:
-            s = explorer.session
+        if workspace is not None:
+            s = workspace.session
             s.scenario_changed.connect(self._explorer_scenario)
             s.run_changed.connect(lambda _run: self._explorer_timing())
             s.simulation_changed.connect(self._explorer_timing)
@@ -323,7 +324,7 @@ class KernelPage(Page):
     def form_input(self) -> FormInput | None:
         if self.kernel is None or self.path is None:
             return None
-        base = self.explorer.scenario if self.explorer is not None else None
+        base = self.workspace.scenario if self.workspace is not None else None
         seed = base.seed if base is not None else 1
         return FormInput(file=str(self.path), name=self.kernel_key[1], kernel=self.kernel, gpu=self.gpu_name(),
                          seed=seed, scenario_name=self.kernel.name, base=self.base)
@@ -448,8 +449,8 @@ class KernelPage(Page):
             wi=num(report.summary["warp_instructions"])), "muted")
         self._update_buttons()
         self.pushed = report.scenario
-        if self.explorer is not None:  # the run this Simulate timed: the Explorer shows it, nothing runs again
-            self.explorer.show_result(result, "kernel")
+        if self.workspace is not None:  # the run this Simulate timed: the Explorer shows it, nothing runs again
+            self.workspace.show_result(result, "kernel")
         self._explorer_timing()
         self.simulated.emit(report)
 
@@ -496,24 +497,24 @@ class KernelPage(Page):
     def _resolve_explorer(self) -> None:
         """The Explorer's [kernel] scenario gets the cubin's registers, shared memory and barriers in its launch
         (a scenario file or the settings' copy has none): a logged change, not a step of Edit > Undo."""
-        if self.explorer is None or self.kernel is None:
+        if self.workspace is None or self.kernel is None:
             return
         from explorer.sass.execute.run import resolve
 
-        sc = self.explorer.scenario
+        sc = self.workspace.scenario
         path, name, gpu = self.kernel_key
         if sc.kernel is None or Path(sc.kernel.path).absolute() != path or (sc.kernel.name, sc.gpu_name) != (name, gpu):
             return
         resolved = resolve(sc, self.kernel)
         if resolved != sc:
             self.pushed = resolved
-            self.explorer.change_scenario(resolved, "restore")
+            self.workspace.change_scenario(resolved, "restore")
 
     def _explorer_timing(self) -> None:
         """The report's timing line: the Explorer's run of the pushed scenario, its refusal, or its progress."""
-        if self.report is None or self.explorer is None:
+        if self.report is None or self.workspace is None:
             return
-        s = self.explorer.session
+        s = self.workspace.session
         if s.scenario != self.report.scenario:
             self.report_view.show_timing(self.tr("the Explorer shows another scenario now"))
         elif s.failed:

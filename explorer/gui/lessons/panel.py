@@ -236,7 +236,7 @@ class LessonPanel(QWidget):
 
 
 class LessonController(QObject):
-    """Plays lessons on a main window (its explorer page, views and lesson targets)."""
+    """Plays lessons on a main window (its workspace, the Explorer's playback clock, views and lesson targets)."""
 
     lesson_changed = Signal(object)  # the Lesson now playing, or None
     step_changed = Signal(int)  # a new step's narration is showing (its simulation may follow)
@@ -278,9 +278,9 @@ class LessonController(QObject):
         window.installEventFilter(self)
         window.tabs.currentChanged.connect(lambda _i: self._refit.start())  # another page's minimum height
 
-        page = window.explorer
-        page.session.run_changed.connect(self._on_run)
-        page.session.scenario_changed.connect(self._on_scenario)
+        session = window.workspace.session  # the Explorer's scenario and run
+        session.run_changed.connect(self._on_run)
+        session.scenario_changed.connect(self._on_scenario)
         self._build_menu()
         self._refresh_texts()
 
@@ -364,7 +364,7 @@ class LessonController(QObject):
         if isinstance(lesson, str):
             lesson = self.find(lesson)
         if self.lesson is None:
-            self._start = self.window.explorer.session.scenario
+            self._start = self.window.workspace.scenario
             self._enter_view()
         self.lesson = lesson
         self.dock.show()
@@ -388,10 +388,10 @@ class LessonController(QObject):
             return
         lesson, start = self.lesson, self._start
         self.lesson = None
-        page = self.window.explorer
-        now = page.session.scenario
+        workspace = self.window.workspace
+        now = workspace.scenario
         if lesson.program and start is not None and now is not None and now.program != start.program:
-            page.change_scenario(now.with_values(program=start.program), "lesson")
+            workspace.change_scenario(now.with_values(program=start.program), "lesson")
         self.index = 0
         self._target = None
         self.ready = False
@@ -438,8 +438,7 @@ class LessonController(QObject):
         self.index = index
         self.ready = False
         step = lesson.steps[index]
-        page = self.window.explorer
-        page.clock.pause()
+        self.window.explorer.clock.pause()
         self.overlay.clear_targets()
         self.panel.set_note("")
         self._refresh_texts()
@@ -454,12 +453,13 @@ class LessonController(QObject):
         if step.view != "explorer":  # nothing on that view waits for the explorer's run
             self._show_view_and_spotlight(step, scenario)
         self._target = scenario
-        session = page.session
+        workspace = self.window.workspace
+        session = workspace.session
         if session.scenario == scenario and session.run_is_current:
             self._finish(session.run)
             return
         self.panel.set_pending(True)
-        page.change_scenario(scenario, "lesson")
+        workspace.change_scenario(scenario, "lesson")
         if session.run_is_current and session.run.result.scenario == scenario:
             self._finish(session.run)  # the run on screen was this scenario's all along (e.g. after an invalid edit)
 
@@ -473,7 +473,7 @@ class LessonController(QObject):
         self._refresh_texts()
         self._update_actions()
         self._target = run.result.scenario
-        self.window.explorer.show_run(run, "lesson")
+        self.window.workspace.show_run(run, "lesson")
         self._finish(run)
 
     # -- session events -------------------------------------------------------------------
@@ -491,8 +491,7 @@ class LessonController(QObject):
         if self.lesson is None or self._target is None or run.result.scenario != self._target:
             return
         step = self.step
-        page = self.window.explorer
-        session = page.session
+        session = self.window.workspace.session
         if session.run is not run:
             return
         self.panel.set_pending(False)
@@ -554,7 +553,7 @@ class LessonController(QObject):
         self.dock.show()
         self._refresh_texts()
         self._update_actions()
-        session = self.window.explorer.session
+        session = self.window.workspace.session
         if not state["ready"] or session.run is None:
             self.go(self.index)  # the step was still waiting for its simulation: wait again
             return

@@ -66,7 +66,8 @@ class GpuController(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
-        self.page = window.explorer
+        self.workspace = window.workspace  # the scenario measured, its run, the changes a measurement makes
+        self.page = window.explorer  # the views the overlays and the box join
         self.tasks = TaskRunner(self, threads=3)
         self.measurement = None
         self.saved = False  # whether the open measurement is in a file
@@ -87,7 +88,7 @@ class GpuController(QObject):
         self._build_views()
         window.register_file_handler(MEASUREMENT_SUFFIXES, self.tr("GPU measurements"), self.open_measurement)
         window.register_file_handler(CUDA_SUFFIXES, self.tr("CUDA sources"), self.open_cuda_source)
-        s = self.page.session
+        s = self.workspace.session
         s.scenario_changed.connect(lambda _sc: (self._update_actions(), self._update_comparison()))
         s.errors_changed.connect(lambda _errors: self._update_comparison())
         s.run_changed.connect(lambda _run: self._update_comparison())
@@ -132,9 +133,9 @@ class GpuController(QObject):
 
     def _build_views(self) -> None:
         page = self.page
-        self.counts_overlay = CountsOverlay(page, self)
+        self.counts_overlay = CountsOverlay(page, self.workspace.session, self)
         page.add_under_counts(self.counts_overlay.legend)
-        self.grid_overlay = GridOverlay(page)
+        self.grid_overlay = GridOverlay(page, self.workspace.session)
         self.grid_note = QLabel(page)
         self.grid_note.setObjectName("measured_grid_note")
         self.grid_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # one line, clipped
@@ -213,7 +214,7 @@ class GpuController(QObject):
         self.run_action.setStatusTip(tip)
         self.save_action.setEnabled(m is not None)
         resim = self._resim_scenario()
-        can_resim = resim is not None and resim != self.page.session.scenario
+        can_resim = resim is not None and resim != self.workspace.scenario
         self.resim_action.setEnabled(can_resim)
         self.box.resim_button.setEnabled(can_resim)
         same = self._calibration_set()
@@ -222,7 +223,7 @@ class GpuController(QObject):
         self.close_action.setEnabled(m is not None)
         if m is not None:  # against what really ran: the measured GPU, the compiled kernel's resources
             ran = resim if resim is not None else self._safe_scenario(m)
-            self.box.show_differences(md.scenario_differences(self.page.session.scenario, ran), can_resim)
+            self.box.show_differences(md.scenario_differences(self.workspace.scenario, ran), can_resim)
 
     # -- measurements -----------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -264,9 +265,9 @@ class GpuController(QObject):
         self.calibration = None
         self.box.clear_calibration()
         measured = self._safe_scenario(m)
-        current = self.page.session.scenario
+        current = self.workspace.scenario
         if measured is not None and current not in (measured, self._resim_scenario()):
-            self.page.change_scenario(measured, "measurement")
+            self.workspace.change_scenario(measured, "measurement")
         self.counts_overlay.set_measurement(m)
         self.grid_overlay.set_measurement(m)
         self.box.show_measurement(m, saved)
@@ -353,11 +354,11 @@ class GpuController(QObject):
 
     def _update_comparison(self) -> None:
         m = self.measurement
-        run = self.page.session.run
+        run = self.workspace.run
         if m is None:
             return
         if run is not None:
-            self.box.show_comparison(md.comparison(run.summary, run.result, m), self.page.session.run_is_current)
+            self.box.show_comparison(md.comparison(run.summary, run.result, m), self.workspace.session.run_is_current)
         mismatch = self.grid_overlay.mismatch
         if mismatch:
             self.grid_note.setText(self.tr("Measured blocks are not drawn on the SM grid: {why}.").format(why=mismatch))
@@ -373,7 +374,7 @@ class GpuController(QObject):
         if scenario is None:
             self.show_message("error", self.tr("This measurement carries no scenario to re-simulate."))
             return
-        self.page.change_scenario(scenario, "resimulate")
+        self.workspace.change_scenario(scenario, "resimulate")
         self._update_actions()
 
     # -- long tasks: run on GPU, calibrate ---------------------------------------------
@@ -435,7 +436,7 @@ class GpuController(QObject):
         """Measure the explorer's scenario on the GPU (a worker; the backend uses a child process)."""
         if self.long_task is not None:
             return
-        scenario = self.page.session.scenario
+        scenario = self.workspace.scenario
         options = dict(self.measure_options)
         measure_fn = self.measure_fn
 

@@ -35,9 +35,9 @@ def measured_pens(theme: Theme) -> dict[str, QPen]:
 
 
 class CountsOverlay(QObject):
-    """Measured curves on the explorer's counts plot."""
+    """Measured curves on the explorer's counts plot (``page``'s views; ``session``: the window's workspace's)."""
 
-    def __init__(self, page, parent: QObject | None = None):
+    def __init__(self, page, session, parent: QObject | None = None):
         super().__init__(parent)
         self.page = page
         self.plot = page.counts
@@ -55,7 +55,7 @@ class CountsOverlay(QObject):
         self._gpu_top = 0.0
         self._sm_top = 0.0
         self.legend = MeasuredLegend(self, self.plot.parentWidget())  # the box the legend row joins
-        s = page.session
+        s = session
         s.run_changed.connect(lambda _run: self._run_changed())
         s.selection_changed.connect(lambda _sm: self._selection())
         page.per_sm.toggled.connect(lambda _on: self.refresh())
@@ -196,9 +196,10 @@ class MeasuredLegend(LegendRow):
 
 
 class GridOverlay(QWidget):
-    """Measured blocks per SM at the current cycle, drawn over the SM grid (mouse passes through)."""
+    """Measured blocks per SM at the current cycle, drawn over the SM grid (mouse passes through); ``session``: the
+    window's workspace's (its cursor and run)."""
 
-    def __init__(self, page):
+    def __init__(self, page, session):
         super().__init__(page.grid)
         self.setObjectName("measured_grid_overlay")
         self.page = page
@@ -213,8 +214,8 @@ class GridOverlay(QWidget):
         self.mismatch = ""  # why nothing is drawn (the simulated GPU has another shape)
         self.paint_count = 0
         self.grid.installEventFilter(self)
-        page.session.cycle_changed.connect(self.set_cycle)
-        page.session.run_changed.connect(lambda _run: self._update_data(force=True))
+        session.cycle_changed.connect(self.set_cycle)
+        session.run_changed.connect(lambda _run: self._update_data(force=True))
         self.hide()
 
     def set_measurement(self, measurement) -> None:

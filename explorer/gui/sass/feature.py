@@ -4,7 +4,7 @@
 (``ExplorerPage.add_beside_timeline``), hidden until asked for (the plots keep the whole
 width, as lessons and presentation mode lay them out), and adds View > **SASS view**
 (**Ctrl+I**, for instructions) to show or hide it; the action belongs to the window, so the key works in
-presentation mode too. The view follows the Explorer's session: a new run, the cycle
+presentation mode too. The view follows the workspace's session (the Explorer's): a new run, the cycle
 (playback), the selected SM, and a click on a timeline row (its warp slot). Whether it
 is shown, its sort, tab and warp slot are the feature's state (kept between runs and
 across a language switch).
@@ -45,7 +45,7 @@ class SassFeature(QObject):
         window.view_menu.addAction(self.toggle_action)
         window.addAction(self.toggle_action)  # also while presentation mode hides the menu bar
 
-        s = page.session
+        s = window.workspace.session  # the Explorer's run, cursor and selected SM
         s.run_changed.connect(self.view.set_run)
         s.cycle_changed.connect(self.view.set_cycle)
         s.selection_changed.connect(self.view.set_sm)
@@ -66,7 +66,7 @@ class SassFeature(QObject):
             return
         self.view.setVisible(on)
         if on:
-            self.view.set_cycle(self.page.session.cycle)
+            self.view.set_cycle(self.window.workspace.session.cycle)
 
     # -- window hooks ----------------------------------------------------------------------
     def apply_theme(self, theme) -> None:

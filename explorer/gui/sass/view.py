@@ -218,7 +218,7 @@ class SassView(QWidget):
 
     # -- run, SM, slot, cycle -------------------------------------------------------------
     def set_run(self, run) -> None:
-        """A new run on screen (``explore.run_data.SimRun``): its program, counts and traces."""
+        """A new run on screen (``workspace.run_data.SimRun``): its program, counts and traces."""
         self.run = run
         program = program_of(run.result) if run is not None else None
         self.data = ProgramData(run.result) if program is not None else None

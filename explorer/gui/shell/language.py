@@ -4,12 +4,13 @@ The window's ~750 texts are set when its widgets are built, so a switch
 *rebuilds the main window in place*: the window's settings are saved (geometry,
 docks, tab, every page's inputs), its live state is captured
 (``MainWindow.capture_state(live=True)``: every feature says what it holds — the
-simulation on screen with its cycle, SM, playback and undo steps, the lesson and
-its step, presentation mode, the open measurements and calibration, the
-scenario's file), the translators are swapped, a new window of the same kind is
-built from those settings and given that state, shown where the old one was,
-and the old one closes without saving over it. Nothing re-simulates when the run
-on screen is current, and the switch itself is not an undo step.
+playback, the lesson and its step, presentation mode, the open measurements and
+calibration, the scenario's file), the translators are swapped, a new window of the
+same kind is built from those settings *on the same workspace* (the scenario, its
+run, cycle and selected SM, the undo steps: ``workspace.Workspace``) and given that
+state, shown where the old one was, and the old one closes without saving over it
+(its views stop listening to the workspace first). Nothing re-simulates when the
+run on screen is current, and the switch itself is not an undo step.
 
 The choice is remembered in the settings (``view/language``); ``--lang`` on the
 command line overrides it for one run. A feature whose work would be lost (a GPU
@@ -77,7 +78,10 @@ def switch_language(window, code: str):
     window.save_settings()
     install_translators(QApplication.instance(), code)
 
-    new = type(window)(settings=window.settings)
+    # the old window's views stop listening before the new one's restore changes the workspace (a view of the
+    # closing window must not act on it: the Your kernel page would reopen its file)
+    window.workspace.release(window.workspace.listeners())
+    new = type(window)(settings=window.settings, workspace=window.workspace)
     if window.testAttribute(Qt.WidgetAttribute.WA_DeleteOnClose):
         new.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     plain = not window_state & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen)

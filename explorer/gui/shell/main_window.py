@@ -13,8 +13,11 @@ between runs, and a rebuilt window's hand-over: see :meth:`capture_state`),
 page's ``status`` signal (shown while its tab is current). So the shell never
 needs to know what a page contains, and no feature reaches into another.
 
-Edit > Undo / Redo (Ctrl+Z, Ctrl+Shift+Z) step through the Explorer's scenario
-changes (``explore.commands``).
+The window owns the application's document, a Qt-free :class:`Workspace` (the
+scenario, its run and cursor, the command stack, the simulation): every feature
+reaches it as ``window.workspace``, and the pages are views of it. Edit > Undo / Redo
+(Ctrl+Z, Ctrl+Shift+Z) step through its scenario changes (``workspace.commands``). A
+language switch builds a new window on the same workspace.
 
 Pages not in front at start-up (the calculator, GEMM, Memory) are built when first
 needed (``common.page``: shown, asked for a widget) and otherwise after the frame that
@@ -41,6 +44,7 @@ from explorer.gui.common.theme import MODES, Theme, ThemeManager
 from explorer.gui.explore.page import ExplorerPage
 from explorer.gui.occupancy.panel import OccupancyPanel
 from explorer.gui.shell.front_tabs import FrontPageTabs
+from explorer.gui.workspace.workspace import Workspace
 
 DEFAULT_SIZE = (1600, 900)
 # after the frame that shows the first simulation, the pages put off are built one per timer tick this far
@@ -101,6 +105,7 @@ class MainWindow(QMainWindow):
         theme: ThemeManager | None = None,
         parent: QWidget | None = None,
         autoplay: bool = False,
+        workspace: Workspace | None = None,
     ):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Warp Explorer"))
@@ -120,7 +125,8 @@ class MainWindow(QMainWindow):
         self.lesson_targets = LessonTargets()
         self.features: dict[str, object] = {}  # name -> page or feature object, in the order they joined
         self.replaced_by: MainWindow | None = None  # set by a language switch: the window that took over
-        self.explorer = ExplorerPage(self, autoplay=autoplay)
+        self.workspace = workspace if workspace is not None else Workspace()  # handed on by a language switch
+        self.explorer = ExplorerPage(self, autoplay=autoplay, workspace=self.workspace)
         self.add_page(self.explorer, self.tr("&Explorer"), view_id="explorer")
         self.lesson_targets.update({
             "scenario": self.explorer.panel, "sm_grid": self.explorer.grid, "timeline": self.explorer.timeline,
@@ -133,7 +139,7 @@ class MainWindow(QMainWindow):
         self.lesson_targets["occupancy"] = self.occupancy
         self.lesson_targets.add_later("occupancy_graphs", self.occupancy, "graphs")
         self.explorer.grid.run_painted.connect(self._first_result)
-        self.explorer.session.simulation_changed.connect(self._first_result)
+        self.workspace.session.simulation_changed.connect(self._first_result)
         self.tabs.currentChanged.connect(self._show_page_status)
         self._show_page_status()
         self.file_message: QMessageBox | None = None  # the last "cannot open" message
@@ -162,15 +168,15 @@ class MainWindow(QMainWindow):
     def _first_result(self) -> None:
         """The first simulation's frame is painted (or it failed): build the pages put off, one per timer tick
         (not as soon as the run arrives: the frame that shows it comes first)."""
-        session = self.explorer.session
+        session = self.workspace.session
         if self.explorer.grid.painted_run is None and session.failure is None:
             return
         self._stop_waiting_for_first_result()
         QTimer.singleShot(BUILD_LATER_MS, self, self._build_next_page)
 
     def _stop_waiting_for_first_result(self) -> None:
-        if self.explorer.session.simulation_changed.is_connected(self._first_result):
-            self.explorer.session.simulation_changed.disconnect(self._first_result)
+        if self.workspace.session.simulation_changed.is_connected(self._first_result):
+            self.workspace.session.simulation_changed.disconnect(self._first_result)
             self.explorer.grid.run_painted.disconnect(self._first_result)
 
     def _unbuilt_pages(self) -> list[Page]:
@@ -311,16 +317,16 @@ class MainWindow(QMainWindow):
         self.undo_action = QAction(self.tr("&Undo"), self)
         self.undo_action.setObjectName("undo_action")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.undo_action.triggered.connect(self.explorer.undo)
+        self.undo_action.triggered.connect(self.workspace.undo)
         self.redo_action = QAction(self.tr("&Redo"), self)
         self.redo_action.setObjectName("redo_action")
         redo_keys = [QKeySequence("Ctrl+Shift+Z")] + QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
         self.redo_action.setShortcuts(list(dict.fromkeys(redo_keys)))  # Ctrl+Shift+Z everywhere, Ctrl+Y on Windows
-        self.redo_action.triggered.connect(self.explorer.redo)
+        self.redo_action.triggered.connect(self.workspace.redo)
         for action in (self.undo_action, self.redo_action):
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             edit_menu.addAction(action)
-        self.explorer.commands.changed.connect(self._update_undo)
+        self.workspace.commands.changed.connect(self._update_undo)
         self._update_undo()
 
         view_menu = self.view_menu = bar.addMenu(self.tr("&View"))
@@ -363,7 +369,7 @@ class MainWindow(QMainWindow):
 
     def _update_undo(self) -> None:
         """Edit > Undo / Redo say what they would undo or redo, and are off when there is nothing."""
-        stack, names = self.explorer.commands, self._change_names()
+        stack, names = self.workspace.commands, self._change_names()
         for action, kind, with_name, plain in (
             (self.undo_action, stack.undo_kind, self.tr("&Undo {what}"), self.tr("&Undo")),
             (self.redo_action, stack.redo_kind, self.tr("&Redo {what}"), self.tr("&Redo")),

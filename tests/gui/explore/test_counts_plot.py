@@ -15,7 +15,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QLabel
 
 from explorer.gui.explore.counts_plot import HEADROOM, READY_PERCENTILE, ready_scale
-from explorer.gui.explore.run_data import halvings
+from explorer.gui.workspace.run_data import halvings
 from explorer.gui.common import palette as oi
 from explorer.model.presets import load_preset
 from tests.gui.support import RUN_TIMEOUT

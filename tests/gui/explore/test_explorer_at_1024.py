@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QSize
 
 from explorer.gui.common.layout_check import LayoutChecker
-from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.workspace.run_data import simulate_run
 from explorer.gui.headless.render import parse_scale, present, settle
 from explorer.model.presets import default_scenario
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from explorer.gui.common.layout_check import LayoutChecker
-from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.workspace.run_data import simulate_run
 from explorer.model.lessons import get_lesson
 from explorer.model.presets import default_scenario
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QLabel
 
 from explorer.texts.numbers import pct
-from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.workspace.run_data import simulate_run
 from explorer.gui.shell.i18n import install_translators
 from explorer.gui.shell.main_window import MainWindow
 from explorer.model.presets import default_scenario

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from explorer.gui.explore.run_data import halvings
+from explorer.gui.workspace.run_data import halvings
 from explorer.gui.explore.timeline import PARTIAL_SUBROWS
 from tests.gui.sass.conftest import divergent, partial_point, run_of  # noqa: F401 - the fixture
 from tests.gui.support import wait_run

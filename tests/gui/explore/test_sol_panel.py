@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication
 
 from explorer.gui.common.widgets import whole_text
-from explorer.gui.explore.run_data import SHOWN_WINDOWS, SimRun, unit_windows
+from explorer.gui.workspace.run_data import SHOWN_WINDOWS, SimRun, unit_windows
 from explorer.gui.explore.sol_texts import bottleneck_head, bottleneck_text, unit_meanings
 from explorer.model.presets import load_preset
 from explorer.sim import simulate

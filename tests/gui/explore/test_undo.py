@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 
-from explorer.gui.explore.commands import CommandStack, ScenarioChange
+from explorer.gui.workspace.commands import CommandStack, ScenarioChange
 from explorer.model.presets import default_scenario, load_preset
 from tests.gui.support import RUN_TIMEOUT
 

@@ -301,7 +301,7 @@ def test_a_shortened_simulation_is_compared_with_the_plan_of_what_runs():
 
 # -- lesson 8 --------------------------------------------------------------------------------------------
 def test_the_hopper_lesson_step_points_at_the_pipeline_and_its_numbers_are_on_screen(window, qtbot):
-    from explorer.gui.explore.run_data import SimRun
+    from explorer.gui.workspace.run_data import SimRun
     from explorer.sim import simulate
 
     lessons = window.feature("lessons")

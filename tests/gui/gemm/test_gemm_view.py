@@ -333,7 +333,7 @@ def test_the_lesson_panel_plays_the_gemm_and_memory_steps(window, qtbot):
     lessons = window.feature("lessons")
     if lessons is None:
         pytest.skip("this build has no lesson panel")
-    from explorer.gui.explore.run_data import SimRun
+    from explorer.gui.workspace.run_data import SimRun
     from explorer.sim import simulate
 
     lesson = get_lesson("waves-and-tail")

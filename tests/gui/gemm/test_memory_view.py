@@ -7,7 +7,7 @@ import pytest
 from explorer.gemm import coalescing_table, compare_attention, flash_hbm_bytes, memory_hierarchy, naive_hbm_bytes
 from explorer.gui.common import palette as oi
 from explorer.texts.numbers import si_bytes
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.workspace.run_data import SimRun
 from explorer.gui.gemm.memory_page import LEVEL_COLORS, MemoryPage
 from explorer.model.lessons import get_lesson
 from explorer.model.presets import load_preset

@@ -13,7 +13,7 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel
 
 from explorer.gui.common.layout_check import LayoutChecker, report, settle_layouts
-from explorer.gui.explore.run_data import simulate_run
+from explorer.gui.workspace.run_data import simulate_run
 from explorer.gui.headless.render import TABS, offscreen_window, present, settle, show_lesson_step
 from explorer.gui.lessons.panel import NARRATION_SCALE
 from explorer.gui.lessons.presentation import DEFAULT_SCALE, SCALES

@@ -252,7 +252,7 @@ def test_theme_recolours_the_measured_curves(window, gpu, qtbot):
 
 
 def test_comparison_rows_match_the_summaries_without_qt():
-    from explorer.gui.explore.run_data import SimRun
+    from explorer.gui.workspace.run_data import SimRun
     from explorer.sim import simulate
 
     m = load_measurement(FIXTURE)

@@ -15,8 +15,8 @@ def program_rows(program) -> np.ndarray:
 
 
 def run_of(scenario):
-    """The window's run of ``scenario`` (explore.run_data.simulate_run), simulated once."""
-    from explorer.gui.explore.run_data import simulate_run
+    """The window's run of ``scenario`` (workspace.run_data.simulate_run), simulated once."""
+    from explorer.gui.workspace.run_data import simulate_run
 
     if scenario not in _runs:
         _runs[scenario] = simulate_run(scenario)

@@ -15,7 +15,7 @@ the views, the lessons, the language switch and the measurement comparison.
 from __future__ import annotations
 
 from explorer.gui.common.events import Event
-from explorer.gui.explore.run_data import SimRun
+from explorer.gui.workspace.run_data import SimRun
 from explorer.model.scenario import Scenario
 from explorer.occupancy import OccupancyResult, occupancy_for_launch
 

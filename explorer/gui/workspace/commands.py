@@ -1,8 +1,8 @@
 """Every change of the Explorer's scenario is a command on one stack: Edit > Undo / Redo (Qt-free).
 
 The pattern is glue's ``core/command.py``: a command is a small object that knows
-how to ``do`` and ``undo`` itself on a *target* (the Explorer page, passed in, so
-the stack holds no widgets and survives a language switch's rebuilt window), and
+how to ``do`` and ``undo`` itself on a *target* (the application's workspace,
+``workspace.Workspace``, passed in, so the stack holds no widgets), and
 :class:`CommandStack` runs it, keeps it for Undo, and drops the Redo branch when a
 new command arrives. Field edits, shipped presets, opened scenario files, "Simulate
 in the Explorer", a measurement's scenario and its re-simulation are undoable; a
@@ -119,11 +119,6 @@ class CommandStack:
     @property
     def redo_kind(self) -> str | None:
         return self.undone[-1].kind if self.undone else None
-
-    def adopt(self, other: CommandStack) -> None:
-        """Take over another stack's steps and log (the window rebuilt in another language)."""
-        self.done, self.undone, self.history = list(other.done), list(other.undone), list(other.history)
-        self.changed.emit()
 
     def _log(self, what: str, command: ScenarioChange) -> None:
         self.history.append((what, command.kind))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from explorer.gui.common import state_colors, state_order
-from explorer.gui.explore.run_data import (
+from explorer.gui.workspace.run_data import (
     BATCH_SHARE,
     FILL_SHARE,
     SimRun,
@@ -16,7 +16,7 @@ from explorer.gui.explore.run_data import (
     scheduler_order,
     simulate_run,
 )
-from explorer.gui.explore.session import ExplorerSession
+from explorer.gui.workspace.session import ExplorerSession
 from explorer.model.presets import default_scenario, load_preset, preset_names
 from explorer.sim import simulate
 from explorer.sim import states as core_states
@@ -133,7 +133,7 @@ def test_the_views_data_and_the_state_vocabulary_load_neither_qt_nor_the_engine(
     import subprocess
     import sys
 
-    code = ("import sys; import explorer.gui.explore.run_data, explorer.gui.common.state_order; "
+    code = ("import sys; import explorer.gui.workspace.run_data, explorer.gui.common.state_order; "
             "import explorer.sim.states; "
             "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'numba') or m == 'explorer.sim.engine']; "
             "print(bad)")
@@ -189,7 +189,7 @@ def fill_in_with(run: SimRun, plan) -> None:
 def test_a_headless_run_is_filled_in_at_once(monkeypatch):
     """``render`` and slides draw every SM: simulate_run fills in what the first pass did not keep."""
     import explorer.sim as sim
-    from explorer.gui.explore import run_data
+    from explorer.gui.workspace import run_data
 
     budget = 4 * 2 ** 20  # small: the first pass keeps a few SMs only
     real = sim.simulate
