@@ -43,8 +43,9 @@ NSIGHT = sorted(p.stem for p in (DATA / "ncu-sections").glob("*.csv") if "loop16
 # (preset, figure) -> why the target is not met yet (each still fails: test_every_known_gap_is_still_open)
 KNOWN_GAPS = {
     ("example-240x256-preset-loop", "warp_span_cycles"):
-        "16 iterations, all while L2 writes back the flush's dirty lines: the slowest blocks run 35% longer than the "
-        "median on the H200 (a heavy tail of DRAM waits the model's queues do not produce); simulated ~15% short",
+        "16 iterations, all while L2 writes back the flush's dirty lines: same median block span (14,797 vs 15,066), "
+        "but 6.5% of the H200's warps lose one or two whole ~3,000-cycle waits, runs of neighbouring warps in address "
+        "order (docs/real-gpu.md), a step the model's queues do not produce; simulated ~15% short",
     ("compute-bound-fma", "achieved_occupancy"):
         "the H200 runs a scheduler's 8 warps two at a time, oldest first (ends in 4 tiers ~90k cycles apart; the "
         "compiler sets the yield bit on every loop FFMA), the model's GTO one at a time, a warp that stalled once "
