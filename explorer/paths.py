@@ -30,8 +30,11 @@ def bundle_dir() -> Path:
 # what the cycle loop's machine code is compiled from, beyond explorer/sim/*.py: the numba runtime it is
 # compiled with and the modules whose constants numba freezes into it (the address layout, the units, the
 # model program's roles); they were sim/*.py modules until issue 32 moved them below the simulator
+# (tests/sim/test_jit_cache.py checks that every module the loop imports, directly or not, is here or is prose)
 JITTED_ELSEWHERE = ("explorer/jit/*.py", "explorer/toolchain/addresses.py", "explorer/model/units.py",
-                    "explorer/sass/model_program.py")
+                    "explorer/sass/model_program.py", "explorer/sass/warp_program.py", "explorer/sass/opcodes.py",
+                    "explorer/model/workload.py", "explorer/model/catalog.py", "explorer/model/errors.py",
+                    "explorer/paths.py")
 
 
 def sources_key(root: Path | None = None) -> str:

@@ -125,6 +125,53 @@ def _cache_folder() -> None:
 if not os.environ.get("WARP_EXPLORER_NO_JIT"):
     _cache_folder()
 
+def loop_sources_stamp() -> str:
+    """What the cycle loop's machine code is compiled from (``explorer.paths.sources_key``: explorer/sim/*.py and
+    the modules whose constants numba freezes into it), as the stamp of its cache entries (:func:`stamp_cache`).
+    This module's ``njit`` compiles the cycle loop only; the executor stamps with its own sources."""
+    global _LOOP_STAMP
+    if _LOOP_STAMP is None:
+        from explorer.paths import sources_key
+
+        try:
+            _LOOP_STAMP = sources_key()
+        except OSError:  # a source that cannot be read: numba's own per-file stamp alone
+            _LOOP_STAMP = ""
+    return _LOOP_STAMP
+
+
+_LOOP_STAMP: str | None = None
+
+
+def stamp_cache(dispatcher, stamp: str) -> None:
+    """A compiled function's cache entries valid only for ``stamp`` (a hash of every source its machine code is
+    compiled from), and an index naming types these sources do not define read as stale.
+
+    Why: numba keys a function's cached machine code by its own source file only (mtime and size), but a compiled
+    function holds the code of the functions it calls and the module constants numba froze into it, from other
+    files: an edit of one of those alone would leave the old machine code running. So the entry's stamp is
+    numba's and ``stamp`` together ('' keeps numba's alone: a frozen bundle, whose cache folder is named by the
+    sources already). And numba unpickles its index (the argument types, by module and class) before it compares
+    the stamp: an index written by sources with a type these lack raised at the call; it reads as empty instead,
+    and numba compiles and writes a new one."""
+    import pickle
+
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if cache_file is None or not hasattr(cache_file, "_source_stamp") or not hasattr(cache_file, "_load_index"):
+        return
+    if stamp:
+        cache_file._source_stamp = (cache_file._source_stamp, stamp)
+    load_index = cache_file._load_index
+
+    def _load_index():
+        try:
+            return load_index()
+        except (AttributeError, ImportError, pickle.UnpicklingError):  # a type these sources do not define
+            return {}
+
+    cache_file._load_index = _load_index
+
+
 try:  # pragma: no cover - exercised by the environment, not by a test
     if os.environ.get("WARP_EXPLORER_NO_JIT"):
         raise ImportError("disabled by WARP_EXPLORER_NO_JIT")
@@ -140,7 +187,9 @@ try:  # pragma: no cover - exercised by the environment, not by a test
         call, measured at 16% of a saturated run. Such a function may not allocate (its
         scratch arrays come from the caller)."""
         def wrap(f):
-            return numba.njit(cache=CACHE, nogil=True, inline="always" if inline else "never", _nrt=nrt)(f)
+            d = numba.njit(cache=CACHE, nogil=True, inline="always" if inline else "never", _nrt=nrt)(f)
+            stamp_cache(d, "" if getattr(sys, "frozen", False) else loop_sources_stamp())
+            return d
 
         return wrap(fn) if fn is not None else wrap
 

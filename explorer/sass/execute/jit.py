@@ -22,12 +22,11 @@ it reads as empty, and numba compiles and writes a new one.
 
 from __future__ import annotations
 
-import pickle
 import sys
 from functools import lru_cache
 from pathlib import Path
 
-from explorer.jit.runtime import CACHE, JIT
+from explorer.jit.runtime import CACHE, JIT, stamp_cache
 
 # the modules the interpreter's machine code is compiled from: its functions and the constants numba freezes
 # into it (a test checks that every module of the package with a compiled function is named here)
@@ -51,23 +50,8 @@ def sources_stamp() -> str:
 
 
 def _stamp(dispatcher) -> None:
-    """The dispatcher's cache entries valid only for these ``JITTED`` sources, and an index naming types they do not
-    define read as stale (see the module docstring)."""
-    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
-    stamp = "" if getattr(sys, "frozen", False) else sources_stamp()
-    if cache_file is None or not hasattr(cache_file, "_source_stamp") or not hasattr(cache_file, "_load_index"):
-        return
-    if stamp:
-        cache_file._source_stamp = (cache_file._source_stamp, stamp)
-    load_index = cache_file._load_index
-
-    def _load_index():
-        try:
-            return load_index()
-        except (AttributeError, ImportError, pickle.UnpicklingError):  # a type these sources do not define
-            return {}
-
-    cache_file._load_index = _load_index
+    """The dispatcher's cache entries valid only for these ``JITTED`` sources (see the module docstring)."""
+    stamp_cache(dispatcher, "" if getattr(sys, "frozen", False) else sources_stamp())
 
 
 def njit(fn=None, *, inline: bool = False):
