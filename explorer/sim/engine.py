@@ -37,11 +37,8 @@ from explorer.model.errors import InputError
 from explorer.model.scenario import Scenario
 from explorer.sim.kernel import (
     A_RING,
-    C_BITS,
-    C_TAG,
     CFG_FLOAT_FIELDS,
     CFG_INT_FIELDS,
-    EMPTY_AGE,
     M_FILL_ITER,
     M_FREE_ITER,
     M_FULL_ITER,
@@ -227,7 +224,7 @@ def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) 
     state = (slots * (9 * n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
              + mbarrier_bytes + n_rows * len(NAMES) * 8 + 2 * n_rows * 8
              + PcEvents.BUFFER_ENTRIES * (PcEvents.ENTRY_BYTES + PcEvents.MASK_BYTES))
-    caches = 28 * (p.sm_count * p.l1_sets * p.l1_ways + p.l2_sets * p.l2_ways) + 8 * p.dram_queues
+    caches = 24 * (p.sm_count * p.l1_sets * p.l1_ways + p.l2_sets * p.l2_ways) + 8 * p.dram_queues
     return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state + caches
                + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
 
@@ -284,23 +281,17 @@ def _set_index(lines: np.ndarray, sets: int) -> np.ndarray:
     return (lines ^ (lines >> 13) ^ (lines >> 26)) % sets
 
 
-def _cache_state(entries: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A cache's entries, empty (kernel.run_cycles' l1t/l1c/l1a, l2t/l2c/l2a): partial tags; rows of the full
-    tag (C_TAG) and sector bits (C_BITS); ages (EMPTY_AGE: empty)."""
-    return (np.zeros(entries, np.uint32), np.zeros((entries, 2), np.int64), np.full(entries, EMPTY_AGE, np.int64))
-
-
-def _l2_state(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """L2's entries when the kernel starts (``_cache_state``'s three arrays): empty, or for a run compared with a
+def _l2_state(p: SimParams) -> np.ndarray:
+    """L2's entries when the kernel starts (kernel C_TAG, C_BITS, C_AGE): empty, or for a run compared with a
     measured launch that followed an L2 flush by writing (``l2_dirty_bytes``), full of the flush's last lines,
     all sectors valid and dirty, older than anything the kernel touches: its first allocations evict them and
     write them back, as on the hardware."""
     from explorer.toolchain.addresses import FLUSH_BASE
 
-    l2t, l2c, l2a = _cache_state(p.l2_sets * p.l2_ways)
+    l2c = np.zeros((p.l2_sets * p.l2_ways, 3), np.int64)  # per entry: tag, sector bits, age
     n = min(p.l2_dirty_bytes, p.l2_bytes) // 128
     if n <= 0:
-        return l2t, l2c, l2a
+        return l2c
     lines = FLUSH_BASE // 128 + np.arange(n, dtype=np.int64)
     sets = _set_index(lines, p.l2_sets)
     order = np.lexsort((np.arange(n), sets))  # by set, then in the order the flush wrote them
@@ -312,12 +303,10 @@ def _l2_state(p: SimParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     slot = np.where(count > p.l2_ways, rank - (count - p.l2_ways), rank)[keep]
     idx = order[keep]
     entry = s_sorted[keep] * p.l2_ways + slot
-    keys = lines[idx] + 1
-    l2t[entry] = ((keys ^ (keys >> 32)) & 0xFFFFFFFF).astype(np.uint32)  # kernel._ptag
-    l2c[entry, C_TAG] = keys
-    l2c[entry, C_BITS] = 0xFF
-    l2a[entry] = idx - n  # before cycle 0, the oldest first
-    return l2t, l2c, l2a
+    l2c[entry, 0] = lines[idx] + 1
+    l2c[entry, 1] = 0xFF
+    l2c[entry, 2] = idx - n  # before cycle 0, the oldest first
+    return l2c
 
 
 _NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab)
@@ -339,7 +328,7 @@ def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i,
         Places(a["sp_next"], a["sp_last"], a["sp_pipe"], a["sp_warps"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
                a["sm_order"], a["b_fixed"]),
         Blocks(a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"]),
-        Memory(a["l1t"], a["l1c"], a["l1a"], a["l2t"], a["l2c"], a["l2a"], a["lbuf"], feed.line_table if by_lines else _NO_LINES, a["mq"], a["dram_q"],
+        Memory(a["l1c"], a["l2c"], a["lbuf"], feed.line_table if by_lines else _NO_LINES, a["mq"], a["dram_q"],
                a["rng"], a["mem"], windows.busy, windows.overflow),
         Outputs(a["g"], a["sc"], a["ev_t"], a["ev_sm"], a["ev_d"], trace, series, a["stall"], a["row_sect"],
                 a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["pend_slot"], a["pend_gi"], a["pend_state"],
@@ -396,8 +385,8 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         "sm_l1": np.zeros(p.sm_count, np.int64),
         "sm_smem": np.zeros(p.sm_count, np.int64),
         "sm_blocks": np.zeros(p.sm_count, np.int64),
-        **dict(zip(("l1t", "l1c", "l1a"), _cache_state(p.sm_count * p.l1_sets * p.l1_ways))),
-        **dict(zip(("l2t", "l2c", "l2a"), _l2_state(p))),
+        "l1c": np.zeros((p.sm_count * p.l1_sets * p.l1_ways, 3), np.int64),
+        "l2c": _l2_state(p),
         # a request's lines: 32 for a generated kernel's; an executed access's sectors (at most MAX_REQ_BYTES / 32)
         "lbuf": np.zeros((2, 128), np.int64),
         "sp_warps": np.zeros(SPS, np.int64),

@@ -124,13 +124,9 @@ assert (P_ITER_BYTES, P_WRAP, P_N_ACCESS, P_HITS, P_T_L1, P_T_L2, P_L2_REGION, P
     _ad.P_HOT_BASE)
 assert (L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH) == (_ad.L1_SLOT_BYTES, _ad.L1_SLOTS, _ad.LCG_A, _ad.LCG_C,
                                                              _ad.WARP_HASH)
-# cache entries, entry = set * ways + way, in three arrays so that a lookup touches few of the host's cache lines
-# (the tag arrays are larger than its L2 cache: issue 27): l1t/l2t, uint32, each entry's partial tag
-# (:func:`_ptag`), a set's 16 in one 64-byte line; l1c/l2c, rows of C_TAG the line's address + 1 (0: empty) and
-# C_BITS its sectors' bits (4 valid, then 4 dirty), read only where the partial tag matches; l1a/l2a, int64, the
-# cycle each entry was last used (LRU; EMPTY_AGE while empty), a set's ages contiguous for the victim's scan
-C_TAG, C_BITS = 0, 1
-EMPTY_AGE = np.int64(-2**63)  # older than any line's age (a flushed L2's lines are from before cycle 0)
+# cache entries (l1c, l2c: rows of the entries' fields, so a set's tags are contiguous in the host's cache): the
+# line's address + 1 (0: empty), its sectors' bits (4 valid, then 4 dirty), the cycle it was last used (LRU)
+C_TAG, C_BITS, C_AGE = 0, 1, 2
 
 # warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
 P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN, P_MBAR = 0, 1, 2, 3, 4, 5
@@ -827,47 +823,27 @@ def _set_of(line, sets, inv):
 
 
 @njit(inline=True)
-def _ptag(key):
-    """An entry's partial tag: its key (line + 1) folded to 32 bits. Equal keys have equal partial tags, so a
-    lookup compares the full key only where the partial tag matches (a set's 16 partial tags are one 64-byte
-    line of the host's cache; its full keys are four)."""
-    return np.uint32((key ^ (key >> 32)) & 0xFFFFFFFF)
-
-
-@njit(inline=True)
-def _find(ptag, rows, base, ways, key):
-    """The entry of the set at ``base`` that holds ``key`` (line + 1), or -1. Keys are unique within a set, so
-    this is the first way whose partial tag and then full key match, as a scan of the full keys finds it."""
-    p = _ptag(key)
+def _find(cache, base, ways, tag):
     for w in range(ways):
-        e = _ix(base + w)
-        if ptag[e] == p and rows[e, C_TAG] == key:
-            return e
+        if cache[_ix(base + w), C_TAG] == tag:
+            return base + w
     return -1
 
 
 @njit(inline=True)
-def _victim(ages, base, ways):
-    """An empty way, else the least recently used (the first of the oldest): the first way of the lowest age,
-    as an empty way's age (EMPTY_AGE) is below every line's. The first empty way is the first of those."""
-    best = _ix(base)
-    best_age = ages[best]
-    for w in range(1, ways):
+def _victim(cache, base, ways):
+    """An empty way, else the least recently used (the first of the oldest)."""
+    best = base
+    best_age = cache[_ix(base), C_AGE]
+    for w in range(ways):
         e = _ix(base + w)
-        age = ages[e]
-        older = age < best_age
-        best = e if older else best
-        best_age = age if older else best_age
+        if cache[e, C_TAG] == 0:
+            return e
+        age = cache[e, C_AGE]
+        if age < best_age:
+            best = e
+            best_age = age
     return best
-
-
-@njit(inline=True)
-def _fill(ptag, rows, ages, e, key, bits, t):
-    """Entry ``e`` takes the line ``key`` - 1 with sector bits ``bits``, used at cycle ``t``."""
-    ptag[e] = _ptag(key)
-    rows[e, C_TAG] = key
-    rows[e, C_BITS] = bits
-    ages[e] = t
 
 
 @njit(inline=True)
@@ -900,15 +876,15 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 
 
 @njit(inline=True)
-def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1, l2, dram_q, rng_state, lat_l1, lat_l2,
-                       lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g, win_shift, l1_inv, l2_inv):
+def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
+                       lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
+                       win_shift, l1_inv, l2_inv):
     """One warp-instruction's global access by its addresses (issue 29): its ``n`` lines and each line's
     sectors (``lines[:n]``, ``masks[:n]``: a generated kernel's from ``_request_lines``, a user kernel's as its
     lanes executed, ``_executed_lines``), through L1 (loads), L2 and device memory, each level's tags deciding
     what hits. Returns ``_global_access``'s tuple: (data back, L2's
     acknowledgement, last byte on device memory's bus (0: none), the deepest level (0 L1, 1 L2, 2 DRAM), the
-    random state). ``l1`` and ``l2``: each cache's (partial tags, rows, ages) as one argument (a call of more
-    than 30 arguments compiles to one with ``*args``, which numba's inliner refuses).
+    random state).
 
     L1TEX takes one line per cycle (its tag stage); the request's sectors that miss L1 cross L2's queue; those
     that miss L2 come from device memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``: a row in a
@@ -918,8 +894,6 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1, l2, dra
     memory when the line is evicted, ``_l2_evict``). An atomic (``l1_mode`` ATOMIC, on the store path) passes L1
     as a store does and is resolved in L2 on the line it changes: its missing sectors are read from device
     memory first, then the line is dirty; it is done (its result back, its acknowledgement) when that read is."""
-    l1t, l1c, l1a = l1
-    l2t, l2c, l2a = l2
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + n
     ub[t_l1 >> win_shift, L1] += n
@@ -932,7 +906,7 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1, l2, dra
     l1_served = 0
     for k in range(n):
         base = (sm * l1_sets + _set_of(lines[k], l1_sets, l1_inv)) * l1_ways
-        e = _find(l1t, l1c, base, l1_ways, lines[k] + 1)
+        e = _find(l1c, base, l1_ways, lines[k] + 1)
         if load:
             hit = masks[k] & l1c[e, C_BITS] if e >= 0 else 0
             miss = masks[k] & ~hit
@@ -943,16 +917,18 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1, l2, dra
                 to_l2 += _popcount4(miss)
                 continue
             if e < 0:
-                _fill(l1t, l1c, l1a, _victim(l1a, base, l1_ways), lines[k] + 1, masks[k], t)
+                e = _victim(l1c, base, l1_ways)
+                l1c[e, C_TAG] = lines[k] + 1
+                l1c[e, C_BITS] = masks[k]
             else:
                 l1c[e, C_BITS] |= masks[k]
-                l1a[e] = t
+            l1c[e, C_AGE] = t
             masks[k] = miss
         else:
             mem[MEM.L1_MISS_SECTORS] += _popcount4(masks[k])
             if e >= 0:
                 l1c[e, C_BITS] |= masks[k]  # the line's copy takes the written bytes
-                l1a[e] = t
+                l1c[e, C_AGE] = t
         to_l2 += _popcount4(masks[k])
     mem[MEM.L1_HIT_SECTORS] += l1_served
     mem[MEM.L1_BYTES] += 32 * l1_served
@@ -970,7 +946,7 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1, l2, dra
         if m == 0:
             continue
         base = _set_of(lines[k], l2_sets, l2_inv) * l2_ways
-        e = _find(l2t, l2c, base, l2_ways, lines[k] + 1)
+        e = _find(l2c, base, l2_ways, lines[k] + 1)
         if load or atomic:  # an atomic reads the sectors it changes
             hit = m & l2c[e, C_BITS] & 15 if e >= 0 else 0
             miss = m & ~hit
@@ -981,12 +957,13 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1, l2, dra
             miss = 0
             mem[MEM.L2_HIT_SECTORS] += _popcount4(m)
         if e < 0:
-            e = _victim(l2a, base, l2_ways)
+            e = _victim(l2c, base, l2_ways)
             rng_state = _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
                                   win_shift)
-            _fill(l2t, l2c, l2a, e, lines[k] + 1, 0, t)
+            l2c[e, C_TAG] = lines[k] + 1
+            l2c[e, C_BITS] = 0
         l2c[e, C_BITS] |= m if load else (m | (m << 4))
-        l2a[e] = t
+        l2c[e, C_AGE] = t
         if miss != 0:
             from_dram += 32 * _popcount4(miss)
     left = from_dram  # the request's missing sectors, as bursts
@@ -1141,10 +1118,10 @@ Places = namedtuple("Places", (
 ))
 Blocks = namedtuple("Blocks", ("sm", "start", "end", "alive", "arrived", "slot", "mbar"))
 Memory = namedtuple("Memory", (
-    # L1 of every SM and L2 (per entry: partial tag; full tag and sector bits, C_TAG and C_BITS; age), scratch for
-    # a request's lines, the feed's line table (entries line << 4 | sectors), memory queues (Q_SLOTS), DRAM banks,
-    # random state, statistics (MEM_SLOTS), unit busy per window and its overflow list
-    "l1t", "l1c", "l1a", "l2t", "l2c", "l2a", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
+    # L1 of every SM and L2 (per entry C_TAG, C_BITS, C_AGE side by side), scratch for a request's lines, the
+    # feed's line table (entries line << 4 | sectors), memory queues (Q_SLOTS), DRAM banks, random state,
+    # statistics (MEM_SLOTS), unit busy per window and its overflow list
+    "l1c", "l2c", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
 ))
 Outputs = namedtuple("Outputs", (
     # scalars (G_SLOTS); warp slots per state; residency events; per recorded SM the slot states; GPU-wide series
@@ -1544,8 +1521,8 @@ def _issue_memory(t, f, prog, cfg, w, places, mem_r, out, path, pc, gi, sm, rng_
         if f.n_l1a > 0 and prog.l1a[_ix(np.int64(prog.row[pc]))] != 0:
             l1_alloc = np.int64(prog.l1a[_ix(np.int64(prog.row[pc]))])  # the row's: allocate, atomic
         done_at, flushed, on_bus, level, rng_state = _access_by_address(
-            path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], places.sm_l1, (mem_r.l1t, mem_r.l1c, mem_r.l1a),
-            (mem_r.l2t, mem_r.l2c, mem_r.l2a), mem_r.dram_q, rng_state, f.lat_l1, f.lat_l2, f.lat_fixed, f.l2_bpc, cfg.cfg_i, cfg.cfg_f, f.long_windows, mem_r.mq,
+            path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], places.sm_l1, mem_r.l1c, mem_r.l2c, mem_r.dram_q,
+            rng_state, f.lat_l1, f.lat_l2, f.lat_fixed, f.l2_bpc, cfg.cfg_i, cfg.cfg_f, f.long_windows, mem_r.mq,
             mem, mem_r.ub, mem_r.ovf, g, f.win_shift, f.l1_inv, f.l2_inv)
         r4 = _ix(np.int64(prog.row[pc]) * 4)  # this instruction's own hits (the SASS view's)
         row_sect = out.row_sect
