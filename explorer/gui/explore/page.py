@@ -214,6 +214,9 @@ class ExplorerPage(Page):
         self.transport.speed_changed.connect(self.set_speed)
         self.clock.advance.connect(self._advance)
         self.clock.playing_changed.connect(self.transport.set_playing)
+        # one clock plays the shared cursor: this one says so, and pauses when another view's (A/B compare) starts
+        self.clock.playing_changed.connect(lambda on: s.set_playing(self) if on else s.stopped(self))
+        s.playing_changed.connect(lambda view: self.clock.pause() if view is not None and view is not self else None)
         self.per_sm.toggled.connect(self._per_sm_toggled)
         self._build_actions()
 
