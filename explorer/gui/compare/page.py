@@ -358,6 +358,8 @@ class ComparePage(Page):
     def _show_position(self, t: int) -> None:
         s = self.session
         self.transport.set_cycle(t)
+        if not self.isVisible():  # the cursor moves with the Explorer's playback: drawn when someone looks
+            self._stale = True
         if self._stale:
             return
         for side, column in self.columns.items():
