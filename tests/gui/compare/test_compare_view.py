@@ -34,7 +34,7 @@ def edit_registers(window, qtbot, value: int):
     page = window.explorer
     page.panel.fields["regs"].set_text(str(value))
     qtbot.waitUntil(lambda: page.session.run.result.scenario.launch.registers_per_thread == value
-                    and not page.simulating, timeout=RUN_TIMEOUT)
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     return page.session.run
 
 
@@ -73,14 +73,14 @@ def test_pin_edit_a_field_and_see_both_runs_and_the_table(window, compare, qtbot
 
 def test_one_playback_drives_both_and_the_shorter_run_says_finished(window, compare, qtbot):
     explorer = window.explorer
-    explorer.change_scenario(explorer.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480 and not explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
     longer = explorer.session.run
     compare.pin()
-    explorer.change_scenario(explorer.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120 and not explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
     shorter = explorer.session.run
     assert shorter.cycles < longer.cycles
     window.feature("compare_actions").toggle_action.trigger()
@@ -119,14 +119,14 @@ def test_one_cursor_the_explorer_and_the_compare_view_move_together(window, comp
     strip, counts, grid, transport) and the Explorer's slider and plots move the compare's columns; one clock
     plays it at a time."""
     explorer = window.explorer
-    explorer.change_scenario(explorer.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480 and not explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
     longer = explorer.session.run
     compare.pin()
-    explorer.change_scenario(explorer.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120 and not explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
     shorter = explorer.session.run
     window.feature("compare_actions").toggle_action.trigger()
     assert window.tabs.currentWidget() is compare
