@@ -344,3 +344,104 @@ def compile_file(path: str | os.PathLike, kernel: str, arch: str, *, defines=(),
         includes.append(str(p.parent.resolve()))
     return compile_source(source, kernel, arch, filename=p.name, defines=defines, include_dirs=includes,
                           maxrregcount=maxrregcount, line_info=line_info, limits=limits, cancel=cancel)
+
+
+# a kernel name no file defines: compiling a file for it lists the file's kernels (UnknownKernel) and its cubin
+# holds every one of them
+NO_SUCH_KERNEL = "warp_explorer_no_such_kernel"
+
+
+class _Pending:
+    """A compile one thread is making that others wait for."""
+
+    def __init__(self):
+        import threading
+
+        self.done = threading.Event()
+        self.build: FileBuild | None = None
+        self.error: BaseException | None = None
+        self.owner_cancelled = False  # the compiling thread was cancelled: a waiter compiles for itself
+
+
+class FileBuilds:
+    """The compiles of ``.cu`` files one window shares: the Your kernel tab and the occupancy calculator's
+    ``.cu`` row open the same file, and one compile (line info on, every kernel in its cubin) serves both.
+
+    Thread-safe (the pages compile in their workers): a file being compiled for an architecture by one thread
+    is waited for by another that asks for the same, not compiled twice. Keyed by the file's absolute path, its
+    text and the architecture, so a file changed on disk or another GPU compiles again; a header changed under
+    an unchanged file does not (as ``FileBuild.serves``). A failed compile is not kept: asking again compiles
+    again. Keeps the last ``keep`` builds.
+    """
+
+    def __init__(self, keep: int = 8):
+        import threading
+
+        self.keep = keep
+        self._lock = threading.Lock()
+        self._builds: dict[tuple, FileBuild] = {}  # oldest first
+        self._pending: dict[tuple, _Pending] = {}
+        self.compiles = 0  # made, not served (what the tests count)
+
+    def source_of(self, path) -> str:
+        return read_user_text(Path(path), field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
+
+    def build(self, path, arch: str, *, source: str | None = None, cancel=None) -> FileBuild:
+        """The compile of the file at ``path`` for ``arch`` (line info on): kept, being made by another
+        thread (waited for; ``cancel()`` stops the wait), or made now."""
+        p = Path(path).absolute()
+        if source is None:
+            source = self.source_of(p)
+        key = (str(p), source, normalize_arch(arch))
+        while True:
+            with self._lock:
+                build = self._builds.get(key)
+                if build is not None:
+                    self._builds[key] = self._builds.pop(key)  # the newest again
+                    return build
+                pending = self._pending.get(key)
+                if pending is None:
+                    pending = self._pending[key] = _Pending()
+                    owner = True
+                else:
+                    owner = False
+            if owner:
+                return self._make(key, p, source, pending, cancel)
+            while not pending.done.wait(0.05):
+                if cancel is not None and cancel():
+                    from explorer.toolchain.sandbox import ChildCancelled
+
+                    raise ChildCancelled()
+            if pending.build is not None:
+                return pending.build
+            if not pending.owner_cancelled:
+                raise pending.error  # the file does not compile: the same reason for every page
+            # the owner was cancelled (a newer request of its page): the loop compiles for this one
+
+    def _make(self, key: tuple, p: Path, source: str, pending: _Pending, cancel) -> FileBuild:
+        build = None
+        try:
+            includes = [str(p.parent.resolve())]
+            try:
+                r = compile_source(source, NO_SUCH_KERNEL, key[2], filename=p.name, include_dirs=includes,
+                                   line_info=True, cancel=cancel)
+            except UnknownKernel as exc:  # what a compile for no kernel ends in: its cubin holds them all
+                build = exc.build
+            else:  # a kernel of that very name: its compile is the file's all the same
+                build = FileBuild(source=source, cubin=r.cubin, arch=r.arch, log=r.log, compiler=r.compiler,
+                                  options=r.options, line_info=True, include_dirs=tuple(includes))
+            return build
+        except BaseException as exc:
+            pending.error = exc
+            pending.owner_cancelled = bool(cancel is not None and cancel())
+            raise
+        finally:
+            with self._lock:
+                self.compiles += 1
+                del self._pending[key]
+                if build is not None:
+                    pending.build = build
+                    self._builds[key] = build
+                    while len(self._builds) > self.keep:
+                        self._builds.pop(next(iter(self._builds)))
+            pending.done.set()

@@ -12,8 +12,8 @@ FIXTURE = REPO / "tests" / "data" / "measurement-v1-synthetic-example.npz"
 
 def wait_for_run(qtbot, window, timeout: int = 60_000):
     page = window.explorer
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating and page.session.run_is_current,
-                    timeout=timeout)
+    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
+                    and page.session.run_is_current, timeout=timeout)
     return page.session.run
 
 

@@ -9,7 +9,7 @@ RUN_TIMEOUT = 60_000  # ms: the first simulation of a test session loads numba's
 
 def wait_run(qtbot, page, timeout: int = RUN_TIMEOUT):
     """Wait until the Explorer ``page`` shows a finished run and simulates nothing; that run."""
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating, timeout=timeout)
+    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating, timeout=timeout)
     return page.session.run
 
 
@@ -40,7 +40,7 @@ def explorer_run_at(qapp, size: tuple[int, int], lang: str, run):
     try:
         with offscreen_window(size, "light", lang) as (app, window):
             page = window.explorer
-            page.show_run(run)
+            page.workspace.show_run(run)
             page.session.set_cycle(default_cycle(run))
             settle(app, 6)
             yield app, window

@@ -4,7 +4,7 @@
 Export's "current view" on it is one picture of the two columns, the legends and
 the table) and View > A/B compare:
 
-* **Compare A and B** (**Ctrl+B**): opens the compare tab at the Explorer's cycle,
+* **Compare A and B** (**Ctrl+B**): opens the compare tab at the Explorer's cycle (the one cursor),
   pinning the Explorer's run as A first when nothing is pinned; pressed on the
   compare tab, it goes back to the Explorer at the same moment of B. So a lecture
   runs: Ctrl+B (pin and look), Ctrl+B (back), change a field, Ctrl+B (both).
@@ -55,18 +55,13 @@ class CompareActions(QObject):
 
     def toggle(self) -> None:
         w, page = self.window, self.page
-        explorer = w.workspace.session  # the Explorer's run and cursor
-        if w.tabs.currentWidget() is page:
-            frame = page.session.frame("b")
-            if frame is not None and page.session.current is explorer.run:
-                explorer.set_cycle(frame.cycle)
+        if w.tabs.currentWidget() is page:  # the Explorer is at B's moment already: the cursor is one
             w.show_view("explorer")
             return
         if page.pinned is None and page.pending_pin is None and not page.pin():
             w.statusBar().showMessage(page.status_text, 5000)
             return
         w.explorer.clock.pause()
-        page.start_at(explorer.cycle)
         w.tabs.setCurrentWidget(page)
         page.columns["b"].grid.setFocus()  # the playback keys act here now
 

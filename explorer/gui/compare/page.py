@@ -4,13 +4,16 @@ A is pinned from the Explorer (the run object itself: nothing is copied or
 re-simulated, so it keeps exactly what the run keeps); B is whatever run the
 Explorer shows, and follows every change there (an edit, a preset, undo, a
 lesson). Both columns are the Explorer's views at one compare position
-(``compare.session``: same cycle, or same share of each run); below them, the
-table of differences and the scenario keys B changed. The page has its own
-playback (transport, clock and the same keys as the Explorer's) over the longer
-run's cycles, so the shorter run can be seen to finish.
+(``compare.session``: same cycle, or same share of each run), which is the
+workspace's one cursor (B's cycle is the Explorer's cycle: moving one moves the
+other); below them, the table of differences and the scenario keys B changed. The
+page has its own transport, clock and the same keys as the Explorer's, over the
+longer run's cycles, so the shorter run can be seen to finish; one clock plays at a
+time (``ExplorerSession.playing``).
 
-The page reads the Explorer's run from the window's workspace only, through its
-session's ``run``/``run_changed``/``simulation_changed``, and
+The page reads the Explorer's run from the window's workspace only: its session
+(``run``, ``cycle`` and their events, which the compare session follows;
+``simulation_changed`` for B's heading; ``playing``), and
 ``run_data.simulate_sm_trace`` for an SM a long run did not keep.
 """
 
@@ -53,7 +56,7 @@ class ComparePage(Page):
         super().__init__(parent)
         self.setObjectName("compare_page")
         self.workspace = workspace  # the window's: the Explorer's run is B
-        self.session = CompareSession()
+        self.session = CompareSession(workspace.session)  # B and the cursor: the Explorer's run and cycle
         self.runner = TaskRunner(self, threads=1)
         self.clock = PlaybackClock(self)
         self.pending_pin: Scenario | None = None  # a pin remembered from the last run, simulated on first show
@@ -122,14 +125,14 @@ class ComparePage(Page):
         self.transport.speed_changed.connect(lambda speed: setattr(self.clock, "speed", int(speed)))
         self.clock.advance.connect(self._advance)
         self.clock.playing_changed.connect(self.transport.set_playing)
+        es = workspace.session
+        # one clock plays the shared cursor: this one says so, and pauses when the Explorer's starts
+        self.clock.playing_changed.connect(lambda on: es.set_playing(self) if on else es.stopped(self))
+        es.playing_changed.connect(lambda view: self.clock.pause() if view is not None and view is not self else None)
         self._syncing = False
         self.key_actions = playback_keys(self, play=self.toggle_play, step=s.step, to_start=s.to_start,
                                          to_end=s.to_end)
-        es = workspace.session
-        es.run_changed.connect(self._explorer_run)
-        es.simulation_changed.connect(self._explorer_state)
-        if es.run is not None:
-            s.set_current(es.run)
+        es.simulation_changed.connect(self._explorer_state)  # (the session follows its run: B)
         self._show_runs()
 
     def build_views(self) -> None:
@@ -239,9 +242,6 @@ class ComparePage(Page):
                           newest_wins=True, on_done=self.pin, on_error=failed)
 
     # -- the Explorer's run (B) ------------------------------------------------------------------
-    def _explorer_run(self, run: SimRun) -> None:
-        self.session.set_current(run)
-
     def _explorer_state(self) -> None:
         self._show_heading("b")
 
@@ -260,10 +260,6 @@ class ComparePage(Page):
         s.step(steps)
         if s.at_end or not s.ready:
             self.clock.pause()
-
-    def start_at(self, cycle: int) -> None:
-        """Open at the Explorer's ``cycle`` (the same moment of B in either alignment)."""
-        self.session.set_position(self.session.position_for("b", cycle))
 
     # -- session -> views ------------------------------------------------------------------------
     def _heading(self, side: str) -> str:
@@ -362,6 +358,8 @@ class ComparePage(Page):
     def _show_position(self, t: int) -> None:
         s = self.session
         self.transport.set_cycle(t)
+        if not self.isVisible():  # the cursor moves with the Explorer's playback: drawn when someone looks
+            self._stale = True
         if self._stale:
             return
         for side, column in self.columns.items():

@@ -10,6 +10,15 @@ becomes each run's cycle is the *alignment*:
 * ``"progress"``: both at the same share of their own run (half-way through each),
   so two runs of different lengths end together.
 
+The position is the workspace's one playback cursor seen from here: given the
+Explorer's session (``explorer``), B is the Explorer's run and the cycle B shows
+*is* the Explorer's cycle (``ExplorerSession.cycle``). Moving the position moves
+that cycle (the Explorer's views follow), and a cycle moved anywhere else (the
+Explorer's slider, its plots, a lesson) moves the position to where B shows it.
+The position keeps what the cycle cannot say: how far past B's end it stands (a
+shorter B, aligned by cycle) and which of the positions that show one B cycle it is
+(same share, a B shorter than A).
+
 The session owns no widgets: the page observes it through its events and the
 tests drive it directly.
 """
@@ -56,7 +65,7 @@ def position_of(cycle: int, cycles: int, longest: int, alignment: str) -> int:
 class CompareSession:
     """A (pinned), B (the Explorer's run on screen), the position, the alignment, the selected SM."""
 
-    def __init__(self):
+    def __init__(self, explorer=None):
         self.runs_changed = Event()  # (): A or B was replaced (or A unpinned)
         self.position_changed = Event()  # (t)
         self.selection_changed = Event()  # (sm)
@@ -65,6 +74,11 @@ class CompareSession:
         self.alignment = ALIGNMENTS[0]
         self.t = 0
         self.selected_sm = 0
+        self.explorer = explorer  # the Explorer's session: its run is B, its cycle the cursor (None: on its own)
+        if explorer is not None:
+            self.current = explorer.run
+            explorer.run_changed.connect(self.set_current)
+            explorer.cycle_changed.connect(self._cursor_moved)
 
     # -- runs ---------------------------------------------------------------------------
     def pin(self, run) -> None:
@@ -83,8 +97,32 @@ class CompareSession:
 
     def _runs_changed(self) -> None:
         self.t = max(0, min(self.t, self.length - 1))
+        self._follow()
         self.runs_changed.emit()
         self.position_changed.emit(self.t)
+
+    # -- the shared cursor ------------------------------------------------------------------
+    @property
+    def follows(self) -> bool:
+        """B is the Explorer's run on screen: its cycle is the shared cursor."""
+        return self.explorer is not None and self.current is not None and self.current is self.explorer.run
+
+    def _follow(self) -> None:
+        """The position that shows the cursor's cycle of B, unless the position shows it already."""
+        if self.follows and self.frame("b").cycle != self.explorer.cycle:
+            self.t = max(0, min(self.position_for("b", self.explorer.cycle), self.length - 1))
+
+    def _cursor_moved(self, _cycle: int) -> None:
+        """The cursor moved elsewhere (the Explorer): the position follows it."""
+        before = self.t
+        self._follow()
+        if self.t != before:
+            self.position_changed.emit(self.t)
+
+    def _lead(self) -> None:
+        """The position moved here: the cursor moves to the cycle B shows."""
+        if self.follows:
+            self.explorer.set_cycle(self.frame("b").cycle)
 
     def run(self, side: str):
         return self.pinned if side == "a" else self.current
@@ -109,6 +147,7 @@ class CompareSession:
             raise ValueError(f"alignment must be one of {ALIGNMENTS}, not {alignment!r}")
         if alignment != self.alignment:
             self.alignment = alignment
+            self._follow()  # the cursor stays where it is; the position that shows it may not
             self.runs_changed.emit()  # the plots' ranges depend on it
             self.position_changed.emit(self.t)
 
@@ -117,6 +156,7 @@ class CompareSession:
         if t != self.t:
             self.t = t
             self.position_changed.emit(t)
+            self._lead()
 
     def step(self, delta: int) -> None:
         self.set_position(self.t + delta)

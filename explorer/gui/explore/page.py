@@ -46,7 +46,7 @@ from explorer.gui.explore.timeline import MIN_HEIGHT as TIMELINE_MIN_HEIGHT
 from explorer.gui.explore.timeline import TimelineView
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
 from explorer.gui.explore.unit_strip import UnitStrip
-from explorer.gui.workspace.commands import CommandStack, ScenarioChange
+from explorer.gui.workspace.commands import ScenarioChange
 from explorer.gui.workspace.run_data import SimRun
 from explorer.gui.workspace.session import ExplorerSession
 from explorer.gui.workspace.simulation import Simulation
@@ -214,6 +214,9 @@ class ExplorerPage(Page):
         self.transport.speed_changed.connect(self.set_speed)
         self.clock.advance.connect(self._advance)
         self.clock.playing_changed.connect(self.transport.set_playing)
+        # one clock plays the shared cursor: this one says so, and pauses when another view's (A/B compare) starts
+        self.clock.playing_changed.connect(lambda on: s.set_playing(self) if on else s.stopped(self))
+        s.playing_changed.connect(lambda view: self.clock.pause() if view is not None and view is not self else None)
         self.per_sm.toggled.connect(self._per_sm_toggled)
         self._build_actions()
 
@@ -231,21 +234,8 @@ class ExplorerPage(Page):
         return self.workspace.session
 
     @property
-    def commands(self) -> CommandStack:
-        return self.workspace.commands
-
-    @property
     def simulation(self) -> Simulation:
         return self.workspace.simulation
-
-    @property
-    def test_delay_s(self) -> float:
-        """Tests only: every simulation first waits this long (cancellably)."""
-        return self.simulation.test_delay_s
-
-    @test_delay_s.setter
-    def test_delay_s(self, seconds: float) -> None:
-        self.simulation.test_delay_s = seconds
 
     # -- keyboard -------------------------------------------------------------------
     def _build_actions(self) -> None:
@@ -308,28 +298,13 @@ class ExplorerPage(Page):
         self.panel_scroll.ensureWidgetVisible(self.panel.stream_toggle, 0, 4)
 
     # -- scenario changes: all commands on the workspace ----------------------------------
-    def change_scenario(self, scenario: Scenario, kind: str, run: SimRun | None = None) -> None:
-        """Show and simulate a whole scenario (``kind``: what changed it, workspace.commands.KINDS)."""
-        self.workspace.change_scenario(scenario, kind, run)
-
     def load_preset(self, name: str) -> None:
         try:
             scenario = load_preset(name)
         except InputError as exc:
             self.set_status(core_error(exc.field, exc.message))
             return
-        self.change_scenario(scenario, "preset")
-
-    def show_run(self, run: SimRun, kind: str = "restore") -> None:
-        """Show a run computed elsewhere (``render``, a rebuilt window): its scenario fills the panel, nothing re-simulates."""
-        self.workspace.show_run(run, kind)
-
-    def undo(self) -> bool:
-        return self.workspace.undo()
-
-    @property
-    def scenario(self) -> Scenario:
-        return self.session.scenario
+        self.workspace.change_scenario(scenario, "preset")
 
     def _show_scenario(self, scenario: Scenario) -> None:
         """A command put a whole scenario on screen: the panel shows its values (the texts typed are dropped)."""
@@ -390,11 +365,6 @@ class ExplorerPage(Page):
         self.set_status(self.tr("The SMs this run did not keep could not be filled in: {msg}").format(
             msg=error.message))
 
-    @property
-    def filling(self) -> bool:
-        """Whether missing SMs of the run on screen are still coming in."""
-        return self.simulation.filling
-
     def _fill_text(self) -> str:
         run, plan, done = self.simulation.fill
         missing = run.missing_sms()
@@ -406,10 +376,6 @@ class ExplorerPage(Page):
             which = self.tr("{n} SMs").format(n=len(missing))
         return self.tr("{which}: this long run did not keep their states; filling them in… {pct:.0f}%").format(
             which=which, pct=100 * done / len(plan.batches))
-
-    @property
-    def simulating(self) -> bool:
-        return self.session.simulating
 
     # -- session -> views -----------------------------------------------------------
     def _on_scenario(self, scenario: Scenario) -> None:
@@ -832,9 +798,9 @@ class ExplorerPage(Page):
         if isinstance(run, SimRun) and run is self.session.run and scenario == self.session.scenario:
             pass  # a window rebuilt on the same workspace: the run is on screen already
         elif isinstance(run, SimRun) and run.result.scenario == scenario:
-            self.show_run(run)  # the same result object: nothing re-simulates
+            self.workspace.show_run(run)  # the same result object: nothing re-simulates
         elif scenario is not None and scenario != self.session.scenario:
-            self.change_scenario(scenario, "restore")
+            self.workspace.change_scenario(scenario, "restore")
         self.session.select_sm(as_int(state.get("sm"), 0))
         speed = as_int(state.get("speed"), DEFAULT_SPEED)
         if speed in SPEEDS:

@@ -68,6 +68,8 @@ class KernelPage(Page):
         self.kernel = None  # the compiled UserKernel the argument rows belong to
         self.kernel_key: tuple | None = None  # (path, name, gpu) it was compiled for
         self.file_build = None  # the open file's compile (toolchain.compiler.FileBuild): its kernels' cubin
+        # the window's compiles of .cu files, shared with the occupancy calculator's row (one compile per file and GPU)
+        self.builds = getattr(workspace, "builds", None) or _own_builds()
         self.rows: list[ParamRow] = []
         self.wanted = None  # a scenario whose values fill the form once its kernel is compiled
         self.pushed = None  # the scenario the last run handed to the Explorer
@@ -226,11 +228,12 @@ class KernelPage(Page):
         self._say(self.tr("Reading the kernels of {name}…").format(name=strip_bidi(p.name)), "muted")
         self.busy = "compile"
         self._update_buttons()
+        builds = self.builds
 
         def work(task):
             from explorer.sass.execute.kernel import open_kernels
 
-            return open_kernels(p, _arch(gpu), cancel=task.is_cancelled)
+            return open_kernels(p, _arch(gpu), cancel=task.is_cancelled, builds=builds)
 
         self.runner.start("compile", work, newest_wins=True,
                           on_done=lambda listed: self._listed(p, *listed, name),
@@ -267,12 +270,12 @@ class KernelPage(Page):
                                                                             gpu=gpu), "muted")
         scenario = Scenario(gpu_name=gpu, kernel=KernelSpec(file=str(path), name=name))
 
-        build = self.file_build  # the file's compile, when it is still the one this kernel needs (same source, GPU)
+        builds = self.builds  # the file's compile for this GPU: the one that listed its kernels, or the calculator's
 
         def work(task):
             from explorer.sass.execute.run import compile_for
 
-            return compile_for(scenario, cancel=task.is_cancelled, build=build)
+            return compile_for(scenario, cancel=task.is_cancelled, builds=builds)
 
         self.runner.start("compile", work, newest_wins=True, on_done=lambda kernel: self._compiled(key, kernel),
                           on_error=self._failed)
@@ -610,6 +613,13 @@ class KernelPage(Page):
 
     def shutdown(self) -> None:
         self.runner.shutdown()
+
+
+def _own_builds():
+    """A bare page's (a test's) compiles of its files; in the window, the workspace's."""
+    from explorer.toolchain.compiler import FileBuilds
+
+    return FileBuilds()
 
 
 def _arch(gpu: str) -> str:

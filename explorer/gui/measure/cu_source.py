@@ -4,7 +4,8 @@ Pick a ``.cu`` file (or drop it on the window) and one of its kernels; the file 
 read as the CLI's ``compile`` reads it (``read_user_bytes``: a regular file, at most
 ``MAX_SOURCE_BYTES``; UTF-8 text) and compiled for the calculator's GPU with
 ``explorer.gpu`` (NVRTC, or nvcc; no GPU needed) in a worker thread (a newer
-request wins), and the registers, static shared memory and barriers
+request wins; the file's one compile per GPU is the window's, shared with the Your
+kernel tab: ``toolchain.compiler.FileBuilds``), and the registers, static shared memory and barriers
 the compiler produced fill the calculator's fields. Spills (local memory the
 compiler had to use) are shown, since they cost what the occupancy hides. A
 different GPU recompiles for its architecture: register counts differ between
@@ -54,10 +55,15 @@ class CudaSourceRow(QWidget):
 
     compiled = Signal(object)  # CompileResult, after its numbers went into the fields
 
-    def __init__(self, inputs, parent: QWidget | None = None):
+    def __init__(self, inputs, parent: QWidget | None = None, builds=None):
         super().__init__(parent)
         self.setObjectName("cu_source_row")
         self.inputs = inputs
+        if builds is None:  # a bare row (a test); in the window, the workspace's, shared with the Your kernel tab
+            from explorer.toolchain.compiler import FileBuilds
+
+            builds = FileBuilds()
+        self.builds = builds
         self.runner = TaskRunner(self, threads=1)
         self.path: Path | None = None
         self.result = None  # the last CompileResult whose numbers are in the fields
@@ -137,16 +143,23 @@ class CudaSourceRow(QWidget):
 
         kernel = self.kernel.currentText()
         arch = load_catalog()[self.inputs.gpu_name()].arch.sm_arch
-        path = self.path
+        path, builds = self.path, self.builds
         self.busy = True
         self._set_info(self.tr("Compiling {kernel} in {name} for {arch}…").format(
             kernel=kernel, name=path.name, arch=arch), "muted")
 
         def work(task):
-            from explorer.toolchain.compiler import compile_file
+            from explorer.model.errors import InputError
+            from explorer.toolchain.compiler import compile_file, kernel_in
 
-            # the compiler's child process is killed when a newer request or the window's closing cancels this
-            return compile_file(path, kernel, arch, cancel=task.is_cancelled)
+            # the compiler's child process is killed when a newer request or the window's closing cancels this;
+            # the file's one compile for this GPU, shared with the Your kernel tab (made there already, or there
+            # being made: waited for)
+            build = builds.build(path, arch, cancel=task.is_cancelled)
+            try:
+                return kernel_in(build, kernel)
+            except InputError:  # a name only a compile for it resolves (a template by its bare name): as before
+                return compile_file(path, kernel, arch, cancel=task.is_cancelled)
 
         self.runner.start("compile", work, newest_wins=True, on_done=self._done, on_error=self._error)
 

@@ -167,7 +167,7 @@ class GpuController(QObject):
 
     def _add_source_row(self, occupancy) -> None:
         inputs = occupancy.inputs
-        self._cu_row = CudaSourceRow(inputs, inputs)
+        self._cu_row = CudaSourceRow(inputs, inputs, builds=self.window.workspace.builds)
         inputs.add_source_row(self.tr("&Kernel source:"), self._cu_row, self._cu_row.open_button)
 
     @property

@@ -1,5 +1,9 @@
 """The explorer's state, Qt-free: scenario, last good run, its simulation, current cycle, selected SM.
 
+The cycle is the window's one playback cursor: the Explorer's views show it, the A/B
+compare's position moves it and follows it (``compare.session``), and ``playing``
+says which view's clock advances it (one at a time).
+
 Views observe it through tiny events (``connect``/``emit``) and change it only
 through its methods, so the same rules hold whether a key, the slider, a click
 on the SM grid or a test moved the cycle: the cycle stays inside the run, the
@@ -30,11 +34,13 @@ class ExplorerSession:
         self.selection_changed = Event()  # (sm)
         self.errors_changed = Event()  # (errors: dict field -> message)
         self.simulation_changed = Event()  # (): pending, progress or failure changed
+        self.playing_changed = Event()  # (view or None): whose clock plays the cycle now
         self.scenario = scenario
         self.occupancy: OccupancyResult = occupancy_for_launch(scenario.gpu, scenario.launch)
         self.run: SimRun | None = None
         self.errors: dict[str, str] = {}
         self.cycle = 0
+        self.playing: object | None = None  # the view whose clock advances the cycle (a page: the Explorer, A/B), if any
         self.selected_sm = 0
         self.pending: Scenario | None = None  # being simulated
         self.progress = 0.0  # of the pending simulation
@@ -118,6 +124,19 @@ class ExplorerSession:
 
     def to_end(self) -> None:
         self.set_cycle(self.last_cycle)
+
+    # -- playback -------------------------------------------------------------------
+    def set_playing(self, view: object | None) -> None:
+        """``view`` plays the cycle now (None: nothing plays). One view at a time: a view whose clock runs
+        pauses it when another starts, so two clocks never advance the one cursor together."""
+        if view != self.playing:
+            self.playing = view
+            self.playing_changed.emit(view)
+
+    def stopped(self, view: object) -> None:
+        """``view``'s clock paused (the cursor plays no more unless another view took it over)."""
+        if self.playing == view:
+            self.set_playing(None)
 
     # -- selection ------------------------------------------------------------------
     def select_sm(self, sm: int) -> None:

@@ -34,6 +34,11 @@ class Workspace:
         self.commands = CommandStack()
         self.simulation = Simulation(self.session)
         self.scenario_shown = Event()  # (scenario): a command put a whole scenario on screen (the fields show it)
+        from explorer.toolchain.compiler import FileBuilds
+
+        # the window's compiles of .cu files: the Your kernel tab and the occupancy calculator's row open the same
+        # file, and one compile per file and GPU serves both (thread-safe: they compile in their workers)
+        self.builds = FileBuilds()
 
     @property
     def scenario(self) -> Scenario:

@@ -156,21 +156,16 @@ def compile_user_kernel(path: Path, source: str, name: str, arch: str, field_nam
         raise
 
 
-def open_kernels(path: str | Path, arch: str, *, cancel=None):
+def open_kernels(path: str | Path, arch: str, *, cancel=None, builds=None):
     """(the kernels a ``.cu`` file defines, by the names a scenario may give; the compile that listed them): one
-    compile, with line info, that ``build_kernel`` reuses for any of them (``build=``)."""
-    from explorer.toolchain.compiler import UnknownKernel, compile_source
-    from explorer.model.errors import MAX_SOURCE_BYTES, read_user_text
+    compile, with line info, that ``build_kernel`` reuses for any of them (``build=``). ``builds``: the window's
+    ``toolchain.compiler.FileBuilds``, so a file another page compiled already (the occupancy calculator's row)
+    is not compiled again."""
+    from explorer.toolchain.compiler import FileBuilds
+    from explorer.toolchain.cubin import Cubin
 
-    path = Path(path)
-    source = read_user_text(path, field="kernel.file", kind="a .cu file", limit=MAX_SOURCE_BYTES)
-    includes = [str(path.parent.resolve())] if path.parent != Path("") else []
-    try:  # no kernel has this name: the compiler's answer lists them all, and its cubin holds them
-        compile_source(source, "warp_explorer_no_such_kernel", arch, filename=path.name, include_dirs=includes,
-                       line_info=True, cancel=cancel)
-    except UnknownKernel as exc:
-        return in_source_order(kernel_names(exc.kernels), source), exc.build
-    return [], None
+    build = (builds if builds is not None else FileBuilds()).build(path, arch, cancel=cancel)
+    return in_source_order(kernel_names(Cubin(build.cubin).kernels()), build.source), build
 
 
 def list_kernels(path: str | Path, arch: str, *, cancel=None) -> list[str]:

@@ -38,9 +38,10 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def compile_for(scenario, *, cancel=None, build=None):
+def compile_for(scenario, *, cancel=None, build=None, builds=None):
     """The scenario's kernel compiled for its GPU (a UserKernel); ``cancel()`` stops the compiler's child;
-    ``build``: its file's compile already made (``kernel.open_kernels``), reused when it serves."""
+    ``build``: its file's compile already made (``kernel.open_kernels``), reused when it serves; ``builds``: the
+    window's ``toolchain.compiler.FileBuilds``, the file's compile for this GPU taken from (or made into) it."""
     from explorer.sass.execute.kernel import build_kernel
     from explorer.sass.opcodes import load_table
 
@@ -51,6 +52,8 @@ def compile_for(scenario, *, cancel=None, build=None):
     if load_table().family(arch) is None:
         raise InputError("gpu", f"{scenario.gpu.name} ({arch}): the executor runs SASS of sm_75 and newer (what "
                                 "NVRTC 13 builds); choose a newer GPU")
+    if builds is not None:
+        build = builds.build(spec.path, arch, cancel=cancel)
     return build_kernel(spec.path, spec.name, arch, cancel=cancel, build=build)
 
 

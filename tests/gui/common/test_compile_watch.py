@@ -57,7 +57,7 @@ def test_the_explorer_says_it_compiles_over_the_grid_and_in_the_status_bar(windo
     page = window.explorer
     wait_run(qtbot, page)
     monkeypatch.setattr(compile_watch, "state_of", lambda part: "compiles" if part is SIMULATOR else "loaded")
-    page.test_delay_s = 30.0  # the run waits: as long as a compile
+    page.workspace.simulation.test_delay_s = 30.0  # the run waits: as long as a compile
     page.panel.fields["regs"].set_text("40")
     page.apply_edits()
     qtbot.waitUntil(lambda: page.compile_watch.active, timeout=5000)
@@ -66,7 +66,7 @@ def test_the_explorer_says_it_compiles_over_the_grid_and_in_the_status_bar(windo
     assert line.startswith("Compiling the simulator once") and "later starts are instant" in line
     assert page.grid.busy_text == line and window.status_label.text() == line
     monkeypatch.setattr(compile_watch, "state_of", lambda part: "loaded")
-    page.test_delay_s = 0.0
+    page.workspace.simulation.test_delay_s = 0.0
     page.panel.fields["regs"].set_text("48")
     page.apply_edits()
     wait_run(qtbot, page)

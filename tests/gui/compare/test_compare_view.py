@@ -34,7 +34,7 @@ def edit_registers(window, qtbot, value: int):
     page = window.explorer
     page.panel.fields["regs"].set_text(str(value))
     qtbot.waitUntil(lambda: page.session.run.result.scenario.launch.registers_per_thread == value
-                    and not page.simulating, timeout=RUN_TIMEOUT)
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     return page.session.run
 
 
@@ -73,14 +73,14 @@ def test_pin_edit_a_field_and_see_both_runs_and_the_table(window, compare, qtbot
 
 def test_one_playback_drives_both_and_the_shorter_run_says_finished(window, compare, qtbot):
     explorer = window.explorer
-    explorer.change_scenario(explorer.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480 and not explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
     longer = explorer.session.run
     compare.pin()
-    explorer.change_scenario(explorer.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120 and not explorer.simulating,
-                    timeout=RUN_TIMEOUT)
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
     shorter = explorer.session.run
     assert shorter.cycles < longer.cycles
     window.feature("compare_actions").toggle_action.trigger()
@@ -112,6 +112,54 @@ def test_one_playback_drives_both_and_the_shorter_run_says_finished(window, comp
     assert b.grid.cycle == 1000
     key(window, qtbot, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # back: the Explorer at B's moment
     assert window.tabs.currentWidget() is explorer and explorer.session.cycle == 1000
+
+
+def test_one_cursor_the_explorer_and_the_compare_view_move_together(window, compare, qtbot):
+    """The cycle is the workspace's one cursor: the compare's slider moves the Explorer's views (timeline, unit
+    strip, counts, grid, transport) and the Explorer's slider and plots move the compare's columns; one clock
+    plays it at a time."""
+    explorer = window.explorer
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
+    longer = explorer.session.run
+    compare.pin()
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
+    shorter = explorer.session.run
+    window.feature("compare_actions").toggle_action.trigger()
+    assert window.tabs.currentWidget() is compare
+    a, b = compare.columns["a"], compare.columns["b"]
+
+    def explorer_shows(cycle: int) -> bool:
+        return (window.workspace.session.cycle == cycle and explorer.transport.slider.value() == cycle
+                and explorer.grid.cycle == cycle and explorer.timeline.cursor.value() == pytest.approx(cycle + 0.5)
+                and explorer.unit_strip.cursor.value() == pytest.approx(cycle + 0.5)
+                and explorer.counts.cursor.value() == pytest.approx(cycle + 0.5))
+
+    compare.transport.slider.setValue(700)  # the compare's scrub slider, as a drag sets it
+    assert b.grid.cycle == a.grid.cycle == 700 and explorer_shows(700)
+    key(window, qtbot, Qt.Key.Key_End)  # past B's end: the Explorer holds B's last cycle, A plays on
+    assert compare.session.t == longer.cycles - 1 and explorer_shows(shorter.cycles - 1)
+
+    window.tabs.setCurrentWidget(explorer)
+    explorer.transport.slider.setValue(300)  # the Explorer's slider
+    explorer.unit_strip.cycle_requested.emit(350)  # a click on the unit strip
+    assert explorer_shows(350)
+    assert b.grid.cycle == shorter.cycles - 1  # the hidden tab draws nothing while the cursor moves ...
+    window.tabs.setCurrentWidget(compare)
+    assert compare.transport.slider.value() == 350 and b.grid.cycle == a.grid.cycle == 350  # ... until shown
+    assert "Cycle 350 of" in b.now.text()
+
+    explorer.toggle_play()  # the Explorer plays; the compare's clock, started, takes over
+    assert explorer.clock.playing and window.workspace.session.playing is explorer
+    compare.toggle_play()
+    assert compare.clock.playing and not explorer.clock.playing and window.workspace.session.playing is compare
+    qtbot.waitUntil(lambda: compare.session.t > 400, timeout=5000)
+    compare.toggle_play()
+    assert not compare.clock.playing and window.workspace.session.playing is None
+    assert explorer_shows(compare.session.frame("b").cycle)
 
 
 def test_export_the_comparison_as_one_picture(window, compare, qtbot, tmp_path):

@@ -23,9 +23,9 @@ from tests.gui.support import RUN_TIMEOUT
 
 def show(page, qtbot, preset: str):
     scenario = load_preset(preset)
-    page.change_scenario(scenario, "preset")
+    page.workspace.change_scenario(scenario, "preset")
     qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.simulating, timeout=RUN_TIMEOUT)
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     qtbot.wait(20)
     return page.session.run
 

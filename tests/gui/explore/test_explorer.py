@@ -128,7 +128,7 @@ def test_several_bad_fields_are_all_marked(page, qtbot):
 
 def test_a_superseded_simulation_is_cancelled(page, qtbot):
     runner = page.runner
-    page.test_delay_s = 2.0  # every run now waits (cancellably) before simulating
+    page.workspace.simulation.test_delay_s = 2.0  # every run now waits (cancellably) before simulating
     shown = []
     page.session.run_changed.connect(lambda run: shown.append(run.result.scenario.launch.registers_per_thread))
     started = []
@@ -136,12 +136,12 @@ def test_a_superseded_simulation_is_cancelled(page, qtbot):
     type_into(page.panel.fields["regs"], "40")
     qtbot.waitUntil(lambda: len(started) == 1, timeout=5000)
     first = started[0]
-    page.test_delay_s = 0.0
+    page.workspace.simulation.test_delay_s = 0.0
     type_into(page.panel.fields["regs"], "48")
     qtbot.waitUntil(lambda: first.state == "cancelled", timeout=5000)
     qtbot.waitUntil(lambda: shown == [48], timeout=RUN_TIMEOUT)
     assert page.session.run.result.scenario.launch.registers_per_thread == 48
-    assert not page.simulating
+    assert not page.session.simulating
 
 
 def test_choosing_a_preset_loads_the_whole_scenario(page, qtbot):
@@ -149,7 +149,7 @@ def test_choosing_a_preset_loads_the_whole_scenario(page, qtbot):
     index = page.panel.preset.findData("tail-effect")
     page.panel.preset.setCurrentIndex(index)
     page.panel.preset.activated.emit(index)
-    qtbot.waitUntil(lambda: page.session.run is not old and not page.simulating, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.session.run is not old and not page.session.simulating, timeout=RUN_TIMEOUT)
     from explorer.model.presets import load_preset
 
     preset = load_preset("tail-effect")
@@ -162,7 +162,7 @@ def test_choosing_a_preset_loads_the_whole_scenario(page, qtbot):
 def test_gpu_change_relayouts_the_grid(page, qtbot):
     old = page.session.run
     page.panel.gpu.setCurrentIndex(page.panel.gpu.findData("T4"))
-    qtbot.waitUntil(lambda: page.session.run is not old and not page.simulating, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.session.run is not old and not page.session.simulating, timeout=RUN_TIMEOUT)
     lay = page.grid.layout_
     assert (lay.sm_count, lay.warps_per_sm) == (40, 32)
 
@@ -359,8 +359,8 @@ def test_unrecorded_sm_is_resimulated_on_demand(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
     page.load_preset("memory-bound-stream")
-    qtbot.waitUntil(lambda: page.session.run.result.scenario.name == "memory-bound-stream" and not page.simulating,
-                    timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.session.run.result.scenario.name == "memory-bound-stream"
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     run = page.session.run
     recorded = set(run.result.recorded_sms.tolist())
     sm = max(set(range(run.sm_count)) - recorded)
@@ -400,8 +400,8 @@ def test_explorer_state_survives_a_restart(qtbot, settings, light_theme):
 def test_closing_mid_simulation_stops_the_worker(qtbot, settings, light_theme):
     w = MainWindow(settings=settings)
     w.show()
-    w.explorer.test_delay_s = 5.0
-    w.explorer.change_scenario(w.explorer.session.scenario.with_values(seed=99), "preset")
+    w.explorer.workspace.simulation.test_delay_s = 5.0
+    w.explorer.workspace.change_scenario(w.explorer.session.scenario.with_values(seed=99), "preset")
     qtbot.waitUntil(w.explorer.runner.busy, timeout=5000)
     w.close()
     assert not w.explorer.runner.busy()

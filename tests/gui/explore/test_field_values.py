@@ -35,8 +35,8 @@ def type_text(qtbot, field, text: str) -> None:
 
 
 def settled_on(qtbot, page, check) -> None:
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating and not page._debounce.isActive()
-                    and check(page.session.run.result.scenario), timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
+                    and not page._debounce.isActive() and check(page.session.run.result.scenario), timeout=RUN_TIMEOUT)
 
 
 # -- the texts the program writes, read back -------------------------------------------------

@@ -86,9 +86,9 @@ def shown(window, qtbot, preset: str, **changes):
     page = window.explorer
     wait_run(qtbot, page)
     scenario = load_preset(preset).with_values(**changes) if changes else load_preset(preset)
-    page.change_scenario(scenario, "preset")
+    page.workspace.change_scenario(scenario, "preset")
     qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.simulating, timeout=RUN_TIMEOUT)
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     return page.metrics.whole, page.session.run.summary
 
 
@@ -178,9 +178,9 @@ def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
     scenario = gemm_scenario(plan_gemm("H100", 1024, 1024, 512, "bf16"))
-    page.change_scenario(scenario, "preset")
+    page.workspace.change_scenario(scenario, "preset")
     qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.simulating, timeout=RUN_TIMEOUT)
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     run = page.session.run
     wgmma = scenario.workload.body[2]
     consumers = run.result.params.warps_per_block - scenario.workload.producer_warps

@@ -17,7 +17,7 @@ ONE_BLOCK = default_scenario().with_overrides(["launch.registers_per_thread=255"
 
 
 def show(window, qtbot, scenario):
-    window.explorer.show_run(simulate_run(scenario))
+    window.explorer.workspace.show_run(simulate_run(scenario))
     wait_run(qtbot, window.explorer)
     return window.explorer
 

@@ -28,7 +28,7 @@ def test_partial_warps_are_marked_where_their_masks_are_partial(window, qtbot, d
     assert np.array_equal(levels[0], partial)
     for got, want in zip(levels, halvings(partial)):  # a bin is marked if any of its cycles is
         assert np.array_equal(got, want)
-    page.show_run(run)
+    page.workspace.show_run(run)
     qtbot.waitUntil(lambda: page.session.run is run)
     page.session.select_sm(sm)
     qtbot.waitUntil(lambda: page.timeline.sm == sm)

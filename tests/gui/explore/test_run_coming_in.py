@@ -38,7 +38,7 @@ def test_missing_sms_are_hatched_under_a_banner_then_filled_in(window, qtbot):
     assert area.contains(page.grid.banner.geometry().center())
     assert not page.grid.layout_.tile_rect(0).intersects(page.grid.banner.geometry())
 
-    qtbot.waitUntil(lambda: not page.filling, timeout=4 * RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: not page.workspace.simulation.filling, timeout=4 * RUN_TIMEOUT)
     assert page.session.run is run and run.missing_sms() == [] and page.grid.missing == []
     assert not page.grid.banner.isVisible() and page.run_state.text() == ""
     # a filled-in SM shows the states an independent simulation of that SM has, at the sampled cycle
@@ -56,14 +56,14 @@ def test_a_run_being_simulated_dims_the_picture_under_a_banner(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
     old = page.session.run
-    page.test_delay_s = 1.5
+    page.workspace.simulation.test_delay_s = 1.5
     page.load_preset("compute-bound-fma")
-    qtbot.waitUntil(lambda: page.simulating, timeout=5000)
+    qtbot.waitUntil(lambda: page.session.simulating, timeout=5000)
     assert page.session.run is old  # the previous picture stays, dimmed (below) under the banner
     assert page.grid.busy_text.startswith("Simulating…") and "previous run" in page.grid.busy_text
     assert page.grid.banner.isVisible() and page.grid.banner.text() == page.grid.busy_text
     assert page.timeline.banner.isVisible() and page.timeline.banner.text() == page.grid.busy_text
-    qtbot.waitUntil(lambda: not page.simulating and page.session.run is not old, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: not page.session.simulating and page.session.run is not old, timeout=RUN_TIMEOUT)
     assert page.grid.busy_text == "" and not page.grid.banner.isVisible() and not page.timeline.banner.isVisible()
 
 
@@ -87,13 +87,15 @@ def test_a_new_scenario_stops_the_filling_in(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
     page.load_preset(LONG)
-    qtbot.waitUntil(lambda: page.session.run.result.scenario.name == LONG and page.filling, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.session.run.result.scenario.name == LONG and page.workspace.simulation.filling,
+                    timeout=RUN_TIMEOUT)
     long_run = page.session.run
     page.load_preset("example-240x256")
-    qtbot.waitUntil(lambda: not page.filling, timeout=1000)  # cancelled as the new simulation starts
+    # cancelled as the new simulation starts
+    qtbot.waitUntil(lambda: not page.workspace.simulation.filling, timeout=1000)
     filled = len(long_run.sampled)
     qtbot.waitUntil(lambda: page.session.run.result.scenario == load_preset("example-240x256")
-                    and not page.simulating, timeout=RUN_TIMEOUT)
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     qtbot.wait(1500)  # a batch that was running when it was cancelled delivers nothing
     assert len(long_run.sampled) == filled
     assert page.grid.missing == [] and not page.grid.banner.isVisible()

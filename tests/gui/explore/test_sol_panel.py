@@ -28,9 +28,9 @@ L2_BOUND = ("memory-bound-stream", {"launch.grid": [1056, 1, 1], "workload.l2_hi
 
 def show(page, qtbot, preset: str, changes: dict | None = None) -> SimRun:
     scenario = load_preset(preset).with_values(**changes) if changes else load_preset(preset)
-    page.change_scenario(scenario, "preset")
+    page.workspace.change_scenario(scenario, "preset")
     qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.simulating, timeout=RUN_TIMEOUT)
+                    and not page.session.simulating, timeout=RUN_TIMEOUT)
     return page.session.run
 
 

@@ -48,9 +48,9 @@ def type_text(qtbot, field, text: str) -> None:
 
 
 def settled_on(qtbot, page, check):
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating and not page._debounce.isActive()
-                    and page.session.run_is_current and check(page.session.run.result.scenario),
-                    timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
+                    and not page._debounce.isActive() and page.session.run_is_current
+                    and check(page.session.run.result.scenario), timeout=RUN_TIMEOUT)
     return page.session.run
 
 
@@ -58,7 +58,7 @@ def settled_on(qtbot, page, check):
 def tiny(page, qtbot):
     """The example with a short loop, its stream section opened by a click on its header."""
     scenario = load_preset("example-240x256").with_values(**TINY)
-    page.change_scenario(scenario, "preset")
+    page.workspace.change_scenario(scenario, "preset")
     settled_on(qtbot, page, lambda s: s == scenario)
     panel = page.panel
     assert not panel.stream_open and not panel.fields["kernels"].isVisible()  # one launch: folded
@@ -85,7 +85,7 @@ def test_a_hundred_launches_show_the_strip_and_nvml_reads_the_gaps(tiny, qtbot):
     assert page.panel.stream_info.toolTip().startswith("Gap: HAZY25")  # the defaults it took, with their sources
     expected = busy_share(100, kernel_us(run), 99 * gap)
     assert nvml(page) == pytest.approx(expected, rel=1e-9) and nvml(page) < 1
-    assert page.commands.done[-1].kind == "edit" and page.commands.done[-1].fields == {"kernels"}
+    assert page.workspace.commands.done[-1].kind == "edit" and page.workspace.commands.done[-1].fields == {"kernels"}
 
     type_text(qtbot, page.panel.fields["launch_gap"], "10")  # a slower host: NVML reads less
     run = settled_on(qtbot, page, lambda s: s.stream.launch_gap_us == 10.0)
@@ -138,13 +138,13 @@ def test_synchronize_every_n_puts_a_round_trip_into_the_stream(tiny, qtbot):
 ])
 def test_a_bad_stream_value_marks_its_field_and_does_not_run(tiny, qtbot, key, text, message):
     page = tiny
-    before, steps = page.session.scenario, len(page.commands.done)
+    before, steps = page.session.scenario, len(page.workspace.commands.done)
     field = page.panel.fields[key]
     type_text(qtbot, field, text)
     qtbot.waitUntil(lambda: field.is_invalid and not page._debounce.isActive())
     assert field.message == message  # the core's words, with the limit
     assert page.session.scenario == before and page.session.run.result.scenario == before
-    assert not page.simulating and page.session.pending is None and len(page.commands.done) == steps
+    assert not page.session.simulating and page.session.pending is None and len(page.workspace.commands.done) == steps
     assert [f for f in STREAM_FIELDS if f != "graph" and page.panel.fields[f].is_invalid] == [key]
     field.set_text(scenario_to_texts(before)[key])  # back to the last good value: the mark goes
     qtbot.waitUntil(lambda: not field.is_invalid)
@@ -175,7 +175,7 @@ def test_a_scenario_with_a_stream_opens_the_section_with_its_values(page, qtbot)
     assert not panel.stream_open
     scenario = load_preset("example-240x256").with_values(**TINY, **{
         "stream.kernels": 10_000, "stream.graph": True, "stream.sync_every": 50, "stream.nvml_period_ms": 166.5})
-    page.change_scenario(scenario, "preset")
+    page.workspace.change_scenario(scenario, "preset")
     settled_on(qtbot, page, lambda s: s == scenario)
     assert panel.stream_open and panel.fields["kernels"].isVisible()
     texts = {key: panel.texts()[key] for key in STREAM_FIELDS}

@@ -55,7 +55,7 @@ def test_hidden_for_one_kernel_shown_for_a_stream(page, qtbot):
     """One launch: no strip (the metrics say 100% over its own duration); ten: the strip with its figures."""
     assert not page.stream_strip.isVisible()
     one = page.session.scenario
-    page.change_scenario(one.with_values(**{"stream.kernels": 10, "stream.launch_gap_us": 5.0}), "preset")
+    page.workspace.change_scenario(one.with_values(**{"stream.kernels": 10, "stream.launch_gap_us": 5.0}), "preset")
     run = wait_run(qtbot, page)
     qtbot.waitUntil(page.stream_strip.isVisible)
     k = kernel_us(run.result)
@@ -68,7 +68,7 @@ def test_hidden_for_one_kernel_shown_for_a_stream(page, qtbot):
     # the counts pane grew by the strip's height (taken from the SM grid's): the plot keeps its room
     qtbot.waitUntil(lambda: page.counts.height() >= page.counts.minimumHeight())
     assert "gaps included" in page.stream_strip.title.toolTip()
-    page.undo()
+    page.workspace.undo()
     wait_run(qtbot, page)
     qtbot.waitUntil(lambda: not page.stream_strip.isVisible())
 

@@ -44,7 +44,7 @@ def test_three_edits_and_a_preset_undone_give_the_original_scenario_and_simulati
     page.panel.preset.activated.emit(index)
     qtbot.waitUntil(lambda: page.session.scenario == load_preset("tail-effect") and settled(page), timeout=RUN_TIMEOUT)
     assert window.undo_action.text() == "&Undo Loading a Preset"
-    assert [c.kind for c in page.commands.done] == ["edit", "edit", "edit", "preset"]
+    assert [c.kind for c in page.workspace.commands.done] == ["edit", "edit", "edit", "preset"]
 
     for _ in range(4):
         window.undo_action.trigger()
@@ -58,8 +58,8 @@ def test_three_edits_and_a_preset_undone_give_the_original_scenario_and_simulati
     qtbot.waitUntil(lambda: settled(page), timeout=RUN_TIMEOUT)
     assert page.session.scenario.launch.registers_per_thread == 64 and page.panel.fields["regs"].text() == "64"
     assert page.session.scenario.launch.grid.x == 240
-    assert page.commands.history[-5:] == [("undo", "preset"), ("undo", "edit"), ("undo", "edit"), ("undo", "edit"),
-                                          ("redo", "edit")]
+    assert page.workspace.commands.history[-5:] == [("undo", "preset"), ("undo", "edit"), ("undo", "edit"),
+                                                    ("undo", "edit"), ("redo", "edit")]
 
 
 def test_ctrl_z_and_ctrl_shift_z_in_the_edit_menu(window, page, qtbot):
@@ -82,20 +82,20 @@ def test_typing_in_one_field_is_one_step_and_a_new_edit_drops_redo(window, page,
         page.panel.fields["regs"].set_text(text)
         page.apply_edits()
     assert page.session.scenario.launch.registers_per_thread == 128
-    assert [c.kind for c in page.commands.done] == ["edit"]
-    page.undo()
+    assert [c.kind for c in page.workspace.commands.done] == ["edit"]
+    page.workspace.undo()
     assert page.session.scenario == original
-    assert page.commands.redo_kind == "edit"
+    assert page.workspace.commands.redo_kind == "edit"
     edit(qtbot, page, "seed", "5")
-    assert page.commands.redo_kind is None and len(page.commands.done) == 1
+    assert page.workspace.commands.redo_kind is None and len(page.workspace.commands.done) == 1
 
 
 def test_an_invalid_edit_is_no_step_and_undo_clears_it(window, page, qtbot):
     edited = edit(qtbot, page, "regs", "64")
     page.panel.fields["grid"].set_text("0")
     qtbot.waitUntil(lambda: "grid" in page.session.errors, timeout=2000)
-    assert len(page.commands.done) == 1 and page.session.scenario == edited
-    page.undo()
+    assert len(page.workspace.commands.done) == 1 and page.session.scenario == edited
+    page.workspace.undo()
     assert not page.session.errors and not page.panel.fields["grid"].is_invalid
     assert page.panel.fields["grid"].text() == "240" and page.session.scenario.launch.registers_per_thread == 32
 
@@ -108,18 +108,18 @@ def test_opened_files_gemm_and_measurements_are_undoable_lesson_steps_are_not(wi
     gemm = window.views["gemm"]
     sent = gemm.send_to_explorer()
     qtbot.waitUntil(lambda: page.session.scenario == sent and settled(page), timeout=RUN_TIMEOUT)
-    assert [c.kind for c in page.commands.done] == ["file", "gemm"]
+    assert [c.kind for c in page.workspace.commands.done] == ["file", "gemm"]
     assert window.undo_action.text() == "&Undo Simulate in the Explorer"
     lessons = window.feature("lessons")
     lessons.start("launched-resident-ready", 1)
     qtbot.waitUntil(lambda: lessons.ready, timeout=RUN_TIMEOUT)
     lessons.next()
-    assert [c.kind for c in page.commands.done] == ["file", "gemm"]  # lesson steps are not undo steps ...
-    assert ("do", "lesson") in page.commands.history  # ... but they are in the log
+    assert [c.kind for c in page.workspace.commands.done] == ["file", "gemm"]  # lesson steps are not undo steps ...
+    assert ("do", "lesson") in page.workspace.commands.history  # ... but they are in the log
     lessons.stop()
-    page.undo()
+    page.workspace.undo()
     assert page.session.scenario.seed == 11  # before the GEMM: the opened file
-    page.undo()
+    page.workspace.undo()
     assert page.session.scenario == original
 
 

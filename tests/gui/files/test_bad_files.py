@@ -197,7 +197,7 @@ def test_bad_scenario_files(window, qtbot, tmp_path, monkeypatch, way, no_except
     wait_run(qtbot, page)
     page.panel.fields["regs"].set_text("40")
     page.apply_edits()
-    before, texts, steps = page.session.scenario, page.panel.texts(), len(page.commands.done)
+    before, texts, steps = page.session.scenario, page.panel.texts(), len(page.workspace.commands.done)
     files = window.feature("files")
     for what, path in scenario_files(tmp_path).items():
         files.last_message = None
@@ -209,8 +209,8 @@ def test_bad_scenario_files(window, qtbot, tmp_path, monkeypatch, way, no_except
         assert sum(isinstance(w, QMessageBox) and w.isVisible() for w in QApplication.topLevelWidgets()) == 1, what
         _close_messages()
         assert page.session.scenario == before and page.panel.texts() == texts, what
-        assert len(page.commands.done) == steps, what
-    assert not page.simulating or page.session.pending == before
+        assert len(page.workspace.commands.done) == steps, what
+    assert not page.session.simulating or page.session.pending == before
 
 
 @pytest.mark.parametrize("way", WAYS)

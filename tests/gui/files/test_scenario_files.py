@@ -12,7 +12,7 @@ RUN_TIMEOUT = 60_000
 
 
 def settle(qtbot, page):
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating
+    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
                     and page.session.run.result.scenario == page.session.scenario, timeout=RUN_TIMEOUT)
 
 

@@ -228,7 +228,7 @@ def test_send_to_explorer_changes_the_explorers_scenario(window, page, qtbot):
     assert explorer.panel.fields["grid"].text().startswith("133")
     assert "whole GEMM: 133 CTAs × 64 K-steps" in page.send_note.text()
     qtbot.waitUntil(lambda: explorer.session.run is not None and explorer.session.run.result.scenario == sc
-                    and not explorer.simulating, timeout=60_000)
+                    and not explorer.session.simulating, timeout=60_000)
     assert explorer.session.run.summary["waves"] == pytest.approx(133 / 132)
 
 

@@ -130,7 +130,7 @@ def test_leaving_a_lesson_leaves_the_scenario_usable(win, qtbot):
     # ... and editable: an edit re-simulates as usual
     win.explorer.panel.fields["regs"].set_text("64")
     qtbot.waitUntil(lambda: win.explorer.session.run.result.scenario.launch.registers_per_thread == 64
-                    and not win.explorer.simulating, timeout=RUN_TIMEOUT)
+                    and not win.explorer.session.simulating, timeout=RUN_TIMEOUT)
     assert win.explorer.session.run.result.scenario.launch.grid.x == 1056
 
 
@@ -139,7 +139,7 @@ def test_an_edit_while_a_step_simulates_wins(win, qtbot):
     ctl.start("latency-hiding")
     win.explorer.load_preset("compute-bound-fma")  # the user picks something else at once
     qtbot.waitUntil(lambda: win.explorer.session.run.result.scenario.name == "compute-bound-fma"
-                    and not win.explorer.simulating, timeout=RUN_TIMEOUT)
+                    and not win.explorer.session.simulating, timeout=RUN_TIMEOUT)
     qtbot.wait(50)
     assert not ctl.ready  # the lesson stopped waiting; nothing jumped
     assert win.explorer.session.scenario.name == "compute-bound-fma"

@@ -106,7 +106,7 @@ def test_the_scenario_combo_names_what_is_loaded(win, qtbot):
     assert "example-240x256" not in combo.currentText()
     page.load_preset("tail-effect")
     assert combo.currentData() == "tail-effect"
-    page.undo()  # back to the GEMM scenario
+    page.workspace.undo()  # back to the GEMM scenario
     assert combo.currentIndex() == -1
 
 
@@ -160,6 +160,6 @@ def test_a_lesson_on_the_model_program_gives_the_users_program_back(win, qtbot):
     assert page.session.scenario.program == "model"
     reached = page.session.scenario
     ctl.stop()
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.simulating
+    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
                     and page.session.run.result.scenario.program == before, timeout=RUN_TIMEOUT)
     assert page.session.scenario == reached.with_values(program=before)

@@ -130,3 +130,46 @@ def test_files_without_kernels_or_unreadable(panel, row, tmp_path):
     assert not row.open_file(tmp_path / "missing.cu")
     assert "cannot read missing.cu" in row.info.text()
     assert fields(panel) == before
+
+
+@needs_compiler
+def test_the_calculator_and_your_kernel_share_one_compile_per_file_and_gpu(window, panel, row, qtbot, tmp_path,
+                                                                           monkeypatch):
+    """A .cu opened in the window goes to the calculator's row and the Your kernel tab at once: the file is
+    compiled once (whichever page asks first, the other waits for that compile); another GPU compiles again,
+    once for both pages; a file changed on disk compiles again."""
+    from explorer.toolchain import compiler
+
+    compiles = []
+    real = compiler._build_in_child
+    monkeypatch.setattr(compiler, "_build_in_child", lambda *a, **k: compiles.append(a[0]["arch"]) or real(*a, **k))
+    kernel = window.feature("kernel")
+    src = tmp_path / "kernels.cu"
+    src.write_text(TWO_KERNELS, encoding="utf-8")
+    window.tabs.setCurrentWidget(panel)
+    assert window.open_path(src)
+    qtbot.waitUntil(lambda: row.result is not None and kernel.kernel is not None and not kernel.busy, timeout=60_000)
+    assert compiles == ["sm_90"]  # one compile served the row's kernel and the tab's list and kernel
+    assert fields(panel)["regs"] == str(row.result.resources.registers) == str(kernel.kernel.registers)
+    assert fields(panel)["smem_static"] == str(kernel.kernel.static_shared_bytes) == "1024"
+
+    row.kernel.setCurrentIndex(1)  # the file's other kernel: in the same cubin
+    row.kernel.activated.emit(1)
+    qtbot.waitUntil(lambda: row.result is not None and row.result.kernel == "fill" and not row.busy, timeout=60_000)
+    assert compiles == ["sm_90"]
+
+    panel.inputs.set_gpu("T4")  # another GPU: compiled again for its architecture, once for both pages
+    qtbot.waitUntil(lambda: row.result is not None and row.result.arch == "sm_75" and not row.busy, timeout=60_000)
+    assert compiles == ["sm_90", "sm_75"]
+    kernel.gpu.setCurrentIndex(kernel.gpu.findData("T4"))
+    qtbot.waitUntil(lambda: kernel.kernel is not None and kernel.kernel.arch == "sm_75" and not kernel.busy,
+                    timeout=60_000)
+    assert compiles == ["sm_90", "sm_75"]
+
+    src.write_text(TWO_KERNELS.replace("tile[256]", "tile[512]"), encoding="utf-8")  # changed on disk
+    row.kernel.setCurrentIndex(0)
+    row.kernel.activated.emit(0)
+    qtbot.waitUntil(lambda: not row.busy and row.result is not None
+                    and row.result.resources.static_shared_bytes == 2048, timeout=60_000)
+    assert compiles == ["sm_90", "sm_75", "sm_75"]
+    assert fields(panel)["smem_static"] == "2048"

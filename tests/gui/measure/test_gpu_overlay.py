@@ -269,7 +269,7 @@ def test_comparison_rows_match_the_summaries_without_qt():
 def test_another_gpu_in_the_simulation_keeps_the_curves_but_not_the_grid_boxes(window, gpu, qtbot):
     open_file(qtbot, window, FIXTURE)
     scenario = window.explorer.session.scenario
-    window.explorer.change_scenario(scenario.with_values(gpu="T4"), "preset")
+    window.explorer.workspace.change_scenario(scenario.with_values(gpu="T4"), "preset")
     run = wait_for_run(qtbot, window)
     assert run.sm_count == 40
     overlay = gpu.grid_overlay

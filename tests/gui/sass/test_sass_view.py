@@ -27,7 +27,7 @@ def shown(window, qtbot, example):
     page = window.explorer
     wait_run(qtbot, page)
     run = run_of(example)
-    page.show_run(run)
+    page.workspace.show_run(run)
     qtbot.waitUntil(lambda: page.session.run is run)
     feature = window.feature("sass")
     assert feature.view.isHidden() and not feature.toggle_action.isChecked()  # off until asked for
@@ -207,7 +207,7 @@ def test_the_model_program_says_why_it_ran(window, qtbot, example, gpu, why):
     scenario = example.with_values(**{"gpu": gpu, "program": "model"} if gpu == "H100" else {"gpu": gpu})
     run = run_of(scenario)
     assert run.result.warp_program.source == "model"
-    page.show_run(run)
+    page.workspace.show_run(run)
     window.feature("sass").set_shown(True)
     view = window.feature("sass").view
     assert view.program_label.toolTip().startswith(f"Workload model, not SASS: {why}")

@@ -239,7 +239,7 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     assert ru.feature("language").menu.title() == "&Язык" and ru.feature("language").actions["ru"].isChecked()
     # the Explorer: legend, metrics captions, the state carried over without a new simulation
     page = ru.explorer
-    assert page.session.run is run and page.session.cycle == cycle and not page.simulating
+    assert page.session.run is run and page.session.cycle == cycle and not page.session.simulating
     assert page.legend.labels[5].text() == "ожид. памяти"  # long_scoreboard
     assert "Глобальная память (long_scoreboard)" in page.legend.labels[5].toolTip()
     assert page.metrics.now.title() == "Прямо сейчас" and page.metrics.whole.title() == "Весь прогон"

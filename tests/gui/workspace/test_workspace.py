@@ -163,17 +163,50 @@ def test_newest_wins_and_a_refusal_keeps_the_last_good_run(small):
 
 
 def test_one_cursor_for_every_view(small):
-    base, _other = small
+    """The Explorer's cycle is the window's one cursor: the A/B compare's position (B is the Explorer's run) moves
+    it and follows it, and keeps what the cycle cannot say (how far past a shorter B's end it stands)."""
+    from explorer.gui.compare.session import CompareSession
+
+    base, other = small
     ws = Workspace(base)
     ws.simulation.attach(SyncRunner())
     ws.simulation.submit()
-    seen = {"explorer": [], "compare": [], "unit_strip": []}
-    for view, cycles in seen.items():
-        ws.session.cycle_changed.connect(cycles.append)
-    ws.session.set_cycle(40)
-    ws.session.step(2)
-    ws.session.set_cycle(10**9)  # clamped to the run
-    assert all(cycles == [40, 42, ws.session.last_cycle] for cycles in seen.values())
+    b = ws.run
+    a = simulate_run(base.with_values(**{"workload.loop": 6}))  # the pinned run, longer than B
+    assert a.cycles > b.cycles + 100
+    explorer = []
+    ws.session.cycle_changed.connect(explorer.append)
+    compare = CompareSession(ws.session)
+    compare.set_current(b)
+    compare.pin(a)
+    ws.session.set_cycle(40)  # the Explorer's slider: the compare position follows
+    assert compare.t == 40 and compare.frame("b").cycle == compare.frame("a").cycle == 40
+    compare.set_position(50)  # the compare's slider: the Explorer's views follow
+    assert ws.session.cycle == 50 and explorer == [40, 50]
+    compare.to_end()  # past B's end: B (and the Explorer) hold B's last cycle, A plays on
+    assert compare.t == a.cycles - 1 and ws.session.cycle == b.cycles - 1 and compare.frame("b").finished
+    assert explorer == [40, 50, b.cycles - 1]
+    compare.step(-1)  # still past B's end: the cursor does not move, nor pull the position back
+    assert compare.t == a.cycles - 2 and explorer == [40, 50, b.cycles - 1]
+    compare.set_alignment("progress")  # the cursor stays, and so does the position: it shows B's last cycle too
+    assert ws.session.cycle == compare.frame("b").cycle == b.cycles - 1 and compare.t == a.cycles - 2
+    compare.to_start()
+    ws.session.set_cycle(b.cycles - 1)  # the cursor moved elsewhere: the position that shows it
+    assert compare.t == a.cycles - 1
+    ws.session.set_cycle(b.cycles // 2)
+    assert compare.frame("b").cycle == b.cycles // 2 and compare.frame("a").cycle > b.cycles // 2
+    ws.change_scenario(other, "file")  # a new B: at the Explorer's cycle
+    assert compare.current is ws.run and compare.frame("b").cycle == ws.session.cycle
+
+    playing = []
+    ws.session.playing_changed.connect(playing.append)
+    explorer_view, compare_view = object(), object()
+    ws.session.set_playing(explorer_view)
+    ws.session.set_playing(compare_view)  # the Explorer's clock hears this and pauses
+    ws.session.stopped(explorer_view)  # ... and its pause does not stop the compare's
+    assert ws.session.playing is compare_view
+    ws.session.stopped(compare_view)
+    assert playing == [explorer_view, compare_view, None] and ws.session.playing is None
 
 
 def test_a_second_set_of_views_on_the_same_workspace_and_the_first_released(small):
