@@ -93,7 +93,7 @@ def _window(app, settings_dir: str):
     w.resize(*SIZE)
     w.show()
     page = w.explorer
-    _wait(app, lambda: page.session.run is not None and not page.simulating)
+    _wait(app, lambda: page.session.run is not None and not page.session.simulating)
     for _ in range(5):
         app.processEvents()
     return w, page
@@ -221,7 +221,7 @@ def resimulation(app, page, rounds: int = 5) -> dict:
         old = page.session.run
         t0 = time.perf_counter()
         field.set_text(str(33 + k))
-        _wait(app, lambda old=old: page.session.run is not old and not page.simulating)
+        _wait(app, lambda old=old: page.session.run is not old and not page.session.simulating)
         t1 = time.perf_counter()
         for _ in range(3):
             app.processEvents()
