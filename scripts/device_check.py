@@ -71,6 +71,11 @@ LOOPS = {"example-240x256": 320, "memory-bound-stream": 32, "compute-bound-fma":
 RUNS = [
     ("example-240x256", "example-240x256", []),
     ("example-240x256-preset-loop", "example-240x256", ["--set", "workload.loop=16"]),  # as the window shows it
+    # the same with lane 0 of each warp stamping clock64 at every iteration's top (measure --iteration-clocks):
+    # which iterations of which warps take the ~3,000-cycle waits of the loop-16 tail (docs/real-gpu.md). Its
+    # duration carries the probe's stores, so the fidelity test does not compare it
+    ("example-240x256-preset-loop-iterations", "example-240x256",
+     ["--set", "workload.loop=16", "--iteration-clocks"]),
     ("memory-bound-stream", "memory-bound-stream", []),
     ("compute-bound-fma", "compute-bound-fma", []),
     ("latency-bound-low-occupancy", "latency-bound-low-occupancy", []),

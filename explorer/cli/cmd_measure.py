@@ -24,6 +24,9 @@ def register(sub) -> None:
     p.add_argument("--match-occupancy", action="store_true",
                    help="pad dynamic shared memory so blocks per SM equal the scenario's (when the compiled kernel "
                         "uses fewer registers than the scenario says)")
+    p.add_argument("--iteration-clocks", action="store_true",
+                   help="a diagnostic kernel that also records every warp's clock at each loop iteration (which "
+                        "iteration a slow warp lost its time in; its timing is the instrumented kernel's)")
     p.add_argument("--repeats", default="5", metavar="N", help="timed launches (default 5; records from the last)")
     p.add_argument("--nvml-seconds", default="1.0", metavar="S",
                    help="seconds of back-to-back launches while NVML samples utilization (0: skip; default 1)")
@@ -82,13 +85,16 @@ def run(args) -> int:
             if scenario.kernel is not None:  # measure launches generated kernels only, for now
                 raise InputError("kernel", "measure runs the scenario's generated kernel; a [kernel] scenario's own "
                                            "kernel is not measured yet (warp-explorer execute runs it on the CPU)")
+            if args.iteration_clocks and args.per_block:
+                raise InputError("--iteration-clocks", "needs per-warp records; give it without --per-block")
             if args.dry_run:
                 return _dry_run(args, scenario)
             from explorer.gpu.measure import MeasureOptions, measure
 
             options = MeasureOptions(per_warp=False if args.per_block else None, repeats=repeats,
                                      nvml_seconds=nvml_seconds, timeout=timeout,
-                                     match_occupancy=args.match_occupancy)
+                                     match_occupancy=args.match_occupancy,
+                                     iteration_clocks=args.iteration_clocks)
             m = measure(scenario, options)
             saved = [""]
             if args.out:
@@ -110,6 +116,10 @@ def run(args) -> int:
         comparison = _compare(m) if args.compare else None
         if args.json:
             out = {**m.summary(), "notes": m.meta.get("notes", []), "file": path}
+            if m.iteration_clocks is not None:
+                from explorer.gpu.iterations import summary as iteration_summary
+
+                out["iterations"] = iteration_summary(m)
             if comparison is not None:
                 c = comparison.pop("comparison")
                 out["simulated"] = comparison
@@ -140,7 +150,8 @@ def _dry_run(args, scenario) -> int:
     from explorer.toolchain.names import one_line
     from explorer.model.errors import InputError
 
-    prepared = prepare(scenario, match_occupancy=args.match_occupancy, per_warp=False if args.per_block else None)
+    prepared = prepare(scenario, match_occupancy=args.match_occupancy, per_warp=False if args.per_block else None,
+                       iteration_clocks=args.iteration_clocks)
     stem = dry_run_stem(prepared, args.out)
     try:
         src, cubin = write_sources(prepared, stem)
@@ -223,6 +234,10 @@ def format_measurement(m, path: str = "") -> str:
     if tick.get("tick_ns") is not None:
         lines.append(f"  globaltimer    step {tick['tick_ns']:.0f} ns; clock {s['clock_mhz']:.0f} MHz from the records "
                      f"(timer probe: {_fmt(timing.get('clock_mhz_tick_kernel'), '.0f')} MHz); {timing.get('alignment', '')}")
+    if m.iteration_clocks is not None:
+        from explorer.gpu.iterations import format_lines, summary as iteration_summary
+
+        lines += ["  " + line for line in format_lines(iteration_summary(m))]
     lines += [f"  note: {n}" for n in meta.get("notes", [])]
     lines += [f"  problem: {p}" for p in meta.get("problems", [])]
     if path:

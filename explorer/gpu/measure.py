@@ -46,6 +46,7 @@ class MeasureOptions:
     steer_registers: bool = True
     match_occupancy: bool = False  # pad dynamic shared memory so blocks/SM equal the scenario's
     workdir: str | None = None  # keep the source, cubin and raw files here (default: a temporary folder)
+    iteration_clocks: bool = False  # the diagnostic kernel: every warp's clock at each iteration (codegen)
 
 
 def match_catalog_gpu(device: dict) -> GpuSpec | None:
@@ -171,6 +172,7 @@ def worker_request(prepared: Prepared, cubin_path: str | os.PathLike, options: M
         "hot_bytes": gen.hot_bytes, "warmup": options.warmup, "warm_seconds": options.warm_seconds,
         "repeats": options.repeats,
         "nvml_seconds": options.nvml_seconds, "seed": prepared.scenario.seed,
+        "iteration_clock_words": gen.iteration_clock_words,
     }
 
 
@@ -203,7 +205,7 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
     if progress:
         progress("compiling")
     prepared = prepare(scenario, gpu=gpu, per_warp=options.per_warp, steer_registers=options.steer_registers,
-                       match_occupancy=options.match_occupancy)
+                       match_occupancy=options.match_occupancy, iteration_clocks=options.iteration_clocks)
     notes = prepared.notes + notes
 
     gen = prepared.generated
@@ -248,7 +250,8 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
                    "warps_per_block": gen.warps_per_block, "total_blocks": gen.total_blocks,
                    "dynamic_shared_bytes": prepared.dynamic_shared_bytes, "carveout": scenario.launch.carveout,
                    "occupancy_pad_bytes": prepared.occupancy_pad_bytes,
-                   "per_warp": gen.per_warp, "buffer_bytes": gen.buffer_bytes, "footprint_bytes": gen.footprint},
+                   "per_warp": gen.per_warp, "buffer_bytes": gen.buffer_bytes, "footprint_bytes": gen.footprint,
+                   "iteration_clocks": (gen.loop + 1) if gen.iteration_clock_words else None},
         "occupancy": {"ours": ours, "scenario": prepared.occupancy_scenario,
                       "driver_active_blocks_per_sm": driver_blocks},
         "timing": {"event_ms": info.get("event_ms"), "kernel_ms": info.get("kernel_ms"), "globaltimer": tick,
@@ -261,7 +264,20 @@ def measure(scenario: Scenario, options: MeasureOptions | None = None, *,
         "warnings": info.get("warnings", []),
         "synthetic": False,
     }
-    return Measurement.from_analysis(meta, analysis)
+    return Measurement.from_analysis(meta, analysis, iteration_clocks=_iteration_clocks(arrays, raw, gen))
+
+
+def _iteration_clocks(arrays: dict, raw, gen):
+    """The diagnostic kernel's clocks as cycles since each warp's entry clock: [warps, loop + 1] (or None).
+
+    Relative to the warp's own ``clock64`` at entry, so they stay on that warp's SM clock; the warp's aligned
+    start (``warps["start"]``) places them on the launch's common time axis (:mod:`explorer.gpu.iterations`)."""
+    import numpy as np
+
+    if not gen.iteration_clock_words or "iteration_clocks" not in arrays:
+        return None
+    clocks = arrays["iteration_clocks"].astype(np.uint64).reshape(gen.total_warps, gen.loop + 1)
+    return (clocks - raw.start_clk[:, None]).astype(np.int64)
 
 
 def _tick_mhz(words) -> float | None:

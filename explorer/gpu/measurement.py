@@ -40,7 +40,10 @@ REQUIRED_META = ("launch", "device", "timing", "sm_count", "max_warps_per_sm")
 BLOCK_ARRAYS = ("block", "block_sm", "block_start", "block_end", "block_start_ns", "block_end_ns")
 RESIDENCY_ARRAYS = ("residency_time", "residency_sm", "residency_delta")
 WARP_ARRAYS = ("warp_block", "warp_sm", "warp_start", "warp_end", "warp_start_ns", "warp_end_ns", "warp_hw_id")
-ARRAY_MEMBERS = frozenset(BLOCK_ARRAYS + RESIDENCY_ARRAYS + WARP_ARRAYS + ("sm_ids",))
+# measure --iteration-clocks: per warp, the clock at each iteration's top and at the loop's end, in cycles since
+# that warp's entry clock, warp-major (meta launch.iteration_clocks entries per warp; explorer.gpu.iterations)
+ITERATION_ARRAY = "warp_iteration_clocks"
+ARRAY_MEMBERS = frozenset(BLOCK_ARRAYS + RESIDENCY_ARRAYS + WARP_ARRAYS + ("sm_ids", ITERATION_ARRAY))
 TEXT_MEMBERS = frozenset({"format", "meta_json"})
 MEMBERS = ARRAY_MEMBERS | TEXT_MEMBERS | {"version"}  # everything else in a file is never read
 
@@ -61,6 +64,8 @@ class Measurement:
     residency: Residency  # resident warps per SM over cycles
     sm_ids: np.ndarray  # hardware %smid for each SM index (-1 where no block ran)
     warps: dict | None = None  # per-warp arrays: block, sm, start, end (cycles), start_ns, end_ns, hw_warp
+    # measure --iteration-clocks: int64 [warps, loop + 1], cycles since each warp's entry (ITERATION_ARRAY)
+    iteration_clocks: np.ndarray | None = None
     path: str = field(default="", compare=False)
 
     # -- facts -----------------------------------------------------------------------
@@ -149,7 +154,8 @@ class Measurement:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def from_analysis(cls, meta: dict, analysis: Analysis) -> "Measurement":
+    def from_analysis(cls, meta: dict, analysis: Analysis,
+                      iteration_clocks: np.ndarray | None = None) -> "Measurement":
         meta = dict(meta)
         meta.setdefault("format", FORMAT)
         meta.setdefault("version", VERSION)
@@ -163,7 +169,7 @@ class Measurement:
         if analysis.problems:
             meta["problems"] = list(analysis.problems)
         return cls(meta=meta, blocks=analysis.blocks, blocks_ns=analysis.blocks_ns, residency=analysis.residency,
-                   sm_ids=analysis.sm_ids, warps=analysis.warps)
+                   sm_ids=analysis.sm_ids, warps=analysis.warps, iteration_clocks=iteration_clocks)
 
     # -- files --------------------------------------------------------------------------
     def save(self, path: str | os.PathLike) -> Path:
@@ -188,6 +194,8 @@ class Measurement:
         if self.warps is not None:
             for key in WARP_ARRAYS:
                 payload[key] = np.asarray(self.warps[key[len("warp_"):] if key != "warp_hw_id" else "hw_warp"])
+        if self.iteration_clocks is not None:
+            payload[ITERATION_ARRAY] = np.asarray(self.iteration_clocks, np.int64).reshape(-1)
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, lambda fh: np.savez_compressed(fh, **payload))
         return path
@@ -314,6 +322,18 @@ def load_measurement(path: str | os.PathLike) -> Measurement:
         raise bad("its residency events are not in time order")
     if np.abs(arrays["residency_delta"]).max(initial=0) > max_warps:
         raise bad(f"a residency event changes an SM by more than max_warps_per_sm = {max_warps} warps")
+    iterations = None
+    if ITERATION_ARRAY in arrays:
+        per = meta["launch"].get("iteration_clocks")
+        if not per_warp or not per:
+            raise bad(f"has {ITERATION_ARRAY!r} without per-warp records and launch.iteration_clocks")
+        flat = arrays[ITERATION_ARRAY]
+        if flat.size != length["warp_block"] * per:
+            raise bad(f"its {ITERATION_ARRAY!r} array has {flat.size} entries, expected {length['warp_block']} warps "
+                      f"x {per} clocks")
+        iterations = flat.reshape(-1, per)
+        if iterations.size and (iterations.min() < 0 or (np.diff(iterations, axis=1) < 0).any()):
+            raise bad(f"its {ITERATION_ARRAY!r} run backwards (a warp's clocks must not decrease)")
     warps = None
     if per_warp:
         warps = {"block": arrays["warp_block"], "sm": arrays["warp_sm"], "start": arrays["warp_start"],
@@ -326,7 +346,7 @@ def load_measurement(path: str | os.PathLike) -> Measurement:
     residency = Residency(sm_count, arrays["residency_time"], arrays["residency_sm"].astype(np.int32),
                           arrays["residency_delta"].astype(np.int32))
     return Measurement(meta=meta, blocks=blocks, blocks_ns=blocks_ns, residency=residency,
-                       sm_ids=arrays["sm_ids"], warps=warps, path=str(p))
+                       sm_ids=arrays["sm_ids"], warps=warps, iteration_clocks=iterations, path=str(p))
 
 
 class _Members:

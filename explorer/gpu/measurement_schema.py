@@ -146,6 +146,7 @@ SCHEMA = Table({
         "dynamic_shared_bytes": Int(0, 1 << 31, none=True), "carveout": Int(-1, 100, none=True),
         "occupancy_pad_bytes": Int(0, 1 << 31), "per_warp": Bool(), "buffer_bytes": Int(0, BIG),
         "footprint_bytes": Int(0, BIG),
+        "iteration_clocks": Int(2, 1 << 24, none=True),  # clocks per warp in warp_iteration_clocks (loop + 1)
     }, required=("warps_per_block", "total_blocks")),
     "kernel": Table({
         "registers": Int(0, 256, none=True), "static_shared_bytes": Int(0, 1 << 31, none=True),

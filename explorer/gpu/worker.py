@@ -115,8 +115,9 @@ def run(req: dict) -> tuple[dict, dict]:
 
         stage("allocating memory")
         flush_bytes = l2_flush_bytes(props)
+        iclk_words = int(req.get("iteration_clock_words", 0))
         need = (int(req["buffer_bytes"]) + int(req.get("hot_bytes", 0)) + int(req["records"]) * 64
-                + flush_bytes)
+                + flush_bytes + iclk_words * 8)
         if need > free * 0.9:
             raise D.GpuRunError(f"the run needs {need / 2**30:.2f} GiB of device memory; {free / 2**30:.2f} GiB are free")
         gbuf = D.Buffer(req["buffer_bytes"], "the streaming buffer")
@@ -134,6 +135,9 @@ def run(req: dict) -> tuple[dict, dict]:
         buffers.append(tick_buf)
         probe_buf = D.Buffer((4 + 16) * 8, "the clock probe")
         buffers.append(probe_buf)
+        iclk = D.Buffer(iclk_words * 8, "the iteration clocks") if iclk_words else None
+        if iclk is not None:
+            buffers.append(iclk)
         for b in buffers:
             b.zero()
         stream = D.ck(drv.cuStreamCreate(0), "cuStreamCreate")
@@ -151,6 +155,8 @@ def run(req: dict) -> tuple[dict, dict]:
 
         args = [(gbuf.address, "uint64"), (hot.address, "uint64"), (rec.address, "uint64"), (sink.address, "uint64"),
                 (int(req.get("seed", 1)) & 0xFFFFFFFF, "uint32"), (0, "uint32"), (1.0001, "float32"), (1e-7, "float32")]
+        if iclk is not None:  # the diagnostic kernel's extra, last parameter (codegen.ICLK_PARAM)
+            args.append((iclk.address, "uint64"))
         flushes = [0]
 
         def one(timed: bool, probe_after: bool = False) -> float | None:
@@ -189,6 +195,7 @@ def run(req: dict) -> tuple[dict, dict]:
         out["l2_flush_bytes"] = flush_bytes
         records = rec.to_host(np.uint64, int(req["records"]) * 8)
         probe_words = probe_buf.to_host(np.uint64)
+        extra = {"iteration_clocks": iclk.to_host(np.uint64, iclk_words)} if iclk is not None else {}
 
         seconds = float(req.get("nvml_seconds", 0))
         if seconds > 0:
@@ -201,7 +208,7 @@ def run(req: dict) -> tuple[dict, dict]:
         for ev in (ev0, ev1):
             drv.cuEventDestroy(ev)
         drv.cuStreamDestroy(stream)
-        return out, {"records": records, "tick": tick_words, "clock_probe": probe_words}
+        return out, {"records": records, "tick": tick_words, "clock_probe": probe_words, **extra}
     finally:
         for b in buffers:
             try:

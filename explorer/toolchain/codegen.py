@@ -60,6 +60,7 @@ RECORD_WORDS = 8  # u64 per record: start_ns end_ns start_clk end_clk smid(start
 STATIC_SHARED_LIMIT = 48 * 1024  # static __shared__ per block (more only as dynamic, opt-in)
 MAX_SRC = 4  # as explorer.sass.model_program
 PER_WARP_RECORD_LIMIT = 1 << 21
+ITERATION_CLOCK_LIMIT = 1 << 24  # clock64 words of --iteration-clocks (128 MiB; a measurement file's array cap)
 # above this many warps, record per block
 
 # Kernel parameters, in order: (name, C type, numpy dtype name). The launcher packs them.
@@ -73,6 +74,8 @@ PARAMS = (
     ("fm", "float", "float32"),
     ("fc", "float", "float32"),
 )
+# ``iteration_clocks`` adds one: where lane 0 of each warp writes clock64 at the top of every iteration
+ICLK_PARAM = ("iclk", "unsigned long long*", "uint64")
 TICK_PARAMS = (("out", "unsigned long long*", "uint64"), ("n", "unsigned int", "uint32"),
                ("span_ns", "unsigned long long", "uint64"))
 
@@ -101,6 +104,8 @@ class GeneratedKernel:
     l2_region_bytes: int
     loop: int
     notes: tuple[str, ...] = ()
+    # clock64 words the kernel writes per warp (loop + 1: each iteration's top and the loop's end); 0: none
+    iteration_clock_words: int = 0
     body_doc: tuple[str, ...] = field(default=(), compare=False)
 
 
@@ -151,7 +156,7 @@ class _Emitter:
 
 def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec | None = None,
              stream_cap_bytes: int = STREAM_CAP_BYTES, max_registers: int | None = None,
-             launch_bounds: bool = True) -> GeneratedKernel:
+             launch_bounds: bool = True, iteration_clocks: bool = False) -> GeneratedKernel:
     """The instrumented kernel for ``scenario`` (``gpu`` sizes the L2-hit region; default: the scenario's).
 
     ``stream_cap_bytes`` bounds the streaming buffer: a longer stream restarts at its start
@@ -161,7 +166,14 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
     ``max_registers`` it carries ``__maxnreg__(max_registers)`` instead (the two cannot be
     combined, and ptxas ignores ``--maxrregcount`` under ``__launch_bounds__``);
     ``launch_bounds=False`` leaves both out (for ``--maxrregcount`` on compilers older
-    than CUDA 12.4, which lack ``__maxnreg__``)."""
+    than CUDA 12.4, which lack ``__maxnreg__``).
+
+    ``iteration_clocks``: a diagnostic variant (``measure --iteration-clocks``) whose lane 0 of every warp
+    also writes ``clock64`` at the top of each iteration and after the loop into ``iclk`` (an extra, last
+    parameter), so a measurement tells *which* iteration of a slow warp lost the time (docs/real-gpu.md: the
+    example's loop-16 tail). The default source stays byte for byte what it was (compile caches, SASS seeds
+    and the kernels kept beside measurements are keyed on it); the variant costs one clock read and one 8-byte
+    store per warp and iteration, so its durations are not the plain kernel's."""
     gpu = gpu or scenario.gpu
     wl: Workload = scenario.workload
     if wl.uses_async_ops:
@@ -176,6 +188,17 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
     if per_warp is None:
         per_warp = total_warps <= PER_WARP_RECORD_LIMIT
     notes: list[str] = []
+    if iteration_clocks:
+        if not per_warp:
+            raise InputError("--iteration-clocks", "needs per-warp records (not --per-block, and at most "
+                                                   f"{PER_WARP_RECORD_LIMIT:,} warps)")
+        words = (wl.loop + 1) * total_warps
+        if words > ITERATION_CLOCK_LIMIT:
+            raise InputError("--iteration-clocks", f"{total_warps:,} warps x {wl.loop + 1:,} clocks = {words:,} "
+                                                   f"words, above the limit of {ITERATION_CLOCK_LIMIT:,} (a smaller "
+                                                   "grid or workload.loop)")
+        notes.append(f"iteration clocks: lane 0 of each warp stores clock64 at every iteration's top and the loop's "
+                     f"end ({words * 8:,} B); the timing is the instrumented kernel's")
 
     # -- shared memory layout ------------------------------------------------------------
     region = _shared_region_bytes(wl.body)
@@ -270,6 +293,8 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
     e("#pragma unroll 1")
     e(f"for (u32 it = 0; it < {wl.loop}u; ++it) {{")
     e.indent += 1
+    if iteration_clocks:
+        e(f"if (lane == 0) iclk[gwarp * {wl.loop + 1}ull + it] = we_clock();  // this iteration's first issue")
     prev: list[_Val] = []
     vid = 0
     q_in = q_out = 0
@@ -378,6 +403,8 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
                 e(f"go_s{s_}_b{b_} += {iter_bytes % (1 << 32)}u;")
     e.indent -= 1
     e("}")
+    if iteration_clocks:
+        e(f"if (lane == 0) iclk[gwarp * {wl.loop + 1}ull + {wl.loop}ull] = we_clock();  // the loop's end")
     e.lines[loop_at:loop_at] = ["    // every value lives across iterations, as the simulator's registers do: a load waits for"]
     e.lines[loop_at + 1:loop_at + 1] = ["    // the previous iteration's same load (WAW), and no load or op is dead code"]
     e.lines[loop_at + 2:loop_at + 2] = ["    " + d for d in value_decls]
@@ -395,7 +422,7 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
         wpb=wpb,
         static_decl=(f"    __shared__ __align__(16) unsigned char we_smem[{static_bytes}];\n" if static_bytes else ""),
         dyn_decl=("    extern __shared__ __align__(16) unsigned char we_dsmem[];\n" if use_dynamic_pool else ""),
-        params=",\n    ".join(f"{t} {n}" for n, t, _ in PARAMS),
+        params=",\n    ".join(f"{t} {n}" for n, t, _ in (PARAMS + (ICLK_PARAM,) if iteration_clocks else PARAMS)),
         body=loop_code,
         sink_terms=sink_terms,
         keep_static=keep_static,
@@ -426,6 +453,7 @@ def generate(scenario: Scenario, *, per_warp: bool | None = None, gpu: GpuSpec |
         l2_region_bytes=l2_region,
         loop=wl.loop,
         notes=tuple(notes),
+        iteration_clock_words=(wl.loop + 1) * total_warps if iteration_clocks else 0,
         body_doc=tuple(body_doc),
     )
 

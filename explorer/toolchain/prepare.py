@@ -116,17 +116,19 @@ def occupancy_pad(gpu: GpuSpec, launch, registers: int, static_shared: int, dyna
 
 
 def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | None = None,
-            steer_registers: bool = True, match_occupancy: bool = False) -> Prepared:
+            steer_registers: bool = True, match_occupancy: bool = False, iteration_clocks: bool = False) -> Prepared:
     """Generate and compile the scenario's kernel for ``gpu`` (default: the scenario's GPU). No GPU needed.
 
     ``match_occupancy``: when the compiled kernel would fit more blocks per SM than the
     scenario (it uses fewer registers than the scenario says), request extra dynamic
     shared memory so the SM holds exactly the scenario's number of blocks.
+    ``iteration_clocks``: the diagnostic kernel that also records each warp's iteration clocks
+    (:func:`explorer.toolchain.codegen.generate` says what it writes and costs).
     """
     check_launch_fits(scenario)
     gpu = gpu or scenario.gpu
     arch = gpu.arch.sm_arch
-    gen = generate(scenario, per_warp=per_warp, gpu=gpu)
+    gen = generate(scenario, per_warp=per_warp, gpu=gpu, iteration_clocks=iteration_clocks)
     name = f"{slug(scenario.name)}.cu"  # what compiler messages call the generated source
     compiled = compile_source(gen.source, gen.kernel, arch, filename=name)
     want = scenario.launch.registers_per_thread
@@ -136,11 +138,13 @@ def prepare(scenario: Scenario, *, gpu: GpuSpec | None = None, per_warp: bool | 
     if steer_registers and 0 < want < natural:
         limit = max(want, MIN_MAXRREGCOUNT)
         try:  # __maxnreg__ (CUDA 12.4+): ptxas ignores --maxrregcount under __launch_bounds__
-            gen = generate(scenario, per_warp=per_warp, gpu=gpu, max_registers=limit)
+            gen = generate(scenario, per_warp=per_warp, gpu=gpu, max_registers=limit,
+                           iteration_clocks=iteration_clocks)
             compiled = compile_source(gen.source, gen.kernel, arch, filename=name)
             steering["method"] = "__maxnreg__"
         except CompileError:
-            gen = generate(scenario, per_warp=per_warp, gpu=gpu, launch_bounds=False)
+            gen = generate(scenario, per_warp=per_warp, gpu=gpu, launch_bounds=False,
+                           iteration_clocks=iteration_clocks)
             compiled = compile_source(gen.source, gen.kernel, arch, filename=name, maxrregcount=limit)
             steering["method"] = "--maxrregcount"
         steering["maxrregcount"] = limit
@@ -195,9 +199,12 @@ def dry_run_stem(prepared: Prepared, out: str | os.PathLike | None = None) -> Pa
     """Where ``measure --dry-run`` writes: ``--out`` (a file stem or a folder), else the per-user folder.
 
     Only the slug of the scenario's name is part of a path we choose, so a name like
-    ``../../x`` stays a file inside the folder.
+    ``../../x`` stays a file inside the folder. The kernel with the iteration-clock probe gets its own
+    name (``-iterations``): a dry run of it must not replace the plain kernel's source beside it.
     """
     name = f"{slug(prepared.scenario.name)}-{prepared.arch}"
+    if prepared.generated.iteration_clock_words:  # the probed kernel never overwrites the plain one's files
+        name += "-iterations"
     if out is None:
         return user_output_dir("kernels") / name
     out = Path(out)

@@ -317,6 +317,10 @@ static void run_kernel(Func* fn, unsigned gx, unsigned gy, unsigned gz, unsigned
     u64 blocks = (u64)gx * gy * gz;
     u64 t0 = 1000000000ull;
     int per_block = alloc_size(*(u64*)params[2]) < blocks * wpb * 64;  /* records per block: fold warps */
+    /* measure --iteration-clocks: the kernel's 9th parameter; the test says how many clocks per warp */
+    const char* ic = getenv("FAKE_CUDA_ITERATION_CLOCKS");
+    int per_warp_clocks = ic ? atoi(ic) : 0;
+    u64* iclk = (per_warp_clocks >= 2 && !per_block) ? PTR(params, 8) : 0;
     for (u64 b = 0; b < blocks; b++) {
         unsigned sm = (unsigned)(b % SMS);
         u64 wave = b / (SMS * PER_SM);
@@ -334,6 +338,11 @@ static void run_kernel(Func* fn, unsigned gx, unsigned gy, unsigned gz, unsigned
                 r[0] = gs; r[1] = ge; r[2] = cs; r[3] = ce;
             }
             r[4] = (u64)sm | ((u64)sm << 32); r[5] = (b % PER_SM) * wpb + w; r[6] = SMS; r[7] = b;
+            if (iclk) {  /* even iterations; warps 100-119 lose 3,000 cycles in iteration 5 */
+                u64 g = b * wpb + w, step = (ce - cs) / (u64)(per_warp_clocks - 1);
+                for (int k = 0; k < per_warp_clocks; k++)
+                    iclk[g * per_warp_clocks + k] = cs + k * step + (g >= 100 && g < 120 && k > 5 ? 3000 : 0);
+            }
         }
     }
     now_ms += 0.006 * (double)((blocks + SMS * PER_SM - 1) / (SMS * PER_SM));

@@ -165,3 +165,18 @@ def test_measure_dry_run_default_location(tmp_path):
     path = Path(proc.stdout.splitlines()[0].split(None, 1)[1])
     assert path.is_file() and path.suffix == ".cu"
     assert path.parent == tmp_path / "warp-explorer" / "kernels"  # the per-user folder, not a shared /tmp one
+
+
+@needs_compiler
+def test_the_probed_kernel_has_its_own_dry_run_files(tmp_path):
+    """`--iteration-clocks` compiles another kernel: its dry run must not replace the plain kernel's files."""
+    env = {**NO_GPU, "XDG_CACHE_HOME": str(tmp_path)}
+    plain = run_cli("measure", "example-240x256", "--dry-run", "--set", "workload.loop=4", env=env)
+    probed = run_cli("measure", "example-240x256", "--dry-run", "--set", "workload.loop=4", "--iteration-clocks",
+                     env=env)
+    assert plain.returncode == 0 and probed.returncode == 0, plain.stderr + probed.stderr
+    p = Path(plain.stdout.splitlines()[0].split(None, 1)[1])
+    q = Path(probed.stdout.splitlines()[0].split(None, 1)[1])
+    assert q.name == p.stem + "-iterations.cu" and p.is_file() and q.is_file()
+    assert "iclk" not in p.read_text() and "iclk" in q.read_text()
+    assert "iteration clocks" in probed.stdout

@@ -47,6 +47,28 @@ def test_measure_runs_end_to_end(fake_driver, tmp_path):
     assert nvml.get("available") is not None  # sampled, or why not (no NVML library here)
 
 
+def test_iteration_clocks_end_to_end(fake_driver, tmp_path):
+    """--iteration-clocks: the kernel's extra buffer comes back as cycles since each warp's entry, is saved and
+    reopened, and the slow iterations the fake planted (warps 100-119 lose 3,000 cycles in iteration 5, at
+    about the same time) are found, in one episode, as one run of neighbouring warps."""
+    out = tmp_path / "i.npz"
+    proc = run_cli("measure", "example-240x256", "--set", "workload.loop=16", "--iteration-clocks", "--out", str(out),
+                   "--json", "--nvml-seconds", "0", env={**fake_driver, "FAKE_CUDA_ITERATION_CLOCKS": "17"},
+                   timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    it = json.loads(proc.stdout.splitlines()[0])["iterations"]
+    assert it["warps"] == 1920 and it["iterations"] == 16
+    assert it["slow_iterations"] == 20 == it["slow_warps"] and it["slow_per_iteration"][5] == 20
+    assert it["slow_extra_cycles_median"] == pytest.approx(3000, abs=50)  # over the median: steps differ by warp
+    assert it["episodes"] == 1 and it["episodes_across_iterations"] == 0
+    assert it["largest_episode"]["warp_runs"] == [[100, 119]] and it["largest_episode"]["iterations"] == [5]
+    m = load_measurement(out)
+    assert m.iteration_clocks.shape == (1920, 17) and m.meta["launch"]["iteration_clocks"] == 17
+    assert (m.iteration_clocks[:, 0] >= 0).all() and "iclk" in m.meta["source"]
+    text = run_cli("measure", "--from", str(out), env=fake_driver, timeout=120)
+    assert text.returncode == 0 and "slow iterations" in text.stdout and "runs 100-119" in text.stdout
+
+
 def test_dynamic_shared_memory_opt_in_path(fake_driver, tmp_path):
     proc = run_cli("measure", "latency-bound-low-occupancy", "--match-occupancy", "--nvml-seconds", "0", "--json",
                    "--out", str(tmp_path / "l.npz"), env=fake_driver, timeout=300)

@@ -51,7 +51,7 @@ def test_dry_run_sources_keep_the_old_files_when_the_write_fails(tmp_path, monke
     (tmp_path / "k.cu").write_text("old source")
     (tmp_path / "k.cubin").write_bytes(b"old cubin")
     full_disk(monkeypatch)
-    args = SimpleNamespace(out=str(stem), match_occupancy=False, per_block=False, json=True)
+    args = SimpleNamespace(out=str(stem), match_occupancy=False, per_block=False, iteration_clocks=False, json=True)
     with pytest.raises(InputError, match="--out.*No space left"):
         _dry_run(args, load_preset("example-240x256"))
     assert (tmp_path / "k.cu").read_text() == "old source"
