@@ -63,3 +63,26 @@ def test_an_entry_with_a_damaged_listing_is_rebuilt(tmp_path, monkeypatch):
     path.write_text(json.dumps(entry))
     again = sass_program(scenario)
     assert again.meta["cache"] == "miss" and _rows(again) == _rows(good)
+
+
+def test_a_program_built_again_in_the_process_is_the_same_and_its_own(tmp_path, monkeypatch):
+    """The process keeps the programs it built (kernel_program._BUILT): the same scenario gives an equal
+    program, each caller its own arrays (a change to one never reaches the next), and the on-disk cache's
+    word (hit, miss) stays the call's own."""
+    import numpy as np
+
+    from explorer.sass import kernel_program
+
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    scenario = load_preset("latency-bound-low-occupancy").with_values(**{"workload.loop": 5})
+    first = sass_program(scenario)
+    assert first.meta["cache"] == "miss" and len(kernel_program._BUILT) >= 1
+    first.latency[:] = -1
+    first.meta["compile_notes"].append("changed")
+    second = sass_program(scenario)
+    assert second.meta["cache"] == "hit" and "changed" not in second.meta["compile_notes"]
+    assert (second.latency >= 0).all() and second.latency is not first.latency
+    assert _rows(second) == _rows(first)
+    other = sass_program(scenario.with_values(**{"workload.loop": 6}))  # the trip count is the workload's
+    assert other.trip == 6 and second.trip == 5
+    assert np.array_equal(other.op, second.op)
