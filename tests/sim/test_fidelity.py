@@ -186,6 +186,73 @@ def test_the_loaded_latency_curve_within_10_percent(warps):
     assert sim_gbs == pytest.approx(bandwidth, rel=0.10)
 
 
+# the same microbenchmark from a 16 MiB array (MICROBENCH.md's L2 columns: plain `ld`, lines already in L2), as
+# the project's own microbench runs it (explorer.gpu.microbench.loaded: W/32 blocks per SM held there by dynamic
+# shared memory, so the L1 left beside it is ~92-124 KiB, less than the ~123-127 KiB of lines an SM's warps
+# touch per pass over the array). Simulated: two runs, one pass and several, of the workload wrapping over the
+# array; the latency is the L2 hits' mean, the bandwidth the passes after the first (all L2 hits) per time
+LOADED_L2 = {1: (355, 333), 2: (336, 742), 4: (336, 1505), 8: (339, 2985), 12: (340, 4368), 16: (343, 5801),
+             24: (351, 8443), 32: (381, 10251), 48: (407, 13419)}
+L2_ARRAY = 16 << 20
+# (warps per SM, figure) -> why the 10% target is not met yet (each still fails: test_every_l2_curve_gap_is_open)
+L2_CURVE_GAPS = {
+    (1, "bandwidth"):
+        "the H200's loop takes 47 cycles besides the load at 1 warp per SM and 25 at 2 (DRAM: 27 at 1): the model's "
+        "loop is the load and its FMA, so 372 GB/s against 333; latency within 1%",
+    (32, "bandwidth"):
+        "11,630 GB/s simulated against 10,251: the H200's L2 hits slow down from 24 warps per SM on (351 -> 381 "
+        "cycles), the model's not before its L2 limit, an estimate (A100's per-SM figure x 132, "
+        "resources/gpu_throughput.toml); the plain `ld` rows carry some L1 hits, so they do not pin the L2's own "
+        "limit: the device check's `.cg` curve (microbench `loaded`, l2_bypass_l1) will",
+    (48, "latency"):
+        "505 cycles simulated against 407: the model's estimated L2 limit (6,257 B/clk) is reached, and the H200's "
+        "row carries L1 hits (MICROBENCH.md: read it as an upper bound on L2 throughput); as 32's bandwidth",
+}
+
+
+@cache
+def _loaded_l2(warps: int) -> tuple[float, float]:
+    from explorer.gpu.microbench import shared_pad
+    from explorer.model.catalog import get_gpu
+    from explorer.model.scenario import Scenario
+    from explorer.sim import simulate
+
+    arch = get_gpu("H200").arch
+    k = (warps + 31) // 32
+    pad = shared_pad(arch.shared_per_sm, arch.shared_reserved_per_block,
+                     arch.shared_per_sm - arch.shared_reserved_per_block, k)
+    slab = 132 * warps * 512  # one 512 B load per warp and iteration
+    wrap = L2_ARRAY // slab
+    passes = max(2, -(-64 // wrap))
+
+    def run(loop):
+        return simulate(Scenario().with_values(**{
+            "gpu": "H200", "program": "model", "launch.grid": [132 * k, 1, 1], "launch.block": [warps * 32 // k, 1, 1],
+            "launch.dynamic_shared_bytes": pad, "workload.loop": loop, "workload.wrap": wrap,
+            "workload.body": [{"op": "ldg", "bytes": 16}, {"op": "ffma"}]}))
+
+    one, many = run(wrap), run(wrap * passes)
+    assert many.latency_cycles()["l1"] is None  # every pass misses L1, as the array is meant to
+    seconds = (many.cycles - one.cycles) / (many.params.clock_mhz * 1e6)
+    return many.latency_cycles()["l2"], slab * wrap * (passes - 1) / seconds / 1e9
+
+
+@pytest.mark.parametrize("warps", sorted(LOADED_L2))
+def test_the_l2_loaded_latency_curve_within_10_percent(warps):
+    figures = dict(zip(("latency", "bandwidth"), LOADED_L2[warps]))
+    simulated = dict(zip(("latency", "bandwidth"), _loaded_l2(warps)))
+    for key, measured in figures.items():
+        if (warps, key) not in L2_CURVE_GAPS:
+            assert simulated[key] == pytest.approx(measured, rel=0.10), key
+
+
+def test_every_l2_curve_gap_is_open():
+    closed = [f"{w} warps per SM, {key}" for (w, key) in L2_CURVE_GAPS
+              if _loaded_l2(w)[("latency", "bandwidth").index(key)] == pytest.approx(
+                  LOADED_L2[w][("latency", "bandwidth").index(key)], rel=0.10)]
+    assert not closed, "closed gaps still listed: " + ", ".join(closed)
+
+
 def test_the_l2_partition_hypothesis_reads_the_shared_data(capsys):
     """scripts/l2_partitions.py (docs/model.md): one L2 and two partitions agree on a load-and-store stream, and
     the measured rate is printed beside them."""
