@@ -11,8 +11,8 @@ keeps every size rule in one place:
 * not presenting, each pane keeps what its text needs (``keep_grid``, ``room_for_plots``) and the views
   features add beside the plots get their share of the row (``share_lower``) until the user moves a handle;
 * presenting, the panes are shared by the lines of text they need at the scaled font (``share_center``);
-* a lesson: a step pointing at the unit strip opens it (``open_strip_for_step``); its end gives the user's plots back
-  (``give_back``), once the column has its height.
+* a lesson: a step pointing at the unit strip opens it (``open_strip_for_step``); its end gives the user's
+  plots back (``give_back``), once the column has its height.
 """
 
 from __future__ import annotations
