@@ -69,8 +69,8 @@ class ExplorerPage(Page):
 
         # -- views, in their splitters (explore.layout): the page's own attributes, which features and tests use --
         lay = self.arrangement = ExplorerLayout(self)
-        self.panel, self.grid, self.legend, self.metrics, self.sol = lay.panel, lay.grid, lay.legend, lay.metrics, lay.sol
-        self.timeline, self.counts, self.unit_strip = lay.timeline, lay.counts, lay.unit_strip
+        self.panel, self.grid, self.legend, self.metrics = lay.panel, lay.grid, lay.legend, lay.metrics
+        self.sol, self.timeline, self.counts, self.unit_strip = lay.sol, lay.timeline, lay.counts, lay.unit_strip
         self.stream_strip, self.transport, self.per_sm = lay.stream_strip, lay.transport, lay.per_sm
         self.grid_title, self.run_state, self.counts_panel = lay.grid_title, lay.run_state, lay.counts_panel
         self.splitter, self.center, self.lower, self.plots = lay.splitter, lay.center, lay.lower, lay.plots
