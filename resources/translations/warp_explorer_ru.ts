@@ -514,7 +514,7 @@
         <translation>Забыть закреплённый прогон.</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+20"/>
         <source>Pinned the Explorer&apos;s run as A.</source>
         <translation>Прогон обозревателя закреплён как A.</translation>
     </message>
@@ -530,7 +530,7 @@
 <context>
     <name>ComparePage</name>
     <message>
-        <location filename="../../explorer/gui/compare/page.py" line="+67"/>
+        <location filename="../../explorer/gui/compare/page.py" line="+70"/>
         <source>&lt;b&gt;A/B compare&lt;/b&gt;</source>
         <translation>&lt;b&gt;Сравнение A/B&lt;/b&gt;</translation>
     </message>
@@ -580,7 +580,7 @@
         <translation>Закреплять пока нечего: обозреватель ещё симулирует.</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+57"/>
         <source>&lt;b&gt;A&lt;/b&gt; · pinned</source>
         <translation>&lt;b&gt;A&lt;/b&gt; · закреплён</translation>
     </message>
@@ -1333,7 +1333,7 @@
 <context>
     <name>CudaSourceRow</name>
     <message>
-        <location filename="../../explorer/gui/measure/cu_source.py" line="+67"/>
+        <location filename="../../explorer/gui/measure/cu_source.py" line="+73"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -1383,7 +1383,7 @@
         <translation>Компиляция {kernel} из {name} для {arch}…</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+32"/>
         <source>{n} registers</source>
         <translation>регистров: {n}</translation>
     </message>
@@ -1459,7 +1459,7 @@
 <context>
     <name>ExplorerPage</name>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+125"/>
+        <location filename="../../explorer/gui/explore/layout.py" line="+91"/>
         <source>Counts of the selected SM only</source>
         <translation>Только выбранный SM</translation>
     </message>
@@ -1504,7 +1504,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+270"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+246"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -1514,12 +1514,12 @@
         <translation>Симуляция завершилась с ошибкой (это баг): {msg}</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+8"/>
         <source>The SMs this run did not keep could not be filled in: {msg}</source>
         <translation>Не удалось дополнить SM, которые этот запуск не сохранил: {msg}</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../../explorer/gui/explore/run_state.py" line="+101"/>
         <source>SMs {first}–{last}</source>
         <translation>SM {first}–{last}</translation>
     </message>
@@ -1534,7 +1534,7 @@
         <translation>{which}: этот долгий запуск не сохранил их состояния; дополняем… {pct:.0f}%</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+13"/>
         <source>&lt;b&gt;SM grid&lt;/b&gt; — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · outline = block · bar = resident warps</source>
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}, {sms} SM; слотов на SM: {w} · строка = планировщик · рамка = блок · полоса = размещено</translation>
     </message>
@@ -1549,12 +1549,12 @@
         <translation>&lt;b&gt;Сетка SM&lt;/b&gt; — {gpu}</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location filename="../../explorer/gui/explore/run_state.py" line="-52"/>
         <source>Invalid input ({n}): showing the last good simulation</source>
         <translation>Неверный ввод ({n}): показана последняя удачная симуляция</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Compiling… {pct}</source>
         <translation>Компиляция… {pct}</translation>
     </message>
@@ -1574,12 +1574,12 @@
         <translation>Симуляция отклонена: показан последний удачный прогон</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Filling in SMs… {pct:.0f}%</source>
         <translation>Дополняем SM… {pct:.0f}%</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Simulating…</source>
         <translation>Симуляция…</translation>
     </message>
@@ -1591,12 +1591,12 @@ This is the previous run until the new one is done.</source>
 Пока показан предыдущий запуск.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+28"/>
         <source>Simulating {name}…</source>
         <translation>Симуляция {name}…</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>the scenario</source>
         <translation>сценария</translation>
     </message>
@@ -1611,7 +1611,7 @@ This is the previous run until the new one is done.</source>
         <translation>модель нагрузки</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+5"/>
+        <location filename="../../explorer/gui/explore/run_state.py" line="+5"/>
         <source>{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · issue slots used {iss} · {cycles} cycles · {program}</source>
         <translation>{gpu}: запущено варпов {warps} · теор. заполняемость {theo} · достигнутая {ach} · занято слотов выдачи {iss} · тактов {cycles} · {program}</translation>
     </message>
@@ -2502,7 +2502,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GpuController</name>
     <message>
-        <location filename="../../explorer/gui/measure/feature.py" line="+76"/>
+        <location filename="../../explorer/gui/measure/feature.py" line="+77"/>
         <location line="+106"/>
         <source>Looking for an NVIDIA GPU…</source>
         <translation>Поиск GPU NVIDIA…</translation>
@@ -2741,7 +2741,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>GridOverlay</name>
     <message>
-        <location filename="../../explorer/gui/measure/overlay.py" line="+239"/>
+        <location filename="../../explorer/gui/measure/overlay.py" line="+240"/>
         <source>the measured GPU has {ms} SMs × {mw} warp slots, the simulated one {ss} × {sw}</source>
         <translation>измеренный GPU: {ms} SM, слотов варпов на SM: {mw}; симулированный: {ss} SM, {sw}</translation>
     </message>
@@ -2966,7 +2966,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>KernelFeature</name>
     <message>
-        <location filename="../../explorer/gui/kernel/feature.py" line="+19"/>
+        <location filename="../../explorer/gui/kernel/feature.py" line="+20"/>
         <source>Your kernel</source>
         <translation>Ваше ядро</translation>
     </message>
@@ -2974,7 +2974,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>KernelPage</name>
     <message>
-        <location filename="../../explorer/gui/kernel/page.py" line="+77"/>
+        <location filename="../../explorer/gui/kernel/page.py" line="+83"/>
         <source>Open .cu…</source>
         <translation>Открыть .cu…</translation>
     </message>
@@ -2990,12 +2990,12 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+22"/>
-        <location line="+205"/>
+        <location line="+209"/>
         <source>Compiled with NVRTC (no GPU needed).</source>
         <translation>Компилируется NVRTC (GPU не нужен).</translation>
     </message>
     <message>
-        <location line="-202"/>
+        <location line="-206"/>
         <source>&amp;Kernel:</source>
         <translation>&amp;Ядро:</translation>
     </message>
@@ -3115,7 +3115,7 @@ This is the previous run until the new one is done.</source>
         <translation>Читаю ядра из {name}…</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+18"/>
         <source>{name} has no __global__ kernel</source>
         <translation>в {name} нет ядра __global__</translation>
     </message>
@@ -3125,7 +3125,7 @@ This is the previous run until the new one is done.</source>
         <translation>Компилирую {kernel} из {name} для {gpu}…</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>{kernel} for {arch} ({compiler}): {regs} registers, {smem} B static shared memory, {bars} barriers, {n} instructions.</source>
         <translation>{kernel} для {arch} ({compiler}): {regs} регистров, {smem} Б статической разделяемой памяти, барьеров: {bars}, инструкций: {n}.</translation>
     </message>
@@ -3224,7 +3224,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LanguageMenu</name>
     <message>
-        <location filename="../../explorer/gui/shell/language.py" line="+35"/>
+        <location filename="../../explorer/gui/shell/language.py" line="+36"/>
         <source>&amp;Language</source>
         <translation>&amp;Язык</translation>
     </message>
@@ -3234,7 +3234,7 @@ This is the previous run until the new one is done.</source>
         <translation>Показывать интерфейс и уроки на этом языке.</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+51"/>
         <source>Language: {name}</source>
         <translation>Язык: {name}</translation>
     </message>
@@ -3283,7 +3283,7 @@ This is the previous run until the new one is done.</source>
         <translation>Урок: {title}</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+114"/>
         <source>This step&apos;s scenario is not valid: {msg}</source>
         <translation>Сценарий этого шага некорректен: {msg}</translation>
     </message>
@@ -3296,7 +3296,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>LessonPanel</name>
     <message>
-        <location line="-433"/>
+        <location line="-432"/>
         <source>Choose a lesson</source>
         <translation>Выберите урок</translation>
     </message>
@@ -3427,12 +3427,12 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../explorer/gui/shell/main_window.py" line="+106"/>
+        <location filename="../../explorer/gui/shell/main_window.py" line="+111"/>
         <source>Warp Explorer</source>
         <translation>Warp Explorer</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>&amp;Explorer</source>
         <translation>&amp;Обозреватель</translation>
     </message>
@@ -3619,7 +3619,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MeasuredLegend</name>
     <message>
-        <location filename="../../explorer/gui/measure/overlay.py" line="-121"/>
+        <location filename="../../explorer/gui/measure/overlay.py" line="-122"/>
         <source>measured resident</source>
         <translation>размещено (измерено)</translation>
     </message>
@@ -6270,7 +6270,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>ScenarioFiles</name>
     <message>
-        <location filename="../../explorer/gui/files/scenario_files.py" line="+80"/>
+        <location filename="../../explorer/gui/files/scenario_files.py" line="+81"/>
         <source>Scenarios</source>
         <translation>Сценарии</translation>
     </message>

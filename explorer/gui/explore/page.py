@@ -1,12 +1,14 @@
 """The "Explorer" tab: scenario panel, SM grid, timeline, counts plot, metrics, playback.
 
 A view of the window's workspace (``workspace.Workspace``: the scenario, its run,
-the cycle and selected SM, the command stack, the simulation): the page lays out
-the views, turns the panel's texts into edits (commands on the workspace, undoable
-from the Edit menu), attaches its task runner to the workspace's simulation, and
-forwards the workspace's changes to the views, keeping the last good run on screen
-while input is invalid or a new run is computing. It computes nothing about GPUs
-itself.
+the cycle and selected SM, the command stack, the simulation): the page turns the
+panel's texts into edits (commands on the workspace, undoable from the Edit menu),
+attaches its task runner to the workspace's simulation, and forwards the workspace's
+changes to the views, keeping the last good run on screen while input is invalid or
+a new run is computing. It computes nothing about GPUs itself. Its widgets, their
+splitters and how the panes share the room are ``explore.layout``'s; what it says
+about the run on screen (stale, invalid, simulating, compiling, filling in) is
+``explore.run_state``'s.
 
 A long run keeps the per-slot states of its first SMs only; the workspace fills in
 the others in the background (``workspace.simulation``), and the grid shows them as
@@ -22,30 +24,18 @@ from __future__ import annotations
 
 import tomllib
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSizePolicy, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QSplitter, QWidget
 
-from explorer.gui.common.compile_watch import INTERPRETER, SIMULATOR, CompileWatch
 from explorer.gui.common.error_texts import core_error
-from explorer.gui.common.legend import StateLegend
-from explorer.texts.numbers import num, pct
-from explorer.gui.common.page import Page, pane_minimum
+from explorer.gui.common.page import Page
 from explorer.gui.common.settings import as_bool, as_int, as_str
 from explorer.gui.common.tasks import TaskError, TaskRunner
-from explorer.gui.common.theme import restyle
-from explorer.gui.common.widgets import FittingLabel, scroll_area, splitter
-from explorer.gui.explore.counts_plot import MIN_HEIGHT as COUNTS_MIN_HEIGHT
-from explorer.gui.explore.counts_plot import CountsPlot
-from explorer.gui.explore.metrics import MetricsPanel, cited_figures, program_text
+from explorer.gui.explore.layout import ExplorerLayout
+from explorer.gui.explore.metrics import cited_figures
+from explorer.gui.explore.run_state import RunStateView
 from explorer.gui.explore.scenario_fields import build_scenario, field_of, scenario_to_texts
-from explorer.gui.explore.scenario_panel import ScenarioPanel
-from explorer.gui.explore.sol_panel import SolPanel
-from explorer.gui.explore.sm_grid import SmGridView
-from explorer.gui.explore.stream_strip import StreamStrip
-from explorer.gui.explore.timeline import MIN_HEIGHT as TIMELINE_MIN_HEIGHT
-from explorer.gui.explore.timeline import TimelineView
-from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, TransportBar, playback_keys
-from explorer.gui.explore.unit_strip import UnitStrip
+from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, playback_keys
 from explorer.gui.workspace.commands import ScenarioChange
 from explorer.gui.workspace.run_data import SimRun
 from explorer.gui.workspace.session import ExplorerSession
@@ -56,16 +46,6 @@ from explorer.model.presets import load_preset
 from explorer.model.scenario import Scenario
 
 EDIT_DEBOUNCE_MS = 30
-STRIP_ROOM = 560  # px of the center column from which the unit-use strip starts open (see first_sizes)
-PLOTS_SHARES = (19, 27)  # the timeline and the counts plot (its legend may wrap): shares of their pane
-# px the plots keep at least while the stream strip takes part of their column (110 without): the Explorer with
-# the strip then leaves a lesson's narration its three lines on a 1280x720 screen (Russian); each y axis keeps
-# two numbers, the timeline one scheduler's name at least
-COUNTS_UNDER_STRIP, TIMELINE_UNDER_STRIP = 100, 104
-PLOTS_BESIDE_VIEWS = 420  # px the timeline and counts plot keep beside the views added next to them
-# px the center column keeps at first before the scenario column is laid out as wide as its labels beside its
-# fields (narrower, it stacks them): the SM grid with its SM numbers, its legend in four columns (1024x640)
-CENTER_ROOM = 600
 
 
 class ExplorerPage(Page):
@@ -86,98 +66,18 @@ class ExplorerPage(Page):
         self._base = scenario
         self._good = scenario_to_texts(scenario)
         self._shown_once = False
-        self._lower_moved = False  # the user moved the handle beside the plots: their share is theirs
-        self._presenting = False  # presentation mode: the center's panes shared by the text they need
-        self._strip_step = False  # the lesson step on screen points at the unit-use strip
-        self._plots_back: dict | None = None  # a lesson ended: the user's splitters, to give back (_give_back_plots)
-        self.compile_watch = CompileWatch(self)  # a first start that waits for numba says so (never silently)
-        self.compile_watch.changed.connect(self._update_run_state)
 
-        # -- views --------------------------------------------------------------------
-        self.panel = ScenarioPanel(self)
-        self.grid = SmGridView(self)
-        self.legend = StateLegend(parent=self)
-        self.timeline = TimelineView(self)
-        self.counts = CountsPlot(self)
-        self.counts.setXLink(self.timeline)
-        self.timeline.line_up_with(self.counts)  # the link lines cycles up by pixels: the same view box span
-        self.metrics = MetricsPanel(self)
-        # Speed of Light: "what limits useful work right now?" (bars in the metrics column, the strip on the time axis)
-        self.sol = SolPanel(self.metrics)
-        self.metrics.layout().insertWidget(1, self.sol)
-        self.unit_strip = UnitStrip(self)
-        self.unit_strip.setXLink(self.timeline)
-        self.unit_strip.line_up_with(self.counts)  # its view box spans the timeline's and the counts plot's pixels
-        self.stream_strip = StreamStrip(self)  # shown when the scenario launches its kernel more than once
-        self.transport = TransportBar(self)
-
-        self.grid_title = FittingLabel(self)  # shortened, never cut, when the column is narrow
-        self.grid_title.setObjectName("grid_title")
-        self.grid_title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.run_state = QLabel(self)
-        self.run_state.setObjectName("run_state")
-        self.run_state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        # a fixed-height head row: a changing message must never resize (and re-layout) the SM grid
-        head_h = self.fontMetrics().height() + 4
-        self.grid_title.setFixedHeight(head_h)
-        self.run_state.setFixedHeight(head_h)
-        self.per_sm = QCheckBox(self.tr("Counts of the selected SM only"), self)
-        self.per_sm.setObjectName("per_sm_counts")
-        self.per_sm.setToolTip(self.tr("Show resident, eligible and issued warps of the selected SM instead of the whole GPU."))
-        self.per_sm.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-
-        grid_box = QWidget(self)
-        gl = self._grid_layout = QVBoxLayout(grid_box)
-        gl.setContentsMargins(0, 0, 0, 0)
-        gl.setSpacing(2)
-        head = QHBoxLayout()
-        head.addWidget(self.grid_title, 1)
-        head.addWidget(self.run_state)
-        gl.addLayout(head)
-        gl.addWidget(self.grid, 1)
-        gl.addWidget(self.legend)
-
-        # the counts plot with its legend: what a lesson outlines and File > Export draws as "Counts plot"
-        counts_box = self.counts_panel = QWidget(self)
-        counts_box.setObjectName("counts_panel")
-        cl = self._counts_layout = QVBoxLayout(counts_box)
-        cl.setContentsMargins(0, 0, 0, 0)
-        cl.setSpacing(0)
-        cl.addWidget(self.stream_strip)
-        cl.addWidget(self.counts, 1)
-        legend = self.counts.make_legend(counts_box)
-        legend.layout().addWidget(self.per_sm)  # after the curves' names, on a line of its own when narrow
-        cl.addWidget(legend)
-
-        # the two plots one above the other with the unit-use strip between them (their cycle axes line up), in a
-        # row other features add a view beside (the SASS view: add_beside_timeline); the SM grid keeps the width
-        # (fit_panes: the counts pane never lets its legend, wrapped onto two lines, lie over the cycle axis)
-        self.plots = splitter(Qt.Orientation.Vertical, self, "explorer_plots", (self.timeline, self.unit_strip, counts_box),
-                              stretch=(PLOTS_SHARES[0], 12, PLOTS_SHARES[1]), fit_panes=True)
-        self.plots.setCollapsible(self.plots.indexOf(self.unit_strip), True)
-        self.lower = splitter(Qt.Orientation.Horizontal, self, "explorer_lower", (self.plots,), stretch=(3,))
-        self.center = splitter(Qt.Orientation.Vertical, self, "explorer_center", (grid_box, self.lower),
-                               stretch=(5, 6), fit_panes=True)
-        self.center.installEventFilter(self)  # presenting, the panes are shared by their text (_share_center)
-        self.center.resized.connect(self._center_resized)  # not presenting: each pane keeps what its text needs
-
-        # first laid out as wide as its fields and labels need (first_sizes: Russian labels are longer) where the
-        # window has room, but never a minimum that wide: the window must still fit an 800 px screen (narrower,
-        # the panel puts its labels above its fields: it never scrolls sideways)
-        self.panel_scroll = scroll_area(self.panel, self)
-        self.panel_scroll.setMinimumWidth(220)
-        self.metrics_scroll = scroll_area(self.metrics, self)
-        # never narrower than the panel: clipped numbers would be worse than a narrower grid
-        self.metrics_scroll.setMinimumWidth(max(260, self.metrics.minimumSizeHint().width()
-                                                + self.metrics_scroll.verticalScrollBar().sizeHint().width() + 2))
-        self.splitter = splitter(Qt.Orientation.Horizontal, self, "explorer_splitter",
-                                 (self.panel_scroll, self.center, self.metrics_scroll), stretch=(0, 1, 0))
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.transport)
+        # -- views, in their splitters (explore.layout): the page's own attributes, which features and tests use --
+        lay = self.arrangement = ExplorerLayout(self)
+        self.panel, self.grid, self.legend, self.metrics = lay.panel, lay.grid, lay.legend, lay.metrics
+        self.sol, self.timeline, self.counts, self.unit_strip = lay.sol, lay.timeline, lay.counts, lay.unit_strip
+        self.stream_strip, self.transport, self.per_sm = lay.stream_strip, lay.transport, lay.per_sm
+        self.grid_title, self.run_state, self.counts_panel = lay.grid_title, lay.run_state, lay.counts_panel
+        self.splitter, self.center, self.lower, self.plots = lay.splitter, lay.center, lay.lower, lay.plots
+        self.panel_scroll, self.metrics_scroll = lay.panel_scroll, lay.metrics_scroll
+        # what the page says about the run (explore.run_state), with the watch on numba's first compile
+        self.run_state_view = RunStateView(self, self.workspace, self.run_state, self.grid, self.timeline, self.metrics)
+        self.compile_watch = self.run_state_view.compile_watch
 
         # -- wiring -------------------------------------------------------------------
         s, sim = self.session, self.simulation
@@ -186,14 +86,14 @@ class ExplorerPage(Page):
         s.cycle_changed.connect(self._on_cycle)
         s.selection_changed.connect(self._on_selection)
         s.errors_changed.connect(self._on_errors)
-        s.simulation_changed.connect(self._update_run_state)
+        s.simulation_changed.connect(self.run_state_view.refresh)
         self.workspace.scenario_shown.connect(self._show_scenario)
-        sim.started.connect(self._sim_started)
+        sim.started.connect(self.run_state_view.sim_started)
         sim.finished.connect(self._sim_finished)
         sim.failed.connect(self._sim_failed)
         sim.trace_arrived.connect(self._sm_recorded)
         sim.filled.connect(self.grid.set_run)
-        sim.fill_changed.connect(self._update_run_state)
+        sim.fill_changed.connect(self.run_state_view.refresh)
         sim.fill_failed.connect(self._fill_failed)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -269,24 +169,19 @@ class ExplorerPage(Page):
     # -- places other features add to (the measurement overlay) ----------------------
     def add_under_grid(self, widget: QWidget) -> None:
         """A one-line note right under the SM grid."""
-        self._grid_layout.insertWidget(self._grid_layout.indexOf(self.grid) + 1, widget)
+        self.arrangement.add_under_grid(widget)
 
     def add_under_counts(self, widget: QWidget) -> None:
         """A row under the counts plot's legend."""
-        self._counts_layout.addWidget(widget)
+        self.arrangement.add_under_counts(widget)
 
     def add_beside_timeline(self, widget: QWidget) -> None:
         """A view right of the timeline and the counts plot, as tall as both (the splitter between is the user's)."""
-        self.lower.addWidget(widget)
-        self.lower.setStretchFactor(self.lower.count() - 1, 2)
-        widget.installEventFilter(self)  # shown or hidden: the row is shared again (_share_lower)
-        if self.lower.count() == 2:
-            self.lower.installEventFilter(self)  # its share kept on resizes
-            self.lower.splitterMoved.connect(lambda *_: setattr(self, "_lower_moved", True))
+        self.arrangement.add_beside_timeline(widget)
 
     def add_to_metrics(self, widget: QWidget) -> None:
         """A box at the top of the metrics column."""
-        self.metrics.layout().insertWidget(0, widget)
+        self.arrangement.add_to_metrics(widget)
 
     def _stream_section_toggled(self, on: bool) -> None:
         """The stream section opened (a click, a scenario with a stream): scroll the column to it, once laid out."""
@@ -332,9 +227,6 @@ class ExplorerPage(Page):
             self._on_run(s.run)  # back to the shown run's values: nothing to simulate
 
     # -- the workspace's simulation -> the page -------------------------------------------
-    def _sim_started(self, scenario: Scenario) -> None:
-        self.compile_watch.start(SIMULATOR, *((INTERPRETER,) if scenario.kernel is not None else ()))
-
     def _sim_finished(self, _run: SimRun) -> None:
         self.compile_watch.stop()
         if self.autoplay and not self._shown_once:
@@ -365,23 +257,11 @@ class ExplorerPage(Page):
         self.set_status(self.tr("The SMs this run did not keep could not be filled in: {msg}").format(
             msg=error.message))
 
-    def _fill_text(self) -> str:
-        run, plan, done = self.simulation.fill
-        missing = run.missing_sms()
-        if not missing:
-            return ""
-        if missing == list(range(missing[0], missing[-1] + 1)):
-            which = self.tr("SMs {first}–{last}").format(first=missing[0], last=missing[-1])
-        else:
-            which = self.tr("{n} SMs").format(n=len(missing))
-        return self.tr("{which}: this long run did not keep their states; filling them in… {pct:.0f}%").format(
-            which=which, pct=100 * done / len(plan.batches))
-
     # -- session -> views -----------------------------------------------------------
     def _on_scenario(self, scenario: Scenario) -> None:
         self.panel.update_summary(scenario)
         self.metrics.whole.show_occupancy(self.session.occupancy)
-        self._update_run_state()
+        self.run_state_view.refresh()
 
     def _on_run(self, run: SimRun) -> None:
         s = self.session
@@ -398,10 +278,7 @@ class ExplorerPage(Page):
         self.counts.set_run(run)
         had_strip = self.stream_strip.isVisibleTo(self)
         self.stream_strip.set_run(run)
-        strip = self.stream_strip.isVisibleTo(self)  # the plots a little shorter under it (COUNTS_UNDER_STRIP)
-        self.counts.setMinimumHeight(COUNTS_UNDER_STRIP if strip else COUNTS_MIN_HEIGHT)
-        self.timeline.setMinimumHeight(TIMELINE_UNDER_STRIP if strip else TIMELINE_MIN_HEIGHT)
-        self._room_for_strip(had_strip)
+        self.arrangement.room_for_strip(had_strip)
         if self.per_sm.isChecked():
             self.counts.show_sm(s.selected_sm)
         self.metrics.whole.show_run(run)
@@ -410,22 +287,8 @@ class ExplorerPage(Page):
         self.unit_strip.set_run(run)
         self.metrics.whole.show_occupancy(run.result.theoretical)
         self.transport.set_length(run.cycles)
-        self._update_run_state()
+        self.run_state_view.refresh()
         self._on_cycle(s.cycle)
-
-    def _room_for_strip(self, had_strip: bool) -> None:
-        """The stream strip came or went: the counts pane grows or shrinks by its height, the grid's gives it."""
-        shown = self.stream_strip.isVisibleTo(self)
-        sizes = self.center.sizes()
-        if shown == had_strip or self._presenting or sum(sizes) <= 0:
-            return  # presenting, _share_center shares the panes
-        h = self.stream_strip.sizeHint().height() * (1 if shown else -1)
-        h = min(h, sizes[0] - self.center.widget(0).minimumSizeHint().height())
-        # the center is the grid over the plots' row; in that row the counts pane (the strip's) is last
-        self.center.setSizes([sizes[0] - h, *sizes[1:-1], sizes[-1] + h])
-        plots = self.plots.sizes()
-        if sum(plots) > 0:
-            self.plots.setSizes([*plots[:-1], max(0, plots[-1] + h)])
 
     def _on_cycle(self, cycle: int) -> None:
         run = self.session.run
@@ -450,66 +313,11 @@ class ExplorerPage(Page):
 
     def _on_errors(self, errors: dict) -> None:
         self.panel.show_errors(errors)
-        self._update_run_state()
-
-    def _update_run_state(self) -> None:
-        s = self.session
-        stale = s.run is not None and not s.run_is_current
-        if s.errors:
-            text = self.tr("Invalid input ({n}): showing the last good simulation").format(n=len(s.errors))
-            role = "error"
-        elif s.simulating and self.compile_watch.active:  # short here; the whole line over the grid and below
-            text = self.tr("Compiling… {pct}").format(pct=pct(self.compile_watch.fraction, 0))
-            role = "muted"
-        elif s.simulating:
-            text = self.tr("Simulating… {pct:.0f}%").format(pct=100 * s.progress)
-            role = "muted"
-            if s.run is not None:
-                text += " " + self.tr("(showing the previous run)")
-        elif s.failed:
-            text = self.tr("Simulation refused: showing the last good run")
-            role = "error"
-        else:
-            text, role = "", "muted"
-        coming = self.simulation.fill  # the run whose missing SMs come in, its plan and the batches done
-        fill = self._fill_text() if coming is not None and s.run is coming[0] else ""
-        if not text and fill:
-            text = self.tr("Filling in SMs… {pct:.0f}%").format(pct=100 * coming[2] / len(coming[1].batches))
-        if self.run_state.property("role") != role:
-            self.run_state.setProperty("role", role)
-            restyle(self.run_state)
-        self.run_state.setText(text)
-        compiling = self.compile_text() if s.simulating else ""
-        self.grid.set_placeholder(compiling or text or self.tr("Simulating…"))
-        busy = ""
-        if s.simulating and s.run is not None and compiling:
-            busy = compiling
-        elif s.simulating and s.run is not None:
-            busy = self.tr("Simulating… {pct:.0f}%\nThis is the previous run until the new one is done.").format(
-                pct=100 * s.progress)
-        self.grid.set_notice(busy, fill)
-        self.timeline.set_notice(busy)
-        self.metrics.whole.set_stale(stale, invalid=bool(s.errors or s.failed))
-        self.set_status(compiling or (self._summary_text() if not (s.errors or s.failed) else text))
+        self.run_state_view.refresh()
 
     def compile_text(self) -> str:
         """The line for a simulation that waits for numba's compile ("" when it does not)."""
-        watch = self.compile_watch
-        return f"{watch.text} {pct(watch.fraction, 0)}" if watch.active else ""
-
-    def _summary_text(self) -> str:
-        run = self.session.run
-        if run is None:
-            return self.tr("Simulating {name}…").format(name=self.session.scenario.name or self.tr("the scenario"))
-        sm = run.summary
-        # the same formatter as the panels and tooltips: 12.5% everywhere, digits grouped (1,920; ru 1 920)
-        # and which instruction stream ran, always on screen (the SASS view, which says more, may be closed)
-        program = program_text(sm)
-        return self.tr("{gpu}: {warps} warps launched · theoretical occupancy {theo} · achieved {ach} · "
-                       "issue slots used {iss} · {cycles} cycles · {program}").format(
-            gpu=sm["gpu"], warps=num(sm["launched_warps"]), theo=pct(sm["theoretical_occupancy"]),
-            ach=pct(sm["achieved_occupancy"]), iss=pct(sm["issue_slot_utilization"]), cycles=num(sm["cycles"]),
-            program=program)
+        return self.run_state_view.compile_text()
 
     # -- window hooks ---------------------------------------------------------------
     def themed_views(self) -> tuple:
@@ -517,175 +325,20 @@ class ExplorerPage(Page):
                 self.unit_strip)
 
     def first_sizes(self) -> None:
-        # shown the first time, the page can be wider than the window (its layout has not run yet: 2,686 px
-        # in a 1280x720 window): the page will not be wider than the window
-        total = max(min(self.splitter.width(), self.window().width()), 900)
-        right = max(self.metrics_scroll.minimumWidth(), min(360, int(total * 0.22)))
-        room = total - right - CENTER_ROOM - 2 * self.splitter.handleWidth()  # a small screen: the center first
-        left = max(self.panel_scroll.minimumWidth(), min(360, self.panel.sizeHint().width() + 16, room))
-        self.splitter.setSizes([left, total - left - right, right])
-        h = max(self.center.height(), 500)
-        strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0
-        grid = int(h * 0.54) - strip
-        lower = h - grid - self.center.handleWidth()
-        # what the plots' text needs at the column's width: the timeline's minimum, the counts plot with its
-        # legend (wrapped: two lines at 1280x720) and the stream strip, the unit strip's names
-        width = self.center.width() if self.center.width() > 100 else total - left - right
-        counts = self.counts_panel.layout().totalMinimumHeightForWidth(width)
-        timeline_min = pane_minimum(self.plots, self.plots.indexOf(self.timeline))
-        handles = 2 * self.plots.handleWidth()
-        # a short column (1280x720 with the lesson panel open) cannot give the plots and the unit strip the lines
-        # their text needs: the strip starts folded there (its splitter handle drags it open)
-        unit = max(self.unit_strip.readable_height(), (lower - strip) * 22 // 100) if h >= STRIP_ROOM else 0
-        grid_box = self.center.widget(0)
-        grid_min = grid_box.layout().totalMinimumHeightForWidth(width)
-        if lower < timeline_min + unit + counts + handles:  # the SM grid gives the plots' text its lines ...
-            grid = max(grid_min, h - self.center.handleWidth() - (timeline_min + unit + counts + handles))
-            lower = h - grid - self.center.handleWidth()
-        if lower < timeline_min + unit + counts + handles:  # ... and the unit strip folds if that is not enough
-            unit = 0
-        rest = lower - handles - unit
-        timeline = max(timeline_min, min((rest - strip) * PLOTS_SHARES[0] // sum(PLOTS_SHARES), rest - counts))
-        self.center.setSizes([grid, lower])
-        self.plots.setSizes([timeline, unit, rest - timeline])
-
-        self._lower_moved = False
-        self._share_lower()
-        self._keep_grid()
-
-    def _share_lower(self) -> None:
-        """The views beside the plots get 40% of the row, the plots at least room for their legends' two lines;
-        kept on every resize until the user moves the handle."""
-        row = self.lower
-        shown = [i for i in range(1, row.count()) if not row.widget(i).isHidden()]
-        if not shown or self._lower_moved:
-            return
-        width = row.width() - row.handleWidth() * len(shown)
-        side_min = sum(row.widget(i).minimumSizeHint().width() for i in shown)
-        plots = max(int(width * 0.6), min(PLOTS_BESIDE_VIEWS, width - side_min))
-        side = (width - plots) // len(shown)
-        row.setSizes([width - side * len(shown)] + [side if i in shown else 0 for i in range(1, row.count())])
+        self.arrangement.first_sizes()
 
     def splitters(self) -> dict[str, QSplitter]:
-        return {"splitter": self.splitter, "center": self.center, "plots": self.plots}
+        return self.arrangement.splitters()
 
     def presentation_hidden_widgets(self) -> list[QWidget]:
         return [self.panel_scroll, self.transport, self.per_sm]
 
     def presentation_changed(self, on: bool) -> None:
-        """Presenting, the metrics column has no scroll bar: its details make way instead (nothing is cut)."""
-        self._presenting = on
-        if not on:
-            self.unit_strip.setVisible(True)
-        policy = Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded
-        self.metrics_scroll.setVerticalScrollBarPolicy(policy)
-        self.metrics_scroll.setHorizontalScrollBarPolicy(policy)
-        self.metrics.fit()
+        self.arrangement.set_presenting(on)
 
     def display_scale_changed(self, _scale: float) -> None:
         """Presentation mode scaled the text: the plots get the lines of text they need, the grid the rest."""
-        self._share_center()
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        if obj is self.center and event.type() == QEvent.Type.Resize:
-            if self._presenting:
-                self._share_center()  # the narration panel grew or the screen changed
-        elif (obj is self.lower and event.type() == QEvent.Type.Resize) or (
-                obj is not self.plots and obj.parent() is self.lower
-                and event.type() in (QEvent.Type.Show, QEvent.Type.Hide)):
-            QTimer.singleShot(0, self, self._share_lower)  # once the splitter has laid out its new width
-        return super().eventFilter(obj, event)
-
-    def _center_resized(self) -> None:
-        """The column's new height, once its splitter has shared it (not presenting)."""
-        if not self._presenting:
-            self._give_back_plots()  # the lesson just ended: the user's plots first
-            self._keep_grid()
-            self._room_for_plots()
-
-    def _keep_grid(self) -> None:
-        """Not presenting: when the column shrinks (the lesson panel opens) below what the SM grid's title, grid
-        and legend need, the unit strip gives the grid that room first, collapsing if it must (its handle drags
-        it open again)."""
-        sizes, plots = self.center.sizes(), self.plots.sizes()
-        strip = self.plots.indexOf(self.unit_strip)
-        grid_box = self.center.widget(0)
-        short = grid_box.layout().totalMinimumHeightForWidth(grid_box.width()) - sizes[0]
-        if short <= 0 or plots[strip] <= 0 or not self.center.isVisible():
-            return
-        take = min(short, plots[strip])
-        if plots[strip] - take < self.unit_strip.minimumHeight():
-            take = plots[strip]
-        plots[strip] -= take
-        self.center.setSizes([sizes[0] + take, sizes[1] - take])
-        self.plots.setSizes(plots)
-
-    def _room_for_plots(self) -> None:
-        """Not presenting: the plots' panes keep what their text needs (the timeline's and the counts plot's
-        minimum, the unit strip's names unless the user folded it): the SM grid gives it, down to its own."""
-        sizes, plots = self.center.sizes(), self.plots.sizes()
-        if len(sizes) != 2 or sum(plots) <= 0 or not self.center.isVisible():
-            return
-        strip = self.plots.indexOf(self.unit_strip)
-        want_strip = plots[strip] > 0 or bool(self.unit_strip.property("folded_for_room"))
-        need = sum(pane_minimum(self.plots, i) for i in range(self.plots.count()) if i != strip or want_strip)
-        need += self.plots.handleWidth() * (self.plots.count() - 1)
-        grid_box = self.center.widget(0)
-        spare = sizes[0] - grid_box.layout().totalMinimumHeightForWidth(grid_box.width())
-        lack = need - sizes[1]
-        if lack > 0 and spare > 0:
-            take = min(lack, spare)
-            self.center.setSizes([sizes[0] - take, sizes[1] + take])
-
-    def _open_strip(self) -> None:
-        """A lesson step points at the unit strip: it gets room for its rows, from the timeline and the counts."""
-        sizes = self.plots.sizes()
-        strip = self.plots.indexOf(self.unit_strip)
-        want = self.fontMetrics().lineSpacing() * 6
-        lack = want - sizes[strip]
-        if lack <= 0:
-            return
-        for i in (0, 2):  # the timeline, the counts plot: each gives half, down to its minimum
-            pane = self.plots.widget(i)
-            give = max(0, min(lack // 2 + lack % 2 * (i == 0), sizes[i] - pane.minimumSizeHint().height()))
-            sizes[i] -= give
-            sizes[strip] += give
-        self.plots.setSizes(sizes)
-
-    def _share_center(self) -> None:
-        """The SM grid's pane gets what its title, grid and legend need; the plots share the rest, each at least
-        its minimum at this scale (the unit strip's names, the counts plot with its wrapped legend) and up to
-        the lines of text it needs (title, four scheduler names or two numbers, the axis, the legend). Short of
-        room the unit strip makes way first (unless the step points at it), then the grid's spare lines; what
-        still does not fit is the layout check's to find, and presentation mode shows a smaller scale."""
-        if not self._presenting:
-            return
-        line = self.fontMetrics().lineSpacing()
-        total = sum(self.center.sizes())
-        grid_box = self.center.widget(0)
-        grid_min = grid_box.layout().totalMinimumHeightForWidth(grid_box.width())
-        strip = self.stream_strip.sizeHint().height() if self.stream_strip.isVisibleTo(self) else 0  # fixed
-        counts_box = self.counts_panel
-        mins = [pane_minimum(self.plots, 0), self.unit_strip.readable_height(),
-                max(self.counts.minimumHeight(), counts_box.layout().totalMinimumHeightForWidth(counts_box.width()))]
-        # the timeline, the unit strip, the counts (the stream strip, fixed, above it)
-        wish = [max(mins[0], round(line * 8.5)), max(mins[1], round(line * 6)), max(mins[2], round(line * 8) + strip)]
-        handle = 2 * self.plots.handleWidth()
-        rest = max(0, total - grid_min - line * 2 - handle)
-        # short of room, the unit strip makes way (the Speed-of-Light panel keeps the figures) unless the
-        # lesson step on screen points at it
-        unit = self._strip_step or rest >= sum(wish)
-        self.unit_strip.setVisible(unit)
-        if not unit:
-            wish[1] = mins[1] = 0
-        if rest < sum(mins):  # the grid gives its spare lines, all of them: the plots at their bare minimums
-            rest = max(0, total - grid_min - handle)  # drop their axis numbers while the grid kept a line or two
-        extra = max(0, rest - sum(mins))
-        spread = sum(w - m for w, m in zip(wish, mins))
-        share = min(1.0, extra / spread) if spread else 1.0
-        panes = [m + round((w - m) * share) for w, m in zip(wish, mins)]
-        self.center.setSizes([total - sum(panes) - handle, sum(panes) + handle])
-        self.plots.setSizes(panes)
+        self.arrangement.share_center()
 
     # -- lessons --------------------------------------------------------------------
     def follow_lesson(self, step, scenario=None) -> None:
@@ -693,13 +346,12 @@ class ExplorerPage(Page):
         self.per_sm.setChecked(getattr(step, "counts", "gpu") == "sm")
         self.metrics.cite(cited_figures(step.text("en")))  # the figures the narration points at stay on screen
         highlight = set(getattr(step, "highlight", ()))
-        self._strip_step = "unit_strip" in highlight
+        self.arrangement.strip_step = "unit_strip" in highlight
         # the Speed-of-Light panel makes way for the figures a step cites unless the step is about it
         about = bool({"sol", "unit_strip"} & highlight)
         self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "focus")
         self.metrics.refit_soon()
-        if self._strip_step and not self._presenting:
-            self._open_strip()
+        self.arrangement.open_strip_for_step()
         if self.session.run is not None:
             self.timeline.show_all()
             self.counts.show_all()
@@ -707,55 +359,20 @@ class ExplorerPage(Page):
     def view_state(self) -> dict:
         """What a lesson changes here and gives back: the splitters (their saved states, and the sizes on
         screen, which a state saved after a squeeze does not hold) and the per-SM counts (not the scenario)."""
-        return self.splitter_state() | {"per_sm": self.per_sm.isChecked(), "center_shown": self.center.sizes(),
-                                        "plots_shown": self.plots.sizes()}
+        return self.splitter_state() | {"per_sm": self.per_sm.isChecked()} | self.arrangement.shown_sizes()
 
     def restore_view_state(self, state: dict) -> None:
         self.metrics.cite(frozenset())  # the lesson ended: no narration cites a figure
-        self._strip_step = False
+        self.arrangement.strip_step = False
         self.sol.set_mode("open")
         self.metrics.refit_soon()
         self.per_sm.setChecked(as_bool(state.get("per_sm"), False))
         self.restore_splitters(state)
-        self._plots_back = state  # the page may be hidden: applied once the column has its height
-        if self.isVisible():
-            self._give_back_plots()
+        self.arrangement.give_back(state, now=self.isVisible())  # hidden: once the column has its height
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
-        QTimer.singleShot(0, self, lambda: setattr(self, "_plots_back", None))  # after the show's resizes
-
-    def _give_back_plots(self) -> None:
-        """The lesson's end gives the timeline and the counts plot their sizes back. A column shorter than
-        the user's (the lesson panel still open) is taken from the unit strip first (folded if it must),
-        then from the SM grid, down to what its text needs."""
-        state, self._plots_back = self._plots_back, None
-        if state is None:
-            return
-        center, plots = state.get("center_shown"), state.get("plots_shown")
-        if self._presenting or not isinstance(center, list) or not isinstance(plots, list) or len(center) != 2 \
-                or len(plots) != self.plots.count() or min(plots) < 0:
-            return
-        center, plots = list(center), list(plots)
-        total = sum(self.center.sizes())
-        short = sum(center) - total
-        if total <= 0:
-            return
-        if short <= 0:  # as tall as the user's column, or taller: the grid takes the rest
-            lower = sum(plots) + self.plots.handleWidth() * (self.plots.count() - 1)
-            self.center.setSizes([total - lower, lower])
-            self.plots.setSizes(plots)
-            return
-        strip = self.plots.indexOf(self.unit_strip)
-        give = min(short, plots[strip])
-        if plots[strip] - give < pane_minimum(self.plots, strip):
-            give = plots[strip]
-            self.unit_strip.setProperty("folded_for_room", True)  # it opens again with the room (the dock closes)
-        plots[strip] -= give
-        grid_box = self.center.widget(0)
-        grid = max(grid_box.layout().totalMinimumHeightForWidth(grid_box.width()), center[0] - (short - give))
-        self.center.setSizes([grid, total - grid])
-        self.plots.setSizes(plots)
+        QTimer.singleShot(0, self, self.arrangement.forget_plots_back)  # after the show's resizes
 
     def shutdown(self) -> None:
         """Stop playback and the worker (the window is closing)."""

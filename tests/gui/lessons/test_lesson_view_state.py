@@ -91,7 +91,7 @@ def test_leaving_gives_back_the_tab_and_the_splitters(win, qtbot):
     show_page(win, qtbot, "explorer")
     after = page.plots.sizes()  # the grid takes what the (still open) lesson dock leaves ...
     assert after[0] == squeezed[0] and after[2] == squeezed[2]
-    assert after[1] <= squeezed[1]  # ... the unit strip first giving it what its legend needs (page._keep_grid)
+    assert after[1] <= squeezed[1]  # ... the unit strip first giving it what its legend needs (page.arrangement.keep_grid)
 
 
 def test_the_scenario_combo_names_what_is_loaded(win, qtbot):
