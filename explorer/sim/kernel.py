@@ -135,8 +135,11 @@ assert (T_BASE, T_PITCH, T_BOX_ROWS, T_COPY_ROWS, T_ROW_BYTES, T_ROW_AT, T_COL_A
     _ad.T_MULTICAST, _ad.T_SHARE_AT)
 assert (AXIS_M, AXIS_N, AXIS_K) == tuple(_ad.AXIS_CODE[a] for a in "mnk")
 # cache entries (l1c, l2c: rows of the entries' fields, so a set's tags are contiguous in the host's cache): the
-# line's address + 1 (0: empty), its sectors' bits (4 valid, then 4 dirty), the cycle it was last used (LRU)
+# line's address + 1 (0: empty), its sectors' bits (4 valid, then 4 dirty), when it was last used (LRU): in L1 the
+# cycle; in L2 the cycle << L2_AGE_SHIFT, plus for a TMA copy's line its place among the lines copies looked up in
+# that cycle (a copy's lines reach L2 one after another: up to thousands in one cycle, they must not tie)
 C_TAG, C_BITS, C_AGE = 0, 1, 2
+L2_AGE_SHIFT = 24  # the cycles (below 2**26: sim_model.toml [trace] max_cycles) << 24 stay far below 2**63
 
 # warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
 P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN, P_MBAR = 0, 1, 2, 3, 4, 5
@@ -196,6 +199,8 @@ G_SLOTS = (
     "stores_done",  # the latest cycle L2 has acknowledged a posted store (the kernel ends no earlier)
     "dram_bus_end",  # the latest cycle a store's line the model sends to device memory left its bank
     "wb_pending",  # bytes of evicted dirty sectors gathered for the next write-back burst (kernel._l2_evict)
+    "copy_t",  # the cycle the last TMA copy of a tile looked its lines up in L2 (_issue_async)
+    "copy_lines",  # lines TMA copies looked up in L2 in that cycle (their L2 ages order them, L2_AGE_SHIFT)
 )
 
 
@@ -643,14 +648,19 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
             l2_ways = cfg_i[CFG_I.L2_WAYS]
             h0 = mem[MEM.L2_HIT_SECTORS]
             m0 = mem[MEM.L2_MISS_SECTORS]
+            if g[G.COPY_T] != t:  # the first copy of the cycle
+                g[G.COPY_T] = t
+                g[G.COPY_LINES] = 0
+            age = (np.int64(t) << L2_AGE_SHIFT) + g[G.COPY_LINES]  # after the cycle's loads and earlier copies
+            g[G.COPY_LINES] += n_lines
             for k in range(n_lines if n_lines < TMA_PREFETCH else TMA_PREFETCH):
                 _prefetch_set(l2c, _set_of(lbuf[0, k], l2_sets, l2_inv) * l2_ways, l2_ways)
             for k in range(n_lines):
                 if k + TMA_PREFETCH < n_lines:  # the sets a few lines ahead, while this one is looked up
                     _prefetch_set(l2c, _set_of(lbuf[0, k + TMA_PREFETCH], l2_sets, l2_inv) * l2_ways, l2_ways)
-                miss, rng_state = _l2_lookup(l2c, lbuf[0, k], lbuf[1, k], True, False, t, l2_sets, l2_ways, l2_inv,
-                                             ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
-                                             win_shift)
+                miss, rng_state = _l2_lookup(l2c, lbuf[0, k], lbuf[1, k], True, False, t, age + k + 1, l2_sets,
+                                             l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f,
+                                             long_windows, win_shift)
                 missed += 32 * _popcount4(miss)
             mem[MEM.L2_BYTES] += nbytes - missed
             mem[MEM.DRAM_BYTES] += missed
@@ -984,11 +994,11 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 
 
 @njit(inline=True)
-def _l2_lookup(l2c, line, m, reads, dirty, t, l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f,
-               long_windows, win_shift):
+def _l2_lookup(l2c, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i,
+               cfg_f, long_windows, win_shift):
     """Sectors ``m`` (4 bits) of ``line`` looked up in L2 at cycle t, for a load's, a store's, an atomic's or a TMA
     copy's request (``_access_by_address``, ``_issue_async``): returns (the sectors device memory must send, the
-    random state). ``reads``: the request reads them (a load, an atomic, a copy), so those L2 does not hold miss
+    random state). ``age``: the line's LRU age from now (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after). ``reads``: the request reads them (a load, an atomic, a copy), so those L2 does not hold miss
     (counted as hit and missed sectors); else (a store) they are written without a fetch and count as hits.
     A line L2 does not hold takes the set's least recently used entry (``_victim``; its dirty sectors go to device
     memory, ``_l2_evict``); the sectors are then valid, and dirty when ``dirty`` (a store, an atomic); the line is
@@ -1009,7 +1019,7 @@ def _l2_lookup(l2c, line, m, reads, dirty, t, l2_sets, l2_ways, l2_inv, ub, ovf,
         l2c[e, C_TAG] = line + 1
         l2c[e, C_BITS] = 0
     l2c[e, C_BITS] |= (m | (m << 4)) if dirty else m
-    l2c[e, C_AGE] = t
+    l2c[e, C_AGE] = age
     return miss, rng_state
 
 
@@ -1089,8 +1099,9 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, d
         if m == 0:
             continue
         # an atomic reads the sectors it changes; a store's and an atomic's sectors are dirty
-        miss, rng_state = _l2_lookup(l2c, lines[k], m, load or atomic, not load, t, l2_sets, l2_ways, l2_inv, ub, ovf,
-                                     g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows, win_shift)
+        miss, rng_state = _l2_lookup(l2c, lines[k], m, load or atomic, not load, t, t << L2_AGE_SHIFT, l2_sets,
+                                     l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
+                                     win_shift)
         if miss != 0:
             from_dram += 32 * _popcount4(miss)
     left = from_dram  # the request's missing sectors, as bursts

@@ -56,7 +56,7 @@ def _row_sectors(r, row):
 def test_the_second_block_to_copy_an_a_tile_hits():
     """Two blocks of one tile row (grid 1 x 2) copy the same A tile (128 x 64 x 2 B = 16 KB: 128 lines, 512
     sectors) and their own B tile (64 x 64 x 2 B: 256 sectors): A is fetched once and hit once, B twice missed.
-    L2: 2 x 512 + 2 x 256 = 1,536 sectors looked up, 512 hit; device memory reads 3 x 16 KB... = 32 KB."""
+    L2: 2 x 512 + 2 x 256 = 1,536 sectors looked up, 512 hit; device memory reads the other 1,024 (32 KB)."""
     tiles = {"grid": [1, 2], "a": _operand(), "b": _operand(base=1 << 20, box=(64, 64), at=("n", "k"))}
     r = simulate(_scenario(tiles, 2))
     c = r.cache_counters()
@@ -132,7 +132,7 @@ def test_the_gemm_scenario_hits_its_reuse_count():
 
 def test_a_partial_gemm_grid_hits_the_reuse_numpy_counts():
     """The first 100 of a 2048^2 x 1024 GEMM's 16 x 8 tiles (groups of 8 tile rows walked column by column), 8
-    K-steps: the distinct (m, k) A tiles and (n, k, n... m mod 2) B slices its blocks touch, counted with numpy from
+    K-steps: the distinct (m, k) A tiles and (n, k, m mod 2) B slices its blocks touch, counted with numpy from
     the tile order, are its misses (the operands fit L2); the simulated hit rate is that count's within a point."""
     p = plan_gemm("H100", 2048, 2048, 1024, "bf16")
     sc = gemm_scenario(p, max_tiles=100, k_steps=8)
@@ -175,8 +175,8 @@ def test_a_copys_lines_by_hand():
     tiles = parse_tiles({"grid": [4, 4], "a": _operand()})
     lines = tma_layout(tiles).copy_lines(9, 3, "a")
     assert lines == {(row * 8192 + 384) // 128: 15 for row in range(256, 384)}
-    # a row of 48 B at byte 80 of a line: sectors 2 and 3, then sector 0 of the next line
-    tiles = parse_tiles({"grid": [1, 1], "a": _operand(base=80, pitch=4096, box=(1, 24))})
+    # a row of 64 B at byte 80 of a line (bytes 80..143): sectors 2 and 3, then sector 0 of the next line
+    tiles = parse_tiles({"grid": [1, 1], "a": _operand(base=80, pitch=4096, box=(1, 32))})
     assert tma_layout(tiles).copy_lines(0, 0, "a") == {0: 0b1100, 1: 0b0001}
 
 
