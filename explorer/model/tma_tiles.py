@@ -211,20 +211,30 @@ def parse_tiles(data, where: str = "workload.tiles") -> TmaTiles:
     return TmaTiles(grid, tuple(operands), group)
 
 
+def _last_byte(o: TmaOperand, extent: dict) -> int:
+    rows = extent[o.at[0]] * o.box[0]
+    return o.base + (rows - 1) * o.pitch + extent[o.at[1]] * o.row_bytes - 1
+
+
 def check_tiles(tiles: TmaTiles, loop: int, where: str = "workload.tiles") -> None:
-    """Each operand's highest byte stays below DATA_LIMIT over the tiles the grid and the K-steps reach."""
+    """Each operand's highest byte stays below DATA_LIMIT over the tiles the grid and the K-steps reach (the
+    error names workload.loop where one K-step would stay below it)."""
     extent = {"m": tiles.grid[0], "n": tiles.grid[1], "k": loop}
     for o in tiles.operands:
-        rows = extent[o.at[0]] * o.box[0]
-        last = o.base + (rows - 1) * o.pitch + extent[o.at[1]] * o.row_bytes - 1
-        if last >= DATA_LIMIT:
-            raise InputError(f"{where}.{o.name}", f"its tiles reach byte {last:,}, above the simulator's address "
-                                                  f"space of {DATA_LIMIT:,} bytes; use a smaller base or pitch")
+        last = _last_byte(o, extent)
+        if last < DATA_LIMIT:
+            continue
+        if "k" in o.at and _last_byte(o, {**extent, "k": 1}) < DATA_LIMIT:
+            raise InputError(where.rpartition(".")[0] + ".loop",
+                             f"{loop:,} K-steps: tile table {o.name}'s tiles reach byte {last:,}, above the "
+                             f"simulator's address space of {DATA_LIMIT:,} bytes; use fewer K-steps")
+        raise InputError(f"{where}.{o.name}", f"its tiles reach byte {last:,}, above the simulator's address "
+                                              f"space of {DATA_LIMIT:,} bytes; use a smaller base or pitch")
 
 
-def check_launch(tiles: TmaTiles, blocks: int, where: str = "workload.tiles.grid") -> None:
+def check_launch(tiles: TmaTiles, blocks: int, where: str = "launch.grid") -> None:
     """Every block of the launch computes a tile of the grid (a launch may stop before its last tiles)."""
     if blocks > tiles.tiles:
-        raise InputError(where, f"{tiles.grid[0]} x {tiles.grid[1]} = {tiles.tiles:,} tiles for a launch of "
-                                f"{blocks:,} blocks: each block computes one tile; use at least {blocks:,} tiles "
-                                "or a smaller launch.grid")
+        raise InputError(where, f"{blocks:,} blocks but workload.tiles.grid = [{tiles.grid[0]}, {tiles.grid[1]}] "
+                                f"holds {tiles.tiles:,} tiles, one per block; use at most {tiles.tiles:,} blocks "
+                                "or a larger tile grid")

@@ -262,7 +262,10 @@ def test_the_steps_and_the_tables_name_each_other():
         assert exc.value.field == field
     with pytest.raises(InputError) as exc:  # more blocks than tiles
         _scenario(ok, 5, operands=("a",))
-    assert exc.value.field == "workload.tiles.grid"
+    assert exc.value.field == "launch.grid" and "at most 4 blocks" in exc.value.message
+    with pytest.raises(InputError) as exc:  # K-steps past the address space
+        _scenario({"grid": [2, 2], "a": _operand(pitch=1 << 30, at=("k", "m"))}, 4, loop=10_000, operands=("a",))
+    assert exc.value.field == "workload.loop"
     with pytest.raises(InputError) as exc:  # an operand without tiles
         Scenario.from_dict({"gpu": "H100", "program": "model", "launch": {"grid": [4], "block": [256]},
                             "workload": {"stages": 2, "producer_warps": 4, "body": [
