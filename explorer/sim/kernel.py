@@ -128,7 +128,7 @@ assert (L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH) == (_ad.L1_SLOT_BYTES,
 T_TILES_M, T_TILES_N, T_GROUP = 0, 1, 2
 T_BASE, T_PITCH, T_BOX_ROWS, T_COPY_ROWS, T_ROW_BYTES, T_ROW_AT, T_COL_AT, T_MULTICAST, T_SHARE_AT = range(9)
 AXIS_M, AXIS_N, AXIS_K = 0, 1, 2
-TMA_PREFETCH = 16  # a copy's L2 sets asked for this many lines ahead (_prefetch_set)
+TMA_PREFETCH = 16  # a copy's first lines whose L2 sets are asked for before its lookups start (_prefetch_set)
 assert (T_TILES_M, T_TILES_N, T_GROUP) == (_ad.T_TILES_M, _ad.T_TILES_N, _ad.T_GROUP)
 assert (T_BASE, T_PITCH, T_BOX_ROWS, T_COPY_ROWS, T_ROW_BYTES, T_ROW_AT, T_COL_AT, T_MULTICAST, T_SHARE_AT) == (
     _ad.T_BASE, _ad.T_PITCH, _ad.T_BOX_ROWS, _ad.T_COPY_ROWS, _ad.T_ROW_BYTES, _ad.T_ROW_AT, _ad.T_COL_AT,
@@ -603,7 +603,7 @@ def _wake_block(b, sm, W, SP, per_sp, t, wake, only_slot, w_block, w_phase, w_wa
                 sp_next[sp2] = t + 1
 
 
-@njit
+@njit(nrt=False)
 def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv,
                  w_block, w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot, sp_next, sp_pipe,
                  sm_smem, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state, tiles, l2c, lbuf, p_row, row_sect, l2_inv):
@@ -619,7 +619,10 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
     wgmma: queued on the warp's Tensor pipe (asynchronous: the warp goes on), holding it
     ``arg`` MMA intervals; its descriptor reads count on the SM's shared-memory banks.
     wait_group: commits the open group; the last one of a body releases the newest K-step
-    whose groups are all done, and the last consumer's release wakes the producer."""
+    whose groups are all done, and the last consumer's release wakes the producer.
+
+    No reference counting (``nrt=False``, as the loop itself): a copy looks up hundreds of lines, each through
+    helpers that bind a dozen arrays, and counting their references cost ~80 ns a line (8x the lookup itself)."""
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     per_sp = W // SP
@@ -653,11 +656,9 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
                 g[G.COPY_LINES] = 0
             age = (np.int64(t) << L2_AGE_SHIFT) + g[G.COPY_LINES]  # after the cycle's loads and earlier copies
             g[G.COPY_LINES] += n_lines
-            for k in range(n_lines if n_lines < TMA_PREFETCH else TMA_PREFETCH):
+            for k in range(n_lines if n_lines < TMA_PREFETCH else TMA_PREFETCH):  # the first lines' sets
                 _prefetch_set(l2c, _set_of(lbuf[0, k], l2_sets, l2_inv) * l2_ways, l2_ways)
             for k in range(n_lines):
-                if k + TMA_PREFETCH < n_lines:  # the sets a few lines ahead, while this one is looked up
-                    _prefetch_set(l2c, _set_of(lbuf[0, k + TMA_PREFETCH], l2_sets, l2_inv) * l2_ways, l2_ways)
                 miss, rng_state = _l2_lookup(l2c, lbuf[0, k], lbuf[1, k], True, False, t, age + k + 1, l2_sets,
                                              l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f,
                                              long_windows, win_shift)
