@@ -837,8 +837,8 @@ def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
 @njit(inline=True)
 def _tma_copy_lines(tiles, op, b, it, lines, masks):
     """The lines one TMA copy reads and each line's sectors (4 bits): block ``b``'s copy of operand ``op`` (its row
-    of ``tiles``) in K-step ``it``; returns how many lines (explorer.toolchain.addresses.tma_copy_lines is the
-    reference, tested equal). Block b computes output tile (m, n) in the grouped order (tma_tiles.tile_position);
+    of ``tiles``) in K-step ``it``; returns how many lines (explorer.toolchain.addresses.TmaLayout.copy_lines is
+    the reference, tested equal). Block b computes output tile (m, n) in the grouped order (tma_tiles.tile_position);
     the operand's tile is the one its indices name, a multicast copy the slice of its rows m or n picks; each of
     the copy's rows is row_bytes at base + row * pitch + column tile * row_bytes."""
     tiles_m = tiles[0, T_TILES_M]
@@ -999,8 +999,9 @@ def _l2_lookup(l2c, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv, ub,
                cfg_f, long_windows, win_shift):
     """Sectors ``m`` (4 bits) of ``line`` looked up in L2 at cycle t, for a load's, a store's, an atomic's or a TMA
     copy's request (``_access_by_address``, ``_issue_async``): returns (the sectors device memory must send, the
-    random state). ``age``: the line's LRU age from now (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after). ``reads``: the request reads them (a load, an atomic, a copy), so those L2 does not hold miss
-    (counted as hit and missed sectors); else (a store) they are written without a fetch and count as hits.
+    random state). ``age``: the line's LRU age from now on (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after).
+    ``reads``: the request reads the sectors, so those L2 does not hold miss (a load, an atomic, a copy; counted as
+    hit and missed sectors); else (a store) they are written without a fetch and count as hits.
     A line L2 does not hold takes the set's least recently used entry (``_victim``; its dirty sectors go to device
     memory, ``_l2_evict``); the sectors are then valid, and dirty when ``dirty`` (a store, an atomic); the line is
     the set's most recently used."""
