@@ -47,7 +47,7 @@ WGMMA_M = 64  # rows of one wgmma (m64nNk16): the workload's wgmma op
 
 WGMMA_APPROXIMATIONS = (
     "one CTA per tile in waves instead of a persistent CTA per SM (the same rounds; no epilogue)",
-    "cluster multicast: each CTA copies its slice of the shared tile (L2 reads the tile once per cluster); the "
+    "cluster multicast: each CTA copies its slice of the shared tile (L2 reads the tile once per cluster), the "
     "peers' slices land with its own, and the cluster's CTAs are not placed together",
     "edge tiles copied whole (the operands padded to whole tiles; TMA reads only the in-bounds part)",
     "the producer warpgroup's warps other than the TMA warp idle",

@@ -147,6 +147,20 @@ def test_a_partial_gemm_grid_hits_the_reuse_numpy_counts():
     assert c["dram__bytes_read.sum"] == (a_tiles + b_slices) * 16 * 1024
 
 
+def test_a_gemm_larger_than_l2_stays_near_its_first_touches():
+    """The 4096^3 bf16 GEMM on an H100: A and B are 32 MiB each, 64 MiB against the 50 MiB L2, but the blocks resident
+    together (132 of 512, groups of 8 tile rows) share few panels, so L2 holds what they reuse: the hit rate is at most
+    the first-touch count's 1 - 64 MiB / 1 GiB = 93.75% and within a point of it (the few lines LRU evicts before
+    their last reuse are read again)."""
+    p = plan_gemm("H100", 4096, 4096, 4096, "bf16")
+    c = simulate(gemm_scenario(p)).cache_counters()
+    looked_up = p.tiles * p.k_steps * 2 * 16 * 1024
+    first = 2 * 4096 * 4096 * 2
+    assert c["lts__t_sectors"] * SECTOR == looked_up
+    assert 100 * (1 - first / looked_up) - 1 < c["lts__t_sector_hit_rate"] <= 100 * (1 - first / looked_up)
+    assert first <= c["dram__bytes_read.sum"] < 1.1 * first
+
+
 def test_the_estimate_counts_first_touches():
     """The up-front estimate's device-memory bound takes the tiles' first touches, not a rate (the scenario sets
     none: 0 would make every copied byte a miss)."""
