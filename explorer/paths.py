@@ -34,7 +34,7 @@ def bundle_dir() -> Path:
 JITTED_ELSEWHERE = ("explorer/jit/*.py", "explorer/toolchain/addresses.py", "explorer/model/units.py",
                     "explorer/sass/model_program.py", "explorer/sass/warp_program.py", "explorer/sass/opcodes.py",
                     "explorer/model/workload.py", "explorer/model/catalog.py", "explorer/model/errors.py",
-                    "explorer/paths.py")
+                    "explorer/model/tma_tiles.py", "explorer/model/sim_model.py", "explorer/paths.py")
 
 
 def sources_key(root: Path | None = None) -> str:

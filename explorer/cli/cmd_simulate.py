@@ -18,6 +18,9 @@ def cache_lines(s: dict) -> list[str]:
     dram = f"DRAM {c['dram__bytes_read.sum'] / 1e6:.2f} MB read, {c['dram__bytes_write.sum'] / 1e6:.2f} MB written"
     if not c["by_address"]:
         return [f"  caches                   hits drawn from the scenario's hit rates (no addresses for these accesses); {dram}"]
+    if not c["l1tex__t_sectors"]:  # TMA copies of tiles: L2 only
+        return [f"  caches (from addresses)  L1 not used, L2 {c['lts__t_sector_hit_rate']:.1f}% of "
+                f"{c['lts__t_sectors']:,} sectors hit; {dram}"]
     return [f"  caches (from addresses)  L1 {c['l1tex__t_sector_hit_rate']:.1f}% of {c['l1tex__t_sectors']:,} sectors hit, "
             f"L2 {c['lts__t_sector_hit_rate']:.1f}% of {c['lts__t_sectors']:,}; {dram}"]
 

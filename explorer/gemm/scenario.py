@@ -21,7 +21,13 @@ warpgroups, which wait on the stage's mbarrier, issue their ``wgmma`` instructio
 flight (CUTLASS's default), releasing the stage. :data:`WGMMA_APPROXIMATIONS`
 lists what the simulation still leaves out; the scenario's description repeats it.
 
-The L2 hit rate of the global loads comes from the plan's HBM model. Not
+The L2 hit rate: the wgmma path's TMA copies read the tiles of A and B by their
+addresses (``[workload.tiles]``, :func:`gemm_tiles`: A is M x K and B is N x K, both
+K-contiguous, padded to whole tiles; block ``b`` computes the output tile the plan's
+swizzle puts ``b``-th, groups of ``tile_group_rows`` tile rows walked column by
+column), so their hits in the simulated L2 come from the blocks that share an A
+row-panel or a B column-panel, and no rate is set for them. The mma.sync path's
+global loads still take the plan's HBM model as their L2 hit rate. Not
 simulated: the prologue that fills the pipeline and the epilogue's stores (the
 plan's ``overheads``; ``plan.simulation_differences`` lists why a simulated time
 differs from the plan's).
@@ -41,7 +47,9 @@ WGMMA_M = 64  # rows of one wgmma (m64nNk16): the workload's wgmma op
 
 WGMMA_APPROXIMATIONS = (
     "one CTA per tile in waves instead of a persistent CTA per SM (the same rounds; no epilogue)",
-    "cluster multicast: each CTA copies its share of the shared operand; the peers' shares land with its own",
+    "cluster multicast: each CTA copies its slice of the shared tile (L2 reads the tile once per cluster), the "
+    "peers' slices land with its own, and the cluster's CTAs are not placed together",
+    "edge tiles copied whole (the operands padded to whole tiles; TMA reads only the in-bounds part)",
     "the producer warpgroup's warps other than the TMA warp idle",
     "every MMA instruction is simulated as a wgmma of the same shape in 16-bit terms (same time and bytes)",
 )
@@ -116,8 +124,30 @@ def tma_copy_bytes(plan: GemmPlan) -> tuple[int, int]:
             ceil_div(t.bn * t.bk * dt.bytes // cm, TMA_BYTES_UNIT) * TMA_BYTES_UNIT)
 
 
+def gemm_tiles(plan: GemmPlan) -> dict:
+    """The ``[workload.tiles]`` table of the wgmma path's TMA copies (explorer.model.tma_tiles): A (M x K) and B
+    (N x K), K-contiguous (the layout TMA and wgmma read both operands in, "TN"), each padded to whole tiles and
+    allocated ALLOCATION_ALIGN apart; block b computes output tile ``grouped_position(b)`` (the plan's swizzle,
+    ``tile_group_rows``); a cluster's CTAs along M copy a slice of B each, along N of A (multicast)."""
+    dt = dtype_spec(plan.dtype)
+    t = plan.resources.tile
+    cm, cn = plan.pipeline.cluster
+    pitch = plan.k_steps * t.bk * dt.bytes  # K padded to whole K-steps
+    b_base = plan.tiles_m * t.bm * pitch  # after A's padded rows
+    group = min(gemm_data().model.tile_group_rows, plan.tiles_m)
+    return {
+        "grid": [plan.tiles_m, plan.tiles_n],
+        "group": group,
+        "a": {"base": 0, "pitch": pitch, "box": [t.bm, t.bk], "element_bytes": dt.bytes, "at": ["m", "k"],
+              "multicast": cn},
+        "b": {"base": b_base, "pitch": pitch, "box": [t.bn, t.bk], "element_bytes": dt.bytes, "at": ["n", "k"],
+              "multicast": cm},
+    }
+
+
 def _async_body(plan: GemmPlan) -> list[dict]:
-    """The wgmma main loop: the producer's TMA copies of A and B, the consumers' wgmmas and wait_group."""
+    """The wgmma main loop: the producer's TMA copies of A and B (their tiles: :func:`gemm_tiles`), the consumers'
+    wgmmas and wait_group."""
     split = plan.split
     a_bytes, b_bytes = tma_copy_bytes(plan)
     # per consumer warpgroup per K-step: its rows in 64-row wgmmas x the N split x the K slices
@@ -126,7 +156,7 @@ def _async_body(plan: GemmPlan) -> list[dict]:
         raise InputError("tile", f"{count} wgmma instructions per K-step per warpgroup, above the workload's "
                                  f"{MAX_COUNT} per step; use a smaller BK")
     pending = min(PIPELINE_PENDING, plan.resources.stages - 1)
-    return [{"op": "tma", "bytes": a_bytes}, {"op": "tma", "bytes": b_bytes},
+    return [{"op": "tma", "bytes": a_bytes, "operand": "a"}, {"op": "tma", "bytes": b_bytes, "operand": "b"},
             {"op": "wgmma", "count": count, "n": split.instr_n, "pending": pending}]
 
 
@@ -137,12 +167,14 @@ def gemm_workload(plan: GemmPlan, k_steps: int | None = None) -> dict:
     out = {
         "loop": max(1, min(MAX_LOOP, loop)),
         "l1_hit_rate": 0.0,
-        "l2_hit_rate": round(plan.l2_hit_rate, 6),
+        # the mma.sync path's loads draw the plan's rate; the wgmma path's copies hit by their tiles' addresses
+        "l2_hit_rate": 0.0 if plan.path == "wgmma" else round(plan.l2_hit_rate, 6),
         "body": body,
     }
     if plan.path == "wgmma":
         out["stages"] = plan.resources.stages
         out["producer_warps"] = PRODUCER_WARPS
+        out["tiles"] = gemm_tiles(plan)
     return out
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from explorer.model.tma_tiles import tile_position
+
 
 @dataclass(frozen=True)
 class WaveStats:
@@ -132,12 +134,9 @@ class TileSchedule:
 
 def grouped_position(tile: int, tiles_m: int, tiles_n: int, group: int) -> tuple[int, int]:
     """(row, col) of the tile-th tile when tiles are walked in groups of ``group`` tile rows, column by column
-    inside a group (CUTLASS's threadblock swizzle, Triton's GROUP_SIZE_M); group 1 is row-major grid order."""
-    g, within = divmod(tile, group * tiles_n)
-    first = g * group
-    rows = min(group, tiles_m - first)
-    col, row = divmod(within, rows)
-    return first + row, col
+    inside a group (CUTLASS's threadblock swizzle, Triton's GROUP_SIZE_M); group 1 is row-major grid order. The
+    simulator's TMA tiles walk the same order (one definition: ``explorer.model.tma_tiles.tile_position``)."""
+    return tile_position(tile, tiles_m, tiles_n, group)
 
 
 def wave_panels(first: int, stop: int, tiles_m: int, tiles_n: int,

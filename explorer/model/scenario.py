@@ -21,6 +21,7 @@ from explorer.model.kernel_spec import KernelSpec, parse_kernel
 from explorer.model.languages import Pairs, text_in, texts_by_language
 from explorer.model.stream import StreamConfig, parse_stream
 from explorer.model.tomlio import dumps, load_toml, parse_value
+from explorer.model.tma_tiles import check_launch
 from explorer.model.workload import Workload, check_async_ops, parse_workload
 from explorer.texts.errors import ERRORS, quoting
 
@@ -253,6 +254,8 @@ class Scenario:
         if kernel is None:
             check_async_ops(scenario.workload, gpu, -(-scenario.launch.threads_per_block // gpu.arch.warp_size),
                             scenario.program)
+            if scenario.workload.tiles is not None:
+                check_launch(scenario.workload.tiles, scenario.launch.grid.size)
         return scenario
 
     def description_in(self, lang: str) -> str:

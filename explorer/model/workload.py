@@ -19,7 +19,10 @@ Operations (``op``), each repeated ``count`` times per iteration:
 - ``sync``: ``__syncthreads()``;
 - ``tma`` (CC >= 9.0): a bulk copy global -> shared of ``bytes`` per copy
   (``cp.async.bulk.tensor``), issued by one thread of the block's producer warp,
-  completing on the stage's mbarrier: no per-thread loads, no registers;
+  completing on the stage's mbarrier: no per-thread loads, no registers. With
+  ``operand = "a"`` it copies one tile of the matrix ``[workload.tiles.a]`` describes
+  (``explorer.model.tma_tiles``: which tile each block copies in each K-step), and its
+  lines meet the L2 tags by their addresses; without, each line draws ``l2_hit_rate``;
 - ``wgmma`` (CC >= 9.0): ``count`` asynchronous warpgroup MMAs m64n``n``k16 (FP16/BF16
   in, FP32 out) reading A and B from shared memory through descriptors, issued by
   every warp of a consumer warpgroup, then ``wgmma.commit_group`` and
@@ -48,9 +51,10 @@ from __future__ import annotations
 
 from explorer.texts.names import WORKLOAD_DOC
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from explorer.model.errors import InputError, reject_unknown_keys, require_int, shown
+from explorer.model.tma_tiles import TmaTiles, check_tiles, parse_tiles
 from explorer.texts.errors import ERRORS, quoting
 
 OPS = ("ldg", "stg", "lds", "sts", "ffma", "sfu", "mma", "sync", "tma", "wgmma")
@@ -92,6 +96,7 @@ class Op:
     n: int = 256  # wgmma: the instruction's N (m64nNk16)
     pending: int = 0  # wgmma: wait_group N after the step
     read_only: bool = False  # ldg: a read-only load (ld.global.nc): L1 keeps its line when it misses
+    operand: str = ""  # tma: the tile table ([workload.tiles.<operand>]) it copies from; "": draws l2_hit_rate
 
     def to_dict(self) -> dict:
         d = {"op": self.op}
@@ -107,6 +112,8 @@ class Op:
             d["stride"] = self.stride
         if self.read_only:
             d["read_only"] = True
+        if self.operand:
+            d["operand"] = self.operand
         if self.op in CHAIN_OPS and self.ilp != 1:
             d["ilp"] = self.ilp
         if self.op in ("lds", "sts") and self.conflict_ways != 1:
@@ -144,6 +151,7 @@ class Workload:
     stages: int = 1  # tma pipeline depth: shared-memory stages in flight
     producer_warps: int = 0  # warp specialization (see the module docstring); 0 = every warp runs the body
     wrap: int = 0  # the global accesses return to iteration 0's addresses every this many iterations; 0 = never
+    tiles: TmaTiles | None = None  # the tiles the tma steps copy ([workload.tiles]); None: they draw l2_hit_rate
 
     def to_dict(self) -> dict:
         d: dict = {}
@@ -159,6 +167,8 @@ class Workload:
         if self.wrap:
             d["wrap"] = self.wrap
         d["body"] = [op.to_dict() for op in self.body]
+        if self.tiles is not None:
+            d["tiles"] = self.tiles.to_dict()
         return d
 
     @property
@@ -184,7 +194,7 @@ class Workload:
             if op.op in CHAIN_OPS and op.ilp != 1:
                 text += f" ilp {op.ilp}"
             if op.op == "tma":
-                text += f" {op.bytes}B"
+                text += f" {op.bytes}B" + (f" of {op.operand}" if op.operand else "")
             if op.op == "wgmma":
                 text += f" n{op.n}" + (f" pending {op.pending}" if op.pending else "")
             parts.append(text)
@@ -271,13 +281,24 @@ def parse_rate(field_name: str, value) -> float:
 def _parse_op(item, where: str) -> Op:
     if not isinstance(item, dict):
         raise InputError(where, f"expected a table like {{ op = \"ffma\", count = 4 }}, got {shown(item)}")
-    reject_unknown_keys(item, {"op", "count", "bytes", "stride", "ilp", "conflict_ways", "n", "pending", "read_only"},
-                        where)
+    reject_unknown_keys(item, {"op", "count", "bytes", "stride", "ilp", "conflict_ways", "n", "pending", "read_only",
+                               "operand"}, where)
     name = item.get("op")
     if not isinstance(name, str) or name not in OPS:
         raise InputError(f"{where}.op", f"{shown(name)} is not an operation; choose one of {', '.join(OPS)}")
     count = require_int(f"{where}.count", item.get("count", 1), lo=1, hi=MAX_COUNT)
-    if name == "tma":
+    operand = item.get("operand", "")
+    if "operand" in item and name != "tma":
+        raise InputError(f"{where}.operand", "only a tma step copies a tile of an operand")
+    if not isinstance(operand, str) or ("operand" in item and not operand):
+        raise InputError(f"{where}.operand", f"{shown(operand)} is not an operand name; name a table of "
+                                             "[workload.tiles] (e.g. \"a\")")
+    if operand and count != 1:
+        raise InputError(f"{where}.count", "a tma step with an operand copies its one tile per K-step; write a step "
+                                           "per copy")
+    if name == "tma" and operand and "bytes" not in item:
+        nbytes = 0  # the tile's (_check_tiles)
+    elif name == "tma":
         if "bytes" not in item:
             raise InputError(f"{where}.bytes", "a tma step needs bytes: the size of one bulk copy (e.g. 16384)")
         nbytes = require_int(f"{where}.bytes", item["bytes"], lo=TMA_BYTES_UNIT, hi=MAX_TMA_BYTES)
@@ -308,7 +329,48 @@ def _parse_op(item, where: str) -> Op:
     if read_only and name != "ldg":
         raise InputError(f"{where}.read_only", "only an ldg step is a read-only load (ld.global.nc)")
     return Op(name, count=count, bytes=nbytes, stride=stride, ilp=ilp, conflict_ways=ways, n=n, pending=pending,
-              read_only=read_only)
+              read_only=read_only, operand=operand)
+
+
+def _check_tiles(body: tuple[Op, ...], tiles: TmaTiles | None, loop: int, where: str) -> tuple[Op, ...]:
+    """The tma steps and the tile tables name each other: with [workload.tiles] every tma step names one of its
+    operands (and moves that tile's bytes), and every operand is copied by some step. Returns the body with each
+    such step's bytes (the tile's, where the step left them out)."""
+    tma = [(i, op) for i, op in enumerate(body) if op.op == "tma"]
+    if tiles is None:
+        for i, op in tma:
+            if op.operand:
+                raise InputError(f"{where}.body[{i}].operand", f"names the tile table {shown(op.operand)} but the "
+                                                               f"workload has no [{where}.tiles]")
+        return body
+    if not tma:
+        raise InputError(f"{where}.tiles", "no tma step copies these tiles; add tma steps with operand = \"...\"")
+    check_tiles(tiles, loop, f"{where}.tiles")
+    out = list(body)
+    for i, op in tma:
+        if not op.operand:
+            raise InputError(f"{where}.body[{i}].operand", "missing: with [workload.tiles] every tma step names the "
+                                                           f"operand it copies ({', '.join(tiles.names())})")
+        if op.operand not in tiles.names():
+            raise InputError(f"{where}.body[{i}].operand", f"{shown(op.operand)} is not a table of [{where}.tiles]; "
+                                                           f"choose one of {', '.join(tiles.names())}")
+        o = tiles.operands[tiles.index(op.operand)]
+        if o.copy_bytes > MAX_TMA_BYTES:
+            raise InputError(f"{where}.tiles.{o.name}.box", f"one copy of {o.copy_bytes:,} bytes is above the "
+                                                            f"maximum of {MAX_TMA_BYTES:,}")
+        if op.bytes == 0:
+            out[i] = replace(op, bytes=o.copy_bytes)
+        elif op.bytes != o.copy_bytes:
+            share = f" / {o.multicast} CTAs" if o.multicast > 1 else ""
+            raise InputError(f"{where}.body[{i}].bytes", f"{op.bytes} but one copy of tile {o.name} moves "
+                                                         f"{o.box[0]} x {o.box[1]} x {o.element_bytes} B{share} = "
+                                                         f"{o.copy_bytes} bytes (leave bytes out to take the tile's)")
+    copied = {op.operand for _, op in tma}
+    for o in tiles.operands:
+        if o.name not in copied:
+            raise InputError(f"{where}.tiles.{o.name}", f"no tma step copies it; add one with operand = "
+                                                        f"\"{o.name}\" or remove the table")
+    return tuple(out)
 
 
 def _check_pipeline(body: tuple[Op, ...], stages: int, producers: int, where: str) -> None:
@@ -368,7 +430,7 @@ def parse_workload(data, where: str = "workload") -> Workload:
     if not isinstance(data, dict):
         raise InputError(where, f"expected a table, got {shown(data)}")
     reject_unknown_keys(data, {"preset", "loop", "l1_hit_rate", "l2_hit_rate", "body", "stages", "producer_warps",
-                               "wrap"}, where)
+                               "wrap", "tiles"}, where)
     merged: dict = {}
     preset = data.get("preset", "")
     if not isinstance(preset, str):  # a list or table would not even be hashable
@@ -389,6 +451,8 @@ def parse_workload(data, where: str = "workload") -> Workload:
     stages = require_int(f"{where}.stages", merged.get("stages", 1), lo=1, hi=MAX_STAGES)
     producers = require_int(f"{where}.producer_warps", merged.get("producer_warps", 0), lo=0, hi=31)
     wrap = require_int(f"{where}.wrap", merged.get("wrap", 0), lo=0, hi=MAX_LOOP)
+    tiles = parse_tiles(merged["tiles"], f"{where}.tiles") if "tiles" in merged else None
+    body = _check_tiles(body, tiles, loop, where)
     _check_pipeline(body, stages, producers, where)
     return Workload(
         body=body,
@@ -399,4 +463,5 @@ def parse_workload(data, where: str = "workload") -> Workload:
         stages=stages,
         producer_warps=producers,
         wrap=wrap,
+        tiles=tiles,
     )

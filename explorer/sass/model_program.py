@@ -17,7 +17,8 @@ Register rule (also documented in ``explorer.model.workload``):
   their results are tracked by the mbarriers and the wgmma groups instead (below).
 
 The asynchronous ops become four op codes: ``TMA`` (one bulk copy: ``req_bytes``
-through L2 / device memory into the stage), ``MBWAIT`` (a consumer waits on the
+through L2 / device memory into the stage; ``arg`` = the tile table it copies + 1, 0 for
+none), ``MBWAIT`` (a consumer waits on the
 stage's mbarrier: inserted before the body's first ``wgmma`` step when the body
 has ``tma``), ``WGMMA`` (one warp's share of a warpgroup MMA m64nNk16: ``arg`` =
 its m16n8k16 equivalents, N / 8, so it holds the Tensor pipe ``arg`` MMA
@@ -74,7 +75,8 @@ class Program:
     unit: np.ndarray  # int8[L]: the throughput unit that executes it (explorer.model.units)
     latency: np.ndarray  # int32[L]: fixed result latency in cycles; -1 = the GPU's figure for its unit
     role: np.ndarray | None = None  # int8[L]: ROLE_*; None = every warp runs every instruction
-    arg: np.ndarray | None = None  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
+    # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight, TMA's tile table + 1 (0: none); else 0
+    arg: np.ndarray | None = None
     # int16[L]: a global load's or store's access index in source order (explorer.toolchain.addresses); -1 none
     access: np.ndarray | None = None
     # bool[L]: a global load that leaves a copy in L1 when it misses there (a read_only ldg: ld.global.nc)
@@ -170,8 +172,10 @@ def build_program(workload: Workload) -> Program:
         elif code == SYNC:
             emit(code, -1, [])
         elif code == TMA:
+            # arg: the tile table it copies from, + 1 (explorer.model.tma_tiles; 0: none, its lines draw l2_hit_rate)
+            tile = workload.tiles.index(step.operand) + 1 if step.operand else 0
             for _ in range(step.count):
-                emit(code, -1, [], step.bytes, step.bytes)
+                emit(code, -1, [], step.bytes, step.bytes, arg=tile)
         elif code == WGMMA:
             if await_stage:
                 emit(MBWAIT, -1, [])

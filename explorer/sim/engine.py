@@ -127,13 +127,15 @@ def _chain_cycles(p: SimParams, lp: LoopProgram) -> np.ndarray:
     return cost
 
 
-def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
+def estimate_cycles(p: SimParams, lp: LoopProgram, tma_miss: float | None = None) -> int:
     """A lower-bound-style estimate of a run's length, from the scenario alone.
 
     The largest of three bounds: issue (every scheduler busy every cycle, for every
     instruction a warp executes), DRAM bandwidth (all missing bytes at the plateau rate),
     and latency (each warp's dependent chain, once per wave). Usually within a factor
-    of two of the truth.
+    of two of the truth. ``tma_miss``: the share of the TMA copies' bytes device memory sends when
+    they copy tiles (their first touches, ``addresses.TmaLayout.first_touch_bytes``); else the
+    scenario's hit rates say.
     """
     warps = p.total_blocks * p.warps_per_block
     schedulers = p.sm_count * p.sub_partitions
@@ -153,8 +155,12 @@ def estimate_cycles(p: SimParams, lp: LoopProgram) -> int:
         per_block = lp.warps_executing(p.warps_per_block, p.producer_warps) * lp.executions
         issue = p.total_blocks * float(per_block.sum()) / schedulers
         moved = global_ops | (lp.path == loop_program.TMA)
-        bandwidth = (p.total_blocks * float((lp.req_bytes * per_block)[moved].sum()) * miss
-                     / (p.dram_bytes_per_cycle * plateau))
+        copies = (lp.path == loop_program.TMA) & (lp.arg > 0)  # a tile's copies: their first touches miss
+        by_rate = moved & ~copies
+        sent = float((lp.req_bytes * per_block)[by_rate].sum()) * miss
+        if copies.any():
+            sent += float((lp.req_bytes * per_block)[copies].sum()) * (miss if tma_miss is None else tma_miss)
+        bandwidth = p.total_blocks * sent / (p.dram_bytes_per_cycle * plateau)
     wgmma = lp.path == loop_program.WGMMA
     if wgmma.any():  # the Tensor pipes: each wgmma holds its warp's pipe ``arg`` MMA intervals
         per_block = lp.warps_executing(p.warps_per_block, p.producer_warps) * lp.executions
@@ -199,7 +205,21 @@ def estimate_run(scenario: Scenario, *, params: SimParams | None = None,
     lim = _limits()
     held = (held_bytes(p, lp.n_regs, lp.n_rows, _mbarriers(p.total_blocks, p.stages, lp, size_only=True))
             + (program_bytes(lp) if lp.flat else 0))
-    return RunEstimate(estimate_cycles(p, lp), int(held), int(lim["max_cycles"]), int(lim["memory_budget_bytes"]))
+    return RunEstimate(estimate_cycles(p, lp, _tma_miss(scenario, p, lp)), int(held), int(lim["max_cycles"]),
+                       int(lim["memory_budget_bytes"]))
+
+
+def _tma_miss(scenario: Scenario, p: SimParams, lp: LoopProgram) -> float | None:
+    """The share of a workload's tile copies that are first touches (the least device memory sends for them), or
+    None without tiles."""
+    tiles = scenario.workload.tiles if scenario.kernel is None else None
+    copies = (lp.path == loop_program.TMA) & (lp.arg > 0)
+    if tiles is None or not copies.any():
+        return None
+    from explorer.toolchain.addresses import tma_layout
+
+    total = p.total_blocks * lp.trip * float(lp.req_bytes[copies].sum())
+    return min(1.0, tma_layout(tiles).first_touch_bytes(p.total_blocks, lp.trip) / max(total, 1.0))
 
 
 def feed_estimate(scenario: Scenario, p: SimParams, feed) -> RunEstimate:
@@ -313,7 +333,7 @@ _NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab
 
 
 def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines: bool, feed,
-                  rec_map, trace, series, windows) -> tuple:
+                  rec_map, trace, series, windows, tiles) -> tuple:
     """The cycle loop's state records for one call (kernel.Program, Config, Warps, Places, Blocks, Memory,
     Outputs: see kernel.run_cycles), over the arrays of ``_state_arrays`` (the same arrays on every call; the
     program, the trace and series windows, the unit windows and a feed's line table may be new each call)."""
@@ -321,7 +341,7 @@ def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i,
         Program(lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes, lp.role, lp.arg,
                 lp.row, lp.entry, lp.active, p_acc, lp.l1_alloc, lp.lines_at if by_lines else _NO_LINES,
                 lp.loop_start, lp.loop_end, lp.trip),
-        Config(cfg_i, cfg_f, pipe_iv, acc_i, plan, rec_map, windows.shift),
+        Config(cfg_i, cfg_f, pipe_iv, acc_i, plan, rec_map, windows.shift, tiles),
         Warps(a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
               a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"], a["reg_ready"],
               a["reg_kind"], a["w_async"]),
@@ -336,11 +356,34 @@ def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i,
     )
 
 
+def _tma_tiles(scenario: Scenario, lp: LoopProgram) -> np.ndarray:
+    """The table of the tiles the workload's TMA copies read (explorer.toolchain.addresses.tma_layout; kernel.Config
+    ``tiles``), or one empty row when its copies have none (they draw the scenario's L2 hit rate)."""
+    from explorer.toolchain import addresses
+
+    tiles = scenario.workload.tiles if scenario.kernel is None else None
+    if tiles is None or not ((lp.path == loop_program.TMA) & (lp.arg > 0)).any():
+        return np.zeros((1, addresses.T_COLS), np.int64)
+    return addresses.tma_layout(tiles).table()
+
+
+def _line_scratch(scenario: Scenario) -> np.ndarray:
+    """The loop's scratch for one request's lines and their sectors: 128 (a generated kernel's request: 32 lanes;
+    an executed access's sectors, at most MAX_REQ_BYTES / 32), or a TMA copy's most lines."""
+    n = 128
+    tiles = scenario.workload.tiles if scenario.kernel is None else None
+    if tiles is not None:
+        from explorer.toolchain.addresses import tma_layout
+
+        n = max(n, tma_layout(tiles).max_lines())
+    return np.zeros((2, n), np.int64)
+
+
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
     """(per-row access, access table, plan) for the loop: a generated kernel's rows compute their addresses
-    (explorer.toolchain.addresses); rows without a known access (TMA) draw the scenario's hit rates (a user's kernel's
-    global loads and stores carry their executed lines instead: the feed's ``lines_at``, not this plan).
-    An empty per-row array tells the loop no row has an address."""
+    (explorer.toolchain.addresses); rows without a known access draw the scenario's hit rates (a user's kernel's
+    global loads and stores carry their executed lines instead: the feed's ``lines_at``, not this plan; TMA copies
+    of tiles theirs: ``_tma_tiles``). An empty per-row array tells the loop no row has an address."""
     from explorer.toolchain import addresses
 
     acc = lp.access if lp.access.shape[0] == lp.length else np.zeros(0, np.int16)
@@ -387,7 +430,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         "sm_blocks": np.zeros(p.sm_count, np.int64),
         "l1c": np.zeros((p.sm_count * p.l1_sets * p.l1_ways, 3), np.int64),
         "l2c": _l2_state(p),
-        # a request's lines: 32 for a generated kernel's; an executed access's sectors (at most MAX_REQ_BYTES / 32)
+        # a request's lines (the caller's _line_scratch)
         "lbuf": np.zeros((2, 128), np.int64),
         "sp_warps": np.zeros(SPS, np.int64),
         "sm_order": sm_order,
@@ -804,6 +847,8 @@ def simulate(
 
     a = _state_arrays(p, lp, sm_order(scenario.gpu), placement)
     p_acc, acc_i, plan = _access_plan(scenario, p, lp)
+    tiles = _tma_tiles(scenario, lp)
+    a["lbuf"] = _line_scratch(scenario)
     # a user kernel's global loads and stores meet the caches' tags by the addresses its lanes executed, unless its
     # [kernel] sets a hit rate (an override: every access then draws the rates, as before issue 29)
     by_lines = feed is not None and not (scenario.kernel is not None
@@ -834,7 +879,7 @@ def simulate(
                     lp = feed.prepare(a)
                     call_end = min(call_end, t_now + feed.cycles_per_call)  # a warp issues <= 1 per cycle
                 run_cycles(*_loop_records(lp, a, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines, feed, rec_map,
-                                          window[done:], rows[done:], windows), call_end)
+                                          window[done:], rows[done:], windows, tiles), call_end)
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
                 n_pe = int(a["g"][G.PC_EVENTS])

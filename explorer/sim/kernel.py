@@ -124,9 +124,22 @@ assert (P_ITER_BYTES, P_WRAP, P_N_ACCESS, P_HITS, P_T_L1, P_T_L2, P_L2_REGION, P
     _ad.P_HOT_BASE)
 assert (L1_SLOT_BYTES, L1_SLOTS, LCG_A, LCG_C, WARP_HASH) == (_ad.L1_SLOT_BYTES, _ad.L1_SLOTS, _ad.LCG_A, _ad.LCG_C,
                                                              _ad.WARP_HASH)
+# a TMA copy's tile (explorer.toolchain.addresses.tma_layout): row 0 of the table the tile grid, then per operand
+T_TILES_M, T_TILES_N, T_GROUP = 0, 1, 2
+T_BASE, T_PITCH, T_BOX_ROWS, T_COPY_ROWS, T_ROW_BYTES, T_ROW_AT, T_COL_AT, T_MULTICAST, T_SHARE_AT = range(9)
+AXIS_M, AXIS_N, AXIS_K = 0, 1, 2
+TMA_PREFETCH = 16  # a copy's first lines whose L2 sets are asked for before its lookups start (_prefetch_set)
+assert (T_TILES_M, T_TILES_N, T_GROUP) == (_ad.T_TILES_M, _ad.T_TILES_N, _ad.T_GROUP)
+assert (T_BASE, T_PITCH, T_BOX_ROWS, T_COPY_ROWS, T_ROW_BYTES, T_ROW_AT, T_COL_AT, T_MULTICAST, T_SHARE_AT) == (
+    _ad.T_BASE, _ad.T_PITCH, _ad.T_BOX_ROWS, _ad.T_COPY_ROWS, _ad.T_ROW_BYTES, _ad.T_ROW_AT, _ad.T_COL_AT,
+    _ad.T_MULTICAST, _ad.T_SHARE_AT)
+assert (AXIS_M, AXIS_N, AXIS_K) == tuple(_ad.AXIS_CODE[a] for a in "mnk")
 # cache entries (l1c, l2c: rows of the entries' fields, so a set's tags are contiguous in the host's cache): the
-# line's address + 1 (0: empty), its sectors' bits (4 valid, then 4 dirty), the cycle it was last used (LRU)
+# line's address + 1 (0: empty), its sectors' bits (4 valid, then 4 dirty), when it was last used (LRU): in L1 the
+# cycle; in L2 the cycle << L2_AGE_SHIFT, plus for a TMA copy's line its place among the lines copies looked up in
+# that cycle (a copy's lines reach L2 one after another: up to thousands in one cycle, they must not tie)
 C_TAG, C_BITS, C_AGE = 0, 1, 2
+L2_AGE_SHIFT = 24  # the cycles (below 2**26: sim_model.toml [trace] max_cycles) << 24 stay far below 2**63
 
 # warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
 P_FREE, P_PENDING, P_RUN, P_BARRIER, P_DRAIN, P_MBAR = 0, 1, 2, 3, 4, 5
@@ -186,6 +199,8 @@ G_SLOTS = (
     "stores_done",  # the latest cycle L2 has acknowledged a posted store (the kernel ends no earlier)
     "dram_bus_end",  # the latest cycle a store's line the model sends to device memory left its bank
     "wb_pending",  # bytes of evicted dirty sectors gathered for the next write-back burst (kernel._l2_evict)
+    "copy_t",  # the cycle the last TMA copy of a tile looked its lines up in L2 (_issue_async)
+    "copy_lines",  # lines TMA copies looked up in L2 in that cycle (their L2 ages order them, L2_AGE_SHIFT)
 )
 
 
@@ -588,20 +603,26 @@ def _wake_block(b, sm, W, SP, per_sp, t, wake, only_slot, w_block, w_phase, w_wa
                 sp_next[sp2] = t + 1
 
 
-@njit
+@njit(nrt=False)
 def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv,
                  w_block, w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot, sp_next, sp_pipe,
-                 sm_smem, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state):
+                 sm_smem, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state, tiles, l2c, lbuf, p_row, row_sect, l2_inv):
     """Issue a tma, wgmma or wait_group (the mbarrier wait has waited already); returns the rng state.
     ``op`` and ``p_op`` are paths (loop_program); the pipeline's rows are in the loop body.
 
-    tma: the copy crosses L2 (one GPU-wide queue), each line hits there or goes to device
-    memory (a bank queue) as a load's bytes do, with no L1 and no registers; the stage's
+    tma: the copy crosses L2 (one GPU-wide queue) with no L1 and no registers; its sectors that
+    miss L2 come from device memory (bank queues) as a load's do. A copy of a tile (``arg`` > 0:
+    ``tiles``, explorer.toolchain.addresses.tma_layout) looks its lines up in L2's tags
+    (``_tma_copy_lines``, ``_l2_lookup``: what an earlier copy of the same tile left there hits);
+    a copy without one draws the scenario's L2 hit rate per 128-byte line. The stage's
     mbarrier completes when the K-step's last copy lands, waking the consumers parked on it.
     wgmma: queued on the warp's Tensor pipe (asynchronous: the warp goes on), holding it
     ``arg`` MMA intervals; its descriptor reads count on the SM's shared-memory banks.
     wait_group: commits the open group; the last one of a body releases the newest K-step
-    whose groups are all done, and the last consumer's release wakes the producer."""
+    whose groups are all done, and the last consumer's release wakes the producer.
+
+    No reference counting (``nrt=False``, as the loop itself): a copy looks up hundreds of lines, each through
+    helpers that bind a dozen arrays, and counting their references cost ~80 ns a line (8x the lookup itself)."""
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     per_sp = W // SP
@@ -611,13 +632,49 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
         l2_bpc = cfg_f[CFG_F.L2_BYTES_PER_CYCLE]
         burst_max = cfg_i[CFG_I.DRAM_BURST_BYTES]
         long_windows = _long_windows(cfg_i, cfg_f, win_shift)
+        tile = p_arg[pc]
+        n_lines = 0
+        if tile > 0:  # the tile's lines and sectors: L2 moves those sectors
+            n_lines = _tma_copy_lines(tiles, tile, b, it, lbuf[0], lbuf[1])
+            nbytes = 0
+            for k in range(n_lines):
+                nbytes += 32 * _popcount4(lbuf[1, k])
         b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > t else float(t)
         mq[Q.L2_FREE] = b2 + nbytes / l2_bpc
         _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, nbytes / l2_bpc)
         done_at = t + np.int64(np.ceil(b2 + nbytes / l2_bpc - t)) + cfg_i[CFG_I.LAT_L2]
         waited = -1.0
-        left = nbytes
+        left = 0 if tile > 0 else nbytes
         missed = 0
+        if tile > 0:  # by the tile's addresses: each line's sectors looked up in L2
+            l2_sets = cfg_i[CFG_I.L2_SETS]
+            l2_ways = cfg_i[CFG_I.L2_WAYS]
+            h0 = mem[MEM.L2_HIT_SECTORS]
+            m0 = mem[MEM.L2_MISS_SECTORS]
+            if g[G.COPY_T] != t:  # the first copy of the cycle
+                g[G.COPY_T] = t
+                g[G.COPY_LINES] = 0
+            age = (np.int64(t) << L2_AGE_SHIFT) + g[G.COPY_LINES]  # after the cycle's loads and earlier copies
+            g[G.COPY_LINES] += n_lines
+            for k in range(n_lines if n_lines < TMA_PREFETCH else TMA_PREFETCH):  # the first lines' sets
+                _prefetch_set(l2c, _set_of(lbuf[0, k], l2_sets, l2_inv) * l2_ways, l2_ways)
+            for k in range(n_lines):
+                miss, rng_state = _l2_lookup(l2c, lbuf[0, k], lbuf[1, k], True, False, t, age + k + 1, l2_sets,
+                                             l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f,
+                                             long_windows, win_shift)
+                missed += 32 * _popcount4(miss)
+            mem[MEM.L2_BYTES] += nbytes - missed
+            mem[MEM.DRAM_BYTES] += missed
+            mem[MEM.DRAM_READ_BYTES] += missed
+            r4 = np.int64(p_row[pc]) * 4  # this instruction's own sectors (the SASS view's)
+            row_sect[r4 + 2] += np.int64(mem[MEM.L2_HIT_SECTORS] - h0)
+            row_sect[r4 + 3] += np.int64(mem[MEM.L2_MISS_SECTORS] - m0)
+            while missed > 0:  # the copy's missing sectors, as bursts
+                moved = burst_max if missed > burst_max else missed
+                missed -= moved
+                rng_state, w = _dram_burst(ub, ovf, g, dram_q, rng_state, b2, moved, False, cfg_i, cfg_f,
+                                           long_windows, win_shift)
+                waited = w if w > waited else waited
         while left > 0:  # line by line: an L2 hit, or a line device memory sends (bursts of the missed lines)
             moved = 128 if left > 128 else left
             left -= moved
@@ -778,6 +835,55 @@ def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
 
 
 @njit(inline=True)
+def _tma_copy_lines(tiles, op, b, it, lines, masks):
+    """The lines one TMA copy reads and each line's sectors (4 bits): block ``b``'s copy of operand ``op`` (its row
+    of ``tiles``) in K-step ``it``; returns how many lines (explorer.toolchain.addresses.TmaLayout.copy_lines is
+    the reference, tested equal). Block b computes output tile (m, n) in the grouped order (tma_tiles.tile_position);
+    the operand's tile is the one its indices name, a multicast copy the slice of its rows m or n picks; each of
+    the copy's rows is row_bytes at base + row * pitch + column tile * row_bytes."""
+    tiles_m = tiles[0, T_TILES_M]
+    tiles_n = tiles[0, T_TILES_N]
+    group = tiles[0, T_GROUP]
+    span = group * tiles_n
+    grp = b // span
+    within = b - grp * span
+    first = grp * group
+    rows_g = tiles_m - first if tiles_m - first < group else group
+    tn = within // rows_g
+    tm = first + within - tn * rows_g
+    at_r = tiles[op, T_ROW_AT]
+    at_c = tiles[op, T_COL_AT]
+    r = tm if at_r == AXIS_M else (tn if at_r == AXIS_N else np.int64(it))
+    c = tm if at_c == AXIS_M else (tn if at_c == AXIS_N else np.int64(it))
+    copy_rows = tiles[op, T_COPY_ROWS]
+    row0 = r * tiles[op, T_BOX_ROWS]
+    mc = tiles[op, T_MULTICAST]
+    if mc > 1:
+        row0 += ((tm if tiles[op, T_SHARE_AT] == AXIS_M else tn) % mc) * copy_rows
+    rb = tiles[op, T_ROW_BYTES]
+    pitch = tiles[op, T_PITCH]
+    addr = tiles[op, T_BASE] + row0 * pitch + c * rb
+    n = 0
+    last = np.int64(-1)
+    for _ in range(copy_rows):
+        s0 = addr >> 5
+        s1 = (addr + rb - 1) >> 5
+        for line in range(s0 >> 2, (s1 >> 2) + 1):
+            lo = s0 - (line << 2) if s0 > (line << 2) else 0
+            hi = s1 - (line << 2) if s1 < (line << 2) + 3 else 3
+            mask = ((np.int64(1) << (hi + 1)) - 1) & ~((np.int64(1) << lo) - 1)
+            if line == last:  # the previous row's last line (rows closer than a line apart)
+                masks[n - 1] |= mask
+            else:
+                lines[n] = line
+                masks[n] = mask
+                n += 1
+                last = line
+        addr += pitch
+    return n
+
+
+@njit(inline=True)
 def _executed_lines(ref, line_tab, lines, masks):
     """A user kernel's executed access (explorer.sim.executed.ProgramFeed): ``ref`` = start << 8 | count in
     ``line_tab``, whose entries are line << 4 | the line's sectors (4 bits); unpacked into ``lines``/``masks``.
@@ -889,6 +995,37 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 
 
 @njit(inline=True)
+def _l2_lookup(l2c, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i,
+               cfg_f, long_windows, win_shift):
+    """Sectors ``m`` (4 bits) of ``line`` looked up in L2 at cycle t, for a load's, a store's, an atomic's or a TMA
+    copy's request (``_access_by_address``, ``_issue_async``): returns (the sectors device memory must send, the
+    random state). ``age``: the line's LRU age from now on (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after).
+    ``reads``: the request reads the sectors, so those L2 does not hold miss (a load, an atomic, a copy; counted as
+    hit and missed sectors); else (a store) they are written without a fetch and count as hits.
+    A line L2 does not hold takes the set's least recently used entry (``_victim``; its dirty sectors go to device
+    memory, ``_l2_evict``); the sectors are then valid, and dirty when ``dirty`` (a store, an atomic); the line is
+    the set's most recently used."""
+    base = _set_of(line, l2_sets, l2_inv) * l2_ways
+    e = _find(l2c, base, l2_ways, line + 1)
+    if reads:
+        hit = m & l2c[e, C_BITS] & 15 if e >= 0 else 0
+        miss = m & ~hit
+        mem[MEM.L2_HIT_SECTORS] += _popcount4(hit)
+        mem[MEM.L2_MISS_SECTORS] += _popcount4(miss)
+    else:
+        miss = 0  # a store's sectors are written without a fetch
+        mem[MEM.L2_HIT_SECTORS] += _popcount4(m)
+    if e < 0:
+        e = _victim(l2c, base, l2_ways)
+        rng_state = _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows, win_shift)
+        l2c[e, C_TAG] = line + 1
+        l2c[e, C_BITS] = 0
+    l2c[e, C_BITS] |= (m | (m << 4)) if dirty else m
+    l2c[e, C_AGE] = age
+    return miss, rng_state
+
+
+@njit(inline=True)
 def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
                        lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
                        win_shift, l1_inv, l2_inv):
@@ -963,25 +1100,10 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, d
         m = masks[k]
         if m == 0:
             continue
-        base = _set_of(lines[k], l2_sets, l2_inv) * l2_ways
-        e = _find(l2c, base, l2_ways, lines[k] + 1)
-        if load or atomic:  # an atomic reads the sectors it changes
-            hit = m & l2c[e, C_BITS] & 15 if e >= 0 else 0
-            miss = m & ~hit
-            mem[MEM.L2_HIT_SECTORS] += _popcount4(hit)
-            mem[MEM.L2_MISS_SECTORS] += _popcount4(miss)
-        else:
-            hit = m  # a store's sectors are written without a fetch
-            miss = 0
-            mem[MEM.L2_HIT_SECTORS] += _popcount4(m)
-        if e < 0:
-            e = _victim(l2c, base, l2_ways)
-            rng_state = _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
-                                  win_shift)
-            l2c[e, C_TAG] = lines[k] + 1
-            l2c[e, C_BITS] = 0
-        l2c[e, C_BITS] |= m if load else (m | (m << 4))
-        l2c[e, C_AGE] = t
+        # an atomic reads the sectors it changes; a store's and an atomic's sectors are dirty
+        miss, rng_state = _l2_lookup(l2c, lines[k], m, load or atomic, not load, t, t << L2_AGE_SHIFT, l2_sets,
+                                     l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
+                                     win_shift)
         if miss != 0:
             from_dram += 32 * _popcount4(miss)
     left = from_dram  # the request's missing sectors, as bursts
@@ -1117,8 +1239,9 @@ Program = namedtuple("Program", (  # loop_program.LoopProgram, as the loop reads
 ))
 Config = namedtuple("Config", (
     # SimParams packed by CFG_INT_FIELDS / CFG_FLOAT_FIELDS; per-pipe intervals; the access plan
-    # (explorer.toolchain.addresses); per SM its row in the trace (-1: not recorded); unit windows of 1 << win_shift cycles
-    "cfg_i", "cfg_f", "pipe_iv", "acc_i", "plan", "rec_map", "win_shift",
+    # (explorer.toolchain.addresses); per SM its row in the trace (-1: not recorded); unit windows of 1 << win_shift cycles;
+    # the TMA copies' tiles (explorer.toolchain.addresses.tma_layout: T_* columns; one empty row: none)
+    "cfg_i", "cfg_f", "pipe_iv", "acc_i", "plan", "rec_map", "win_shift", "tiles",
 ))
 Warps = namedtuple("Warps", (
     # indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are contiguous; except state and
@@ -1609,7 +1732,7 @@ def _issue_pipeline(t, f, prog, cfg, w, places, blocks, mem_r, out, path, pc, gi
                         prog.loop_end, prog.req, prog.arg, prog.lat, cfg.pipe_iv, w.block, w.phase, w.wake, w.wkind,
                         w.next, w.drain, w.asyn, blocks.mbar, blocks.slot, places.sp_next, places.sp_pipe,
                         places.sm_smem, mem_r.mq, mem_r.dram_q, mem_r.mem, mem_r.ub, mem_r.ovf, out.g, f.win_shift,
-                        rng_state)
+                        rng_state, cfg.tiles, mem_r.l2c, mem_r.lbuf, prog.row, out.row_sect, f.l2_inv)
 
 
 @njit(inline=True)

@@ -103,7 +103,9 @@ class LoopProgram:
     trip: int
     n_regs: int
     role: np.ndarray  # int8[L]: which warps of a block run the row (explorer.sass.model_program ROLE_*)
-    arg: np.ndarray  # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight; else 0
+    # int32[L]: WGMMA's MMA intervals, WGWAIT's groups left in flight, TMA's tile table + 1 (0: none: its lines draw
+    # the scenario's L2 hit rate; explorer.toolchain.addresses.tma_layout); else 0
+    arg: np.ndarray
     row: np.ndarray  # int32[L]: the row stall counts and next-instruction events name (the listing row)
     n_rows: int  # rows of the stall counts (row.max() + 1 at most)
     entry: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[warps]: flat programs

@@ -319,16 +319,17 @@ class SimResult:
         """Per level what the caches did, under the names Nsight Compute gives the same counters (issue 29), so a
         simulation reads beside a profile without translation. Sectors are counted where hits come from
         addresses: the generated kernels' global loads and stores (``explorer.toolchain.addresses``) and a user's kernel's,
-        by the sectors its lanes executed (``explorer.sim.executed.chunk_lines``); TMA copies, a user kernel's
-        atomics and local memory, and every access of a ``[kernel]`` that sets a hit rate draw the scenario's hit
-        rates and are not in them (none with an address: ``by_address`` False, the rates None).
+        by the sectors its lanes executed (``explorer.sim.executed.chunk_lines``), and TMA copies of a workload's
+        tiles (``[workload.tiles]``: L2 only, they pass no L1); TMA copies without tiles and every access of a
+        ``[kernel]`` that sets a hit rate draw the scenario's hit rates and are not in them (none with an address:
+        ``by_address`` False, the rates None).
         Stores count as L1 misses (they write through) and as L2 hits (written into L2 without a fetch), as
         Nsight counts them; DRAM bytes read and written count every access, with or without an address."""
         m = self.memory
         l1 = m["l1_hit_sectors"] + m["l1_miss_sectors"]
         l2 = m["l2_hit_sectors"] + m["l2_miss_sectors"]
         return {
-            "by_address": bool(l1),
+            "by_address": bool(l1 or l2),
             "l1tex__t_sectors": int(l1),
             "l1tex__t_sector_hit_rate": 100.0 * m["l1_hit_sectors"] / l1 if l1 else None,
             "lts__t_sectors": int(l2),

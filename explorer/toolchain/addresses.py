@@ -23,11 +23,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from explorer.model.tma_tiles import DATA_LIMIT
+
 L1_SLOT_BYTES = 32 * 16  # one warp's L1-hit region: 32 lanes x 16 B
 L1_SLOTS = 1024
 STREAM_CAP_BYTES = 1 << 30  # the streaming buffer's largest size before addresses wrap
 HOT_BASE = 1 << 40  # where the simulator places the hot regions (any 2 MiB-aligned place off the stream)
 FLUSH_BASE = 1 << 41  # and a measured launch's L2 flush buffer
+assert DATA_LIMIT <= HOT_BASE  # a TMA tile's addresses (explorer.model.tma_tiles) stay below the hot regions
 LCG_A, LCG_C = 1664525, 1013904223  # we_rng = we_rng * A + C (mod 2^32), per global access
 WARP_HASH = 2654435761  # the warp's seed: seed ^ (gwarp * WARP_HASH)
 
@@ -150,3 +153,92 @@ def request_addresses(layout: MemoryLayout, seed: int, gwarp: int, iteration: in
             off = ((toff + slab) % (1 << 32)) & (layout.l2_region - 1)
             return (HOT_BASE + L1_SLOTS * L1_SLOT_BYTES + off).astype(np.uint64)
     return (toff + slab + (iteration % max(1, layout.wrap)) * layout.iter_bytes).astype(np.uint64)
+
+
+# ---------------------------------------------------------------------------------------------- TMA copies' tiles
+# The table the cycle loop reads (int64[1 + operands, T_COLS], kernel._tma_copy_lines): row 0 the tile grid, then
+# per operand of [workload.tiles] (explorer.model.tma_tiles), in the table's order (a tma row's ``arg`` - 1)
+T_TILES_M, T_TILES_N, T_GROUP = 0, 1, 2
+T_BASE, T_PITCH, T_BOX_ROWS, T_COPY_ROWS, T_ROW_BYTES, T_ROW_AT, T_COL_AT, T_MULTICAST, T_SHARE_AT = range(9)
+T_COLS = 9
+AXIS_CODE = {"m": 0, "n": 1, "k": 2}
+LINE_BYTES, SECTOR_BYTES = 128, 32  # L2's lines and sectors (resources/sim_model.toml [caches])
+
+
+@dataclass(frozen=True)
+class TmaLayout:
+    """Where each TMA copy of a workload's tiles reads (``[workload.tiles]``, explorer.model.tma_tiles): the
+    table the cycle loop computes a copy's lines from, and the reference it is tested against."""
+
+    tiles: object  # explorer.model.tma_tiles.TmaTiles
+
+    def table(self) -> np.ndarray:
+        """int64[1 + operands, T_COLS]: the tile grid, then each operand's numbers (kernel._tma_copy_lines)."""
+        t = self.tiles
+        tab = np.zeros((1 + len(t.operands), T_COLS), np.int64)
+        tab[0, [T_TILES_M, T_TILES_N, T_GROUP]] = (t.grid[0], t.grid[1], t.group)
+        for i, o in enumerate(t.operands, start=1):
+            tab[i, T_BASE] = o.base
+            tab[i, T_PITCH] = o.pitch
+            tab[i, T_BOX_ROWS] = o.box[0]
+            tab[i, T_COPY_ROWS] = o.copy_rows
+            tab[i, T_ROW_BYTES] = o.row_bytes
+            tab[i, T_ROW_AT] = AXIS_CODE[o.at[0]]
+            tab[i, T_COL_AT] = AXIS_CODE[o.at[1]]
+            tab[i, T_MULTICAST] = o.multicast
+            tab[i, T_SHARE_AT] = AXIS_CODE[o.share_axis] if o.share_axis else -1
+        return tab
+
+    def max_lines(self) -> int:
+        """The most lines one copy can touch (a row of ``row_bytes`` starting anywhere within a line spans at most
+        row_bytes // 128 + 2 lines): the loop's scratch for a copy's lines is this long."""
+        return max(o.copy_rows * (o.row_bytes // LINE_BYTES + 2) for o in self.tiles.operands)
+
+    def copy_rows(self, block: int, iteration: int, operand: str) -> tuple[int, int, int, int]:
+        """(first byte, rows, bytes per row, pitch) of block ``block``'s copy of ``operand`` in K-step
+        ``iteration``."""
+        t = self.tiles
+        o = t.operands[t.index(operand)]
+        m, n = t.position(block)
+        idx = {"m": m, "n": n, "k": iteration}
+        row0 = idx[o.at[0]] * o.box[0]
+        if o.multicast > 1:
+            row0 += (idx[o.share_axis] % o.multicast) * o.copy_rows
+        return o.base + row0 * o.pitch + idx[o.at[1]] * o.row_bytes, o.copy_rows, o.row_bytes, o.pitch
+
+    def copy_lines(self, block: int, iteration: int, operand: str) -> dict[int, int]:
+        """{line: its sectors (4 bits)} one copy reads, from its bytes (the reference for kernel._tma_copy_lines)."""
+        first, rows, row_bytes, pitch = self.copy_rows(block, iteration, operand)
+        starts = first + pitch * np.arange(rows, dtype=np.int64)
+        sectors = np.unique(np.concatenate([np.arange(a // SECTOR_BYTES, (a + row_bytes - 1) // SECTOR_BYTES + 1)
+                                            for a in starts.tolist()]))
+        out: dict[int, int] = {}
+        for sec in sectors.tolist():
+            out[sec >> 2] = out.get(sec >> 2, 0) | (1 << (sec & 3))
+        return out
+
+    def first_touch_bytes(self, blocks: int, loop: int) -> int:
+        """Bytes of the distinct copies a launch of ``blocks`` blocks over ``loop`` K-steps makes (each operand's tiles,
+        or multicast slices, that some block copies): what L2 must fetch at least once, all other copies of a tile
+        hitting if nothing is evicted. Tiles whose edges share a line are counted apart (an estimate: the loop's
+        up-front bound of device-memory traffic, engine.estimate_cycles)."""
+        t = self.tiles
+        b = np.arange(min(blocks, t.tiles), dtype=np.int64)
+        span = t.group * t.grid[1]
+        first = b // span * t.group
+        rows = np.minimum(t.group, t.grid[0] - first)
+        within = b % span
+        idx = {"m": first + within % rows, "n": within // rows}
+        total = 0
+        for o in t.operands:
+            keys = [idx[a] for a in o.at if a != "k"]
+            if o.share_axis:
+                keys.append(idx[o.share_axis] % o.multicast)
+            distinct = len(np.unique(np.stack(keys), axis=1).T) if keys else 1
+            total += distinct * (loop if "k" in o.at else 1) * o.copy_bytes
+        return int(total)
+
+
+def tma_layout(tiles) -> TmaLayout:
+    """The layout of a workload's TMA copies (``Workload.tiles``, explorer.model.tma_tiles.TmaTiles)."""
+    return TmaLayout(tiles)

@@ -62,14 +62,26 @@ def scenarios(draw, program="model"):
 
 @st.composite
 def async_scenarios(draw):
-    """Hopper pipelines: a producer's tma copies into stages, consumer warpgroups' wgmma + wait_group
-    (or wgmma alone, every warp a consumer), now and then with FMAs between."""
+    """Hopper pipelines: a producer's tma copies into stages (now and then of tiles: [workload.tiles]), consumer
+    warpgroups' wgmma + wait_group (or wgmma alone, every warp a consumer), now and then with FMAs between."""
     stages = draw(st.integers(1, 4))
     producers = draw(st.sampled_from([0, 1, 4]))
+    grid = draw(st.integers(1, 200))
+    loop = draw(st.integers(1, 6))
     body = []
+    tiles = None
     if producers:
         body += [{"op": "tma", "bytes": draw(st.sampled_from([16, 1024, 16384, 32768]))}
                  for _ in range(draw(st.integers(1, 2)))]
+        if draw(st.booleans()):  # copies of tiles: 128-byte rows, whole lines (their sectors are their bytes)
+            tm = draw(st.integers(1, grid))
+            tiles = {"grid": [tm, -(-grid // tm)], "group": draw(st.integers(1, tm))}
+            for i, step in enumerate(body):
+                step["bytes"] = max(step["bytes"], 1024)
+                at = draw(st.sampled_from([["m", "k"], ["n", "k"], ["k", "m"], ["m", "n"]]))
+                tiles[f"t{i}"] = {"base": i << 30, "pitch": 128 * draw(st.integers(1, 8)) * max(1, loop),
+                                  "box": [step["bytes"] // 128, 64], "element_bytes": 2, "at": at}
+                step["operand"] = f"t{i}"
     if draw(st.booleans()):
         body.append({"op": "ffma", "count": draw(st.integers(1, 4))})
     for _ in range(draw(st.integers(1, 2))):
@@ -82,17 +94,19 @@ def async_scenarios(draw):
     values = {
         "gpu": draw(st.sampled_from(["H100", "H200", "B200"])),
         "program": "model",
-        "launch.grid": [draw(st.integers(1, 200)), 1, 1],
+        "launch.grid": [grid, 1, 1],
         "launch.block": [32 * (producers + 4 * draw(st.integers(1, 2))), 1, 1],
         "launch.registers_per_thread": 128,
         "workload.body": body,
         "workload.stages": stages,
         "workload.producer_warps": producers,
-        "workload.loop": draw(st.integers(1, 6)),
+        "workload.loop": loop,
         "workload.l2_hit_rate": draw(st.sampled_from([0.0, 0.5, 1.0])),
         "scheduler.policy": draw(st.sampled_from(POLICIES)),
         "seed": draw(st.integers(0, 2**32)),
     }
+    if tiles:
+        values["workload.tiles"] = tiles
     return Scenario().with_values(**values)  # every drawn pipeline is valid: a refusal is a bug
 
 
@@ -126,6 +140,10 @@ def test_invariants_with_tma_and_wgmma(scenario):
     tma = sum(op.bytes * op.count for op in wl.body if op.op == "tma")
     assert r.memory_bytes["l2"] + r.memory_bytes["dram"] == blocks * wl.loop * tma
     assert r.memory_bytes["l1"] == 0
+    if wl.tiles is not None:  # by address: every copied sector looked up in L2, the misses read from device memory
+        c = r.cache_counters()
+        assert c["lts__t_sectors"] * 32 == blocks * wl.loop * tma
+        assert c["dram__bytes_read.sum"] == r.memory_bytes["dram"] == r.memory["l2_miss_sectors"] * 32
     # the Tensor pipes were busy N / 8 MMA intervals per warp per wgmma, and never above 100% over the run
     mmas = sum(op.count * op.n // 8 for op in wl.body if op.op == "wgmma")
     busy = r.unit_busy_cycles[:, TENSOR].sum()

@@ -949,6 +949,7 @@ class MemoryPage(Page):
         if caches.get("by_address"):
             hits = {"l1": (caches["l1tex__t_sector_hit_rate"], caches["l1tex__t_sectors"]),
                     "l2": (caches["lts__t_sector_hit_rate"], caches["lts__t_sectors"])}
+            hits = {k: v for k, v in hits.items() if v[0] is not None}  # TMA copies pass no L1: L2's only
         self.hierarchy.set_traffic(traffic, seconds, "", rates, hits)
         self._show_run_text()
         self._update_status()
