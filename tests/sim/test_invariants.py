@@ -204,7 +204,10 @@ def check_invariants(scenario):
     assert (r.blocks.start >= 0).all() and (r.blocks.end > r.blocks.start).all()
     assert (np.diff(launched) <= 0).all() and launched[0] == p.total_blocks * p.warps_per_block
     summary = r.summary()
-    assert 0 <= summary["achieved_occupancy"] <= summary["theoretical_occupancy"] + 1e-9
+    # achieved occupancy is bounded by what the SM's warp-granular resources hold, not by theoretical occupancy's
+    # whole blocks: a block may start as an older one's warps leave (above), so a launch of one block per SM at a
+    # time may average a little over it (A6000, 255 registers, 5-warp blocks: 10.4182% against 10.4167%)
+    assert 0 <= summary["achieved_occupancy"] <= p.warp_capacity_per_sp * p.sub_partitions / p.warps_per_sm + 1e-9
     assert 0 <= summary["issue_slot_utilization"] <= 1
     # the kernel ends once its stores are complete: no unit above its peak over the run, and L2 and
     # device memory (whose late bus time is counted in the last windows) not in any window either, but
