@@ -1244,7 +1244,7 @@
 <context>
     <name>CountsPlot</name>
     <message>
-        <location filename="../../explorer/gui/explore/counts_plot.py" line="+137"/>
+        <location filename="../../explorer/gui/explore/counts_plot.py" line="+138"/>
         <source>unfinished</source>
         <translation>осталось</translation>
     </message>
@@ -1290,17 +1290,22 @@
         <translation>готово</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+56"/>
         <source>{title} · ready peaks at {peak}, above the scale</source>
         <translation>{title} · пик готовых — {peak}, выше шкалы</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>Each step of the ready and issued curves is their average over {n} cycles; this long run keeps its GPU-wide counts per {bin} cycles.</source>
+        <translation>Каждая ступенька кривых «готово» и «выдано» — их среднее за {n} тактов; этот длинный прогон хранит счётчики всего GPU по {bin} тактов.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Zoomed out, each step of the ready and issued curves is their average over {n} cycles; zoom in (mouse wheel) for single cycles.</source>
         <translation>При отдалении каждая ступенька кривых «готово» и «выдано» — их среднее за {n} тактов; приблизьте (колесо мыши), чтобы увидеть отдельные такты.</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+36"/>
         <source>Warps per cycle ({sms} SMs)</source>
         <translation>Варпы по тактам ({sms} SM)</translation>
     </message>
@@ -1315,7 +1320,7 @@
         <translation>Варпы по тактам, весь GPU</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Warps per cycle on SM {sm}</source>
         <translation>Варпы по тактам на SM {sm}</translation>
     </message>
@@ -1325,7 +1330,7 @@
         <translation>SM {sm}</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>cycle</source>
         <translation>такт</translation>
     </message>
@@ -4053,7 +4058,7 @@ This is the previous run until the new one is done.</source>
         <translation>Переключается на GPU обозревателя после каждой его симуляции.</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>This simulation: nothing simulated yet in the Explorer.</source>
         <translation>Эта симуляция: в обозревателе ещё ничего не симулировалось.</translation>
     </message>

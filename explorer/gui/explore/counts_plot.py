@@ -96,8 +96,9 @@ class CountsPlot(CursorPlot):
         self.ready_view.sigRangeChanged.connect(self.fit_axes)  # the right axis's ticks fit its own range too
         item.getViewBox().sigResized.connect(self._sync_views)
         item.getViewBox().sigXRangeChanged.connect(self._choose_level)
-        self._levels: dict[str, list[np.ndarray]] = {}  # ready / issued per zoom level (bins of 2**k cycles)
+        self._levels: dict[str, list[np.ndarray]] = {}  # ready / issued per zoom level (bins of 2**k rows)
         self.level = -1
+        self._stride, self._end = 1, 0  # cycles per row of the data shown (a binned run's > 1), its last cycle
         self.curves: dict[str, pg.PlotDataItem] = {}
         for z, key in zip((4, 1, 3, 2), SERIES):  # launched (dashed) on top of resident, ready on issued
             curve = pg.PlotDataItem(name=self._names()[key], antialias=False)
@@ -150,7 +151,7 @@ class CountsPlot(CursorPlot):
 
     def axis_labels(self) -> dict[str, list[str]]:
         """Each y axis's label, longest first: the plot uses the longest that fits its height."""
-        right = [self.tr("mean ready, issued"), self.tr("ready, issued")] if self.level > 0 else []
+        right = [self.tr("mean ready, issued"), self.tr("ready, issued")] if self.level > 0 or self._stride > 1 else []
         return {"left": [self.tr("unfinished, resident"), self.tr("warps")],
                 "right": right + [self.tr("ready, issued"), self.tr("ready")]}
 
@@ -185,17 +186,16 @@ class CountsPlot(CursorPlot):
         """Ready and issued at the zoom level where one bin covers about a pixel (or less), on their scale."""
         if not self._levels:
             return
-        cpp = self.cycles_per_pixel()
+        cpp = self.cycles_per_pixel() / self._stride  # rows per pixel: a binned run's rows are bins already
         count = len(self._levels["eligible"])
         level = max(0, min(0 if cpp <= 1 else math.ceil(math.log2(cpp) - 1e-9), count - 1))
         if level == self.level:
             return
         self.level = level
-        cycles = self.run.cycles
         for key in RIGHT:
             y = self._levels[key][level]
-            edges = np.minimum(np.arange(len(y) + 1, dtype=np.float64) * (1 << level), cycles)
-            self.curves[key].setData(edges, y.astype(np.float64), stepMode="center")
+            self.curves[key].setData(self._edges(len(y), self._stride << level), y.astype(np.float64),
+                                     stepMode="center")
         self._scale_right()
 
     def _scale_right(self) -> None:
@@ -207,18 +207,24 @@ class CountsPlot(CursorPlot):
         ready = self._levels["eligible"][0]
         title, self.ready_peak = self._base_title, None
         if len(shown) and shown.max() > top:
-            cycle = int(np.argmax(ready))
-            self.ready_peak = (int(ready[cycle]), cycle)
+            row = int(np.argmax(ready))
+            self.ready_peak = (int(ready[row]), row * self._stride)  # a binned run's peak: its bin's first cycle
             title = self.tr("{title} · ready peaks at {peak}, above the scale").format(
-                title=title, peak=num(int(ready[cycle])))
+                title=title, peak=num(int(ready[row])))
         self.title_text = title
         # the longest that fits the plot's width: with the peak, without it, the short one
         self.set_titles(title, self._base_title, self._short_title, color=self.theme.plot_foreground, size="10pt")
         self._label_axes()
-        zoomed_out = self.level > 0
-        self.setToolTip(self.tr("Zoomed out, each step of the ready and issued curves is their average over {n} "
-                                "cycles; zoom in (mouse wheel) for single cycles.").format(n=num(1 << self.level))
-                        if zoomed_out else "")
+        n = self._stride << max(self.level, 0)  # cycles per step of ready and issued
+        if self._stride > 1:  # a long run's series are kept per bin: zooming in cannot show single cycles
+            tip = self.tr("Each step of the ready and issued curves is their average over {n} cycles; this long "
+                          "run keeps its GPU-wide counts per {bin} cycles.").format(n=num(n), bin=num(self._stride))
+        elif n > 1:
+            tip = self.tr("Zoomed out, each step of the ready and issued curves is their average over {n} "
+                          "cycles; zoom in (mouse wheel) for single cycles.").format(n=num(n))
+        else:
+            tip = ""
+        self.setToolTip(tip)
 
     def set_run(self, run: SimRun | None, keep_range: bool = False) -> None:
         new_length = run is None or self.run is None or run.cycles != self.run.cycles
@@ -239,25 +245,33 @@ class CountsPlot(CursorPlot):
         if self.run is not None:
             self._fill()
 
+    def _edges(self, rows: int, cycles_per_row: int) -> np.ndarray:
+        """The step curve's x: row k holds cycles [k * n, (k + 1) * n), the last row ends with the data."""
+        return np.minimum(np.arange(rows + 1, dtype=np.float64) * cycles_per_row, self._end)
+
     def _fill(self) -> None:
         run = self.run
-        x = np.arange(run.cycles + 1, dtype=np.float64)
         sm_counts = run.sm_counts(self.per_sm) if self.per_sm is not None else None
         if sm_counts is None:
+            # a long run's GPU-wide series are bin means of series_stride cycles (explorer.sim.result)
+            self._stride, self._end = int(run.result.series_stride), run.cycles
             data = {key: run.result.counts[:, i] for i, key in enumerate(SERIES)}
             title = (self.tr("Warps per cycle ({sms} SMs)") if self.compact_title
                      else self.tr("Warps per cycle, whole GPU ({sms} SMs)")).format(sms=run.sm_count)
             short = self.tr("Warps per cycle, whole GPU")
             self.curves["launched"].show()
         else:
+            # one SM's counts come from its trace: per cycle, and as long as the trace was kept
+            self._stride, self._end = 1, min(run.cycles, len(sm_counts))
             data = {"resident": sm_counts[:, 0], "eligible": sm_counts[:, 1], "issued": sm_counts[:, 2]}
             title = self.tr("Warps per cycle on SM {sm}").format(sm=self.per_sm)
             short = self.tr("SM {sm}").format(sm=self.per_sm)
             self.curves["launched"].clear()
             self.curves["launched"].hide()
         for key, y in data.items():
-            if key not in RIGHT:  # step curve: a value holds for its whole cycle [t, t+1)
-                self.curves[key].setData(x, np.asarray(y, dtype=np.float64), stepMode="center")
+            if key not in RIGHT:  # step curve: a value holds for its whole cycle [t, t+1) (or its bin)
+                self.curves[key].setData(self._edges(len(y), self._stride), np.asarray(y, dtype=np.float64),
+                                         stepMode="center")
         self._levels = {key: halvings(np.asarray(data[key]), "mean") for key in RIGHT}
         self.level = -1
 

@@ -168,3 +168,32 @@ def test_ready_is_drawn_over_resident_and_the_plot_still_takes_clicks(page, qtbo
     view_point = counts.mapFromScene(scene_point)
     qtbot.mouseClick(counts.viewport(), Qt.MouseButton.LeftButton, pos=view_point)
     assert asked and abs(asked[-1] - 4000) <= 2 * counts.cycles_per_pixel() + 1
+
+
+def test_a_run_with_binned_series_is_drawn_per_bin(page, qtbot):
+    """A long run keeps its GPU-wide counts per bin of series_stride cycles (explorer.sim.result): the plot draws
+    each bin over its cycles (it raised "len(X) must be len(Y)+1" on such runs), says so, and one SM's counts,
+    from its per-cycle trace, still step per cycle."""
+    from explorer.gui.workspace.run_data import SimRun
+    from explorer.sim import simulate
+
+    result = simulate(load_preset("example-240x256"), series_budget_bytes=64 * 1024)
+    stride = result.series_stride
+    assert stride > 1
+    page.workspace.show_run(SimRun.from_result(result))
+    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result is result, timeout=RUN_TIMEOUT)
+    counts = page.counts
+    x, y = counts.curves["resident"].getOriginalDataset()
+    assert len(x) == len(y) + 1 == len(result.counts) + 1
+    assert x[1] - x[0] == stride and x[-1] == result.cycles
+    assert np.array_equal(y, result.counts[:, 1].astype(np.float64))
+    xe, ye = counts.curves["eligible"].getOriginalDataset()
+    assert len(xe) == len(ye) + 1 and (xe[1] - xe[0]) % stride == 0 and xe[-1] == result.cycles
+    assert f"per {stride:,} cycles" in counts.toolTip()
+    assert counts.axis_labels()["right"][0] == "mean ready, issued"
+    if counts.ready_peak is not None:
+        assert counts.ready_peak[1] % stride == 0
+    page.per_sm.setChecked(True)
+    xs, ys = counts.curves["resident"].getOriginalDataset()
+    assert len(xs) == len(ys) + 1 and xs[1] - xs[0] == 1
+    page.per_sm.setChecked(False)
