@@ -6444,7 +6444,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Байты массивов __shared__, объявленных в ядре.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>&amp;Launches:</source>
         <translation>Зап&amp;усков:</translation>
     </message>
@@ -6494,7 +6494,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Период выборки загрузки NVML; пусто — значение для этого GPU.</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+47"/>
+        <source>This scenario&apos;s copies meet L2 by the addresses of the tiles they copy ([workload.tiles]): their hits follow from the tiles&apos; reuse, not from a rate.</source>
+        <translation>Копии этого сценария обращаются к L2 по адресам копируемых плиток ([workload.tiles]): их попадания следуют из повторного использования плиток, а не из доли.</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>Your own kernel {name} (the Your kernel tab): the cubin gives its registers, shared memory and barriers</source>
         <translation>Ваше ядро {name} (вкладка «Ваше ядро»): регистры, разделяемую память и барьеры даёт cubin</translation>
     </message>
@@ -6549,7 +6554,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Период NVML</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-152"/>
         <source>Reg&amp;isters / thread:</source>
         <translation>&amp;Регистров / поток:</translation>
     </message>
@@ -6614,12 +6619,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Что выполняет каждый варп: цикл по короткому телу из загрузок, вычислений и барьеров.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>&amp;Scheduler:</source>
         <translation>П&amp;ланировщик:</translation>
     </message>
     <message>
-        <location line="-3"/>
+        <location line="-4"/>
         <source>How many times each warp runs the body.</source>
         <translation>Сколько раз каждый варп выполняет тело цикла.</translation>
     </message>
@@ -6635,11 +6640,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
+        <location line="+66"/>
         <source>Share of global loads served by L2 instead of HBM (the rest wait the full HBM latency).</source>
         <translation>Доля глобальных загрузок, обслуженных L2 вместо HBM (остальные ждут полную задержку HBM).</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-63"/>
         <source>How each scheduler picks among its eligible warps.</source>
         <translation>Как каждый планировщик выбирает среди своих готовых варпов.</translation>
     </message>
@@ -6654,7 +6660,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+73"/>
         <source>{name} (not a shipped scenario)</source>
         <translation>{name} (не из готовых сценариев)</translation>
     </message>

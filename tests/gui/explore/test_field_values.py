@@ -134,3 +134,21 @@ def test_an_exception_in_the_edit_slot_is_shown_not_only_printed(window, qtbot, 
     assert "a bug" in box.text() and "is not an integer" in box.text()
     assert "Traceback" in caplog.text
     box.close()
+
+
+def test_the_hit_rate_field_is_greyed_where_the_tiles_decide_the_hits(window, qtbot):
+    """A wgmma GEMM's copies meet L2 by their tiles' addresses ([workload.tiles]): the L2 hit rate would change
+    nothing there, so its field is greyed and says why; a scenario with loads gets it back."""
+    explorer = window.explorer
+    wait_run(qtbot, explorer)
+    gemm = show_page(window, qtbot, "gemm")
+    gemm.apply_lesson_gemm({"m": 512, "n": 512, "k": 256, "dtype": "bf16", "tile": "128x256x64", "path": "wgmma"})
+    gemm.send.click()
+    sent = gemm.sent
+    assert sent.workload.tiles is not None
+    settled_on(qtbot, explorer, lambda sc: sc == sent)
+    l2 = explorer.panel.fields["l2_hit"]
+    assert not l2.isEnabled() and "[workload.tiles]" in l2.edit.toolTip()
+    explorer.workspace.change_scenario(load_preset("example-240x256"), "preset")
+    settled_on(qtbot, explorer, lambda sc: sc.name == "example-240x256")
+    assert l2.isEnabled() and l2.edit.toolTip().startswith("Share of global loads served by L2")
