@@ -821,7 +821,7 @@ def plan_gemm(
         launch_overhead_seconds=model.launch_overhead_us * 1e-6,
         tile_latency_cycles=fill_cycles + k_steps * step + epi_cycles, clock=clk, overheads=overheads,
         ctas=ctas, shared_bytes_charged=smem_charged, bound_reason=bound_reason, split=split,
-        simulation_differences=_simulation_differences(gpu, dt, r, bound_term, clk, overheads, async_copy),
+        simulation_differences=_simulation_differences(gpu, dt, r, bound_term, clk, overheads, async_copy, l2_hit),
         assumptions=assumptions, notes=tuple(notes),
     )
 
@@ -878,7 +878,7 @@ def _bound_reason(term: str, candidates: dict, busiest: int, p: Pipeline, gpu: G
 
 
 def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound_term: str, clk: GemmClock,
-                            overheads: dict, async_copy: bool) -> tuple[str, ...]:
+                            overheads: dict, async_copy: bool, l2_hit: float) -> tuple[str, ...]:
     """Why simulating ``gemm_scenario(plan)`` in the Explorer gives a different time than the plan.
 
     Compare the simulated kernel time with ``GemmPlan.mainloop_at_simulator_clock``: the plan's main loop
@@ -897,6 +897,9 @@ def _simulation_differences(gpu: GpuSpec, dt: DTypeSpec, r: TileResources, bound
         out.append(GEMM("few_warps", n=per_scheduler, ctas=r.blocks_per_sm, warps=warps))
     if p.path == "wgmma":
         out.append(GEMM("waves_not_persistent"))
+        # the scenario's copies look their tiles up in the simulated L2 (explorer.gemm.scenario writes
+        # [workload.tiles]): the hit rate comes out of the blocks' order, not the plan's estimate
+        out.append(GEMM("l2_from_tiles", pct=100 * l2_hit))
     else:
         if async_copy:
             out.append(GEMM("no_cp_async"))

@@ -97,6 +97,11 @@ GEMM = Catalog("GemmModelTexts", {
                                                                 "each CTA copies only its share of a multicast "
                                                                 "operand, and the simulator's L2 is one GPU-wide queue "
                                                                 "at its bandwidth"),
+    "l2_from_tiles": QT_TRANSLATE_NOOP("GemmModelTexts", "the plan estimates that {pct}% of the copies hit in L2 "
+                                                         "(it assumes a share of L2 holds the operands); the "
+                                                         "simulation looks each copied tile up in its L2 by the "
+                                                         "tile's addresses, so its hit rate follows from which "
+                                                         "blocks run together"),
     "no_cp_async": QT_TRANSLATE_NOOP("GemmModelTexts", "the simulator stages each copy through registers (ldg + sts; "
                                                        "it has no cp.async) and charges the sts to shared memory, "
                                                        "which the plan does not"),
@@ -115,7 +120,8 @@ GEMM = Catalog("GemmModelTexts", {
                                                     "the pingpong schedule"),
     "cluster_pads": QT_TRANSLATE_NOOP("GemmModelTexts", "the {cluster} cluster pads the {grid} tile grid to {padded}: "
                                                         "{n} padded tiles compute nothing"),
-}, specs={"term_share": {"pct": ".0f"}, "main_loop_only": {"us": ".1f"}, "clocks": {"eff": ".0f"}},
+}, specs={"term_share": {"pct": ".0f"}, "main_loop_only": {"us": ".1f"}, "clocks": {"eff": ".0f"},
+           "l2_from_tiles": {"pct": ".1f"}},
     words={"term": TERM_TEXT})
 
 ATTENTION = Catalog("AttentionTexts", {

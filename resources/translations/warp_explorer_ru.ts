@@ -166,7 +166,7 @@
 <context>
     <name>AttentionTexts</name>
     <message>
-        <location filename="../../explorer/texts/gemm.py" line="+122"/>
+        <location filename="../../explorer/texts/gemm.py" line="+128"/>
         <source>forward pass only, no mask, no dropout; the 1/sqrt(d) scale is folded into the softmax</source>
         <translation>только прямой проход, без маски и dropout; множитель 1/sqrt(d) учтён в softmax</translation>
     </message>
@@ -1991,7 +1991,7 @@ This is the previous run until the new one is done.</source>
         <translation>многостадийное</translation>
     </message>
     <message>
-        <location filename="../../explorer/texts/gemm.py" line="-109"/>
+        <location filename="../../explorer/texts/gemm.py" line="-115"/>
         <source>Tensor Core math</source>
         <translation>вычисления на тензорных ядрах</translation>
     </message>
@@ -2162,6 +2162,11 @@ This is the previous run until the new one is done.</source>
     </message>
     <message>
         <location line="+6"/>
+        <source>the plan estimates that {pct}% of the copies hit in L2 (it assumes a share of L2 holds the operands); the simulation looks each copied tile up in its L2 by the tile&apos;s addresses, so its hit rate follows from which blocks run together</source>
+        <translation>план оценивает, что {pct}% копий попадают в L2 (он считает, что операнды занимают долю L2); симуляция ищет каждую копируемую плитку в своём L2 по её адресам, поэтому её доля попаданий следует из того, какие блоки работают одновременно</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>the simulator stages each copy through registers (ldg + sts; it has no cp.async) and charges the sts to shared memory, which the plan does not</source>
         <translation>симулятор проводит каждую копию через регистры (ldg + sts; cp.async в нём нет) и относит sts на счёт разделяемой памяти, чего план не делает</translation>
     </message>

@@ -220,3 +220,15 @@ def test_huge_shapes_stay_fast():
     assert p.min_hbm_bytes <= p.hbm_bytes <= p.level("l2").bytes
     w = plan_gemm("H100", 2**20, 2**20, 4096, "fp16")  # the persistent wgmma kernel: 128x256 tiles
     assert w.path == "wgmma" and w.tiles == 8192 * 4096 and w.min_hbm_bytes <= w.hbm_bytes
+
+
+def test_the_plan_says_its_l2_hit_rate_is_an_estimate_the_simulation_does_not_take():
+    """The wgmma path's scenario copies tiles the simulated L2 looks up by address (explorer.gemm.scenario): the
+    plan's own L2 figure, from an assumed share of L2, is named among the differences with its value; the
+    mma.sync path's loads still take the plan's rate, so there it is not."""
+    p = plan_gemm("H100", 4096, 4096, 4096, "bf16")
+    assert p.pipeline.path == "wgmma"
+    (said,) = [d for d in p.simulation_differences if d.code == "l2_from_tiles"]
+    assert f"{100 * p.l2_hit_rate:.1f}% of the copies hit in L2" in said
+    q = plan_gemm("H100", 4096, 4096, 4096, "fp16", tile="128x128x64", path="mma.sync")
+    assert not [d for d in q.simulation_differences if d.code == "l2_from_tiles"]
