@@ -172,6 +172,13 @@ class Workload:
         return d
 
     @property
+    def tiles_decide_l2_hits(self) -> bool:
+        """Whether ``l2_hit_rate`` draws nothing: every global access is a tma copy of ``[workload.tiles]``, which
+        meets L2 by its tiles' addresses (loads, stores and untiled copies draw the rate)."""
+        return self.tiles is not None and not any(o.op in ("ldg", "stg") or (o.op == "tma" and not o.operand)
+                                                  for o in self.body)
+
+    @property
     def uses_async_ops(self) -> bool:
         return any(op.op in ASYNC_OPS for op in self.body)
 

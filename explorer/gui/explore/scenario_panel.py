@@ -259,8 +259,7 @@ class ScenarioPanel(QGroupBox):
              self.tr("What every warp executes: a loop over a short body of loads, math and barriers.")),
             ("loop", f["loop"], self.tr("Loo&p iterations:"), self.tr("How many times each warp runs the body.")),
             ("l2_hit", f["l2_hit"], self.tr("L&2 hit rate (%):"),
-             self.tr("Share of global loads served by L2 instead of HBM (the rest wait the full HBM "
-                     "latency).")),
+             self.tr("Share of global loads served by L2 instead of HBM (the rest wait the full HBM latency).")),
             ("policy", self.policy, self.tr("&Scheduler:"),
              self.tr("How each scheduler picks among its eligible warps.")),
             ("seed", f["seed"], self.tr("Ra&ndom seed:"), self.tr("Seed of the simulation's random choices (cache hits).")),
@@ -317,16 +316,12 @@ class ScenarioPanel(QGroupBox):
         TMA copy of [workload.tiles] (a GEMM's main loop), L2 hits come from the tiles' addresses and the field,
         which would change nothing, is greyed with why."""
         field = self.fields["l2_hit"]
-        w = scenario.workload
-        draws = any(o.op in ("ldg", "stg") or (o.op == "tma" and not o.operand) for o in w.body)
-        tiled = scenario.kernel is None and w.tiles is not None and not draws
-        if tiled:
+        if scenario.kernel is None and scenario.workload.tiles_decide_l2_hits:
             field.setEnabled(False)
             field.set_help(self.tr("This scenario's copies meet L2 by the addresses of the tiles they copy "
                                    "([workload.tiles]): their hits follow from the tiles' reuse, not from a rate."))
         else:
-            field.set_help(self.tr("Share of global loads served by L2 instead of HBM (the rest wait the full HBM "
-                                   "latency)."))
+            field.set_help(self._tips["l2_hit"])
 
     def show_preset(self, name: str) -> None:
         """The shipped scenario called ``name`` in the combo, or none selected and the name shown greyed.
