@@ -778,6 +778,18 @@ def _lcg_draw(n, x):
 
 
 @njit(inline=True)
+def _add_line(lines, masks, n, last, line, sectors):
+    """Append ``line`` with its sector bits to the first ``n`` of ``lines``/``masks``, or add the bits to the last
+    one when it is the same line (consecutive accesses in one line are one request line); returns (n, last)."""
+    if line == last:
+        masks[n - 1] |= sectors
+        return n, last
+    lines[n] = line
+    masks[n] = sectors
+    return n + 1, line
+
+
+@njit(inline=True)
 def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
     """The lines one warp's access ``q`` in iteration ``it`` touches and each line's sectors (4 bits), as the
     generated kernel computes its 32 lanes' addresses (explorer.toolchain.addresses.request_addresses is the
@@ -822,15 +834,7 @@ def _request_lines(acc_i, q, plan, gwarp, it, lines, masks):
                                                                    & (plan[P_L2_REGION] - 1))
         else:
             addr = toff + slab + (it % plan[P_WRAP]) * plan[P_ITER_BYTES]
-        line = addr >> 7
-        bit = np.int64(1) << ((addr >> 5) & 3)
-        if line == last:
-            masks[n - 1] |= bit
-        else:
-            lines[n] = line
-            masks[n] = bit
-            n += 1
-            last = line
+        n, last = _add_line(lines, masks, n, last, addr >> 7, np.int64(1) << ((addr >> 5) & 3))
     return n
 
 
@@ -872,13 +876,7 @@ def _tma_copy_lines(tiles, op, b, it, lines, masks):
             lo = s0 - (line << 2) if s0 > (line << 2) else 0
             hi = s1 - (line << 2) if s1 < (line << 2) + 3 else 3
             mask = ((np.int64(1) << (hi + 1)) - 1) & ~((np.int64(1) << lo) - 1)
-            if line == last:  # the previous row's last line (rows closer than a line apart)
-                masks[n - 1] |= mask
-            else:
-                lines[n] = line
-                masks[n] = mask
-                n += 1
-                last = line
+            n, last = _add_line(lines, masks, n, last, line, mask)  # rows closer than a line apart share one
         addr += pitch
     return n
 
