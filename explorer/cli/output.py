@@ -20,4 +20,5 @@ def add_scenario_arguments(parser, example: str = "launch.grid=[480,1,1]") -> No
     """SCENARIO|PRESET and repeatable ``--set KEY=VALUE`` (into ``args.overrides``)."""
     parser.add_argument("scenario", metavar="SCENARIO|PRESET", help="a scenario .toml file or a preset name")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help=f"change a scenario field, value in TOML syntax (e.g. {example}); repeatable")
+                        help=f"change a scenario field, nested tables too (a dotted key, e.g. {example}; value in "
+                             "TOML syntax); repeatable")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from explorer.texts.names import POLICY_DOC as POLICY_TEXT
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from explorer.model.errors import (SHOWN_CHARS, InputError, reject_unknown_keys,
 from explorer.model.kernel_spec import KernelSpec, parse_kernel
 from explorer.model.languages import Pairs, text_in, texts_by_language
 from explorer.model.stream import StreamConfig, parse_stream
-from explorer.model.tomlio import dumps, load_toml, parse_value
+from explorer.model.tomlio import MAX_TOML_DEPTH, dumps, load_toml, parse_value
 from explorer.model.tma_tiles import check_launch
 from explorer.model.workload import Workload, check_async_ops, parse_workload
 from explorer.texts.errors import ERRORS, quoting
@@ -333,24 +334,57 @@ def _check_kernel_scenario(data: dict) -> None:
                 raise InputError(f"launch.{key}", "read-only with [kernel]: the compiled kernel (cubin) gives it")
 
 
-def _set_dotted(data: dict, key: str, value) -> None:
-    parts = key.split(".")
-    if parts[0] not in _SECTIONS | {"gpu", "seed", "name", "description", "program"}:
-        raise InputError(shown_path(key, SHOWN_CHARS), "unknown scenario key; e.g. gpu, seed, program, launch.grid, "
-                                                       "workload.loop, scheduler.policy, kernel.name")
-    if len(parts) > 2 and not (parts[:2] == ["kernel", "args"] and len(parts) <= 4):  # kernel.args.x.count
-        raise InputError(shown_path(key, SHOWN_CHARS), "a key is a field (seed) or a section and a field (launch.grid)")
-    if parts[0] == "stream":
-        data.setdefault("stream", {})  # written only when it differs from one kernel
+# A --set key is TOML's dotted key of bare names (``workload.tiles.a.base``); quoted parts are not taken. No table
+# of the format is deeper than 4 (workload.tiles.a.base, kernel.args.x.count): the loader refuses every deeper key
+# by name; this cap only keeps a hostile key from building a table thousands deep before it does.
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_TOP_KEYS = _SECTIONS | {"gpu", "seed", "name", "description", "program"}
+
+
+def split_key(key: str) -> tuple[str, ...]:
+    """The parts of a dotted key (``"workload.tiles.a.base"`` -> ``("workload", "tiles", "a", "base")``), as TOML
+    reads a dotted key of bare names: blanks around a dot are allowed, an empty part or another character is an
+    InputError naming the key."""
+    field_name = shown_path(key, SHOWN_CHARS)
+    parts = tuple(part.strip(" \t") for part in str(key).split("."))
+    if len(parts) > MAX_TOML_DEPTH:
+        raise InputError(field_name, f"{len(parts)} parts; a key is at most {MAX_TOML_DEPTH} names joined by dots")
+    for part in parts:
+        if _BARE_KEY.fullmatch(part):
+            continue
+        if not part:
+            raise InputError(field_name, "has an empty part; a key is names joined by dots (workload.tiles.a.base)")
+        if "[" in part:
+            raise InputError(field_name, "a key names tables, not list items: set the whole list (e.g. "
+                                         "workload.body=[...])")
+        raise InputError(field_name, f"{shown(part)} is not a key name (letters, digits, _ and -)")
+    return parts
+
+
+def set_key(data: dict, parts: tuple[str, ...], value) -> None:
+    """``data`` with ``value`` at ``parts`` (in place), as a TOML dotted key sets it: a table on the way that is
+    missing is created (empty: the loader then names what it lacks), a value on the way that is not a table is an
+    InputError naming it."""
     node = data
-    for part in parts[:-1]:
-        nxt = node.get(part)
+    for i, part in enumerate(parts[:-1]):
+        nxt = node.setdefault(part, {})
         if not isinstance(nxt, dict):
-            raise InputError(shown_path(key, SHOWN_CHARS), f"'{part}' is not a table")
+            path = ".".join(parts[: i + 1])
+            raise InputError(shown_path(".".join(parts), SHOWN_CHARS),
+                             f"{path} is {shown(nxt)}, not a table; set {path} itself")
         node = nxt
-    if parts == ["workload", "preset"]:
+    node[parts[-1]] = value
+
+
+def _set_dotted(data: dict, key: str, value) -> None:
+    parts = split_key(key)
+    if parts[0] not in _TOP_KEYS:
+        raise InputError(shown_path(key, SHOWN_CHARS), "unknown scenario key; e.g. gpu, seed, program, launch.grid, "
+                                                       "workload.loop, workload.tiles.a.base, scheduler.policy, "
+                                                       "kernel.name")
+    if parts == ("workload", "preset"):
         data["workload"] = {"preset": value}  # a new preset brings its own body and fields
         return
-    if parts == ["workload", "body"]:
-        node.pop("preset", None)  # a hand-written body is no longer the preset
-    node[parts[-1]] = value
+    if parts == ("workload", "body") and isinstance(data.get("workload"), dict):
+        data["workload"].pop("preset", None)  # a hand-written body is no longer the preset
+    set_key(data, parts, value)

@@ -69,6 +69,9 @@ SET_KEYS = [
     "scheduler.policy", "scheduler.active_warps", "launch", "workload", "launch.grid.x", "nope", "", " ",
     "program", "stream", "stream.kernels", "stream.graph", "stream.nope",
     "launch.", ".grid", "launch.nope", "a\0b",
+    # keys into nested tables (issue 29): present, absent, unknown, through a value, into a list
+    "workload.tiles", "workload.tiles.grid", "workload.tiles.a.base", "workload.tiles.a.nope", "workload.tiles.a.at",
+    "kernel.args.x.count", "description.ru", "workload.body[0].count", "launch.grid.x.y", "workload . loop",
 ]
 
 

@@ -4,12 +4,14 @@ References: hand-computed sector counts (a tile's lines are its rows' bytes; a f
 copy of the same lines hits while L2 holds them, an L2 smaller than the tiles cycled through it misses them
 all), the first-touch count of a tiled GEMM from its grid shape (A row-panels shared by the blocks of a tile row,
 B column-panels by a tile column), the lane-free reference ``TmaLayout.copy_lines`` against the cycle loop's
-compiled ``_tma_copy_lines``, and the validation's one-line errors.
+compiled ``_tma_copy_lines``, the validation's one-line errors, and ``--set`` keys into the tile tables (a
+deep key runs what the same value in the file runs).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pytest
@@ -334,3 +336,56 @@ def test_the_cli_refuses_a_bad_table_in_one_line(tmp_path):
                  '[workload.tiles.a]\nbase = 0\npitch = 8192\nbox = [300, 64]\nelement_bytes = 2\nat = ["m", "k"]\n')
     assert_one_line_error(run_cli("simulate", str(f)), contains="workload.tiles.a.box[0]: 300 is above the maximum "
                                                                "of 256")
+
+
+# -- --set keys into the tile tables (workload.tiles.<operand>.<field>) --------------------------------------------
+
+def _two_operand_tiles(b_base: int = 1 << 20) -> dict:
+    return {"grid": [1, 2], "a": _operand(), "b": _operand(base=b_base, box=(64, 64), at=("n", "k"))}
+
+
+def _json_run(*args) -> dict:
+    proc = run_cli("simulate", *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    out.pop("sim_seconds")  # wall time
+    return out
+
+
+def test_a_deep_set_moves_a_tile_as_the_file_does(tmp_path):
+    """``--set workload.tiles.b.base=0`` puts B's tiles inside A's: B tile n (64 x 64 x 2 B, at [n, k]) is rows
+    [64n, 64n + 64) of the matrix's first 128 bytes per row, the very lines of A's tile (128 x 64 x 2 B: 128 lines,
+    512 sectors). The two blocks look up 2 x 512 + 2 x 256 = 1,536 sectors in L2, which touch 512 distinct ones:
+    512 miss, 1,024 hit (66.7%; with B at 1 MiB 512 hit, 33.3%), and device memory reads 512 x 32 B = 16 KB. The
+    same value written in the file gives the same scenario and the same run, through the CLI too."""
+    moved = _scenario(_two_operand_tiles(), 2).with_overrides(["workload.tiles.b.base=0"])
+    assert moved == _scenario(_two_operand_tiles(b_base=0), 2)
+    c = simulate(moved).cache_counters()
+    assert c["lts__t_sectors"] == 1536 and c["lts__t_sector_hit_rate"] == pytest.approx(100 * 1024 / 1536)
+    assert c["dram__bytes_read.sum"] == 512 * SECTOR
+
+    base_file, moved_file = tmp_path / "base.toml", tmp_path / "moved.toml"
+    _scenario(_two_operand_tiles(), 2).save(base_file)
+    _scenario(_two_operand_tiles(b_base=0), 2).save(moved_file)
+    by_set = _json_run(str(base_file), "--set", "workload.tiles.b.base=0")
+    assert by_set == _json_run(str(moved_file))
+    assert by_set["caches"]["lts__t_sectors"] == 1536 and by_set["caches"]["dram__bytes_read.sum"] == 512 * SECTOR
+    assert _json_run(str(base_file))["caches"]["lts__t_sector_hit_rate"] == pytest.approx(100 * 512 / 1536)
+
+
+@pytest.mark.parametrize("scenario,assignment,line", [
+    ("tiled", "workload.tiles.a.bogus=1",
+     "error: workload.tiles.a.bogus: unknown key; allowed: at, base, box, element_bytes, multicast, pitch"),
+    ("tiled", "workload.tiles.a.box=wide", "error: workload.tiles.a.box: 'wide' is not a tile shape [rows, columns]"),
+    ("tiled", "workload.tiles.a.box=[300,64]", "error: workload.tiles.a.box[0]: 300 is above the maximum of 256"),
+    ("tiled", "workload.tiles.grid.m=1",
+     "error: workload.tiles.grid.m: workload.tiles.grid is [1, 2], not a table; set workload.tiles.grid itself"),
+    ("tiled", "workload.body[0].bytes=4096", "error: workload.body[0].bytes: a key names tables, not list items"),
+    ("example-240x256", "workload.tiles.a.base=4096",
+     "error: workload.tiles.grid: missing: the output tiles along M and along N"),
+])
+def test_a_bad_deep_set_is_one_line_exit_2(tmp_path, scenario, assignment, line):
+    if scenario == "tiled":
+        scenario = str(tmp_path / "tiled.toml")
+        _scenario(_two_operand_tiles(), 2).save(scenario)
+    assert_one_line_error(run_cli("simulate", scenario, "--set", assignment), 2, line)
