@@ -23,3 +23,23 @@ def test_the_front_page_is_short_and_names_every_page():
     assert len(front.splitlines()) < 400
     for page in sorted((ROOT / "docs").rglob("*.md")):
         assert str(page.relative_to(ROOT)) in front, page
+
+
+def test_the_feature_table_names_files_that_exist():
+    """docs/dev/architecture.md "Where a feature lives": every path it names (under explorer/, or from the
+    repository's root: resources/, scripts/, setup.py) exists; ``*`` globs match something."""
+    text = (ROOT / "docs" / "dev" / "architecture.md").read_text(encoding="utf-8")
+    table = text[text.index("## Where a feature lives"):].split("\n\n")[1]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| you want")]
+    assert len(rows) >= 15
+    missing = []
+    for row in rows:
+        for name in re.findall(r"`([^`]+)`", row.split(" | ", 1)[1]):
+            if not re.fullmatch(r"[\w./*-]+", name) or not ("/" in name or name.endswith(".py")):
+                continue  # a symbol (``interp.OP_CLASS``), a command (``render --scale``), a placeholder
+            if "/" not in name:
+                continue  # a module named beside its package's path in the same row (``unit_strip.py``)
+            if not any(list(base.glob(name)) if "*" in name else (base / name).exists()
+                       for base in (ROOT / "explorer", ROOT)):
+                missing.append(name)
+    assert not missing, missing

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from explorer.cli.output import print_json
 from explorer.model.errors import InputError
-from explorer.texts.numbers import ENGLISH, si
+from explorer.texts.numbers import ENGLISH, seconds_text, si
 
 
 def register(sub) -> None:
@@ -71,9 +71,8 @@ def _en_si(value: float, unit: str) -> str:
 
 
 def _time(seconds: float) -> str:
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.3g} ms"
-    return f"{seconds * 1e6:.3g} us"
+    """A duration as the window writes it (the one formatter), in English."""
+    return seconds_text(seconds, style=ENGLISH)
 
 
 def format_text(o: dict) -> str:

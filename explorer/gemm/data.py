@@ -1,4 +1,5 @@
-"""Typed, validated loaders for ``resources/gemm.toml`` and ``resources/gpu_throughput.toml``.
+"""Typed, validated loaders for ``resources/gemm.toml``, and the GEMM's view of ``resources/gpu_throughput.toml``
+(loaded and validated once, by the model: ``explorer.model.units.throughput_table``).
 
 Hardware figures and model assumptions live in the data files with a source next
 to each one; this module checks each is present, of the right type and sourced,
@@ -13,8 +14,9 @@ from functools import cache
 from pathlib import Path
 
 from explorer.model.languages import text_in, texts_by_language
-from explorer.model.catalog import GpuSpec, load_catalog
+from explorer.model.catalog import CatalogError, GpuSpec, load_catalog
 from explorer.model.errors import InputError
+from explorer.model.units import Figure, ThroughputTable, parse_throughput_table, throughput_table
 from explorer.paths import resource
 from explorer.texts.errors import ERRORS
 
@@ -364,16 +366,8 @@ def dtype_spec(name, field_name: str = "dtype") -> DTypeSpec:
 
 
 # ---------------------------------------------------------------------------
-# gpu_throughput.toml
+# gpu_throughput.toml: the model's one load and validation (explorer.model.units), typed for the GEMM views
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Figure:
-    """A number with the source it comes from (what the views show on hover)."""
-
-    value: float
-    source: str
-
-
 @dataclass(frozen=True)
 class GpuThroughput:
     """Peak math throughput per data type and L2/L1 figures of one GPU."""
@@ -392,61 +386,50 @@ class GpuThroughput:
         return tuple(d for d in DTYPES if self.supports(d))
 
 
-def _tensor_figure(table: dict, key: str, where: str) -> Figure:
-    value = _num(table, key, where, allow_zero=True)
-    src = _source(table, key, where)
-    if value == 0 and not src.lower().startswith("unsupported"):
-        raise GemmDataError(f"{where}.{key}: 0 means unsupported, and its source must start with 'unsupported:'")
-    return Figure(value, src)
+def _gpu_throughput(table: ThroughputTable, spec: GpuSpec) -> GpuThroughput:
+    """One GPU's GEMM figures from the validated table: FP32 and FP16 peaks from the catalog, the rest from it."""
+    figures = table.gpu[spec.name]
+    lanes = spec.arch.fp32_lanes_per_sub_partition * spec.arch.sub_partitions
+    peaks = {
+        "fp32": Figure(spec.fp32_tflops,
+                       f"derived (gpus.toml): {lanes} FP32 lanes/SM x {spec.sm_count} SMs x 2 FLOP x "
+                       f"{spec.boost_clock_mhz} MHz"),
+        "fp16": Figure(spec.tensor_fp16_tflops, spec.sources.get("tensor_fp16_tflops", "gpus.toml")),
+    }
+    for dt in ("tf32", "bf16", "fp8"):
+        peaks[dt] = figures[f"{dt}_tflops"]
+    bpc = figures["l2_bytes_per_clock"]
+    return GpuThroughput(
+        gpu=spec.name,
+        peak_tflops={d: peaks[d] for d in DTYPES},
+        l2_bytes_per_clock=bpc,
+        l2_bandwidth_gbs=Figure(bpc.value * spec.boost_clock_mhz / 1000.0,
+                                f"{bpc.value:g} B/clk x {spec.boost_clock_mhz} MHz boost clock; {bpc.source}"),
+        l1_shared_bytes_per_sm=table.arch[spec.compute_capability]["l1_shared_bytes_per_sm"],
+    )
 
 
 def parse_throughput(data: dict, catalog: dict[str, GpuSpec]) -> dict[str, GpuThroughput]:
-    archs = data.get("arch", {})
-    l1: dict[str, Figure] = {}
-    for cc, t in archs.items():
-        where = f"arch.{cc}"
-        l1[cc] = Figure(float(_num(t, "l1_shared_bytes_per_sm", where, integer=True)),
-                        _source(t, "l1_shared_bytes_per_sm", where))
-    gpus = data.get("gpu", {})
-    out: dict[str, GpuThroughput] = {}
-    for name, spec in catalog.items():
-        where = f"gpu.{name}"
-        t = gpus.get(name)
-        if not isinstance(t, dict):
-            raise GemmDataError(f"gpu_throughput.toml: no [{where}] for the catalog's GPU {name}")
-        cc = spec.compute_capability
-        if cc not in l1:
-            raise GemmDataError(f"gpu_throughput.toml: no [arch.\"{cc}\"] (needed by {name})")
-        if l1[cc].value < spec.arch.shared_per_sm:
-            raise GemmDataError(f"arch.{cc}.l1_shared_bytes_per_sm is below the catalog's shared_per_sm")
-        lanes = spec.arch.fp32_lanes_per_sub_partition * spec.arch.sub_partitions
-        peaks = {
-            "fp32": Figure(spec.fp32_tflops,
-                           f"derived (gpus.toml): {lanes} FP32 lanes/SM x {spec.sm_count} SMs x 2 FLOP x "
-                           f"{spec.boost_clock_mhz} MHz"),
-            "fp16": Figure(spec.tensor_fp16_tflops, spec.sources.get("tensor_fp16_tflops", "gpus.toml")),
-        }
-        for dt in ("tf32", "bf16", "fp8"):
-            peaks[dt] = _tensor_figure(t, f"{dt}_tflops", where)
-        bpc = _num(t, "l2_bytes_per_clock", where)
-        bpc_src = _source(t, "l2_bytes_per_clock", where)
-        out[name] = GpuThroughput(
-            gpu=name,
-            peak_tflops={d: peaks[d] for d in DTYPES},
-            l2_bytes_per_clock=Figure(bpc, bpc_src),
-            l2_bandwidth_gbs=Figure(bpc * spec.boost_clock_mhz / 1000.0,
-                                    f"{bpc:g} B/clk x {spec.boost_clock_mhz} MHz boost clock; {bpc_src}"),
-            l1_shared_bytes_per_sm=l1[cc],
-        )
-    extra = set(gpus) - set(catalog)
-    if extra:
-        raise GemmDataError(f"gpu_throughput.toml: [gpu.{min(extra)}] is not in gpus.toml")
-    return out
+    """Every catalog GPU's figures from gpu_throughput.toml's ``data`` (validated by the model's one validator;
+    a fault is a GemmDataError here, as for gemm.toml)."""
+    try:
+        table = parse_throughput_table(data, catalog)
+    except CatalogError as exc:
+        raise GemmDataError(str(exc)) from None
+    return {name: _gpu_throughput(table, spec) for name, spec in catalog.items()}
 
 
 @cache
 def load_throughput(path: Path | None = None) -> dict[str, GpuThroughput]:
-    return parse_throughput(_load("gpu_throughput.toml", path), load_catalog())
+    """The shipped file as the model loaded it (``path``: another file, read and validated the same way)."""
+    catalog = load_catalog()
+    if path is not None:
+        return parse_throughput(_load("gpu_throughput.toml", path), catalog)
+    try:
+        table = throughput_table()
+    except CatalogError as exc:
+        raise GemmDataError(str(exc)) from None
+    return {name: _gpu_throughput(table, spec) for name, spec in catalog.items()}
 
 
 def throughput(gpu: GpuSpec) -> GpuThroughput:

@@ -29,7 +29,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 
-from explorer.model.catalog import CatalogError, GpuSpec
+from explorer.model.catalog import CatalogError, GpuSpec, load_catalog
 from explorer.paths import resource
 
 UNITS = ("issue", "fp32", "int", "sfu", "tensor", "lsu", "l1", "shared", "l2", "dram")
@@ -44,24 +44,92 @@ LABEL = {u: TEXT_LABEL[u] for u in ("issue", "fp32", "int", "sfu", "tensor", "ls
 
 @dataclass(frozen=True)
 class Figure:
+    """A number with the source it comes from (what the views show on hover)."""
+
     value: float
     source: str
 
 
+# gpu_throughput.toml's figures: per compute capability, per GPU, and the Tensor Core peaks the catalog lacks
+ARCH_FIGURES = ("l1_shared_bytes_per_sm", "int32_lanes_per_sub_partition", "lsu_lanes_per_sub_partition")
+GPU_FIGURES = ("tensor_clock_mhz", "l2_bytes_per_clock")
+TENSOR_PEAKS = ("tf32_tflops", "bf16_tflops", "fp8_tflops")  # dense TFLOPS; 0: no Tensor Core path ("unsupported:")
+
+
+@dataclass(frozen=True)
+class ThroughputTable:
+    """``resources/gpu_throughput.toml``, validated: every figure a positive number (a Tensor Core peak 0 when its
+    source starts "unsupported:") with a source; one table per catalog GPU and per compute capability it needs.
+
+    The one load of the file: the simulator's units (:func:`unit_facts`) and the GEMM model
+    (``explorer.gemm.data.throughput``) both read it."""
+
+    arch: dict  # compute capability -> figure name -> Figure
+    gpu: dict  # GPU name -> figure name -> Figure
+
+
+def _throughput_where(where: str, key: str) -> str:
+    return f"gpu_throughput.toml {where}.{key}"
+
+
+def _figure(table: dict, key: str, where: str, *, integer: bool = False, allow_zero: bool = False) -> Figure:
+    value = table.get(key)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (value == 0 and not allow_zero):
+        expected = "a non-negative number" if allow_zero else "a positive number"
+        raise CatalogError(f"{_throughput_where(where, key)}: expected {expected}, got {value!r}")
+    if integer and not isinstance(value, int):
+        raise CatalogError(f"{_throughput_where(where, key)}: expected an integer, got {value!r}")
+    source = table.get("sources", {}).get(key)
+    if not isinstance(source, str) or not source.strip():
+        raise CatalogError(f"{_throughput_where(where, key)}: the figure has no source in {where}.sources")
+    if value == 0 and not source.lower().startswith("unsupported"):
+        raise CatalogError(f"{_throughput_where(where, key)}: 0 means unsupported, and its source must start with "
+                           "'unsupported:'")
+    return Figure(float(value), source)
+
+
+def parse_throughput_table(data: dict, catalog: dict[str, GpuSpec]) -> ThroughputTable:
+    """Validate gpu_throughput.toml's ``data`` against the GPU ``catalog`` (a CatalogError names the first fault)."""
+    arch: dict[str, dict[str, Figure]] = {}
+    for cc, t in data.get("arch", {}).items():
+        where = f'arch."{cc}"'
+        arch[cc] = {key: _figure(t, key, where, integer=key == "l1_shared_bytes_per_sm") for key in ARCH_FIGURES}
+    tables = data.get("gpu", {})
+    gpu: dict[str, dict[str, Figure]] = {}
+    for name, spec in catalog.items():
+        where = f"gpu.{name}"
+        t = tables.get(name)
+        if not isinstance(t, dict):
+            raise CatalogError(f"gpu_throughput.toml: no [{where}] for the catalog's GPU {name}")
+        cc = spec.compute_capability
+        if cc not in arch:
+            raise CatalogError(f'gpu_throughput.toml: no [arch."{cc}"] (needed by {name})')
+        if arch[cc]["l1_shared_bytes_per_sm"].value < spec.arch.shared_per_sm:
+            raise CatalogError(f'gpu_throughput.toml arch."{cc}".l1_shared_bytes_per_sm is below the catalog\'s '
+                               "shared_per_sm")
+        figures = {key: _figure(t, key, where, allow_zero=True) for key in TENSOR_PEAKS}
+        figures.update({key: _figure(t, key, where) for key in GPU_FIGURES})
+        gpu[name] = figures
+    extra = set(tables) - set(catalog)
+    if extra:
+        raise CatalogError(f"gpu_throughput.toml: [gpu.{min(extra)}] is not in gpus.toml")
+    return ThroughputTable(arch, gpu)
+
+
 @cache
 def _throughput_file() -> dict:
-    with open(resource("gpu_throughput.toml"), "rb") as fh:
-        return tomllib.load(fh)
+    path = resource("gpu_throughput.toml")
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{path}: not valid TOML ({exc})") from None
 
 
-def _figure(table: dict, key: str, where: str) -> Figure:
-    value = table.get(key)
-    source = table.get("sources", {}).get(key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise CatalogError(f"gpu_throughput.toml {where}.{key}: expected a positive number, got {value!r}")
-    if not isinstance(source, str) or not source.strip():
-        raise CatalogError(f"gpu_throughput.toml {where}.{key}: the figure has no source")
-    return Figure(float(value), source)
+@cache
+def throughput_table() -> ThroughputTable:
+    """The shipped gpu_throughput.toml, read and validated once per process."""
+    return parse_throughput_table(_throughput_file(), load_catalog())
 
 
 @dataclass(frozen=True)
@@ -77,16 +145,15 @@ class UnitFacts:
 
 @cache
 def unit_facts(gpu: GpuSpec) -> UnitFacts:
-    data = _throughput_file()
-    cc = gpu.compute_capability
-    arch = data.get("arch", {}).get(cc, {})
-    table = data.get("gpu", {}).get(gpu.name, {})
+    table = throughput_table()
+    arch = table.arch[gpu.compute_capability]
+    figures = table.gpu[gpu.name]
     return UnitFacts(
-        int32_lanes=_figure(arch, "int32_lanes_per_sub_partition", f'arch."{cc}"'),
-        lsu_lanes=_figure(arch, "lsu_lanes_per_sub_partition", f'arch."{cc}"'),
-        tensor_clock_mhz=_figure(table, "tensor_clock_mhz", f"gpu.{gpu.name}"),
-        l2_bytes_per_clock=_figure(table, "l2_bytes_per_clock", f"gpu.{gpu.name}"),
-        l1_shared_bytes_per_sm=_figure(arch, "l1_shared_bytes_per_sm", f'arch."{cc}"'),
+        int32_lanes=arch["int32_lanes_per_sub_partition"],
+        lsu_lanes=arch["lsu_lanes_per_sub_partition"],
+        tensor_clock_mhz=figures["tensor_clock_mhz"],
+        l2_bytes_per_clock=figures["l2_bytes_per_clock"],
+        l1_shared_bytes_per_sm=arch["l1_shared_bytes_per_sm"],
     )
 
 

@@ -146,12 +146,13 @@ def si(value: float, units: str, style: Style | None = None) -> str:
 
 
 # -- three significant figures, with units ------------------------------------------
-def three(x: float) -> str:
-    """Three significant digits, no trailing zeros after the point: 59, 1.53, 605."""
+def three(x: float, style: Style | None = None) -> str:
+    """Three significant digits, no trailing zeros after the point: 59, 1.53, 605 (in ``style``, default: the
+    current one)."""
     if x >= 100:
-        return num(x)
+        return num(x, style=style)
     text = f"{x:.1f}" if x >= 10 else f"{x:.2f}"
-    return localize(text.rstrip("0").rstrip(".") if "." in text else text)
+    return localize(text.rstrip("0").rstrip(".") if "." in text else text, style)
 
 
 def figure(x: float) -> str:
@@ -183,14 +184,16 @@ def binary_bytes(value: float) -> str:
     return f"{num(value)} {unit('B')}"
 
 
-def seconds_text(s: float) -> str:
+def seconds_text(s: float, style: Style | None = None) -> str:
+    """A duration in s, ms, µs or ns, three significant digits: 1.5 s, 190 µs (the window's and the CLI's; the
+    CLI passes ``style=ENGLISH``)."""
     if s >= 1:
-        return f"{three(s)} {unit('s')}"
+        return f"{three(s, style)} {unit('s', style)}"
     if s >= 1e-3:
-        return f"{three(s * 1e3)} {unit('ms')}"
+        return f"{three(s * 1e3, style)} {unit('ms', style)}"
     if s >= 1e-6:
-        return f"{three(s * 1e6)} {unit('µs')}"
-    return f"{three(s * 1e9)} {unit('ns')}"
+        return f"{three(s * 1e6, style)} {unit('µs', style)}"
+    return f"{three(s * 1e9, style)} {unit('ns', style)}"
 
 
 def count_text(x: float) -> str:

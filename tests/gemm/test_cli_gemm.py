@@ -48,6 +48,22 @@ def test_text_output(capsys):
         assert text in out
 
 
+def test_text_durations_as_the_window_writes_them(capsys):
+    """The CLI's durations come from the window's formatter (``seconds_text``, English): "190 µs", not "190 us"."""
+    from explorer.texts.numbers import ENGLISH, seconds_text
+
+    argv = ["gemm", "--gpu", "H100", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "bf16"]
+    assert main(argv + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"predicted            {seconds_text(d['predicted_seconds'], style=ENGLISH)} (" in out
+    assert f"+ ~{seconds_text(d['launch_overhead_seconds'], style=ENGLISH)} launch" in out
+    for key, value in d["times_seconds"].items():
+        assert f"{key} {seconds_text(value, style=ENGLISH)}" in out
+    assert " us" not in out
+
+
 def test_optional_inputs(capsys):
     assert main(["gemm", "--gpu", "H100", "--m", "4096", "--n", "4096", "--k", "4096", "--dtype", "fp16",
                  "--tile", "128x256x64", "--warps", "8", "--warp-tile", "64x64", "--stages", "4", "--path", "mma.sync",

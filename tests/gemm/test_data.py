@@ -96,6 +96,31 @@ def test_missing_gpu_table_is_refused():
         parse_throughput(data, load_catalog())
 
 
+def test_the_gemm_figures_are_the_models_one_load():
+    """gpu_throughput.toml is read and validated once, by the model; the GEMM builds on the same figures."""
+    from explorer.model.units import throughput_table, unit_facts
+
+    table = throughput_table()
+    for spec in load_catalog().values():
+        t, facts = throughput(spec), unit_facts(spec)
+        assert t.l2_bytes_per_clock is facts.l2_bytes_per_clock is table.gpu[spec.name]["l2_bytes_per_clock"]
+        assert t.l1_shared_bytes_per_sm is facts.l1_shared_bytes_per_sm
+        for dt in ("tf32", "bf16", "fp8"):
+            assert t.peak_tflops[dt] is table.gpu[spec.name][f"{dt}_tflops"]
+
+
+def test_the_models_validator_refuses_a_unit_figure_the_gemm_does_not_read():
+    from explorer.model.catalog import CatalogError
+    from explorer.model.units import parse_throughput_table
+
+    data = _raw("gpu_throughput.toml")
+    del data["arch"]["9.0"]["int32_lanes_per_sub_partition"]
+    with pytest.raises(CatalogError, match=r'arch\."9\.0"\.int32_lanes_per_sub_partition: expected a positive number'):
+        parse_throughput_table(data, load_catalog())
+    with pytest.raises(GemmDataError, match="int32_lanes_per_sub_partition"):
+        parse_throughput(data, load_catalog())
+
+
 def test_a_label_in_two_languages():
     spec = gemm_data().dtypes["bf16"]
     assert spec.label == "BF16 (Tensor Cores, FP32 accumulate)" and spec.label_in("en") == spec.label

@@ -294,17 +294,22 @@ def rgb_array(image: QImage) -> np.ndarray:
     return buf[:, : 3 * w].reshape(h, w, 3).copy()
 
 
-def explorer_frames(page, widget: QWidget, cycles: Iterable[int], scale: float = 1.0) -> Iterator[QImage]:
-    """``widget`` drawn at each cycle of the Explorer ``page`` (GUI thread); the cycle is put back afterwards."""
-    session = page.session
+def explorer_frames(workspace, widget: QWidget, cycles: Iterable[int], scale: float = 1.0) -> Iterator[QImage]:
+    """``widget`` drawn at each cycle of the ``workspace``'s cursor (GUI thread); the cycle is put back afterwards.
+
+    The export takes the cursor over while it draws (``session.set_playing``): every view's clock pauses, so
+    none advances the cycle between two frames; it lets go once done."""
+    session = workspace.session
     was = session.cycle
-    page.clock.pause()
+    token = object()  # the export, as the view that plays the cursor
+    session.set_playing(token)
     try:
         for cycle in cycles:
             session.set_cycle(cycle)
             yield render_image(widget, scale)
     finally:
         session.set_cycle(was)
+        session.stopped(token)
 
 
 def essential_colours() -> list[tuple[int, int, int]]:
@@ -426,9 +431,9 @@ def check_animation(path: str | Path, fps: float) -> str:
     return kind
 
 
-def palette_sample(page, widget: QWidget, cycles: list[int], scale: float = 1.0) -> list[QImage]:
+def palette_sample(workspace, widget: QWidget, cycles: list[int], scale: float = 1.0) -> list[QImage]:
     """Frames a GIF's palette is made from besides the first: the middle and the last (colours that appear later)."""
-    return list(explorer_frames(page, widget, [cycles[len(cycles) // 2], cycles[-1]], scale))
+    return list(explorer_frames(workspace, widget, [cycles[len(cycles) // 2], cycles[-1]], scale))
 
 
 def write_animation(kind: str, frames: Iterable[QImage], path: str | Path, fps: float,
@@ -437,11 +442,11 @@ def write_animation(kind: str, frames: Iterable[QImage], path: str | Path, fps: 
     return write_gif(frames, path, fps, sample) if kind == "gif" else write_mp4(frames, path, fps)
 
 
-def export_animation(page, widget: QWidget, path: str | Path, cycle_range: CycleRange, fps: float = 10,
+def export_animation(workspace, widget: QWidget, path: str | Path, cycle_range: CycleRange, fps: float = 10,
                      scale: float = 1.0) -> int:
-    """The Explorer at each cycle of ``cycle_range`` into ``path`` (.gif or .mp4); frames written (drawn
+    """The ``workspace``'s views at each cycle of ``cycle_range`` into ``path`` (.gif or .mp4); frames written (drawn
     and encoded here, in the calling thread: the CLI's slides; the window encodes in a worker)."""
     kind = check_animation(path, fps)
     cycles = cycle_range.cycles
-    sample = palette_sample(page, widget, cycles, scale) if kind == "gif" else None
-    return write_animation(kind, explorer_frames(page, widget, cycles, scale), path, fps, sample)
+    sample = palette_sample(workspace, widget, cycles, scale) if kind == "gif" else None
+    return write_animation(kind, explorer_frames(workspace, widget, cycles, scale), path, fps, sample)

@@ -145,7 +145,7 @@ class ExportFeature(QObject):
         """Draw and encode the animation here and now (tests, scripts); the dialog uses :meth:`run_animation`."""
         widget = self._animation_widget(subject)
         with self._no_laser():
-            return ex.export_animation(self.window.explorer, widget, path, cycle_range, fps, scale)
+            return ex.export_animation(self.window.workspace, widget, path, cycle_range, fps, scale)
 
     def _show_laser(self, on: bool) -> None:
         """The lecture overlay's laser dots (feature "overlay", when installed) are for the room, not the file."""
@@ -203,16 +203,16 @@ class ExportFeature(QObject):
         except ex.ExportError as exc:
             self._fail(str(exc))
             return False
-        page = self.window.explorer
+        workspace = self.window.workspace
         cycles = cycle_range.cycles
         self._show_laser(False)
-        sample = ex.palette_sample(page, widget, cycles, scale) if kind == "gif" else None
+        sample = ex.palette_sample(workspace, widget, cycles, scale) if kind == "gif" else None
         total = len(cycles)
         progress = QProgressDialog(self.tr("Drawing {n} frames…").format(n=total), self.tr("Cancel"), 0, total,
                                    self.window)
         progress.setWindowModality(Qt.WindowModality.WindowModal)
         progress.setMinimumDuration(300)
-        pump = self.pump = FramePump(ex.explorer_frames(page, widget, cycles, scale), self)
+        pump = self.pump = FramePump(ex.explorer_frames(workspace, widget, cycles, scale), self)
 
         def work(task):
             return ex.write_animation(kind, pump.frames(task, total), path, fps, sample)

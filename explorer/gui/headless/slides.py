@@ -55,7 +55,6 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
     else:
         ex.require_ffmpeg()
     with offscreen_window(size, theme, lang) as (app, window):
-        page = window.explorer
         if lesson is not None:
             run = show_lesson_step(window, app, lesson, lesson_step_index(lesson, step), lang)
         else:
@@ -66,6 +65,6 @@ def render_animation(out: Path, size: tuple[int, int], theme: str, animate: str,
             window.workspace.session.select_sm(sm)
         cycle_range = ex.parse_cycle_range(animate, run.cycles)
         settle(app)
-        frames = ex.export_animation(page, window, out, cycle_range, fps, 1.0)
+        frames = ex.export_animation(window.workspace, window, out, cycle_range, fps, 1.0)
         width, height = window.width(), window.height()
     return width, height, frames

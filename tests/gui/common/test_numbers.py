@@ -49,6 +49,9 @@ def test_russian_style(qapp):
         assert pct(0.975) == "97,5%"
         assert si_bytes(1.53e9) == "1,53 ГБ" and bandwidth_text(3350) == "3,35 ТБ/с"
         assert seconds_text(2.5e-6) == "2,5 мкс"
+        # the CLI's English, whatever the window's language (the gemm command's durations)
+        assert seconds_text(2.5e-6, style=numbers.ENGLISH) == "2.5 µs"
+        assert seconds_text(1234.5e-6, style=numbers.ENGLISH) == "1.23 ms"
     finally:
         install_translators(qapp, "en")
     assert numbers.num(1234.5, 1) == "1,234.5" and si_bytes(59e6) == "59 MB"

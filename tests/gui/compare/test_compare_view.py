@@ -38,6 +38,23 @@ def edit_registers(window, qtbot, value: int):
     return page.session.run
 
 
+def show_grid(window, qtbot, blocks: int):
+    """Put a grid of ``blocks`` x 1 x 1 on screen (a preset-like change) and wait for its simulation; the run."""
+    explorer = window.explorer
+    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides([f"launch.grid=[{blocks},1,1]"]),
+                                       "preset")
+    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == blocks
+                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
+    return explorer.session.run
+
+
+def pin_a_longer_run_then_show_a_shorter(window, compare, qtbot):
+    """Pin a run of 480 blocks as A, then show one of 120 (B); (A's run, B's run)."""
+    longer = show_grid(window, qtbot, 480)
+    compare.pin()
+    return longer, show_grid(window, qtbot, 120)
+
+
 def test_pin_edit_a_field_and_see_both_runs_and_the_table(window, compare, qtbot):
     explorer = window.explorer
     first = explorer.session.run
@@ -73,15 +90,7 @@ def test_pin_edit_a_field_and_see_both_runs_and_the_table(window, compare, qtbot
 
 def test_one_playback_drives_both_and_the_shorter_run_says_finished(window, compare, qtbot):
     explorer = window.explorer
-    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480
-                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
-    longer = explorer.session.run
-    compare.pin()
-    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120
-                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
-    shorter = explorer.session.run
+    longer, shorter = pin_a_longer_run_then_show_a_shorter(window, compare, qtbot)
     assert shorter.cycles < longer.cycles
     window.feature("compare_actions").toggle_action.trigger()
     s = compare.session
@@ -119,15 +128,7 @@ def test_one_cursor_the_explorer_and_the_compare_view_move_together(window, comp
     strip, counts, grid, transport) and the Explorer's slider and plots move the compare's columns; one clock
     plays it at a time."""
     explorer = window.explorer
-    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[480,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 480
-                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
-    longer = explorer.session.run
-    compare.pin()
-    explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides(["launch.grid=[120,1,1]"]), "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == 120
-                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
-    shorter = explorer.session.run
+    longer, shorter = pin_a_longer_run_then_show_a_shorter(window, compare, qtbot)
     window.feature("compare_actions").toggle_action.trigger()
     assert window.tabs.currentWidget() is compare
     a, b = compare.columns["a"], compare.columns["b"]

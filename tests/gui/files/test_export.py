@@ -128,6 +128,19 @@ def test_gif_of_a_cycle_range(win, tmp_path):
     assert no_temp_files(tmp_path)
 
 
+def test_animation_frames_take_the_workspace_cursor(win):
+    """The frames are drawn from the workspace's cursor (no page in between): a playing clock pauses while
+    the export holds the cursor, and the cursor is let go of and put back afterwards."""
+    explorer, session = win.explorer, win.workspace.session
+    explorer.clock.play()
+    assert session.playing is explorer
+    frames = list(ex.explorer_frames(win.workspace, explorer.grid, [0, 500]))
+    assert len(frames) == 2 and all(not f.isNull() for f in frames)
+    assert not explorer.clock.playing
+    assert session.playing is None
+    assert session.cycle == 3000
+
+
 def test_mp4_of_a_cycle_range(win, tmp_path):
     ffmpeg = pytest.importorskip("imageio_ffmpeg")
     out = tmp_path / "window.mp4"
