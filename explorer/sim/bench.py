@@ -43,7 +43,7 @@ def _case(name: str, scenario, repeats: int, record_sms=None) -> dict:
             best = result
     p = best.params
     slot_cycles = best.cycles * p.sm_count * p.warps_per_sm
-    kept = best.trace.nbytes + best.counts.nbytes + best.state_counts.nbytes
+    kept = best.kept_bytes
     return {
         "case": name,
         "program": best.warp_program.source,
@@ -145,7 +145,7 @@ def _kernel_case(repeats: int):
             best = (wall, cpu, result, run)
     wall, cpu, result, run = best
     p = result.params
-    kept = result.trace.nbytes + result.counts.nbytes + result.state_counts.nbytes
+    kept = result.kept_bytes
     wi = result.warp_instructions
     return {
         "case": f"saxpy 1 M elements (your own kernel: executed, then timed), {p.total_blocks} blocks",

@@ -10,10 +10,12 @@ cancel between chunks. What a run keeps stays bounded however long it is:
 
 * GPU-wide per-cycle series (counts, state counts): exact while they fit their
   budget, then min/max/sum per bin of 2**k cycles, bins doubling as needed;
-* the per-slot trace (1 byte per warp-slot-cycle): for every SM while it fits the
-  budget, else for half as many SMs (halved again as the run grows), and for a run
-  too long for one SM, that SM's first cycles; any SM can be re-simulated on
-  demand (``record_sms``): a run is a pure function of its scenario;
+* the per-slot trace (1 byte per warp-slot-cycle once built): kept as the recorded
+  slots' state changes (``StateEvents``: ~1% of the slot-cycles change on the mission
+  example) and rebuilt on demand, for every SM while its dense form and the events fit
+  the budget, else for half as many SMs (halved again as the run grows), and for a run
+  too long for one SM, that SM's first cycles; any SM can be re-simulated on demand
+  (``record_sms``): a run is a pure function of its scenario;
 * throughput-unit busy per time window (at most trace.unit_windows windows);
 * per program row, warp-cycles in each state while it was the warp's next instruction
   (``stall_by_instruction``), and for the recorded SMs the cycles each slot's next
@@ -65,7 +67,7 @@ from explorer.sim import loop_program
 from explorer.sim.loop_program import LoopProgram, lower
 from explorer.model.sim_model import model_constants
 from explorer.sim.params import SimParams, params_for
-from explorer.sim.result import PcEvents, Series, SimResult
+from explorer.sim.result import PcEvents, Series, SimResult, StateEvents
 from explorer.sim.states import EMPTY, NAMES
 from explorer.model.units import UNITS
 from explorer.timeline import BlockRecords, Residency
@@ -243,7 +245,8 @@ def held_bytes(p: SimParams, n_regs: int, n_rows: int, mbarrier_bytes: int = 0) 
     slots = p.sm_count * p.warps_per_sm
     state = (slots * (9 * n_regs + 64 + 8 * (A_RING + RING)) + p.total_blocks * 2 * p.warps_per_block
              + mbarrier_bytes + n_rows * len(NAMES) * 8 + 2 * n_rows * 8
-             + PcEvents.BUFFER_ENTRIES * (PcEvents.ENTRY_BYTES + PcEvents.MASK_BYTES))
+             + PcEvents.BUFFER_ENTRIES * (PcEvents.ENTRY_BYTES + PcEvents.MASK_BYTES)
+             + StateEvents.BUFFER_ENTRIES * StateEvents.ENTRY_BYTES + slots * 4)
     caches = 24 * (p.sm_count * p.l1_sets * p.l1_ways + p.l2_sets * p.l2_ways) + 8 * p.dram_queues
     return int(warps * BYTES_PER_WARP + p.total_blocks * BYTES_PER_BLOCK + state + caches
                + lim["series_budget_bytes"] + lim["budget_bytes"] * 3 // 2)
@@ -333,10 +336,11 @@ _NO_LINES = np.zeros(0, np.int64)  # no executed addresses (run_cycles' line_tab
 
 
 def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines: bool, feed,
-                  rec_map, trace, series, windows, tiles) -> tuple:
+                  rec_map, rec_cell, series, windows, tiles) -> tuple:
     """The cycle loop's state records for one call (kernel.Program, Config, Warps, Places, Blocks, Memory,
     Outputs: see kernel.run_cycles), over the arrays of ``_state_arrays`` (the same arrays on every call; the
-    program, the trace and series windows, the unit windows and a feed's line table may be new each call)."""
+    program, the recorded slots' cells, the series window, the unit windows and a feed's line table may be new each
+    call)."""
     return (
         Program(lp.path, lp.unit, lp.latency, lp.wait_state, lp.dst, lp.src, lp.req_bytes, lp.role, lp.arg,
                 lp.row, lp.entry, lp.active, p_acc, lp.l1_alloc, lp.lines_at if by_lines else _NO_LINES,
@@ -350,9 +354,9 @@ def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i,
         Blocks(a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"]),
         Memory(a["l1c"], a["l2c"], a["lbuf"], feed.line_table if by_lines else _NO_LINES, a["mq"], a["dram_q"],
                a["rng"], a["mem"], windows.busy, windows.overflow),
-        Outputs(a["g"], a["sc"], a["ev_t"], a["ev_sm"], a["ev_d"], trace, series, a["stall"], a["row_sect"],
-                a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["pend_slot"], a["pend_gi"], a["pend_state"],
-                a["scratch"]),
+        Outputs(a["g"], a["sc"], a["ev_t"], a["ev_sm"], a["ev_d"], series, a["stall"], a["row_sect"],
+                a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["st_t"], a["st_cell"], a["st_state"], rec_cell,
+                a["pend_slot"], a["pend_gi"], a["pend_state"], a["scratch"]),
     )
 
 
@@ -463,25 +467,25 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         "pe_cell": np.zeros(PcEvents.BUFFER_ENTRIES, np.int32),
         "pe_row": np.zeros(PcEvents.BUFFER_ENTRIES, np.int16),
         "pe_mask": np.zeros(PcEvents.BUFFER_ENTRIES, np.uint32),
+        "st_t": np.zeros(StateEvents.BUFFER_ENTRIES, np.int32),
+        "st_cell": np.zeros(StateEvents.BUFFER_ENTRIES, np.int32),
+        "st_state": np.zeros(StateEvents.BUFFER_ENTRIES, np.uint8),
         "scratch": np.zeros(2 * (p.warps_per_sm // p.sub_partitions) + SPS, np.int64),
     }
 
 
 # --------------------------------------------------------------------------- what a run keeps
 class _TraceSink:
-    """Where the loop writes per-slot states (1 byte per slot-cycle), within a budget.
+    """What the loop records of the chosen SMs' warp slots, within a budget: their state changes
+    (``StateEvents``) and next-instruction changes (``PcEvents``).
 
-    One buffer sized for the budget but allocated lazily (np.empty: the OS maps a
-    page only when the loop first writes it), so a run that fits returns a view and
-    copies nothing. A run that outgrows it keeps the first half of its SMs (one
-    copy of half the buffer) and goes on; with one SM left, recording stops there
-    and the trace is that SM's first ``cycles`` cycles.
-
-    The recorded slots' next-instruction events (``PcEvents``: one per issue, a few
-    bytes) count in the same budget: the rows the states may use shrink by theirs,
-    and halving the SMs drops the dropped SMs' events. ``masks``: the events keep the
-    lanes that issue each instruction too (a flat program: a user kernel's partial masks;
-    every other program's warps issue with all 32 lanes, so nothing is kept for them).
+    The per-slot trace they stand for (1 byte per slot-cycle, ``SimResult.trace``) is built from the state
+    events only when a reader asks, so a run writes a few bytes per change instead of a byte per slot every
+    cycle. The budget bounds the trace that can be built plus every event kept: a run that outgrows it keeps
+    the first half of its SMs (dropping the others' events) and goes on; with one SM left, recording stops
+    there and the trace is that SM's first ``cycles`` cycles. ``masks``: the next-instruction events keep the
+    lanes that issue each instruction too (a flat program: a user kernel's partial masks; every other
+    program's warps issue with all 32 lanes, so nothing is kept for them).
     """
 
     def __init__(self, recorded: np.ndarray, warps_per_sm: int, budget: int, chunk: int, masks: bool = False):
@@ -493,13 +497,19 @@ class _TraceSink:
         self.full = False  # recording stopped: the trace ends at self.cycles
         self.cycles = 0
         self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
-        self.event_bytes = 0
-        self._allocate(np.asarray(recorded, dtype=np.int64), None, 0)
+        self.states: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self.event_bytes = 0  # next-instruction and state events kept
+        self._recorded(np.asarray(recorded, dtype=np.int64))
 
     def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray, pe_mask: np.ndarray) -> None:
         if len(pe_t):
             self.events.append((pe_t.copy(), pe_cell.copy(), pe_row.copy(), pe_mask.copy() if self.masks else None))
             self.event_bytes += len(pe_t) * self.entry_bytes
+
+    def add_states(self, st_t: np.ndarray, st_cell: np.ndarray, st_state: np.ndarray) -> None:
+        if len(st_t):
+            self.states.append((st_t.copy(), st_cell.copy(), st_state.copy()))
+            self.event_bytes += len(st_t) * StateEvents.ENTRY_BYTES
 
     def _keep_events(self, sms: int) -> None:
         """Only the events of the first ``sms`` recorded SMs (cells ri * W + slot)."""
@@ -508,18 +518,22 @@ class _TraceSink:
             mine = cell < sms * self.W
             kept.append((t[mine], cell[mine], row[mine], None if mask is None else mask[mine]))
         self.events = kept
-        self.event_bytes = sum(len(t) for t, _, _, _ in kept) * self.entry_bytes
+        states = []
+        for t, cell, st in self.states:
+            mine = cell < sms * self.W
+            states.append((t[mine], cell[mine], st[mine]))
+        self.states = states
+        self.event_bytes = (sum(len(t) for t, _, _, _ in kept) * self.entry_bytes
+                            + sum(len(t) for t, _, _ in states) * StateEvents.ENTRY_BYTES)
 
     def _rows_allowed(self) -> int:
-        return self.buffer.shape[0] - self.event_bytes // max(1, len(self.recorded) * self.W)
+        """The cycles whose trace the recorded SMs may keep: the budget's rows less what the events take."""
+        return self.rows - self.event_bytes // max(1, len(self.recorded) * self.W)
 
-    def _allocate(self, recorded: np.ndarray, old: np.ndarray | None, t0: int) -> None:
+    def _recorded(self, recorded: np.ndarray) -> None:
         self.recorded = recorded
         k = max(1, len(recorded))
-        rows = max(self.chunk, self.budget // (k * self.W)) + self.chunk
-        self.buffer = np.empty((rows, len(recorded), self.W), np.uint8)
-        if old is not None:
-            self.buffer[:t0] = old[:t0, : len(recorded)]
+        self.rows = max(self.chunk, self.budget // (k * self.W)) + self.chunk
 
     def rec_map(self, sm_count: int) -> np.ndarray:
         rec_map = np.full(sm_count, -1, np.int64)
@@ -527,27 +541,38 @@ class _TraceSink:
             rec_map[self.recorded] = np.arange(len(self.recorded))
         return rec_map
 
-    def window(self, t0: int) -> np.ndarray:
-        """Rows [t0, t0 + chunk) for the loop; call before rec_map (it may stop recording)."""
+    def rec_cell(self, sm_count: int) -> np.ndarray:
+        """int32[sm_count * W]: each warp slot's cell in the events (recorded index * W + slot; -1: not recorded),
+        in the loop's slot order (sm * W + slot). Call after ``window``."""
+        rec_map = self.rec_map(sm_count)
+        W = self.W
+        slot = np.arange(sm_count * W, dtype=np.int64)
+        ri = rec_map[slot // W]
+        return np.where(ri >= 0, ri * W + slot % W, -1).astype(np.int32)
+
+    def window(self, t0: int) -> None:
+        """Make room for cycles [t0, t0 + chunk); call before rec_map (it may stop recording)."""
         while not self.full and t0 + self.chunk > self._rows_allowed():
             if len(self.recorded) > 1:
-                self._allocate(self.recorded[: len(self.recorded) // 2], self.buffer, t0)
+                self._recorded(self.recorded[: len(self.recorded) // 2])
                 self._keep_events(len(self.recorded))
             else:
                 self.full = True
                 self.cycles = t0
-        if self.full:
-            return np.empty((self.chunk, 0, self.W), np.uint8)
-        return self.buffer[t0:t0 + self.chunk]
 
-    def result(self, cycles: int) -> np.ndarray:
-        if self.full:
-            return self.buffer[: self.cycles]
-        self.cycles = cycles
-        return self.buffer[:cycles]
+    def state_events(self, cycles: int) -> StateEvents:
+        """The recorded slots' state changes (call once, when the run is done)."""
+        if not self.full:
+            self.cycles = cycles
+        if self.states:
+            t, cell, st = (np.concatenate(parts) for parts in zip(*self.states))
+        else:
+            t, cell, st = np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.uint8)
+        return StateEvents(t=t, cell=cell, state=st, warps_per_sm=self.W, sms=len(self.recorded),
+                           cycles=self.cycles)
 
     def pc_events(self) -> PcEvents:
-        """The recorded slots' next-instruction changes, in cycle order (call after result)."""
+        """The recorded slots' next-instruction changes, in cycle order (call after state_events)."""
         if self.events:
             t, cell, row = (np.concatenate(parts) for parts in list(zip(*self.events))[:3])
             mask = np.concatenate([e[3] for e in self.events]) if self.masks else None
@@ -557,8 +582,8 @@ class _TraceSink:
         return PcEvents(t=t, cell=cell, row=row, warps_per_sm=self.W, cycles=self.cycles, mask=mask)
 
     def release(self) -> None:
-        self.buffer = None
         self.events = []
+        self.states = []
 
 
 class _SeriesSink:
@@ -866,9 +891,9 @@ def simulate(
     try:
         while True:
             t0 = int(a["g"][G.T])
-            window = trace.window(t0)  # first: it may stop recording, which rec_map must see
+            trace.window(t0)  # first: it may stop recording, which rec_map must see
             rec_map = trace.rec_map(p.sm_count)
-            assert window.shape[1] == (rec_map >= 0).sum()  # the loop does not bounds-check
+            rec_cell = trace.rec_cell(p.sm_count)
             rows = series.window(t0)
             t_now = t0
             while True:  # once, unless the loop returns early to let ub grow
@@ -879,12 +904,15 @@ def simulate(
                     lp = feed.prepare(a)
                     call_end = min(call_end, t_now + feed.cycles_per_call)  # a warp issues <= 1 per cycle
                 run_cycles(*_loop_records(lp, a, cfg_i, cfg_f, pipe_iv, p_acc, acc_i, plan, by_lines, feed, rec_map,
-                                          window[done:], rows[done:], windows, tiles), call_end)
+                                          rec_cell, rows[done:], windows, tiles), call_end)
                 t_now = int(a["g"][G.T])
                 windows.collect(a["g"])
                 n_pe = int(a["g"][G.PC_EVENTS])
                 trace.add_events(a["pe_t"][:n_pe], a["pe_cell"][:n_pe], a["pe_row"][:n_pe], a["pe_mask"][:n_pe])
                 a["g"][G.PC_EVENTS] = 0
+                n_st = int(a["g"][G.ST_EVENTS])
+                trace.add_states(a["st_t"][:n_st], a["st_cell"][:n_st], a["st_state"][:n_st])
+                a["g"][G.ST_EVENTS] = 0
                 if a["g"][G.DONE] or t_now >= t0 + chunk:
                     break
             series.commit(t0, t_now)
@@ -916,7 +944,7 @@ def simulate(
             cycles=cycles,
             series=series.result(cycles),
             series_totals=series.totals,
-            trace=trace.result(cycles),
+            state_events=trace.state_events(cycles),
             recorded_sms=np.asarray(trace.recorded, dtype=np.int64),
             blocks=BlockRecords(
                 block=np.arange(p.total_blocks, dtype=np.int64),

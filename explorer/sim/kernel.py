@@ -195,6 +195,7 @@ G_SLOTS = (
     "overflow",  # entries in the unit-busy overflow list (see _add)
     "pending",  # state changes queued for the next cycle (pend_slot, pend_gi, pend_state)
     "pc_events",  # entries in the next-instruction event list (pe_t, pe_cell, pe_row) of recorded SMs
+    "st_events",  # entries in the state-change event list (st_t, st_cell, st_state) of recorded SMs
     "loaded_blocks",  # blocks whose program entries are loaded (a streamed flat program; else every block)
     "stores_done",  # the latest cycle L2 has acknowledged a posted store (the kernel ends no earlier)
     "dram_bus_end",  # the latest cycle a store's line the model sends to device memory left its bank
@@ -1243,8 +1244,8 @@ Config = namedtuple("Config", (
 ))
 Warps = namedtuple("Warps", (
     # indexed sm * W + sub-partition * (W / SP) + k: a sub-partition's warps are contiguous; except state and
-    # since, kept in warp-slot order (sm * W + sub-partition + k * SP, the trace's order) so that recording a
-    # cycle is a plain copy
+    # since, kept in warp-slot order (sm * W + sub-partition + k * SP, the trace's order: a slot's cell in it is
+    # its SM's recorded index * W + its place in this order)
     "block", "phase", "state", "start", "pc", "iter", "wake", "wkind", "drain", "age", "tl", "next", "since",
     "reg_ready", "reg_kind", "asyn",
 ))
@@ -1263,13 +1264,15 @@ Memory = namedtuple("Memory", (
     "l1c", "l2c", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
 ))
 Outputs = namedtuple("Outputs", (
-    # scalars (G_SLOTS); warp slots per state; residency events; per recorded SM the slot states; GPU-wide series
-    # (N_COUNTS counts, then warp slots per state); per row warp-cycles in each state while it was the warp's
-    # next instruction; per row the sectors its accesses looked up (row_sect[row * 4 + k]: L1 hit, L1 miss, L2
-    # hit, L2 miss); recorded slots' next-instruction events (pe_cell = ri * W + slot); state changes queued for
-    # the next cycle; scratch (int64[2 * W / SP + S * SP]: the loop allocates nothing)
-    "g", "sc", "ev_t", "ev_sm", "ev_d", "trace", "series", "stall", "row_sect",
-    "pe_t", "pe_cell", "pe_row", "pe_mask", "pend_slot", "pend_gi", "pend_state", "scratch",
+    # scalars (G_SLOTS); warp slots per state; residency events; GPU-wide series (N_COUNTS counts, then warp
+    # slots per state); per row warp-cycles in each state while it was the warp's next instruction; per row the
+    # sectors its accesses looked up (row_sect[row * 4 + k]: L1 hit, L1 miss, L2 hit, L2 miss); recorded slots'
+    # next-instruction events (pe_cell = ri * W + slot) and state changes (st_cell likewise; rec_cell: per warp
+    # slot in slot order its cell, -1 where its SM is not recorded); state changes queued for the next cycle;
+    # scratch (int64[2 * W / SP + S * SP]: the loop allocates nothing)
+    "g", "sc", "ev_t", "ev_sm", "ev_d", "series", "stall", "row_sect",
+    "pe_t", "pe_cell", "pe_row", "pe_mask", "st_t", "st_cell", "st_state", "rec_cell",
+    "pend_slot", "pend_gi", "pend_state", "scratch",
 ))
 # what stays fixed over one call (sizes, latencies, rates): made once at the call's start, read by every stage
 Fixed = namedtuple("Fixed", (
@@ -1277,12 +1280,12 @@ Fixed = namedtuple("Fixed", (
     "warp_cap", "warp_iv", "n_fixed", "n_acc", "n_lines", "n_l1a", "l1_alloc_all", "lat_l1", "lat_l2", "l1_bpc",
     "l1_q", "sh_bpc", "sh_q", "launch_lat", "bar_lat", "policy", "active_cap", "stages", "producers", "posted",
     "dram_bpc", "l2_bpc", "long_windows", "lat_fixed", "l2_lag", "l1_hit", "l2_hit", "l1_inv", "l2_inv",
-    "pe_room", "n_rec", "n_cols", "win_shift",
+    "pe_room", "st_room", "n_cols", "win_shift",
 ))
 
 
 @njit(inline=True)
-def _fixed(cfg, pe_len, n_rec, n_cols, prog, places):
+def _fixed(cfg, pe_len, st_len, n_cols, prog, places):
     """The call's :data:`Fixed` figures from its configuration and arrays."""
     cfg_i = cfg.cfg_i
     cfg_f = cfg.cfg_f
@@ -1310,14 +1313,17 @@ def _fixed(cfg, pe_len, n_rec, n_cols, prog, places):
         cfg_f[CFG_F.L1_HIT_RATE], cfg_f[CFG_F.L2_HIT_RATE],
         1.0 / max(cfg_i[CFG_I.L1_SETS], 1), 1.0 / max(cfg_i[CFG_I.L2_SETS], 1),  # _set_of
         pe_len - S * (SP + wpb),  # a cycle adds at most an issue per sub-partition and a block per SM
-        n_rec, n_cols, cfg.win_shift,
+        # a cycle changes a slot's state at most twice (its visit, then its selection) and a sub-partition's
+        # queued state once
+        st_len - S * (2 * W + SP),
+        n_cols, cfg.win_shift,
     )
 
 
 # ------------------------------------------------------------------ the cycle's stages
 @njit(inline=True)
-def _apply_pending(w, out):
-    """States that change at the cycle's start without a visit (warps that issued last cycle and now wait);
+def _apply_pending(t, w, out):
+    """States that change at cycle t's start without a visit (warps that issued last cycle and now wait);
     nothing to account: the issue accounted the slot's cycle as selected up to now (since[slot] == t)."""
     g = out.g
     sc = out.sc
@@ -1329,6 +1335,7 @@ def _apply_pending(w, out):
             sc[old] -= 1
             sc[new] += 1
             w.state[s2] = new
+            _state_event(out, s2, new, t)
     g[G.PENDING] = 0
 
 
@@ -1432,6 +1439,20 @@ def _place_warp(t, f, prog, cfg, w, places, blocks, out, b, k, sm, start):
 
 
 @njit(inline=True)
+def _state_event(out, s2, st, t):
+    """Slot s2 shows state ``st`` from cycle t: an event where its SM is recorded (``SimResult.trace``: the
+    per-slot states, rebuilt from these on demand; of two events in one cycle the later holds)."""
+    cell = out.rec_cell[s2]
+    if cell >= 0:
+        g = out.g
+        n = _ix(g[G.ST_EVENTS])
+        out.st_t[n] = t
+        out.st_cell[n] = cell
+        out.st_state[n] = st
+        g[G.ST_EVENTS] = n + 1
+
+
+@njit(inline=True)
 def _set_state(w, out, prog, s2, gi, st, t):
     """Slot s2 (warp gi) shows state ``st`` from cycle t: the cycles in its old one are counted."""
     old = w.state[s2]
@@ -1440,6 +1461,7 @@ def _set_state(w, out, prog, s2, gi, st, t):
         out.sc[old] -= 1
         out.sc[st] += 1
         w.state[s2] = st
+        _state_event(out, s2, st, t)
 
 
 @njit(inline=True)
@@ -1802,12 +1824,12 @@ def _advance(t, f, prog, cfg, w, places, blocks, out, sm, sbase, pick, gi, b, pc
 
 
 @njit(inline=True)
-def _record(t, row, f, cfg, w, mem_r, out, issued, leaving):
-    """Cycle t's GPU-wide counts (series row ``row``), its issue slots' use, and every recorded SM's slot states."""
+def _record(t, row, f, mem_r, out, issued, leaving):
+    """Cycle t's GPU-wide counts (series row ``row``) and its issue slots' use (the recorded SMs' slot states are
+    events, written where they change: ``_state_event``)."""
     g = out.g
     sc = out.sc
     series = out.series
-    trace = out.trace
     S = f.S
     W = f.W
     series[row, 0] = f.total_warps - (g[G.EXITED] - leaving)
@@ -1817,24 +1839,13 @@ def _record(t, row, f, cfg, w, mem_r, out, issued, leaving):
     for c in range(f.n_cols - N_COUNTS):
         series[row, N_COUNTS + c] = sc[c]
     mem_r.ub[_ix(t >> f.win_shift), ISSUE] += issued
-    if f.n_rec == S:  # every SM (rec_map the identity): one plain copy, state is in slot order
-        states = trace[row].reshape(S * W)
-        for s2 in range(S * W):
-            states[s2] = w.state[s2]
-    elif f.n_rec > 0:
-        for sm in range(S):
-            ri = cfg.rec_map[sm]
-            if ri >= 0:
-                src = sm * W
-                for s2 in range(W):
-                    trace[row, ri, s2] = w.state[src + s2]
 
 
 @njit(inline=True)
 def _skip_idle(t, t0, row, t_limit, f, places, mem_r, out):
     """After a cycle in which nothing issued: the next cycle anything can change (every state is constant until
-    then; NEVER: nothing ever will, a deadlock), at most ``t_limit``, the skipped cycles' series and trace rows
-    filled in as copies of cycle t's."""
+    then; NEVER: nothing ever will, a deadlock), at most ``t_limit``, the skipped cycles' series rows filled in as
+    copies of cycle t's."""
     g = out.g
     nxt = NEVER
     sp_next = places.sp_next
@@ -1851,17 +1862,10 @@ def _skip_idle(t, t0, row, t_limit, f, places, mem_r, out):
     if nxt > t + 1:
         nt = nxt if nxt < t_limit else t_limit
         series = out.series
-        trace = out.trace
-        n_rec = f.n_rec
         for rr in range(row + 1, nt - t0):
             series[rr, 0] = f.total_warps - g[G.EXITED]
             for c in range(1, f.n_cols):
                 series[rr, c] = series[row, c]
-            if n_rec > 0:  # every recorded SM's row in one flat copy
-                src_row = trace[row].reshape(n_rec * f.W)
-                dst_row = trace[rr].reshape(n_rec * f.W)
-                for s2 in range(n_rec * f.W):
-                    dst_row[s2] = src_row[s2]
     return nt
 
 
@@ -1874,7 +1878,7 @@ def run_cycles(prog, cfg, w, places, blocks, mem_r, out, t_limit):
     The records: :data:`Program`, :data:`Config`, :data:`Warps`, :data:`Places` (sub-partitions and SMs),
     :data:`Blocks`, :data:`Memory`, :data:`Outputs`. Per cycle the stages: pending states, dispatch, then per
     due sub-partition classify, pick (by the policy), select and issue; record; skip an idle stretch."""
-    f = _fixed(cfg, out.pe_t.shape[0], out.trace.shape[1], out.series.shape[1], prog, places)
+    f = _fixed(cfg, out.pe_t.shape[0], out.st_t.shape[0], out.series.shape[1], prog, places)
     g = out.g
     per_sp = f.per_sp
     t0 = g[G.T]
@@ -1888,7 +1892,7 @@ def run_cycles(prog, cfg, w, places, blocks, mem_r, out, t_limit):
                 and g[G.NEXT_BLOCK] + f.S > g[G.LOADED_BLOCKS]):
             break  # a streamed program: this cycle may place blocks not loaded yet; the engine loads them
         row = _ix(t - t0)
-        _apply_pending(w, out)
+        _apply_pending(t, w, out)
         if g[G.NEXT_BLOCK] < f.total_blocks and g[G.DISPATCH] > 0:
             _dispatch(t, f, prog, cfg, w, places, blocks, out)
         issued = 0
@@ -1937,7 +1941,7 @@ def run_cycles(prog, cfg, w, places, blocks, mem_r, out, t_limit):
                 if picked_next < nxt:
                     nxt = picked_next
             places.sp_next[spi] = nxt
-        _record(t, row, f, cfg, w, mem_r, out, issued, leaving)
+        _record(t, row, f, mem_r, out, issued, leaving)
         if g[G.EXITED] == f.total_warps and t + 1 >= _kernel_end(g, mem_r.mem, f.dram_bpc, f.l2_lag):
             # the kernel ends when its last warp has left and its posted stores have completed
             # (sim_model.toml [stores]); until then the memory system still works for it
@@ -1955,8 +1959,8 @@ def run_cycles(prog, cfg, w, places, blocks, mem_r, out, t_limit):
         t = nt
         if g[G.OVERFLOW] > mem_r.ovf.shape[0] // 2:
             break  # the overflow list fills: return early for the engine to grow ub (a cycle adds far fewer)
-        if g[G.PC_EVENTS] > f.pe_room:
-            break  # the next-instruction events fill: return early for the engine to collect them
+        if g[G.PC_EVENTS] > f.pe_room or g[G.ST_EVENTS] > f.st_room:
+            break  # the next-instruction or state events fill: return early for the engine to collect them
     g[G.T] = t
     mem_r.rng[0] = rng_state
 

@@ -6,7 +6,10 @@ row (1: exact per cycle). ``counts``/``state_counts`` are then each bin's mean
 ``series_cycles`` the first cycle of every row, and ``row_of(cycle)`` the row
 holding a cycle. Totals in the summary are exact whatever the stride. The per-slot
 ``trace`` covers the first ``trace_cycles`` cycles (all of them unless the run was
-too long to keep even one SM).
+too long to keep even one SM); the run keeps it as the slots' state changes
+(``state_events``: about 1% of the slot-cycles of the mission example change) and builds
+the dense array only for a reader who asks: ``sm_trace`` one SM, ``states_at`` one cycle
+and ``trace`` everything.
 
 The program that ran (``warp_program``, ``explorer.sass.warp_program``) is the key to the
 per-instruction views: ``pc_trace(sm)`` is, for a recorded SM, the row of the program
@@ -89,6 +92,79 @@ class PcEvents:
         return out
 
 
+@dataclass(frozen=True)
+class StateEvents:
+    """The recorded slots' state changes: from cycle ``t[k]`` slot ``cell[k]`` (recorded SM index x
+    warps_per_sm + slot) shows ``state[k]`` (``explorer.sim.states``); every slot is EMPTY until its first
+    event, and of two events of one slot in one cycle the later holds. In cycle order, as the loop wrote them.
+
+    A slot's state changes at ~1% of its cycles on the mission example, so the events take ~0.1 byte per
+    slot-cycle where the dense trace takes 1: the loop writes these, and ``SimResult`` builds the dense
+    form a reader asks for."""
+
+    ENTRY_BYTES = 9  # int32 cycle, int32 cell, uint8 state
+    BUFFER_ENTRIES = 1 << 19  # the loop's event buffer (emptied by the engine after every call)
+
+    t: np.ndarray
+    cell: np.ndarray
+    state: np.ndarray
+    warps_per_sm: int
+    sms: int  # recorded SMs: cells 0 .. sms * warps_per_sm - 1
+    cycles: int  # the trace's cycles: events from here on are not kept
+
+    @cached_property
+    def _index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(key, state, starts): the events within the trace sorted by cell, then cycle (stable: a cycle's later
+        event stays later), key = cell * (cycles + 1) + cycle, and where each cell's events start."""
+        within = self.t < self.cycles
+        cell, t, state = self.cell[within], self.t[within], self.state[within]
+        order = np.argsort(cell, kind="stable")  # t is already in order within a cell
+        cell, t = cell[order].astype(np.int64), t[order].astype(np.int64)
+        key = cell * (self.cycles + 1) + t
+        starts = np.searchsorted(cell, np.arange(self.sms * self.warps_per_sm + 1))
+        return key, state[order], starts
+
+    def dense(self, first: int = 0, count: int | None = None) -> np.ndarray:
+        """uint8[cycles, count, warps_per_sm]: the states of recorded SMs [first, first + count) per cycle
+        (a view of a slot-major array: one ``np.repeat`` of each event's state over the cycles it holds)."""
+        W, cycles = self.warps_per_sm, self.cycles
+        count = self.sms - first if count is None else count
+        key, state, starts = self._index
+        lo, hi = int(starts[first * W]), int(starts[(first + count) * W])
+        cells = key[lo:hi] // (cycles + 1) - first * W
+        t = key[lo:hi] % (cycles + 1)
+        n = count * W
+        # every cell opens with EMPTY at cycle 0, ahead of its own events (a stable sort keeps it first)
+        all_cell = np.concatenate([np.arange(n, dtype=np.int64), cells])
+        order = np.argsort(all_cell, kind="stable")
+        all_cell = all_cell[order]
+        all_t = np.concatenate([np.zeros(n, np.int64), t])[order]
+        all_v = np.concatenate([np.full(n, EMPTY, np.uint8), state[lo:hi]])[order]
+        until = np.append(all_t[1:], cycles)
+        until[np.append(all_cell[1:] != all_cell[:-1], True)] = cycles  # a cell's last event holds to the end
+        flat = np.repeat(all_v, until - all_t)  # [cell][cycle]
+        return flat.reshape(count, W, cycles).transpose(2, 0, 1)
+
+    def at(self, cycle: int) -> np.ndarray:
+        """uint8[sms, warps_per_sm]: every recorded slot's state at ``cycle`` (0 <= cycle < cycles)."""
+        W = self.warps_per_sm
+        key, state, starts = self._index
+        cells = np.arange(self.sms * W, dtype=np.int64)
+        pos = np.searchsorted(key, cells * (self.cycles + 1) + cycle, side="right") - 1
+        held = pos >= starts[:-1]  # an event of this cell at or before the cycle
+        out = np.full(self.sms * W, EMPTY, np.uint8)
+        out[held] = state[pos[held]]
+        return out.reshape(self.sms, W)
+
+    def slot_at(self, index: int, slot: int, cycle: int) -> int:
+        """One recorded slot's state at ``cycle`` (SM ``index`` of the recorded ones)."""
+        key, state, starts = self._index
+        cell = index * self.warps_per_sm + slot
+        lo, hi = int(starts[cell]), int(starts[cell + 1])
+        k = lo + int(np.searchsorted(key[lo:hi], cell * (self.cycles + 1) + cycle, side="right")) - 1
+        return int(state[k]) if k >= lo else EMPTY
+
+
 @dataclass(eq=False)
 class SimResult:
     scenario: Scenario
@@ -96,7 +172,7 @@ class SimResult:
     cycles: int
     series: Series
     series_totals: np.ndarray  # int64[4 + n_states]: each column summed over every cycle (exact)
-    trace: np.ndarray  # uint8[trace_cycles, len(recorded_sms), warps_per_sm]: state per warp slot
+    state_events: StateEvents  # the recorded slots' state changes: ``trace`` on demand
     recorded_sms: np.ndarray  # int64[k]: which SMs ``trace`` holds, in order
     blocks: BlockRecords
     block_slots: np.ndarray  # int16[blocks, warps_per_block]: the warp slots each block held on its SM
@@ -118,6 +194,10 @@ class SimResult:
     row_executions: np.ndarray | None = None  # int64[L]
     row_active_lanes: np.ndarray | None = None  # int64[L]
     _mask_index: dict = field(default_factory=dict, repr=False)  # sm -> mask_at's sorted events
+    _sm_traces: dict = field(default_factory=dict, init=False, repr=False)  # sm -> sm_trace, the last few asked
+    _trace: np.ndarray | None = field(default=None, init=False, repr=False)  # ``trace`` once built
+
+    SM_TRACES_KEPT = 8  # ``sm_trace``s kept built (~1 MB each on the mission example)
 
     # -- the program that ran ---------------------------------------------------
     def pc_trace(self, sm: int) -> np.ndarray | None:
@@ -127,7 +207,7 @@ class SimResult:
         if not hit.size or self.pc_events is None:
             return None
         rows = self.pc_events.dense(int(hit[0]))[: self.trace_cycles]
-        rows[self.trace[:, hit[0], :] == EMPTY] = -1
+        rows[self.sm_trace(sm) == EMPTY] = -1
         return rows
 
     def mask_trace(self, sm: int) -> np.ndarray | None:
@@ -142,7 +222,7 @@ class SimResult:
             masks = self._warp_masks(sm, np.full((self.trace_cycles, ev.warps_per_sm), 0xFFFFFFFF, np.uint32))
         else:
             masks = ev.dense(int(hit[0]), ev.mask, 0, np.uint32)[: self.trace_cycles]
-        masks[self.trace[:, hit[0], :] == EMPTY] = 0
+        masks[self.sm_trace(sm) == EMPTY] = 0
         return masks
 
     def mask_at(self, sm: int, slot: int, cycle: int) -> int | None:
@@ -153,7 +233,7 @@ class SimResult:
         ev = self.pc_events
         if not hit.size or ev is None or not (0 <= cycle < self.trace_cycles) or not (0 <= slot < ev.warps_per_sm):
             return None
-        if self.trace[cycle, hit[0], slot] == EMPTY:
+        if self.state_events.slot_at(int(hit[0]), slot, cycle) == EMPTY:
             return None
         if ev.mask is None:  # the latest block placed in the slot by then: its last warp may hold fewer lanes
             b, wpb = self.blocks, self.params.warps_per_block
@@ -274,20 +354,54 @@ class SimResult:
 
     # -- per-SM views -----------------------------------------------------------
     @property
+    def trace(self) -> np.ndarray:
+        """uint8[trace_cycles, len(recorded_sms), warps_per_sm]: the state of every recorded warp slot per cycle,
+        built from ``state_events`` on first use (1 byte per slot-cycle: ~122 MB on the mission example; a
+        reader of one SM or one cycle asks ``sm_trace`` or ``states_at`` instead)."""
+        if self._trace is None:
+            self._trace = self.state_events.dense()
+        return self._trace
+
+    @property
+    def kept_bytes(self) -> int:
+        """What the run keeps per cycle and per slot: the series and the recorded slots' state and
+        next-instruction events (the dense ``trace`` a reader may build from them is not counted)."""
+        ev, pe = self.state_events, self.pc_events
+        events = ev.t.nbytes + ev.cell.nbytes + ev.state.nbytes
+        if pe is not None:
+            events += pe.t.nbytes + pe.cell.nbytes + pe.row.nbytes + (pe.mask.nbytes if pe.mask is not None else 0)
+        return int(events + self.counts.nbytes + self.state_counts.nbytes)
+
+    @property
     def trace_cycles(self) -> int:
-        return int(self.trace.shape[0])
+        return int(self.state_events.cycles)
+
+    def is_recorded(self, sm: int) -> bool:
+        """Whether the run kept SM ``sm``'s slot states (``sm_trace`` is not None), without building them."""
+        return bool((self.recorded_sms == sm).any())
 
     def sm_trace(self, sm: int) -> np.ndarray | None:
-        """uint8[trace_cycles, warps_per_sm] states of one SM, or None if it was not recorded."""
+        """uint8[trace_cycles, warps_per_sm] states of one SM, or None if it was not recorded (built from the
+        events, the last few kept)."""
         hit = np.nonzero(self.recorded_sms == sm)[0]
-        return self.trace[:, hit[0], :] if hit.size else None
+        if not hit.size:
+            return None
+        if self._trace is not None:
+            return self._trace[:, hit[0], :]
+        trace = self._sm_traces.pop(sm, None)
+        if trace is None:
+            trace = np.ascontiguousarray(self.state_events.dense(int(hit[0]), 1)[:, 0, :])
+        self._sm_traces[sm] = trace  # the newest last
+        while len(self._sm_traces) > self.SM_TRACES_KEPT:
+            self._sm_traces.pop(next(iter(self._sm_traces)))
+        return trace
 
     def states_at(self, cycle: int) -> np.ndarray:
         """uint8[sm_count, warps_per_sm] at ``cycle``; 255 (UNKNOWN) where the run kept no state
         (unrecorded SMs, cycles past trace_cycles); recorded slots read EMPTY outside the run."""
         out = np.full((self.params.sm_count, self.params.warps_per_sm), UNKNOWN, np.uint8)
         if 0 <= cycle < self.trace_cycles:
-            out[self.recorded_sms] = self.trace[cycle]
+            out[self.recorded_sms] = self._trace[cycle] if self._trace is not None else self.state_events.at(cycle)
         elif not 0 <= cycle < self.cycles:
             out[self.recorded_sms] = EMPTY
         return out

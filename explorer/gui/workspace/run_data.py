@@ -191,7 +191,7 @@ class SimRun:
         return trace if trace is not None else self.extra_traces.get(sm)
 
     def is_recorded(self, sm: int) -> bool:
-        return self.sm_trace(sm) is not None
+        return self.result.is_recorded(sm) or sm in self.extra_traces
 
     def has_states(self, sm: int) -> bool:
         """Whether the SM grid can colour the SM's slots (its trace was kept, re-simulated or filled in)."""
@@ -234,7 +234,7 @@ class SimRun:
                 else:  # a user kernel: the events' masks, densified as flags (1 byte per slot-cycle)
                     flags = ((ev.mask != 0xFFFFFFFF) & (ev.mask != 0)).astype(np.uint8)
                     partial = ev.dense(int(hit[0]), flags, 0, np.uint8)[: r.trace_cycles]
-                partial[r.trace[:, hit[0], :] == EMPTY] = 0
+                partial[r.sm_trace(sm) == EMPTY] = 0
                 if partial.any():
                     self._partials[sm] = halvings(partial[:, self.order])
         return self._partials[sm]
