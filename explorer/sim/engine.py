@@ -481,9 +481,11 @@ class _TraceSink:
 
     The per-slot trace they stand for (1 byte per slot-cycle, ``SimResult.trace``) is built from the state
     events only when a reader asks, so a run writes a few bytes per change instead of a byte per slot every
-    cycle. The budget bounds the trace that can be built plus every event kept: a run that outgrows it keeps
-    the first half of its SMs (dropping the others' events) and goes on; with one SM left, recording stops
-    there and the trace is that SM's first ``cycles`` cycles. ``masks``: the next-instruction events keep the
+    cycle. The budget bounds the trace that can be built plus the next-instruction events (as when the loop
+    wrote the dense trace itself, so the same SMs are kept), and the state events on their own to half of it
+    (~0.1 byte per slot-cycle on the mission example; ``held_bytes`` counts the budget 1.5 times): a run that outgrows either keeps the first half of its SMs
+    (dropping the others' events) and goes on; with one SM left, recording stops there and the trace is
+    that SM's first ``cycles`` cycles. ``masks``: the next-instruction events keep the
     lanes that issue each instruction too (a flat program: a user kernel's partial masks; every other
     program's warps issue with all 32 lanes, so nothing is kept for them).
     """
@@ -498,7 +500,8 @@ class _TraceSink:
         self.cycles = 0
         self.events: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = []
         self.states: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        self.event_bytes = 0  # next-instruction and state events kept
+        self.event_bytes = 0  # next-instruction events kept
+        self.state_bytes = 0  # state events kept
         self._recorded(np.asarray(recorded, dtype=np.int64))
 
     def add_events(self, pe_t: np.ndarray, pe_cell: np.ndarray, pe_row: np.ndarray, pe_mask: np.ndarray) -> None:
@@ -509,7 +512,7 @@ class _TraceSink:
     def add_states(self, st_t: np.ndarray, st_cell: np.ndarray, st_state: np.ndarray) -> None:
         if len(st_t):
             self.states.append((st_t.copy(), st_cell.copy(), st_state.copy()))
-            self.event_bytes += len(st_t) * StateEvents.ENTRY_BYTES
+            self.state_bytes += len(st_t) * StateEvents.ENTRY_BYTES
 
     def _keep_events(self, sms: int) -> None:
         """Only the events of the first ``sms`` recorded SMs (cells ri * W + slot)."""
@@ -523,11 +526,14 @@ class _TraceSink:
             mine = cell < sms * self.W
             states.append((t[mine], cell[mine], st[mine]))
         self.states = states
-        self.event_bytes = (sum(len(t) for t, _, _, _ in kept) * self.entry_bytes
-                            + sum(len(t) for t, _, _ in states) * StateEvents.ENTRY_BYTES)
+        self.event_bytes = sum(len(t) for t, _, _, _ in kept) * self.entry_bytes
+        self.state_bytes = sum(len(t) for t, _, _ in states) * StateEvents.ENTRY_BYTES
 
     def _rows_allowed(self) -> int:
-        """The cycles whose trace the recorded SMs may keep: the budget's rows less what the events take."""
+        """The cycles whose trace the recorded SMs may keep: the budget's rows less what the next-instruction
+        events take (none once the state events alone outgrow half the budget)."""
+        if self.state_bytes > self.budget // 2:
+            return 0
         return self.rows - self.event_bytes // max(1, len(self.recorded) * self.W)
 
     def _recorded(self, recorded: np.ndarray) -> None:

@@ -83,3 +83,19 @@ def test_a_run_keeps_changes_not_slot_cycles():
         assert np.array_equal(states, trace[c])
     counts = np.stack([(trace == s).sum(axis=(1, 2)) for s in range(len(NAMES))], axis=1)
     assert np.array_equal(counts, r.state_counts)
+
+
+def test_state_events_beyond_half_the_budget_halve_the_recorded_sms():
+    """The dense trace the events stand for decides the SMs kept as before; the events alone are bounded too."""
+    from explorer.sim.engine import _TraceSink
+
+    W, chunk, budget = 64, 1024, 64 * 1024 * 8  # room for 8 SMs' dense trace over 1024 cycles
+    sink = _TraceSink(np.arange(4), W, budget, chunk)
+    sink.window(0)
+    assert len(sink.recorded) == 4  # the dense form fits: 4 SMs kept
+    n = budget // 2 // StateEvents.ENTRY_BYTES + 1  # just over half the budget, spread over the 4 SMs' cells
+    cells = (np.arange(n) % (4 * W)).astype(np.int32)
+    sink.add_states(np.zeros(n, np.int32), cells, np.full(n, SELECTED, np.uint8))
+    sink.window(chunk)
+    assert len(sink.recorded) == 2 and sink.state_bytes <= budget // 2
+    assert (np.concatenate([c for _, c, _ in sink.states]) < 2 * W).all()  # the dropped SMs' events went
