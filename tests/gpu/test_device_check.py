@@ -96,6 +96,7 @@ def test_a_full_run_on_the_fake_driver(tmp_path, fake_driver):
     assert pids_alive(pidfile) == []
 
 
+@pytest.mark.slow(expect_s=60)  # ~25 s: the whole check on the fake driver until its limit
 def test_a_run_stopped_by_its_time_limit_still_brings_back_the_archive(tmp_path, fake_driver):
     pidfile = tmp_path / "pids"
     t = time.monotonic()

@@ -268,6 +268,8 @@ def played(qapp, tmp_path_factory):
     return out
 
 
+# every step of every lesson played through one window first (~45-60 s): a full lesson sweep, with the slow set
+@pytest.mark.slow(expect_s=120)
 @pytest.mark.parametrize("key", sorted(SHOWN), ids=lambda k: f"{k[0]}-{k[1]}")
 def test_each_cited_figure_is_on_screen(played, key):
     found, _narration = played[key]
