@@ -35,10 +35,9 @@ def test_the_feature_table_names_files_that_exist():
     missing = []
     for row in rows:
         for name in re.findall(r"`([^`]+)`", row.split(" | ", 1)[1]):
-            if not re.fullmatch(r"[\w./*-]+", name) or not ("/" in name or name.endswith(".py")):
-                continue  # a symbol (``interp.OP_CLASS``), a command (``render --scale``), a placeholder
-            if "/" not in name:
-                continue  # a module named beside its package's path in the same row (``unit_strip.py``)
+            if not re.fullmatch(r"[\w./*-]+", name) or "/" not in name:
+                continue  # a symbol (``interp.OP_CLASS``), a command (``render --scale``), a module named beside
+                # its package's path in the same row (``unit_strip.py``)
             if not any(list(base.glob(name)) if "*" in name else (base / name).exists()
                        for base in (ROOT / "explorer", ROOT)):
                 missing.append(name)

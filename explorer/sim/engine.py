@@ -547,12 +547,11 @@ class _TraceSink:
             rec_map[self.recorded] = np.arange(len(self.recorded))
         return rec_map
 
-    def rec_cell(self, sm_count: int) -> np.ndarray:
+    def rec_cell(self, rec_map: np.ndarray) -> np.ndarray:
         """int32[sm_count * W]: each warp slot's cell in the events (recorded index * W + slot; -1: not recorded),
-        in the loop's slot order (sm * W + slot). Call after ``window``."""
-        rec_map = self.rec_map(sm_count)
+        in the loop's slot order (sm * W + slot), from ``rec_map``."""
         W = self.W
-        slot = np.arange(sm_count * W, dtype=np.int64)
+        slot = np.arange(rec_map.shape[0] * W, dtype=np.int64)
         ri = rec_map[slot // W]
         return np.where(ri >= 0, ri * W + slot % W, -1).astype(np.int32)
 
@@ -899,7 +898,7 @@ def simulate(
             t0 = int(a["g"][G.T])
             trace.window(t0)  # first: it may stop recording, which rec_map must see
             rec_map = trace.rec_map(p.sm_count)
-            rec_cell = trace.rec_cell(p.sm_count)
+            rec_cell = trace.rec_cell(rec_map)
             rows = series.window(t0)
             t_now = t0
             while True:  # once, unless the loop returns early to let ub grow

@@ -134,12 +134,11 @@ class StateEvents:
         cells = key[lo:hi] // (cycles + 1) - first * W
         t = key[lo:hi] % (cycles + 1)
         n = count * W
-        # every cell opens with EMPTY at cycle 0, ahead of its own events (a stable sort keeps it first)
-        all_cell = np.concatenate([np.arange(n, dtype=np.int64), cells])
-        order = np.argsort(all_cell, kind="stable")
-        all_cell = all_cell[order]
-        all_t = np.concatenate([np.zeros(n, np.int64), t])[order]
-        all_v = np.concatenate([np.full(n, EMPTY, np.uint8), state[lo:hi]])[order]
+        # every cell opens with EMPTY at cycle 0, inserted ahead of its own events (already sorted by cell)
+        opens = starts[first * W:(first + count) * W] - lo
+        all_cell = np.insert(cells, opens, np.arange(n, dtype=np.int64))
+        all_t = np.insert(t, opens, 0)
+        all_v = np.insert(state[lo:hi], opens, EMPTY)
         until = np.append(all_t[1:], cycles)
         until[np.append(all_cell[1:] != all_cell[:-1], True)] = cycles  # a cell's last event holds to the end
         flat = np.repeat(all_v, until - all_t)  # [cell][cycle]
