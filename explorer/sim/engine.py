@@ -349,7 +349,7 @@ def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i,
         Warps(a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
               a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"], a["reg_ready"],
               a["reg_kind"], a["w_async"]),
-        Places(a["sp_next"], a["sp_last"], a["sp_pipe"], a["sp_warps"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
+        Places(a["sp_next"], a["sp_last"], a["sp_pipe"], a["sp_warps"], a["sp_hi"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
                a["sm_order"], a["b_fixed"]),
         Blocks(a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"]),
         Memory(a["l1c"], a["l2c"], a["lbuf"], feed.line_table if by_lines else _NO_LINES, a["mq"], a["dram_q"],
@@ -437,6 +437,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         # a request's lines (the caller's _line_scratch)
         "lbuf": np.zeros((2, 128), np.int64),
         "sp_warps": np.zeros(SPS, np.int64),
+        "sp_hi": np.zeros(SPS, np.int64),  # slots each sub-partition's warps ever used (kernel.Places)
         "sm_order": sm_order,
         "b_fixed": fixed,
         "b_sm": np.full(B, -1, np.int32),

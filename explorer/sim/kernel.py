@@ -1250,11 +1250,11 @@ Warps = namedtuple("Warps", (
     "reg_ready", "reg_kind", "asyn",
 ))
 Places = namedtuple("Places", (
-    # per sub-partition: next visit, last issued warp, pipes' free times, live warps; per SM: L1TEX and shared
-    # memory queues, blocks holding a place; dispatch: sm_order[0] the GPU's SM order the dispatcher goes round,
-    # sm_order[1] each SM's last placement cycle; b_fixed the SM each of the first blocks goes to (a measured
-    # launch's placement; empty: none)
-    "sp_next", "sp_last", "sp_pipe", "sp_warps", "sm_l1", "sm_smem", "sm_blocks", "sm_order", "b_fixed",
+    # per sub-partition: next visit, last issued warp, pipes' free times, live warps, slots ever used (its warps
+    # sit in slots [0, sp_hi): the visit scans those only); per SM: L1TEX and shared memory queues, blocks holding
+    # a place; dispatch: sm_order[0] the GPU's SM order the dispatcher goes round, sm_order[1] each SM's last
+    # placement cycle; b_fixed the SM each of the first blocks goes to (a measured launch's placement; empty: none)
+    "sp_next", "sp_last", "sp_pipe", "sp_warps", "sp_hi", "sm_l1", "sm_smem", "sm_blocks", "sm_order", "b_fixed",
 ))
 Blocks = namedtuple("Blocks", ("sm", "start", "end", "alive", "arrived", "slot", "mbar"))
 Memory = namedtuple("Memory", (
@@ -1402,6 +1402,8 @@ def _place_warp(t, f, prog, cfg, w, places, blocks, out, b, k, sm, start):
     kk = 0
     while w.block[sm * W + sp * per_sp + kk] != -1:
         kk += 1
+    if kk >= places.sp_hi[sm * SP + sp]:  # the sub-partition's visits scan its slots up to this one
+        places.sp_hi[sm * SP + sp] = kk + 1
     gi = sm * W + sp * per_sp + kk
     slot = sp + kk * SP
     wstart = start + k * f.warp_iv  # the SM launches a block's warps one after another
@@ -1558,7 +1560,9 @@ def _classify(t, f, prog, cfg, w, places, blocks, out, sm, spi, base, sbase, eli
     selected or not, is written after the pick). Returns (eligible warps, their bit mask, the next visit)."""
     n_el = 0
     el_mask = np.int64(0)  # bit k: warp k of this sub-partition is eligible this cycle
-    due_mask, nxt = _due_later(w.next[base:base + f.per_sp], t)
+    # the slots that ever held a warp (a slot never used stays NEVER: scanning it changes nothing); a GPU
+    # holding few warps per sub-partition (the mission example: ~4 of 16) scans a quarter of them
+    due_mask, nxt = _due_later(w.next[base:base + places.sp_hi[spi]], t)
     while due_mask != 0:
         k = ctz(due_mask)
         due_mask &= due_mask - 1
