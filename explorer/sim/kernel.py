@@ -605,11 +605,11 @@ def _wake_block(b, sm, W, SP, per_sp, t, wake, only_slot, w_block, w_phase, w_wa
 
 
 @njit(nrt=False)
-def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, loop_end, p_req, p_arg, p_lat, pipe_iv,
-                 w_block, w_phase, w_wake, w_wkind, w_next, w_drain, w_async, b_mbar, b_slot, sp_next, sp_pipe,
-                 sm_smem, mq, dram_q, mem, ub, ovf, g, win_shift, rng_state, tiles, l2c, lbuf, p_row, row_sect, l2_inv):
-    """Issue a tma, wgmma or wait_group (the mbarrier wait has waited already); returns the rng state.
-    ``op`` and ``p_op`` are paths (loop_program); the pipeline's rows are in the loop body.
+def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r, out, rng_state):
+    """Issue a tma, wgmma or wait_group (the mbarrier wait has waited already) of warp gi at row pc; returns the
+    rng state. It takes the loop's state records (``run_cycles``) as the inlined stages do, but is a real call
+    (rare, and large: inlined, it would lengthen the loop's compile). ``op`` and the program's paths are
+    loop_program's; the pipeline's rows are in the loop body.
 
     tma: the copy crosses L2 (one GPU-wide queue) with no L1 and no registers; its sectors that
     miss L2 come from device memory (bank queues) as a load's do. A copy of a tile (``arg`` > 0:
@@ -624,6 +624,17 @@ def _issue_async(op, pc, gi, b, sm, spi, t, it, cfg_i, cfg_f, p_op, loop_start, 
 
     No reference counting (``nrt=False``, as the loop itself): a copy looks up hundreds of lines, each through
     helpers that bind a dozen arrays, and counting their references cost ~80 ns a line (8x the lookup itself)."""
+    cfg_i, cfg_f, pipe_iv, tiles, win_shift = cfg.cfg_i, cfg.cfg_f, cfg.pipe_iv, cfg.tiles, cfg.win_shift
+    p_op, loop_start, loop_end, p_req, p_arg, p_lat, p_row = (prog.path, prog.loop_start, prog.loop_end, prog.req,
+                                                             prog.arg, prog.lat, prog.row)
+    w_block, w_phase, w_wake, w_wkind, w_next, w_drain, w_async = (w.block, w.phase, w.wake, w.wkind, w.next,
+                                                                   w.drain, w.asyn)
+    b_mbar, b_slot = blocks.mbar, blocks.slot
+    sp_next, sp_pipe, sm_smem = places.sp_next, places.sp_pipe, places.sm_smem
+    mq, dram_q, mem, ub, ovf, l2c, lbuf = mem_r.mq, mem_r.dram_q, mem_r.mem, mem_r.ub, mem_r.ovf, mem_r.l2c, mem_r.lbuf
+    g, row_sect = out.g, out.row_sect
+    it = w.iter[gi]
+    l2_inv = 1.0 / max(cfg_i[CFG_I.L2_SETS], 1)  # _set_of's (Fixed.l2_inv, the same figure)
     W = cfg_i[CFG_I.WARPS_PER_SM]
     SP = cfg_i[CFG_I.SUB_PARTITIONS]
     per_sp = W // SP
@@ -1752,11 +1763,7 @@ def _issue_shared(t, f, prog, w, places, mem_r, pc, gi, sm):
 @njit(inline=True)
 def _issue_pipeline(t, f, prog, cfg, w, places, blocks, mem_r, out, path, pc, gi, b, sm, spi, rng_state):
     """A tma, wgmma or wait_group (``_issue_async``, a real call: rare); returns the random state."""
-    return _issue_async(path, pc, gi, b, sm, spi, t, w.iter[gi], cfg.cfg_i, cfg.cfg_f, prog.path, prog.loop_start,
-                        prog.loop_end, prog.req, prog.arg, prog.lat, cfg.pipe_iv, w.block, w.phase, w.wake, w.wkind,
-                        w.next, w.drain, w.asyn, blocks.mbar, blocks.slot, places.sp_next, places.sp_pipe,
-                        places.sm_smem, mem_r.mq, mem_r.dram_q, mem_r.mem, mem_r.ub, mem_r.ovf, out.g, f.win_shift,
-                        rng_state, cfg.tiles, mem_r.l2c, mem_r.lbuf, prog.row, out.row_sect, f.l2_inv)
+    return _issue_async(path, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r, out, rng_state)
 
 
 @njit(inline=True)
