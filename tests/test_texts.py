@@ -121,3 +121,23 @@ def test_traffic_paths_and_level_names_are_worded_from_their_codes():
     assert path_text(("registers", "fp32"), None, lambda ctx, text: text.upper(), " → ") == "REGISTERS → FP32 PIPES"
     hbm = LEVEL_NAME("hbm", kind="HBM3")
     assert hbm == "Device memory (HBM3)" and hbm.figures == {"kind": "HBM3"}
+
+
+@pytest.mark.parametrize("value,unit,text", [
+    (12345.4, "cycles", "12,345"), (7, "blocks", "7"), (132, "sms", "132"), (0.5, "fraction", "50%"),
+    (0.6254, "fraction", "62.5%"), (0.0312, "share", "3.1%"), (12.345, "warps", "12.35"), (128.0, "warps", "128"),
+    (59.0e6, "bytes", "59 MB"), (1.534e9, "bytes", "1.53 GB"), (None, "cycles", "n/a"),
+])
+def test_a_comparisons_figures_are_written_by_their_unit(value, unit, text):
+    """``measure --compare``'s table (explorer.gpu.compare) writes its figures with the one number formatter."""
+    from explorer.texts.figures import compared_text
+
+    assert compared_text(value, unit) == text
+
+
+def test_a_comparisons_error_is_signed_in_percent_or_points():
+    from explorer.texts.figures import error_text
+
+    assert error_text(0.0321, "cycles") == "+3.2%" and error_text(-0.25, "warps") == "-25.0%"
+    assert error_text(0.0, "blocks") == "+0.0%" and error_text(-0.015, "fraction") == "-1.5 pt"
+    assert error_text(None, "cycles") == "" and error_text(0.0321, "cycles", RUSSIAN) == "+3,2%"

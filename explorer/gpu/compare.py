@@ -29,6 +29,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from explorer.texts.figures import compared_text, error_text
+from explorer.texts.numbers import ENGLISH, Style
+
 RELATIVE_WORDS = ((0.05, "within 5%"), (0.15, "within 15%"))
 POINT_WORDS = ((0.02, "within 2 points"), (0.05, "within 5 points"))
 OFF = "off"
@@ -71,13 +74,9 @@ class Figure:
                 return word
         return OFF
 
-    def error_text(self) -> str:
-        e = self.error
-        if e is None:
-            return ""
-        if self.unit == "fraction":
-            return f"{100 * e:+.1f} pt"
-        return f"{100 * e:+.1f}%"
+    def error_text(self, style: Style | None = ENGLISH) -> str:
+        """The error as the CLI writes it: +3.2% or -1.5 pt (explorer.texts.figures); '' if unknown."""
+        return error_text(self.error, self.unit, style)
 
     def to_json(self) -> dict:
         return {"simulated": self.simulated, "measured": self.measured, "unit": self.unit, "error": self.error,
@@ -116,7 +115,7 @@ class Comparison:
 
     def text(self) -> list[str]:
         """The CLI's lines: label, simulated, measured, error, word."""
-        rows = [(f.label, _fmt(f.simulated, f.unit), _fmt(f.measured, f.unit), f.error_text(), f.word)
+        rows = [(f.label, compared_text(f.simulated, f.unit), compared_text(f.measured, f.unit), f.error_text(), f.word)
                 for f in self.figures]
         w = max(len(r[0]) for r in rows)
         out = [f"    {'':{w}}  {'simulated':>12}  {'measured':>12}  {'error':>8}"]
@@ -124,20 +123,6 @@ class Comparison:
         out.append(f"    dispatch: {self.dispatch_note}")
         out += [f"    note: {n}" for n in self.notes]
         return out
-
-
-def _fmt(value, unit: str) -> str:
-    if value is None:
-        return "n/a"
-    if unit in ("fraction", "share"):
-        return f"{100 * value:.1f}%"
-    if unit == "warps" and value < 100:
-        return f"{value:.2f}"
-    if unit == "bytes":
-        return f"{value / 1e6:,.1f} MB"
-    if unit == "sms":
-        return f"{int(value)}"
-    return f"{value:,.0f}"
 
 
 def measured_l2_dirty_bytes(measurement) -> int:

@@ -1,18 +1,21 @@
-"""How each figure of a simulation's summary is written, for the CLI's lines and the window's panels alike.
+"""How each figure of a simulation's summary, and of a simulation beside a measurement, is written, for the CLI's
+lines and the window's panels alike.
 
 ``simulate --json`` gives the figures as numbers; a person reads them in the CLI's text and in
 the window, and a lecturer who shows both must see the same figure the same way (``1,920``
 launched warps, ``21.9%`` achieved occupancy, not ``1920`` in one and ``22%`` in the other).
 One table, keyed by the summary's JSON key, says how each is written; the CLI renders it in
 English, the window in its locale's style (``style`` None). ``tests/gui/explore/test_figures_alike.py``
-runs one simulation and finds every figure the two show, written alike, in both.
+runs one simulation and finds every figure the two show, written alike, in both. A comparison's
+figures (``explorer.gpu.compare.Figure``: ``measure --compare``'s table, the measurement panel) are
+written by their unit (:func:`compared_text`), their error signed (:func:`error_text`).
 """
 
 from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from explorer.texts.numbers import ENGLISH, Style, num, pct
+from explorer.texts.numbers import ENGLISH, Style, num, pct, si_bytes, signed
 
 
 def _count(value, style):
@@ -56,3 +59,30 @@ def figure_text(key: str, value, style: Style | None = ENGLISH) -> str:
 def summary_figure(summary: Mapping, key: str, style: Style | None = ENGLISH) -> str:
     """:func:`figure_text` of ``summary[key]``."""
     return figure_text(key, summary[key], style)
+
+
+# -- a simulation beside a measurement (explorer.gpu.compare.Figure) ------------------------------------------
+NOT_KNOWN = "n/a"  # a figure one side does not have
+
+
+def compared_text(value, unit: str, style: Style | None = ENGLISH) -> str:
+    """A compared figure by its unit (``explorer.gpu.compare.Figure``'s): a ``fraction`` or a ``share`` as a
+    percentage, ``warps`` under 100 with two decimals (a mean), ``bytes`` with an SI prefix, the rest (cycles,
+    blocks, SMs) whole; None: :data:`NOT_KNOWN`."""
+    if value is None:
+        return NOT_KNOWN
+    if unit in ("fraction", "share"):
+        return pct(float(value), 1, style=style)
+    if unit == "warps" and value < 100:
+        return num(float(value), 2, style=style)
+    if unit == "bytes":
+        return si_bytes(value, style)
+    return num(int(value) if unit == "sms" else float(value), style=style)
+
+
+def error_text(error: float | None, unit: str, style: Style | None = ENGLISH) -> str:
+    """A compared figure's error (``Figure.error``), signed: ``+3.2%`` (simulated / measured - 1), ``-1.5 pt``
+    for a ``fraction`` (simulated - measured, in percentage points); None: ''."""
+    if error is None:
+        return ""
+    return f"{signed(100 * error, 1, style)}{' pt' if unit == 'fraction' else '%'}"

@@ -91,6 +91,12 @@ def pct(fraction: float, decimals: int = 1, style: Style | None = None) -> str:
     return text + "%"
 
 
+def signed(value: float, decimals: int = 0, style: Style | None = None) -> str:
+    """:func:`num` with its sign always written (``+1.5``, ``-0.3``, ``+0.0``): a difference, an error."""
+    text = num(value, decimals, style=style)
+    return text if text.startswith("-") else "+" + text
+
+
 def plural(n: int, forms: str) -> str:
     """The word for ``n`` things, from ``forms`` as the interface language spells them (a translated text):
     "block|blocks" (English: one, other) or "блок|блока|блоков" (Russian: one, few, many — 1, 21 блок;
@@ -166,13 +172,13 @@ def figure(x: float) -> str:
     return localize(f"{x:.3g}")
 
 
-def si_bytes(value: float) -> str:
-    """Decimal units (traffic, as GB/s are): 59.0 MB, 1.53 GB."""
+def si_bytes(value: float, style: Style | None = None) -> str:
+    """Decimal units (traffic, as GB/s are): 59 MB, 1.53 GB (in ``style``, default: the current one)."""
     value = float(value)
     for symbol, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
         if abs(value) >= scale:
-            return f"{three(value / scale)} {unit(symbol)}"
-    return f"{value:.0f} {unit('B')}"
+            return f"{three(value / scale, style)} {unit(symbol, style)}"
+    return f"{value:.0f} {unit('B', style)}"
 
 
 def binary_bytes(value: float) -> str:

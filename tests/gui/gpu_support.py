@@ -12,9 +12,9 @@ FIXTURE = REPO / "tests" / "data" / "measurement-v1-synthetic-example.npz"
 
 def wait_for_run(qtbot, window, timeout: int = 60_000):
     page = window.explorer
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
-                    and page.session.run_is_current, timeout=timeout)
-    return page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None and not page.workspace.session.simulating
+                    and page.workspace.session.run_is_current, timeout=timeout)
+    return page.workspace.session.run
 
 
 def open_file(qtbot, window, path, timeout: int = 30_000) -> bool:

@@ -9,8 +9,9 @@ RUN_TIMEOUT = 60_000  # ms: the first simulation of a test session loads numba's
 
 def wait_run(qtbot, page, timeout: int = RUN_TIMEOUT):
     """Wait until the Explorer ``page`` shows a finished run and simulates nothing; that run."""
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating, timeout=timeout)
-    return page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None and not page.workspace.session.simulating,
+                    timeout=timeout)
+    return page.workspace.session.run
 
 
 def show_page(window, qtbot, view_id: str):
@@ -41,7 +42,7 @@ def explorer_run_at(qapp, size: tuple[int, int], lang: str, run):
         with offscreen_window(size, "light", lang) as (app, window):
             page = window.explorer
             page.workspace.show_run(run)
-            page.session.set_cycle(default_cycle(run))
+            page.workspace.session.set_cycle(default_cycle(run))
             settle(app, 6)
             yield app, window
     finally:

@@ -93,7 +93,7 @@ def _window(app, settings_dir: str):
     w.resize(*SIZE)
     w.show()
     page = w.explorer
-    _wait(app, lambda: page.session.run is not None and not page.session.simulating)
+    _wait(app, lambda: page.workspace.session.run is not None and not page.workspace.session.simulating)
     for _ in range(5):
         app.processEvents()
     return w, page
@@ -101,7 +101,7 @@ def _window(app, settings_dir: str):
 
 def frame_times(app, page, frames: int) -> dict:
     """Advance like playback does (300 cycles/s at 60 Hz = 5 cycles a frame) and paint."""
-    s = page.session
+    s = page.workspace.session
     s.set_cycle(0)
     app.processEvents()
     times, cpu = [], []
@@ -136,7 +136,7 @@ def sass_frames(app, window, frames: int) -> dict:
     """The SASS view following playback steps of 5 cycles: its own cost, and that it never re-lays out."""
     window.feature("sass").set_shown(True)  # Ctrl+I
     view = window.feature("sass").view
-    s = window.explorer.session
+    s = window.workspace.session
     resets = []
     view.model.modelReset.connect(lambda: resets.append(1))
     view.model.layoutChanged.connect(lambda: resets.append(1))
@@ -165,7 +165,7 @@ def panels(page, sol_updates: int) -> dict:
             # a plot draws in its viewport, which covers it: that is the region on screen
             "unit_strip_visible": strip.isVisible() and not strip.viewport().visibleRegion().isEmpty(),
             "unit_strip_size": f"{strip.width()}x{strip.height()}",
-            "unit_windows": int(page.session.run.unit_windows.shares.shape[0]),
+            "unit_windows": int(page.workspace.session.run.unit_windows.shares.shape[0]),
             "sol_window_changes": sol_updates}
 
 
@@ -185,7 +185,7 @@ def _count_sol_updates(page) -> list:
 
 
 def playback_rate(app, page, seconds: float = 3.0) -> dict:
-    s = page.session
+    s = page.workspace.session
     s.set_cycle(0)
     page.clock.speed = 300
     app.processEvents()
@@ -218,10 +218,10 @@ def resimulation(app, page, rounds: int = 5) -> dict:
         timer.setInterval(5)
         timer.timeout.connect(lambda beats=beats: beats.append(time.perf_counter()))
         timer.start()
-        old = page.session.run
+        old = page.workspace.session.run
         t0 = time.perf_counter()
         field.set_text(str(33 + k))
-        _wait(app, lambda old=old: page.session.run is not old and not page.session.simulating)
+        _wait(app, lambda old=old: page.workspace.session.run is not old and not page.workspace.session.simulating)
         t1 = time.perf_counter()
         for _ in range(3):
             app.processEvents()

@@ -38,8 +38,6 @@ from explorer.gui.explore.scenario_fields import build_scenario, field_of, scena
 from explorer.gui.explore.transport import DEFAULT_SPEED, SPEEDS, PlaybackClock, playback_keys
 from explorer.gui.workspace.commands import ScenarioChange
 from explorer.gui.workspace.run_data import SimRun
-from explorer.gui.workspace.session import ExplorerSession
-from explorer.gui.workspace.simulation import Simulation
 from explorer.gui.workspace.workspace import Workspace
 from explorer.model.errors import InputError
 from explorer.model.presets import load_preset
@@ -80,7 +78,7 @@ class ExplorerPage(Page):
         self.compile_watch = self.run_state_view.compile_watch
 
         # -- wiring -------------------------------------------------------------------
-        s, sim = self.session, self.simulation
+        s, sim = self.workspace.session, self.workspace.simulation
         s.scenario_changed.connect(self._on_scenario)
         s.run_changed.connect(self._on_run)
         s.cycle_changed.connect(self._on_cycle)
@@ -102,14 +100,14 @@ class ExplorerPage(Page):
         self.panel.edited.connect(self._debounce.start)
         self.panel.preset_chosen.connect(self.load_preset)
         self.panel.stream_toggle.toggled.connect(self._stream_section_toggled)
-        self.grid.sm_clicked.connect(self.session.select_sm)
-        self.timeline.cycle_requested.connect(self.session.set_cycle)
-        self.counts.cycle_requested.connect(self.session.set_cycle)
-        self.unit_strip.cycle_requested.connect(self.session.set_cycle)
+        self.grid.sm_clicked.connect(s.select_sm)
+        self.timeline.cycle_requested.connect(s.set_cycle)
+        self.counts.cycle_requested.connect(s.set_cycle)
+        self.unit_strip.cycle_requested.connect(s.set_cycle)
         self.timeline.needs_trace.connect(sim.record_sm)
         self.timeline.slot_clicked.connect(self.slot_clicked)
-        self.transport.cycle_requested.connect(self.session.set_cycle)
-        self.transport.step_requested.connect(self.session.step)
+        self.transport.cycle_requested.connect(s.set_cycle)
+        self.transport.step_requested.connect(s.step)
         self.transport.play_toggled.connect(self.toggle_play)
         self.transport.speed_changed.connect(self.set_speed)
         self.clock.advance.connect(self._advance)
@@ -128,36 +126,28 @@ class ExplorerPage(Page):
         sim.attach(self.runner, defer=lambda fn: QTimer.singleShot(0, self, fn))
         sim.submit_soon()
 
-    # -- the workspace --------------------------------------------------------------
-    @property
-    def session(self) -> ExplorerSession:
-        return self.workspace.session
-
-    @property
-    def simulation(self) -> Simulation:
-        return self.workspace.simulation
-
     # -- keyboard -------------------------------------------------------------------
     def _build_actions(self) -> None:
         """Playback keys, active anywhere in the tab except while typing in a field."""
-        s = self.session
+        s = self.workspace.session
         self.key_actions = playback_keys(self, play=self.toggle_play, step=s.step, to_start=s.to_start,
                                          to_end=s.to_end)
 
     # -- playback -------------------------------------------------------------------
     def toggle_play(self) -> None:
+        s = self.workspace.session
         if self.clock.playing:
             self.clock.pause()
-        elif self.session.run is not None:
-            if self.session.cycle >= self.session.last_cycle:
-                self.session.to_start()
+        elif s.run is not None:
+            if s.cycle >= s.last_cycle:
+                s.to_start()
             self.clock.play()
 
     def set_speed(self, speed: int) -> None:
         self.clock.speed = int(speed)
 
     def _advance(self, steps: int) -> None:
-        s = self.session
+        s = self.workspace.session
         if s.run is None:
             self.clock.pause()
             return
@@ -213,16 +203,16 @@ class ExplorerPage(Page):
         self._debounce.stop()
         texts = self.panel.texts()
         scenario, errors = build_scenario(self._base, texts, self._good)
-        self.session.set_errors(errors)
+        self.workspace.session.set_errors(errors)
         if errors:
             return
         changed = frozenset(key for key, text in texts.items() if text != self._good.get(key))
         self._good = texts
-        s = self.session
+        s = self.workspace.session
         if scenario != s.scenario:
             self.workspace.do(ScenarioChange("edit", scenario, fields=changed))
         elif s.run is None:
-            self.simulation.submit()
+            self.workspace.simulation.submit()
         elif not s.run_is_current and not s.simulating:
             self._on_run(s.run)  # back to the shown run's values: nothing to simulate
 
@@ -234,7 +224,7 @@ class ExplorerPage(Page):
         self._shown_once = True
 
     def _sim_failed(self, _scenario: Scenario, error: TaskError) -> None:
-        if not self.simulation.running():
+        if not self.workspace.simulation.running():
             self.compile_watch.stop()
         if error.kind == "cancelled":
             return
@@ -260,11 +250,11 @@ class ExplorerPage(Page):
     # -- session -> views -----------------------------------------------------------
     def _on_scenario(self, scenario: Scenario) -> None:
         self.panel.update_summary(scenario)
-        self.metrics.whole.show_occupancy(self.session.occupancy)
+        self.metrics.whole.show_occupancy(self.workspace.session.occupancy)
         self.run_state_view.refresh()
 
     def _on_run(self, run: SimRun) -> None:
-        s = self.session
+        s = self.workspace.session
         gpu = run.result.scenario.gpu
         self.grid_title.set_texts(
             self.tr("<b>SM grid</b> — {gpu}: {sms} SMs × {w} warp slots · row = scheduler · "
@@ -291,7 +281,7 @@ class ExplorerPage(Page):
         self._on_cycle(s.cycle)
 
     def _on_cycle(self, cycle: int) -> None:
-        run = self.session.run
+        run = self.workspace.session.run
         if run is None:
             return
         self.grid.set_cycle(cycle)
@@ -309,7 +299,7 @@ class ExplorerPage(Page):
             self.counts.show_sm(sm)
 
     def _per_sm_toggled(self, on: bool) -> None:
-        self.counts.show_sm(self.session.selected_sm if on else None)
+        self.counts.show_sm(self.workspace.session.selected_sm if on else None)
 
     def _on_errors(self, errors: dict) -> None:
         self.panel.show_errors(errors)
@@ -352,7 +342,7 @@ class ExplorerPage(Page):
         self.sol.set_mode("away" if not about else "folded" if {"metrics", "dram"} & highlight else "focus")
         self.metrics.refit_soon()
         self.arrangement.open_strip_for_step()
-        if self.session.run is not None:
+        if self.workspace.session.run is not None:
             self.timeline.show_all()
             self.counts.show_all()
 
@@ -379,8 +369,8 @@ class ExplorerPage(Page):
         self.clock.pause()
         self._debounce.stop()
         self.runner.shutdown()
-        if self.simulation.runner is self.runner:  # not a rebuilt window's
-            self.simulation.stop_fill()
+        if self.workspace.simulation.runner is self.runner:  # not a rebuilt window's
+            self.workspace.simulation.stop_fill()
 
     def capture_state(self, live: bool = False) -> dict:
         """The scenario (TOML), selected SM, speed, per-SM counts and splitters; ``live`` adds the run
@@ -388,7 +378,7 @@ class ExplorerPage(Page):
         too)."""
         from explorer.model.tomlio import dumps
 
-        s = self.session
+        s = self.workspace.session
         state = super().capture_state(live) | {
             "scenario": dumps(s.scenario.to_dict()), "sm": s.selected_sm, "speed": self.clock.speed,
             "per_sm": self.per_sm.isChecked(), "stream_open": self.panel.stream_open,
@@ -411,14 +401,14 @@ class ExplorerPage(Page):
                 scenario = Scenario.from_dict(tomllib.loads(text))
             except (InputError, tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, RecursionError):
                 scenario = None  # a hand-edited or outdated file: start from the default
-        run = state.get("run")
-        if isinstance(run, SimRun) and run is self.session.run and scenario == self.session.scenario:
+        run, s = state.get("run"), self.workspace.session
+        if isinstance(run, SimRun) and run is s.run and scenario == s.scenario:
             pass  # a window rebuilt on the same workspace: the run is on screen already
         elif isinstance(run, SimRun) and run.result.scenario == scenario:
             self.workspace.show_run(run)  # the same result object: nothing re-simulates
-        elif scenario is not None and scenario != self.session.scenario:
+        elif scenario is not None and scenario != s.scenario:
             self.workspace.change_scenario(scenario, "restore")
-        self.session.select_sm(as_int(state.get("sm"), 0))
+        s.select_sm(as_int(state.get("sm"), 0))
         speed = as_int(state.get("speed"), DEFAULT_SPEED)
         if speed in SPEEDS:
             self.transport.set_speed(speed)
@@ -427,7 +417,7 @@ class ExplorerPage(Page):
         if as_bool(state.get("stream_open"), False):  # opened by hand for a single launch: still open
             self.panel.stream_toggle.setChecked(True)
         super().restore_state(state)
-        if isinstance(run, SimRun) and self.session.run is run:
-            self.session.set_cycle(as_int(state.get("cycle"), 0))
+        if isinstance(run, SimRun) and s.run is run:
+            s.set_cycle(as_int(state.get("cycle"), 0))
             if state.get("playing") is True:
                 self.clock.play()

@@ -33,9 +33,9 @@ def edit_registers(window, qtbot, value: int):
     """Type into the Explorer's registers field and wait for its simulation; the new run."""
     page = window.explorer
     page.panel.fields["regs"].set_text(str(value))
-    qtbot.waitUntil(lambda: page.session.run.result.scenario.launch.registers_per_thread == value
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
-    return page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run.result.scenario.launch.registers_per_thread == value
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    return page.workspace.session.run
 
 
 def show_grid(window, qtbot, blocks: int):
@@ -43,9 +43,9 @@ def show_grid(window, qtbot, blocks: int):
     explorer = window.explorer
     explorer.workspace.change_scenario(explorer.workspace.scenario.with_overrides([f"launch.grid=[{blocks},1,1]"]),
                                        "preset")
-    qtbot.waitUntil(lambda: explorer.session.run.result.scenario.launch.grid.x == blocks
-                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
-    return explorer.session.run
+    qtbot.waitUntil(lambda: explorer.workspace.session.run.result.scenario.launch.grid.x == blocks
+                    and not explorer.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    return explorer.workspace.session.run
 
 
 def pin_a_longer_run_then_show_a_shorter(window, compare, qtbot):
@@ -57,7 +57,7 @@ def pin_a_longer_run_then_show_a_shorter(window, compare, qtbot):
 
 def test_pin_edit_a_field_and_see_both_runs_and_the_table(window, compare, qtbot):
     explorer = window.explorer
-    first = explorer.session.run
+    first = explorer.workspace.session.run
     window.activateWindow()
     key(window, qtbot, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # pin and look
     assert window.tabs.currentWidget() is compare and compare.pinned is first
@@ -120,7 +120,7 @@ def test_one_playback_drives_both_and_the_shorter_run_says_finished(window, comp
     b.counts.cycle_requested.emit(1000)
     assert b.grid.cycle == 1000
     key(window, qtbot, Qt.Key.Key_B, Qt.KeyboardModifier.ControlModifier)  # back: the Explorer at B's moment
-    assert window.tabs.currentWidget() is explorer and explorer.session.cycle == 1000
+    assert window.tabs.currentWidget() is explorer and explorer.workspace.session.cycle == 1000
 
 
 def test_one_cursor_the_explorer_and_the_compare_view_move_together(window, compare, qtbot):

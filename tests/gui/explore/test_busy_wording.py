@@ -59,9 +59,10 @@ def test_the_cli_and_the_window_say_the_same_of_one_run(window, qtbot, program, 
     wait_run(qtbot, page)
     scenario = load_preset("compute-bound-fma").with_values(**{"program": program, "workload.loop": loop})
     page.workspace.change_scenario(scenario, "preset")
-    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
-    s = page.session.run.summary
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None
+                    and page.workspace.session.run.result.scenario == scenario
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    s = page.workspace.session.run.summary
     assert s["bottleneck"]["unit"] == "issue"
     share = s["issue_slot_utilization"]
     phrase = expected_phrase(share)

@@ -24,10 +24,11 @@ from tests.gui.support import RUN_TIMEOUT
 def show(page, qtbot, preset: str):
     scenario = load_preset(preset)
     page.workspace.change_scenario(scenario, "preset")
-    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None
+                    and page.workspace.session.run.result.scenario == scenario
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
     qtbot.wait(20)
-    return page.session.run
+    return page.workspace.session.run
 
 
 def rgb(widget) -> np.ndarray:
@@ -47,7 +48,7 @@ def after_launch(ready: np.ndarray) -> np.ndarray:
 
 
 def test_ready_and_issued_have_their_own_readable_scale(page, qtbot):
-    run = page.session.run  # the mission's example: 1,920 launched, a few dozen ready
+    run = page.workspace.session.run  # the mission's example: 1,920 launched, a few dozen ready
     counts = page.counts
     eligible, issued = run.result.eligible, run.result.issued
     assert counts.curves["eligible"].getViewBox() is counts.ready_view
@@ -132,10 +133,10 @@ def test_zoomed_out_ready_and_issued_are_bin_averages_and_exact_when_zoomed_in(p
 
 
 def test_selected_sm_counts_use_the_same_scales(page, qtbot):
-    run = page.session.run
+    run = page.workspace.session.run
     page.per_sm.setChecked(True)
     counts = page.counts
-    sm = run.sm_counts(page.session.selected_sm)
+    sm = run.sm_counts(page.workspace.session.selected_sm)
     x, y = counts.curves["resident"].getOriginalDataset()
     assert np.array_equal(y, sm[:, 0])
     _x, ready = counts.curves["eligible"].getOriginalDataset()
@@ -181,7 +182,8 @@ def test_a_run_with_binned_series_is_drawn_per_bin(page, qtbot):
     stride = result.series_stride
     assert stride > 1
     page.workspace.show_run(SimRun.from_result(result))
-    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result is result, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None and page.workspace.session.run.result is result,
+                    timeout=RUN_TIMEOUT)
     counts = page.counts
     x, y = counts.curves["resident"].getOriginalDataset()
     assert len(x) == len(y) + 1 == len(result.counts) + 1

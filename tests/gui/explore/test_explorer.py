@@ -25,7 +25,7 @@ def type_into(field, text: str) -> None:
 def test_explorer_is_the_first_tab_and_shows_the_mission_example(window, page):
     assert window.tabs.tabText(0) == "&Explorer"
     assert window.tabs.currentWidget() is page
-    run = page.session.run
+    run = page.workspace.session.run
     sc = run.result.scenario
     assert sc.name == "example-240x256" and sc.gpu_name == "H100"
     assert (sc.launch.grid.x, sc.launch.block.x) == (240, 256)
@@ -37,7 +37,7 @@ def test_explorer_is_the_first_tab_and_shows_the_mission_example(window, page):
 
 
 def test_right_now_answers_launched_resident_ready(page, qtbot):
-    s = page.session
+    s = page.workspace.session
     run = s.run
     s.set_cycle(3000)
     launched, resident, eligible, issued = run.counts_at(3000)
@@ -61,20 +61,20 @@ def test_right_now_answers_launched_resident_ready(page, qtbot):
 
 # -- edits -----------------------------------------------------------------------------
 def test_changing_registers_updates_occupancy_grid_and_counts(page, qtbot):
-    old = page.session.run
+    old = page.workspace.session.run
     assert old.result.resident.max() == 1920
     type_into(page.panel.fields["regs"], "200")
     # theoretical occupancy follows at once (no simulation needed) ...
-    qtbot.waitUntil(lambda: page.session.occupancy.active_blocks_per_sm == 1, timeout=2000)
+    qtbot.waitUntil(lambda: page.workspace.session.occupancy.active_blocks_per_sm == 1, timeout=2000)
     assert page.metrics.whole.occ_theoretical.text == "12.5%"
     assert "registers" in page.metrics.whole.limiter.text()
     # ... and the simulation in the worker
     run = wait_run(qtbot, page)
-    qtbot.waitUntil(lambda: page.session.run is not old, timeout=RUN_TIMEOUT)
-    run = page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run is not old, timeout=RUN_TIMEOUT)
+    run = page.workspace.session.run
     assert run.result.scenario.launch.registers_per_thread == 200
     # SM grid: at most one block (8 warps) resident per SM now
-    page.session.set_cycle(100)
+    page.workspace.session.set_cycle(100)
     assert page.grid.resident.max() == 8
     assert int(page.grid.resident.sum()) == 132 * 8
     states = page.grid._states
@@ -89,14 +89,14 @@ def test_changing_registers_updates_occupancy_grid_and_counts(page, qtbot):
 
 
 def test_invalid_input_shows_a_message_and_keeps_the_last_good_run(page, qtbot):
-    good = page.session.run
+    good = page.workspace.session.run
     submitted = page.runner.submitted["simulate"]
     field = page.panel.fields["regs"]
     type_into(field, "abc")
     qtbot.waitUntil(lambda: field.is_invalid, timeout=2000)
     assert field.message == "'abc' is not an integer"
     assert field.error.isVisible()
-    assert page.session.run is good
+    assert page.workspace.session.run is good
     assert page.runner.submitted["simulate"] == submitted  # nothing was simulated
     assert "Invalid input" in page.run_state.text()
     assert page.metrics.whole.stale.isVisible()
@@ -104,11 +104,11 @@ def test_invalid_input_shows_a_message_and_keeps_the_last_good_run(page, qtbot):
     type_into(field, "300")
     qtbot.waitUntil(lambda: "above the limit of 256" in field.message, timeout=2000)
     assert "registers" in field.message
-    assert page.session.run is good
+    assert page.workspace.session.run is good
     # fixed: the same run is still the right one, nothing to re-simulate
     type_into(field, "32")
     qtbot.waitUntil(lambda: not field.is_invalid, timeout=2000)
-    assert page.session.run is good and page.session.run_is_current
+    assert page.workspace.session.run is good and page.workspace.session.run_is_current
     assert not page.metrics.whole.stale.isVisible()
 
 
@@ -118,7 +118,7 @@ def test_several_bad_fields_are_all_marked(page, qtbot):
     type_into(f["seed"], "-3")
     type_into(f["l2_hit"], "150")
     type_into(f["regs"], "300")  # fits no block: judged with the others at their last good values
-    qtbot.waitUntil(lambda: len(page.session.errors) == 4, timeout=2000)
+    qtbot.waitUntil(lambda: len(page.workspace.session.errors) == 4, timeout=2000)
     assert "above the limit of 256" in f["regs"].message  # cuda_occupancy.h: 256 per thread fits
     assert "fix the marked input" in page.metrics.whole.stale.text()
     assert f["grid"].message == "0 is below the minimum of 1"
@@ -130,7 +130,8 @@ def test_a_superseded_simulation_is_cancelled(page, qtbot):
     runner = page.runner
     page.workspace.simulation.test_delay_s = 2.0  # every run now waits (cancellably) before simulating
     shown = []
-    page.session.run_changed.connect(lambda run: shown.append(run.result.scenario.launch.registers_per_thread))
+    page.workspace.session.run_changed.connect(
+        lambda run: shown.append(run.result.scenario.launch.registers_per_thread))
     started = []
     runner.task_started.connect(started.append)
     type_into(page.panel.fields["regs"], "40")
@@ -140,36 +141,38 @@ def test_a_superseded_simulation_is_cancelled(page, qtbot):
     type_into(page.panel.fields["regs"], "48")
     qtbot.waitUntil(lambda: first.state == "cancelled", timeout=5000)
     qtbot.waitUntil(lambda: shown == [48], timeout=RUN_TIMEOUT)
-    assert page.session.run.result.scenario.launch.registers_per_thread == 48
-    assert not page.session.simulating
+    assert page.workspace.session.run.result.scenario.launch.registers_per_thread == 48
+    assert not page.workspace.session.simulating
 
 
 def test_choosing_a_preset_loads_the_whole_scenario(page, qtbot):
-    old = page.session.run
+    old = page.workspace.session.run
     index = page.panel.preset.findData("tail-effect")
     page.panel.preset.setCurrentIndex(index)
     page.panel.preset.activated.emit(index)
-    qtbot.waitUntil(lambda: page.session.run is not old and not page.session.simulating, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.run is not old and not page.workspace.session.simulating,
+                    timeout=RUN_TIMEOUT)
     from explorer.model.presets import load_preset
 
     preset = load_preset("tail-effect")
-    assert page.session.run.result.scenario == preset
+    assert page.workspace.session.run.result.scenario == preset
     assert page.panel.fields["grid"].text() == str(preset.launch.grid.x)
     assert page.panel.fields["regs"].text() == str(preset.launch.registers_per_thread)
     assert page.panel.description.text() == " ".join(preset.description.split())
 
 
 def test_gpu_change_relayouts_the_grid(page, qtbot):
-    old = page.session.run
+    old = page.workspace.session.run
     page.panel.gpu.setCurrentIndex(page.panel.gpu.findData("T4"))
-    qtbot.waitUntil(lambda: page.session.run is not old and not page.session.simulating, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.run is not old and not page.workspace.session.simulating,
+                    timeout=RUN_TIMEOUT)
     lay = page.grid.layout_
     assert (lay.sm_count, lay.warps_per_sm) == (40, 32)
 
 
 # -- playback --------------------------------------------------------------------------
 def test_keys_step_play_and_pause(page, qtbot):
-    s = page.session
+    s = page.workspace.session
     page.grid.setFocus()
     qtbot.waitUntil(page.grid.hasFocus, timeout=2000)
     s.set_cycle(500)
@@ -207,14 +210,14 @@ def test_typing_in_a_field_does_not_trigger_playback_keys(page, qtbot):
     field = page.panel.fields["seed"]
     field.edit.setFocus()
     qtbot.waitUntil(field.edit.hasFocus, timeout=2000)
-    page.session.set_cycle(10)
+    page.workspace.session.set_cycle(10)
     qtbot.keyClick(field.edit, Qt.Key.Key_Left)
     qtbot.keyClick(field.edit, Qt.Key.Key_Space)
-    assert page.session.cycle == 10 and not page.clock.playing
+    assert page.workspace.session.cycle == 10 and not page.clock.playing
 
 
 def test_transport_buttons_slider_and_speed(page, qtbot):
-    s = page.session
+    s = page.workspace.session
     t = page.transport
     t.slider.setValue(1234)
     assert s.cycle == 1234
@@ -239,7 +242,7 @@ def test_playback_never_reuploads_the_timeline_image(page, qtbot):
     image.setImage = lambda *a, **k: (uploads.append(1), original(*a, **k))
     try:
         for c in range(0, 2000, 37):
-            page.session.set_cycle(c)
+            page.workspace.session.set_cycle(c)
             QApplication.processEvents()
     finally:
         image.setImage = original
@@ -254,11 +257,11 @@ def cell_center(grid, sm: int, slot: int) -> QPoint:
 def test_clicking_an_sm_selects_it_in_the_timeline(page, qtbot):
     grid = page.grid
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=cell_center(grid, 37, 5))
-    assert page.session.selected_sm == 37
+    assert page.workspace.session.selected_sm == 37
     assert grid.selected_sm == 37
     assert page.timeline.sm == 37
     assert "SM 37" in page.timeline.getPlotItem().titleLabel.text
-    run = page.session.run
+    run = page.workspace.session.run
     trace = run.sm_trace(37)
     used = np.nonzero((trace != 0).any(axis=0))[0]  # slots SM 37 ever used
     assert sorted(page.timeline.rows.tolist()) == used.tolist()
@@ -268,12 +271,12 @@ def test_clicking_an_sm_selects_it_in_the_timeline(page, qtbot):
     assert np.array_equal(page.timeline.image.image, full[:, shown])
     # a click between tiles changes nothing
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=QPoint(1, 1))
-    assert page.session.selected_sm == 37
+    assert page.workspace.session.selected_sm == 37
 
 
 def test_timeline_outlines_the_blocks_of_the_selected_sm(page):
-    page.session.select_sm(3)
-    run = page.session.run
+    page.workspace.session.select_sm(3)
+    run = page.workspace.session.run
     b = run.result.blocks
     mine = np.nonzero(b.sm == 3)[0]
     rect = page.timeline.outlines.path().boundingRect()
@@ -284,8 +287,8 @@ def test_timeline_outlines_the_blocks_of_the_selected_sm(page):
 
 def test_per_sm_counts_follow_the_selection(page, qtbot):
     page.per_sm.setChecked(True)
-    page.session.select_sm(3)
-    run = page.session.run
+    page.workspace.session.select_sm(3)
+    run = page.workspace.session.run
     expected = run.sm_counts(3)
     assert np.array_equal(page.counts.curves["resident"].yData, expected[:, 0])
     assert not page.counts.curves["launched"].isVisible()
@@ -294,7 +297,7 @@ def test_per_sm_counts_follow_the_selection(page, qtbot):
 
 
 def test_hover_tooltip_names_sm_block_warp_and_state(page):
-    s = page.session
+    s = page.workspace.session
     s.set_cycle(3000)
     grid = page.grid
     run = s.run
@@ -318,7 +321,7 @@ def test_grid_pixels_show_the_states(page):
 
     from explorer.gui.common.state_colors import state_color
 
-    s = page.session
+    s = page.workspace.session
     s.set_cycle(3000)
     img = page.grid.grab().toImage()
     states = s.run.states_at(3000)
@@ -334,7 +337,7 @@ def test_grid_pixels_show_the_states(page):
 
 def test_zoomed_out_timeline_keeps_one_cycle_issues(page, qtbot):
     tl = page.timeline
-    run = page.session.run
+    run = page.workspace.session.run
     tl.show_all()
     QApplication.processEvents()
     assert tl.level > 0  # 10,589 cycles on < 1,000 pixels
@@ -359,12 +362,12 @@ def test_unrecorded_sm_is_resimulated_on_demand(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
     page.load_preset("memory-bound-stream")
-    qtbot.waitUntil(lambda: page.session.run.result.scenario.name == "memory-bound-stream"
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
-    run = page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run.result.scenario.name == "memory-bound-stream"
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    run = page.workspace.session.run
     recorded = set(run.result.recorded_sms.tolist())
     sm = max(set(range(run.sm_count)) - recorded)
-    page.session.select_sm(sm)
+    page.workspace.session.select_sm(sm)
     assert page.timeline.message.isVisible()
     qtbot.waitUntil(lambda: run.is_recorded(sm), timeout=RUN_TIMEOUT)
     qtbot.waitUntil(lambda: page.timeline._levels is not None, timeout=5000)
@@ -380,8 +383,8 @@ def test_explorer_state_survives_a_restart(qtbot, settings, light_theme):
     p = first.explorer
     wait_run(qtbot, p)
     type_into(p.panel.fields["regs"], "64")
-    qtbot.waitUntil(lambda: p.session.scenario.launch.registers_per_thread == 64, timeout=2000)
-    p.session.select_sm(17)
+    qtbot.waitUntil(lambda: p.workspace.session.scenario.launch.registers_per_thread == 64, timeout=2000)
+    p.workspace.session.select_sm(17)
     p.transport.set_speed(1000)
     first.close()
 
@@ -390,7 +393,7 @@ def test_explorer_state_survives_a_restart(qtbot, settings, light_theme):
     second.show()
     p2 = second.explorer
     assert p2.panel.fields["regs"].text() == "64"
-    assert p2.session.selected_sm == 17
+    assert p2.workspace.session.selected_sm == 17
     assert p2.clock.speed == 1000
     run = wait_run(qtbot, p2)
     assert run.result.scenario.launch.registers_per_thread == 64
@@ -400,8 +403,8 @@ def test_explorer_state_survives_a_restart(qtbot, settings, light_theme):
 def test_closing_mid_simulation_stops_the_worker(qtbot, settings, light_theme):
     w = MainWindow(settings=settings)
     w.show()
-    w.explorer.workspace.simulation.test_delay_s = 5.0
-    w.explorer.workspace.change_scenario(w.explorer.session.scenario.with_values(seed=99), "preset")
+    w.workspace.simulation.test_delay_s = 5.0
+    w.workspace.change_scenario(w.workspace.session.scenario.with_values(seed=99), "preset")
     qtbot.waitUntil(w.explorer.runner.busy, timeout=5000)
     w.close()
     assert not w.explorer.runner.busy()

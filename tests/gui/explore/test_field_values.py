@@ -37,8 +37,9 @@ def type_text(qtbot, field, text: str) -> None:
 
 
 def settled_on(qtbot, page, check) -> None:
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
-                    and not page._debounce.isActive() and check(page.session.run.result.scenario), timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None and not page.workspace.session.simulating
+                    and not page._debounce.isActive() and check(page.workspace.session.run.result.scenario),
+                    timeout=RUN_TIMEOUT)
 
 
 # -- the texts the program writes, read back -------------------------------------------------
@@ -92,7 +93,7 @@ def test_after_the_gemm_hand_off_every_edit_re_simulates(window, qtbot):
     # an edit of another field: simulated, the hit rate kept exactly
     type_text(qtbot, explorer.panel.fields["regs"], "96")
     settled_on(qtbot, explorer, lambda sc: sc.launch.registers_per_thread == 96)
-    scenario = explorer.session.scenario
+    scenario = explorer.workspace.session.scenario
     assert scenario.workload.l2_hit_rate == rate and scenario.launch.grid == sent.launch.grid
     assert not any(f.is_invalid for f in explorer.panel.fields.values())
 
@@ -102,7 +103,7 @@ def test_after_the_gemm_hand_off_every_edit_re_simulates(window, qtbot):
     type_text(qtbot, l2, "101")
     qtbot.waitUntil(lambda: l2.is_invalid, timeout=5000)
     assert l2.message == "101 is above the maximum of 100"
-    assert explorer.session.run.result.scenario.workload.l2_hit_rate == 0.875
+    assert explorer.workspace.session.run.result.scenario.workload.l2_hit_rate == 0.875
     # Up steps a decimal value too
     type_text(qtbot, l2, "12.25")
     qtbot.keyClick(l2.edit, Qt.Key.Key_Up)

@@ -43,7 +43,7 @@ def window_texts(window) -> str:
 def test_every_figure_both_show_is_written_alike(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
-    run = page.session.run
+    run = page.workspace.session.run
     s = run.summary
     cli = format_text(run.result.scenario, s)
     shown = window_texts(window)

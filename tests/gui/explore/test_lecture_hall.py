@@ -71,7 +71,7 @@ def test_the_sass_view_leaves_the_window_within_a_720p_screen(qapp, run, lang, e
     """Its minimum width was the sum of its controls (342 px, 372 in Russian): the plots' column narrowed, its
     legends wrapped, and the window needed 755-785 px of height."""
     with offscreen_window(HD, "light", lang) as (app, window):
-        window.explorer.workspace.show_run(run)
+        window.workspace.show_run(run)
         window.feature("sass").set_shown(True)
         window.resize(*HD)
         settle(app, 6)
@@ -107,7 +107,7 @@ def test_the_verdict_sentences_are_whole_at_cycle_0_and_while_playing(qapp, run,
         page = window.explorer
         page.workspace.show_run(run)
         for cycle in (0, run.cycles // 3, run.cycles // 2, run.cycles - 1):  # playback grows "right now"
-            page.session.set_cycle(cycle)
+            page.workspace.session.set_cycle(cycle)
             settle(app, 4)
             assert essentials_whole(window) == [], cycle
             assert problems(window, size) == [], cycle
@@ -136,7 +136,7 @@ def _lesson(name):
 def test_a_hidden_verdict_sentence_is_a_layout_problem(qapp, run):
     """``render --check-layout`` said "all texts fit" while these sentences were left out."""
     with offscreen_window(HD, "light", "en") as (app, window):
-        window.explorer.workspace.show_run(run)
+        window.workspace.show_run(run)
         settle(app, 4)
         point = window.explorer.metrics.whole.point
         point.hide()  # what the old column did to make room
@@ -169,7 +169,7 @@ def test_a_narrow_plot_column_keeps_its_right_axis_and_the_runs_last_cycles(qapp
 def test_the_speed_of_light_panel_lists_every_unit(qapp, run, size):
     """It folded to 2-4 of its 10 units (lesson 9 step 5: L2 and DRAM only, also after Esc and in exports)."""
     with offscreen_window(size, "light", "en") as (app, window):
-        window.explorer.workspace.show_run(run)
+        window.workspace.show_run(run)
         settle(app, 6)
         assert units_listed(window.explorer) == set(UNITS)
 

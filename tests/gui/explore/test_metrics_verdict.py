@@ -67,8 +67,8 @@ def test_mma_share_is_the_programs(window, qtbot):
     page = window.explorer
     page.load_preset("tensor-gemm")
     run = wait_run(qtbot, page)
-    qtbot.waitUntil(lambda: page.session.run.result.scenario.name == "tensor-gemm", timeout=RUN_TIMEOUT)
-    run = page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run.result.scenario.name == "tensor-gemm", timeout=RUN_TIMEOUT)
+    run = page.workspace.session.run
     program = run.result.warp_program  # the program that ran (SASS, or the model where it cannot be built)
     if program.source == "model":
         model = build_program(load_preset("tensor-gemm").workload)
@@ -87,9 +87,10 @@ def shown(window, qtbot, preset: str, **changes):
     wait_run(qtbot, page)
     scenario = load_preset(preset).with_values(**changes) if changes else load_preset(preset)
     page.workspace.change_scenario(scenario, "preset")
-    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
-    return page.metrics.whole, page.session.run.summary
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None
+                    and page.workspace.session.run.result.scenario == scenario
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    return page.metrics.whole, page.workspace.session.run.summary
 
 
 def percent_in(text: str) -> list[int]:
@@ -118,7 +119,7 @@ def test_a_tensor_core_loop_says_issue_slots_are_the_wrong_measure(window, qtbot
     text = whole_text(whole.point)
     assert "wrong measure" in text and "Tensor Cores run at" in text
     assert f"{s['throughput']['tensor']['pct_of_peak']:.0f}% of their peak" in text
-    run = window.explorer.session.run
+    run = window.workspace.session.run
     assert f"({100 * run.mma_share:.0f}% of the warp-instructions)" in text
     assert f"busy for {run.result.params.mma_interval:.3g} cycles" in text
 
@@ -137,7 +138,7 @@ def test_busy_hbm_is_a_number_on_screen(window, qtbot):
     """Where HBM is the busy unit, the sentence and the DRAM row give its share of the peak as a number
     (lesson 5's streaming kernel, as the lesson runs it: program = "model")."""
     whole, s = shown(window, qtbot, "memory-bound-stream", program="model")
-    gpu = window.explorer.session.run.result.scenario.gpu
+    gpu = window.workspace.session.run.result.scenario.gpu
     share = s["dram_bandwidth_gbs"] / gpu.memory_bandwidth_gbs
     assert s["bottleneck"]["unit"] == "dram" and share > 0.6  # Nsight's 60% rule
     assert share == pytest.approx(s["throughput"]["dram"]["pct_of_peak"] / 100, rel=1e-6)
@@ -154,7 +155,7 @@ def test_a_busy_hbm_below_the_rule_is_still_a_number(window, qtbot):
     rule, its requests waiting on banks (the calibrated device-memory model): the verdict names the memory
     wait and the DRAM row still gives HBM's share as a number."""
     whole, s = shown(window, qtbot, "example-240x256", **{"launch.grid": [1056, 1, 1], "program": "model"})
-    gpu = window.explorer.session.run.result.scenario.gpu
+    gpu = window.workspace.session.run.result.scenario.gpu
     share = s["dram_bandwidth_gbs"] / gpu.memory_bandwidth_gbs
     busiest = max(s["throughput"], key=lambda unit: s["throughput"][unit]["pct_of_peak"])
     assert busiest == "dram" and 0.3 < share < 0.6
@@ -179,9 +180,10 @@ def test_a_wgmma_run_is_read_as_tensor_work(window, qtbot):
     wait_run(qtbot, page)
     scenario = gemm_scenario(plan_gemm("H100", 1024, 1024, 512, "bf16"))
     page.workspace.change_scenario(scenario, "preset")
-    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
-    run = page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None
+                    and page.workspace.session.run.result.scenario == scenario
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    run = page.workspace.session.run
     wgmma = scenario.workload.body[2]
     consumers = run.result.params.warps_per_block - scenario.workload.producer_warps
     per_block = consumers * wgmma.count * scenario.workload.loop

@@ -17,14 +17,14 @@ ONE_BLOCK = default_scenario().with_overrides(["launch.registers_per_thread=255"
 
 
 def show(window, qtbot, scenario):
-    window.explorer.workspace.show_run(simulate_run(scenario))
+    window.workspace.show_run(simulate_run(scenario))
     wait_run(qtbot, window.explorer)
     return window.explorer
 
 
 def test_one_percentage_formatter_everywhere(window, qtbot):
     page = show(window, qtbot, ONE_BLOCK)
-    occupancy = page.session.run.summary["theoretical_occupancy"]
+    occupancy = page.workspace.session.run.summary["theoretical_occupancy"]
     assert occupancy == 0.125
     text = pct(occupancy)
     assert text == "12.5%"
@@ -32,18 +32,18 @@ def test_one_percentage_formatter_everywhere(window, qtbot):
     assert page.metrics.whole.occ_theoretical.text == text
     grid = page.grid
     x, y = grid.layout_.tile_origin(0)
-    page.session.set_cycle(page.session.run.cycles // 4)
+    page.workspace.session.set_cycle(page.workspace.session.run.cycles // 4)
     tip = grid.tooltip_at(QPoint(x + 1, y + 1))
     assert "8 of 64 warp slots resident (12.5%)" in tip
     # and grouped digits: "1,920 warps launched", "20,857 cycles" as the panels write them
     assert "1,920 warps launched" in window.status_label.text()
-    assert f"{page.session.run.cycles:,} cycles" in window.status_label.text()
+    assert f"{page.workspace.session.run.cycles:,} cycles" in window.status_label.text()
 
 
 def test_one_block_per_sm_in_english(window, qtbot):
     page = show(window, qtbot, ONE_BLOCK)
     assert "— 1 block (8 warps) per SM of 64." in page.metrics.whole.limiter.text()
-    page.session.set_cycle(1000)
+    page.workspace.session.set_cycle(1000)
     assert "1 block per SM" in page.metrics.now.residency.text()
     page = show(window, qtbot, default_scenario())
     assert "8 blocks (64 warps) per SM" in page.metrics.whole.limiter.text()
@@ -71,18 +71,18 @@ def test_the_store_tail_is_told_not_called_finished(window, qtbot):
     """After the last warp left, the kernel still runs until L2 has taken its last stores (sim_model.toml
     [stores]): the "right now" text says so with the cycles left, and "finished" only on the last cycle."""
     page = show(window, qtbot, default_scenario())
-    run = page.session.run
+    run = page.workspace.session.run
     tail = run.summary["store_tail_cycles"]
     last_exit = int(run.result.blocks.end.max())
     assert tail == run.cycles - last_exit
     # the last store's L2 round trip, from when it left L1TEX a cycle or so before its warp's EXIT
     assert run.result.params.lat_l2 - 16 <= tail <= run.result.params.lat_l2
-    page.session.set_cycle(last_exit + 10)
+    page.workspace.session.set_cycle(last_exit + 10)
     assert page.metrics.now.values["launched"].text() == "0"
     left = run.cycles - 1 - (last_exit + 10)
     assert f"the kernel ends once L2 has taken its last stores, {left:,} cycles from now" in \
         page.metrics.now.residency.text()
-    page.session.set_cycle(run.cycles - 1)
+    page.workspace.session.set_cycle(run.cycles - 1)
     assert page.metrics.now.residency.text() == "The kernel has finished."
     assert f"the last {tail:,} cycles no warp was resident" in page.metrics.whole.heading.toolTip()
 
@@ -92,14 +92,14 @@ def test_the_falling_count_is_called_unfinished_beside_the_launched_total(window
     1,920 launched. It is the launched warps not finished yet: named so, with the constant total beside it,
     in the "Right now" box, the counts plot's legend and the A/B columns' line."""
     page = show(window, qtbot, default_scenario())
-    run = page.session.run
+    run = page.workspace.session.run
     now = page.metrics.now
     names = [w.text() for w in now.findChildren(QLabel) if w.toolTip() == now.values["launched"].toolTip()]
     assert "Unfinished" in names and "Launched" not in names
-    page.session.set_cycle(0)
+    page.workspace.session.set_cycle(0)
     assert now.values["launched"].text() == "1,920"
     assert now.notes["launched"].text() == "of 1,920 launched warps"
-    page.session.set_cycle(run.cycles - 1)
+    page.workspace.session.set_cycle(run.cycles - 1)
     assert now.values["launched"].text() == "0"
     assert now.notes["launched"].text() == "of 1,920 launched warps"  # the launched total does not fall
     assert "1,920 warps" in page.panel.launched.text()

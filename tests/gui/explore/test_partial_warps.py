@@ -29,8 +29,8 @@ def test_partial_warps_are_marked_where_their_masks_are_partial(window, qtbot, d
     for got, want in zip(levels, halvings(partial)):  # a bin is marked if any of its cycles is
         assert np.array_equal(got, want)
     page.workspace.show_run(run)
-    qtbot.waitUntil(lambda: page.session.run is run)
-    page.session.select_sm(sm)
+    qtbot.waitUntil(lambda: page.workspace.session.run is run)
+    page.workspace.session.select_sm(sm)
     qtbot.waitUntil(lambda: page.timeline.sm == sm)
     view = page.timeline
     assert view.sm == sm and view.has_partial_marks()
@@ -51,5 +51,5 @@ def test_partial_warps_are_marked_where_their_masks_are_partial(window, qtbot, d
 def test_whole_warps_have_no_marks(window, qtbot):
     page = window.explorer
     run = wait_run(qtbot, page)  # the default scenario: every warp issues with its 32 lanes
-    assert run.partial_pyramid(page.session.selected_sm) is None
+    assert run.partial_pyramid(page.workspace.session.selected_sm) is None
     assert not page.timeline.has_partial_marks() and page.timeline.partial_image.image is None

@@ -23,7 +23,7 @@ def test_missing_sms_are_hatched_under_a_banner_then_filled_in(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
     seen = []
-    page.session.run_changed.connect(lambda run: seen.append(
+    page.workspace.session.run_changed.connect(lambda run: seen.append(
         (run, list(page.grid.missing), page.grid.banner.isVisibleTo(page.grid), page.grid.banner.text(),
          page.run_state.text())))
     page.load_preset(LONG)
@@ -39,13 +39,13 @@ def test_missing_sms_are_hatched_under_a_banner_then_filled_in(window, qtbot):
     assert not page.grid.layout_.tile_rect(0).intersects(page.grid.banner.geometry())
 
     qtbot.waitUntil(lambda: not page.workspace.simulation.filling, timeout=4 * RUN_TIMEOUT)
-    assert page.session.run is run and run.missing_sms() == [] and page.grid.missing == []
+    assert page.workspace.session.run is run and run.missing_sms() == [] and page.grid.missing == []
     assert not page.grid.banner.isVisible() and page.run_state.text() == ""
     # a filled-in SM shows the states an independent simulation of that SM has, at the sampled cycle
     sm, (stride, _samples) = 100, run.sampled[100]
     reference = simulate(run.result.scenario, record_sms=[sm]).sm_trace(sm)
     for cycle in (0, 777, run.cycles // 3, run.cycles - 1):
-        page.session.set_cycle(cycle)
+        page.workspace.session.set_cycle(cycle)
         assert np.array_equal(page.grid._states[sm], reference[cycle - cycle % stride])
     tip = page.grid.tooltip_at(page.grid.layout_.cell_rect(sm, 0).center())
     assert f"every {stride} cycles" in tip
@@ -55,15 +55,16 @@ def test_a_run_being_simulated_dims_the_picture_under_a_banner(window, qtbot):
     window.resize(1600, 900)
     page = window.explorer
     wait_run(qtbot, page)
-    old = page.session.run
+    old = page.workspace.session.run
     page.workspace.simulation.test_delay_s = 1.5
     page.load_preset("compute-bound-fma")
-    qtbot.waitUntil(lambda: page.session.simulating, timeout=5000)
-    assert page.session.run is old  # the previous picture stays, dimmed (below) under the banner
+    qtbot.waitUntil(lambda: page.workspace.session.simulating, timeout=5000)
+    assert page.workspace.session.run is old  # the previous picture stays, dimmed (below) under the banner
     assert page.grid.busy_text.startswith("Simulating…") and "previous run" in page.grid.busy_text
     assert page.grid.banner.isVisible() and page.grid.banner.text() == page.grid.busy_text
     assert page.timeline.banner.isVisible() and page.timeline.banner.text() == page.grid.busy_text
-    qtbot.waitUntil(lambda: not page.session.simulating and page.session.run is not old, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: not page.workspace.session.simulating and page.workspace.session.run is not old,
+                    timeout=RUN_TIMEOUT)
     assert page.grid.busy_text == "" and not page.grid.banner.isVisible() and not page.timeline.banner.isVisible()
 
 
@@ -71,7 +72,7 @@ def test_the_dimmed_picture_is_lighter(window, qtbot):
     window.resize(1600, 900)
     page = window.explorer
     wait_run(qtbot, page)
-    page.session.set_cycle(3000)
+    page.workspace.session.set_cycle(3000)
     qtbot.wait(20)
     before = page.grid.grab().toImage()
     page.grid.set_notice(busy="Simulating… 0%")
@@ -87,15 +88,16 @@ def test_a_new_scenario_stops_the_filling_in(window, qtbot):
     page = window.explorer
     wait_run(qtbot, page)
     page.load_preset(LONG)
-    qtbot.waitUntil(lambda: page.session.run.result.scenario.name == LONG and page.workspace.simulation.filling,
+    qtbot.waitUntil(lambda: page.workspace.session.run.result.scenario.name == LONG
+                    and page.workspace.simulation.filling,
                     timeout=RUN_TIMEOUT)
-    long_run = page.session.run
+    long_run = page.workspace.session.run
     page.load_preset("example-240x256")
     # cancelled as the new simulation starts
     qtbot.waitUntil(lambda: not page.workspace.simulation.filling, timeout=1000)
     filled = len(long_run.sampled)
-    qtbot.waitUntil(lambda: page.session.run.result.scenario == load_preset("example-240x256")
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.run.result.scenario == load_preset("example-240x256")
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
     qtbot.wait(1500)  # a batch that was running when it was cancelled delivers nothing
     assert len(long_run.sampled) == filled
     assert page.grid.missing == [] and not page.grid.banner.isVisible()

@@ -29,9 +29,10 @@ L2_BOUND = ("memory-bound-stream", {"launch.grid": [1056, 1, 1], "workload.l2_hi
 def show(page, qtbot, preset: str, changes: dict | None = None) -> SimRun:
     scenario = load_preset(preset).with_values(**changes) if changes else load_preset(preset)
     page.workspace.change_scenario(scenario, "preset")
-    qtbot.waitUntil(lambda: page.session.run is not None and page.session.run.result.scenario == scenario
-                    and not page.session.simulating, timeout=RUN_TIMEOUT)
-    return page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None
+                    and page.workspace.session.run.result.scenario == scenario
+                    and not page.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    return page.workspace.session.run
 
 
 def test_the_panel_is_titled_with_the_question_and_lists_every_unit(page, qtbot):
@@ -58,7 +59,7 @@ def test_the_bars_follow_the_cursors_window(page, qtbot):
     run = show(page, qtbot, *L2_BOUND)
     sol, windows = page.sol, run.unit_windows
     for cycle in (0, run.cycles // 3, run.cycles // 2, run.cycles - 1):
-        page.session.set_cycle(cycle)
+        page.workspace.session.set_cycle(cycle)
         w = cycle // windows.cycles
         assert sol.at_window == w
         for i, unit in enumerate(UNITS):
@@ -76,12 +77,12 @@ def test_the_bars_follow_the_cursors_window(page, qtbot):
 def test_a_frame_inside_one_window_changes_nothing(page, qtbot):
     run = show(page, qtbot, "compute-bound-fma")
     sol = page.sol
-    page.session.set_cycle(run.unit_windows.cycles)  # the second window's first cycle
+    page.workspace.session.set_cycle(run.unit_windows.cycles)  # the second window's first cycle
     texts = {u: sol.now_texts[u].text() for u in UNITS}
     geometry = sol.geometry()
     sol.now_texts["issue"].setText("sentinel")  # a frame that touched the labels would overwrite it
     for cycle in range(run.unit_windows.cycles + 1, 2 * run.unit_windows.cycles):
-        page.session.set_cycle(cycle)
+        page.workspace.session.set_cycle(cycle)
     assert sol.now_texts["issue"].text() == "sentinel"
     assert {u: sol.now_texts[u].text() for u in UNITS if u != "issue"} == {u: t for u, t in texts.items()
                                                                          if u != "issue"}
@@ -116,7 +117,7 @@ def test_the_strip_shows_the_same_windows_on_the_timelines_axis(page, qtbot):
     page.timeline.getPlotItem().setXRange(1000, 5000, padding=0)
     qtbot.waitUntil(lambda: strip.getPlotItem().getViewBox().viewRange()[0] == pytest.approx([1000, 5000]),
                     timeout=2000)
-    page.session.set_cycle(2345)
+    page.workspace.session.set_cycle(2345)
     assert strip.cursor.value() == pytest.approx(page.timeline.cursor.value())
     # hovering a cell names its unit and share
     unit, w, share = strip.share_at(2345, d)

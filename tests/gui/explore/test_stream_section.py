@@ -48,10 +48,10 @@ def type_text(qtbot, field, text: str) -> None:
 
 
 def settled_on(qtbot, page, check):
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
-                    and not page._debounce.isActive() and page.session.run_is_current
-                    and check(page.session.run.result.scenario), timeout=RUN_TIMEOUT)
-    return page.session.run
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None and not page.workspace.session.simulating
+                    and not page._debounce.isActive() and page.workspace.session.run_is_current
+                    and check(page.workspace.session.run.result.scenario), timeout=RUN_TIMEOUT)
+    return page.workspace.session.run
 
 
 @pytest.fixture
@@ -138,13 +138,14 @@ def test_synchronize_every_n_puts_a_round_trip_into_the_stream(tiny, qtbot):
 ])
 def test_a_bad_stream_value_marks_its_field_and_does_not_run(tiny, qtbot, key, text, message):
     page = tiny
-    before, steps = page.session.scenario, len(page.workspace.commands.done)
+    before, steps = page.workspace.session.scenario, len(page.workspace.commands.done)
     field = page.panel.fields[key]
     type_text(qtbot, field, text)
     qtbot.waitUntil(lambda: field.is_invalid and not page._debounce.isActive())
     assert field.message == message  # the core's words, with the limit
-    assert page.session.scenario == before and page.session.run.result.scenario == before
-    assert not page.session.simulating and page.session.pending is None and len(page.workspace.commands.done) == steps
+    assert page.workspace.session.scenario == before and page.workspace.session.run.result.scenario == before
+    assert (not page.workspace.session.simulating and page.workspace.session.pending is None
+            and len(page.workspace.commands.done) == steps)
     assert [f for f in STREAM_FIELDS if f != "graph" and page.panel.fields[f].is_invalid] == [key]
     field.set_text(scenario_to_texts(before)[key])  # back to the last good value: the mark goes
     qtbot.waitUntil(lambda: not field.is_invalid)
@@ -152,7 +153,7 @@ def test_a_bad_stream_value_marks_its_field_and_does_not_run(tiny, qtbot, key, t
 
 def test_undo_restores_the_single_launch(window, tiny, qtbot):
     page, panel = tiny, tiny.panel
-    original = page.session.scenario
+    original = page.workspace.session.scenario
     type_text(qtbot, panel.fields["kernels"], "100")
     settled_on(qtbot, page, lambda s: s.stream.kernels == 100)
     qtbot.mouseClick(panel.graph, Qt.MouseButton.LeftButton)
@@ -291,7 +292,7 @@ def test_a_refused_gap_stays_editable_when_the_graph_goes_on(tiny, qtbot):
     qtbot.waitUntil(lambda: gap.is_invalid and not page._debounce.isActive())
     qtbot.mouseClick(panel.graph, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not page._debounce.isActive())
-    assert gap.isEnabled() and gap.is_invalid and not page.session.scenario.stream.graph
+    assert gap.isEnabled() and gap.is_invalid and not page.workspace.session.scenario.stream.graph
     type_text(qtbot, gap, "2")
     settled_on(qtbot, page, lambda s: s.stream.graph and s.stream.launch_gap_us == 2.0)
     assert not gap.isEnabled() and not gap.is_invalid

@@ -54,7 +54,7 @@ def make_strip(qtbot, stream, width=600) -> StreamStrip:
 def test_hidden_for_one_kernel_shown_for_a_stream(page, qtbot):
     """One launch: no strip (the metrics say 100% over its own duration); ten: the strip with its figures."""
     assert not page.stream_strip.isVisible()
-    one = page.session.scenario
+    one = page.workspace.session.scenario
     page.workspace.change_scenario(one.with_values(**{"stream.kernels": 10, "stream.launch_gap_us": 5.0}), "preset")
     run = wait_run(qtbot, page)
     qtbot.waitUntil(page.stream_strip.isVisible)

@@ -197,7 +197,7 @@ def test_bad_scenario_files(window, qtbot, tmp_path, monkeypatch, way, no_except
     wait_run(qtbot, page)
     page.panel.fields["regs"].set_text("40")
     page.apply_edits()
-    before, texts, steps = page.session.scenario, page.panel.texts(), len(page.workspace.commands.done)
+    before, texts, steps = page.workspace.session.scenario, page.panel.texts(), len(page.workspace.commands.done)
     files = window.feature("files")
     for what, path in scenario_files(tmp_path).items():
         files.last_message = None
@@ -208,9 +208,9 @@ def test_bad_scenario_files(window, qtbot, tmp_path, monkeypatch, way, no_except
         assert path.name in box.text() + box.windowTitle(), f"{what}: {box.text()!r}"
         assert sum(isinstance(w, QMessageBox) and w.isVisible() for w in QApplication.topLevelWidgets()) == 1, what
         _close_messages()
-        assert page.session.scenario == before and page.panel.texts() == texts, what
+        assert page.workspace.session.scenario == before and page.panel.texts() == texts, what
         assert len(page.workspace.commands.done) == steps, what
-    assert not page.session.simulating or page.session.pending == before
+    assert not page.workspace.session.simulating or page.workspace.session.pending == before
 
 
 @pytest.mark.parametrize("way", WAYS)
@@ -218,7 +218,7 @@ def test_bad_measurement_files(window, qtbot, tmp_path, monkeypatch, way, no_exc
     page = window.explorer
     wait_run(qtbot, page)
     gpu = window.feature("gpu")
-    before = page.session.scenario
+    before = page.workspace.session.scenario
     for what, path in measurement_files(tmp_path).items():
         gpu.last_message = ("", "")
         _open(window, monkeypatch, way, path)
@@ -228,7 +228,7 @@ def test_bad_measurement_files(window, qtbot, tmp_path, monkeypatch, way, no_exc
         assert gpu.message_box is not None and gpu.message_box.isVisible(), what
         gpu.message_box.close()
         QApplication.processEvents()
-        assert gpu.measurement is None and page.session.scenario == before, what
+        assert gpu.measurement is None and page.workspace.session.scenario == before, what
 
 
 @pytest.mark.skipif(not HAS_FIFO, reason="no FIFOs on this system")

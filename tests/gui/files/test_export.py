@@ -18,7 +18,7 @@ from tests.gui.support import wait_run
 def win(window, qtbot):
     window.resize(1280, 760)
     wait_run(qtbot, window.explorer)
-    window.explorer.session.set_cycle(3000)
+    window.workspace.session.set_cycle(3000)
     return window
 
 
@@ -108,7 +108,7 @@ def test_gif_of_a_cycle_range(win, tmp_path):
 
     grid = win.explorer.grid
     out = tmp_path / "grid.gif"
-    cr = ex.parse_cycle_range("100:2100:500", win.explorer.session.run.cycles)
+    cr = ex.parse_cycle_range("100:2100:500", win.workspace.session.run.cycles)
     assert cr.cycles == [100, 600, 1100, 1600, 2100]
     count = win.feature("export").export_animation("sm_grid", out, cr, fps=5)
     assert count == 5
@@ -124,7 +124,7 @@ def test_gif_of_a_cycle_range(win, tmp_path):
             frames.append(np.asarray(im.convert("RGB")))
         assert total == 5 * 200
     assert not np.array_equal(frames[0], frames[-1]), "the grid changes over the cycles"
-    assert win.explorer.session.cycle == 3000  # put back
+    assert win.workspace.session.cycle == 3000  # put back
     assert no_temp_files(tmp_path)
 
 

@@ -12,8 +12,9 @@ RUN_TIMEOUT = 60_000
 
 
 def settle(qtbot, page):
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
-                    and page.session.run.result.scenario == page.session.scenario, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None and not page.workspace.session.simulating
+                    and page.workspace.session.run.result.scenario == page.workspace.session.scenario,
+                    timeout=RUN_TIMEOUT)
 
 
 def boxes() -> list[QMessageBox]:
@@ -30,7 +31,7 @@ def test_save_then_open_round_trip(window, qtbot, tmp_path):
     settle(qtbot, page)
     page.panel.fields["regs"].set_text("96")
     page.apply_edits()
-    edited = page.session.scenario
+    edited = page.workspace.session.scenario
     assert edited.launch.registers_per_thread == 96
     path = tmp_path / "mine.toml"
     assert window.feature("files").save_to(path)
@@ -41,11 +42,11 @@ def test_save_then_open_round_trip(window, qtbot, tmp_path):
     page.load_preset("compute-bound-fma")
     assert window.isWindowModified()
     assert window.open_path(path)
-    assert page.session.scenario == edited
+    assert page.workspace.session.scenario == edited
     assert page.panel.fields["regs"].text() == "96"
     assert not window.isWindowModified()
     settle(qtbot, page)
-    assert page.session.run.result.scenario == edited
+    assert page.workspace.session.run.result.scenario == edited
 
 
 def test_ctrl_s_saves_to_the_same_file_and_save_as_asks(window, qtbot, tmp_path, monkeypatch):
@@ -87,14 +88,14 @@ def test_a_malformed_file_is_a_message_and_nothing_is_lost(window, qtbot, tmp_pa
     page.panel.fields["grid"].set_text("300")
     page.apply_edits()
     page.panel.fields["regs"].set_text("4")  # an edit in progress (not yet applied)
-    before = page.session.scenario
+    before = page.workspace.session.scenario
     bad = tmp_path / "broken.toml"
     bad.write_text("gpu = 'H100'\n[launch\ngrid = 12\n", encoding="utf-8")
     assert window.open_path(bad) is True  # handled (by the scenario handler) ...
     (box,) = boxes()
     assert "broken.toml" in box.text() and "invalid TOML" in box.text()
     close_boxes()
-    assert page.session.scenario == before  # ... and nothing changed
+    assert page.workspace.session.scenario == before  # ... and nothing changed
     assert page.panel.fields["regs"].text() == "4" and page.panel.fields["grid"].text() == "300"
     assert str(bad.resolve()) not in window.feature("files").recent.paths()
 
@@ -110,7 +111,7 @@ def test_a_malformed_file_is_a_message_and_nothing_is_lost(window, qtbot, tmp_pa
     (box,) = boxes()
     assert "Z80" in box.text()
     close_boxes()
-    assert page.session.scenario == before
+    assert page.workspace.session.scenario == before
 
 
 def test_recent_files_menu(window, qtbot, tmp_path):
@@ -119,7 +120,7 @@ def test_recent_files_menu(window, qtbot, tmp_path):
     files = []
     for i in range(10):
         path = tmp_path / f"s{i}.toml"
-        page.session.scenario.with_values(seed=i + 1).save(path)
+        page.workspace.session.scenario.with_values(seed=i + 1).save(path)
         files.append(path)
     for path in files:
         assert window.feature("files").open_file(path)
@@ -131,7 +132,7 @@ def test_recent_files_menu(window, qtbot, tmp_path):
     assert [a.data() for a in entries] == recent
     assert entries[0].text().startswith("&1  s9.toml")
     entries[3].trigger()
-    assert page.session.scenario.seed == 7
+    assert page.workspace.session.scenario.seed == 7
     assert window.feature("files").recent.paths()[0] == str(files[6].resolve())
     # a file that went away: a message, and off the list
     files[5].unlink()
@@ -148,11 +149,11 @@ def test_drag_and_drop_of_a_scenario_file(window, qtbot, tmp_path):
     page = window.explorer
     settle(qtbot, page)
     path = tmp_path / "dropped.toml"
-    page.session.scenario.with_values(**{"launch.grid": [77, 1, 1]}).save(path)
+    page.workspace.session.scenario.with_values(**{"launch.grid": [77, 1, 1]}).save(path)
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     event = QDropEvent(QPointF(QPoint(50, 50)), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                        Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    assert page.session.scenario.launch.grid.x == 77
+    assert page.workspace.session.scenario.launch.grid.x == 77
     assert window.windowTitle().startswith("dropped.toml")

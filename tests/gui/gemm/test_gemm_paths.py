@@ -268,9 +268,10 @@ def test_simulate_in_the_explorer_sets_the_simulated_time_beside_the_model(windo
     page.send.click()
     explorer = window.explorer
     assert "Simulating in the Explorer" in page.simulation.text()
-    qtbot.waitUntil(lambda: explorer.session.run is not None and explorer.session.run.result.scenario == page.sent
-                    and not explorer.session.simulating, timeout=RUN_TIMEOUT)
-    run = explorer.session.run
+    qtbot.waitUntil(lambda: explorer.workspace.session.run is not None
+                    and explorer.workspace.session.run.result.scenario == page.sent
+                    and not explorer.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    run = explorer.workspace.session.run
     assert page.simulated_seconds == pytest.approx(run.summary["kernel_time_us"] * 1e-6)
     text = page.simulation.text()
     assert f"Simulated in the Explorer: {seconds_text(page.simulated_seconds)}" in text

@@ -220,16 +220,17 @@ def test_send_to_explorer_changes_the_explorers_scenario(window, page, qtbot):
     page.send.click()
     explorer = window.explorer
     assert window.tabs.currentWidget() is explorer
-    sc = explorer.session.scenario
+    sc = explorer.workspace.session.scenario
     assert sc == page.sent
     assert sc.name == "gemm-896x4864x4096-fp16" and sc.launch.grid.x == 133
     # the wgmma main loop: a producer warpgroup (TMA) + 2 consumer warpgroups
     assert sc.launch.block.x == 384 and sc.workload.loop == 64 and sc.workload.producer_warps == 4
     assert explorer.panel.fields["grid"].text().startswith("133")
     assert "whole GEMM: 133 CTAs × 64 K-steps" in page.send_note.text()
-    qtbot.waitUntil(lambda: explorer.session.run is not None and explorer.session.run.result.scenario == sc
-                    and not explorer.session.simulating, timeout=60_000)
-    assert explorer.session.run.summary["waves"] == pytest.approx(133 / 132)
+    qtbot.waitUntil(lambda: explorer.workspace.session.run is not None
+                    and explorer.workspace.session.run.result.scenario == sc
+                    and not explorer.workspace.session.simulating, timeout=60_000)
+    assert explorer.workspace.session.run.summary["waves"] == pytest.approx(133 / 132)
 
 
 def test_a_big_gemm_is_shortened_for_the_explorer():

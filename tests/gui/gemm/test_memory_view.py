@@ -75,7 +75,7 @@ def test_live_traffic_equals_the_explorers_simresult(window, page, qtbot):
     # a new simulation in the Explorer replaces the numbers (a run with L2 hits and shared-memory traffic)
     scenario = load_preset("tensor-gemm")
     other = SimRun.from_result(simulate(scenario))
-    window.explorer.workspace.show_run(other)
+    window.workspace.show_run(other)
     mb = other.result.memory_bytes
     assert page.hierarchy.traffic == {"shared": int(mb["shared"]), "l1": int(mb["l1"]), "l2": int(mb["l2"]),
                                       "hbm": int(mb["dram"])}
@@ -129,10 +129,10 @@ def test_memory_lesson_steps_match_the_view(window, page, qtbot):
     first = lesson.steps[0]
     assert first.view == "memory" and "memory" in first.highlight
     # the lesson panel would load the step's scenario into the Explorer and show this view
-    window.explorer.workspace.change_scenario(lesson.scenario_at(0), "lesson")
-    qtbot.waitUntil(lambda: window.explorer.session.run is not None
-                    and window.explorer.session.run.result.scenario == lesson.scenario_at(0)
-                    and not window.explorer.session.simulating, timeout=RUN_TIMEOUT)
+    window.workspace.change_scenario(lesson.scenario_at(0), "lesson")
+    qtbot.waitUntil(lambda: window.workspace.session.run is not None
+                    and window.workspace.session.run.result.scenario == lesson.scenario_at(0)
+                    and not window.workspace.session.simulating, timeout=RUN_TIMEOUT)
     assert window.show_view(first.view)
     en = first.text("en")
     rows = page.hierarchy.rows

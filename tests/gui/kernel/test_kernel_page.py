@@ -83,36 +83,38 @@ def test_saxpy_from_the_file_to_the_report_and_the_explorer(window, page, qtbot,
     assert ex.workspace.commands.undo_kind == "kernel"
     # one execution per Simulate: the Explorer shows the run the page timed, nothing simulates again, and it is
     # the run the CLI's simulate makes of the same scenario
-    assert ex.session.run is not None and ex.session.run_is_current and not ex.session.simulating
+    assert (ex.workspace.session.run is not None and ex.workspace.session.run_is_current
+            and not ex.workspace.session.simulating)
     from explorer.sim.engine import simulate_kernel
 
     cli, _run = simulate_kernel(report.scenario)
-    assert ex.session.run.summary["cycles"] == cli.cycles and ex.session.run.result.scenario == report.scenario
-    assert ex.session.run.summary["warp_instructions"] == s["warp_instructions"]
+    assert (ex.workspace.session.run.summary["cycles"] == cli.cycles
+            and ex.workspace.session.run.result.scenario == report.scenario)
+    assert ex.workspace.session.run.summary["warp_instructions"] == s["warp_instructions"]
     # the Explorer's panel edits it as any scenario: the launch changes, the kernel and the cubin's numbers stay
     panel = ex.panel
     assert not panel.fields["regs"].isEnabled() and not panel.workload.isEnabled()
     panel.fields["grid"].set_text("3")
     ex.apply_edits()
-    assert not ex.session.errors, ex.session.errors
+    assert not ex.workspace.session.errors, ex.workspace.session.errors
     assert ex.workspace.scenario.launch.grid.x == 3 and ex.workspace.scenario.kernel == report.scenario.kernel
     assert ex.workspace.scenario.launch.registers_per_thread == kernel.registers
     # a stream of launches of your kernel, from the Explorer's stream section (the core allows one)
     assert panel.fields["kernels"].isEnabled() and panel.graph.isEnabled()
     panel.fields["kernels"].set_text("10")
     ex.apply_edits()
-    assert not ex.session.errors, ex.session.errors
+    assert not ex.workspace.session.errors, ex.workspace.session.errors
     assert ex.workspace.scenario.stream.kernels == 10 and ex.workspace.scenario.kernel == report.scenario.kernel
     ex.workspace.undo()
     assert ex.workspace.scenario.stream.kernels == 1 and ex.workspace.scenario.launch.grid.x == 3
     ex.workspace.undo()
     assert ex.workspace.scenario == report.scenario
-    qtbot.waitUntil(lambda: not ex.session.simulating, timeout=LONG)
+    qtbot.waitUntil(lambda: not ex.workspace.session.simulating, timeout=LONG)
     timing = page.report_view.values["timing"].text()
-    if ex.session.failed:  # the timing engine does not run [kernel] scenarios (yet): its reason, one line
+    if ex.workspace.session.failed:  # the timing engine does not run [kernel] scenarios (yet): its reason, one line
         assert "[kernel]" in timing
     else:  # it does: the Explorer's own run is the kernel's
-        assert ex.session.run.result.scenario == report.scenario and "cycles" in timing
+        assert ex.workspace.session.run.result.scenario == report.scenario and "cycles" in timing
 
 
 @needs_compiler
@@ -126,9 +128,9 @@ def test_bad_arguments_are_marked_by_the_cores_words_and_nothing_runs(window, pa
     assert "integer" in f["n"].message
     assert "below the minimum of 1" in f["x.count"].message
     assert "1024" in page.fields["block"].message
-    before = window.explorer.workspace.scenario
+    before = window.workspace.scenario
     assert page.simulate() is False and page.message_role == "error"
-    assert window.explorer.workspace.scenario == before and page.report is None
+    assert window.workspace.scenario == before and page.report is None
     f["n"].set_text("99999999999")
     assert page.check() is None and "outside int's range" in f["n"].message
 
@@ -139,7 +141,7 @@ def test_an_access_outside_every_buffer_is_one_line(window, page, qtbot, no_exce
     page.args.fields["n"].set_text("4096")  # the buffers hold 1024
     assert simulate(qtbot, page) is None
     assert page.message_role == "error" and "outside every buffer" in page.message
-    assert "\n" not in page.message and window.explorer.workspace.commands.undo_kind != "kernel"
+    assert "\n" not in page.message and window.workspace.commands.undo_kind != "kernel"
 
 
 @needs_compiler
@@ -210,8 +212,8 @@ def test_save_load_and_undo_a_kernel_scenario(window, page, qtbot, tmp_path, no_
     assert loaded.kernel.path.resolve() == (KERNELS / "saxpy.cu").resolve()
     assert dict(loaded.kernel.args)["a"] == 3.0
     # back to the previous scenario, then open the file: the form follows the Explorer's [kernel] scenario
-    window.explorer.workspace.undo()
-    assert window.explorer.workspace.scenario.kernel is None
+    window.workspace.undo()
+    assert window.workspace.scenario.kernel is None
     page.args.fields["a"].set_text("7")
     assert files.open_file(target)
     qtbot.waitUntil(lambda: not page.busy and page.kernel is not None and page.args.fields.get("a") is not None
@@ -226,7 +228,7 @@ def test_save_load_and_undo_a_kernel_scenario(window, page, qtbot, tmp_path, no_
 
     from explorer.model.tomlio import dumps
 
-    again = Scenario.from_dict(tomllib.loads(dumps(window.explorer.workspace.scenario.to_dict())))
+    again = Scenario.from_dict(tomllib.loads(dumps(window.workspace.scenario.to_dict())))
     assert again.kernel.path == (KERNELS / "saxpy.cu").absolute()
 
 
@@ -346,7 +348,7 @@ def test_a_language_switch_keeps_the_form_and_the_report(window, page, qtbot, en
     page.fields["grid"].set_text("2")
     report = simulate(qtbot, page)
     assert report is not None, page.message
-    qtbot.waitUntil(lambda: not window.explorer.session.simulating, timeout=LONG)
+    qtbot.waitUntil(lambda: not window.workspace.session.simulating, timeout=LONG)
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
     new = ru.feature("kernel")
@@ -356,7 +358,7 @@ def test_a_language_switch_keeps_the_form_and_the_report(window, page, qtbot, en
     assert new.simulate_button.text() == "Модели&ровать" and new.simulate_button.isEnabled()
     from explorer.sass.execute.run import resolve
 
-    assert ru.explorer.workspace.scenario == report.scenario == resolve(new.check(), new.kernel)
+    assert ru.workspace.scenario == report.scenario == resolve(new.check(), new.kernel)
 
 
 @needs_compiler
@@ -389,7 +391,7 @@ y = { dtype = "f32", count = 128 }
     assert page.args.fields["a"].text() == "0.5" and page.args.combos["x.init"].currentData() == "random"
     report = simulate(qtbot, page)
     assert report is not None, page.message
-    sc = window.explorer.workspace.scenario
+    sc = window.workspace.scenario
     assert sc == report.scenario
     assert (sc.name, sc.description, sc.seed, sc.scheduler.policy, sc.launch.carveout) == ("mine", "my saxpy", 7,
                                                                                              "lrr", 50)
@@ -444,14 +446,15 @@ def test_a_language_switch_keeps_the_explorers_cycle_and_the_kernel_list(window,
     page.args.fields["partial.count"].set_text("4")
     assert simulate(qtbot, page) is not None, page.message
     explorer = window.explorer
-    qtbot.waitUntil(lambda: explorer.session.run is not None and explorer.session.run_is_current
+    qtbot.waitUntil(lambda: explorer.workspace.session.run is not None and explorer.workspace.session.run_is_current
                     and explorer.workspace.scenario.kernel is not None, timeout=LONG)
-    run = explorer.session.run
+    run = explorer.workspace.session.run
     cycle = run.cycles // 2
-    explorer.session.set_cycle(cycle)
+    explorer.workspace.session.set_cycle(cycle)
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
-    assert ru.explorer.session.run is run and ru.explorer.session.cycle == cycle and not ru.explorer.session.simulating
+    assert (ru.workspace.session.run is run and ru.workspace.session.cycle == cycle
+            and not ru.workspace.session.simulating)
     combo = ru.feature("kernel").kernel_combo
     assert [combo.itemText(i) for i in range(combo.count())] == names and combo.isEnabled()
     assert combo.currentText() == "reduce_shared"

@@ -194,7 +194,7 @@ def numbers_in(strings: list[str]) -> set[float]:
 def areas(win) -> dict:
     """Where each kind of figure lives on screen: the texts of that area, or a number computed from the view."""
     page, whole = win.explorer, win.explorer.metrics.whole
-    run, s = page.session.run, page.session
+    run, s = page.workspace.session.run, page.workspace.session
     blocks = run.live_blocks(s.cycle) if run is not None else []
     per_sm = {}
     for b in list(blocks):

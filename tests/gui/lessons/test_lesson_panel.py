@@ -42,7 +42,7 @@ def test_each_lesson_steps_through_in_both_languages(win, qtbot, lesson):
     # equal, not the same object: another test may have reloaded the lessons (load_lessons.cache_clear) after this
     # module collected them, and the suite's order must not matter
     assert ctl.lesson == lesson and ctl.dock.isVisible()
-    session = win.explorer.session
+    session = win.workspace.session
     for k, step in enumerate(lesson.steps):
         if k:
             ctl.next()
@@ -93,7 +93,7 @@ def test_pagedown_advances_and_pageup_goes_back(win, qtbot):
     qtbot.keyClick(win, Qt.Key.Key_PageUp)
     assert ctl.index == 1
     wait_ready(qtbot, ctl)
-    assert win.explorer.session.cycle == 20
+    assert win.workspace.session.cycle == 20
     # from inside a text field too: a clicker does not know where the focus is
     field = win.explorer.panel.fields["regs"]
     field.edit.setFocus()
@@ -119,30 +119,30 @@ def test_leaving_a_lesson_leaves_the_scenario_usable(win, qtbot):
     lesson = ctl.find("launched-resident-ready")
     ctl.start(lesson, len(lesson.steps) - 1)
     wait_ready(qtbot, ctl)
-    reached = win.explorer.session.scenario
+    reached = win.workspace.session.scenario
     assert reached.launch.grid.x == 1056
     ctl.panel.end_button.click()
     assert ctl.lesson is None and ctl.highlighted() == []
     assert not win.feature("overlay").visible_target_rects()
     before = ctl._start.program  # kept, run by the program the user had before the lesson (issue 31 item 9)
-    assert win.explorer.session.scenario == reached.with_values(program=before)
+    assert win.workspace.session.scenario == reached.with_values(program=before)
     assert "Choose a lesson" in ctl.panel.narration.text()
     # ... and editable: an edit re-simulates as usual
     win.explorer.panel.fields["regs"].set_text("64")
-    qtbot.waitUntil(lambda: win.explorer.session.run.result.scenario.launch.registers_per_thread == 64
-                    and not win.explorer.session.simulating, timeout=RUN_TIMEOUT)
-    assert win.explorer.session.run.result.scenario.launch.grid.x == 1056
+    qtbot.waitUntil(lambda: win.workspace.session.run.result.scenario.launch.registers_per_thread == 64
+                    and not win.workspace.session.simulating, timeout=RUN_TIMEOUT)
+    assert win.workspace.session.run.result.scenario.launch.grid.x == 1056
 
 
 def test_an_edit_while_a_step_simulates_wins(win, qtbot):
     ctl = win.feature("lessons")
     ctl.start("latency-hiding")
     win.explorer.load_preset("compute-bound-fma")  # the user picks something else at once
-    qtbot.waitUntil(lambda: win.explorer.session.run.result.scenario.name == "compute-bound-fma"
-                    and not win.explorer.session.simulating, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: win.workspace.session.run.result.scenario.name == "compute-bound-fma"
+                    and not win.workspace.session.simulating, timeout=RUN_TIMEOUT)
     qtbot.wait(50)
     assert not ctl.ready  # the lesson stopped waiting; nothing jumped
-    assert win.explorer.session.scenario.name == "compute-bound-fma"
+    assert win.workspace.session.scenario.name == "compute-bound-fma"
 
 
 def test_occupancy_steps_give_the_calculator_their_launch(win, qtbot):
@@ -225,6 +225,6 @@ def test_a_taller_run_gets_a_taller_counts_plot(win, qtbot):
     lesson = ctl.find("launched-resident-ready")
     ctl.start(lesson, len(lesson.steps) - 1)
     wait_ready(qtbot, ctl)
-    run = win.explorer.session.run
+    run = win.workspace.session.run
     top = win.explorer.counts.getPlotItem().viewRange()[1][1]
     assert top >= run.result.counts.max()

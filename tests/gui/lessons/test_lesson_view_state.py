@@ -37,7 +37,7 @@ def test_the_counts_a_step_talks_about(win, qtbot):
     assert not page.per_sm.isChecked() and page.counts.curves["launched"].isVisible()
     assert page.counts.per_sm is None and "whole GPU" in page.counts.title_text
     ctl.stop()
-    assert page.per_sm.isChecked() and page.counts.per_sm == page.session.selected_sm
+    assert page.per_sm.isChecked() and page.counts.per_sm == page.workspace.session.selected_sm
 
 
 def test_a_zoomed_in_view_shows_the_whole_run_on_each_step(win, qtbot):
@@ -46,7 +46,7 @@ def test_a_zoomed_in_view_shows_the_whole_run_on_each_step(win, qtbot):
     ctl.start("launched-resident-ready", 2)  # the same scenario as on screen: nothing re-simulates
     ready(qtbot, ctl)
     (x0, x1), _ = page.timeline.getPlotItem().getViewBox().viewRange()
-    assert x0 == pytest.approx(0) and x1 == pytest.approx(page.session.run.cycles)
+    assert x0 == pytest.approx(0) and x1 == pytest.approx(page.workspace.session.run.cycles)
 
 
 def test_the_calculator_follows_every_step_and_comes_back(win, qtbot):
@@ -62,10 +62,10 @@ def test_the_calculator_follows_every_step_and_comes_back(win, qtbot):
     ready(qtbot, ctl)
     assert win.tabs.currentWidget() is win.explorer
     assert launch_of(occ) == {"gpu": "H100", "threads": "256", "regs": "255", "smem_static": "0"}
-    assert occ.evaluation.result.active_blocks_per_sm == win.explorer.session.occupancy.active_blocks_per_sm == 1
+    assert occ.evaluation.result.active_blocks_per_sm == win.workspace.session.occupancy.active_blocks_per_sm == 1
     ctl.start("latency-hiding")  # another lesson: the calculator follows it too
     ready(qtbot, ctl)
-    sc = win.explorer.session.scenario
+    sc = win.workspace.session.scenario
     assert launch_of(occ)["regs"] == str(sc.launch.registers_per_thread) == "168"
     ctl.stop()
     assert launch_of(occ) == mine  # what the user had typed
@@ -101,7 +101,7 @@ def test_the_scenario_combo_names_what_is_loaded(win, qtbot):
     gemm = show_page(win, qtbot, "gemm")
     gemm.send.click()
     sent = gemm.sent
-    qtbot.waitUntil(lambda: page.session.scenario == sent, timeout=RUN_TIMEOUT)
+    qtbot.waitUntil(lambda: page.workspace.session.scenario == sent, timeout=RUN_TIMEOUT)
     assert combo.currentIndex() == -1 and sent.name in combo.placeholderText()
     assert "example-240x256" not in combo.currentText()
     page.load_preset("tail-effect")
@@ -153,13 +153,13 @@ def test_a_lesson_on_the_model_program_gives_the_users_program_back(win, qtbot):
     """Issue 31 item 9: lesson 1 quotes the workload model's figures and runs program = "model" for its steps;
     once it ends the scenario it reached stays, run by the program the user had (the default start's SASS)."""
     page, ctl = win.explorer, win.feature("lessons")
-    before = page.session.scenario.program
+    before = page.workspace.session.scenario.program
     assert before != "model"
     ctl.start("launched-resident-ready")
     ready(qtbot, ctl)
-    assert page.session.scenario.program == "model"
-    reached = page.session.scenario
+    assert page.workspace.session.scenario.program == "model"
+    reached = page.workspace.session.scenario
     ctl.stop()
-    qtbot.waitUntil(lambda: page.session.run is not None and not page.session.simulating
-                    and page.session.run.result.scenario.program == before, timeout=RUN_TIMEOUT)
-    assert page.session.scenario == reached.with_values(program=before)
+    qtbot.waitUntil(lambda: page.workspace.session.run is not None and not page.workspace.session.simulating
+                    and page.workspace.session.run.result.scenario.program == before, timeout=RUN_TIMEOUT)
+    assert page.workspace.session.scenario == reached.with_values(program=before)

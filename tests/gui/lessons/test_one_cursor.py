@@ -39,7 +39,7 @@ def test_every_view_shows_the_cursor_at_the_same_cycle(win, qtbot, lesson, step)
     qtbot.wait(50)
     seen = cursors(page)
     assert "unit_strip" in seen and "timeline" in seen and "counts" in seen
-    cycle = page.session.cycle + 0.5
+    cycle = page.workspace.session.cycle + 0.5
     for name, (value, x) in seen.items():
         assert value == pytest.approx(cycle), name
     xs = [x for _v, x in seen.values()]

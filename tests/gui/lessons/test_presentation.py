@@ -169,7 +169,7 @@ def test_laser_pointer_dot_fades_and_a_click_on_a_view_only_points(win, qtbot, m
     layout = grid.layout_
     x, y = layout.tile_origin(5)
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=QPoint(x + 3, y + 3))
-    assert win.explorer.session.selected_sm == 0  # only a pointer: no SM selected
+    assert win.workspace.session.selected_sm == 0  # only a pointer: no SM selected
     dots = overlay.laser_dots()
     assert len(dots) == 1
     expected = grid.mapTo(win, QPoint(x + 3, y + 3))
@@ -187,7 +187,7 @@ def test_laser_pointer_dot_fades_and_a_click_on_a_view_only_points(win, qtbot, m
     x, y = grid.layout_.tile_origin(5)  # the grid's layout at the normal scale
     qtbot.mouseClick(grid, Qt.MouseButton.LeftButton, pos=QPoint(x + 3, y + 3))
     assert not overlay.laser_dots()  # only while presenting
-    assert win.explorer.session.selected_sm == 5  # and then a click selects again
+    assert win.workspace.session.selected_sm == 5  # and then a click selects again
 
 
 def _plot_point(plot, fraction: float) -> QPoint:
@@ -200,7 +200,7 @@ def _plot_point(plot, fraction: float) -> QPoint:
 def test_a_laser_click_on_a_plot_does_not_move_the_playback_cursor(win, qtbot):
     """Issue 14 item 7: in presentation mode the laser click is only a pointer (the cursor stayed at 4,235)."""
     page = win.explorer
-    page.session.set_cycle(1000)
+    page.workspace.session.set_cycle(1000)
     p = win.feature("presentation")
     p.set_laser(True)
     p.set_presenting(True)
@@ -208,7 +208,7 @@ def test_a_laser_click_on_a_plot_does_not_move_the_playback_cursor(win, qtbot):
     overlay = win.feature("overlay")
     for plot in (page.counts, page.timeline):
         qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=_plot_point(plot, 0.7))
-        assert page.session.cycle == 1000
+        assert page.workspace.session.cycle == 1000
     assert len(overlay.laser_dots()) == 2
     # a control still works: the lesson panel's Next button steps on
     lessons = win.feature("lessons")
@@ -221,9 +221,9 @@ def test_a_laser_click_on_a_plot_does_not_move_the_playback_cursor(win, qtbot):
     lessons.stop()
     # laser off: a click on the plot moves the cursor again
     p.set_laser(False)
-    page.session.set_cycle(1000)
+    page.workspace.session.set_cycle(1000)
     qtbot.mouseClick(page.counts.viewport(), Qt.MouseButton.LeftButton, pos=_plot_point(page.counts, 0.7))
-    assert page.session.cycle != 1000
+    assert page.workspace.session.cycle != 1000
     p.set_presenting(False)
 
 

@@ -15,8 +15,8 @@ def test_the_whole_run_title_and_the_step_counter_name_the_program_while_present
     win.feature("lessons").set_language("en")
     page, ctl, present = win.explorer, win.feature("lessons"), win.feature("presentation")
     whole = page.metrics.whole
-    whole.show_run(page.session.run)  # its texts in English, whatever language drew them before
-    program = page.session.run.summary["program"]
+    whole.show_run(page.workspace.session.run)  # its texts in English, whatever language drew them before
+    program = page.workspace.session.run.summary["program"]
     assert program["source"] == "sass"  # the default start runs the generated kernel's SASS
     assert whole.program.text() == f"Program: the kernel's SASS ({program['arch']})"
     try:

@@ -74,7 +74,7 @@ def test_per_sm_counts_show_the_measured_sm(window, gpu, qtbot):
     open_file(qtbot, window, FIXTURE)
     page = window.explorer
     page.per_sm.setChecked(True)
-    page.session.select_sm(5)
+    page.workspace.session.select_sm(5)
     curve = gpu.counts_overlay.curves["resident"]
     assert gpu.counts_overlay.per_sm() == 5
     cycles = np.unique(np.linspace(0, m.cycles, 200).astype(np.int64))
@@ -94,11 +94,11 @@ def test_sm_grid_shows_measured_blocks_per_sm(window, gpu, qtbot):
     overlay = gpu.grid_overlay
     assert overlay.isVisible() and overlay.geometry() == page.grid.rect()
     for cycle in (0, 3000, m.cycles - 50):
-        page.session.set_cycle(cycle)
+        page.workspace.session.set_cycle(cycle)
         live = m.blocks.live_at(cycle)
         assert np.array_equal(overlay.blocks, np.bincount(m.blocks.sm[live], minlength=m.sm_count))
         assert np.array_equal(overlay.warps, m.residency.at(cycle))
-    page.session.set_cycle(3000)
+    page.workspace.session.set_cycle(3000)
     before = overlay.paint_count
     page.grid.grab()
     assert overlay.paint_count > before  # drawn on top of the grid
@@ -111,7 +111,7 @@ def test_sm_grid_shows_measured_blocks_per_sm(window, gpu, qtbot):
 def test_side_by_side_numbers_are_the_two_summaries(window, gpu, qtbot):
     m = load_measurement(FIXTURE)
     open_file(qtbot, window, FIXTURE)
-    run = window.explorer.session.run
+    run = window.workspace.session.run
     box = gpu.box
     assert box.isVisible() and box.warning.isVisible()  # a synthetic file says so
     ms, ss = m.summary(), run.summary
@@ -157,24 +157,24 @@ def test_a_malformed_measurement_is_a_message_and_keeps_the_state(window, gpu, q
     close_message(gpu)
     # with a measurement on screen, a bad file changes nothing
     open_file(qtbot, window, FIXTURE)
-    scenario = window.explorer.session.scenario
+    scenario = window.workspace.session.scenario
     sim = tmp_path / "sim.npz"
-    run = window.explorer.session.run
+    run = window.workspace.session.run
     run.result.save_npz(sim)
     open_file(qtbot, window, sim)
     assert "simulation file" in gpu.last_message[1]
     assert gpu.measurement is not None and gpu.measurement.path == str(FIXTURE)
-    assert window.explorer.session.scenario == scenario and window.explorer.session.run is run
+    assert window.workspace.session.scenario == scenario and window.workspace.session.run is run
     assert gpu.counts_overlay.curves["resident"].isVisible()
     close_message(gpu)
 
 
 def test_opening_switches_to_the_measured_scenario(window, gpu, qtbot):
     window.explorer.load_preset("tensor-gemm")
-    qtbot.waitUntil(lambda: window.explorer.session.scenario.name == "tensor-gemm")
+    qtbot.waitUntil(lambda: window.workspace.session.scenario.name == "tensor-gemm")
     assert wait_for_run(qtbot, window).result.scenario.name == "tensor-gemm"
     open_file(qtbot, window, FIXTURE)
-    assert window.explorer.session.scenario == load_measurement(FIXTURE).scenario
+    assert window.workspace.session.scenario == load_measurement(FIXTURE).scenario
     assert gpu.box.cells["cycles"][1].text() == "…"  # the old run's numbers are not shown as this one's
     assert gpu.box.cells["cycles"][2].text() == num(load_measurement(FIXTURE).cycles)
     run = wait_for_run(qtbot, window)
@@ -186,7 +186,7 @@ def test_resimulate_uses_the_compiled_kernels_registers(window, gpu, qtbot, tmp_
     m = synthetic_measurement(registers=24)
     path = m.save(tmp_path / "compiled24.npz")
     open_file(qtbot, window, path)
-    session = window.explorer.session
+    session = window.workspace.session
     assert session.scenario.launch.registers_per_thread == 32  # as the scenario asked
     assert gpu.resim_action.isEnabled() and gpu.box.resim_button.isEnabled()
     assert gpu.box.differs.isVisible() and "registers/thread 32 vs 24" in gpu.box.differs.text()
@@ -229,7 +229,7 @@ def test_calibration_can_be_cancelled(window, gpu, qtbot):
 
 def test_close_measurement_removes_the_overlay(window, gpu, qtbot):
     open_file(qtbot, window, FIXTURE)
-    run = window.explorer.session.run
+    run = window.workspace.session.run
     gpu.close_action.trigger()
     assert gpu.measurement is None
     assert not gpu.counts_overlay.curves["resident"].isVisible()
@@ -268,8 +268,8 @@ def test_comparison_rows_match_the_summaries_without_qt():
 
 def test_another_gpu_in_the_simulation_keeps_the_curves_but_not_the_grid_boxes(window, gpu, qtbot):
     open_file(qtbot, window, FIXTURE)
-    scenario = window.explorer.session.scenario
-    window.explorer.workspace.change_scenario(scenario.with_values(gpu="T4"), "preset")
+    scenario = window.workspace.session.scenario
+    window.workspace.change_scenario(scenario.with_values(gpu="T4"), "preset")
     run = wait_for_run(qtbot, window)
     assert run.sm_count == 40
     overlay = gpu.grid_overlay

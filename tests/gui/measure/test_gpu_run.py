@@ -84,11 +84,11 @@ def test_run_on_gpu_measures_in_a_worker_and_overlays(window, gpu, qtbot, tmp_pa
     assert not gpu.run_action.isEnabled()  # one run at a time
     qtbot.waitUntil(lambda: "compiling" in gpu.progress_label.text(), timeout=10_000)
     # the GUI keeps working while the GPU runs
-    window.explorer.session.set_cycle(1234)
+    window.workspace.session.set_cycle(1234)
     assert window.explorer.transport.isEnabled()
     release.set()
     qtbot.waitUntil(lambda: gpu.measurement is measured, timeout=10_000)
-    assert seen["scenario"] == window.explorer.session.scenario and seen["options"].nvml_seconds == 0.0
+    assert seen["scenario"] == window.workspace.session.scenario and seen["options"].nvml_seconds == 0.0
     assert not gpu.cancel_button.isVisible() and gpu.run_action.isEnabled()
     assert gpu.box.isVisible() and "not saved yet" in gpu.box.heading.text()
     assert gpu.counts_overlay.curves["resident"].isVisible()
@@ -118,7 +118,7 @@ def test_errors_become_messages(window, gpu, qtbot, error, expected):
     kind, text = gpu.last_message
     assert kind == "error" and expected in text
     assert gpu.message_box is not None and expected in gpu.message_box.text()
-    assert gpu.measurement is None and window.explorer.session.run is not None
+    assert gpu.measurement is None and window.workspace.session.run is not None
     close_message(gpu)
 
 
@@ -221,7 +221,7 @@ def test_run_on_gpu_end_to_end_with_a_fake_driver(window, gpu, qtbot, monkeypatc
     assert gpu.box.rows["registers"].measured == m.meta["kernel"]["registers"]
     if gpu.resim_action.isEnabled():
         gpu.resim_action.trigger()
-        assert window.explorer.session.scenario.launch.registers_per_thread == m.meta["kernel"]["registers"]
+        assert window.workspace.session.scenario.launch.registers_per_thread == m.meta["kernel"]["registers"]
 
     monkeypatch.setenv("FAKE_CUDA_FAULT", "1")  # a kernel fault: one line, no crash
     gpu.run_on_gpu()

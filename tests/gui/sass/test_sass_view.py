@@ -28,7 +28,7 @@ def shown(window, qtbot, example):
     wait_run(qtbot, page)
     run = run_of(example)
     page.workspace.show_run(run)
-    qtbot.waitUntil(lambda: page.session.run is run)
+    qtbot.waitUntil(lambda: page.workspace.session.run is run)
     feature = window.feature("sass")
     assert feature.view.isHidden() and not feature.toggle_action.isChecked()  # off until asked for
     qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
@@ -100,7 +100,7 @@ def test_the_view_sits_beside_the_timeline_and_says_which_program_ran(shown):
 
 def test_the_cursor_moves_the_highlight_without_relaying_out_the_listing(shown, qtbot):
     window, feature, run = shown
-    view, session = feature.view, window.explorer.session
+    view, session = feature.view, window.workspace.session
     trace = run.result.pc_trace(session.selected_sm)
     program = run.result.warp_program
     slot = view.slot
@@ -186,8 +186,8 @@ def test_ctrl_i_hides_and_shows_the_view_and_the_state_is_kept(shown, qtbot):
 def test_both_themes_mark_the_warps_instruction(shown, qtbot):
     window, feature, run = shown
     view = feature.view
-    trace = run.result.pc_trace(window.explorer.session.selected_sm)
-    window.explorer.session.set_cycle(int(np.nonzero(trace[:, view.slot] >= 0)[0][10]))
+    trace = run.result.pc_trace(window.workspace.session.selected_sm)
+    window.workspace.session.set_cycle(int(np.nonzero(trace[:, view.slot] >= 0)[0][10]))
     row = view.model.current
     assert row is not None
     index = view.model.index(view.model.table_row(row), PC)
@@ -223,7 +223,7 @@ def test_the_language_switch_keeps_the_view_and_speaks_russian(shown, qtbot, eng
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
     view = ru.feature("sass").view
-    assert ru.explorer.session.run is run
+    assert ru.workspace.session.run is run
     assert view.hottest_first and view.slot == 5
     assert view.tabs.tabText(1) == "Исходник CUDA"
     assert view.model.headerData(TEXT, Qt.Orientation.Horizontal) == "Инструкция"

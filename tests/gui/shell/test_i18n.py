@@ -226,7 +226,7 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     assert "Registers limit you to" in panel.advice.hints.text()
     assert window.feature("lessons").panel.narration.text() == lesson.steps[1].text("en")
     window.tabs.setCurrentWidget(window.occupancy)
-    run, cycle = window.explorer.session.run, window.explorer.session.cycle
+    run, cycle = window.workspace.session.run, window.workspace.session.cycle
     assert menu_texts(window) == ["&File", "E&dit", "&View", "&Lessons", "&Help"]
 
     ru = switch_language(window, "ru")
@@ -239,13 +239,14 @@ def test_switching_to_russian_and_back_changes_visible_strings_and_keeps_the_sta
     assert ru.feature("language").menu.title() == "&Язык" and ru.feature("language").actions["ru"].isChecked()
     # the Explorer: legend, metrics captions, the state carried over without a new simulation
     page = ru.explorer
-    assert page.session.run is run and page.session.cycle == cycle and not page.session.simulating
+    assert (page.workspace.session.run is run and page.workspace.session.cycle == cycle
+            and not page.workspace.session.simulating)
     assert page.legend.labels[5].text() == "ожид. памяти"  # long_scoreboard
     assert "Глобальная память (long_scoreboard)" in page.legend.labels[5].toolTip()
     assert page.metrics.now.title() == "Прямо сейчас" and page.metrics.whole.title() == "Весь прогон"
     assert page.metrics.now.heading.text().startswith("Такт ")
     # the scenario's description, from its own file's Russian text (description.ru)
-    assert page.panel.description.text() == " ".join(page.session.scenario.description_in("ru").split())
+    assert page.panel.description.text() == " ".join(page.workspace.session.scenario.description_in("ru").split())
     assert "варп" in page.panel.description.text()
     # the occupancy calculator, its hint sentence included, on the same tab as before
     assert ru.tabs.currentWidget() is ru.occupancy

@@ -20,12 +20,12 @@ def test_the_selected_instruction_and_the_cycle_stay(window, qtbot):
     if sass.view.data is None:
         pytest.skip("this run carries no instruction stream")
     page.clock.pause()
-    page.session.set_cycle(996)
+    page.workspace.session.set_cycle(996)
     sass.view.select_row(5)
     assert sass.view.clicked_row == 5
     ru = switch_language(window, "ru")
     qtbot.addWidget(ru)
-    assert ru.explorer.session.run is run and ru.explorer.session.cycle == 996
+    assert ru.workspace.session.run is run and ru.workspace.session.cycle == 996
     view = ru.feature("sass").view
     assert view.clicked_row == 5 and view.details.text() == view.details_html(5)
 

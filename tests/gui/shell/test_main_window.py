@@ -29,10 +29,10 @@ def test_shell_has_the_explorer_and_calculator_tabs_and_menus(window):
 
 
 def test_status_bar_summarises_the_result(window, qtbot):
-    qtbot.waitUntil(lambda: window.explorer.session.run is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: window.workspace.session.run is not None, timeout=60_000)
     # the same number formats as the panels: grouped digits, one percentage formatter (one decimal, ".0" dropped);
     # the simulated figures come from the run's summary (they move with the model), the launch's are hand-computed
-    s = window.explorer.session.run.summary
+    s = window.workspace.session.run.summary
     assert (s["launched_warps"], s["theoretical_occupancy"]) == (240 * 256 // 32, 1.0)
 
     def percent(fraction):

@@ -47,7 +47,7 @@ def test_hidden_pages_wait_for_the_first_result_then_build_one_by_one(qtbot, set
     # built later, each is what a page built at once is: the calculator's evaluation and its source row
     assert w.occupancy.evaluation is not None
     assert w.feature("gpu").cu_row.parent() is not None
-    assert w.views["memory"].run is w.explorer.session.run, "the Memory tab got the run it missed"
+    assert w.views["memory"].run is w.workspace.session.run, "the Memory tab got the run it missed"
 
 
 def test_a_page_is_built_when_shown_or_asked_for_a_widget(qtbot, settings, light_theme, held):
@@ -63,7 +63,7 @@ def test_a_page_is_built_when_shown_or_asked_for_a_widget(qtbot, settings, light
     fields = w.occupancy.inputs.fields  # a widget of an unbuilt page: built on the spot
     assert w.occupancy.built and "threads" in fields
     assert w.lesson_targets["memory"] is w.views["memory"].hierarchy, "a lesson target builds its page"
-    assert w.views["memory"].run is w.explorer.session.run
+    assert w.views["memory"].run is w.workspace.session.run
 
 
 def test_an_unbuilt_page_keeps_the_saved_state_and_the_theme(qtbot, settings, light_theme, held):

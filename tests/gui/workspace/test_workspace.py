@@ -7,12 +7,14 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from explorer.gui.workspace.commands import ScenarioChange
 from explorer.gui.workspace.run_data import simulate_run
 from explorer.gui.workspace.workspace import Workspace
 from explorer.model.presets import default_scenario, load_preset
+from tests.sass.support import needs_sass
 
 
 @dataclass
@@ -233,3 +235,45 @@ def test_a_second_set_of_views_on_the_same_workspace_and_the_first_released(smal
 
 def test_the_default_workspace_holds_the_default_scenario():
     assert Workspace().scenario == default_scenario()
+
+
+@needs_sass
+def test_a_kernel_run_beyond_the_trace_budget_is_filled_in_as_the_direct_run(monkeypatch):
+    """A ``[kernel]`` run (the user's own kernel) that outgrows the trace budget keeps its first SMs; the window's
+    fill-in executes the kernel again batch by batch, and what it brings is the direct run's, cycle for cycle."""
+    import explorer.sim as sim
+    from explorer.gui.workspace import run_data
+    from explorer.model.scenario import Scenario
+    from tests.execute.cases import KERNELS, buf
+
+    n = 264 * 128  # two blocks per SM of an H100: every SM busy
+    sc = Scenario.from_dict({"gpu": "H100", "launch": {"grid": [264, 1, 1], "block": [128, 1, 1]},
+                             "kernel": {"file": str(KERNELS / "copy.cu"), "name": "copy_coalesced",
+                                        "args": {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n}}})
+    direct = sim.simulate(sc)  # the budget keeps every SM of so short a run: the reference
+    sms = direct.params.sm_count
+    assert len(direct.recorded_sms) == sms
+    per_sm = direct.cycles * direct.params.warps_per_sm  # bytes of one SM's trace
+    real = sim.simulate
+
+    def first_pass_over_budget(scenario, **kw):  # the window's run keeps a few SMs; the fill-in's re-runs all theirs
+        return real(scenario, **({"trace_budget_bytes": 20 * per_sm} if kw.get("record_sms") is None else {}) | kw)
+
+    monkeypatch.setitem(sim.__dict__, "simulate", first_pass_over_budget)
+    monkeypatch.setattr(run_data, "trace_budget", lambda: 2 * sms * per_sm)  # every cycle, in two batches
+    ws = Workspace(sc)
+    runner = SyncRunner()
+    ws.simulation.attach(runner)
+    ws.simulation.submit()
+    run = ws.run
+    kept = len(run.result.recorded_sms)
+    assert 0 < kept < sms and run.result.cycles == direct.cycles
+    assert runner.started.count("fill_sms") >= 2 and not ws.simulation.filling
+    assert run.missing_sms() == [] and sorted(run.sampled) == list(range(kept, sms))
+    for sm, (stride, samples) in run.sampled.items():
+        assert stride == 1 and np.array_equal(samples, direct.sm_trace(sm)), sm
+    for cycle in (0, direct.cycles // 3, direct.cycles // 2, direct.cycles - 1):
+        assert np.array_equal(run.states_at(cycle), direct.states_at(cycle)), cycle
+    wall_clock = {"sim_seconds"}
+    assert {k: v for k, v in run.summary.items() if k not in wall_clock} == {
+        k: v for k, v in direct.summary().items() if k not in wall_clock}
