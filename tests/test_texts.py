@@ -141,3 +141,31 @@ def test_a_comparisons_error_is_signed_in_percent_or_points():
     assert error_text(0.0321, "cycles") == "+3.2%" and error_text(-0.25, "warps") == "-25.0%"
     assert error_text(0.0, "blocks") == "+0.0%" and error_text(-0.015, "fraction") == "-1.5 pt"
     assert error_text(None, "cycles") == "" and error_text(0.0321, "cycles", RUSSIAN) == "+3,2%"
+
+
+def test_percent_and_a_figure_not_known():
+    from explorer.texts.numbers import known, num, pct, percent
+
+    assert percent(90.0, style=ENGLISH) == "90%" and percent(22.34, style=ENGLISH) == "22.3%"
+    assert percent(97.46, 0, style=ENGLISH) == "97%" and percent(97.5, 1, RUSSIAN) == "97,5%"
+    assert known(None, pct, style=ENGLISH) == "n/a" and known(0.75, pct, style=ENGLISH) == "75%"
+    assert known(None) == "n/a" and known(9540, style=ENGLISH) == "9,540"
+    assert known(1979.6, num, group=False, style=ENGLISH) == "1980"
+
+
+def test_the_measure_report_writes_its_figures_as_the_other_commands_do():
+    """``measure``'s report: percentages as simulate and measure --compare write them (``100%``, not ``100.0%``),
+    a figure not known as ``n/a`` (not ``n/a%``)."""
+    from pathlib import Path
+
+    from explorer.cli.cmd_measure import format_measurement
+    from explorer.gpu.measurement import load_measurement
+
+    m = load_measurement(Path(__file__).parent / "data" / "measurement-v1-synthetic-example.npz")
+    text = format_measurement(m)
+    assert "records 5.3 us = 10,588 cycles at 1980 MHz" in text
+    assert "theoretical 100% (8 blocks/SM; driver: n/a), achieved 22.5%" in text and "SMs busy 99.4%" in text
+    m.meta["nvml"] = {"available": True, "gpm": {"available": True, "sm_occupancy": 22.34, "sm_util": 90.0},
+                      "kernel_busy_fraction": 1.0, "launches": 9540, "elapsed_s": 1.5}
+    assert ("utilization n/a | GPM SM occupancy 22.3%, SM util 90% | kernels busy 100% of 9,540 launches in 1.5 s"
+            in format_measurement(m))

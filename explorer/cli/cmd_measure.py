@@ -184,11 +184,11 @@ def _dry_run(args, scenario) -> int:
     return 0
 
 
-def _fmt(value, spec: str, none: str = "n/a") -> str:
-    return none if value is None else format(value, spec)
-
-
 def format_measurement(m, path: str = "") -> str:
+    """The measurement's report, its figures written by the one number formatter (explorer.texts.numbers) in
+    English: percentages as the other commands write them (``75%``, ``24.9%``), a figure the driver or NVML did
+    not give as ``n/a``."""
+    from explorer.texts.numbers import ENGLISH as E, known, num, pct, percent
     from explorer.toolchain.names import one_line
 
     s = m.summary()
@@ -200,40 +200,46 @@ def format_measurement(m, path: str = "") -> str:
     launch = meta.get("launch", {})
     head = "SYNTHETIC (from a simulation) " if s["synthetic"] else ""
     name = one_line(meta.get("scenario_name") or "scenario")
+    clock = num(s["clock_mhz"], group=False, style=E)
     lines = [
         f"{head}{name} on {dev.get('name', '?')} ({s['gpu']}, CC {dev.get('compute_capability', '?')}, "
         f"{m.sm_count} SMs)",
         f"  kernel         {s['registers']} registers, {kernel.get('static_shared_bytes', 0)} B static + "
         f"{launch.get('dynamic_shared_bytes', 0)} B dynamic shared memory, grid {launch.get('grid')}, "
         f"block {launch.get('block')}",
-        f"  time           {_fmt(s['kernel_time_us'], '.1f')} us "
+        f"  time           {known(s['kernel_time_us'], num, 1, group=False, style=E)} us "
         f"({'events, median of ' + str(timing['repeats']) if timing.get('repeats') else 'from the block records'}); "
-        f"records {s['records_time_us']:.1f} us = {s['cycles']:,} cycles at {s['clock_mhz']:.0f} MHz",
-        f"  occupancy      theoretical {_pct(s['theoretical_occupancy'])} ({s['active_blocks_per_sm']} blocks/SM; "
-        f"driver: {_fmt(s['driver_active_blocks_per_sm'], 'd')}), achieved {_pct(s['achieved_occupancy'])}",
-        f"  blocks per SM  at most {s['measured_max_blocks_per_sm']} at once; SMs busy {_pct(s['sm_active_fraction'])} "
-        f"of the kernel",
+        f"records {num(s['records_time_us'], 1, group=False, style=E)} us = {num(s['cycles'], style=E)} cycles "
+        f"at {clock} MHz",
+        f"  occupancy      theoretical {known(s['theoretical_occupancy'], pct, style=E)} "
+        f"({s['active_blocks_per_sm']} blocks/SM; driver: {known(s['driver_active_blocks_per_sm'], style=E)}), "
+        f"achieved {known(s['achieved_occupancy'], pct, style=E)}",
+        f"  blocks per SM  at most {s['measured_max_blocks_per_sm']} at once; "
+        f"SMs busy {known(s['sm_active_fraction'], pct, style=E)} of the kernel",
     ]
     if nvml.get("available"):
         gpm = nvml.get("gpm", {})
-        gpm_text = (f"GPM SM occupancy {_fmt(gpm.get('sm_occupancy'), '.1f')}%, SM util {_fmt(gpm.get('sm_util'), '.1f')}%"
+        gpm_text = (f"GPM SM occupancy {known(gpm.get('sm_occupancy'), percent, style=E)}, "
+                    f"SM util {known(gpm.get('sm_util'), percent, style=E)}"
                     if gpm.get("available") else f"GPM: {gpm.get('reason', 'n/a')}")
-        lines.append(f"  NVML           utilization {_fmt(nvml.get('utilization_gpu_mean'), '.0f')}% | {gpm_text} | "
-                     f"kernels busy {_pct(nvml.get('kernel_busy_fraction'))} of {_fmt(nvml.get('launches'), ',d')} "
-                     f"launches in {_fmt(nvml.get('elapsed_s'), '.1f')} s"
+        lines.append(f"  NVML           utilization {known(nvml.get('utilization_gpu_mean'), percent, 0, style=E)} | "
+                     f"{gpm_text} | kernels busy {known(nvml.get('kernel_busy_fraction'), pct, style=E)} of "
+                     f"{known(nvml.get('launches'), style=E)} launches in "
+                     f"{known(nvml.get('elapsed_s'), num, 1, group=False, style=E)} s"
                      + (f" ({nvml['launch_method']})" if nvml.get("launch_method") else ""))
     elif nvml:
         lines.append(f"  NVML           {nvml.get('reason', 'n/a')}")
     if timing.get("l2_flush_bytes") or timing.get("warm_up_ms") is not None:
         probe = timing.get("clock_probe_mhz", {}).get("after_recorded_launch")
-        lines.append(f"  conditions     L2 flushed before each timed launch ({_fmt(timing.get('l2_flush_bytes'), ',d')} B "
-                     f"written); warmed up {_fmt(timing.get('warm_up_ms'), '.0f')} ms "
-                     f"({_fmt(timing.get('warm_up_launches'), ',d')} launches); SM clock after the recorded launch "
-                     f"{_fmt(probe, '.0f')} MHz")
+        lines.append(f"  conditions     L2 flushed before each timed launch ({known(timing.get('l2_flush_bytes'), style=E)}"
+                     f" B written); warmed up {known(timing.get('warm_up_ms'), num, group=False, style=E)} ms "
+                     f"({known(timing.get('warm_up_launches'), style=E)} launches); SM clock after the recorded "
+                     f"launch {known(probe, num, group=False, style=E)} MHz")
     tick = timing.get("globaltimer", {})
     if tick.get("tick_ns") is not None:
-        lines.append(f"  globaltimer    step {tick['tick_ns']:.0f} ns; clock {s['clock_mhz']:.0f} MHz from the records "
-                     f"(timer probe: {_fmt(timing.get('clock_mhz_tick_kernel'), '.0f')} MHz); {timing.get('alignment', '')}")
+        lines.append(f"  globaltimer    step {num(tick['tick_ns'], group=False, style=E)} ns; clock {clock} MHz from the "
+                     f"records (timer probe: {known(timing.get('clock_mhz_tick_kernel'), num, group=False, style=E)} "
+                     f"MHz); {timing.get('alignment', '')}")
     if m.iteration_clocks is not None:
         from explorer.gpu.iterations import format_lines, summary as iteration_summary
 
@@ -243,10 +249,6 @@ def format_measurement(m, path: str = "") -> str:
     if path:
         lines.append(f"  file           {path}")
     return "\n".join(lines)
-
-
-def _pct(x) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
 def _compare(m) -> dict:

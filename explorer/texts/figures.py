@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from explorer.texts.numbers import ENGLISH, Style, num, pct, si_bytes, signed
+from explorer.texts.numbers import ENGLISH, NOT_KNOWN, Style, num, pct, si_bytes, signed
 
 
 def _count(value, style):
@@ -62,9 +62,6 @@ def summary_figure(summary: Mapping, key: str, style: Style | None = ENGLISH) ->
 
 
 # -- a simulation beside a measurement (explorer.gpu.compare.Figure) ------------------------------------------
-NOT_KNOWN = "n/a"  # a figure one side does not have
-
-
 def compared_text(value, unit: str, style: Style | None = ENGLISH) -> str:
     """A compared figure by its unit (``explorer.gpu.compare.Figure``'s): a ``fraction`` or a ``share`` as a
     percentage, ``warps`` under 100 with two decimals (a mean), ``bytes`` with an SI prefix, the rest (cycles,

@@ -84,11 +84,25 @@ def figures_in(text: str, english: bool = False) -> set[float]:
 
 def pct(fraction: float, decimals: int = 1, style: Style | None = None) -> str:
     """A fraction as a percentage with up to ``decimals`` decimals, a zero fraction dropped: 62.5%, 50%."""
-    text = num(100.0 * fraction, decimals, style=style)
+    return percent(100.0 * fraction, decimals, style)
+
+
+def percent(value: float, decimals: int = 1, style: Style | None = None) -> str:
+    """:func:`pct` of a figure already in percent (NVML's utilization, 0-100): 45.3%, 90%."""
+    text = num(value, decimals, style=style)
     zero = num(0.0, decimals, style=style)[1:] if decimals else ""
     if decimals and text.endswith(zero):
         text = text[: -len(zero)]
     return text + "%"
+
+
+NOT_KNOWN = "n/a"  # a figure that is not known: one side of a comparison lacks it, a driver or NVML did not say
+
+
+def known(value, write: Callable[..., str] = num, *args, **kwargs) -> str:
+    """``write(value, *args, **kwargs)`` (:func:`num`, :func:`pct`, ...), or :data:`NOT_KNOWN` where ``value`` is
+    None: ``known(None, pct, 1)`` is "n/a", not "n/a%"."""
+    return NOT_KNOWN if value is None else write(value, *args, **kwargs)
 
 
 def signed(value: float, decimals: int = 0, style: Style | None = None) -> str:

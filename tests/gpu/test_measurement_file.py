@@ -142,7 +142,7 @@ def test_cli_opens_measurements_and_rejects_bad_ones(tmp_path):
     out = json.loads(ok.stdout.splitlines()[0])
     assert out["cycles"] == 150 and out["file"] == str(path) and out["achieved_occupancy"] == pytest.approx(0.57)
     text = run_cli("measure", "--from", str(path))
-    assert text.returncode == 0 and "achieved 57.0%" in text.stdout
+    assert text.returncode == 0 and "achieved 57%" in text.stdout
     (tmp_path / "bad.npz").write_bytes(b"PK\x03\x04garbage")
     assert_one_line_error(run_cli("measure", "--from", str(tmp_path / "bad.npz")), 2, "bad.npz")
     assert_one_line_error(run_cli("measure", "--from", str(tmp_path / "nope.npz")), 2, "file not found")

@@ -193,7 +193,7 @@ class MeasurementBox(QGroupBox):
         f = comparison.headline
         self.as_ran.setText(self.tr("As it ran (the measured placement of blocks, L2 as the launch found it): "
                                     "duration {sim} vs {meas} cycles, {e} — {word}.").format(
-            sim=num(f.simulated), meas=num(f.measured), e=f.error_text(), word=self.word_text(f.word)))
+            sim=num(f.simulated), meas=num(f.measured), e=f.error_text(style=None), word=self.word_text(f.word)))
         self.as_ran.setToolTip("\n".join(comparison.text()))
         self.as_ran.show()
 
@@ -238,15 +238,16 @@ class MeasurementBox(QGroupBox):
                 continue
             cells[1].setText(self.format(row.simulated, row.kind) if current else "…")
             cells[2].setText(self.format(row.measured, row.kind))
-            f = row.figure
-            cells[3].setText("" if f.error is None or not current else f"{f.error_text()} {self.word_text(f.word)}")
+            f = row.figure  # its error in the window's number style (+1,5% in Russian), as the figures beside it
+            error = "" if f.error is None or not current else f"{f.error_text(style=None)} {self.word_text(f.word)}"
+            cells[3].setText(error)
             cells[3].setProperty("role", "error" if current and f.word == "off" else "")
             cells[3].style().polish(cells[3])
         cycles = self.rows.get("cycles")
         if cycles is not None and current and cycles.figure.error is not None:
             f = cycles.figure
             self.verdict.setText(self.tr("Duration: simulated {e} against measured — {word}.").format(
-                e=f.error_text(), word=self.word_text(f.word)))
+                e=f.error_text(style=None), word=self.word_text(f.word)))
             self.verdict.setProperty("role", "error" if f.word == "off" else "")
             self.verdict.style().polish(self.verdict)
             self.verdict.show()

@@ -282,6 +282,34 @@ def test_another_gpu_in_the_simulation_keeps_the_curves_but_not_the_grid_boxes(w
     assert gpu.resim_action.isEnabled() and "GPU T4 vs H100" in gpu.box.differs.text()
 
 
+@pytest.mark.parametrize("lang,error,points,share", [("en", "+1.5%", "+1.5 pt", "97.5%"),
+                                                      ("ru", "+1,5%", "+1,5 pt", "97,5%")])
+def test_the_error_is_written_in_the_windows_number_style(qapp, qtbot, lang, error, points, share):
+    """The error beside the two figures reads as they do: a decimal comma in a Russian window (``+1,5%`` beside
+    ``97,5%``), not the CLI's English ``+1.5%``; a point in an English one."""
+    from types import SimpleNamespace
+
+    from explorer.gpu.compare import Figure
+    from explorer.gui.measure.panel import MeasurementBox
+    from explorer.gui.shell.i18n import install_translators
+
+    try:
+        install_translators(qapp, lang)
+        box = MeasurementBox()
+        qtbot.addWidget(box)
+        box.show_comparison([md.Row("cycles", 10_150, 10_000, "int"),
+                             md.Row("achieved_occupancy", 0.99, 0.975, "pct")])
+        assert box.cells["achieved_occupancy"][2].text() == share
+        assert box.cells["cycles"][3].text().startswith(error + " ")
+        assert box.cells["achieved_occupancy"][3].text().startswith(points + " ")
+        assert f" {error} " in box.verdict.text()
+        box.show_as_ran(SimpleNamespace(headline=Figure("warp_span_cycles", "duration", 10_150, 10_000, "cycles"),
+                                        text=lambda: []))
+        assert f", {error} " in box.as_ran.text() and num(10_150) in box.as_ran.text()
+    finally:
+        install_translators(qapp, "en")
+
+
 def test_the_error_and_its_word_are_shown_up_front(window, gpu, qtbot):
     """Issue 28: the user never computes an error. Each row says simulated ÷ measured − 1 (points for shares)
     and its word; the duration's verdict sits above the table; the launch simulated as it ran (the CLI's
