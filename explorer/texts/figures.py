@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Callable, Mapping
 
 from explorer.texts.numbers import ENGLISH, NOT_KNOWN, Style, num, pct, si_bytes, signed
+from explorer.texts.numbers import unit as unit_symbol
 
 
 def _count(value, style):
@@ -79,7 +80,8 @@ def compared_text(value, unit: str, style: Style | None = ENGLISH) -> str:
 
 def error_text(error: float | None, unit: str, style: Style | None = ENGLISH) -> str:
     """A compared figure's error (``Figure.error``), signed: ``+3.2%`` (simulated / measured - 1), ``-1.5 pt``
-    for a ``fraction`` (simulated - measured, in percentage points); None: ''."""
+    for a ``fraction`` (simulated - measured, in percentage points: the unit symbol ``pt`` in the style's
+    language, ``п. п.`` in Russian); None: ''."""
     if error is None:
         return ""
-    return f"{signed(100 * error, 1, style)}{' pt' if unit == 'fraction' else '%'}"
+    return f"{signed(100 * error, 1, style)}{' ' + unit_symbol('pt', style) if unit == 'fraction' else '%'}"

@@ -1509,7 +1509,7 @@
         <translation>Последний такт</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/explore/page.py" line="+246"/>
+        <location filename="../../explorer/gui/explore/page.py" line="+236"/>
         <source>The simulation refused this scenario: {msg}. Showing the last good run.</source>
         <translation>Симуляция отклонила этот сценарий: {msg}. Показан последний удачный прогон.</translation>
     </message>
@@ -3937,7 +3937,7 @@ This is the previous run until the new one is done.</source>
         <translation>ось времени: {a}</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+23"/>
         <source>Duration: simulated {e} against measured — {word}.</source>
         <translation>Длительность: симуляция {e} относительно измерения — {word}.</translation>
     </message>
@@ -6449,7 +6449,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Байты массивов __shared__, объявленных в ядре.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>&amp;Launches:</source>
         <translation>Зап&amp;усков:</translation>
     </message>
@@ -6499,12 +6499,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Период выборки загрузки NVML; пусто — значение для этого GPU.</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+44"/>
         <source>This scenario&apos;s copies meet L2 by the addresses of the tiles they copy ([workload.tiles]): their hits follow from the tiles&apos; reuse, not from a rate.</source>
         <translation>Копии этого сценария обращаются к L2 по адресам копируемых плиток ([workload.tiles]): их попадания следуют из повторного использования плиток, а не из доли.</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+33"/>
         <source>Your own kernel {name} (the Your kernel tab): the cubin gives its registers, shared memory and barriers</source>
         <translation>Ваше ядро {name} (вкладка «Ваше ядро»): регистры, разделяемую память и барьеры даёт cubin</translation>
     </message>
@@ -6559,7 +6559,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Период NVML</translation>
     </message>
     <message>
-        <location line="-152"/>
+        <location line="-147"/>
         <source>Reg&amp;isters / thread:</source>
         <translation>&amp;Регистров / поток:</translation>
     </message>
@@ -6624,12 +6624,12 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Что выполняет каждый варп: цикл по короткому телу из загрузок, вычислений и барьеров.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&amp;Scheduler:</source>
         <translation>П&amp;ланировщик:</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-3"/>
         <source>How many times each warp runs the body.</source>
         <translation>Сколько раз каждый варп выполняет тело цикла.</translation>
     </message>
@@ -6645,12 +6645,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
     </message>
     <message>
         <location line="+1"/>
-        <location line="+66"/>
         <source>Share of global loads served by L2 instead of HBM (the rest wait the full HBM latency).</source>
         <translation>Доля глобальных загрузок, обслуженных L2 вместо HBM (остальные ждут полную задержку HBM).</translation>
     </message>
     <message>
-        <location line="-63"/>
+        <location line="+2"/>
         <source>How each scheduler picks among its eligible warps.</source>
         <translation>Как каждый планировщик выбирает среди своих готовых варпов.</translation>
     </message>
@@ -6665,7 +6664,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>&amp;Зерно (seed):</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+69"/>
         <source>{name} (not a shipped scenario)</source>
         <translation>{name} (не из готовых сценариев)</translation>
     </message>
@@ -7002,7 +7001,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <translation>Память устройства (HBM/GDDR): пропускная способность из спецификации.</translation>
     </message>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="+15"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="+16"/>
         <source>B/s</source>
         <translation>Б/с</translation>
     </message>
@@ -7832,7 +7831,7 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
 <context>
     <name>Units</name>
     <message>
-        <location filename="../../explorer/gui/common/core_texts.py" line="-7"/>
+        <location filename="../../explorer/gui/common/core_texts.py" line="-8"/>
         <source>B</source>
         <translation>Б</translation>
     </message>
@@ -7905,6 +7904,11 @@ IPC (инструкций за такт на активный SM): {ipc} (мак
         <location line="+0"/>
         <source>TB/s</source>
         <translation>ТБ/с</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pt</source>
+        <translation>п. п.</translation>
     </message>
 </context>
 <context>

@@ -60,6 +60,7 @@ def unit_symbols() -> dict[str, str]:
         "MiB": translate("Units", "MiB"), "GiB": translate("Units", "GiB"), "TiB": translate("Units", "TiB"),
         "s": translate("Units", "s"), "ms": translate("Units", "ms"), "µs": translate("Units", "µs"),
         "ns": translate("Units", "ns"), "GB/s": translate("Units", "GB/s"), "TB/s": translate("Units", "TB/s"),
+        "pt": translate("Units", "pt"),  # percentage points (a share's error beside a measurement)
         # the SI prefixes and rate units of explorer.texts.numbers.si (the Speed-of-Light panel's peaks)
         "P": translate("SolTexts", "P"), "T": translate("SolTexts", "T"), "G": translate("SolTexts", "G"),
         "M": translate("SolTexts", "M"), "k": translate("SolTexts", "k"), "B/s": translate("SolTexts", "B/s"),

@@ -283,7 +283,7 @@ def test_another_gpu_in_the_simulation_keeps_the_curves_but_not_the_grid_boxes(w
 
 
 @pytest.mark.parametrize("lang,error,points,share", [("en", "+1.5%", "+1.5 pt", "97.5%"),
-                                                      ("ru", "+1,5%", "+1,5 pt", "97,5%")])
+                                                      ("ru", "+1,5%", "+1,5 п. п.", "97,5%")])
 def test_the_error_is_written_in_the_windows_number_style(qapp, qtbot, lang, error, points, share):
     """The error beside the two figures reads as they do: a decimal comma in a Russian window (``+1,5%`` beside
     ``97,5%``), not the CLI's English ``+1.5%``; a point in an English one."""
