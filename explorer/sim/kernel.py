@@ -139,6 +139,10 @@ assert (AXIS_M, AXIS_N, AXIS_K) == tuple(_ad.AXIS_CODE[a] for a in "mnk")
 # cycle; in L2 the cycle << L2_AGE_SHIFT, plus for a TMA copy's line its place among the lines copies looked up in
 # that cycle (a copy's lines reach L2 one after another: up to thousands in one cycle, they must not tie)
 C_TAG, C_BITS, C_AGE = 0, 1, 2
+# L2: C_BITS bits 8-11 are the sectors of the line's last fill from device memory, which lands at ``l2f[entry]``
+# (the cycle its requester has the data): until then a request for those sectors finds them allocated (a hit, as
+# Nsight counts it) but waits for the same fill (_l2_lookup)
+FILL_SHIFT = 8
 L2_AGE_SHIFT = 24  # the cycles (below 2**26: sim_model.toml [trace] max_cycles) << 24 stay far below 2**63
 
 # warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
@@ -632,6 +636,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r,
     b_mbar, b_slot = blocks.mbar, blocks.slot
     sp_next, sp_pipe, sm_smem = places.sp_next, places.sp_pipe, places.sm_smem
     mq, dram_q, mem, ub, ovf, l2c, lbuf = mem_r.mq, mem_r.dram_q, mem_r.mem, mem_r.ub, mem_r.ovf, mem_r.l2c, mem_r.lbuf
+    l2f = mem_r.l2f
     g, row_sect = out.g, out.row_sect
     it = w.iter[gi]
     l2_inv = 1.0 / max(cfg_i[CFG_I.L2_SETS], 1)  # _set_of's (Fixed.l2_inv, the same figure)
@@ -658,6 +663,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r,
         waited = -1.0
         left = 0 if tile > 0 else nbytes
         missed = 0
+        in_flight = np.int64(0)  # the latest fill still on its way that a hit sector waits for (_l2_lookup)
         if tile > 0:  # by the tile's addresses: each line's sectors looked up in L2
             l2_sets = cfg_i[CFG_I.L2_SETS]
             l2_ways = cfg_i[CFG_I.L2_WAYS]
@@ -671,9 +677,13 @@ def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r,
             for k in range(n_lines if n_lines < TMA_PREFETCH else TMA_PREFETCH):  # the first lines' sets
                 _prefetch_set(l2c, _set_of(lbuf[0, k], l2_sets, l2_inv) * l2_ways, l2_ways)
             for k in range(n_lines):
-                miss, rng_state = _l2_lookup(l2c, lbuf[0, k], lbuf[1, k], True, False, t, age + k + 1, l2_sets,
-                                             l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f,
-                                             long_windows, win_shift)
+                miss, rng_state, e, pending = _l2_lookup(l2c, l2f, lbuf[0, k], lbuf[1, k], True, False, t, age + k + 1,
+                                                         l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem,
+                                                         cfg_i, cfg_f, long_windows, win_shift)
+                lbuf[1, k] = miss  # from here: the sectors device memory sends for line k, into entry lbuf[2, k]
+                lbuf[2, k] = e
+                if pending > in_flight:
+                    in_flight = pending
                 missed += 32 * _popcount4(miss)
             mem[MEM.L2_BYTES] += nbytes - missed
             mem[MEM.DRAM_BYTES] += missed
@@ -704,6 +714,10 @@ def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r,
         if waited >= 0.0:
             dram_done = t + np.int64(np.ceil(b2 - t + waited)) + _dram_fixed(cfg_i, cfg_f)
             done_at = dram_done if dram_done > done_at else done_at
+            for k in range(n_lines):  # a tile's missed lines: their fills are on their way until then
+                if lbuf[1, k] != 0:
+                    _l2_fill(l2c, l2f, lbuf[2, k], lbuf[1, k], t, dram_done)
+        done_at = in_flight if in_flight > done_at else done_at
         s = it % stages
         if b_mbar[b, s, M_FILL_ITER] != it:
             b_mbar[b, s, M_FILL_ITER] = it
@@ -1005,23 +1019,32 @@ def _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_
 
 
 @njit(inline=True)
-def _l2_lookup(l2c, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i,
-               cfg_f, long_windows, win_shift):
+def _l2_lookup(l2c, l2f, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem,
+               cfg_i, cfg_f, long_windows, win_shift):
     """Sectors ``m`` (4 bits) of ``line`` looked up in L2 at cycle t, for a load's, a store's, an atomic's or a TMA
     copy's request (``_access_by_address``, ``_issue_async``): returns (the sectors device memory must send, the
-    random state). ``age``: the line's LRU age from now on (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after).
+    random state, the line's entry, the cycle a fill still on its way brings the hit sectors: 0 if none). ``age``: the line's LRU age from now on (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after).
     ``reads``: the request reads the sectors, so those L2 does not hold miss (a load, an atomic, a copy; counted as
     hit and missed sectors); else (a store) they are written without a fetch and count as hits.
     A line L2 does not hold takes the set's least recently used entry (``_victim``; its dirty sectors go to device
     memory, ``_l2_evict``); the sectors are then valid, and dirty when ``dirty`` (a store, an atomic); the line is
-    the set's most recently used."""
+    the set's most recently used.
+    In-flight fills: a sector whose fill from device memory has not landed yet (``FILL_SHIFT``, ``l2f``) is
+    allocated, so a read of it counts as a hit, but its data is the fill's: the request waits for that fill (the
+    cycle is returned) instead of taking L2's latency as if the data were there. L2 merges such a read into the
+    miss already outstanding rather than asking device memory again (Jia et al. 2018, "Dissecting the NVIDIA
+    Volta GPU architecture via microbenchmarking", 3.6; GPGPU-Sim's gpu-cache.cc: a hit on a reserved line,
+    HIT_RESERVED, waits in the MSHR for its fill)."""
     base = _set_of(line, l2_sets, l2_inv) * l2_ways
     e = _find(l2c, base, l2_ways, line + 1)
+    pending = np.int64(0)
     if reads:
         hit = m & l2c[e, C_BITS] & 15 if e >= 0 else 0
         miss = m & ~hit
         mem[MEM.L2_HIT_SECTORS] += _popcount4(hit)
         mem[MEM.L2_MISS_SECTORS] += _popcount4(miss)
+        if hit & (l2c[e, C_BITS] >> FILL_SHIFT) != 0 and l2f[e] > t:
+            pending = l2f[e]
     else:
         miss = 0  # a store's sectors are written without a fetch
         mem[MEM.L2_HIT_SECTORS] += _popcount4(m)
@@ -1030,13 +1053,29 @@ def _l2_lookup(l2c, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv, ub,
         rng_state = _l2_evict(l2c, e, t, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows, win_shift)
         l2c[e, C_TAG] = line + 1
         l2c[e, C_BITS] = 0
+        l2f[e] = 0
     l2c[e, C_BITS] |= (m | (m << 4)) if dirty else m
     l2c[e, C_AGE] = age
-    return miss, rng_state
+    return miss, rng_state, e, pending
 
 
 @njit(inline=True)
-def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, dram_q, rng_state,
+def _l2_fill(l2c, l2f, e, miss, t, lands):
+    """Sectors ``miss`` of L2 entry ``e`` are on their way from device memory, the requester's at cycle ``lands``
+    (``_l2_lookup``'s in-flight fills): a line whose earlier fill is still on its way keeps one outstanding fill,
+    its sectors and its latest landing together."""
+    bits = l2c[e, C_BITS]
+    if l2f[e] > t:  # merged with the fill still outstanding
+        l2c[e, C_BITS] = bits | (miss << FILL_SHIFT)
+        if lands > l2f[e]:
+            l2f[e] = lands
+    else:
+        l2c[e, C_BITS] = (bits & 255) | (miss << FILL_SHIFT)
+        l2f[e] = lands
+
+
+@njit(inline=True)
+def _access_by_address(path, l1_mode, t, sm, n, lines, masks, ents, sm_l1, l1c, l2c, l2f, dram_q, rng_state,
                        lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
                        win_shift, l1_inv, l2_inv):
     """One warp-instruction's global access by its addresses (issue 29): its ``n`` lines and each line's
@@ -1103,6 +1142,7 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, d
     l2_ways = cfg_i[CFG_I.L2_WAYS]
     waited = -1.0
     from_dram = 0
+    in_flight = np.int64(0)  # the latest fill on its way that a hit sector waits for (_l2_lookup)
     for k in range(n):
         if masks[k] != 0:
             _prefetch_set(l2c, _set_of(lines[k], l2_sets, l2_inv) * l2_ways, l2_ways)
@@ -1111,9 +1151,13 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, d
         if m == 0:
             continue
         # an atomic reads the sectors it changes; a store's and an atomic's sectors are dirty
-        miss, rng_state = _l2_lookup(l2c, lines[k], m, load or atomic, not load, t, t << L2_AGE_SHIFT, l2_sets,
-                                     l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem, cfg_i, cfg_f, long_windows,
-                                     win_shift)
+        miss, rng_state, e, pending = _l2_lookup(l2c, l2f, lines[k], m, load or atomic, not load, t,
+                                                 t << L2_AGE_SHIFT, l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q,
+                                                 rng_state, mem, cfg_i, cfg_f, long_windows, win_shift)
+        masks[k] = miss  # from here: the sectors device memory sends for line k, into entry ents[k]
+        ents[k] = e
+        if pending > in_flight:
+            in_flight = pending
         if miss != 0:
             from_dram += 32 * _popcount4(miss)
     left = from_dram  # the request's missing sectors, as bursts
@@ -1131,7 +1175,14 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, sm_l1, l1c, l2c, d
         mem[MEM.DRAM_BYTES] += from_dram
         mem[MEM.DRAM_READ_BYTES] += from_dram
         done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_fixed
+        for k in range(n):  # the lines' fills are on their way until the data is back
+            if masks[k] != 0:
+                _l2_fill(l2c, l2f, ents[k], masks[k], t, done_at)
+        if in_flight > done_at:
+            done_at = in_flight
         return done_at, done_at if atomic else flushed, np.int64(np.ceil(b2 + waited)), np.int64(2), rng_state
+    if in_flight > flushed:  # every sector allocated in L2 (hits), some still on their way from device memory
+        return in_flight, in_flight if atomic else flushed, np.int64(0), np.int64(1), rng_state
     return flushed, flushed, np.int64(0), np.int64(1), rng_state
 
 
@@ -1269,10 +1320,11 @@ Places = namedtuple("Places", (
 ))
 Blocks = namedtuple("Blocks", ("sm", "start", "end", "alive", "arrived", "slot", "mbar"))
 Memory = namedtuple("Memory", (
-    # L1 of every SM and L2 (per entry C_TAG, C_BITS, C_AGE side by side), scratch for a request's lines, the
+    # L1 of every SM and L2 (per entry C_TAG, C_BITS, C_AGE side by side), per L2 entry when its fill from device
+    # memory lands (FILL_SHIFT), scratch for a request's lines (rows: line, sectors, L2 entry), the
     # feed's line table (entries line << 4 | sectors), memory queues (Q_SLOTS), DRAM banks, random state,
     # statistics (MEM_SLOTS), unit busy per window and its overflow list
-    "l1c", "l2c", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
+    "l1c", "l2c", "l2f", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
 ))
 Outputs = namedtuple("Outputs", (
     # scalars (G_SLOTS); warp slots per state; residency events; GPU-wide series (N_COUNTS counts, then warp
@@ -1697,7 +1749,8 @@ def _issue_memory(t, f, prog, cfg, w, places, mem_r, out, path, pc, gi, sm, rng_
         if f.n_l1a > 0 and prog.l1a[_ix(np.int64(prog.row[pc]))] != 0:
             l1_alloc = np.int64(prog.l1a[_ix(np.int64(prog.row[pc]))])  # the row's: allocate, atomic
         done_at, flushed, on_bus, level, rng_state = _access_by_address(
-            path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], places.sm_l1, mem_r.l1c, mem_r.l2c, mem_r.dram_q,
+            path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], lbuf[2], places.sm_l1, mem_r.l1c, mem_r.l2c, mem_r.l2f,
+            mem_r.dram_q,
             rng_state, f.lat_l1, f.lat_l2, f.lat_fixed, f.l2_bpc, cfg.cfg_i, cfg.cfg_f, f.long_windows, mem_r.mq,
             mem, mem_r.ub, mem_r.ovf, g, f.win_shift, f.l1_inv, f.l2_inv)
         r4 = _ix(np.int64(prog.row[pc]) * 4)  # this instruction's own hits (the SASS view's)

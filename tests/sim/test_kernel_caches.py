@@ -160,3 +160,22 @@ def test_a_global_atomic_is_resolved_in_l2_on_the_line_it_reads():
     _check_rows_sum_to_the_run(r)
     assert run.result.outputs["counter"].tolist() == [n]
     assert run.result.outputs["slots"].tolist() == [sum(range(32 * w, 32 * w + 32)) for w in range(4)] + [0] * 4
+
+
+def test_a_sector_still_on_its_way_from_dram_is_waited_for():
+    """In-flight fills (kernel._l2_lookup): copy_strided with stride 0 on 32 warps that all issue their load
+    before the first one's miss is back: the first misses, every other finds the sector allocated in L2 (a hit,
+    as Nsight counts it) but on its way from device memory, and waits for that same fill instead of taking L2's
+    latency. So each hit's latency is the miss's less how much later it issued (within the launch's stagger: 4
+    blocks of 8 warps, one block per SM, warps started a few cycles apart), and none is shorter than that."""
+    n = 4 * 256
+    warps = n // 32
+    args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n, "stride": 0}
+    r, _ = timed(scenario("copy.cu", "copy_strided", args, (n // 256, 1, 1), (256, 1, 1)))
+    m = r.memory
+    assert m["l2_miss_sectors"] == 1 and m["l2_hit_sectors"] >= warps - 1
+    lat = r.latency_cycles()
+    assert m["dram_loads"] == 1 and m["l2_loads"] == warps - 1
+    stagger = r.params.warps_per_block * r.params.warp_launch_cycles + 16  # the last warp's start after the first
+    assert lat["dram"] - stagger <= lat["l2"] <= lat["dram"]
+    assert lat["l2"] > 1.5 * r.params.lat_l2  # not L2's own latency (without in-flight fills: lat_l2 + a queue)
