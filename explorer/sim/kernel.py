@@ -716,7 +716,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r,
             done_at = dram_done if dram_done > done_at else done_at
             for k in range(n_lines):  # a tile's missed lines: their fills are on their way until then
                 if lbuf[1, k] != 0:
-                    _l2_fill(l2c, l2f, lbuf[2, k], lbuf[1, k], t, dram_done)
+                    _fill(l2c, l2f, lbuf[2, k], lbuf[1, k], t, dram_done)
         done_at = in_flight if in_flight > done_at else done_at
         s = it % stages
         if b_mbar[b, s, M_FILL_ITER] != it:
@@ -1060,30 +1060,37 @@ def _l2_lookup(l2c, l2f, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv
 
 
 @njit(inline=True)
-def _l2_fill(l2c, l2f, e, miss, t, lands):
-    """Sectors ``miss`` of L2 entry ``e`` are on their way from device memory, the requester's at cycle ``lands``
-    (``_l2_lookup``'s in-flight fills): a line whose earlier fill is still on its way keeps one outstanding fill,
-    its sectors and its latest landing together."""
-    bits = l2c[e, C_BITS]
-    if l2f[e] > t:  # merged with the fill still outstanding
-        l2c[e, C_BITS] = bits | (miss << FILL_SHIFT)
-        if lands > l2f[e]:
-            l2f[e] = lands
+def _fill(cache, fills, e, miss, t, lands):
+    """Sectors ``miss`` of entry ``e`` of a cache (L2: ``l2c``, ``l2f``; an SM's L1: ``l1c``, ``l1f``) are on their
+    way from the level below, the requester's at cycle ``lands`` (the in-flight fills of ``_l2_lookup`` and
+    ``_access_by_address``): a line whose earlier fill is still on its way keeps one outstanding fill, its
+    sectors and its latest landing together."""
+    bits = cache[e, C_BITS]
+    if fills[e] > t:  # merged with the fill still outstanding
+        cache[e, C_BITS] = bits | (miss << FILL_SHIFT)
+        if lands > fills[e]:
+            fills[e] = lands
     else:
-        l2c[e, C_BITS] = (bits & 255) | (miss << FILL_SHIFT)
-        l2f[e] = lands
+        cache[e, C_BITS] = (bits & 255) | (miss << FILL_SHIFT)
+        fills[e] = lands
 
 
 @njit(inline=True)
-def _access_by_address(path, l1_mode, t, sm, n, lines, masks, ents, sm_l1, l1c, l2c, l2f, dram_q, rng_state,
+def _access_by_address(path, l1_mode, t, sm, n, lbuf, sm_l1, l1c, l1f, l2c, l2f, dram_q, rng_state,
                        lat_l1, lat_l2, lat_fixed, l2_bpc, cfg_i, cfg_f, long_windows, mq, mem, ub, ovf, g,
                        win_shift, l1_inv, l2_inv):
     """One warp-instruction's global access by its addresses (issue 29): its ``n`` lines and each line's
     sectors (``lines[:n]``, ``masks[:n]``: a generated kernel's from ``_request_lines``, a user kernel's as its
     lanes executed, ``_executed_lines``), through L1 (loads), L2 and device memory, each level's tags deciding
-    what hits. Returns ``_global_access``'s tuple: (data back, L2's
+    what hits (``lbuf``'s rows: ``lines``, ``masks``, then scratch for their L2 and L1 entries). Returns
+    ``_global_access``'s tuple: (data back, L2's
     acknowledgement, last byte on device memory's bus (0: none), the deepest level (0 L1, 1 L2, 2 DRAM), the
     random state).
+
+    In-flight fills at both levels: a sector L1 or L2 holds while its fill from below is still on its way is a hit
+    whose data comes with that fill (``_l2_lookup``); a load that allocates in L1 leaves its missed sectors on
+    their way there until its own data is back (``_fill``; ``l1ents[k]``: line k's L1 entry << 4 | those sectors,
+    -1: none).
 
     L1TEX takes one line per cycle (its tag stage); the request's sectors that miss L1 cross L2's queue; those
     that miss L2 come from device memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``: a row in a
@@ -1093,6 +1100,7 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, ents, sm_l1, l1c, 
     memory when the line is evicted, ``_l2_evict``). An atomic (``l1_mode`` ATOMIC, on the store path) passes L1
     as a store does and is resolved in L2 on the line it changes: its missing sectors are read from device
     memory first, then the line is dirty; it is done (its result back, its acknowledgement) when that read is."""
+    lines, masks, ents, l1ents = lbuf[0], lbuf[1], lbuf[2], lbuf[3]
     t_l1 = sm_l1[sm] if sm_l1[sm] > t else t
     sm_l1[sm] = t_l1 + n
     ub[t_l1 >> win_shift, L1] += n
@@ -1103,16 +1111,20 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, ents, sm_l1, l1c, 
     l1_ways = cfg_i[CFG_I.L1_WAYS]
     to_l2 = 0
     l1_served = 0
+    l1_wait = np.int64(0)  # the latest L1 fill on its way that a hit sector waits for
     for k in range(n):
         _prefetch_set(l1c, (sm * l1_sets + _set_of(lines[k], l1_sets, l1_inv)) * l1_ways, l1_ways)
     for k in range(n):
         base = (sm * l1_sets + _set_of(lines[k], l1_sets, l1_inv)) * l1_ways
         e = _find(l1c, base, l1_ways, lines[k] + 1)
+        l1ents[k] = -1
         if load:
-            hit = masks[k] & l1c[e, C_BITS] if e >= 0 else 0
+            hit = masks[k] & l1c[e, C_BITS] & 15 if e >= 0 else 0
             miss = masks[k] & ~hit
             l1_served += _popcount4(hit)
             mem[MEM.L1_MISS_SECTORS] += _popcount4(miss)
+            if hit & (l1c[e, C_BITS] >> FILL_SHIFT) != 0 and l1f[e] > t and l1f[e] > l1_wait:
+                l1_wait = l1f[e]
             if e < 0 and l1_mode != L1_ALLOCATE:  # a load that does not allocate in L1 (L1 keeps no copy)
                 masks[k] = miss
                 to_l2 += _popcount4(miss)
@@ -1121,9 +1133,12 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, ents, sm_l1, l1c, 
                 e = _victim(l1c, base, l1_ways)
                 l1c[e, C_TAG] = lines[k] + 1
                 l1c[e, C_BITS] = masks[k]
+                l1f[e] = 0
             else:
                 l1c[e, C_BITS] |= masks[k]
             l1c[e, C_AGE] = t
+            if miss != 0:  # on their way into L1 until this load's data is back
+                l1ents[k] = (e << 4) | miss
             masks[k] = miss
         else:
             mem[MEM.L1_MISS_SECTORS] += _popcount4(masks[k])
@@ -1134,7 +1149,8 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, ents, sm_l1, l1c, 
     mem[MEM.L1_HIT_SECTORS] += l1_served
     mem[MEM.L1_BYTES] += 32 * l1_served
     if to_l2 == 0:  # every sector hit L1
-        return arrive + lat_l1, arrive + lat_l1, np.int64(0), np.int64(0), rng_state
+        back = arrive + lat_l1 if arrive + lat_l1 > l1_wait else l1_wait
+        return back, back, np.int64(0), np.int64(0), rng_state
     b2 = mq[Q.L2_FREE] if mq[Q.L2_FREE] > arrive else float(arrive)
     mq[Q.L2_FREE] = b2 + 32 * to_l2 / l2_bpc
     _add(ub, ovf, g, np.int64(b2) >> win_shift, L2, 32 * to_l2 / l2_bpc)
@@ -1177,13 +1193,26 @@ def _access_by_address(path, l1_mode, t, sm, n, lines, masks, ents, sm_l1, l1c, 
         done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_fixed
         for k in range(n):  # the lines' fills are on their way until the data is back
             if masks[k] != 0:
-                _l2_fill(l2c, l2f, ents[k], masks[k], t, done_at)
+                _fill(l2c, l2f, ents[k], masks[k], t, done_at)
         if in_flight > done_at:
             done_at = in_flight
+        _l1_fills(l1c, l1f, l1ents, n, t, done_at)
+        if l1_wait > done_at:
+            done_at = l1_wait
         return done_at, done_at if atomic else flushed, np.int64(np.ceil(b2 + waited)), np.int64(2), rng_state
-    if in_flight > flushed:  # every sector allocated in L2 (hits), some still on their way from device memory
-        return in_flight, in_flight if atomic else flushed, np.int64(0), np.int64(1), rng_state
-    return flushed, flushed, np.int64(0), np.int64(1), rng_state
+    back = in_flight if in_flight > flushed else flushed  # L2's sectors all allocated: hits, some maybe on their way
+    _l1_fills(l1c, l1f, l1ents, n, t, back)
+    if l1_wait > back:
+        back = l1_wait
+    return back, back if atomic else flushed, np.int64(0), np.int64(1), rng_state
+
+
+@njit(inline=True)
+def _l1_fills(l1c, l1f, l1ents, n, t, back):
+    """A load's sectors it allocated in L1 (``l1ents``) are on their way there until its data is ``back``."""
+    for k in range(n):
+        if l1ents[k] >= 0:
+            _fill(l1c, l1f, l1ents[k] >> 4, l1ents[k] & 15, t, back)
 
 
 @njit(inline=True)
@@ -1320,11 +1349,12 @@ Places = namedtuple("Places", (
 ))
 Blocks = namedtuple("Blocks", ("sm", "start", "end", "alive", "arrived", "slot", "mbar"))
 Memory = namedtuple("Memory", (
-    # L1 of every SM and L2 (per entry C_TAG, C_BITS, C_AGE side by side), per L2 entry when its fill from device
-    # memory lands (FILL_SHIFT), scratch for a request's lines (rows: line, sectors, L2 entry), the
+    # L1 of every SM, when each L1 entry's fill lands (FILL_SHIFT), L2 (per entry C_TAG, C_BITS, C_AGE side by
+    # side), when each L2 entry's fill from device memory lands, scratch for a request's lines (rows: line,
+    # sectors, L2 entry, L1 entry << 4 | sectors allocated), the
     # feed's line table (entries line << 4 | sectors), memory queues (Q_SLOTS), DRAM banks, random state,
     # statistics (MEM_SLOTS), unit busy per window and its overflow list
-    "l1c", "l2c", "l2f", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
+    "l1c", "l1f", "l2c", "l2f", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",
 ))
 Outputs = namedtuple("Outputs", (
     # scalars (G_SLOTS); warp slots per state; residency events; GPU-wide series (N_COUNTS counts, then warp
@@ -1749,8 +1779,7 @@ def _issue_memory(t, f, prog, cfg, w, places, mem_r, out, path, pc, gi, sm, rng_
         if f.n_l1a > 0 and prog.l1a[_ix(np.int64(prog.row[pc]))] != 0:
             l1_alloc = np.int64(prog.l1a[_ix(np.int64(prog.row[pc]))])  # the row's: allocate, atomic
         done_at, flushed, on_bus, level, rng_state = _access_by_address(
-            path, l1_alloc, t, sm, n_l, lbuf[0], lbuf[1], lbuf[2], places.sm_l1, mem_r.l1c, mem_r.l2c, mem_r.l2f,
-            mem_r.dram_q,
+            path, l1_alloc, t, sm, n_l, lbuf, places.sm_l1, mem_r.l1c, mem_r.l1f, mem_r.l2c, mem_r.l2f, mem_r.dram_q,
             rng_state, f.lat_l1, f.lat_l2, f.lat_fixed, f.l2_bpc, cfg.cfg_i, cfg.cfg_f, f.long_windows, mem_r.mq,
             mem, mem_r.ub, mem_r.ovf, g, f.win_shift, f.l1_inv, f.l2_inv)
         r4 = _ix(np.int64(prog.row[pc]) * 4)  # this instruction's own hits (the SASS view's)

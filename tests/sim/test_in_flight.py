@@ -1,4 +1,4 @@
-"""In-flight fills at L2 (kernel._l2_lookup, kernel._l2_fill), on the loop's own helpers: a read of a sector whose
+"""In-flight fills at L2 (kernel._l2_lookup, kernel._fill), on the loop's own helpers: a read of a sector whose
 fill from device memory has not landed counts as a hit but returns that fill's landing; a miss on another sector
 of the same line while the first fill is outstanding joins it (one outstanding fill per line: its sectors, its
 latest landing); a landed fill is history; a store (no read) never waits. Hand-computed on an empty 8-set,
@@ -33,7 +33,7 @@ def test_a_hit_on_a_fill_on_its_way_waits_for_it_and_not_after_it_lands():
     l2c, l2f = _l2()
     miss, e, pending = _lookup(l2c, l2f, 5, 0b0011, 100)
     assert (miss, pending) == (0b0011, 0)  # a cold line: both sectors come from device memory
-    K._l2_fill(l2c, l2f, e, miss, 100, 800)  # ... back to their requester at cycle 800
+    K._fill(l2c, l2f, e, miss, 100, 800)  # ... back to their requester at cycle 800
     assert _lookup(l2c, l2f, 5, 0b0001, 150) == (0, e, 800)  # a hit that waits for the fill
     assert _lookup(l2c, l2f, 5, 0b0001, 800) == (0, e, 0)  # landed: an ordinary hit
     assert _lookup(l2c, l2f, 5, 0b0011, 900) == (0, e, 0)
@@ -42,16 +42,16 @@ def test_a_hit_on_a_fill_on_its_way_waits_for_it_and_not_after_it_lands():
 def test_a_second_miss_on_the_line_joins_the_outstanding_fill():
     l2c, l2f = _l2()
     miss, e, _ = _lookup(l2c, l2f, 9, 0b0001, 100)
-    K._l2_fill(l2c, l2f, e, miss, 100, 700)
+    K._fill(l2c, l2f, e, miss, 100, 700)
     miss2, e2, pending = _lookup(l2c, l2f, 9, 0b0100, 120)  # another sector: a miss of its own
     assert (miss2, e2, pending) == (0b0100, e, 0)
-    K._l2_fill(l2c, l2f, e, miss2, 120, 760)
+    K._fill(l2c, l2f, e, miss2, 120, 760)
     assert _lookup(l2c, l2f, 9, 0b0100, 130)[2] == 760
     assert _lookup(l2c, l2f, 9, 0b0001, 130)[2] == 760  # one fill per line: the first sector waits with it
     assert _lookup(l2c, l2f, 9, 0b0010, 130)[0] == 0b0010  # a sector never asked for is still a miss
     # after the landing a new miss starts a new fill of its own sectors only
     miss3, _, _ = _lookup(l2c, l2f, 9, 0b1000, 1000)
-    K._l2_fill(l2c, l2f, e, miss3, 1000, 1600)
+    K._fill(l2c, l2f, e, miss3, 1000, 1600)
     assert _lookup(l2c, l2f, 9, 0b0001, 1001)[2] == 0
     assert _lookup(l2c, l2f, 9, 0b1000, 1001)[2] == 1600
 
@@ -59,7 +59,7 @@ def test_a_second_miss_on_the_line_joins_the_outstanding_fill():
 def test_a_store_never_waits_and_an_evicted_line_forgets_its_fill():
     l2c, l2f = _l2()
     miss, e, _ = _lookup(l2c, l2f, 3, 0b0001, 100)
-    K._l2_fill(l2c, l2f, e, miss, 100, 900)
+    K._fill(l2c, l2f, e, miss, 100, 900)
     assert _lookup(l2c, l2f, 3, 0b0001, 200, reads=False) == (0, e, 0)  # a store writes without a fetch
     # lines of the same set (set index: line ^ line >> 13 ^ line >> 26, mod 8) push line 3 out (4 ways, LRU)
     others = [3 + SETS * k for k in range(1, WAYS + 1)]

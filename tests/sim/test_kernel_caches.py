@@ -179,3 +179,20 @@ def test_a_sector_still_on_its_way_from_dram_is_waited_for():
     stagger = r.params.warps_per_block * r.params.warp_launch_cycles + 16  # the last warp's start after the first
     assert lat["dram"] - stagger <= lat["l2"] <= lat["dram"]
     assert lat["l2"] > 1.5 * r.params.lat_l2  # not L2's own latency (without in-flight fills: lat_l2 + a queue)
+
+
+def test_an_l1_line_still_on_its_way_is_waited_for():
+    """In-flight fills in L1 too: readonly.cu's __ldg (which L1 keeps) with stride 0 in one block of 8 warps on
+    one SM: the first warp misses L1 and L2 and leaves the sector on its way into L1; the 7 others find it there
+    (L1 hits) before it has landed and wait for the same fill, not L1's latency."""
+    n = 256
+    warps = n // 32
+    args = {"in": buf("f32", n, "arange"), "out": buf("f32", n), "n": n, "stride": 0}
+    r, _ = timed(scenario("readonly.cu", "copy_strided_ldg", args, (1, 1, 1), (256, 1, 1)))
+    m = r.memory
+    assert m["l1_hit_sectors"] == warps - 1 and m["l2_miss_sectors"] == 1
+    lat = r.latency_cycles()
+    assert m["dram_loads"] == 1 and m["l1_loads"] == warps - 1
+    stagger = r.params.warps_per_block * r.params.warp_launch_cycles + 16
+    assert lat["dram"] - stagger <= lat["l1"] <= lat["dram"]
+    assert lat["l1"] > 10 * r.params.lat_l1  # not L1's own latency (without in-flight fills: lat_l1 + its queue)
