@@ -149,6 +149,7 @@ def _dry_run(args, scenario) -> int:
     from explorer.toolchain.prepare import dry_run_stem, prepare, write_sources
     from explorer.toolchain.names import one_line
     from explorer.model.errors import InputError
+    from explorer.texts.numbers import ENGLISH, pct
 
     prepared = prepare(scenario, match_occupancy=args.match_occupancy, per_warp=False if args.per_block else None,
                        iteration_clocks=args.iteration_clocks)
@@ -174,9 +175,9 @@ def _dry_run(args, scenario) -> int:
         + (f" (incl. {prepared.occupancy_pad_bytes} B padding)" if prepared.occupancy_pad_bytes else ""),
         f"  spills                 {data['spill_bytes']} B",
         f"  barriers               {data['barriers']}",
-        f"  occupancy              {occ_c['active_blocks_per_sm']} blocks/SM ({100 * occ_c['occupancy']:.1f}%, "
+        f"  occupancy              {occ_c['active_blocks_per_sm']} blocks/SM ({pct(occ_c['occupancy'], 1, ENGLISH)}, "
         f"limited by {', '.join(occ_c['limiters'])}); scenario: {occ_s['active_blocks_per_sm']} blocks/SM "
-        f"({100 * occ_s['occupancy']:.1f}%)",
+        f"({pct(occ_s['occupancy'], 1, ENGLISH)})",
         f"  records                one per {'warp' if data['per_warp'] else 'block'} ({data['records']})",
     ]
     lines += [f"  note: {n}" for n in prepared.notes]

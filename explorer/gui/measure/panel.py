@@ -26,14 +26,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.texts.numbers import localize, num, pct
+from explorer.texts.numbers import num, pct
+from explorer.texts.numbers import signed as signed_number
 from explorer.gui.common.widgets import wrap
 from explorer.gui.measure import data as md
 
 
 def signed(fraction: float) -> str:
-    """+3.2% / −3.2% (a real minus sign)."""
-    return localize(f"{100 * fraction:+.1f}%".replace("-", "−"))
+    """+3.2% / -3.2%: a calibration's error, written as the error column's (explorer.texts.figures.error_text) in
+    the window's number style."""
+    return signed_number(100 * fraction, 1) + "%"
 
 
 class MeasurementBox(QGroupBox):
