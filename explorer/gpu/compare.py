@@ -29,7 +29,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from explorer.texts.figures import compared_text, error_text
+from explorer.texts import Translate, english
+from explorer.texts.figures import COMPARE_NOTES, COMPARED_LABELS, comparison_lines, error_text
 from explorer.texts.numbers import ENGLISH, Style
 
 RELATIVE_WORDS = ((0.05, "within 5%"), (0.15, "within 15%"))
@@ -113,16 +114,10 @@ class Comparison:
             "notes": list(self.notes),
         }
 
-    def text(self) -> list[str]:
-        """The CLI's lines: label, simulated, measured, error, word."""
-        rows = [(f.label, compared_text(f.simulated, f.unit), compared_text(f.measured, f.unit), f.error_text(), f.word)
-                for f in self.figures]
-        w = max(len(r[0]) for r in rows)
-        out = [f"    {'':{w}}  {'simulated':>12}  {'measured':>12}  {'error':>8}"]
-        out += [f"    {a.ljust(w)}  {b:>12}  {c:>12}  {d:>8}  {e}".rstrip() for a, b, c, d, e in rows]
-        out.append(f"    dispatch: {self.dispatch_note}")
-        out += [f"    note: {n}" for n in self.notes]
-        return out
+    def text(self, translate: Translate = english, style: Style | None = ENGLISH) -> list[str]:
+        """The CLI's lines (label, simulated, measured, error, word; the placement; the notes), or the window's in
+        its language and number style (explorer.texts.figures.comparison_lines)."""
+        return comparison_lines(self, translate, style)
 
 
 def measured_l2_dirty_bytes(measurement) -> int:
@@ -186,31 +181,28 @@ def compare(measurement, *, progress=None, cancel=None, result=None) -> Comparis
     mean_block_s = float((sim_blocks.end - sim_blocks.start).mean()) if len(sim_blocks) else 0.0
     mean_block_m = float((m.blocks.end - m.blocks.start).mean()) if len(m.blocks) else 0.0
     figures = [
-        Figure("warp_span_cycles", "duration (first warp to last, cycles)", warp_span(result), ms["cycles"],
+        Figure("warp_span_cycles", COMPARED_LABELS["warp_span_cycles"], warp_span(result), ms["cycles"],
                "cycles"),
-        Figure("mean_block_cycles", "mean block (cycles)", mean_block_s, mean_block_m, "cycles"),
-        Figure("achieved_occupancy", "achieved occupancy", s["achieved_occupancy"], ms["achieved_occupancy"],
+        Figure("mean_block_cycles", COMPARED_LABELS["mean_block_cycles"], mean_block_s, mean_block_m, "cycles"),
+        Figure("achieved_occupancy", COMPARED_LABELS["achieved_occupancy"], s["achieved_occupancy"], ms["achieved_occupancy"],
                "fraction"),
-        Figure("max_resident_warps_per_sm", "most warps resident on an SM", _max_live(result.residency, n),
+        Figure("max_resident_warps_per_sm", COMPARED_LABELS["max_resident_warps_per_sm"], _max_live(result.residency, n),
                _max_live(m.residency, n), "warps"),
-        Figure("max_blocks_per_sm", "most blocks live on an SM",
+        Figure("max_blocks_per_sm", COMPARED_LABELS["max_blocks_per_sm"],
                int(sim_blocks.max_concurrent_per_sm(n).max()) if len(sim_blocks) else 0,
                ms["measured_max_blocks_per_sm"], "blocks"),
-        Figure("sm_active_fraction", "SMs busy (share of the kernel)", s["sm_active_fraction"],
+        Figure("sm_active_fraction", COMPARED_LABELS["sm_active_fraction"], s["sm_active_fraction"],
                ms["sm_active_fraction"], "fraction"),
-        Figure("sms_alike", "SMs that ran as many blocks as measured", int((bps_s == bps_m).sum()), n, "sms"),
-        Figure("kernel_cycles", "kernel, stores complete (cycles)", s["cycles"], None, "cycles"),
+        Figure("sms_alike", COMPARED_LABELS["sms_alike"], int((bps_s == bps_m).sum()), n, "sms"),
+        Figure("kernel_cycles", COMPARED_LABELS["kernel_cycles"], s["cycles"], None, "cycles"),
     ]
     if len(placement):
-        note = (f"the first {len(placement):,} blocks placed on the SMs the measured launch put them on "
-                f"({placed:,} as measured); later blocks where the simulated dispatcher found room")
+        note = COMPARE_NOTES("placed", n=len(placement), placed=placed)
     else:
         from explorer.sim.dispatch import order_source
 
-        note = f"no first wave could be read from the records; the GPU's order: {order_source(scenario.gpu)}"
+        note = COMPARE_NOTES("no_first_wave", source=order_source(scenario.gpu))
     notes = []
     if params.l2_dirty_bytes:
-        notes.append(f"L2 starts full of dirty lines, as the launch's flush left it "
-                     f"({min(params.l2_dirty_bytes, params.l2_bytes):,} B written back by the kernel's first "
-                     "allocations)")
+        notes.append(COMPARE_NOTES("l2_dirty", bytes=min(params.l2_dirty_bytes, params.l2_bytes)))
     return Comparison(figures, result, bps_s, bps_m, placed, note, notes)

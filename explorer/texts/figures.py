@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
+from explorer.texts import QT_TRANSLATE_NOOP, Translate, english
+from explorer.texts.message import Catalog, translated
 from explorer.texts.numbers import ENGLISH, NOT_KNOWN, Style, num, pct, si_bytes, signed
 from explorer.texts.numbers import unit as unit_symbol
 
@@ -85,3 +87,53 @@ def error_text(error: float | None, unit: str, style: Style | None = ENGLISH) ->
     if error is None:
         return ""
     return f"{signed(100 * error, 1, style)}{' ' + unit_symbol('pt', style) if unit == 'fraction' else '%'}"
+
+
+# -- a comparison's table (explorer.gpu.compare.Comparison): measure --compare's lines, the window's tooltip -----
+COMPARED_LABELS: Mapping[str, str] = {  # Figure.key -> its label
+    "warp_span_cycles": QT_TRANSLATE_NOOP("CompareTexts", "duration (first warp to last, cycles)"),
+    "mean_block_cycles": QT_TRANSLATE_NOOP("CompareTexts", "mean block (cycles)"),
+    "achieved_occupancy": QT_TRANSLATE_NOOP("CompareTexts", "achieved occupancy"),
+    "max_resident_warps_per_sm": QT_TRANSLATE_NOOP("CompareTexts", "most warps resident on an SM"),
+    "max_blocks_per_sm": QT_TRANSLATE_NOOP("CompareTexts", "most blocks live on an SM"),
+    "sm_active_fraction": QT_TRANSLATE_NOOP("CompareTexts", "SMs busy (share of the kernel)"),
+    "sms_alike": QT_TRANSLATE_NOOP("CompareTexts", "SMs that ran as many blocks as measured"),
+    "kernel_cycles": QT_TRANSLATE_NOOP("CompareTexts", "kernel, stores complete (cycles)"),
+}
+VERDICT_WORDS = (  # Figure.word's verdicts
+    QT_TRANSLATE_NOOP("CompareTexts", "within 5%"), QT_TRANSLATE_NOOP("CompareTexts", "within 15%"),
+    QT_TRANSLATE_NOOP("CompareTexts", "within 2 points"), QT_TRANSLATE_NOOP("CompareTexts", "within 5 points"),
+    QT_TRANSLATE_NOOP("CompareTexts", "off"),
+)
+TABLE_WORDS = (  # the table's headings and line starts
+    QT_TRANSLATE_NOOP("CompareTexts", "simulated"), QT_TRANSLATE_NOOP("CompareTexts", "measured"),
+    QT_TRANSLATE_NOOP("CompareTexts", "error"), QT_TRANSLATE_NOOP("CompareTexts", "dispatch:"),
+    QT_TRANSLATE_NOOP("CompareTexts", "note:"),
+)
+COMPARE_NOTES = Catalog("CompareTexts", {
+    "placed": QT_TRANSLATE_NOOP("CompareTexts", "the first {n} blocks placed on the SMs the measured launch put them "
+                                                "on ({placed} as measured); later blocks where the simulated "
+                                                "dispatcher found room"),
+    "no_first_wave": QT_TRANSLATE_NOOP("CompareTexts", "no first wave could be read from the records; the GPU's "
+                                                       "order: {source}"),
+    "l2_dirty": QT_TRANSLATE_NOOP("CompareTexts", "L2 starts full of dirty lines, as the launch's flush left it "
+                                                  "({bytes} B written back by the kernel's first allocations)"),
+}, specs={"placed": {"n": ",d", "placed": ",d"}, "l2_dirty": {"bytes": ",d"}})
+
+
+def comparison_lines(comparison, translate: Translate = english, style: Style | None = ENGLISH) -> list[str]:
+    """A comparison's table as ``measure --compare`` prints it (English, ``style`` ENGLISH) and the window shows it
+    (its translator, ``style`` None): a row per figure (label, simulated, measured, error, verdict), then how the
+    blocks were placed and the notes."""
+    def tr(text: str) -> str:
+        return translate("CompareTexts", text)
+
+    rows = [(tr(COMPARED_LABELS.get(f.key, f.label)), compared_text(f.simulated, f.unit, style),
+             compared_text(f.measured, f.unit, style), error_text(f.error, f.unit, style), tr(f.word) if f.word else "")
+            for f in comparison.figures]
+    w = max(len(r[0]) for r in rows)
+    out = [f"    {'':{w}}  {tr('simulated'):>12}  {tr('measured'):>12}  {tr('error'):>8}"]
+    out += [f"    {a.ljust(w)}  {b:>12}  {c:>12}  {d:>8}  {e}".rstrip() for a, b, c, d, e in rows]
+    out.append(f"    {tr('dispatch:')} {translated(comparison.dispatch_note, translate, style)}")
+    out += [f"    {tr('note:')} {translated(n, translate, style)}" for n in comparison.notes]
+    return out

@@ -827,6 +827,114 @@
     </message>
 </context>
 <context>
+    <name>CompareTexts</name>
+    <message>
+        <location filename="../../explorer/texts/figures.py" line="+94"/>
+        <source>duration (first warp to last, cycles)</source>
+        <translation>длительность (от первого варпа до последнего, такты)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mean block (cycles)</source>
+        <translation>средний блок (такты)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>achieved occupancy</source>
+        <translation>достигнутая заполняемость</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>most warps resident on an SM</source>
+        <translation>больше всего варпов на SM одновременно</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>most blocks live on an SM</source>
+        <translation>больше всего блоков на SM одновременно</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SMs busy (share of the kernel)</source>
+        <translation>SM заняты (доля времени ядра)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SMs that ran as many blocks as measured</source>
+        <translation>SM, выполнившие столько же блоков, сколько в измерении</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>kernel, stores complete (cycles)</source>
+        <translation>ядро до завершения записей (такты)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>within 5%</source>
+        <translation>в пределах 5%</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>within 15%</source>
+        <translation>в пределах 15%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>within 2 points</source>
+        <translation>в пределах 2 п. п.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>within 5 points</source>
+        <translation>в пределах 5 п. п.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>off</source>
+        <translation>мимо</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>simulated</source>
+        <translation>симуляция</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>measured</source>
+        <translation>измерено</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>error</source>
+        <translation>ошибка</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>dispatch:</source>
+        <translation>размещение:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>note:</source>
+        <translation>примечание:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the first {n} blocks placed on the SMs the measured launch put them on ({placed} as measured); later blocks where the simulated dispatcher found room</source>
+        <translation>первые {n} блоков размещены на тех SM, куда их поставил измеренный запуск ({placed} — как в измерении); следующие — там, где симулированный диспетчер нашёл место</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no first wave could be read from the records; the GPU&apos;s order: {source}</source>
+        <translation>первую волну по записям восстановить не удалось; порядок SM этого GPU: {source}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>L2 starts full of dirty lines, as the launch&apos;s flush left it ({bytes} B written back by the kernel&apos;s first allocations)</source>
+        <translation>L2 в начале полон изменённых строк, как его оставила очистка перед запуском ({bytes} Б записывают обратно первые выделения ядра)</translation>
+    </message>
+</context>
+<context>
     <name>CompileWatch</name>
     <message>
         <location filename="../../explorer/gui/common/compile_watch.py" line="+131"/>
@@ -3672,7 +3780,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MeasurementBox</name>
     <message>
-        <location filename="../../explorer/gui/measure/panel.py" line="+45"/>
+        <location filename="../../explorer/gui/measure/panel.py" line="+47"/>
         <source>Simulated vs measured on the GPU</source>
         <translation>Симуляция и измерение на GPU</translation>
     </message>
@@ -3877,37 +3985,12 @@ This is the previous run until the new one is done.</source>
         <translation>Симуляция: из сценария. Измерено: секция .nv.shared в cubin без зарезервированного 1 КБ.</translation>
     </message>
     <message>
-        <location line="+7"/>
-        <source>within 5%</source>
-        <translation>в пределах 5%</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>within 15%</source>
-        <translation>в пределах 15%</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>off</source>
-        <translation>мимо</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>within 2 points</source>
-        <translation>в пределах 2 п. п.</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>within 5 points</source>
-        <translation>в пределах 5 п. п.</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>As it ran (the measured placement of blocks, L2 as the launch found it): duration {sim} vs {meas} cycles, {e} — {word}.</source>
         <translation>Как прошёл запуск (измеренное размещение блоков, L2 в том состоянии, в каком его застал запуск): длительность {sim} против {meas} тактов, {e} — {word}.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>kernel</source>
         <translation>ядро</translation>
     </message>

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QGridLayout,
@@ -181,10 +181,9 @@ class MeasurementBox(QGroupBox):
 
     # -- content --------------------------------------------------------------------
     def word_text(self, word: str) -> str:
-        """explorer.gpu.compare's verdict words, translated."""
-        return {"within 5%": self.tr("within 5%"), "within 15%": self.tr("within 15%"), "off": self.tr("off"),
-                "within 2 points": self.tr("within 2 points"), "within 5 points": self.tr("within 5 points")}.get(
-            word, word)
+        """explorer.gpu.compare's verdict words, translated as measure --compare's table has them
+        (explorer.texts.figures.VERDICT_WORDS)."""
+        return QCoreApplication.translate("CompareTexts", word) if word else word
 
     def show_as_ran(self, comparison) -> None:
         """The launch simulated as it ran (explorer.gpu.compare: its placement, its L2), the figure a verdict is
@@ -196,7 +195,8 @@ class MeasurementBox(QGroupBox):
         self.as_ran.setText(self.tr("As it ran (the measured placement of blocks, L2 as the launch found it): "
                                     "duration {sim} vs {meas} cycles, {e} — {word}.").format(
             sim=num(f.simulated), meas=num(f.measured), e=f.error_text(style=None), word=self.word_text(f.word)))
-        self.as_ran.setToolTip("\n".join(comparison.text()))
+        # measure --compare's table, in the window's language and number style
+        self.as_ran.setToolTip("\n".join(comparison.text(QCoreApplication.translate, None)))
         self.as_ran.show()
 
     @staticmethod

@@ -304,8 +304,47 @@ def test_the_error_is_written_in_the_windows_number_style(qapp, qtbot, lang, err
         assert box.cells["achieved_occupancy"][3].text().startswith(points + " ")
         assert f" {error} " in box.verdict.text()
         box.show_as_ran(SimpleNamespace(headline=Figure("warp_span_cycles", "duration", 10_150, 10_000, "cycles"),
-                                        text=lambda: []))
+                                        text=lambda *_: []))
         assert f", {error} " in box.as_ran.text() and num(10_150) in box.as_ran.text()
+    finally:
+        install_translators(qapp, "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_as_it_ran_table_is_in_the_windows_language(qapp, qtbot, lang):
+    """The tooltip of "As it ran" is measure --compare's table: word for word the CLI's lines in an English window,
+    and in a Russian one the same table translated (labels, verdicts, the placement and the notes) with the
+    window's number style, no English left in it."""
+    import numpy as np
+
+    from explorer.gpu.compare import Comparison, Figure
+    from explorer.gui.measure.panel import MeasurementBox
+    from explorer.gui.shell.i18n import install_translators
+    from explorer.texts.figures import COMPARE_NOTES, COMPARED_LABELS
+
+    figures = [Figure("warp_span_cycles", COMPARED_LABELS["warp_span_cycles"], 10_150, 10_000, "cycles"),
+               Figure("achieved_occupancy", COMPARED_LABELS["achieved_occupancy"], 0.99, 0.975, "fraction"),
+               Figure("kernel_cycles", COMPARED_LABELS["kernel_cycles"], 10_400, None, "cycles")]
+    comparison = Comparison(figures, None, np.zeros(2, np.int64), np.zeros(2, np.int64), 240,
+                            COMPARE_NOTES("placed", n=240, placed=236),
+                            [COMPARE_NOTES("l2_dirty", bytes=62_914_560)])
+    try:
+        install_translators(qapp, lang)
+        box = MeasurementBox()
+        qtbot.addWidget(box)
+        box.show_as_ran(comparison)
+        tip = box.as_ran.toolTip()
+        if lang == "en":
+            assert tip == "\n".join(comparison.text())  # the CLI's table
+            assert "+1.5%" in tip and "within 5%" in tip and "dispatch: the first 240 blocks" in tip
+        else:
+            for english in ("duration", "achieved occupancy", "simulated", "measured", "dispatch:", "note:",
+                            "within", "blocks placed", "dirty lines"):
+                assert english not in tip
+            assert "длительность (от первого варпа до последнего, такты)" in tip
+            assert "+1,5%" in tip and "+1,5 п. п." in tip and "в пределах 5%" in tip
+            assert "размещение: первые 240 блоков" in tip and "примечание: L2 в начале полон" in tip
+            assert num(62_914_560) in tip  # the window's digit grouping
     finally:
         install_translators(qapp, "en")
 
