@@ -180,22 +180,18 @@ def compare(measurement, *, progress=None, cancel=None, result=None) -> Comparis
     placed = int((by_block[:len(placement)] == placement).sum()) if len(placement) else 0
     mean_block_s = float((sim_blocks.end - sim_blocks.start).mean()) if len(sim_blocks) else 0.0
     mean_block_m = float((m.blocks.end - m.blocks.start).mean()) if len(m.blocks) else 0.0
-    figures = [
-        Figure("warp_span_cycles", COMPARED_LABELS["warp_span_cycles"], warp_span(result), ms["cycles"],
-               "cycles"),
-        Figure("mean_block_cycles", COMPARED_LABELS["mean_block_cycles"], mean_block_s, mean_block_m, "cycles"),
-        Figure("achieved_occupancy", COMPARED_LABELS["achieved_occupancy"], s["achieved_occupancy"], ms["achieved_occupancy"],
-               "fraction"),
-        Figure("max_resident_warps_per_sm", COMPARED_LABELS["max_resident_warps_per_sm"], _max_live(result.residency, n),
-               _max_live(m.residency, n), "warps"),
-        Figure("max_blocks_per_sm", COMPARED_LABELS["max_blocks_per_sm"],
-               int(sim_blocks.max_concurrent_per_sm(n).max()) if len(sim_blocks) else 0,
-               ms["measured_max_blocks_per_sm"], "blocks"),
-        Figure("sm_active_fraction", COMPARED_LABELS["sm_active_fraction"], s["sm_active_fraction"],
-               ms["sm_active_fraction"], "fraction"),
-        Figure("sms_alike", COMPARED_LABELS["sms_alike"], int((bps_s == bps_m).sum()), n, "sms"),
-        Figure("kernel_cycles", COMPARED_LABELS["kernel_cycles"], s["cycles"], None, "cycles"),
+    rows = [  # key, simulated, measured, unit; each labelled by the text layer (COMPARED_LABELS)
+        ("warp_span_cycles", warp_span(result), ms["cycles"], "cycles"),
+        ("mean_block_cycles", mean_block_s, mean_block_m, "cycles"),
+        ("achieved_occupancy", s["achieved_occupancy"], ms["achieved_occupancy"], "fraction"),
+        ("max_resident_warps_per_sm", _max_live(result.residency, n), _max_live(m.residency, n), "warps"),
+        ("max_blocks_per_sm", int(sim_blocks.max_concurrent_per_sm(n).max()) if len(sim_blocks) else 0,
+         ms["measured_max_blocks_per_sm"], "blocks"),
+        ("sm_active_fraction", s["sm_active_fraction"], ms["sm_active_fraction"], "fraction"),
+        ("sms_alike", int((bps_s == bps_m).sum()), n, "sms"),
+        ("kernel_cycles", s["cycles"], None, "cycles"),
     ]
+    figures = [Figure(key, COMPARED_LABELS[key], sim, meas, unit) for key, sim, meas, unit in rows]
     if len(placement):
         note = COMPARE_NOTES("placed", n=len(placement), placed=placed)
     else:

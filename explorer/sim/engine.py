@@ -41,6 +41,7 @@ from explorer.sim.kernel import (
     A_RING,
     CFG_FLOAT_FIELDS,
     CFG_INT_FIELDS,
+    LBUF_ROWS,
     M_FILL_ITER,
     M_FREE_ITER,
     M_FULL_ITER,
@@ -349,11 +350,11 @@ def _loop_records(lp: LoopProgram, a: dict, cfg_i, cfg_f, pipe_iv, p_acc, acc_i,
         Warps(a["w_block"], a["w_phase"], a["w_state"], a["w_start"], a["w_pc"], a["w_iter"], a["w_wake"],
               a["w_wkind"], a["w_drain"], a["w_age"], a["w_tl"], a["w_next"], a["w_since"], a["reg_ready"],
               a["reg_kind"], a["w_async"]),
-        Places(a["sp_next"], a["sp_last"], a["sp_pipe"], a["sp_warps"], a["sp_hi"], a["sm_l1"], a["sm_smem"], a["sm_blocks"],
-               a["sm_order"], a["b_fixed"]),
+        Places(a["sp_next"], a["sp_last"], a["sp_pipe"], a["sp_warps"], a["sp_hi"], a["sm_l1"], a["sm_smem"],
+               a["sm_blocks"], a["sm_order"], a["b_fixed"]),
         Blocks(a["b_sm"], a["b_start"], a["b_end"], a["b_alive"], a["b_arrived"], a["b_slot"], a["b_mbar"]),
-        Memory(a["l1c"], a["l1f"], a["l2c"], a["l2f"], a["lbuf"], feed.line_table if by_lines else _NO_LINES, a["mq"], a["dram_q"],
-               a["rng"], a["mem"], windows.busy, windows.overflow),
+        Memory(a["l1c"], a["l1f"], a["l2c"], a["l2f"], a["lbuf"], feed.line_table if by_lines else _NO_LINES,
+               a["mq"], a["dram_q"], a["rng"], a["mem"], windows.busy, windows.overflow),
         Outputs(a["g"], a["sc"], a["ev_t"], a["ev_sm"], a["ev_d"], series, a["stall"], a["row_sect"],
                 a["pe_t"], a["pe_cell"], a["pe_row"], a["pe_mask"], a["st_t"], a["st_cell"], a["st_state"], rec_cell,
                 a["pend_slot"], a["pend_gi"], a["pend_state"], a["scratch"]),
@@ -372,15 +373,15 @@ def _tma_tiles(scenario: Scenario, lp: LoopProgram) -> np.ndarray:
 
 
 def _line_scratch(scenario: Scenario) -> np.ndarray:
-    """The loop's scratch for one request's lines, their sectors, their L2 and L1 entries: 128 (a generated kernel's request: 32 lanes;
-    an executed access's sectors, at most MAX_REQ_BYTES / 32), or a TMA copy's most lines."""
+    """The loop's scratch for one request's lines (kernel.LBUF_ROWS rows): 128 (a generated kernel's request: 32
+    lanes; an executed access's sectors, at most MAX_REQ_BYTES / 32), or a TMA copy's most lines."""
     n = 128
     tiles = scenario.workload.tiles if scenario.kernel is None else None
     if tiles is not None:
         from explorer.toolchain.addresses import tma_layout
 
         n = max(n, tma_layout(tiles).max_lines())
-    return np.zeros((4, n), np.int64)
+    return np.zeros((LBUF_ROWS, n), np.int64)
 
 
 def _access_plan(scenario: Scenario, p: SimParams, lp: LoopProgram):
@@ -437,7 +438,7 @@ def _state_arrays(p: SimParams, lp: LoopProgram, order: np.ndarray | None = None
         "l2c": _l2_state(p),
         "l2f": np.zeros(p.l2_sets * p.l2_ways, np.int64),  # per L2 entry: when its fill from device memory lands
         # a request's lines (the caller's _line_scratch)
-        "lbuf": np.zeros((4, 128), np.int64),
+        "lbuf": np.zeros((LBUF_ROWS, 128), np.int64),
         "sp_warps": np.zeros(SPS, np.int64),
         "sp_hi": np.zeros(SPS, np.int64),  # slots each sub-partition's warps ever used (kernel.Places)
         "sm_order": sm_order,

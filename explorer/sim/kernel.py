@@ -143,6 +143,7 @@ C_TAG, C_BITS, C_AGE = 0, 1, 2
 # (the cycle its requester has the data): until then a request for those sectors finds them allocated (a hit, as
 # Nsight counts it) but waits for the same fill (_l2_lookup)
 FILL_SHIFT = 8
+LBUF_ROWS = 4  # Memory.lbuf: a request's lines, their sectors, their L2 and L1 fills (_access_by_address)
 L2_AGE_SHIFT = 24  # the cycles (below 2**26: sim_model.toml [trace] max_cycles) << 24 stay far below 2**63
 
 # warp phases (P_MBAR: waiting on a stage's mbarrier for another warp's tma or release)
@@ -680,8 +681,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r,
                 miss, rng_state, e, pending = _l2_lookup(l2c, l2f, lbuf[0, k], lbuf[1, k], True, False, t, age + k + 1,
                                                          l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q, rng_state, mem,
                                                          cfg_i, cfg_f, long_windows, win_shift)
-                lbuf[1, k] = miss  # from here: the sectors device memory sends for line k, into entry lbuf[2, k]
-                lbuf[2, k] = e
+                lbuf[2, k] = (e << 4) | miss if miss != 0 else -1  # a fill on its way (_fills)
                 if pending > in_flight:
                     in_flight = pending
                 missed += 32 * _popcount4(miss)
@@ -714,9 +714,7 @@ def _issue_async(op, pc, gi, b, sm, spi, t, prog, cfg, w, places, blocks, mem_r,
         if waited >= 0.0:
             dram_done = t + np.int64(np.ceil(b2 - t + waited)) + _dram_fixed(cfg_i, cfg_f)
             done_at = dram_done if dram_done > done_at else done_at
-            for k in range(n_lines):  # a tile's missed lines: their fills are on their way until then
-                if lbuf[1, k] != 0:
-                    _fill(l2c, l2f, lbuf[2, k], lbuf[1, k], t, dram_done)
+            _fills(l2c, l2f, lbuf[2], n_lines, t, dram_done)  # a tile's missed lines, on their way until then
         done_at = in_flight if in_flight > done_at else done_at
         s = it % stages
         if b_mbar[b, s, M_FILL_ITER] != it:
@@ -1023,7 +1021,8 @@ def _l2_lookup(l2c, l2f, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv
                cfg_i, cfg_f, long_windows, win_shift):
     """Sectors ``m`` (4 bits) of ``line`` looked up in L2 at cycle t, for a load's, a store's, an atomic's or a TMA
     copy's request (``_access_by_address``, ``_issue_async``): returns (the sectors device memory must send, the
-    random state, the line's entry, the cycle a fill still on its way brings the hit sectors: 0 if none). ``age``: the line's LRU age from now on (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after).
+    random state, the line's entry, the cycle a fill still on its way brings the hit sectors: 0 if none).
+    ``age``: the line's LRU age from now on (``C_AGE``: t << L2_AGE_SHIFT, a copy's lines after).
     ``reads``: the request reads the sectors, so those L2 does not hold miss (a load, an atomic, a copy; counted as
     hit and missed sectors); else (a store) they are written without a fetch and count as hits.
     A line L2 does not hold takes the set's least recently used entry (``_victim``; its dirty sectors go to device
@@ -1063,7 +1062,7 @@ def _l2_lookup(l2c, l2f, line, m, reads, dirty, t, age, l2_sets, l2_ways, l2_inv
 def _fill(cache, fills, e, miss, t, lands):
     """Sectors ``miss`` of entry ``e`` of a cache (L2: ``l2c``, ``l2f``; an SM's L1: ``l1c``, ``l1f``) are on their
     way from the level below, the requester's at cycle ``lands`` (the in-flight fills of ``_l2_lookup`` and
-    ``_access_by_address``): a line whose earlier fill is still on its way keeps one outstanding fill, its
+    ``_fills``): a line whose earlier fill is still on its way keeps one outstanding fill, its
     sectors and its latest landing together."""
     bits = cache[e, C_BITS]
     if fills[e] > t:  # merged with the fill still outstanding
@@ -1089,8 +1088,8 @@ def _access_by_address(path, l1_mode, t, sm, n, lbuf, sm_l1, l1c, l1f, l2c, l2f,
 
     In-flight fills at both levels: a sector L1 or L2 holds while its fill from below is still on its way is a hit
     whose data comes with that fill (``_l2_lookup``); a load that allocates in L1 leaves its missed sectors on
-    their way there until its own data is back (``_fill``; ``l1ents[k]``: line k's L1 entry << 4 | those sectors,
-    -1: none).
+    their way there until its own data is back (``_fills``; ``ents`` and ``l1ents``: line k's L2 and L1 entry << 4
+    | its sectors on their way, -1: none).
 
     L1TEX takes one line per cycle (its tag stage); the request's sectors that miss L1 cross L2's queue; those
     that miss L2 come from device memory as bursts of at most ``dram_burst_bytes`` (``_dram_burst``: a row in a
@@ -1164,14 +1163,15 @@ def _access_by_address(path, l1_mode, t, sm, n, lbuf, sm_l1, l1c, l1f, l2c, l2f,
             _prefetch_set(l2c, _set_of(lines[k], l2_sets, l2_inv) * l2_ways, l2_ways)
     for k in range(n):
         m = masks[k]
+        ents[k] = -1
         if m == 0:
             continue
         # an atomic reads the sectors it changes; a store's and an atomic's sectors are dirty
         miss, rng_state, e, pending = _l2_lookup(l2c, l2f, lines[k], m, load or atomic, not load, t,
                                                  t << L2_AGE_SHIFT, l2_sets, l2_ways, l2_inv, ub, ovf, g, dram_q,
                                                  rng_state, mem, cfg_i, cfg_f, long_windows, win_shift)
-        masks[k] = miss  # from here: the sectors device memory sends for line k, into entry ents[k]
-        ents[k] = e
+        if miss != 0:  # on their way into L2 until this request's data is back (_fills)
+            ents[k] = (e << 4) | miss
         if pending > in_flight:
             in_flight = pending
         if miss != 0:
@@ -1190,29 +1190,29 @@ def _access_by_address(path, l1_mode, t, sm, n, lbuf, sm_l1, l1c, l1f, l2c, l2f,
     if from_dram > 0:
         mem[MEM.DRAM_BYTES] += from_dram
         mem[MEM.DRAM_READ_BYTES] += from_dram
-        done_at = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_fixed
-        for k in range(n):  # the lines' fills are on their way until the data is back
-            if masks[k] != 0:
-                _fill(l2c, l2f, ents[k], masks[k], t, done_at)
-        if in_flight > done_at:
-            done_at = in_flight
-        _l1_fills(l1c, l1f, l1ents, n, t, done_at)
-        if l1_wait > done_at:
-            done_at = l1_wait
-        return done_at, done_at if atomic else flushed, np.int64(np.ceil(b2 + waited)), np.int64(2), rng_state
-    back = in_flight if in_flight > flushed else flushed  # L2's sectors all allocated: hits, some maybe on their way
-    _l1_fills(l1c, l1f, l1ents, n, t, back)
+    back = flushed
+    on_bus = np.int64(0)
+    level = np.int64(1)
+    if from_dram > 0:
+        back = arrive + np.int64(np.ceil(b2 - arrive + waited)) + lat_fixed
+        on_bus = np.int64(np.ceil(b2 + waited))
+        level = np.int64(2)
+        _fills(l2c, l2f, ents, n, t, back)
+    if in_flight > back:  # sectors L2 holds that are still on their way
+        back = in_flight
+    _fills(l1c, l1f, l1ents, n, t, back)
     if l1_wait > back:
         back = l1_wait
-    return back, back if atomic else flushed, np.int64(0), np.int64(1), rng_state
+    return back, back if atomic else flushed, on_bus, level, rng_state
 
 
 @njit(inline=True)
-def _l1_fills(l1c, l1f, l1ents, n, t, back):
-    """A load's sectors it allocated in L1 (``l1ents``) are on their way there until its data is ``back``."""
+def _fills(cache, fills, ents, n, t, lands):
+    """A request's fills (``ents[k]``: line k's entry << 4 | its sectors on their way, -1: none) land at ``lands``
+    (``_fill``), in L2 or in an SM's L1."""
     for k in range(n):
-        if l1ents[k] >= 0:
-            _fill(l1c, l1f, l1ents[k] >> 4, l1ents[k] & 15, t, back)
+        if ents[k] >= 0:
+            _fill(cache, fills, ents[k] >> 4, ents[k] & 15, t, lands)
 
 
 @njit(inline=True)
@@ -1350,8 +1350,8 @@ Places = namedtuple("Places", (
 Blocks = namedtuple("Blocks", ("sm", "start", "end", "alive", "arrived", "slot", "mbar"))
 Memory = namedtuple("Memory", (
     # L1 of every SM, when each L1 entry's fill lands (FILL_SHIFT), L2 (per entry C_TAG, C_BITS, C_AGE side by
-    # side), when each L2 entry's fill from device memory lands, scratch for a request's lines (rows: line,
-    # sectors, L2 entry, L1 entry << 4 | sectors allocated), the
+    # side), when each L2 entry's fill from device memory lands, scratch for a request's lines (LBUF_ROWS rows:
+    # line, sectors, then its L2 and its L1 entry << 4 | the sectors on their way there, _fills), the
     # feed's line table (entries line << 4 | sectors), memory queues (Q_SLOTS), DRAM banks, random state,
     # statistics (MEM_SLOTS), unit busy per window and its overflow list
     "l1c", "l1f", "l2c", "l2f", "lbuf", "line_tab", "mq", "dram_q", "rng", "mem", "ub", "ovf",

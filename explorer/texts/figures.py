@@ -90,7 +90,7 @@ def error_text(error: float | None, unit: str, style: Style | None = ENGLISH) ->
 
 
 # -- a comparison's table (explorer.gpu.compare.Comparison): measure --compare's lines, the window's tooltip -----
-COMPARED_LABELS: Mapping[str, str] = {  # Figure.key -> its label
+COMPARED_LABELS: Mapping[str, str] = {  # Figure.key -> its label (Figure.label, translated by comparison_lines)
     "warp_span_cycles": QT_TRANSLATE_NOOP("CompareTexts", "duration (first warp to last, cycles)"),
     "mean_block_cycles": QT_TRANSLATE_NOOP("CompareTexts", "mean block (cycles)"),
     "achieved_occupancy": QT_TRANSLATE_NOOP("CompareTexts", "achieved occupancy"),
@@ -128,9 +128,8 @@ def comparison_lines(comparison, translate: Translate = english, style: Style | 
     def tr(text: str) -> str:
         return translate("CompareTexts", text)
 
-    rows = [(tr(COMPARED_LABELS.get(f.key, f.label)), compared_text(f.simulated, f.unit, style),
-             compared_text(f.measured, f.unit, style), error_text(f.error, f.unit, style), tr(f.word) if f.word else "")
-            for f in comparison.figures]
+    rows = [(tr(f.label), compared_text(f.simulated, f.unit, style), compared_text(f.measured, f.unit, style),
+             error_text(f.error, f.unit, style), tr(f.word) if f.word else "") for f in comparison.figures]
     w = max(len(r[0]) for r in rows)
     out = [f"    {'':{w}}  {tr('simulated'):>12}  {tr('measured'):>12}  {tr('error'):>8}"]
     out += [f"    {a.ljust(w)}  {b:>12}  {c:>12}  {d:>8}  {e}".rstrip() for a, b, c, d, e in rows]

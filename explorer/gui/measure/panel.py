@@ -26,16 +26,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from explorer.texts.figures import error_text
 from explorer.texts.numbers import num, pct
-from explorer.texts.numbers import signed as signed_number
 from explorer.gui.common.widgets import wrap
 from explorer.gui.measure import data as md
 
 
 def signed(fraction: float) -> str:
-    """+3.2% / -3.2%: a calibration's error, written as the error column's (explorer.texts.figures.error_text) in
-    the window's number style."""
-    return signed_number(100 * fraction, 1) + "%"
+    """+3.2% / -3.2%: a calibration's relative error, as the error column writes one, in the window's style."""
+    return error_text(fraction, "cycles", style=None)
 
 
 class MeasurementBox(QGroupBox):
