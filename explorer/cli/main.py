@@ -58,6 +58,9 @@ def build_parser() -> CliParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from explorer.jit.heap import keep_freed_memory
+
+    keep_freed_memory()  # simulations reuse the memory the last one freed (no page faults): jit/heap.py
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
