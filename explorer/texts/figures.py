@@ -109,6 +109,7 @@ TABLE_WORDS = (  # the table's headings and line starts
     QT_TRANSLATE_NOOP("CompareTexts", "simulated"), QT_TRANSLATE_NOOP("CompareTexts", "measured"),
     QT_TRANSLATE_NOOP("CompareTexts", "error"), QT_TRANSLATE_NOOP("CompareTexts", "dispatch:"),
     QT_TRANSLATE_NOOP("CompareTexts", "note:"),
+    QT_TRANSLATE_NOOP("CompareTexts", "n/a"),  # NOT_KNOWN: a figure one side lacks
 )
 COMPARE_NOTES = Catalog("CompareTexts", {
     "placed": QT_TRANSLATE_NOOP("CompareTexts", "the first {n} blocks placed on the SMs the measured launch put them "
@@ -121,18 +122,32 @@ COMPARE_NOTES = Catalog("CompareTexts", {
 }, specs={"placed": {"n": ",d", "placed": ",d"}, "l2_dirty": {"bytes": ",d"}})
 
 
-def comparison_lines(comparison, translate: Translate = english, style: Style | None = ENGLISH) -> list[str]:
-    """A comparison's table as ``measure --compare`` prints it (English, ``style`` ENGLISH) and the window shows it
-    (its translator, ``style`` None): a row per figure (label, simulated, measured, error, verdict), then how the
-    blocks were placed and the notes."""
-    def tr(text: str) -> str:
+def comparison_table(comparison, translate: Translate = english, style: Style | None = ENGLISH):
+    """A comparison's table as words: (the column heads, a row per figure: label, simulated, measured, error,
+    verdict; then the lines below it: how the blocks were placed and the notes), for a reader to lay out
+    (:func:`comparison_lines` in columns of spaces, the window as a table)."""
+    def word(text: str) -> str:  # not named tr: lupdate would take its calls for messages of a context
         return translate("CompareTexts", text)
 
-    rows = [(tr(f.label), compared_text(f.simulated, f.unit, style), compared_text(f.measured, f.unit, style),
-             error_text(f.error, f.unit, style), tr(f.word) if f.word else "") for f in comparison.figures]
+    def value(x, unit: str) -> str:
+        text = compared_text(x, unit, style)
+        return word(text) if x is None else text
+
+    heads = ("", word("simulated"), word("measured"), word("error"), "")
+    rows = [(word(f.label), value(f.simulated, f.unit), value(f.measured, f.unit), error_text(f.error, f.unit, style),
+             word(f.word) if f.word else "") for f in comparison.figures]
+    below = [f"{word('dispatch:')} {translated(comparison.dispatch_note, translate, style)}"]
+    below += [f"{word('note:')} {translated(n, translate, style)}" for n in comparison.notes]
+    return heads, rows, below
+
+
+def comparison_lines(comparison, translate: Translate = english, style: Style | None = ENGLISH) -> list[str]:
+    """A comparison's table as ``measure --compare`` prints it (English, ``style`` ENGLISH): a row per figure
+    (label, simulated, measured, error, verdict) in columns of spaces, then how the blocks were placed and the
+    notes."""
+    heads, rows, below = comparison_table(comparison, translate, style)
     w = max(len(r[0]) for r in rows)
-    out = [f"    {'':{w}}  {tr('simulated'):>12}  {tr('measured'):>12}  {tr('error'):>8}"]
+    out = [f"    {'':{w}}  {heads[1]:>12}  {heads[2]:>12}  {heads[3]:>8}"]
     out += [f"    {a.ljust(w)}  {b:>12}  {c:>12}  {d:>8}  {e}".rstrip() for a, b, c, d, e in rows]
-    out.append(f"    {tr('dispatch:')} {translated(comparison.dispatch_note, translate, style)}")
-    out += [f"    {tr('note:')} {translated(n, translate, style)}" for n in comparison.notes]
+    out += [f"    {line}" for line in below]
     return out

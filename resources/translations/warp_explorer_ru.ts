@@ -919,6 +919,11 @@
         <translation>примечание:</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>n/a</source>
+        <translation>н/д</translation>
+    </message>
+    <message>
         <location line="+3"/>
         <source>the first {n} blocks placed on the SMs the measured launch put them on ({placed} as measured); later blocks where the simulated dispatcher found room</source>
         <translation>первые {n} блоков размещены на тех SM, куда их поставил измеренный запуск ({placed} — как в измерении); следующие — там, где симулированный диспетчер нашёл место</translation>
@@ -3780,7 +3785,7 @@ This is the previous run until the new one is done.</source>
 <context>
     <name>MeasurementBox</name>
     <message>
-        <location filename="../../explorer/gui/measure/panel.py" line="+47"/>
+        <location filename="../../explorer/gui/measure/panel.py" line="+46"/>
         <source>Simulated vs measured on the GPU</source>
         <translation>Симуляция и измерение на GPU</translation>
     </message>
@@ -3990,7 +3995,7 @@ This is the previous run until the new one is done.</source>
         <translation>Как прошёл запуск (измеренное размещение блоков, L2 в том состоянии, в каком его застал запуск): длительность {sim} против {meas} тактов, {e} — {word}.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+34"/>
         <source>kernel</source>
         <translation>ядро</translation>
     </message>

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from explorer.texts.figures import error_text
+from explorer.texts.figures import comparison_table, error_text
 from explorer.texts.numbers import num, pct
 from explorer.gui.common.widgets import wrap
 from explorer.gui.measure import data as md
@@ -195,8 +195,22 @@ class MeasurementBox(QGroupBox):
                                     "duration {sim} vs {meas} cycles, {e} — {word}.").format(
             sim=num(f.simulated), meas=num(f.measured), e=f.error_text(style=None), word=self.word_text(f.word)))
         # measure --compare's table, in the window's language and number style
-        self.as_ran.setToolTip("\n".join(comparison.text(QCoreApplication.translate, None)))
+        self.as_ran.setToolTip(self.table_html(comparison))
         self.as_ran.show()
+
+    @staticmethod
+    def table_html(comparison) -> str:
+        """measure --compare's table as rich text: the columns a table's cells (the CLI aligns them with spaces,
+        which a tooltip's proportional font does not keep), numbers to the right, the notes below it wrapped."""
+        heads, rows, below = comparison_table(comparison, QCoreApplication.translate, None)
+
+        def cells(values, tag):
+            return "".join(f'<{tag} align="{"left" if i in (0, 4) else "right"}">{html.escape(v)}</{tag}>'
+                           for i, v in enumerate(values))
+
+        table = "".join([f"<tr>{cells(heads, 'th')}</tr>", *(f"<tr>{cells(r, 'td')}</tr>" for r in rows)])
+        notes = "".join(f"<p>{html.escape(line)}</p>" for line in below)
+        return f'<table cellspacing="0" cellpadding="3">{table}</table>{notes}'
 
     @staticmethod
     def format(value, kind: str) -> str:

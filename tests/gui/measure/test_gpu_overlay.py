@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
@@ -292,6 +295,7 @@ def test_the_error_is_written_in_the_windows_number_style(qapp, qtbot, lang, err
     from explorer.gpu.compare import Figure
     from explorer.gui.measure.panel import MeasurementBox
     from explorer.gui.shell.i18n import install_translators
+    from explorer.texts.figures import COMPARE_NOTES
 
     try:
         install_translators(qapp, lang)
@@ -303,8 +307,9 @@ def test_the_error_is_written_in_the_windows_number_style(qapp, qtbot, lang, err
         assert box.cells["cycles"][3].text().startswith(error + " ")
         assert box.cells["achieved_occupancy"][3].text().startswith(points + " ")
         assert f" {error} " in box.verdict.text()
-        box.show_as_ran(SimpleNamespace(headline=Figure("warp_span_cycles", "duration", 10_150, 10_000, "cycles"),
-                                        text=lambda *_: []))
+        head = Figure("warp_span_cycles", "duration", 10_150, 10_000, "cycles")
+        box.show_as_ran(SimpleNamespace(headline=head, figures=[head], notes=[],
+                                        dispatch_note=COMPARE_NOTES("placed", n=240, placed=240)))
         assert f", {error} " in box.as_ran.text() and num(10_150) in box.as_ran.text()
     finally:
         install_translators(qapp, "en")
@@ -334,8 +339,13 @@ def test_the_as_it_ran_table_is_in_the_windows_language(qapp, qtbot, lang):
         qtbot.addWidget(box)
         box.show_as_ran(comparison)
         tip = box.as_ran.toolTip()
+        # the table's cells (a proportional font does not keep the CLI's columns of spaces), word for word the
+        # CLI's table in English
+        assert tip.startswith("<table") and tip.count("<tr>") == 1 + len(figures)
+        plain = html.unescape(re.sub(r"<[^>]+>", " ", tip))
         if lang == "en":
-            assert tip == "\n".join(comparison.text())  # the CLI's table
+            assert plain.split() == "\n".join(comparison.text()).split()
+            assert '<td align="right">+1.5%</td>' in tip
             assert "+1.5%" in tip and "within 5%" in tip and "dispatch: the first 240 blocks" in tip
         else:
             for english in ("duration", "achieved occupancy", "simulated", "measured", "dispatch:", "note:",
@@ -345,6 +355,7 @@ def test_the_as_it_ran_table_is_in_the_windows_language(qapp, qtbot, lang):
             assert "+1,5%" in tip and "+1,5 п. п." in tip and "в пределах 5%" in tip
             assert "размещение: первые 240 блоков" in tip and "примечание: L2 в начале полон" in tip
             assert num(62_914_560) in tip  # the window's digit grouping
+            assert ">н/д<" in tip and "n/a" not in tip  # the figure the measurement lacks
     finally:
         install_translators(qapp, "en")
 
