@@ -116,6 +116,12 @@ class ProgramFeed:
     blocks the call may place (``LOADED_BLOCKS``). A warp issues at most one instruction per
     cycle, so no warp runs past its segment within a call.
 
+    The blocks the call may place: ``BLOCKS_AHEAD`` SM-counts of blocks past the next one to place.
+    The loop returns as soon as a cycle might place a block that is not loaded (at most one per SM per
+    cycle), so with one SM-count ahead it returned after the first block it placed: a grid of short
+    blocks (saxpy's 4,096) made ~2,200 calls of ~4 cycles each, their Python around the loop 4x the
+    loop's own time. Four ahead, a call runs until three SM-counts of blocks are placed.
+
     So the window holds a bounded number of entries per warp in flight, whatever the blocks
     execute (a 512^3 matmul's 15.8 M warp-instructions, all in flight at once on an H100, took
     1.1 GB expanded and were refused; compact they take 170 MB), and the run is the same cycle
@@ -129,6 +135,7 @@ class ProgramFeed:
     # sector each at most), or 32 shared wavefronts of the 128 B data path (every phase's worst case)
     MAX_REQ_BYTES = 32 * 128
     MIN_CYCLES_PER_CALL = 16
+    BLOCKS_AHEAD = 4  # SM-counts of blocks loaded past the next one to place (see above)
 
     def __init__(self, kernel, scenario, timing, chunks, *, sm_count: int, wavefront_bytes: int, budget_bytes: int,
                  warps_per_sm: int, chunk_cycles: int, segment_entries: int | None = None):
@@ -148,9 +155,10 @@ class ProgramFeed:
         self.compact_bytes = COMPACT_BYTES + 9  # + where its lines start in the store's, and how many
         self.n_rows = kernel.decoded.n
         self.budget = int(budget_bytes)
-        # regions: one per warp resident (the SMs' warp slots) or ready to place (an SM's worth of blocks); the
+        # regions: one per warp resident (the SMs' warp slots) or ready to place (BLOCKS_AHEAD SM-counts of blocks); the
         # arena takes at most half the budget, the compact store the rest
-        self.max_warps = max(1, min(self.total_warps, sm_count * warps_per_sm + sm_count * self.wpb))
+        self.max_warps = max(1, min(self.total_warps, sm_count * warps_per_sm
+                                    + self.BLOCKS_AHEAD * sm_count * self.wpb))
         per_warp = self.budget // 2 // self.per_entry // self.max_warps
         if segment_entries is None:
             cycles = min(int(chunk_cycles), (per_warp - 2) // 4)
@@ -200,7 +208,7 @@ class ProgramFeed:
         started = time.perf_counter()
         self.loop = self._arena()
         self._execute(1)
-        self._ready(min(self.total_blocks, self.sm_count))
+        self._ready(min(self.total_blocks, self.BLOCKS_AHEAD * self.sm_count))
         self.seconds += time.perf_counter() - started
 
     # -- what the engine asks -----------------------------------------------------------------
@@ -218,7 +226,7 @@ class ProgramFeed:
         if self.n_table > self.line_table.shape[0] // 2:
             self._compact_lines(warps, pos)
         self._refill(a, warps, pos, slots)
-        self._ready(min(self.total_blocks, next_block + self.sm_count))
+        self._ready(min(self.total_blocks, next_block + self.BLOCKS_AHEAD * self.sm_count))
         g[G.LOADED_BLOCKS] = self.loaded_blocks
         self._drop_store()
         self.seconds += time.perf_counter() - started
@@ -250,7 +258,7 @@ class ProgramFeed:
     def check_in_flight(self, active_blocks_per_sm: int) -> None:
         """Refuse now, after the first chunk, a launch whose blocks in flight would not fit the compact store:
         the blocks resident at once, those ready to place and a chunk's worth, at the first chunk's size."""
-        blocks = min(self.total_blocks, self.sm_count * (active_blocks_per_sm + 1) + self.estimate_blocks)
+        blocks = min(self.total_blocks, self.sm_count * (active_blocks_per_sm + self.BLOCKS_AHEAD) + self.estimate_blocks)
         need = self.in_flight_estimate(blocks)
         if need > self.store_budget:
             per_block = self.first_chunk[0].shape[0] / self.estimate_blocks
