@@ -142,4 +142,5 @@ def main():
     print("TOTAL", total.hexdigest()[:16])
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -183,6 +183,7 @@ class ProgramFeed:
         self.seg_end = np.zeros(self.total_warps, np.int64)
         self.cpos = np.zeros(self.total_warps, np.int64)
         self.cend = np.zeros(self.total_warps, np.int64)
+        self.live_from = 0  # no warp before this one has compact entries left to expand (_drop_store)
         self.owner = np.full(self.max_warps, -1, np.int64)  # per region: its grid warp
         self.free = np.arange(self.max_warps - 1, -1, -1, dtype=np.int64)  # a stack of free regions
         self.n_free = self.max_warps
@@ -520,9 +521,17 @@ class ProgramFeed:
         """Drop the store's prefix every warp has expanded already (when it is at least half the store)."""
         if self.store_len == 0:
             return
-        w = np.arange(self.executed_blocks * self.wpb)
-        live = self.cend[w] > self.cpos[w]
-        first = int(self.cpos[w][live].min()) if live.any() else self.store_base + self.store_len
+        # the warps from the first one with entries still to expand (a warp expanded to its end stays so: the
+        # ones before are never looked at again; looking at every executed warp on every call made the 16 M
+        # saxpy's 1,097 calls scan 524 k warps each, 1.9 s)
+        lo, n = self.live_from, self.executed_blocks * self.wpb
+        live = self.cend[lo:n] > self.cpos[lo:n]
+        if live.any():
+            self.live_from = lo + int(np.argmax(live))
+            first = int(self.cpos[lo:n][live].min())
+        else:
+            self.live_from = n
+            first = self.store_base + self.store_len
         cut = first - self.store_base
         if cut <= 0 or cut < self.store_len // 2:
             return
