@@ -483,8 +483,13 @@ class Presentation(QObject):
         import pyqtgraph as pg
 
         app = QApplication.instance()
-        app.setPalette(theme.palette())
-        app.setStyleSheet(theme.style_sheet())
+        # only what changed, as ThemeManager.apply: each set re-polishes every widget of the window
+        palette = theme.palette()
+        if app.palette() != palette:
+            app.setPalette(palette)
+        sheet = theme.style_sheet()
+        if app.styleSheet() != sheet:
+            app.setStyleSheet(sheet)
         pg.setConfigOptions(background=theme.plot_background, foreground=theme.plot_foreground)
         self.window.apply_theme(theme)
         if self.presenting:
