@@ -72,21 +72,13 @@ def settings(tmp_path) -> QSettings:
 def light_theme(qapp):
     """Tests that switch themes leave the app in the light theme for the next test.
 
-    Only what differs is set again, as ``ThemeManager.apply`` does: this runs while the test's window still
-    has every widget, and each ``setStyleSheet`` re-polishes all of them (~0.45 s a window here, paid by every
-    GUI test when it was unconditional)."""
+    Only what differs is set again (``set_app_theme``, as the window does): this runs while the test's
+    window still has every widget, and each ``setStyleSheet`` re-polishes all of them (~0.45 s a window
+    here, paid by every GUI test when it was unconditional)."""
     yield
-    from explorer.gui.common.theme import LIGHT
+    from explorer.gui.common.theme import LIGHT, set_app_theme
 
-    import pyqtgraph as pg
-
-    palette = LIGHT.palette()
-    if qapp.palette() != palette:
-        qapp.setPalette(palette)
-    sheet = LIGHT.style_sheet()
-    if qapp.styleSheet() != sheet:
-        qapp.setStyleSheet(sheet)
-    pg.setConfigOptions(background=LIGHT.plot_background, foreground=LIGHT.plot_foreground)
+    set_app_theme(qapp, LIGHT)
 
 
 @pytest.fixture

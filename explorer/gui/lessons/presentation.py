@@ -35,7 +35,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMenu, QSplitter, QWidg
 from explorer.gui.common import palette as oi
 from explorer.gui.common.presentation_scales import DEFAULT_SCALE, SCALES
 from explorer.gui.common.settings import as_bool
-from explorer.gui.common.theme import Theme
+from explorer.gui.common.theme import Theme, set_app_theme
 from explorer.gui.lessons.display_scale import DisplayScaler
 from explorer.gui.lessons.overlay import overlay_for
 
@@ -480,17 +480,7 @@ class Presentation(QObject):
         self.overlay.set_dark(self.window.theme.theme.dark)
 
     def _set_theme(self, theme: Theme) -> None:
-        import pyqtgraph as pg
-
-        app = QApplication.instance()
-        # only what changed, as ThemeManager.apply: each set re-polishes every widget of the window
-        palette = theme.palette()
-        if app.palette() != palette:
-            app.setPalette(palette)
-        sheet = theme.style_sheet()
-        if app.styleSheet() != sheet:
-            app.setStyleSheet(sheet)
-        pg.setConfigOptions(background=theme.plot_background, foreground=theme.plot_foreground)
+        set_app_theme(QApplication.instance(), theme)
         self.window.apply_theme(theme)
         if self.presenting:
             self.scaler.reapply()  # the pages just reset their pens
