@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtGui import QPalette
 
 from explorer.gui.common import palette
-from explorer.gui.common.theme import DARK, LIGHT, ThemeManager
+from explorer.gui.common.theme import DARK, LIGHT, ThemeManager, set_app_theme
 
 
 def test_okabe_ito_constants():
@@ -45,3 +45,16 @@ def test_unknown_mode_from_settings_means_system(qapp, light_theme):
     manager = ThemeManager(qapp, "purple")
     assert manager.mode == "system"
     manager.deleteLater()
+
+
+def test_setting_the_theme_in_effect_again_sets_nothing(qapp, light_theme, monkeypatch):
+    """Each palette or style-sheet set re-polishes every widget the app has (~0.45 s for a window): the theme
+    in effect set again must not set either, a different one sets both."""
+    set_app_theme(qapp, LIGHT)
+    calls = []
+    monkeypatch.setattr(qapp, "setPalette", lambda p: calls.append("palette"))
+    monkeypatch.setattr(qapp, "setStyleSheet", lambda s: calls.append("sheet"))
+    set_app_theme(qapp, LIGHT)
+    assert calls == []
+    set_app_theme(qapp, DARK)
+    assert calls == ["palette", "sheet"]
